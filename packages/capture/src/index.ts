@@ -1,0 +1,2 @@
+/** @module @svc/capture */
+export {};

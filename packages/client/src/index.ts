@@ -1,0 +1,2 @@
+/** @module @svc/client */
+export {};

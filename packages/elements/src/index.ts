@@ -1,0 +1,2 @@
+/** @module @svc/elements */
+export {};

@@ -1,0 +1,2 @@
+/** @module @svc/protocol */
+export {};

@@ -1,0 +1,34 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { authenticate } from './lib/auth.js';
+import type { Env, ServerContext } from './lib/context.js';
+import { ApiError, onError, onNotFound } from './lib/errors.js';
+import { systemRoutes } from './routes/system.js';
+
+/** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
+export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
+
+/** Route modules in mounting order. Add a module with one line here. */
+const modules: RouteModule[] = [systemRoutes];
+
+/** Default limit for request bodies; routes that take more (imports) set their own. */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Builds the Hono app for one server context. */
+export function createApp(ctx: ServerContext): Hono<Env> {
+  const app = new Hono<Env>();
+  app.onError(onError);
+  app.notFound(onNotFound);
+  app.use('/api/*', bodyLimit({
+    maxSize: DEFAULT_BODY_LIMIT,
+    onError: () => {
+      throw new ApiError(413, 'Request body is too large.', 'payload_too_large');
+    },
+  }));
+  app.use('/api/v1/*', async (c, next) => {
+    if (c.req.method === 'OPTIONS') return next(); // preflights carry no credentials
+    return authenticate(ctx)(c, next);
+  });
+  for (const mount of modules) mount(app, ctx);
+  return app;
+}

@@ -1,0 +1,19 @@
+#!/usr/bin/env node
+import { startServer } from './server.js';
+
+const server = await startServer();
+const { sandbox } = server;
+console.log(`svc reference server on ${server.url}
+  playground        ${server.url}/
+  trust url         ${sandbox.trust_url}
+  application       ${sandbox.application_id}
+  publishable key   ${sandbox.publishable_key}
+  demo flow         ${sandbox.flow_id ?? '(none)'}
+  sandbox file      ${server.context.dataDir}/sandbox.json (holds the admin API token)
+${server.context.testClock ? '  test clock        on (POST /api/v1/test_clock/advance)\n' : ''}`);
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void server.close().then(() => process.exit(0));
+  });
+}

@@ -1,0 +1,10 @@
+/**
+ * The svc reference server: HTTP API, hosted decision pages and storage, for development, demos and tests.
+ * @module @svc/server
+ */
+export { startServer, sandboxSeeders } from './server.js';
+export type { StartServerOptions, RunningServer } from './server.js';
+export type { Sandbox } from './sandbox.js';
+export { createApp } from './app.js';
+export type { Clock, TestClock } from './lib/clock.js';
+export { createTestClock, systemClock } from './lib/clock.js';

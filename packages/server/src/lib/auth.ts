@@ -1,0 +1,69 @@
+import type { MiddlewareHandler } from 'hono';
+import type { Env, Permission, Principal, ServerContext } from './context.js';
+import { forbidden, unauthorized } from './errors.js';
+import { hashSecret } from './ids.js';
+import { isoNow } from './clock.js';
+
+const implied: Record<Permission, Permission[]> = {
+  read: ['read'],
+  write: ['read', 'write'],
+  admin: ['read', 'write', 'admin'],
+};
+
+/** Whether a token's permissions cover `needed` (admin covers write, write covers read). */
+export function holds(permissions: readonly Permission[], needed: Permission): boolean {
+  return permissions.some((p) => implied[p]?.includes(needed));
+}
+
+/**
+ * Resolves the caller from `Authorization: Bearer <API token>` or `X-Publishable-Key`, or answers 401.
+ * Sending both is refused: a page must never hold a server credential.
+ */
+export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
+  const findToken = ctx.db.prepare<[string], { id: string; account_id: string; permissions: string; expires_at: string | null; revoked_at: string | null }>(
+    'SELECT id, account_id, permissions, expires_at, revoked_at FROM api_tokens WHERE token_hash = ?',
+  );
+  const touchToken = ctx.db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
+  const findKey = ctx.db.prepare<[string], { application_id: string; account_id: string; environment: 'development' | 'production'; revoked_at: string | null; active: number }>(
+    `SELECT k.application_id, a.account_id, a.environment, k.revoked_at, a.active
+       FROM publishable_keys k JOIN applications a ON a.id = k.application_id WHERE k.key = ?`,
+  );
+
+  return async (c, next) => {
+    const authorization = c.req.header('authorization');
+    const publishable = c.req.header('x-publishable-key');
+    if (authorization && publishable) throw unauthorized('Send either a bearer token or a publishable key, not both.');
+
+    let principal: Principal | undefined;
+    if (authorization) {
+      const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(authorization);
+      if (!match?.[1]) throw unauthorized('Authorization must be "Bearer <token>".');
+      const row = findToken.get(hashSecret(match[1]));
+      const now = isoNow(ctx.clock);
+      if (!row || row.revoked_at) throw unauthorized('The API token is not valid.');
+      if (row.expires_at && row.expires_at <= now) throw unauthorized('The API token has expired.');
+      touchToken.run(now, row.id);
+      principal = { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions: JSON.parse(row.permissions) as Permission[] };
+    } else if (publishable) {
+      const row = /^pk_(test|live)_[A-Za-z0-9]{8,64}$/.test(publishable) ? findKey.get(publishable) : undefined;
+      if (!row || row.revoked_at || !row.active) throw unauthorized('The publishable key is not valid.');
+      principal = { kind: 'publishable_key', accountId: row.account_id, applicationId: row.application_id, environment: row.environment, key: publishable };
+    }
+    if (!principal) throw unauthorized('Authentication is required: send "Authorization: Bearer <API token>" or "X-Publishable-Key".');
+    c.set('principal', principal);
+    await next();
+  };
+}
+
+/** Allows API tokens holding `permission`; publishable keys are refused with 403. */
+export function requires(permission: Permission, opts: { publishable?: boolean } = {}): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const principal = c.get('principal');
+    if (principal.kind === 'publishable_key') {
+      if (!opts.publishable) throw forbidden('A publishable key can only create decision sessions, fetch render data and post captures.', 'publishable_key_not_allowed');
+    } else if (!holds(principal.permissions, permission)) {
+      throw forbidden(`This API token lacks the "${permission}" permission.`, 'insufficient_permissions');
+    }
+    await next();
+  };
+}

@@ -1,0 +1,38 @@
+import type { Db } from './db.js';
+import type { Clock, TestClock } from './clock.js';
+import type { SigningKeys } from './keys.js';
+import type { Metrics } from './metrics.js';
+
+/** Everything a route module needs, made once per server. */
+export interface ServerContext {
+  db: Db;
+  clock: Clock;
+  /** Present when the test clock is enabled (`SVC_TEST_CLOCK=1` or `startServer({clock})`). */
+  testClock?: TestClock;
+  keys: SigningKeys;
+  metrics: Metrics;
+  dataDir: string;
+  /** The server's own URL, e.g. `http://127.0.0.1:4010` (known once it listens). */
+  baseUrl: string;
+  /** Where hosted decision pages live; the same server as `baseUrl` in the reference server. */
+  trustUrl: string;
+}
+
+/** A permission an API token can hold. */
+export type Permission = 'read' | 'write' | 'admin';
+
+/** Who is calling, resolved from the request's credential. */
+export type Principal =
+  | { kind: 'api_token'; accountId: string; tokenId: string; permissions: Permission[] }
+  | {
+      kind: 'publishable_key';
+      accountId: string;
+      applicationId: string;
+      environment: 'development' | 'production';
+      key: string;
+    };
+
+/** Hono environment shared by every route. */
+export interface Env {
+  Variables: { principal: Principal };
+}

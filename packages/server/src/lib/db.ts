@@ -1,0 +1,41 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { migrations } from '../migrations/index.js';
+
+export type Db = Database.Database;
+
+/** One schema step; `id`s are applied in ascending order, each exactly once, each in its own transaction. */
+export interface Migration {
+  id: number;
+  name: string;
+  sql: string;
+}
+
+/** Opens (or creates) the SQLite database in `dataDir` with WAL and applies pending migrations. */
+export function openDatabase(dataDir: string): Db {
+  mkdirSync(dataDir, { recursive: true });
+  const db = new Database(join(dataDir, 'svc.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, migrations);
+  return db;
+}
+
+/** Applies every migration not yet recorded in `schema_migrations`. */
+export function migrate(db: Db, list: readonly Migration[]): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (id INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  const applied = new Set(db.prepare('SELECT id FROM schema_migrations').pluck().all() as number[]);
+  const ids = new Set<number>();
+  for (const m of [...list].sort((a, b) => a.id - b.id)) {
+    if (ids.has(m.id)) throw new Error(`duplicate migration id ${m.id}`);
+    ids.add(m.id);
+    if (applied.has(m.id)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(m.id, m.name, new Date().toISOString());
+    })();
+  }
+}

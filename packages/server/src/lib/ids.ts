@@ -1,0 +1,36 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+/** A random base62 string; rejection sampling keeps every character equally likely. */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += alphabet[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** A resource id such as `tp_dev_3kTMd92jfQ` or `api_token_...`. */
+export function newId(prefix: string, length = 16): string {
+  return `${prefix}${randomBase62(length)}`;
+}
+
+/** A high-entropy secret (32 random bytes) as URL-safe base64 without padding. */
+export function newSecret(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+/** The stored form of a secret: its SHA-256, hex. Secrets are high-entropy, so a plain hash suffices. */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of two strings (their SHA-256 digests, so lengths never leak). */
+export function safeEqual(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a, 'utf8').digest();
+  const db = createHash('sha256').update(b, 'utf8').digest();
+  return timingSafeEqual(da, db);
+}

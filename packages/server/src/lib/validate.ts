@@ -1,0 +1,60 @@
+import type { Context } from 'hono';
+import { config, type z } from 'zod/mini';
+import en from 'zod/v4/locales/en.js';
+import { badRequest, unprocessable, type FieldError } from './errors.js';
+
+// The schemas are zod/mini (shared with the browser); on the server we want readable messages.
+config(en());
+
+type Schema<T> = z.ZodMiniType<T>;
+type Issue = { code: string; path: PropertyKey[]; message: string; keys?: string[] };
+
+/** Turns zod issues into the error body's `errors[]`, one entry per path. */
+export function fieldErrors(issues: readonly Issue[], prefix: PropertyKey[] = []): FieldError[] {
+  return issues.flatMap((issue) => {
+    const base = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      return issue.keys.map((key) => ({
+        path: formatPath([...base, key]),
+        code: 'unknown_field',
+        message: `Unknown field "${key}".`,
+      }));
+    }
+    return [{ path: formatPath(base), code: issue.code, message: issue.message }];
+  });
+}
+
+function formatPath(path: PropertyKey[]): string {
+  return path.map(String).join('.') || '(body)';
+}
+
+/** Validates a value against a schema, throwing a 422 that names each failing path. */
+export function validate<T>(schema: Schema<T>, value: unknown, what = 'Request'): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error.issues as Issue[]);
+  const first = errors[0];
+  throw unprocessable(`${what} is invalid${first ? `: ${first.path}: ${first.message}` : '.'}`, 'validation_failed', errors);
+}
+
+/** Reads and validates a JSON body: malformed JSON is a 400, a shape error a 422. */
+export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {
+  const type = c.req.header('content-type');
+  if (type && !/^application\/(.+\+)?json\b/i.test(type)) {
+    throw badRequest('Content-Type must be application/json.', 'unsupported_content_type');
+  }
+  const text = await c.req.text();
+  let value: unknown;
+  try {
+    value = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw badRequest('Request body is not valid JSON.', 'malformed_json');
+  }
+  if (value === undefined) throw badRequest('Request body is empty; a JSON object is required.', 'malformed_json');
+  return validate(schema, value);
+}
+
+/** Validates query parameters (as a flat object of strings) against a schema. */
+export function readQuery<T>(c: Context, schema: Schema<T>): T {
+  return validate(schema, c.req.query(), 'Query');
+}

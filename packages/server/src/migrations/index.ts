@@ -1,0 +1,5 @@
+import type { Migration } from '../lib/db.js';
+import { core } from './001-core.js';
+
+/** Every schema migration, in order. Add a module's migration here with the next free id. */
+export const migrations: Migration[] = [core];

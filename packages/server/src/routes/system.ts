@@ -1,0 +1,26 @@
+import type { Hono } from 'hono';
+import { z } from 'zod/mini';
+import { requires } from '../lib/auth.js';
+import type { Env, ServerContext } from '../lib/context.js';
+import { notFound } from '../lib/errors.js';
+import { readJson } from '../lib/validate.js';
+import { isoNow } from '../lib/clock.js';
+
+const advanceRequest = z.strictObject({ seconds: z.number().check(z.gte(0), z.lte(10 * 365 * 24 * 3600)) });
+
+/** JWKS, metrics and the test clock. */
+export function systemRoutes(app: Hono<Env>, ctx: ServerContext): void {
+  app.get('/.well-known/jwks.json', (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(ctx.keys.jwks);
+  });
+
+  app.get('/metrics', (c) => c.text(ctx.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }));
+
+  app.post('/api/v1/test_clock/advance', requires('admin'), async (c) => {
+    if (!ctx.testClock) throw notFound('The test clock is off; start the server with SVC_TEST_CLOCK=1.');
+    const { seconds } = await readJson(c, advanceRequest);
+    ctx.testClock.advance(seconds);
+    return c.json({ test_clock: { now: isoNow(ctx.clock), offset_seconds: ctx.testClock.offsetSeconds } });
+  });
+}

@@ -1,0 +1,42 @@
+// Test support: a real server on a free loopback port with its own data directory and a test clock.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer, type RunningServer } from './server.js';
+
+/** A running test server plus small helpers for HTTP calls against it. */
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  /** `fetch` against the server with the sandbox admin token unless `headers.authorization` is given. */
+  api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  /** Moves the test clock forward. */
+  advance(seconds: number): void;
+  /** Closes the server and removes its data directory. */
+  dispose(): Promise<void>;
+}
+
+/** Starts a server in a fresh temporary data directory (or `dataDir`) with a test clock. */
+export async function startTestServer(options: { dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const server = await startServer({ port: 0, dataDir, clock: true });
+  return {
+    ...server,
+    dataDir,
+    api(path, init = {}) {
+      const { json, ...rest } = init;
+      const headers = new Headers(rest.headers);
+      if (!headers.has('authorization') && !headers.has('x-publishable-key')) {
+        headers.set('authorization', `Bearer ${server.sandbox.api_token}`);
+      }
+      if (json !== undefined) headers.set('content-type', 'application/json');
+      return fetch(server.url + path, { ...rest, headers, ...(json !== undefined ? { body: JSON.stringify(json) } : {}) });
+    },
+    advance(seconds) {
+      server.context.testClock?.advance(seconds);
+    },
+    async dispose() {
+      await server.close();
+      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,23 @@
+// Browser bundles, built from the tsc output in each package's dist/: an ESM module and an IIFE for a script
+// tag, minified, with source maps. Add a bundle with one line in `bundles`.
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+
+/** @type {{input: string, file: string, name?: string}[]} */
+const bundles = [
+  { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
+];
+
+const plugins = () => [
+  nodeResolve({ browser: true, exportConditions: ['browser', 'import', 'default'] }),
+  terser({ format: { comments: false }, compress: { passes: 2 } }),
+];
+
+export default bundles.map(({ input, file, name }) => ({
+  input,
+  plugins: plugins(),
+  output: [
+    { file: `${file}.js`, format: 'es', sourcemap: true },
+    ...(name ? [{ file: `${file}.iife.js`, format: 'iife', name, sourcemap: true }] : []),
+  ],
+}));

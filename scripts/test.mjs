@@ -1,0 +1,78 @@
+#!/usr/bin/env node
+// Runs every test runner (node unit tests, @web/test-runner in Chromium, Playwright e2e), then prints one
+// closing line `N passed, N failed` summed over all of them. Usage: node scripts/test.mjs [unit|browser|e2e]...
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const out = join(root, '.test-results');
+rmSync(out, { recursive: true, force: true });
+mkdirSync(out, { recursive: true });
+
+function find(dir, test) {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === 'dist' ? [] : find(path, test);
+    return test(entry.name) ? [relative(root, path)] : [];
+  });
+}
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+function readCounts(file, status) {
+  if (!existsSync(file)) return { passed: 0, failed: status === 0 ? 0 : 1, skipped: 0 };
+  const counts = JSON.parse(readFileSync(file, 'utf8'));
+  // A runner that exits non-zero with every test passing still failed (a crash, a load error).
+  if (status !== 0 && counts.failed === 0) counts.failed = 1;
+  return counts;
+}
+
+const runners = {
+  unit() {
+    const files = [...find(join(root, 'packages'), (n) => n.endsWith('.test.ts') && !n.endsWith('.browser.test.ts')),
+      ...find(join(root, 'scripts'), (n) => n.endsWith('.test.ts'))];
+    if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
+    const file = join(out, 'unit.json');
+    const status = run(process.execPath, ['--conditions=source', '--import', 'tsx', '--test',
+      '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${file}`, ...files]);
+    return readCounts(file, status);
+  },
+  browser() {
+    if (find(join(root, 'packages'), (n) => n.endsWith('.browser.test.ts')).length === 0) {
+      return { passed: 0, failed: 0, skipped: 0 };
+    }
+    const file = join(out, 'browser.json');
+    const status = run('pnpm', ['exec', 'wtr', '--config', 'web-test-runner.config.mjs'], { SVC_WTR_COUNTS: file });
+    return readCounts(file, status);
+  },
+  e2e() {
+    if (find(join(root, 'e2e'), (n) => n.endsWith('.spec.ts')).length === 0) return { passed: 0, failed: 0, skipped: 0 };
+    const file = join(out, 'e2e.json');
+    const status = run('pnpm', ['exec', 'playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
+    if (!existsSync(file)) return readCounts(file, status);
+    const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+    const counts = { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    if (status !== 0 && counts.failed === 0) counts.failed = 1;
+    return counts;
+  },
+};
+
+const selected = process.argv.slice(2).length ? process.argv.slice(2) : Object.keys(runners);
+const total = { passed: 0, failed: 0, skipped: 0 };
+for (const name of selected) {
+  const runner = runners[name];
+  if (!runner) throw new Error(`unknown runner ${name}; use ${Object.keys(runners).join(', ')}`);
+  console.log(`\n== ${name} tests ==`);
+  const counts = runner();
+  console.log(`== ${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped ==`);
+  for (const key of Object.keys(total)) total[key] += counts[key];
+}
+if (total.skipped) console.log(`${total.skipped} skipped`);
+console.log(`${total.passed} passed, ${total.failed} failed`);
+process.exit(total.failed === 0 ? 0 : 1);

@@ -1,0 +1,30 @@
+// Component and browser tests run in real Chromium (Debian's, or the one CHROME_PATH names).
+import { esbuildPlugin } from '@web/dev-server-esbuild';
+import { defaultReporter, summaryReporter } from '@web/test-runner';
+import { playwrightLauncher } from '@web/test-runner-playwright';
+import { countReporter } from './scripts/wtr-count-reporter.mjs';
+
+export const chromeArgs = [
+  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+  '--disable-sync', '--no-first-run',
+];
+
+export default {
+  files: ['packages/*/src/**/*.browser.test.ts'],
+  nodeResolve: { exportConditions: ['source', 'browser', 'import'] },
+  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.base.json', target: 'es2022' })],
+  concurrency: 1,
+  browserStartTimeout: 60_000,
+  testFramework: { config: { timeout: 10_000 } },
+  browsers: [
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromeArgs },
+    }),
+  ],
+  reporters: [
+    defaultReporter(),
+    summaryReporter(),
+    ...(process.env.SVC_WTR_COUNTS ? [countReporter(process.env.SVC_WTR_COUNTS)] : []),
+  ],
+};
