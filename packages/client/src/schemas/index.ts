@@ -1,0 +1,6 @@
+/**
+ * Wire shapes of the svc REST API as zod/mini schemas: the one source of the client's types, the server's
+ * validation and the OpenAPI document.
+ * @module @svc/client/schemas
+ */
+export * from './common.js';
