@@ -4,3 +4,4 @@
  * @module @svc/client/schemas
  */
 export * from './common.js';
+export * from './flows.js';

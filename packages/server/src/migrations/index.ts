@@ -1,5 +1,6 @@
 import type { Migration } from '../lib/db.js';
 import { core } from './001-core.js';
+import { flows } from './002-flows.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
-export const migrations: Migration[] = [core];
+export const migrations: Migration[] = [core, flows];
