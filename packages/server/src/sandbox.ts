@@ -12,6 +12,8 @@ export interface Sandbox {
   publishable_key: string;
   api_token: string;
   flow_id: string | null;
+  /** The informed-consent demo flow (disclosure and comprehension check), when seeded. */
+  informed_flow_id?: string | null;
 }
 
 /** Extra seeding steps other modules contribute (the demo flow); each runs once, on first start. */

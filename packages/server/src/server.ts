@@ -7,6 +7,7 @@ import type { ServerContext } from './lib/context.js';
 import { openDatabase } from './lib/db.js';
 import { loadSigningKeys } from './lib/keys.js';
 import { Metrics } from './lib/metrics.js';
+import { demoFlowSeeder } from './flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
 
 /** Options of {@link startServer}. */
@@ -69,7 +70,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   ctx.baseUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${address.port}`;
   ctx.trustUrl = ctx.baseUrl;
-  const sandbox = ensureSandbox(ctx, sandboxSeeders);
+  const sandbox = ensureSandbox(ctx, [demoFlowSeeder, ...sandboxSeeders]);
 
   let closed: Promise<void> | undefined;
   return {

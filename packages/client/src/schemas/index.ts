@@ -5,3 +5,7 @@
  */
 export * from './common.js';
 export * from './flows.js';
+export * from './api-tokens.js';
+export * from './applications.js';
+export * from './allowed-origins.js';
+export * from './me.js';

@@ -54,7 +54,11 @@ export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {
   return validate(schema, value);
 }
 
-/** Validates query parameters (as a flat object of strings) against a schema. */
+/** Validates query parameters (as a flat object of strings) against a schema; bad parameters are a 400 (spec: Errors). */
 export function readQuery<T>(c: Context, schema: Schema<T>): T {
-  return validate(schema, c.req.query(), 'Query');
+  const result = schema.safeParse(c.req.query());
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error.issues as Issue[]);
+  const first = errors[0];
+  throw badRequest(`Query is invalid${first ? `: ${first.path}: ${first.message}` : '.'}`, 'invalid_parameters', errors);
 }

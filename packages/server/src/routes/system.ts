@@ -5,6 +5,7 @@ import type { Env, ServerContext } from '../lib/context.js';
 import { notFound } from '../lib/errors.js';
 import { readJson } from '../lib/validate.js';
 import { isoNow } from '../lib/clock.js';
+import type { Operation } from '../lib/operations.js';
 
 const advanceRequest = z.strictObject({ seconds: z.number().check(z.gte(0), z.lte(10 * 365 * 24 * 3600)) });
 
@@ -24,3 +25,17 @@ export function systemRoutes(app: Hono<Env>, ctx: ServerContext): void {
     return c.json({ test_clock: { now: isoNow(ctx.clock), offset_seconds: ctx.testClock.offsetSeconds } });
   });
 }
+
+/** OpenAPI descriptors of the system routes under `/api/v1`. */
+export const systemOperations: Operation[] = [
+  {
+    method: 'post', path: '/api/v1/test_clock/advance', summary: 'Move the test clock forward (SVC_TEST_CLOCK=1 only)', tag: 'Test clock',
+    auth: ['api_token'], permission: 'admin', body: advanceRequest,
+    response: {
+      status: 200,
+      description: 'The clock after the move',
+      schema: z.object({ test_clock: z.object({ now: z.string(), offset_seconds: z.number() }) }),
+    },
+    errors: [404],
+  },
+];

@@ -1,0 +1,110 @@
+// The OpenAPI 3.1 document at /.well-known/openapi, generated from the zod schemas the routes validate with.
+import { errorBody } from '@svc/client/schemas';
+import { z } from 'zod/mini';
+import type { RouteModule } from './app.js';
+import { allowedOriginOperations } from './routes/allowed-origins.js';
+import { apiTokenOperations } from './routes/api-tokens.js';
+import { applicationOperations } from './routes/applications.js';
+import { meOperations } from './routes/me.js';
+import { systemOperations } from './routes/system.js';
+import { flowOperations } from './flows/routes.js';
+import type { Operation } from './lib/operations.js';
+
+/** Every module's operation list. Add a module's list with one line here. */
+export const operationLists: Operation[][] = [
+  systemOperations,
+  meOperations,
+  apiTokenOperations,
+  applicationOperations,
+  allowedOriginOperations,
+  flowOperations,
+];
+
+type JsonSchema = Record<string, unknown>;
+
+const statusText: Record<number, string> = {
+  400: 'Invalid parameters or malformed JSON',
+  401: 'Missing or invalid authentication',
+  403: 'Authenticated but not allowed',
+  404: 'No such resource (or not this account\'s)',
+  413: 'Request body too large',
+  422: 'Validation failed; `errors` names each path',
+};
+
+function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
+  const { $schema: _s, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
+  return rest;
+}
+
+function queryParameters(schema: z.ZodMiniType) {
+  const { properties = {}, required = [] } = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(properties).map(([name, s]) => ({ name, in: 'query', required: required.includes(name), schema: s }));
+}
+
+function pathParameters(path: string) {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+}
+
+function operationObject(op: Operation) {
+  const errorRef = { $ref: '#/components/responses/Error' };
+  const statuses = new Set<number>([...(op.auth.length ? [401, 403] : []), ...(op.body ? [400, 413, 422] : []), ...(op.errors ?? [])]);
+  const parameters = [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : [])];
+  return {
+    summary: op.summary,
+    tags: [op.tag],
+    operationId: `${op.method}${op.path.replace(/^\/api\/v1/, '').replace(/\{([^}]+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ?? '').toUpperCase())}`,
+    ...(op.deprecated ? { deprecated: true } : {}),
+    security: op.auth.map((scheme) => ({ [scheme]: [] })),
+    ...(op.permission ? { 'x-svc-permission': op.permission } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } } } : {}),
+    responses: {
+      [String(op.response.status)]: {
+        description: op.response.description,
+        ...(op.response.schema ? { content: { 'application/json': { schema: jsonSchema(op.response.schema, 'output') } } } : {}),
+      },
+      ...Object.fromEntries([...statuses].sort().map((s) => [String(s), { ...errorRef, description: statusText[s] ?? 'Error' }])),
+    },
+  };
+}
+
+/** Builds the OpenAPI 3.1 document from operation lists (by default every module's). */
+export function buildOpenApi(lists: Operation[][] = operationLists, serverUrl?: string) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of lists.flat()) {
+    const item = (paths[op.path] ??= {});
+    if (item[op.method]) throw new Error(`operation ${op.method} ${op.path} is described twice`);
+    item[op.method] = operationObject(op);
+  }
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'svc reference server',
+      version: '1.0.0',
+      description: 'REST API of the svc Consent, Authority and Trust Service as implemented by the reference server.',
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    paths,
+    components: {
+      schemas: { Error: jsonSchema(errorBody, 'output') },
+      responses: {
+        Error: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+      },
+      securitySchemes: {
+        api_token: { type: 'http', scheme: 'bearer', description: 'API token: `Authorization: Bearer <token>` (server to server).' },
+        publishable_key: { type: 'apiKey', in: 'header', name: 'X-Publishable-Key', description: 'Publishable key (`pk_test_`/`pk_live_`) for browser calls from an allowed origin.' },
+      },
+    },
+  };
+}
+
+/** `GET /.well-known/openapi`: the document, built once per server. */
+export const openApiRoutes: RouteModule = (app, ctx) => {
+  let cached: string | undefined;
+  app.get('/.well-known/openapi', (c) => {
+    cached ??= JSON.stringify(buildOpenApi(operationLists, ctx.baseUrl || undefined));
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.body(cached, 200, { 'Content-Type': 'application/json' });
+  });
+};

@@ -1,0 +1,118 @@
+// CORS for browser calls made with a publishable key. Bearer-token calls get no CORS headers: a page must
+// never hold a server credential, and without them a browser cannot read the answer.
+import { cors } from 'hono/cors';
+import type { RouteModule } from '../app.js';
+import { recordActivity } from '../lib/activity.js';
+import { isoNow } from '../lib/clock.js';
+import type { ServerContext } from '../lib/context.js';
+import { forbidden } from '../lib/errors.js';
+import { isAllowedForAnyApplication, isAllowedOrigin, requestOrigin } from '../lib/origins.js';
+
+/** Request headers a browser may send: the body type, the publishable key and the consent field's render proof. */
+export const CORS_ALLOWED_HEADERS = ['Content-Type', 'X-Publishable-Key', 'X-Svc-Render-Proof'];
+
+/** Finds the applications a denied preflight to `path` was meant for; return undefined when the path says nothing. */
+export type PreflightAttributor = (ctx: ServerContext, path: string) => string[] | undefined;
+
+/**
+ * How a denied preflight is attributed (a preflight carries no credential). Each entry may claim the request by
+ * its path; the decisions module can push one for `/api/v1/decisions/{token}`. The first claim wins.
+ */
+export const preflightAttributors: PreflightAttributor[] = [
+  (ctx, path) => {
+    const flowId = /^\/api\/v1\/flows\/([^/]+)/.exec(path)?.[1];
+    if (!flowId) return undefined;
+    const app = ctx.db.prepare('SELECT application_id FROM flows WHERE id = ?').pluck().get(flowId) as string | undefined;
+    return app ? [app] : [];
+  },
+];
+
+/** Activity events of one kind from one origin are recorded at most once per this many seconds per application. */
+const DENIAL_WINDOW_SECONDS = 60;
+
+// Without a path that names the application, a denial is attributed to the applications that registered an
+// origin on the same host or the same parent domain (http vs https, another port, www vs apex, a staging
+// subdomain): the likely misconfigurations their owners want to see. Unrelated origins are only counted in
+// /metrics: writing them to every application's log would tell one account about another's visitors and let
+// anyone fill every log.
+function relatedApplications(ctx: ServerContext, origin: string): string[] {
+  let host: string;
+  try {
+    host = new URL(origin).hostname;
+  } catch {
+    return [];
+  }
+  const parent = (h: string) => h.split('.').slice(-2).join('.');
+  const rows = ctx.db.prepare('SELECT application_id, origin FROM allowed_origins').all() as { application_id: string; origin: string }[];
+  const ids = new Set<string>();
+  for (const row of rows) {
+    const other = new URL(row.origin).hostname;
+    if (other === host || (host.includes('.') && !/^[\d.]+$/.test(host) && parent(other) === parent(host))) ids.add(row.application_id);
+  }
+  return [...ids];
+}
+
+function recordDenial(ctx: ServerContext, origin: string, path: string, method: string | undefined, headers: string | undefined): void {
+  ctx.metrics.increment('cors.preflight_denied_total');
+  let applications: string[] | undefined;
+  for (const attribute of preflightAttributors) {
+    applications = attribute(ctx, path);
+    if (applications) break;
+  }
+  applications ??= relatedApplications(ctx, origin);
+  const since = new Date(ctx.clock.now() - DENIAL_WINDOW_SECONDS * 1000).toISOString();
+  const recent = ctx.db.prepare(
+    `SELECT 1 FROM activity_events WHERE application_id = ? AND type = 'cors.preflight_denied' AND created_at > ? AND json_extract(data, '$.origin') = ?`,
+  );
+  for (const applicationId of applications) {
+    if (recent.get(applicationId, since, origin)) continue;
+    recordActivity(ctx, applicationId, 'cors.preflight_denied', {
+      origin: origin.slice(0, 300),
+      path: path.slice(0, 300),
+      request_method: method?.slice(0, 20) ?? null,
+      request_headers: headers?.slice(0, 300) ?? null,
+    });
+  }
+}
+
+/**
+ * CORS on `/api/v1/*`. A preflight carries no credential, so it is judged by its Origin alone: allowed when any
+ * active application registered that origin (its `last_seen_at` is updated), otherwise answered without CORS
+ * headers and recorded as `cors.preflight_denied`. The actual request is judged again against the publishable
+ * key's own application: a foreign Origin is a 403 without CORS headers, an allowed one is echoed exactly.
+ * Mount it before every other module so that its middleware runs before their handlers.
+ */
+export const corsRoutes: RouteModule = (app, ctx) => {
+  const touch = ctx.db.prepare(
+    'UPDATE allowed_origins SET last_seen_at = ? WHERE origin = ? AND application_id IN (SELECT id FROM applications WHERE active = 1)',
+  );
+
+  app.use('/api/v1/*', async (c, next) => {
+    const principal = c.get('principal');
+    const origin = requestOrigin(c);
+    if (c.req.method !== 'OPTIONS' && principal?.kind === 'publishable_key' && origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
+      ctx.metrics.increment('cors.request_denied_total');
+      throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
+    }
+    await next();
+  });
+
+  app.use('/api/v1/*', cors({
+    origin: (origin, c) => {
+      if (!origin) return null;
+      if (c.req.method === 'OPTIONS') {
+        if (isAllowedForAnyApplication(ctx, origin)) {
+          touch.run(isoNow(ctx.clock), origin);
+          return origin;
+        }
+        recordDenial(ctx, origin, c.req.path, c.req.header('access-control-request-method'), c.req.header('access-control-request-headers'));
+        return null;
+      }
+      // Reached only when the guard above let the request through, i.e. the origin is the key's own.
+      return c.get('principal')?.kind === 'publishable_key' ? origin : null;
+    },
+    allowMethods: ['GET', 'POST'],
+    allowHeaders: CORS_ALLOWED_HEADERS,
+    maxAge: 600,
+  }));
+};
