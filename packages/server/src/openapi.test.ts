@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { createApp } from './app.js';
+import { startTestServer, type TestServer } from './testing.js';
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, { security: Record<string, unknown>[]; requestBody?: unknown; responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
+};
+
+describe('GET /.well-known/openapi', () => {
+  let server: TestServer;
+  let doc: Doc;
+  before(async () => {
+    server = await startTestServer();
+    const res = await fetch(`${server.url}/.well-known/openapi`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /application\/json/);
+    doc = (await res.json()) as Doc;
+  });
+  after(() => server.dispose());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    assert.match(doc.openapi, /^3\.1\./);
+    const result = await new Validator().validate(doc);
+    assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2));
+  });
+
+  it('describes every route the app serves under /api/v1', () => {
+    const app = createApp(server.context);
+    const served = new Set(
+      app.routes
+        .filter((r) => r.method !== 'ALL' && r.method !== 'OPTIONS' && r.path.startsWith('/api/v1/'))
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:\w+(\{[^}]*\})?/g, '{}')}`),
+    );
+    assert.ok(served.size > 10);
+    // Parameter names may differ between the router (`:token`) and the document (`{session_token}`).
+    const described = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path.replace(/\{[^}]+\}/g, '{}')}`)));
+    const missing = [...served].filter((r) => !described.has(r));
+    assert.deepEqual(missing, [], 'served but not described');
+    const phantom = [...described].filter((r) => r.includes('/api/v1/') && !served.has(r));
+    assert.deepEqual(phantom, [], 'described but not served');
+  });
+
+  it('declares the two security schemes and a shared error body', () => {
+    assert.deepEqual(doc.components.securitySchemes.api_token, { ...doc.components.securitySchemes.api_token, type: 'http', scheme: 'bearer' });
+    assert.deepEqual(doc.components.securitySchemes.publishable_key, { ...doc.components.securitySchemes.publishable_key, type: 'apiKey', in: 'header', name: 'X-Publishable-Key' });
+    const error = doc.components.schemas.Error as { required: string[] };
+    assert.ok(error.required.includes('message'));
+    assert.deepEqual((doc.paths['/api/v1/flows']?.post?.responses['422'] as { $ref: string }).$ref, '#/components/responses/Error');
+  });
+
+  it('describes request bodies as the server reads them (defaults optional, unknown fields refused)', () => {
+    const body = doc.paths['/api/v1/api_tokens']?.post?.requestBody as { content: { 'application/json': { schema: { properties: { api_token: { required: string[]; additionalProperties: boolean } } } } } };
+    const inner = body.content['application/json'].schema.properties.api_token;
+    assert.deepEqual(inner.required, ['name']);
+    assert.equal(inner.additionalProperties, false);
+  });
+
+  it('refuses a publishable key (403) on every operation that does not list it', async () => {
+    let checked = 0;
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!op.security.length || op.security.some((s) => 'publishable_key' in s)) continue;
+        const url = path.replace(/\{[^}]+\}/g, 'x');
+        const res = await fetch(`${server.url}${url}`, {
+          method: method.toUpperCase(),
+          headers: { 'x-publishable-key': server.sandbox.publishable_key, 'content-type': 'application/json' },
+          ...(op.requestBody ? { body: '{}' } : {}),
+        });
+        assert.equal(res.status, 403, `${method} ${path}`);
+        assert.ok(((await res.json()) as { message: string }).message);
+        checked++;
+      }
+    }
+    assert.ok(checked > 15, `${checked} operations checked`);
+  });
+});
