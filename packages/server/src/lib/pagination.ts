@@ -1,6 +1,6 @@
 import { badRequest } from './errors.js';
 
-/** Default and maximum page sizes of list endpoints. */
+/** Page size of list endpoints when the query gives no `limit` (at most 100, see `listQuery`). */
 export const DEFAULT_LIMIT = 20;
 
 /**

@@ -38,12 +38,6 @@ function toApiToken(row: TokenRow, token?: string): ApiToken {
   };
 }
 
-/** A live (not revoked) API token of the account, or undefined. */
-export function findApiToken(ctx: ServerContext, accountId: string, id: string): ApiToken | undefined {
-  const row = findRow(ctx, accountId, id);
-  return row && toApiToken(row);
-}
-
 function findRow(ctx: ServerContext, accountId: string, id: string): TokenRow | undefined {
   return ctx.db.prepare<[string, string], TokenRow>(
     'SELECT rowid, * FROM api_tokens WHERE id = ? AND account_id = ? AND revoked_at IS NULL',

@@ -86,6 +86,17 @@ describe('CORS for publishable-key browser calls', () => {
     assert.equal((await activity(server.sandbox.application_id)).filter((e) => e.data.origin === origin).length, 2);
   });
 
+  it('caps denials per application per minute, however many distinct origins a flood uses', async () => {
+    server.advance(61);
+    const long = `https://${'a'.repeat(400)}.shop.example.com`;
+    for (let i = 0; i < 3; i++) await preflight(long);
+    await Promise.all(Array.from({ length: 80 }, (_, i) => preflight(`https://flood${i}.shop.example.com`)));
+    const since = server.context.clock.now() - 60_000;
+    const recent = (await activity(server.sandbox.application_id)).filter((e) => Date.parse(e.created_at) > since);
+    assert.equal(recent.filter((e) => String(e.data.origin).startsWith('https://aaa')).length, 1, 'a long origin is deduplicated too');
+    assert.equal(recent.length, 60);
+  });
+
   it('echoes the exact origin on the actual request of the key\'s own application, errors included', async () => {
     const res = await fetch(`${server.url}/api/v1/flows`, { headers: { origin: shop, 'x-publishable-key': server.sandbox.publishable_key } });
     assert.equal(res.status, 403, 'listing flows is not a publishable-key ability');

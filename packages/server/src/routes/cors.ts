@@ -27,8 +27,10 @@ export const preflightAttributors: PreflightAttributor[] = [
   },
 ];
 
-/** Activity events of one kind from one origin are recorded at most once per this many seconds per application. */
+/** A denial from one origin is recorded at most once per this many seconds per application... */
 const DENIAL_WINDOW_SECONDS = 60;
+/** ...and at most this many denials per application in that window, so a flood of distinct origins cannot fill the log. */
+const DENIALS_PER_WINDOW = 60;
 
 // Without a path that names the application, a denial is attributed to the applications that registered an
 // origin on the same host or the same parent domain (http vs https, another port, www vs apex, a staging
@@ -61,13 +63,16 @@ function recordDenial(ctx: ServerContext, origin: string, path: string, method: 
   }
   applications ??= relatedApplications(ctx, origin);
   const since = new Date(ctx.clock.now() - DENIAL_WINDOW_SECONDS * 1000).toISOString();
+  const stored = origin.slice(0, 300);
   const recent = ctx.db.prepare(
-    `SELECT 1 FROM activity_events WHERE application_id = ? AND type = 'cors.preflight_denied' AND created_at > ? AND json_extract(data, '$.origin') = ?`,
+    `SELECT count(*) AS total, sum(json_extract(data, '$.origin') = ?) AS same FROM activity_events
+      WHERE application_id = ? AND type = 'cors.preflight_denied' AND created_at > ?`,
   );
   for (const applicationId of applications) {
-    if (recent.get(applicationId, since, origin)) continue;
+    const { total, same } = recent.get(stored, applicationId, since) as { total: number; same: number | null };
+    if (same || total >= DENIALS_PER_WINDOW) continue;
     recordActivity(ctx, applicationId, 'cors.preflight_denied', {
-      origin: origin.slice(0, 300),
+      origin: stored,
       path: path.slice(0, 300),
       request_method: method?.slice(0, 20) ?? null,
       request_headers: headers?.slice(0, 300) ?? null,
