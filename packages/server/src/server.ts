@@ -6,6 +6,7 @@ import { createTestClock, systemClock, type Clock, type TestClock } from './lib/
 import type { ServerContext } from './lib/context.js';
 import { openDatabase } from './lib/db.js';
 import { loadSigningKeys } from './lib/keys.js';
+import { DomainEvents } from './lib/events.js';
 import { Metrics } from './lib/metrics.js';
 import { demoFlowSeeder } from './flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
@@ -56,6 +57,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     ...(isTestClock(clock) ? { testClock: clock } : {}),
     keys: await loadSigningKeys(dataDir),
     metrics: new Metrics(),
+    events: new DomainEvents(),
     dataDir,
     baseUrl: '',
     trustUrl: '',

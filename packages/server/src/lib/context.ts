@@ -1,6 +1,7 @@
 import type { Db } from './db.js';
 import type { Clock, TestClock } from './clock.js';
 import type { SigningKeys } from './keys.js';
+import type { DomainEvents } from './events.js';
 import type { Metrics } from './metrics.js';
 
 /** Everything a route module needs, made once per server. */
@@ -11,6 +12,8 @@ export interface ServerContext {
   testClock?: TestClock;
   keys: SigningKeys;
   metrics: Metrics;
+  /** In-process bus for domain events (decisions, records) that webhooks and the audit trail consume. */
+  events: DomainEvents;
   dataDir: string;
   /** The server's own URL, e.g. `http://127.0.0.1:4010` (known once it listens). */
   baseUrl: string;
