@@ -6,6 +6,7 @@ import terser from '@rollup/plugin-terser';
 /** @type {{input: string, file: string, name?: string}[]} */
 const bundles = [
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
+  { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
 ];
 
 const plugins = () => [

@@ -1,2 +1,29 @@
-/** @module @svc/capture */
-export {};
+/**
+ * The form capture helper of the svc service, for the organisation's own form controls: it attests each consent
+ * control marked `data-svc-purpose` (decision, default state, required), hashes the notice shown with it, takes a
+ * sanitised snapshot, posts the capture with the publishable key and writes the capture token into the hidden
+ * input `svc_capture_token`; the form submits exactly once, with or without a token. Imports nothing from Node and
+ * touches no `window` or `document` at import time.
+ *
+ * @module @svc/capture
+ */
+
+// Functions
+export { attachCapture, DEFAULT_TIMEOUT_MS, TOKEN_FIELD } from './lib/attach.js';
+export { autoAttach } from './lib/auto-attach.js';
+
+// Limits
+export { SNAPSHOT_MAX_BYTES } from './lib/snapshot.js';
+
+// Errors
+export { CaptureError, CaptureErrorCode } from './lib/errors.js';
+
+// Types
+export type { CaptureHandle, CaptureOptions } from './lib/attach.js';
+export type { AutoAttachHandle } from './lib/auto-attach.js';
+export type { PurposeTarget } from './lib/controls.js';
+export type { FetchLike } from './lib/post.js';
+export type { CaptureErrorDetail, HttpErrorCode } from './lib/errors.js';
+export type { SvcCaptureEvent } from './lib/events/svc-capture.js';
+export type { SvcErrorEvent } from './lib/events/svc-error.js';
+export type { CaptureRequest, CaptureResult, CaptureSubject, DecisionEntry, PurposeDecision } from './lib/types.js';

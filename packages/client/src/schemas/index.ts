@@ -9,3 +9,4 @@ export * from './api-tokens.js';
 export * from './applications.js';
 export * from './allowed-origins.js';
 export * from './me.js';
+export * from './captures.js';

@@ -1,0 +1,177 @@
+import type { PurposeTarget } from './controls.js';
+import { CaptureError } from './errors.js';
+import { emit } from './events/emit.js';
+import { postCapture, type FetchLike } from './post.js';
+import { readForm } from './request.js';
+import type { CaptureResult, CaptureSubject } from './types.js';
+
+/** The hidden input the capture token is written into; the organisation's server commits it. */
+export const TOKEN_FIELD = 'svc_capture_token';
+
+/** How long the helper waits for the service by default before the form submits without a token. */
+export const DEFAULT_TIMEOUT_MS = 4000;
+
+/** Options of {@link attachCapture}. */
+export interface CaptureOptions {
+  /** The flow whose purposes the form asks (`flw_...`). */
+  flowId: string;
+  /** The application's publishable key (`pk_test_...` or `pk_live_...`), sent as `X-Publishable-Key`. */
+  publishableKey: string;
+  /** The service's base URL; the capture goes to `${baseUrl}/api/v1/captures`. */
+  baseUrl: string | URL;
+  /** Milliseconds to wait for the service before submitting without a token; default 4000. */
+  timeoutMs?: number | undefined;
+  /**
+   * Explicit mapping purpose key -> control, radio group or CSS selector inside the form; when given it replaces
+   * the `data-svc-purpose` attributes.
+   */
+  purposes?: Readonly<Record<string, PurposeTarget>> | undefined;
+  /** A render proof from the render endpoint, sent as `X-Svc-Render-Proof`. */
+  renderProof?: string | undefined;
+  /** BCP 47 language of the notice; default the `lang` of the form's closest ancestor that has one. */
+  locale?: string | undefined;
+  /** Who the capture is about; default the fields marked `data-svc-subject="email"` / `"external_id"`. */
+  subject?: CaptureSubject | undefined;
+  /** Ask the service to commit the capture from the browser (the application must allow it). */
+  commit?: boolean | undefined;
+  /** The `fetch` to post with; default the page's own. */
+  fetch?: FetchLike | undefined;
+}
+
+/** What {@link attachCapture} returns. */
+export interface CaptureHandle {
+  /** Stops capturing this form's submissions; a capture already under way still completes and submits. */
+  detach(): void;
+  /**
+   * Captures the form's consent now without submitting it: writes the token, fires `svc-capture` or `svc-error`,
+   * and resolves with the `capture` object or rejects with a {@link CaptureError}.
+   */
+  capture(): Promise<CaptureResult>;
+}
+
+const attached = new WeakMap<HTMLFormElement, CaptureHandle>();
+
+/** Whether {@link attachCapture} is attached to this form. */
+export const isAttached = (form: HTMLFormElement): boolean => attached.has(form);
+
+function checkOptions(form: HTMLFormElement, options: CaptureOptions): void {
+  const fail = (message: string) => new CaptureError('invalid_options', message);
+  if (form?.localName !== 'form') throw fail('attachCapture needs a <form> element.');
+  if (typeof options?.flowId !== 'string' || !options.flowId) throw fail('flowId must be the flow id (flw_...).');
+  if (typeof options.publishableKey !== 'string' || !options.publishableKey) throw fail('publishableKey must be the publishable key (pk_...).');
+  let base: URL | undefined;
+  try {
+    base = new URL(String(options.baseUrl));
+  } catch {
+    base = undefined;
+  }
+  if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) throw fail('baseUrl must be an absolute http(s) URL.');
+  const { timeoutMs } = options;
+  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
+    throw fail('timeoutMs must be a positive number of milliseconds.');
+  }
+}
+
+// The hidden token input: the form's own if it has one by that name, else one the helper adds once.
+function tokenInput(form: HTMLFormElement, create: boolean): HTMLInputElement | undefined {
+  const existing = form.elements.namedItem(TOKEN_FIELD);
+  const found = (existing && 'length' in existing ? existing[0] : existing) as HTMLInputElement | null | undefined;
+  if (found || !create) return found ?? undefined;
+  const input = form.ownerDocument.createElement('input');
+  input.type = 'hidden';
+  input.name = TOKEN_FIELD;
+  form.append(input);
+  return input;
+}
+
+/**
+ * Attaches the capture helper to an organisation's own form: on submit it attests the consent controls, posts
+ * the capture, writes the capture token into the hidden input `svc_capture_token` and submits the form once;
+ * when the service fails or is slow it fires `svc-error` and submits without a token.
+ *
+ * @example
+ * ```ts
+ * import { attachCapture } from '@svc/capture';
+ *
+ * // <form id="signup" action="/signup" method="post">
+ * //   <label><input type="checkbox" name="news" data-svc-purpose="newsletter"> Send me the monthly newsletter</label>
+ * //   <button>Sign up</button>
+ * // </form>
+ * const form = document.querySelector<HTMLFormElement>('#signup')!;
+ * const capture = attachCapture(form, { flowId: 'flw_dev_...', publishableKey: 'pk_test_...', baseUrl: 'http://127.0.0.1:4010' });
+ * form.addEventListener('svc-capture', (event) => console.log('capture token', event.detail.session_token));
+ * form.addEventListener('svc-error', (event) => console.warn('submitted without a capture:', event.detail.code));
+ * // later: capture.detach();
+ * ```
+ */
+export function attachCapture(form: HTMLFormElement, options: CaptureOptions): CaptureHandle {
+  checkOptions(form, options);
+  if (attached.has(form)) throw new CaptureError('already_attached', 'This form already has a capture helper attached.');
+  const settings = { ...options, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
+  let inFlight: Promise<CaptureResult> | undefined;
+  let submitPending = false;
+  let resubmitting = false;
+
+  const run = async (): Promise<CaptureResult> => {
+    try {
+      const request = await readForm(form, settings);
+      const result = await postCapture(request, settings);
+      tokenInput(form, true)!.value = result.session_token;
+      emit(form, 'svc-capture', result);
+      return result;
+    } catch (cause) {
+      const error = cause instanceof CaptureError ? cause : new CaptureError('unexpected', 'The capture failed unexpectedly.', { cause });
+      // A token from an earlier capture would attest decisions the person may since have changed.
+      const input = tokenInput(form, false);
+      if (input) input.value = '';
+      emit(form, 'svc-error', error.toDetail());
+      throw error;
+    }
+  };
+  const capture = (): Promise<CaptureResult> =>
+    (inFlight ??= run().finally(() => {
+      inFlight = undefined;
+    }));
+
+  const resubmit = (submitter: HTMLElement | null): void => {
+    resubmitting = true;
+    try {
+      // requestSubmit (not submit) so validation and the page's own submit handlers run, with the same submitter.
+      const owned = submitter?.isConnected && (submitter as HTMLButtonElement).form === form;
+      form.requestSubmit(owned ? submitter : null);
+    } catch {
+      form.requestSubmit();
+    } finally {
+      resubmitting = false;
+    }
+  };
+
+  // Registered in the capture phase on the form, so it runs before the page's own submit listeners on the form
+  // and its ancestors: they see only the one submission that follows the capture, never the held-back one.
+  const onSubmit = (event: SubmitEvent): void => {
+    // Our own re-submission, a synthetic event (it would not submit anything), or one the page already cancelled.
+    if (resubmitting || !event.isTrusted || event.defaultPrevented) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (submitPending) return; // a second click or Enter while the capture is under way
+    submitPending = true;
+    const { submitter } = event;
+    capture()
+      .catch(() => undefined)
+      .then(() => {
+        submitPending = false;
+        resubmit(submitter);
+      });
+  };
+
+  form.addEventListener('submit', onSubmit, { capture: true });
+  const handle: CaptureHandle = {
+    detach() {
+      form.removeEventListener('submit', onSubmit, { capture: true });
+      if (attached.get(form) === handle) attached.delete(form);
+    },
+    capture,
+  };
+  attached.set(form, handle);
+  return handle;
+}
