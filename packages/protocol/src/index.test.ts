@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+
+describe('@svc/protocol entry', () => {
+  it('imports with no window or document, as server-side rendering does', async () => {
+    assert.equal(typeof (globalThis as { window?: unknown }).window, 'undefined');
+    assert.equal(typeof (globalThis as { document?: unknown }).document, 'undefined');
+    const api = await import('./index.js');
+    assert.equal(typeof api.createHostChannel, 'function');
+  });
+
+  it('exports exactly the public API', async () => {
+    const api = await import('./index.js');
+    assert.deepEqual(Object.keys(api).sort(), [
+      'DEADLINE_THRESHOLDS', 'KINDS', 'MESSAGE_TYPES', 'PROTOCOL_VERSION', 'ProtocolError', 'ProtocolErrorCode',
+      'approvalCompletePayloadSchema', 'approvalStatePayloadSchema', 'brandingSchema', 'cancelPayloadSchema',
+      'completePayloadSchema', 'consentCompletePayloadSchema', 'consentStatePayloadSchema', 'createDeadlineClock',
+      'createFramePort', 'createHostChannel', 'createMessage', 'deadlinePayloadSchema', 'envelopeSchema',
+      'errorPayloadSchema', 'isSvcMessage', 'kindSchema', 'messageSchema', 'parseMessage', 'payloadSchemas',
+      'readyPayloadSchema', 'resizePayloadSchema', 'statePayloadSchema',
+    ]);
+  });
+
+  it('keeps JSON Schema generation on its own subpath', async () => {
+    const subpath = await import('./json-schemas.js');
+    assert.deepEqual(Object.keys(subpath).sort(), ['MESSAGE_SCHEMAS_BASE_URL', 'messageJsonSchemas']);
+  });
+
+  it('imports only zod/mini and its own modules in browser-bound code', () => {
+    // Everything under lib/ but the Node-side JSON Schema generator ends up in the browser bundle.
+    const lib = readdirSync(new URL('lib/', import.meta.url))
+      .filter((file) => file.endsWith('.ts') && !file.includes('.test.') && file !== 'json-schemas.ts')
+      .map((file) => `lib/${file}`);
+    let imports = 0;
+    for (const file of ['index.ts', ...lib]) {
+      const source = readFileSync(new URL(file, import.meta.url), 'utf8');
+      for (const [, specifier] of source.matchAll(/\bfrom\s+'([^']+)'/g)) {
+        imports += 1;
+        assert.ok(specifier === 'zod/mini' || /^\.\/(lib\/)?[a-z-]+\.js$/.test(specifier!), `${file} imports ${specifier}`);
+      }
+    }
+    assert.ok(lib.length >= 8 && imports > 20, 'found the sources to check');
+  });
+});

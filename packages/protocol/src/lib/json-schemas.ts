@@ -1,0 +1,122 @@
+// Node-side only (scripts and tests): it pulls in zod's JSON Schema generator, which the browser bundle must not carry.
+import * as z from 'zod/mini';
+import {
+  MESSAGE_TYPES,
+  approvalCompletePayloadSchema,
+  approvalStatePayloadSchema,
+  brandingSchema,
+  cancelPayloadSchema,
+  consentCompletePayloadSchema,
+  consentStatePayloadSchema,
+  deadlineExpiredPayloadSchema,
+  deadlineWarningPayloadSchema,
+  envelopeSchema,
+  errorPayloadSchema,
+  messageSchema,
+  payloadSchemas,
+  readyPayloadSchema,
+  resizePayloadSchema,
+} from './schemas.js';
+
+/** Where the message schemas are published; each document's `$id` is this plus its file name. */
+export const MESSAGE_SCHEMAS_BASE_URL = 'https://svc.example/schemas/messages/';
+
+/** JSON Schema documents keyed by file name, such as `ready.json`. */
+export type JsonSchemaDocuments = Record<string, Record<string, unknown>>;
+
+// Field descriptions live here rather than in `.meta()` on the schemas, so the browser bundle does not carry them.
+const fields = z.registry<{ description: string; pattern?: string }>();
+const describe = (descriptions: [z.core.$ZodType, string][]) => {
+  for (const [schema, description] of descriptions) fields.add(schema, { description });
+};
+const deadlineWarning = deadlineWarningPayloadSchema.shape;
+const deadlineExpired = deadlineExpiredPayloadSchema.shape;
+describe([
+  [envelopeSchema.shape.type, 'The message type; the payload schema of the same name applies.'],
+  [envelopeSchema.shape.kind, 'The kind of decision the session is.'],
+  [envelopeSchema.shape.version, 'The protocol version, always 2.'],
+  [envelopeSchema.shape.payload, 'The payload of the message type.'],
+  [envelopeSchema.shape.ts, 'When the message was emitted, ISO 8601 in UTC.'],
+  [envelopeSchema.shape.message_id, 'A UUID v4, unique per emission; receivers deliver each at most once.'],
+  [readyPayloadSchema.shape.kind, 'The kind of decision; equals the envelope kind.'],
+  [readyPayloadSchema.shape.session_token, 'The decision session the frame shows.'],
+  [readyPayloadSchema.shape.deadline_at, 'When the session expires, ISO 8601 in UTC, or null without a deadline.'],
+  [readyPayloadSchema.shape.branding, 'Display hints of the organisation.'],
+  [brandingSchema.shape.name, 'The organisation name to show.'],
+  [brandingSchema.shape.accent, 'The accent colour as a CSS hex colour.'],
+  [readyPayloadSchema.shape.mode, 'How the decision page is shown.'],
+  [readyPayloadSchema.shape.locale, 'The BCP 47 language tag of the page.'],
+  [consentStatePayloadSchema, 'The state of a consent session.'],
+  [approvalStatePayloadSchema, 'The state of an approval session.'],
+  [consentCompletePayloadSchema, 'The completion of a consent session.'],
+  [approvalCompletePayloadSchema, 'The completion of an approval session.'],
+  [deadlineWarningPayloadSchema, 'A warning before the deadline.'],
+  [deadlineExpiredPayloadSchema, 'The deadline has passed.'],
+  [consentStatePayloadSchema.shape.from, 'The state left.'],
+  [consentStatePayloadSchema.shape.to, 'The state entered.'],
+  [consentStatePayloadSchema.shape.step_index, 'Zero-based index of the current step; below total_steps.'],
+  [consentStatePayloadSchema.shape.total_steps, 'Number of steps of the consent flow.'],
+  [approvalStatePayloadSchema.shape.kind_payload, 'State specific to the approval.'],
+  [consentCompletePayloadSchema.shape.outcome, 'The consent outcome.'],
+  [approvalCompletePayloadSchema.shape.outcome, 'The approval outcome.'],
+  [consentCompletePayloadSchema.shape.exchange_token, 'One-time token the host server exchanges for the result.'],
+  [consentCompletePayloadSchema.shape.completed_at, 'When the user finished, ISO 8601 in UTC.'],
+  [cancelPayloadSchema.shape.reason, 'Why the decision was cancelled.'],
+  [cancelPayloadSchema.shape.cancelled_by, 'Who cancelled: the host page, the frame, or the user.'],
+  [errorPayloadSchema.shape.code, 'A stable error code.'],
+  [errorPayloadSchema.shape.message, 'A human-readable description.'],
+  [errorPayloadSchema.shape.fatal, 'Whether the session cannot continue.'],
+  [errorPayloadSchema.shape.recoverable_via, 'How the error can be recovered from, or null.'],
+  [resizePayloadSchema.shape.height, 'The content height in CSS pixels.'],
+  [deadlineWarning.remaining_seconds, 'Whole seconds left until the deadline.'],
+  [deadlineExpired.remaining_seconds, 'No time left.'],
+  [deadlineWarning.level, 'The deadline is near (T-30 s, T-15 s, T-5 s).'],
+  [deadlineExpired.level, 'The deadline has passed (T-0).'],
+  [deadlineWarning.deadline_at, 'The deadline, ISO 8601 in UTC.'],
+  [deadlineExpired.deadline_at, 'The deadline, ISO 8601 in UTC.'],
+]);
+
+// JSON Schema's `uri` format allows any scheme; the pattern says what `httpUrl()` checks.
+fields.add(brandingSchema.shape.logo_url, { description: 'An http(s) URL of the organisation logo.', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
+
+const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
+  'svc:ready': 'Frame to host when the frame has loaded.',
+  'svc:state': 'Frame to host on a state transition: step_index and total_steps for consent, kind_payload for approval.',
+  'svc:complete': 'Frame to host when the user finished: outcome granted|declined (consent) or approved|denied|countered (approval).',
+  'svc:cancel': 'Either direction, when the user declines or the host cancels.',
+  'svc:error': 'Frame to host on an error.',
+  'svc:resize': 'Frame to host when the content height changes.',
+  'svc:deadline': 'Frame to host at T-30 s, T-15 s and T-5 s (warning) and T-0 (expired).',
+};
+
+function document(file: string, title: string, description: string, schema: z.core.$ZodType) {
+  const { $schema, ...body } = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: fields });
+  return { $schema, $id: MESSAGE_SCHEMAS_BASE_URL + file, title, description, ...body };
+}
+
+/**
+ * Generates the JSON Schema (Draft 2020-12) documents of protocol v2 from its zod schemas: `envelope.json`, one
+ * payload document per message type (`ready.json` ...) and `message.json`, the whole message with each payload
+ * tied to its type and kind.
+ */
+export function messageJsonSchemas(): JsonSchemaDocuments {
+  const documents: JsonSchemaDocuments = {
+    'envelope.json': document(
+      'envelope.json',
+      'svc browser message envelope (protocol v2)',
+      'The six required fields of every message; the payload is checked by the schema of its type.',
+      envelopeSchema,
+    ),
+  };
+  for (const type of MESSAGE_TYPES) {
+    const file = `${type.slice('svc:'.length)}.json`;
+    documents[file] = document(file, `${type} payload`, payloadDescriptions[type], payloadSchemas[type]);
+  }
+  documents['message.json'] = document(
+    'message.json',
+    'svc browser message (protocol v2)',
+    'A whole message: the envelope with the payload of its type, consistent with its kind.',
+    messageSchema,
+  );
+  return documents;
+}

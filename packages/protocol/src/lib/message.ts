@@ -1,0 +1,98 @@
+import { ProtocolError, ProtocolErrorCode } from './errors.js';
+import {
+  type Kind,
+  type MessageOf,
+  type MessageType,
+  type PayloadOf,
+  type SvcMessage,
+  PROTOCOL_VERSION,
+  messageSchema,
+} from './schemas.js';
+
+/** The verdict on untrusted data: the validated message, or the first rule it broke. */
+export type Inspection = { ok: true; message: SvcMessage } | { ok: false; reason: 'version' | 'type' | 'schema' };
+
+/**
+ * Validates untrusted data as a protocol v2 message without ever throwing, naming the first rule it breaks.
+ * The message returned is zod's fresh copy, so a getter or proxy in `data` cannot change it after the check.
+ */
+export function inspectMessage(data: unknown): Inspection {
+  try {
+    if (typeof data !== 'object' || data === null) return { ok: false, reason: 'schema' };
+    const { version, type } = data as { version?: unknown; type?: unknown };
+    if (version !== PROTOCOL_VERSION) return { ok: false, reason: 'version' };
+    if (typeof type !== 'string' || !type.startsWith('svc:')) return { ok: false, reason: 'type' };
+    const result = messageSchema.safeParse(data);
+    return result.success ? { ok: true, message: result.data } : { ok: false, reason: 'schema' };
+  } catch {
+    // Throwing getters, revoked proxies and the like: whatever it is, it is not a message.
+    return { ok: false, reason: 'schema' };
+  }
+}
+
+/**
+ * Returns `data` as a validated message (a fresh copy), or throws a `ProtocolError` with code `invalid_message`.
+ *
+ * @example
+ * ```ts
+ * const message = parseMessage(JSON.parse(text));
+ * if (message.type === 'svc:complete') console.log(message.payload.outcome);
+ * ```
+ */
+export function parseMessage(data: unknown): SvcMessage {
+  let result: ReturnType<typeof messageSchema.safeParse>;
+  try {
+    result = messageSchema.safeParse(data);
+  } catch (cause) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidMessage, 'Not a protocol v2 message: reading it threw', { cause });
+  }
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'message';
+    throw new ProtocolError(ProtocolErrorCode.InvalidMessage, `Not a protocol v2 message: ${where}: ${issue?.message}`, {
+      cause: result.error,
+    });
+  }
+  return result.data;
+}
+
+/** Tells whether `data` is a valid protocol v2 message, envelope, payload and kind alike. */
+export function isSvcMessage(data: unknown): data is SvcMessage {
+  return inspectMessage(data).ok;
+}
+
+/**
+ * Builds a valid message of `type` and `kind` with a fresh UUID v4 `message_id` and the current UTC time as `ts`;
+ * throws a `ProtocolError` with code `invalid_message` when the payload does not fit.
+ *
+ * @example
+ * ```ts
+ * const message = createMessage('svc:resize', 'consent', { height: 480 });
+ * ```
+ */
+export function createMessage<T extends MessageType, K extends Kind>(
+  type: T,
+  kind: K,
+  payload: PayloadOf<T, K>,
+): MessageOf<T, K> {
+  // Validated here too, so plain JavaScript callers get the error at the sender, not a silent drop at the receiver.
+  const message = parseMessage({
+    type,
+    kind,
+    version: PROTOCOL_VERSION,
+    payload,
+    ts: new Date().toISOString(),
+    message_id: uuidv4(),
+  });
+  return message as MessageOf<T, K>;
+}
+
+/** A random UUID v4; `crypto.randomUUID` exists only in secure contexts, so plain-http host pages build one. */
+export function uuidv4(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}

@@ -1,0 +1,181 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { samplePayloads } from '../testing/fakes.js';
+import {
+  KINDS,
+  MESSAGE_TYPES,
+  type Kind,
+  type MessageType,
+  envelopeSchema,
+  messageSchema,
+  payloadSchemas,
+} from './schemas.js';
+
+const ID = '3b241101-e2bb-4255-8caf-4136c566a962';
+const TS = '2030-01-01T00:00:00.000Z';
+
+function raw(type: MessageType, kind: Kind, payload: unknown = samplePayloads[kind][type]): Record<string, unknown> {
+  return { type, kind, version: 2, payload, ts: TS, message_id: ID };
+}
+
+const accepts = (data: unknown) => messageSchema.safeParse(data).success;
+
+describe('messageSchema', () => {
+  for (const kind of KINDS) {
+    for (const type of MESSAGE_TYPES) {
+      it(`accepts a valid ${kind} ${type}`, () => {
+        assert.deepEqual(messageSchema.parse(raw(type, kind)), raw(type, kind));
+      });
+    }
+  }
+
+  describe('envelope', () => {
+    const valid = raw('svc:resize', 'consent');
+    for (const field of ['type', 'kind', 'version', 'payload', 'ts', 'message_id']) {
+      it(`requires ${field}`, () => {
+        const { [field]: _, ...rest } = valid;
+        assert.equal(accepts(rest), false);
+        assert.equal(envelopeSchema.safeParse(rest).success, false);
+      });
+    }
+
+    it('accepts no other field', () => {
+      assert.equal(accepts({ ...valid, extra: true }), false);
+      assert.equal(envelopeSchema.safeParse({ ...valid, extra: true }).success, false);
+    });
+
+    const invalid: [string, Record<string, unknown>][] = [
+      ['version 1', { version: 1 }],
+      ['version 3', { version: 3 }],
+      ['version "2"', { version: '2' }],
+      ['an unknown type', { type: 'svc:unknown' }],
+      ['a type without prefix', { type: 'resize' }],
+      ['an unknown kind', { kind: 'signature' }],
+      ['a ts with an offset', { ts: '2030-01-01T01:00:00+01:00' }],
+      ['a ts without zone', { ts: '2030-01-01T00:00:00' }],
+      ['a date-only ts', { ts: '2030-01-01' }],
+      ['a ts as epoch number', { ts: 1893456000000 }],
+      ['an impossible ts', { ts: '2030-02-30T00:00:00Z' }],
+      ['a UUID v1 message_id', { message_id: 'c232ab00-9414-11ec-b3c8-9f6bdeced846' }],
+      ['a UUID v7 message_id', { message_id: '01890a5d-ac96-774b-bcce-b302099a8057' }],
+      ['a non-UUID message_id', { message_id: 'abc' }],
+      ['a null payload', { payload: null }],
+      ['an array payload', { payload: [] }],
+    ];
+    for (const [name, change] of invalid) {
+      it(`rejects ${name}`, () => {
+        assert.equal(accepts({ ...valid, ...change }), false);
+        assert.equal(envelopeSchema.safeParse({ ...valid, ...change }).success, false);
+      });
+    }
+
+    it('accepts a UTC ts with or without fractional seconds', () => {
+      assert.equal(accepts({ ...valid, ts: '2030-01-01T00:00:00Z' }), true);
+      assert.equal(accepts({ ...valid, ts: '2030-01-01T00:00:00.123456Z' }), true);
+    });
+
+    it('lets envelopeSchema accept any object payload, leaving it to the payload schemas', () => {
+      assert.equal(envelopeSchema.safeParse(raw('svc:resize', 'consent', { anything: 1 })).success, true);
+      assert.equal(accepts(raw('svc:resize', 'consent', { anything: 1 })), false);
+    });
+  });
+
+  describe('kind consistency', () => {
+    it('rejects an approval outcome in a consent message and the other way round', () => {
+      assert.equal(accepts(raw('svc:complete', 'consent', samplePayloads.approval['svc:complete'])), false);
+      assert.equal(accepts(raw('svc:complete', 'approval', samplePayloads.consent['svc:complete'])), false);
+    });
+
+    for (const outcome of ['granted', 'declined']) {
+      it(`takes consent outcome ${outcome} only in consent messages`, () => {
+        const payload = { ...samplePayloads.consent['svc:complete'], outcome };
+        assert.equal(accepts(raw('svc:complete', 'consent', payload)), true);
+        assert.equal(accepts(raw('svc:complete', 'approval', payload)), false);
+      });
+    }
+
+    for (const outcome of ['approved', 'denied', 'countered']) {
+      it(`takes approval outcome ${outcome} only in approval messages`, () => {
+        const payload = { ...samplePayloads.approval['svc:complete'], outcome };
+        assert.equal(accepts(raw('svc:complete', 'approval', payload)), true);
+        assert.equal(accepts(raw('svc:complete', 'consent', payload)), false);
+      });
+    }
+
+    it('takes step_index/total_steps only for consent and kind_payload only for approval', () => {
+      assert.equal(accepts(raw('svc:state', 'approval', samplePayloads.consent['svc:state'])), false);
+      assert.equal(accepts(raw('svc:state', 'consent', samplePayloads.approval['svc:state'])), false);
+    });
+
+    it('requires the ready payload kind to equal the envelope kind', () => {
+      assert.equal(accepts(raw('svc:ready', 'approval', samplePayloads.consent['svc:ready'])), false);
+      assert.equal(accepts(raw('svc:ready', 'consent', { ...samplePayloads.consent['svc:ready'], kind: 'approval' })), false);
+    });
+
+    it('rejects a payload of another type', () => {
+      assert.equal(accepts(raw('svc:resize', 'consent', samplePayloads.consent['svc:cancel'])), false);
+    });
+  });
+});
+
+describe('payload schemas', () => {
+  // Each row: a message type and kind, the change to its sample payload, and whether the result is valid.
+  const cases: [MessageType, Kind, string, Record<string, unknown>, boolean][] = [
+    ['svc:ready', 'consent', 'a missing session_token', { session_token: undefined }, false],
+    ['svc:ready', 'consent', 'an empty session_token', { session_token: '' }, false],
+    ['svc:ready', 'consent', 'a null deadline_at', { deadline_at: null }, true],
+    ['svc:ready', 'consent', 'a deadline_at with offset', { deadline_at: '2030-01-01T00:10:00+02:00' }, false],
+    ['svc:ready', 'consent', 'mode redirect', { mode: 'redirect' }, true],
+    ['svc:ready', 'consent', 'mode inline', { mode: 'inline' }, false],
+    ['svc:ready', 'consent', 'locale pt-BR', { locale: 'pt-BR' }, true],
+    ['svc:ready', 'consent', 'locale "english"', { locale: 'english' }, false],
+    ['svc:ready', 'consent', 'locale "en_GB"', { locale: 'en_GB' }, false],
+    ['svc:ready', 'consent', 'empty branding', { branding: {} }, true],
+    ['svc:ready', 'consent', 'an unknown branding key', { branding: { font: 'x' } }, false],
+    ['svc:ready', 'consent', 'a javascript: logo_url', { branding: { logo_url: 'javascript:alert(1)' } }, false],
+    ['svc:ready', 'consent', 'an accent that is not a hex colour', { branding: { accent: 'red;}' } }, false],
+    ['svc:ready', 'consent', 'an uppercase accent', { branding: { accent: '#A0B1C2' } }, true],
+    ['svc:ready', 'consent', 'a null branding', { branding: null }, false],
+    ['svc:ready', 'consent', 'an extra field', { theme: 'dark' }, false],
+    ['svc:state', 'consent', 'the last step', { step_index: 2, total_steps: 3 }, true],
+    ['svc:state', 'consent', 'step_index equal to total_steps', { step_index: 3, total_steps: 3 }, false],
+    ['svc:state', 'consent', 'a negative step_index', { step_index: -1 }, false],
+    ['svc:state', 'consent', 'a fractional step_index', { step_index: 0.5 }, false],
+    ['svc:state', 'consent', 'zero total_steps', { step_index: 0, total_steps: 0 }, false],
+    ['svc:state', 'consent', 'a missing total_steps', { total_steps: undefined }, false],
+    ['svc:state', 'consent', 'an empty from', { from: '' }, false],
+    ['svc:state', 'consent', 'consent fields and kind_payload together', { kind_payload: {} }, false],
+    ['svc:state', 'approval', 'an empty kind_payload', { kind_payload: {} }, true],
+    ['svc:state', 'approval', 'an array kind_payload', { kind_payload: [] }, false],
+    ['svc:state', 'approval', 'a missing kind_payload', { kind_payload: undefined }, false],
+    ['svc:complete', 'consent', 'outcome declined', { outcome: 'declined' }, true],
+    ['svc:complete', 'consent', 'an empty exchange_token', { exchange_token: '' }, false],
+    ['svc:complete', 'consent', 'a completed_at with offset', { completed_at: '2030-01-01T00:05:00-05:00' }, false],
+    ['svc:cancel', 'consent', 'cancelled_by host', { cancelled_by: 'host' }, true],
+    ['svc:cancel', 'consent', 'cancelled_by frame', { cancelled_by: 'frame' }, true],
+    ['svc:cancel', 'consent', 'cancelled_by server', { cancelled_by: 'server' }, false],
+    ['svc:cancel', 'consent', 'an empty reason', { reason: '' }, false],
+    ['svc:error', 'consent', 'a string recoverable_via', { recoverable_via: 'reload' }, true],
+    ['svc:error', 'consent', 'a missing recoverable_via', { recoverable_via: undefined }, false],
+    ['svc:error', 'consent', 'fatal as a string', { fatal: 'true' }, false],
+    ['svc:error', 'consent', 'an empty code', { code: '' }, false],
+    ['svc:resize', 'consent', 'a fractional height', { height: 10.5 }, false],
+    ['svc:resize', 'consent', 'a negative height', { height: -1 }, false],
+    ['svc:resize', 'consent', 'a height as a string', { height: '640px' }, false],
+    ['svc:resize', 'consent', 'an infinite height', { height: Infinity }, false],
+    ['svc:deadline', 'consent', 'a warning at 5 seconds', { remaining_seconds: 5 }, true],
+    ['svc:deadline', 'consent', 'a warning with no seconds left', { remaining_seconds: 0 }, false],
+    ['svc:deadline', 'consent', 'an expired with seconds left', { remaining_seconds: 5, level: 'expired' }, false],
+    ['svc:deadline', 'consent', 'level critical', { level: 'critical' }, false],
+    ['svc:deadline', 'consent', 'a null deadline_at', { deadline_at: null }, false],
+    ['svc:deadline', 'approval', 'an expired at 0 seconds', {}, true],
+  ];
+  for (const [type, kind, name, change, valid] of cases) {
+    it(`${valid ? 'accepts' : 'rejects'} ${type} (${kind}) with ${name}`, () => {
+      const payload: Record<string, unknown> = { ...samplePayloads[kind][type], ...change };
+      for (const key of Object.keys(change)) if (change[key] === undefined) delete payload[key];
+      assert.equal(payloadSchemas[type].safeParse(payload).success, valid);
+      assert.equal(accepts(raw(type, kind, payload)), valid);
+    });
+  }
+});
