@@ -5,6 +5,8 @@ import terser from '@rollup/plugin-terser';
 
 /** @type {{input: string, file: string, name?: string}[]} */
 const bundles = [
+  { input: 'packages/server/dist/pages/app/decision-page.js', file: 'packages/server/dist/public/decision-page' },
+  { input: 'packages/server/dist/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
 ];

@@ -3,6 +3,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './lib/auth.js';
 import type { Env, ServerContext } from './lib/context.js';
 import { ApiError, onError, onNotFound } from './lib/errors.js';
+import { decisionsModule } from './decisions/index.js';
 import { openApiRoutes } from './openapi.js';
 import { allowedOriginRoutes } from './routes/allowed-origins.js';
 import { apiTokenRoutes } from './routes/api-tokens.js';
@@ -25,6 +26,7 @@ const modules: RouteModule[] = [
   applicationRoutes,
   allowedOriginRoutes,
   flowRoutes,
+  decisionsModule, // decisions API + consent_sessions alias, participant API, hosted pages, playground at /
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

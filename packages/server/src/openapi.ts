@@ -8,6 +8,7 @@ import { applicationOperations } from './routes/applications.js';
 import { meOperations } from './routes/me.js';
 import { systemOperations } from './routes/system.js';
 import { flowOperations } from './flows/routes.js';
+import { decisionOperations } from './decisions/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -18,6 +19,7 @@ export const operationLists: Operation[][] = [
   applicationOperations,
   allowedOriginOperations,
   flowOperations,
+  decisionOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

@@ -5,8 +5,11 @@
  */
 export * from './common.js';
 export * from './flows.js';
+export * from './decisions.js';
+export * from './consent-tokens.js';
 export * from './api-tokens.js';
 export * from './applications.js';
 export * from './allowed-origins.js';
 export * from './me.js';
 export * from './captures.js';
+export * from './webhooks.js';

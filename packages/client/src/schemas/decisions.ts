@@ -1,0 +1,124 @@
+import { z } from 'zod/mini';
+import { dateTime } from './common.js';
+
+/** What a decision asks: `consent` (a person permits an application) or `approval` (a human authorizes an action). */
+export const decisionKind = z.enum(['consent', 'approval']);
+export type DecisionKind = z.infer<typeof decisionKind>;
+
+/** How the hosted decision page is shown: in an iframe, in a popup, or by redirecting the whole page. */
+export const deliveryMode = z.enum(['embed', 'popup', 'redirect']);
+export type DeliveryMode = z.infer<typeof deliveryMode>;
+
+/**
+ * Every state a decision passes through. Consent follows the spec's consent token statuses (`pending`,
+ * `authenticating`, `verifying`, `reviewing`, or `informed`, `evidenced`, then `fulfilled`); an approval is `pending`
+ * until it is `approved`, `denied` or `countered`. Either kind can end `declined` (consent only), `cancelled` (the
+ * person or the host page gave up without deciding) or `expired` (its `deadline_at` passed first).
+ */
+export const decisionStatus = z.enum([
+  'pending',
+  'authenticating',
+  'verifying',
+  'reviewing',
+  'informed',
+  'evidenced',
+  'fulfilled',
+  'declined',
+  'approved',
+  'denied',
+  'countered',
+  'cancelled',
+  'expired',
+]);
+export type DecisionStatus = z.infer<typeof decisionStatus>;
+
+/** A completed decision's outcome: `granted|declined` for consent, `approved|denied|countered` for approval. */
+export const decisionOutcome = z.enum(['granted', 'declined', 'approved', 'denied', 'countered']);
+export type DecisionOutcome = z.infer<typeof decisionOutcome>;
+
+/** The session token of a decision: `dts_` and 43 URL-safe base64 characters (32 random bytes). */
+export const sessionToken = z.string().check(z.regex(/^dts_[A-Za-z0-9_-]{43}$/, 'must be a decision session token (dts_...)'));
+
+/** An origin: scheme, host and optional port, with no path, query, fragment or trailing slash. */
+export const webOrigin = z.string().check(
+  z.maxLength(300),
+  z.refine((value) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === value;
+    } catch {
+      return false;
+    }
+  }, 'must be an origin such as https://shop.example (scheme, host, optional port; no path or trailing slash)'),
+);
+
+/** An absolute http(s) URL (hosts may be names, IPs or localhost). */
+export const httpUri = z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL' }).check(z.maxLength(2000));
+
+const shortText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
+
+/**
+ * `POST /api/v1/decisions`: the Decision creation request, exactly as the spec has it. `subject_ref` is a flow id
+ * for consent and an escalation id for approval; `embed_origin` is required for `embed` and must be one of the
+ * application's allowed origins. `redirect_uri` must be an http(s) URL.
+ */
+export const createDecisionRequest = z
+  .strictObject({
+    kind: decisionKind,
+    subject_ref: z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
+    delivery_mode: deliveryMode,
+    embed_origin: z.optional(webOrigin),
+    redirect_uri: z.optional(httpUri),
+    scope: z.optional(shortText(1000)),
+    state: z.optional(shortText(2000)),
+    meeting_id: z.optional(shortText(200)),
+  })
+  .check(
+    z.refine((request) => request.delivery_mode !== 'embed' || request.embed_origin !== undefined, {
+      message: 'embed_origin is required when delivery_mode is embed',
+      path: ['embed_origin'],
+    }),
+  );
+export type CreateDecisionRequest = z.input<typeof createDecisionRequest>;
+
+/**
+ * A decision session as the API returns it: the same shape for every kind. `url` is the full hosted page
+ * (`{trust_url}/decisions/{session_token}`, popup or redirect), `embed_url` the iframe page (`.../embed`).
+ * Consent decisions carry `flow_id` and the governing `flow_version`; approvals leave them null.
+ * `outcome`, `completed_at` and `consent_transaction_id` are null until the decision completes.
+ */
+export const decision = z.object({
+  /** Record id (`dec_...`). */
+  id: z.string(),
+  session_token: z.string(),
+  kind: decisionKind,
+  status: decisionStatus,
+  outcome: z.nullable(decisionOutcome),
+  delivery_mode: deliveryMode,
+  subject_ref: z.string(),
+  application_id: z.string(),
+  flow_id: z.nullable(z.string()),
+  flow_version: z.nullable(z.int()),
+  embed_origin: z.nullable(z.string()),
+  redirect_uri: z.nullable(z.string()),
+  scope: z.nullable(z.string()),
+  state: z.nullable(z.string()),
+  meeting_id: z.nullable(z.string()),
+  url: z.string(),
+  embed_url: z.string(),
+  deadline_at: dateTime(),
+  created_at: dateTime(),
+  updated_at: dateTime(),
+  completed_at: z.nullable(dateTime()),
+  consent_transaction_id: z.nullable(z.string()),
+  /** The person's counter-proposal when an approval was `countered`. */
+  counter_proposal: z.nullable(z.string()),
+});
+export type Decision = z.infer<typeof decision>;
+
+/** `{decision}` envelope. */
+export const decisionEnvelope = z.object({ decision });
+export type DecisionEnvelope = z.infer<typeof decisionEnvelope>;
+
+/** Path parameter of the decision endpoints. */
+export const decisionPath = z.object({ session_token: sessionToken });

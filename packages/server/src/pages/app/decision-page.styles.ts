@@ -1,0 +1,68 @@
+import { css } from 'lit';
+
+/** Styles of `<svc-decision-page>`: constructable stylesheets, so the page's `style-src 'self'` holds. */
+export const decisionPageStyles = css`
+  :host {
+    --svc-accent: #2f4fb5;
+    --svc-accent-text: #fff;
+    --svc-danger: #b42318;
+    --svc-border: color-mix(in srgb, CanvasText 22%, transparent);
+    --svc-muted: color-mix(in srgb, CanvasText 70%, Canvas);
+    --svc-radius: 0.6rem;
+    display: block;
+    font: inherit;
+    color: CanvasText;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host { --svc-accent: #8ea7ff; --svc-accent-text: #0b1020; --svc-danger: #ff8a80; }
+  }
+  .base { padding: 1.25rem; border: 1px solid var(--svc-border); border-radius: var(--svc-radius); background: Canvas; }
+  .frame { border: none; padding: 1rem; }
+  header { margin-bottom: 1rem; }
+  .brand { margin: 0; color: var(--svc-muted); font-size: 0.9rem; }
+  h1 { font-size: 1.35rem; line-height: 1.25; margin: 0.2rem 0 0; }
+  h2 { font-size: 1.1rem; margin: 0 0 0.75rem; }
+  h2:focus, h1:focus { outline: none; }
+  h2:focus-visible, h1:focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 3px; }
+  p { margin: 0 0 0.75rem; }
+  .progress { color: var(--svc-muted); font-size: 0.85rem; margin: 0.25rem 0 0; }
+  .deadline { color: var(--svc-danger); font-weight: 600; }
+  ul.purposes { list-style: none; padding: 0; margin: 0 0 1rem; display: grid; gap: 0.6rem; }
+  ul.purposes li { border: 1px solid var(--svc-border); border-radius: var(--svc-radius); padding: 0.6rem 0.75rem; }
+  .purpose__label { font-weight: 600; }
+  .purpose__description, .hint { color: var(--svc-muted); font-size: 0.9rem; display: block; }
+  .purpose__basis { font-size: 0.8rem; color: var(--svc-muted); }
+  .check { display: flex; gap: 0.6rem; align-items: flex-start; }
+  .check input { margin-top: 0.3rem; width: 1.1rem; height: 1.1rem; flex: none; }
+  fieldset { border: none; padding: 0; margin: 0 0 1rem; }
+  legend { font-weight: 600; margin-bottom: 0.5rem; padding: 0; }
+  .field { display: grid; gap: 0.3rem; margin-bottom: 1rem; }
+  label { font-weight: 500; }
+  input[type='email'], input[type='text'], textarea {
+    font: inherit; padding: 0.55rem 0.65rem; border: 1px solid var(--svc-border); border-radius: 0.4rem;
+    background: Canvas; color: CanvasText;
+  }
+  textarea { min-height: 5rem; resize: vertical; }
+  input:focus-visible, textarea:focus-visible, button:focus-visible, a:focus-visible {
+    outline: 3px solid var(--svc-accent); outline-offset: 2px;
+  }
+  .actions { display: flex; flex-wrap: wrap; gap: 0.6rem; margin-top: 1rem; }
+  button {
+    font: inherit; font-weight: 600; cursor: pointer; padding: 0.55rem 1.1rem; border-radius: 0.45rem;
+    border: 1px solid var(--svc-accent); background: transparent; color: var(--svc-accent);
+  }
+  button.primary { background: var(--svc-accent); color: var(--svc-accent-text); }
+  button.link { border: none; padding: 0.55rem 0.25rem; text-decoration: underline; font-weight: 500; color: var(--svc-muted); }
+  button[disabled] { opacity: 0.6; cursor: progress; }
+  .error { color: var(--svc-danger); font-weight: 500; }
+  .sandbox { border: 1px dashed var(--svc-border); border-radius: 0.4rem; padding: 0.5rem 0.75rem; font-size: 0.9rem; }
+  .sandbox code { font-size: 1.1rem; letter-spacing: 0.15em; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.35rem 1rem; margin: 0 0 1rem; }
+  dt { font-weight: 600; }
+  dd { margin: 0; overflow-wrap: anywhere; }
+  .disclosure { white-space: pre-line; }
+  .sr-only {
+    position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
+    white-space: nowrap; border: 0;
+  }
+`;

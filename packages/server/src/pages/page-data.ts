@@ -1,0 +1,104 @@
+// Shapes shared by the server (which renders them into the page as JSON) and the hosted page's browser code.
+// Types only: nothing here runs, so the page bundle and the server can both import it.
+
+/** The participant-visible status of a decision (the API's `status` values). */
+export type PageStatus =
+  | 'pending' | 'authenticating' | 'verifying' | 'reviewing' | 'informed' | 'evidenced' | 'fulfilled' | 'declined'
+  | 'approved' | 'denied' | 'countered' | 'cancelled' | 'expired';
+
+/** One screen of a consent decision's hosted page; the answer of a comprehension check never reaches the page. */
+export type Screen =
+  | { type: 'intro' }
+  | { type: 'sign_in'; title?: string | undefined }
+  | { type: 'verify'; title?: string | undefined }
+  | { type: 'review'; title?: string | undefined }
+  | { type: 'disclosure'; title: string; body: string }
+  | { type: 'comprehension_check'; question: string; choices: string[] }
+  | { type: 'confirm' };
+
+/** A purpose as the page shows it. */
+export interface PagePurpose {
+  key: string;
+  label: string;
+  description?: string | undefined;
+  basis: 'consent' | 'legitimate_interest' | 'contract' | 'legal_obligation';
+  mechanism: 'explicit' | 'informed' | 'opt_out' | 'notice';
+  required: boolean;
+}
+
+/** Where the decision stands, as the participant API reports it after each step. */
+export interface PageProgress {
+  status: PageStatus;
+  /** Zero-based screen index; terminal statuses sit on the last index. */
+  step_index: number;
+  /** Screens including the final one (consent); 1 for approvals. */
+  total_steps: number;
+  outcome: string | null;
+  subject_email: string | null;
+  completed_at: string | null;
+}
+
+/** Everything the hosted page needs, rendered by the server into `<script type="application/json" id="svc-decision-data">`. */
+export interface PageData extends PageProgress {
+  session_token: string;
+  kind: 'consent' | 'approval';
+  /** How this page is shown: `embed` (iframe), `popup`, or `redirect` (a top-level page that navigates back). */
+  mode: 'embed' | 'popup' | 'redirect';
+  deadline_at: string;
+  /** The server clock when the page was rendered, so the page's deadline clock follows the server's (test) clock. */
+  server_now: string;
+  locale: string;
+  branding: { name: string };
+  /** The exact origin messages are posted to; null when no allowed origin applies (messages are dropped and counted). */
+  target_origin: string | null;
+  /** Where redirect mode lands on success (no parameters added); null when the decision has none. */
+  redirect_uri: string | null;
+  /** Where redirect mode lands on decline or cancel (`?error=access_denied`). */
+  redirect_uri_denied: string | null;
+  /** Base path of the participant API, `/decisions/{session_token}`. */
+  api: string;
+  consent: null | {
+    flow_id: string;
+    flow_version: number;
+    title: string;
+    description: string | null;
+    policy_url: string | null;
+    purposes: PagePurpose[];
+    screens: Screen[];
+  };
+  approval: null | {
+    escalation_id: string;
+    scope: string | null;
+    state: string | null;
+    meeting_id: string | null;
+  };
+}
+
+/** What `POST /decisions/{token}/transitions` answers. */
+export interface TransitionResult {
+  progress: PageProgress;
+  /** The state change this step made; null when it made none (a code re-sent). */
+  transition: null | { from: PageStatus; to: PageStatus; step_index: number; total_steps: number };
+  /** Present once the decision completes with an outcome: what `svc:complete` carries. */
+  completion?: { outcome: string; exchange_token: string; completed_at: string };
+  /** The reference server sends no email: the sign-in code is shown on the page instead. */
+  sandbox_code?: string;
+}
+
+/** A participant action, the body of `POST /decisions/{token}/transitions`. */
+export type TransitionAction =
+  | { action: 'begin' }
+  | { action: 'sign_in'; email: string }
+  | { action: 'send_code'; email?: string }
+  | { action: 'verify'; code: string }
+  | { action: 'acknowledge' }
+  | { action: 'answer'; answer: number }
+  | { action: 'agree'; granted: string[]; objected: string[] }
+  | { action: 'decline' }
+  | { action: 'approve' }
+  | { action: 'deny' }
+  | { action: 'counter'; proposal: string }
+  | { action: 'cancel'; cancelled_by: 'user' | 'host'; reason?: string };
+
+/** A participant action with the screen it was taken on, so a double click cannot skip a screen. */
+export type TransitionRequest = TransitionAction & { step_index?: number };

@@ -1,0 +1,104 @@
+// Server-rendered HTML shells of the hosted pages: the page's public data as a JSON data block (never inline
+// executable script), a stylesheet and one module script, all from the server's own origin.
+
+/** Escapes text for HTML element content and double-quoted attribute values. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/** JSON safe inside `<script type="application/json">`: nothing in it can close the element or start a comment. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+/**
+ * The Content-Security-Policy of a hosted page: scripts, styles and connections only from the server itself, no
+ * inline script or style (Lit's `static styles` are constructable stylesheets, which `style-src` does not govern),
+ * and `frame-ancestors` set to `ancestors` (the application's allowed origins for a frame page; `'none'` otherwise).
+ */
+export function pageCsp(ancestors: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${ancestors.length ? ancestors.join(' ') : "'none'"}`,
+  ].join('; ');
+}
+
+/** Security headers of every hosted page besides the CSP. */
+export const PAGE_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'X-Content-Type-Options': 'nosniff',
+  // The URL carries the session token: no link on the page may pass it on.
+  'Referrer-Policy': 'no-referrer',
+  'Cache-Control': 'no-store',
+};
+
+/** A whole hosted page: `lang`, title, the data block, one stylesheet and one module script. */
+export function pageShell(options: {
+  lang: string;
+  title: string;
+  bodyClass: string;
+  dataId: string;
+  data: unknown;
+  script: string;
+  element: string;
+  noscript: string;
+}): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(options.lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(options.title)}</title>
+<link rel="stylesheet" href="/assets/page.css">
+<script type="application/json" id="${escapeHtml(options.dataId)}">${jsonForScript(options.data)}</script>
+<script type="module" src="${escapeHtml(options.script)}"></script>
+</head>
+<body class="${escapeHtml(options.bodyClass)}">
+<${options.element}></${options.element}>
+<noscript><p class="noscript">${escapeHtml(options.noscript)}</p></noscript>
+</body>
+</html>
+`;
+}
+
+/** A plain, script-free page for errors (unknown decision, draft flow): a heading and a sentence. */
+export function messagePage(options: { title: string; message: string; lang?: string }): string {
+  return `<!doctype html>
+<html lang="${escapeHtml(options.lang ?? 'en')}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(options.title)}</title>
+<link rel="stylesheet" href="/assets/page.css">
+</head>
+<body class="message">
+<main>
+<h1>${escapeHtml(options.title)}</h1>
+<p>${escapeHtml(options.message)}</p>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The document-level stylesheet (`/assets/page.css`): only what the shadow roots cannot style. */
+export const PAGE_CSS = `:root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
+body { margin: 0; background: Canvas; color: CanvasText; }
+body.mode-full, body.message, body.playground { min-height: 100vh; display: flex; justify-content: center; align-items: flex-start; }
+body.mode-full > *, body.message > main { width: min(40rem, 100%); margin: 2rem 1rem; }
+body.message > main { padding: 1.5rem; border: 1px solid color-mix(in srgb, CanvasText 20%, transparent); border-radius: 0.75rem; }
+body.playground > * { width: min(72rem, 100%); margin: 1.5rem 1rem; }
+.noscript { padding: 1rem; }
+`;

@@ -1,0 +1,155 @@
+// The hosted pages: `/decisions/{token}` (popup or redirect), `/decisions/{token}/embed` (iframe), the hosted flow
+// page `/accord/{flow_id}`, and the page bundles under `/assets/`.
+import type { Context, Hono } from 'hono';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { httpUri } from '@svc/client/schemas';
+import { z } from 'zod/mini';
+import { getActiveFlowVersion } from '../flows/store.js';
+import type { Env, Principal, ServerContext } from '../lib/context.js';
+import { isoNow } from '../lib/clock.js';
+import { ApiError } from '../lib/errors.js';
+import { allowedOrigins, createDecision, findDecision, getApplication, progressOf, screensOfRow, termsOf, type DecisionRow } from '../decisions/store.js';
+import { targetOriginOf } from '../decisions/targets.js';
+import type { PageData } from './page-data.js';
+import { messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './render.js';
+
+/**
+ * Where the rollup bundles live: `dist/public` beside the compiled module, or, when running from `src` under tsx,
+ * the package's `dist/public` (so one `pnpm run build` serves both).
+ */
+export const PUBLIC_DIR = [new URL('../public/', import.meta.url), new URL('../../dist/public/', import.meta.url)]
+  .map((url) => fileURLToPath(url))
+  .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('../public/', import.meta.url));
+
+const ASSETS: Record<string, string> = {
+  'decision-page.js': 'text/javascript; charset=utf-8',
+  'decision-page.js.map': 'application/json; charset=utf-8',
+  'playground.js': 'text/javascript; charset=utf-8',
+  'playground.js.map': 'application/json; charset=utf-8',
+};
+
+/** Sends a hosted page with its CSP and security headers. */
+export function sendPage(c: Context<Env>, html: string, ancestors: readonly string[], status: 200 | 400 | 404 = 200) {
+  const headers: Record<string, string> = { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp(ancestors) };
+  // Old browsers ignore frame-ancestors; a page no one may frame says so the old way too.
+  if (ancestors.length === 0) headers['X-Frame-Options'] = 'DENY';
+  return c.body(html, status, headers);
+}
+
+function deniedUri(redirectUri: string | null): string | null {
+  if (!redirectUri) return null;
+  const url = new URL(redirectUri);
+  url.searchParams.set('error', 'access_denied');
+  return url.toString();
+}
+
+/** The public data the page is rendered with; nothing secret (no comprehension answers, no tokens but its own). */
+export function pageDataOf(ctx: ServerContext, row: DecisionRow, frame: boolean, referer?: string): PageData {
+  const mode = frame ? 'embed' : row.delivery_mode === 'redirect' ? 'redirect' : 'popup';
+  const terms = termsOf(row);
+  const application = getApplication(ctx, row.application_id);
+  return {
+    ...progressOf(row),
+    session_token: row.session_token,
+    kind: row.kind,
+    mode,
+    deadline_at: row.deadline_at,
+    server_now: isoNow(ctx.clock),
+    locale: terms?.config.locale ?? 'en',
+    branding: { name: application?.name ?? 'svc' },
+    target_origin: targetOriginOf(ctx, row, mode, referer),
+    redirect_uri: row.redirect_uri,
+    redirect_uri_denied: deniedUri(row.redirect_uri),
+    api: `/decisions/${row.session_token}`,
+    consent: terms
+      ? {
+          flow_id: row.flow_id!,
+          flow_version: row.flow_version!,
+          title: terms.title,
+          description: terms.description,
+          policy_url: terms.config.policy_url ?? null,
+          purposes: terms.config.purposes.map((p) => ({
+            key: p.key, label: p.label, description: p.description, basis: p.basis, mechanism: p.mechanism, required: p.required,
+          })),
+          screens: screensOfRow(row),
+        }
+      : null,
+    approval: row.kind === 'approval' ? { escalation_id: row.subject_ref, scope: row.scope, state: row.state, meeting_id: row.meeting_id } : null,
+  };
+}
+
+function titleOf(data: PageData): string {
+  if (data.consent) return `${data.consent.title} · ${data.branding.name}`;
+  return `Approval requested · ${data.branding.name}`;
+}
+
+const redirectQuery = z.object({ redirect_uri: z.optional(httpUri) });
+
+/** Mounts the hosted pages and their assets. */
+export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
+  app.get('/assets/page.css', (c) => c.body(PAGE_CSS, 200, {
+    'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache',
+  }));
+
+  app.get('/assets/:file', (c) => {
+    const file = c.req.param('file');
+    const type = ASSETS[file];
+    const path = type ? `${PUBLIC_DIR}/${file}` : undefined;
+    if (!type || !path || !existsSync(path)) {
+      return c.json({ message: type ? `${file} is not built yet: run pnpm run build.` : `No asset ${file}.`, code: 'not_found' }, 404);
+    }
+    return c.body(readFileSync(path), 200, { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+  });
+
+  const render = (frame: boolean) => (c: Context<Env>) => {
+    const row = findDecision(ctx, c.req.param('token') ?? '');
+    if (!row) {
+      // An error page has nothing to click, so framing it harms no one, and the host's iframe can show why.
+      return sendPage(c, messagePage({ title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' }),
+        frame ? ['*'] : [], 404);
+    }
+    const data = pageDataOf(ctx, row, frame, c.req.header('referer'));
+    const html = pageShell({
+      lang: data.locale,
+      title: titleOf(data),
+      bodyClass: frame ? 'mode-embed' : 'mode-full',
+      dataId: 'svc-decision-data',
+      data,
+      script: '/assets/decision-page.js',
+      element: 'svc-decision-page',
+      noscript: 'This page needs JavaScript to record your decision.',
+    });
+    return sendPage(c, html, frame ? allowedOrigins(ctx, row.application_id) : []);
+  };
+  app.get('/decisions/:token', render(false));
+  app.get('/decisions/:token/embed', render(true));
+
+  // The hosted flow page: a link anyone can follow. It opens a decision on the flow and sends the browser to it.
+  app.get('/accord/:flow', (c) => {
+    const active = getActiveFlowVersion(ctx, c.req.param('flow'));
+    if (!active) {
+      return sendPage(c, messagePage({ title: 'Page not found', message: 'There is no published consent page at this address.' }), [], 404);
+    }
+    const query = redirectQuery.safeParse(c.req.query());
+    if (!query.success) {
+      return sendPage(c, messagePage({ title: 'Invalid link', message: 'redirect_uri must be an absolute http(s) URL.' }), [], 400);
+    }
+    const application = getApplication(ctx, active.application_id);
+    if (!application) return sendPage(c, messagePage({ title: 'Page not found', message: 'There is no published consent page at this address.' }), [], 404);
+    // Anyone can follow the link, so it is held to the publishable-key rules (redirect_uri on an allowed origin).
+    const principal: Principal = { kind: 'publishable_key', accountId: application.account_id, applicationId: application.id, environment: application.environment, key: '' };
+    try {
+      const row = createDecision(ctx, principal, {
+        kind: 'consent',
+        subject_ref: active.flow_id,
+        delivery_mode: 'redirect',
+        ...(query.data.redirect_uri ? { redirect_uri: query.data.redirect_uri } : {}),
+      });
+      return c.redirect(`/decisions/${row.session_token}`, 303);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 422) throw error;
+      return sendPage(c, messagePage({ title: 'Invalid link', message: error.message }), [], 400);
+    }
+  });
+}

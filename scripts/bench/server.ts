@@ -1,0 +1,166 @@
+// Requests per second of the reference server on loopback, each beside a bare Hono hello-world measured in the
+// same run: POST /api/v1/decisions, and POST /api/v1/consent_tokens/verify with fresh consent tokens.
+// Run: tsx --conditions=source scripts/bench/server.ts   (or `pnpm bench`). BENCH_SECONDS (default 5) and
+// BENCH_CONNECTIONS (default 10) bound it. The servers run in a child process so autocannon does not share
+// their event loop. BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
+// "vs hello" is the share of the bare hello-world's rate (the mean of the first and last hello runs).
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+/** Consent tokens minted for the verify run: more than 10 connections can verify in the run on this machine. */
+const TOKENS = Number(process.env.BENCH_TOKENS ?? 200_000);
+
+interface Ready {
+  hello: string;
+  svc: string;
+  apiToken: string;
+  flowId: string;
+  tokensFile: string;
+}
+
+// ---- child: the servers under test -------------------------------------------------------------------------
+
+async function serve(): Promise<void> {
+  const { startServer } = await import('@svc/server');
+  // hono lives in the server package's dependencies, not at the workspace root.
+  const fromServer = createRequire(fileURLToPath(new URL('../../packages/server/package.json', import.meta.url)));
+  const { Hono } = (await import(pathToFileURL(fromServer.resolve('hono')).href)) as typeof import('hono');
+  const { serve: serveNode } = (await import(pathToFileURL(fromServer.resolve('@hono/node-server')).href)) as typeof import('@hono/node-server');
+
+  const hello = new Hono();
+  hello.get('/', (c) => c.text('Hello, world'));
+  // The same framework reading a small JSON body: what any POST costs before the service does anything.
+  hello.post('/', async (c) => c.json({ received: Object.keys(await c.req.json()).length }));
+  const helloUrl = await new Promise<string>((resolve) => {
+    const s = serveNode({ fetch: hello.fetch, port: 0, hostname: '127.0.0.1' }, (info) => resolve(`http://127.0.0.1:${info.port}`));
+    void s;
+  });
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const server = await startServer({ port: 0, dataDir, clock: true });
+  const { api_token: apiToken, flow_id: flowId } = server.sandbox;
+
+  // One real decision, completed through the participant API, owns the minted tokens.
+  const api = (path: string, body: unknown, auth = true) => fetch(server.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${apiToken}` } : {}) },
+    body: JSON.stringify(body),
+  }).then((r) => r.json() as Promise<Record<string, any>>);
+  const { decision } = await api('/api/v1/decisions', { kind: 'consent', subject_ref: flowId, delivery_mode: 'popup' });
+  const step = (body: unknown) => api(`/decisions/${decision.session_token}/transitions`, body, false);
+  await step({ action: 'begin' });
+  const signedIn = await step({ action: 'sign_in', email: 'bench@example.com' });
+  await step({ action: 'verify', code: signedIn.sandbox_code });
+  const done = await step({ action: 'agree', granted: [], objected: [] });
+  await api(`/api/v1/decisions/${decision.session_token}/exchange`, { exchange_token: done.completion.exchange_token });
+
+  // Mint the rest straight into storage, hashed as the server stores them; verification is what is measured.
+  const db = server.context.db;
+  const row = db.prepare('SELECT id, account_id, application_id, flow_id, flow_version, consent_transaction_id FROM decisions WHERE id = ?').get(decision.id) as Record<string, string>;
+  const now = new Date(server.context.clock.now());
+  const expires = new Date(now.getTime() + 5 * 60_000).toISOString();
+  const insert = db.prepare(`INSERT INTO consent_tokens (token_hash, decision_id, account_id, application_id, flow_id, flow_version,
+    consent_transaction_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+  const tokens: string[] = [];
+  db.transaction(() => {
+    for (let i = 0; i < TOKENS; i += 1) {
+      const token = randomBytes(32).toString('base64url');
+      tokens.push(token);
+      insert.run(createHash('sha256').update(token).digest('hex'), row.id, row.account_id, row.application_id, row.flow_id, row.flow_version,
+        row.consent_transaction_id, now.toISOString(), expires);
+    }
+  })();
+  const tokensFile = join(dataDir, 'tokens.json');
+  writeFileSync(tokensFile, JSON.stringify(tokens));
+
+  const ready: Ready = { hello: helloUrl, svc: server.url, apiToken, flowId: flowId!, tokensFile };
+  process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
+}
+
+// ---- parent: the load ----------------------------------------------------------------------------------------
+
+interface Result {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  '2xx': number;
+}
+
+type Autocannon = (options: Record<string, unknown>) => Promise<Result>;
+
+async function measure(autocannon: Autocannon, options: Record<string, unknown>): Promise<Result> {
+  return autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
+}
+
+async function main(): Promise<void> {
+  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const line = buffer.split('\n').find((l) => l.startsWith('READY '));
+      if (line) resolve(JSON.parse(line.slice(6)) as Ready);
+    });
+    child.once('exit', (code) => reject(new Error(`server process exited (${code}) before it was ready`)));
+  });
+  const { default: autocannon } = (await import('autocannon')) as unknown as { default: Autocannon };
+  const tokens = JSON.parse(readFileSync(ready.tokensFile, 'utf8')) as string[];
+  const auth = { authorization: `Bearer ${ready.apiToken}`, 'content-type': 'application/json' };
+
+  console.log(`loopback, ${CONNECTIONS} connections, ${SECONDS} s per run, Node ${process.version}\n`);
+  const rows: [string, Result, string][] = [];
+  rows.push(['bare Hono hello world (GET /)', await measure(autocannon, { url: `${ready.hello}/` }), '']);
+  rows.push(['bare Hono POST / (reads a JSON body)', await measure(autocannon, {
+    url: `${ready.hello}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'consent', state: 'bench' }),
+  }), 'framework cost of a POST']);
+  rows.push(['POST /api/v1/decisions', await measure(autocannon, {
+    url: `${ready.svc}/api/v1/decisions`,
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ kind: 'consent', subject_ref: ready.flowId, delivery_mode: 'popup', state: 'bench' }),
+  }), 'creates a consent decision (SQLite write)']);
+  let next = 0;
+  const verify = await measure(autocannon, {
+    url: `${ready.svc}/api/v1/consent_tokens/verify`,
+    method: 'POST',
+    headers: auth,
+    requests: [{
+      setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({ consent_token: tokens[next++ % tokens.length] }) }),
+    }],
+  });
+  const fresh = Math.min(next, tokens.length);
+  rows.push(['POST /api/v1/consent_tokens/verify', verify,
+    next <= tokens.length ? `${fresh} fresh tokens, each verified once (valid)` : `${tokens.length} fresh, then ${next - tokens.length} repeats (answered expired)`]);
+  rows.push(['bare Hono hello world (GET /), again', await measure(autocannon, { url: `${ready.hello}/` }), '']);
+
+  const hello = (rows[0]![1].requests.average + rows[rows.length - 1]![1].requests.average) / 2;
+  const pad = (s: string, n: number) => s.padEnd(n);
+  const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
+  console.log(`${pad('scenario', 40)}${'req/s'.padStart(9)}${'vs hello'.padStart(10)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
+  for (const [name, r, note] of rows) {
+    const ratio = `${((r.requests.average / hello) * 100).toFixed(0)}%`.padStart(10);
+    console.log(`${pad(name, 40)}${num(r.requests.average)}${ratio}${num(r.latency.p50, 1)}${num(r.latency.p99, 1)}${num(r.non2xx + r.errors + r.timeouts)}  ${note}`);
+  }
+  child.stdin.end();
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
