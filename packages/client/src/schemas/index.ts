@@ -12,4 +12,3 @@ export * from './applications.js';
 export * from './allowed-origins.js';
 export * from './me.js';
 export * from './captures.js';
-export * from './webhooks.js';
