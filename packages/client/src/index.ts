@@ -1,2 +1,101 @@
-/** @module @svc/client */
-export {};
+/**
+ * Typed REST client of the svc service, for Node 20+ and browsers. `createClient` groups every endpoint by
+ * resource; `connect` plus the standalone functions (`createDecision(connect(...), ...)`) let a page bundle only
+ * what it calls.
+ * @module @svc/client
+ */
+
+// Clients and connections
+export { createClient } from './lib/client.js';
+export type { SvcClient, SvcPublishableClient } from './lib/client.js';
+export { connect } from './lib/connection.js';
+export type { CallOptions, HttpMethod, Schema, SvcConnection, SvcRequest, WriteOptions } from './lib/connection.js';
+export type {
+  AccessTokenCredential,
+  ApiTokenCredential,
+  BaseClientOptions,
+  BearerClientOptions,
+  ClientOptions,
+  CredentialKind,
+  FetchImplementation,
+  PublishableClientOptions,
+  PublishableKeyCredential,
+  SvcWarning,
+} from './lib/options.js';
+export type { ListQuery, SvcList, SvcPage } from './lib/pagination.js';
+
+// Standalone functions, one per endpoint
+export { getMe } from './resources/me.js';
+export { createApiToken, deleteApiToken, listApiTokens, rotateApiToken } from './resources/api-tokens.js';
+export { createApplication, getApplication, listApplicationActivity, listApplications, updateApplication } from './resources/applications.js';
+export { createAllowedOrigin, deleteAllowedOrigin, listAllowedOrigins } from './resources/allowed-origins.js';
+export {
+  activateFlow,
+  createFlow,
+  createFlowVersion,
+  getFlow,
+  getFlowVersion,
+  listFlows,
+  listFlowVersions,
+  updateFlow,
+} from './resources/flows.js';
+export { createDecision, exchangeDecision, getDecision } from './resources/decisions.js';
+export { verifyConsentToken } from './resources/consent-tokens.js';
+export { advanceTestClock } from './resources/test-clock.js';
+
+// Resource groups and the shapes they return (the wire shapes themselves are in `@svc/client/schemas`)
+export type { ApiTokensResource, IssuedApiToken } from './resources/api-tokens.js';
+export type { ActivityQuery, ApplicationsResource, CreatedApplication } from './resources/applications.js';
+export type { AllowedOriginsResource } from './resources/allowed-origins.js';
+export type { FlowsResource } from './resources/flows.js';
+export type { DecisionsResource, PublishableDecisionsResource } from './resources/decisions.js';
+export type { ConsentTokensResource } from './resources/consent-tokens.js';
+export type { TestClock, TestClockResource } from './resources/test-clock.js';
+export type {
+  ActivityEvent,
+  AllowedOrigin,
+  ApiToken,
+  Application,
+  ConsentExchange,
+  ConsentVerification,
+  CreateDecisionRequest,
+  Decision,
+  Flow,
+  FlowVersion,
+  Me,
+} from './schemas/index.js';
+
+// Errors
+export {
+  isSvcError,
+  SvcAbortError,
+  SvcAuthenticationError,
+  SvcBadRequestError,
+  SvcConfigurationError,
+  SvcError,
+  SvcHttpError,
+  SvcNetworkError,
+  SvcNotFoundError,
+  SvcPermissionError,
+  SvcRateLimitError,
+  SvcResponseValidationError,
+  SvcServerError,
+  SvcTimeoutError,
+  SvcValidationError,
+} from './lib/errors.js';
+export type { AnySvcError, SvcErrorCode, SvcFieldError, SvcRequestInfo } from './lib/errors.js';
+
+// Offline verification
+export {
+  isWebhookVerificationError,
+  signWebhook,
+  SvcWebhookHeaderError,
+  SvcWebhookPayloadError,
+  SvcWebhookSignatureError,
+  SvcWebhookTimestampError,
+  SvcWebhookUnknownEventError,
+  SvcWebhookVerificationError,
+  verifyWebhook,
+} from './verify/webhook.js';
+export type { AnyWebhookVerificationError, SignWebhookOptions, VerifyWebhookOptions, WebhookBody, WebhookHeaders, WebhookSignatureHeaders } from './verify/webhook.js';
+export type { WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookEventData, WebhookEventOf, WebhookEventType } from './schemas/index.js';

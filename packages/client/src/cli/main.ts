@@ -1,0 +1,14 @@
+#!/usr/bin/env node
+/**
+ * `svc`: the command line for everyday sandbox work, e.g. `svc me`, `svc tokens create --name ci`,
+ * `svc decisions create --mode embed --embed-origin http://localhost:5173`, `svc verify <consent_token>`.
+ * @module @svc/client/cli
+ */
+import { run } from './run.js';
+
+process.exitCode = await run(process.argv.slice(2), {
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+});

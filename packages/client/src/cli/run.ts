@@ -1,0 +1,110 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createClient } from '../lib/client.js';
+import { isSvcError, type AnySvcError } from '../lib/errors.js';
+import { commands, type Command } from './commands.js';
+import { CliUsageError, loadConfig } from './config.js';
+
+/** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
+export interface CliIo {
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+/** Exit codes: success, an error the API (or the network) reported, a usage or setup mistake. */
+export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
+
+const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
+
+function help(): string {
+  // Long synopses get their summary on the next line, so the short ones stay in one readable column.
+  const column = 36;
+  const lines = Object.values(commands).map((c) =>
+    c.usage.length <= column ? `  ${c.usage.padEnd(column)}  ${c.summary}` : `  ${c.usage}
+  ${''.padEnd(column)}  ${c.summary}`);
+  return [
+    'Usage: svc <command> [options] [--json]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  --json     print the result as JSON (errors as one JSON line on stderr)',
+    '  -h, --help show this help',
+    '',
+    'The service and credential come from SVC_BASE_URL and SVC_API_TOKEN, or else from the sandbox.json that the',
+    'reference server writes into its data directory (SVC_DATA_DIR, default .svc in the current directory).',
+    'Exit codes: 0 success, 1 the API refused or could not be reached, 2 usage or setup error.',
+    '',
+  ].join('\n');
+}
+
+/** Finds the command named by the leading words of `argv` (`tokens create ...`). */
+function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  for (const words of [2, 1]) {
+    const key = argv.slice(0, words).join(' ');
+    const command = commands[key];
+    if (command && argv.slice(0, words).every((w) => !w.startsWith('-'))) return { command, rest: argv.slice(words) };
+  }
+  return undefined;
+}
+
+function describeError(err: AnySvcError): string {
+  // Errors without a status (network, timeout) already name the request in their message.
+  const where = err.status ? ` (${err.status} ${err.method} ${err.path})` : '';
+  const fields = err.errors.length > 1 ? `; ${err.errors.map((e) => `${e.path}: ${e.message}`).join('; ')}` : '';
+  return `${err.message}${fields}${where}`;
+}
+
+/** Runs one `svc` invocation and resolves to its exit code. */
+export async function run(argv: string[], io: CliIo): Promise<number> {
+  const json = argv.includes('--json');
+  const fail = (code: number, message: string, details: object = {}) => {
+    io.stderr(json ? `${JSON.stringify({ error: { message, ...details } })}\n` : `svc: ${message}\n`);
+    return code;
+  };
+
+  const found = findCommand(argv);
+  if (!found) {
+    if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+      io.stdout(help());
+      return EXIT.ok;
+    }
+    return fail(EXIT.usage, `unknown command "${argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ')}"; run svc --help`);
+  }
+  const { command, rest } = found;
+
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rest, options: { ...globalOptions, ...command.options }, allowPositionals: true, strict: true });
+  } catch (err) {
+    // parseArgs explains at length how to pass a positional that starts with '-'; its first sentence is the point.
+    return fail(EXIT.usage, `${(err as Error).message.split(/\.\s/)[0]}; usage: svc ${command.usage}`);
+  }
+  if (parsed.values.help) {
+    io.stdout(`Usage: svc ${command.usage}\n\n${command.summary}.\n`);
+    return EXIT.ok;
+  }
+  const expected = command.args ?? [];
+  if (parsed.positionals.length !== expected.length) {
+    return fail(EXIT.usage, `usage: svc ${command.usage}`);
+  }
+
+  try {
+    const config = loadConfig(io.env, io.cwd);
+    const svc = createClient({ baseUrl: config.baseUrl, apiToken: config.apiToken, onWarning: (w) => io.stderr(`${w.message}\n`) });
+    const output = await command.run(svc, { args: parsed.positionals, flags: parsed.values, config });
+    io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.human}\n`);
+    return EXIT.ok;
+  } catch (err) {
+    if (err instanceof CliUsageError) return fail(EXIT.usage, err.message);
+    if (isSvcError(err)) {
+      const usage = err.code === 'ERR_SVC_CONFIGURATION';
+      return fail(usage ? EXIT.usage : EXIT.api, describeError(err), {
+        code: err.code, status: err.status, reason: err.reason, errors: err.errors, method: err.method, path: err.path,
+      });
+    }
+    throw err;
+  }
+}

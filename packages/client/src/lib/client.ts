@@ -1,0 +1,82 @@
+import { connect, type CallOptions, type SvcConnection } from './connection.js';
+import type { BearerClientOptions, ClientOptions, PublishableClientOptions } from './options.js';
+import { apiTokensResource, type ApiTokensResource } from '../resources/api-tokens.js';
+import { applicationsResource, type ApplicationsResource } from '../resources/applications.js';
+import { consentTokensResource, type ConsentTokensResource } from '../resources/consent-tokens.js';
+import {
+  createDecision,
+  decisionsResource,
+  type DecisionsResource,
+  type PublishableDecisionsResource,
+} from '../resources/decisions.js';
+import { flowsResource, type FlowsResource } from '../resources/flows.js';
+import { getMe } from '../resources/me.js';
+import { testClockResource, type TestClockResource } from '../resources/test-clock.js';
+import type { Me } from '../schemas/me.js';
+
+/** A client holding a bearer credential (API token or access token): every endpoint, grouped by resource. */
+export interface SvcClient extends SvcConnection<'bearer'> {
+  /** Reads the calling identity (`GET /api/v1/me`). */
+  me(options?: CallOptions): Promise<Me>;
+  /** The account's API tokens. */
+  readonly apiTokens: ApiTokensResource;
+  /** The account's applications, with their allowed origins and activity. */
+  readonly applications: ApplicationsResource;
+  /** Consent flows and their versions. */
+  readonly flows: FlowsResource;
+  /** Decision sessions. */
+  readonly decisions: DecisionsResource;
+  /** Consent tokens. */
+  readonly consentTokens: ConsentTokensResource;
+  /** The test clock of a development server. */
+  readonly testClock: TestClockResource;
+}
+
+/** A client holding a publishable key: only what a browser page may do. */
+export interface SvcPublishableClient extends SvcConnection<'publishable_key'> {
+  /** Decision sessions (create only). */
+  readonly decisions: PublishableDecisionsResource;
+}
+
+/**
+ * Creates a client of the svc REST API. The credential decides what it offers: with an `apiToken` or
+ * `accessToken` every resource; with a `publishableKey` only the calls a browser page may make.
+ *
+ * @example Server side, with an API token
+ * ```ts
+ * import { createClient } from '@svc/client';
+ *
+ * const svc = createClient({ baseUrl: 'http://127.0.0.1:4010', apiToken: process.env.SVC_API_TOKEN! });
+ * const decision = await svc.decisions.create({ kind: 'consent', subject_ref: 'flw_dev_...', delivery_mode: 'redirect' });
+ * for await (const token of svc.apiTokens.list({ limit: 50 })) console.log(token.name);
+ * ```
+ *
+ * @example In a browser, with a publishable key
+ * ```ts
+ * const svc = createClient({ baseUrl: 'https://api.example.com', publishableKey: 'pk_test_...' });
+ * const { session_token } = await svc.decisions.create({
+ *   kind: 'consent', subject_ref: 'flw_dev_...', delivery_mode: 'embed', embed_origin: location.origin,
+ * });
+ * ```
+ */
+export function createClient(options: PublishableClientOptions): SvcPublishableClient;
+export function createClient(options: BearerClientOptions): SvcClient;
+export function createClient(options: ClientOptions): SvcClient | SvcPublishableClient;
+export function createClient(options: ClientOptions): SvcClient | SvcPublishableClient {
+  const connection = connect(options);
+  if (connection.credential === 'publishable_key') {
+    const publishable = connection as SvcConnection<'publishable_key'>;
+    return { ...publishable, decisions: { create: (request, opts) => createDecision(publishable, request, opts) } };
+  }
+  const bearer = connection as SvcConnection<'bearer'>;
+  return {
+    ...bearer,
+    me: (opts) => getMe(bearer, opts),
+    apiTokens: apiTokensResource(bearer),
+    applications: applicationsResource(bearer),
+    flows: flowsResource(bearer),
+    decisions: decisionsResource(bearer),
+    consentTokens: consentTokensResource(bearer),
+    testClock: testClockResource(bearer),
+  };
+}

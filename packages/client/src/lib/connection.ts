@@ -1,0 +1,237 @@
+import type { z } from 'zod/mini';
+import { errorBody } from '../schemas/common.js';
+import { deprecationWarning } from './deprecation.js';
+import {
+  errorForStatus,
+  SvcAbortError,
+  SvcNetworkError,
+  SvcResponseValidationError,
+  SvcTimeoutError,
+  type SvcError,
+  type SvcRequestInfo,
+} from './errors.js';
+import { resolveOptions, type ClientOptions, type CredentialKind, type CredentialOf, type ResolvedOptions } from './options.js';
+import { backoffMs, isRetryableStatus, isRetrySafe, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep } from './retry.js';
+import { fieldErrors } from './validation.js';
+
+/** A zod/mini schema whose parsed value is `T`. */
+export type Schema<T> = z.ZodMiniType<T>;
+
+/** HTTP methods the API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** One API request, as the resource functions (or a caller of {@link SvcConnection.request}) describe it. */
+export interface SvcRequest {
+  /** HTTP method. */
+  method: HttpMethod;
+  /** Path under the base URL with each parameter already encoded, e.g. `/api/v1/flows/flw_dev_1`. */
+  path: string;
+  /** Query parameters; `undefined` and `null` values are left out. */
+  query?: Record<string, string | number | boolean | null | undefined> | undefined;
+  /** JSON body. */
+  body?: unknown;
+}
+
+/** Options every call takes as its last argument. */
+export interface CallOptions {
+  /** Aborts the call, retries included; the call then fails with `SvcAbortError`. */
+  signal?: AbortSignal | undefined;
+  /** Milliseconds this call may take, retries included; default the client's `timeoutMs`. */
+  timeoutMs?: number | undefined;
+  /** Retries of a retryable failure for this call; default the client's `maxRetries`. */
+  maxRetries?: number | undefined;
+}
+
+/** Options of a call that creates or changes something. */
+export interface WriteOptions extends CallOptions {
+  /**
+   * Sent as `Idempotency-Key`: the server performs a repeated request once, which also makes a POST safe to
+   * retry. Use a fresh random value (`crypto.randomUUID()`) per logical operation.
+   */
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * An authenticated connection to the service: what every resource function takes as its first argument.
+ * `K` records the credential kind, so functions a publishable key may not call do not accept its connection.
+ */
+export interface SvcConnection<K extends CredentialKind = CredentialKind> {
+  /** Base URL of the service, without a trailing slash. */
+  readonly baseUrl: string;
+  /** Kind of credential the connection sends. */
+  readonly credential: K;
+  /** Sends a request and returns its body validated by `schema` (the escape hatch for endpoints without a method). */
+  request<T>(request: SvcRequest & { schema: Schema<T> }, options?: WriteOptions): Promise<T>;
+  /** Sends a request and returns its JSON body unvalidated (`undefined` when empty). */
+  request(request: SvcRequest, options?: WriteOptions): Promise<unknown>;
+}
+
+/**
+ * Opens a connection without binding any resource: the smallest way in for a page that calls one or two
+ * functions, because a bundler then keeps only those (and the schemas they validate with).
+ *
+ * @example
+ * ```ts
+ * import { connect, createDecision } from '@svc/client';
+ *
+ * const svc = connect({ baseUrl: 'https://api.example.com', publishableKey: 'pk_test_...' });
+ * const decision = await createDecision(svc, { kind: 'consent', subject_ref: 'flw_...', delivery_mode: 'popup' });
+ * ```
+ */
+export function connect<const O extends ClientOptions>(options: O): SvcConnection<CredentialOf<O>> {
+  const config = resolveOptions(options);
+  const warned = new Set<string>();
+  return {
+    baseUrl: config.baseUrl,
+    credential: config.credential as CredentialOf<O>,
+    request: ((request: SvcRequest & { schema?: Schema<unknown> }, callOptions?: WriteOptions) =>
+      send(config, warned, request, callOptions ?? {})) as SvcConnection['request'],
+  };
+}
+
+function queryString(query: SvcRequest['query']): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== null) params.append(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** Describes a transport failure, digging out Node's `cause.code` (ECONNREFUSED, ECONNRESET, ...). */
+function explain(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const inner = error.cause as { code?: unknown; message?: unknown } | undefined;
+  const detail = typeof inner?.code === 'string' ? inner.code : typeof inner?.message === 'string' ? inner.message : '';
+  return detail ? `${error.message} (${detail})` : error.message;
+}
+
+type Outcome<T> = { value: T } | { error: SvcError; retryable: boolean; retryAfter?: number | undefined };
+
+async function send<T>(
+  config: ResolvedOptions,
+  warned: Set<string>,
+  request: SvcRequest & { schema?: Schema<T> },
+  options: WriteOptions,
+): Promise<T> {
+  const { method, schema } = request;
+  const path = request.path + queryString(request.query);
+  const info: SvcRequestInfo = { method, path };
+  const timeoutMs = options.timeoutMs ?? config.timeoutMs;
+  const maxRetries = options.maxRetries ?? config.maxRetries;
+  const { idempotencyKey, signal } = options;
+
+  const headers: Record<string, string> = { ...config.headers };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+  const body = request.body === undefined ? undefined : JSON.stringify(request.body);
+
+  if (signal?.aborted) throw new SvcAbortError(`${method} ${path} was aborted.`, { request: info, cause: signal.reason });
+  // One controller carries both the caller's signal and the deadline into fetch, body reads and backoff sleeps.
+  const controller = new AbortController();
+  const deadline = Date.now() + timeoutMs;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const interrupted = (cause: unknown): SvcError =>
+    timedOut
+      ? new SvcTimeoutError(`${method} ${path} did not finish within ${timeoutMs} ms.`, { request: info, cause })
+      : new SvcAbortError(`${method} ${path} was aborted.`, { request: info, cause: signal?.reason ?? cause });
+
+  const attempt = async (): Promise<Outcome<T>> => {
+    let response: Response;
+    let text: string;
+    try {
+      response = await config.fetch(config.baseUrl + path, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+        signal: controller.signal,
+        credentials: 'omit',
+      });
+      text = await response.text();
+    } catch (cause) {
+      if (controller.signal.aborted) throw interrupted(cause);
+      return { error: new SvcNetworkError(`${method} ${path} got no response: ${explain(cause)}`, { request: info, cause }), retryable: true };
+    }
+
+    const warning = deprecationWarning(method, request.path, response.headers);
+    if (warning && !warned.has(request.path)) {
+      warned.add(request.path);
+      config.onWarning(warning);
+    }
+
+    if (response.ok) return { value: parseBody(text, response.status, schema, info) };
+    const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    return { error: httpError(response, text, info, retryAfter), retryable: isRetryableStatus(response.status), retryAfter };
+  };
+
+  try {
+    for (let retry = 0; ; retry++) {
+      const outcome = await attempt();
+      if ('value' in outcome) return outcome.value;
+      const { error } = outcome;
+      if (!outcome.retryable || retry >= maxRetries || !isRetrySafe(method, idempotencyKey)) throw error;
+      const wait = outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : backoffMs(retry);
+      // Waiting past the deadline would only turn a clear error into a timeout.
+      if (wait > MAX_RETRY_AFTER_MS || Date.now() + wait >= deadline) throw error;
+      try {
+        await sleep(wait, controller.signal);
+      } catch (cause) {
+        throw interrupted(cause);
+      }
+    }
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function parseBody<T>(text: string, status: number, schema: Schema<T> | undefined, request: SvcRequestInfo): T {
+  if (!schema && text === '') return undefined as T;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new SvcResponseValidationError(`${request.method} ${request.path} answered ${status} with a body that is not JSON.`, {
+      request,
+      status,
+      errors: [{ path: '(body)', code: 'invalid_json', message: 'not JSON' }],
+      cause,
+    });
+  }
+  if (!schema) return json as T;
+  const result = schema.safeParse(json, { reportInput: true });
+  if (result.success) return result.data;
+  const errors = fieldErrors(result.error.issues);
+  const listed = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
+  throw new SvcResponseValidationError(
+    `${request.method} ${request.path} answered with a body that does not match its schema: ${listed}${errors.length > 3 ? '; ...' : ''}`,
+    { request, status, errors, cause: result.error },
+  );
+}
+
+function httpError(response: Response, text: string, request: SvcRequestInfo, retryAfter: number | undefined): SvcError {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // A proxy's HTML error page: the status line is all there is to say.
+  }
+  const parsed = errorBody.safeParse(json);
+  const body = parsed.success ? parsed.data : undefined;
+  const message = body?.message ?? `${request.method} ${request.path} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+  return errorForStatus(response.status, message, {
+    request,
+    status: response.status,
+    reason: body?.code,
+    errors: body?.errors,
+    homeCountry: body?.home_country,
+    retryAfter,
+  });
+}

@@ -1,0 +1,151 @@
+import { SvcConfigurationError } from './errors.js';
+
+/** A `fetch` to call instead of the global one (a proxy agent, a test double, a logging wrapper). */
+export type FetchImplementation = (url: string, init: RequestInit) => Promise<Response>;
+
+/** A non-fatal notice from the client, such as a deprecated endpoint. */
+export interface SvcWarning {
+  /** Stable identifier of the warning kind. */
+  code: 'SVC_DEPRECATED_ENDPOINT';
+  /** One line for a log. */
+  message: string;
+  /** Path of the request that drew the warning (without its query). */
+  path: string;
+  /** The `Sunset` date the server announced, as sent. */
+  sunset: string | undefined;
+  /** URL of the endpoint to move to (`Link: <...>; rel="successor-version"`). */
+  successor: string | undefined;
+}
+
+/** Options every client takes besides its credential. */
+export interface BaseClientOptions {
+  /** Origin (and optional path prefix) of the service, e.g. `http://127.0.0.1:4010`. */
+  baseUrl: string | URL;
+  /** `fetch` to use; default the global `fetch`. */
+  fetch?: FetchImplementation;
+  /** Milliseconds a call may take, retries included, before it fails with `SvcTimeoutError`; default 30 000. */
+  timeoutMs?: number;
+  /** Retries of a retryable failure (network, 5xx, 429) on a retry-safe request; default 2. */
+  maxRetries?: number;
+  /** Receives warnings such as a deprecated endpoint; default `console.warn` of the message. */
+  onWarning?: (warning: SvcWarning) => void;
+}
+
+/** Credential of a server: an API token (`Authorization: Bearer`). */
+export interface ApiTokenCredential {
+  /** API token, sent as `Authorization: Bearer <token>`. Server-side only: never ship it to a browser. */
+  apiToken: string;
+  accessToken?: never;
+  publishableKey?: never;
+  /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
+  delegationGrantId?: string;
+}
+
+/** Credential of a user-facing app: an OAuth 2.0 access token (`Authorization: Bearer`). */
+export interface AccessTokenCredential {
+  /** OAuth 2.0 access token, sent as `Authorization: Bearer <token>`. */
+  accessToken: string;
+  apiToken?: never;
+  publishableKey?: never;
+  /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
+  delegationGrantId?: string;
+}
+
+/** Credential of a browser page: a publishable key (`X-Publishable-Key`). */
+export interface PublishableKeyCredential {
+  /** Publishable key (`pk_test_...` or `pk_live_...`), sent as `X-Publishable-Key`. Safe to ship to browsers. */
+  publishableKey: string;
+  apiToken?: never;
+  accessToken?: never;
+  delegationGrantId?: never;
+}
+
+/** Options of a client holding a bearer credential (API token or access token). */
+export type BearerClientOptions = BaseClientOptions & (ApiTokenCredential | AccessTokenCredential);
+/** Options of a client holding a publishable key. */
+export type PublishableClientOptions = BaseClientOptions & PublishableKeyCredential;
+/** Options of any client. */
+export type ClientOptions = BearerClientOptions | PublishableClientOptions;
+
+/** What a credential may do: everything its permissions allow (`bearer`) or browser-safe calls only. */
+export type CredentialKind = 'bearer' | 'publishable_key';
+
+/** The credential kind of a client built from options `O`. */
+export type CredentialOf<O extends ClientOptions> = O extends PublishableClientOptions ? 'publishable_key' : 'bearer';
+
+/** Options checked and resolved once, at construction. */
+export interface ResolvedOptions {
+  baseUrl: string;
+  credential: CredentialKind;
+  headers: Record<string, string>;
+  fetch: FetchImplementation;
+  timeoutMs: number;
+  maxRetries: number;
+  onWarning: (warning: SvcWarning) => void;
+}
+
+const fail = (message: string): never => {
+  throw new SvcConfigurationError(message);
+};
+
+// Header values must be visible ASCII; a stray newline from an env file would otherwise fail deep inside fetch.
+const headerSafe = (name: string, value: unknown): string => {
+  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,4096}$/.test(value)) {
+    fail(`${name} must be a non-empty string of visible ASCII characters.`);
+  }
+  return value as string;
+};
+
+/** Checks client options (exactly one credential, a usable base URL, sane numbers) and resolves defaults. */
+export function resolveOptions(options: ClientOptions): ResolvedOptions {
+  if (typeof options !== 'object' || options === null) fail('createClient needs an options object.');
+  const given = (['apiToken', 'accessToken', 'publishableKey'] as const).filter((k) => options[k] !== undefined);
+  if (given.length !== 1) {
+    fail(given.length === 0
+      ? 'Pass one credential: apiToken, accessToken or publishableKey.'
+      : `Pass one credential, not ${given.join(' and ')}.`);
+  }
+
+  let url: URL | undefined;
+  try {
+    url = new URL(options.baseUrl);
+  } catch {
+    fail(`baseUrl is not a URL: ${String(options.baseUrl)}`);
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    fail('baseUrl must be an http(s) URL without query, fragment or credentials, e.g. https://api.example.com');
+  }
+
+  const headers: Record<string, string> = { accept: 'application/json' };
+  let credential: CredentialKind = 'bearer';
+  if (options.publishableKey !== undefined) {
+    credential = 'publishable_key';
+    headers['x-publishable-key'] = headerSafe('publishableKey', options.publishableKey);
+    if (options.delegationGrantId !== undefined) {
+      fail('delegationGrantId needs a bearer credential (apiToken or accessToken), not a publishable key.');
+    }
+  } else {
+    const token = options.apiToken ?? options.accessToken;
+    headers.authorization = `Bearer ${headerSafe(options.apiToken !== undefined ? 'apiToken' : 'accessToken', token)}`;
+    if (options.delegationGrantId !== undefined) {
+      headers['x-delegation-grant-id'] = headerSafe('delegationGrantId', options.delegationGrantId);
+    }
+  }
+
+  const count = (name: string, value: number | undefined, fallback: number, min: number): number => {
+    if (value === undefined) return fallback;
+    if (!Number.isInteger(value) || value < min) fail(`${name} must be an integer of at least ${min}.`);
+    return value;
+  };
+
+  return {
+    baseUrl: url!.href.replace(/\/+$/, ''),
+    credential,
+    headers,
+    // Resolved per call, so a fetch patched after construction (tests, polyfills) is still used.
+    fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+    timeoutMs: count('timeoutMs', options.timeoutMs, 30_000, 1),
+    maxRetries: count('maxRetries', options.maxRetries, 2, 0),
+    onWarning: options.onWarning ?? ((warning) => console.warn(warning.message)),
+  };
+}

@@ -1,0 +1,88 @@
+// Test support for the client's suites (excluded from the published files by the `*.test.*` pattern).
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type AddressInfo } from 'node:net';
+
+/** The sandbox a reference test server seeds. */
+export interface TestSandbox {
+  base_url: string;
+  application_id: string;
+  publishable_key: string;
+  api_token: string;
+  flow_id: string | null;
+  informed_flow_id?: string | null;
+}
+
+/** The part of the reference server's `startTestServer()` result the client tests use. */
+export interface TestServer {
+  url: string;
+  sandbox: TestSandbox;
+  dataDir: string;
+  api(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
+  advance(seconds: number): void;
+  dispose(): Promise<void>;
+}
+
+// The server depends on this package (it validates with its schemas), so the client's compilation cannot
+// include the server's sources; the reference server is loaded at run time instead (tsx resolves the .ts).
+const serverTesting = '../../../server/src/testing.js';
+
+/** Starts a real reference server on a free loopback port with a fresh data directory and a test clock. */
+export async function startTestServer(): Promise<TestServer> {
+  const module = (await import(serverTesting)) as { startTestServer(): Promise<TestServer> };
+  return module.startTestServer();
+}
+
+/** A request a loopback server received. */
+export interface Received {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A small `node:http` server on 127.0.0.1 that records each request and answers with `handler`. */
+export interface Loopback {
+  url: string;
+  requests: Received[];
+  close(): Promise<void>;
+}
+
+/** Starts a loopback server; `handler` gets each request (body read) and its attempt number from 1. */
+export async function loopback(
+  handler: (req: Received, res: ServerResponse, attempt: number) => void | Promise<void>,
+): Promise<Loopback> {
+  const requests: Received[] = [];
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const received = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+    requests.push(received);
+    await handler(received, res, requests.length);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Answers with a JSON body. */
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+/** A loopback port that refuses connections: bound, then released. */
+export async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
