@@ -2,6 +2,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 
 export const chromeArgs = [
@@ -12,7 +13,11 @@ export const chromeArgs = [
 export default {
   files: ['packages/*/src/**/*.browser.test.ts'],
   nodeResolve: { exportConditions: ['source', 'browser', 'import'] },
-  plugins: [esbuildPlugin({ ts: true, tsconfig: 'tsconfig.base.json', target: 'es2022' })],
+  plugins: [
+    esbuildPlugin({ ts: true, tsconfig: 'tsconfig.base.json', target: 'es2022' }),
+    // Serves /__svc__/sandbox.json, starting a reference server with the page's origin allowed on first use.
+    svcSandboxPlugin(),
+  ],
   concurrency: 1,
   browserStartTimeout: 60_000,
   testFramework: { config: { timeout: 10_000 } },
