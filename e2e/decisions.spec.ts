@@ -168,6 +168,22 @@ test.describe('hosted decision page, embedded', () => {
     expect(transitions(all)).toEqual(['pending->expired']);
   });
 
+  test('posts a fatal svc:error when the server refuses a step because the decision expired', async ({ page, svc, host, messages }) => {
+    const decision = await embedConsent(svc, host, svc.server.sandbox.flow_id);
+    await page.goto(host.embedPage(decision.embed_url));
+    const frame = page.frameLocator('#svc');
+    await expect(frame.getByRole('button', { name: 'Continue' })).toBeVisible();
+    // The server's clock moves past the deadline while the page still shows the first screen.
+    await svc.advance(15 * 60);
+    await frame.getByRole('button', { name: 'Continue' }).click();
+    await expect(frame.getByRole('heading', { level: 2, name: 'This request has expired' })).toBeVisible();
+    const all = await messages(page);
+    expectValidMessages(all, svc, 'consent');
+    expect(ofTypes(all, 'svc:error').map((m) => m.data.payload)).toEqual([
+      { code: 'decision_expired', message: 'This decision has expired.', fatal: true, recoverable_via: null },
+    ]);
+  });
+
   test('has no accessibility violations on its screens (axe)', async ({ page, svc }) => {
     const decision = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: svc.origin });
     await page.goto(decision.embed_url);

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { consentExchange, consentVerification, decisionEnvelope, errorBody, type ConsentExchange, type Decision } from '@svc/client/schemas';
 import { hashSecret, newId, newSecret } from '../lib/ids.js';
@@ -223,6 +224,28 @@ describe('GET /api/v1/decisions/{session_token}', () => {
     assert.equal(after.outcome, 'granted');
     assert.match(after.consent_transaction_id ?? '', /^ctxn_/);
     assert.ok(after.completed_at);
+  });
+});
+
+describe('decisions across a restart', () => {
+  it('keeps decisions, completions and consent tokens on the same data directory', async () => {
+    const first = await startTestServer();
+    const d = await createConsent(first);
+    const completion = await grantStandard(first, d.session_token);
+    const pendingOne = await createConsent(first);
+    await first.close();
+    const second = await startTestServer({ dataDir: first.dataDir });
+    try {
+      const read = await second.api(`/api/v1/decisions/${d.session_token}`);
+      assert.equal(read.status, 200);
+      assert.equal((await body<{ decision: Decision }>(read)).decision.status, 'fulfilled');
+      const exchanged = consentExchange.parse(await (await exchange(second, d.session_token, completion.exchange_token)).json());
+      assert.equal(consentVerification.parse(await (await verify(second, exchanged.access_token!)).json()).valid, true);
+      assert.equal((await step(second, pendingOne.session_token, { action: 'begin' })).status, 200);
+    } finally {
+      await second.dispose();
+      rmSync(first.dataDir, { recursive: true, force: true });
+    }
   });
 });
 
