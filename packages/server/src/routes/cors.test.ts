@@ -39,12 +39,24 @@ describe('CORS for publishable-key browser calls', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), shop);
     assert.match(res.headers.get('vary') ?? '', /Origin/);
     const allowHeaders = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
-    assert.deepEqual(allowHeaders.sort(), ['content-type', 'x-publishable-key', 'x-svc-render-proof']);
+    assert.deepEqual(allowHeaders.sort(), ['content-type', 'idempotency-key', 'x-publishable-key', 'x-svc-render-proof']);
     assert.match(res.headers.get('access-control-allow-methods') ?? '', /POST/);
     assert.equal(res.headers.get('access-control-allow-credentials'), null);
     const after = (await origins(server.sandbox.application_id)).find((o) => o.origin === shop);
     const seen = Date.parse(after?.last_seen_at ?? '');
     assert.ok(seen <= server.context.clock.now() && seen > server.context.clock.now() - 5000, 'stamped by the server clock just now');
+  });
+
+  it('lets a browser client read the deprecation and rate-limit headers', async () => {
+    const res = await fetch(`${server.url}/api/v1/consent_sessions`, {
+      method: 'POST',
+      headers: { origin: shop, 'x-publishable-key': server.sandbox.publishable_key, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect' }),
+    });
+    assert.equal(res.headers.get('access-control-allow-origin'), shop);
+    const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(',').sort();
+    assert.deepEqual(exposed, ['deprecation', 'link', 'retry-after', 'sunset']);
+    assert.ok(res.headers.get('deprecation'), 'the alias is deprecated');
   });
 
   it('denies a preflight from an unregistered origin without CORS headers and records it for the related application', async () => {

@@ -8,8 +8,11 @@ import type { ServerContext } from '../lib/context.js';
 import { forbidden } from '../lib/errors.js';
 import { isAllowedForAnyApplication, isAllowedOrigin, requestOrigin } from '../lib/origins.js';
 
-/** Request headers a browser may send: the body type, the publishable key and the consent field's render proof. */
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'X-Publishable-Key', 'X-Svc-Render-Proof'];
+/** Request headers a browser may send: body type, publishable key, the consent field's render proof, retry key. */
+export const CORS_ALLOWED_HEADERS = ['Content-Type', 'X-Publishable-Key', 'X-Svc-Render-Proof', 'Idempotency-Key'];
+
+/** Response headers a browser client may read: deprecation notices and the rate-limit wait. */
+export const CORS_EXPOSED_HEADERS = ['Deprecation', 'Sunset', 'Link', 'Retry-After'];
 
 /** Finds the applications a denied preflight to `path` was meant for; return undefined when the path says nothing. */
 export type PreflightAttributor = (ctx: ServerContext, path: string) => string[] | undefined;
@@ -118,6 +121,7 @@ export const corsRoutes: RouteModule = (app, ctx) => {
     },
     allowMethods: ['GET', 'POST'],
     allowHeaders: CORS_ALLOWED_HEADERS,
+    exposeHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,
   }));
 };
