@@ -8,6 +8,7 @@ import { gzipSync } from 'node:zlib';
 const bundles = [
   ['@svc/protocol (ESM)', 'packages/protocol/dist/browser/svc-protocol.js'],
   ['@svc/protocol (IIFE)', 'packages/protocol/dist/browser/svc-protocol.iife.js'],
+  ['@svc/capture (IIFE)', 'packages/capture/dist/browser/svc-capture.iife.js'],
   ['@svc/client: page importing only decisions.create', 'packages/client/dist/browser/decisions-create.js'],
 ];
 
