@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { authenticate } from './lib/auth.js';
+import { limitBody } from './lib/body-limit.js';
 import type { Env, ServerContext } from './lib/context.js';
-import { ApiError, onError, onNotFound } from './lib/errors.js';
+import { onError, onNotFound } from './lib/errors.js';
 import { decisionsModule } from './decisions/index.js';
 import { openApiRoutes } from './openapi.js';
 import { allowedOriginRoutes } from './routes/allowed-origins.js';
@@ -37,17 +37,11 @@ export function createApp(ctx: ServerContext): Hono<Env> {
   const app = new Hono<Env>();
   app.onError(onError);
   app.notFound(onNotFound);
-  app.use('/api/*', bodyLimit({
-    maxSize: DEFAULT_BODY_LIMIT,
-    onError: (c) => {
-      // The rest of the body is never read, so the connection cannot carry another request.
-      c.header('Connection', 'close');
-      throw new ApiError(413, 'Request body is too large.', 'payload_too_large');
-    },
-  }));
+  app.use('/api/*', limitBody(DEFAULT_BODY_LIMIT));
+  const auth = authenticate(ctx);
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return next(); // preflights carry no credentials
-    return authenticate(ctx)(c, next);
+    return auth(c, next);
   });
   for (const mount of modules) mount(app, ctx);
   return app;

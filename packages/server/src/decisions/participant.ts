@@ -1,9 +1,9 @@
 // The participant API: what the hosted page calls to move its decision. Not under /api/v1 and without an API key:
 // the session token in the path is the page's credential. Same-origin JSON only, so no other site can drive it.
 import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { z } from 'zod/mini';
 import type { Env, ServerContext } from '../lib/context.js';
+import { limitBody } from '../lib/body-limit.js';
 import { ApiError, forbidden, notFound } from '../lib/errors.js';
 import { readJson } from '../lib/validate.js';
 import type { TransitionRequest } from '../pages/page-data.js';
@@ -39,26 +39,6 @@ export const dropReport = z.strictObject({
   reason: z.enum(['origin_missing', 'target_missing']),
   count: z._default(z.int().check(z.gte(1), z.lte(50)), 1),
 });
-
-/**
- * Hono's `bodyLimit`, but deciding from `Content-Length` alone when the request has one: on @hono/node-server,
- * touching `c.req.raw.body` (as `bodyLimit` does first) switches the request to web streams, which costs about
- * eight times the throughput of a small POST. Streams are only read for bodies without a declared length.
- */
-export function limitBody(maxSize: number): MiddlewareHandler<Env> {
-  const tooLarge = () => {
-    throw new ApiError(413, 'Request body is too large.', 'payload_too_large');
-  };
-  const streamed = bodyLimit({ maxSize, onError: tooLarge });
-  return async (c, next) => {
-    const length = c.req.header('content-length');
-    if (length !== undefined && !c.req.header('transfer-encoding')) {
-      if (!/^\d{1,15}$/.test(length) || Number(length) > maxSize) tooLarge();
-      return next();
-    }
-    return streamed(c, next);
-  };
-}
 
 /**
  * Refuses anything but a same-origin JSON call: a cross-site form cannot send `application/json`, and a

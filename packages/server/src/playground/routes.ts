@@ -7,7 +7,8 @@ import type { Env, Principal, ServerContext } from '../lib/context.js';
 import { notFound, unprocessable } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { readJson } from '../lib/validate.js';
-import { limitBody, sameOrigin } from '../decisions/participant.js';
+import { sameOrigin } from '../decisions/participant.js';
+import { limitBody } from '../lib/body-limit.js';
 import { createDecision, exchangeDecision, toWire, verifyConsentToken } from '../decisions/store.js';
 import { PAGE_HEADERS, escapeHtml, jsonForScript } from '../pages/render.js';
 
