@@ -12,3 +12,6 @@ export * from './applications.js';
 export * from './allowed-origins.js';
 export * from './me.js';
 export * from './captures.js';
+export * from './render.js';
+export * from './authorize.js';
+export * from './form-connections.js';
