@@ -15,3 +15,4 @@ export * from './captures.js';
 export * from './render.js';
 export * from './authorize.js';
 export * from './form-connections.js';
+export * from './webhooks.js';
