@@ -3,6 +3,7 @@
 // Add a group with one line in `groups`. Run: pnpm schemas
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { messageJsonSchemas } from '../packages/protocol/src/json-schemas.js';
+import { webhookJsonSchemas } from '../packages/server/src/webhooks/json-schemas.js';
 
 interface SchemaGroup {
   /** Directory under the repository root, such as `schemas/messages`. */
@@ -13,6 +14,7 @@ interface SchemaGroup {
 
 const groups: SchemaGroup[] = [
   { dir: 'schemas/messages', generate: messageJsonSchemas },
+  { dir: 'schemas/webhooks', generate: webhookJsonSchemas },
 ];
 
 const root = new URL('..', import.meta.url);

@@ -12,6 +12,7 @@ import { corsRoutes } from './routes/cors.js';
 import { meRoutes } from './routes/me.js';
 import { systemRoutes } from './routes/system.js';
 import { flowRoutes } from './flows/routes.js';
+import { webhookRoutes } from './webhooks/index.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -27,6 +28,7 @@ const modules: RouteModule[] = [
   allowedOriginRoutes,
   flowRoutes,
   decisionsModule, // decisions API + consent_sessions alias, participant API, hosted pages, playground at /
+  webhookRoutes, // webhook endpoints, deliveries; registers the outbox writer and starts the delivery worker
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

@@ -9,6 +9,7 @@ import { meOperations } from './routes/me.js';
 import { systemOperations } from './routes/system.js';
 import { flowOperations } from './flows/routes.js';
 import { decisionOperations } from './decisions/routes.js';
+import { webhookOperations } from './webhooks/index.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -20,6 +21,7 @@ export const operationLists: Operation[][] = [
   allowedOriginOperations,
   flowOperations,
   decisionOperations,
+  webhookOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

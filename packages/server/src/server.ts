@@ -7,6 +7,7 @@ import type { ServerContext } from './lib/context.js';
 import { openDatabase } from './lib/db.js';
 import { loadSigningKeys } from './lib/keys.js';
 import { DomainEvents } from './lib/events.js';
+import { runCloseHooks } from './lib/lifecycle.js';
 import { Metrics } from './lib/metrics.js';
 import { demoFlowSeeder } from './flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
@@ -80,14 +81,15 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     sandbox,
     context: ctx,
     close() {
-      closed ??= new Promise<void>((done) => {
+      // Close hooks (the webhook worker) finish their writes while the database is still open.
+      closed ??= runCloseHooks(ctx).then(() => new Promise<void>((done) => {
         server.close(() => {
           db.close();
           done();
         });
         // Idle keep-alive sockets would hold close() open.
         if ('closeIdleConnections' in server) server.closeIdleConnections();
-      });
+      }));
       return closed;
     },
   };
