@@ -17,6 +17,7 @@ import {
   readEndpoint,
   startReceiver,
   type Receiver,
+  waitFor,
 } from './test-support.js';
 
 let server: TestServer;
@@ -213,6 +214,20 @@ describe('webhook delivery', () => {
     assert.equal(delivery!.status, 'acknowledged');
     assert.deepEqual(delivery!.attempts.map((a) => a.outcome), ['failed', 'acknowledged']);
     assert.deepEqual(eventIds(r), [delivery!.event_id, delivery!.event_id]);
+  });
+
+  it('does not let a hanging endpoint hold every slot: others are delivered meanwhile', async () => {
+    Object.assign(webhookService(server.context).worker.settings, { concurrency: 6, endpointConcurrency: 3, readTimeoutMs: 3000 });
+    const slow = await receiver('hang');
+    const fast = await receiver(200);
+    await createEndpoint(server, slow.url);
+    for (let i = 0; i < 10; i += 1) emit(server, 'consent.granted');
+    await createEndpoint(server, fast.url);
+    for (let i = 0; i < 3; i += 1) emit(server, 'consent.granted');
+    const started = Date.now();
+    await waitFor(() => fast.received.length === 3, 2500, 'the fast endpoint');
+    assert.ok(Date.now() - started < 2500);
+    assert.equal(slow.received.length, 3, 'the hanging endpoint holds only its own share');
   });
 
   it('retries a closed port (network error)', async () => {

@@ -34,6 +34,11 @@ export interface WebhookSettings {
   pollMs: number;
   /** Attempts in flight at once. Default 32 (`SVC_WEBHOOK_CONCURRENCY`). */
   concurrency: number;
+  /**
+   * Attempts in flight at once to one endpoint, so a slow or hanging endpoint cannot hold every slot and delay
+   * the others. Default 8 (`SVC_WEBHOOK_ENDPOINT_CONCURRENCY`).
+   */
+  endpointConcurrency: number;
   /** On close, how long in-flight attempts may finish before they are cut off as `interrupted`. Default 1000. */
   shutdownGraceMs: number;
   /** DNS lookup override, for tests. */
@@ -52,6 +57,7 @@ export function settingsFromEnv(): WebhookSettings {
     readTimeoutMs: envNumber('SVC_WEBHOOK_READ_TIMEOUT_MS', 15_000),
     pollMs: envNumber('SVC_WEBHOOK_POLL_MS', 250),
     concurrency: envNumber('SVC_WEBHOOK_CONCURRENCY', 32),
+    endpointConcurrency: envNumber('SVC_WEBHOOK_ENDPOINT_CONCURRENCY', 8),
     shutdownGraceMs: envNumber('SVC_WEBHOOK_SHUTDOWN_GRACE_MS', 1000),
   };
 }
@@ -85,6 +91,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Delivers the outbox of one server. */
 export class WebhookWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
+  /** Attempts in flight per endpoint (test deliveries excluded). */
+  private readonly endpointLoad = new Map<string, number>();
   private readonly abort = new AbortController();
   private readonly agents = createAgents();
   private timer: NodeJS.Timeout | undefined;
@@ -119,18 +127,28 @@ export class WebhookWorker {
     });
   }
 
-  /** Starts attempts for due deliveries, up to the concurrency limit. */
+  /**
+   * Starts attempts for due deliveries, oldest first, up to the concurrency limits. It reads a few times more rows
+   * than there are free slots, so deliveries to an endpoint at its own limit do not keep the others waiting.
+   */
   poll(): void {
     if (this.stopped) return;
-    const free = this.settings.concurrency - this.inFlight.size;
+    let free = this.settings.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const due = cached(this.ctx.db).prepare<[number, number], { id: string }>(
-      `SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+    const due = cached(this.ctx.db).prepare<[number, number], { id: string; endpoint_id: string }>(
+      `SELECT d.id, d.endpoint_id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.status = 'pending' AND d.next_attempt_ms <= ? AND d.in_flight = 0 AND d.test = 0
           AND e.status = 'enabled' AND e.deleted_at IS NULL
         ORDER BY d.next_attempt_ms, d.seq LIMIT ?`,
-    ).all(this.ctx.clock.now(), free);
-    for (const { id } of due) this.run(id);
+    ).all(this.ctx.clock.now(), Math.min(free * 4, 1000));
+    for (const { id, endpoint_id: endpointId } of due) {
+      if (free <= 0) break;
+      const load = this.endpointLoad.get(endpointId) ?? 0;
+      if (load >= this.settings.endpointConcurrency) continue;
+      this.endpointLoad.set(endpointId, load + 1);
+      free -= 1;
+      this.run(id, endpointId);
+    }
   }
 
   /** Attempts one delivery now (a test delivery, or a due one) and resolves when its outcome is recorded. */
@@ -168,11 +186,16 @@ export class WebhookWorker {
     this.agents.https.destroy();
   }
 
-  private run(deliveryId: string): Promise<void> {
+  private run(deliveryId: string, endpointId?: string): Promise<void> {
     const promise = this.deliver(deliveryId)
       .catch((err: unknown) => console.error('[svc-server] webhook delivery failed unexpectedly', deliveryId, err))
       .finally(() => {
         this.inFlight.delete(deliveryId);
+        if (endpointId !== undefined) {
+          const load = (this.endpointLoad.get(endpointId) ?? 1) - 1;
+          if (load > 0) this.endpointLoad.set(endpointId, load);
+          else this.endpointLoad.delete(endpointId);
+        }
         this.poll();
       });
     this.inFlight.set(deliveryId, promise);
