@@ -99,3 +99,15 @@ export {
 } from './verify/webhook.js';
 export type { AnyWebhookVerificationError, SignWebhookOptions, VerifyWebhookOptions, WebhookBody, WebhookHeaders, WebhookSignatureHeaders } from './verify/webhook.js';
 export type { WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookEventData, WebhookEventOf, WebhookEventType } from './schemas/index.js';
+export {
+  SvcReceiptFormatError,
+  SvcReceiptInvalidError,
+  SvcReceiptKeyError,
+  SvcReceiptSignatureError,
+  SvcReceiptVerificationError,
+  verifyReceipt,
+} from './verify/receipt.js';
+export type { SignedReceiptInput, VerifyReceiptOptions } from './verify/receipt.js';
+export { merkleTreeHash, verifyAuditChain } from './verify/audit-chain.js';
+export type { AnchorWithReceipts, AuditChainFailureReason, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from './verify/audit-chain.js';
+export type { AnchorReceipt, AuditAnchor, AuditEvent, ConsentRecord, ConsentImport, ConsentStatus, ReceiptRecord, SignedReceipt } from './schemas/index.js';

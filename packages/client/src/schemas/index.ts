@@ -16,3 +16,8 @@ export * from './render.js';
 export * from './authorize.js';
 export * from './form-connections.js';
 export * from './webhooks.js';
+export * from './records.js';
+export * from './imports.js';
+export * from './receipts.js';
+export * from './consent-status.js';
+export * from './audit.js';
