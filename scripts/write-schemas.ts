@@ -4,6 +4,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { messageJsonSchemas } from '../packages/protocol/src/json-schemas.js';
 import { webhookJsonSchemas } from '../packages/server/src/webhooks/json-schemas.js';
+import { receiptJsonSchemas } from '../packages/server/src/receipts/json-schema.js';
 
 interface SchemaGroup {
   /** Directory under the repository root, such as `schemas/messages`. */
@@ -15,6 +16,7 @@ interface SchemaGroup {
 const groups: SchemaGroup[] = [
   { dir: 'schemas/messages', generate: messageJsonSchemas },
   { dir: 'schemas/webhooks', generate: webhookJsonSchemas },
+  { dir: 'schemas/receipt/v2', generate: receiptJsonSchemas },
 ];
 
 const root = new URL('..', import.meta.url);

@@ -13,6 +13,7 @@ import { meRoutes } from './routes/me.js';
 import { systemRoutes } from './routes/system.js';
 import { flowRoutes } from './flows/routes.js';
 import { webhookRoutes } from './webhooks/index.js';
+import { IMPORTS_PATH, recordsModule } from './records/index.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -29,6 +30,7 @@ const modules: RouteModule[] = [
   flowRoutes,
   decisionsModule, // decisions API + consent_sessions alias, participant API, hosted pages, playground at /
   webhookRoutes, // webhook endpoints, deliveries; registers the outbox writer and starts the delivery worker
+  recordsModule, // consent records, imports, consent status, receipts, audit trail and anchoring, witness
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */
@@ -39,7 +41,9 @@ export function createApp(ctx: ServerContext): Hono<Env> {
   const app = new Hono<Env>();
   app.onError(onError);
   app.notFound(onNotFound);
-  app.use('/api/*', limitBody(DEFAULT_BODY_LIMIT));
+  const defaultLimit = limitBody(DEFAULT_BODY_LIMIT);
+  // The import sets its own, larger limit on its route; every other route keeps the default.
+  app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === IMPORTS_PATH ? next() : defaultLimit(c, next)));
   const auth = authenticate(ctx);
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return next(); // preflights carry no credentials

@@ -10,6 +10,7 @@ import { systemOperations } from './routes/system.js';
 import { flowOperations } from './flows/routes.js';
 import { decisionOperations } from './decisions/routes.js';
 import { webhookOperations } from './webhooks/index.js';
+import { recordsOperations } from './records/index.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -22,6 +23,7 @@ export const operationLists: Operation[][] = [
   flowOperations,
   decisionOperations,
   webhookOperations,
+  recordsOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

@@ -2,7 +2,8 @@ import type { Migration } from '../lib/db.js';
 import { core } from './001-core.js';
 import { flows } from './002-flows.js';
 import { decisions } from './003-decisions.js';
+import { records } from './004-records.js';
 import { webhooks } from './005-webhooks.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
-export const migrations: Migration[] = [core, flows, decisions, webhooks];
+export const migrations: Migration[] = [core, flows, decisions, records, webhooks];

@@ -1,0 +1,145 @@
+// Consent records on loopback: the time of a 5000-row import (dry run and real), records created per second through
+// the Record API, and signed receipts per second. Run: `pnpm bench records` (or tsx --conditions=source
+// scripts/bench/records.ts). BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 10) bound the two load runs;
+// the server runs in a child process so autocannon does not share its event loop.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const ROWS = 5000;
+
+interface Ready {
+  url: string;
+  apiToken: string;
+  flowId: string;
+}
+
+// ---- child: the server under test ----------------------------------------------------------------------------
+
+async function serve(): Promise<void> {
+  const { startServer } = await import('@svc/server');
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-records-'));
+  const server = await startServer({ port: 0, dataDir, clock: true });
+  const apiToken = server.sandbox.api_token;
+  const call = async (path: string, body?: unknown) => {
+    const res = await fetch(server.url + path, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+    return (await res.json()) as Record<string, any>;
+  };
+  // A capturable flow (no verification step, a consent duration) with one purpose of each kind.
+  const { flow } = await call('/api/v1/flows', { flow: { pattern: 'standard', title: 'Bench', config: {
+    locale: 'en', policy_url: 'https://bench.example/privacy', consent_duration: 'P1Y',
+    purposes: [
+      { key: 'newsletter', label: 'Newsletter', basis: 'consent', mechanism: 'explicit' },
+      { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest', mechanism: 'opt_out' },
+      { key: 'service', label: 'Service', basis: 'contract', mechanism: 'notice' },
+    ],
+    steps: [{ type: 'review' }],
+  } } });
+  await call(`/api/v1/flows/${flow.id}/activate`);
+  const ready: Ready = { url: server.url, apiToken, flowId: flow.id };
+  process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
+  process.stdin.resume();
+  process.stdin.on('end', async () => {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
+}
+
+// ---- parent: the load ----------------------------------------------------------------------------------------
+
+interface Result {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+}
+
+type Autocannon = (options: Record<string, unknown>) => Promise<Result>;
+
+function rows(prefix: string) {
+  return Array.from({ length: ROWS }, (_, i) => ({
+    subject: { email: `${prefix}-${i}@example.com`, external_id: `${prefix}-${i}` },
+    decisions: { newsletter: { decision: i % 4 === 0 ? 'declined' : 'granted' }, analytics: { decision: 'granted' } },
+    captured_at: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(),
+    idempotency_key: `${prefix}-${i}`,
+  }));
+}
+
+async function main(): Promise<void> {
+  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    let buffer = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      const line = buffer.split('\n').find((l) => l.startsWith('READY '));
+      if (line) resolve(JSON.parse(line.slice(6)) as Ready);
+    });
+    child.once('exit', (code) => reject(new Error(`server process exited (${code}) before it was ready`)));
+  });
+  const { default: autocannon } = (await import('autocannon')) as unknown as { default: Autocannon };
+  const headers = { authorization: `Bearer ${ready.apiToken}`, 'content-type': 'application/json' };
+  const post = async (path: string, body: unknown) => {
+    const text = JSON.stringify(body);
+    const started = performance.now();
+    const res = await fetch(ready.url + path, { method: 'POST', headers, body: text });
+    const answer = (await res.json()) as Record<string, any>;
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(answer).slice(0, 300)}`);
+    return { ms: performance.now() - started, bytes: text.length, answer };
+  };
+
+  console.log(`loopback, Node ${process.version}; load runs: ${CONNECTIONS} connections, ${SECONDS} s\n`);
+  const importRows = rows('bench');
+  const dry = await post('/api/v1/consent_records/imports', { flow_id: ready.flowId, records: importRows, dry_run: true });
+  const real = await post('/api/v1/consent_records/imports', { flow_id: ready.flowId, records: importRows });
+  const again = await post('/api/v1/consent_records/imports', { flow_id: ready.flowId, records: importRows });
+  const mb = (dry.bytes / 1024 / 1024).toFixed(1);
+  console.log(`import of ${ROWS} rows (${mb} MB body), request to answer:`);
+  console.log(`  dry run                        ${dry.ms.toFixed(0).padStart(7)} ms   (${dry.answer.import.accepted_count} would be accepted, nothing written)`);
+  console.log(`  real                           ${real.ms.toFixed(0).padStart(7)} ms   (${real.answer.import.accepted_count} records in one transaction, ${(ROWS / (real.ms / 1000)).toFixed(0)} rows/s)`);
+  console.log(`  again, same idempotency keys   ${again.ms.toFixed(0).padStart(7)} ms   (${again.answer.import.results.filter((r: { existing?: boolean }) => r.existing).length} found, none created)\n`);
+
+  let n = 0;
+  const records = await autocannon({
+    url: `${ready.url}/api/v1/consent_records`,
+    method: 'POST',
+    headers,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [{
+      setupRequest: (request: Record<string, unknown>) => ({
+        ...request,
+        body: JSON.stringify({ flow_id: ready.flowId, subject: { email: `load-${n++}@example.com` }, decisions: { newsletter: { decision: 'granted' }, analytics: { decision: 'granted' } } }),
+      }),
+    }],
+  });
+  const ids = (real.answer.import.results as { record_id: string }[]).map((r) => r.record_id);
+  let k = 0;
+  const signed = await autocannon({
+    url: `${ready.url}/api/v1/consent_receipts/${ids[0]}?flavor=signed`,
+    headers,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: `/api/v1/consent_receipts/${ids[k++ % ids.length]}?flavor=signed` }) }],
+  });
+  const line = (name: string, r: Result, note: string) =>
+    console.log(`${name.padEnd(42)}${r.requests.average.toFixed(0).padStart(8)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`);
+  console.log(`${'scenario'.padEnd(42)}${'req/s'.padStart(8)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
+  line('POST /api/v1/consent_records', records, 'records created per second (each with receipt, audit event, domain event)');
+  line('GET /api/v1/consent_receipts/{id}?flavor=signed', signed, 'signed receipts per second (JCS + ES256 detached JWS)');
+  child.stdin.end();
+  await new Promise((resolve) => child.once('exit', resolve));
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
