@@ -12,6 +12,10 @@
 export { attachCapture, DEFAULT_TIMEOUT_MS, TOKEN_FIELD } from './lib/attach.js';
 export { autoAttach } from './lib/auto-attach.js';
 
+// Building blocks (for <svc-consent-field>, which renders its own controls and posts with a render proof)
+export { postCapture } from './lib/post.js';
+export { composeRequest, pageUrlOf } from './lib/request.js';
+
 // Limits
 export { SNAPSHOT_MAX_BYTES } from './lib/snapshot.js';
 
@@ -22,7 +26,9 @@ export { CaptureError, CaptureErrorCode } from './lib/errors.js';
 export type { CaptureHandle, CaptureOptions } from './lib/attach.js';
 export type { AutoAttachHandle } from './lib/auto-attach.js';
 export type { PurposeTarget } from './lib/controls.js';
-export type { FetchLike } from './lib/post.js';
+export type { FetchLike, PostOptions } from './lib/post.js';
+export type { RequestParts } from './lib/request.js';
+export type { NoticeReading, PurposeReading, SnapshotControl } from './lib/controls.js';
 export type { CaptureErrorDetail, HttpErrorCode } from './lib/errors.js';
 export type { SvcCaptureEvent } from './lib/events/svc-capture.js';
 export type { SvcErrorEvent } from './lib/events/svc-error.js';

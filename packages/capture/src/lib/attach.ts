@@ -158,10 +158,12 @@ export function attachCapture(form: HTMLFormElement, options: CaptureOptions): C
     const { submitter } = event;
     capture()
       .catch(() => undefined)
-      .then(() => {
+      // A task later, not a microtask: a capture that fails at once (invalid_control, no_purposes) settles while the
+      // browser is still firing this submit event, and a requestSubmit() then is silently ignored.
+      .then(() => setTimeout(() => {
         submitPending = false;
         resubmit(submitter);
-      });
+      }));
   };
 
   form.addEventListener('submit', onSubmit, { capture: true });

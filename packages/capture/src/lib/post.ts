@@ -6,10 +6,15 @@ export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
 
 /** Where and how a capture is posted. */
 export interface PostOptions {
+  /** The application's publishable key, sent as `X-Publishable-Key`. */
   publishableKey: string;
+  /** The service's base URL; the capture goes to `${baseUrl}/api/v1/captures`. */
   baseUrl: string | URL;
+  /** Milliseconds to wait for the service before rejecting with `timeout`. */
   timeoutMs: number;
+  /** A render proof from the render endpoint, sent as `X-Svc-Render-Proof`. */
   renderProof?: string | undefined;
+  /** The `fetch` to post with; default the page's own. */
   fetch?: FetchLike | undefined;
 }
 

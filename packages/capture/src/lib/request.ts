@@ -12,14 +12,21 @@ const EMAIL = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za
 
 /** What the helper knows besides the purposes, to compose a request. */
 export interface RequestParts {
+  /** The flow whose purposes were asked. */
   flowId: string;
+  /** What was read per purpose: its decision entry (none for notice-only), controls and notice texts. */
   purposes: readonly PurposeReading[];
   /** `sha256:<hex>` per purpose key, and of the whole notice; absent where Web Crypto is unavailable. */
   digests?: { notice_hash: string; notice_hashes: Record<string, string> } | undefined;
+  /** The form's id (or name). */
   formId?: string | undefined;
+  /** The page's URL, already stripped by {@link pageUrlOf}. */
   pageUrl?: string | undefined;
+  /** BCP 47 language of the notice; left out unless it is one. */
   locale?: string | undefined;
+  /** Who the capture is about; an email that would not validate is left out. */
   subject?: CaptureSubject | undefined;
+  /** Ask for a browser commit. */
   commit?: boolean | undefined;
 }
 
