@@ -9,6 +9,8 @@ const bundles = [
   { input: 'packages/server/dist/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
+  { input: 'packages/elements/dist/svc.js', file: 'packages/elements/dist/browser/svc', name: 'Svc' },
+  { input: 'packages/elements/dist/decision/decision.js', file: 'packages/elements/dist/browser/svc-decision' },
   { input: 'scripts/size/client-decisions-create.mjs', file: 'packages/client/dist/browser/decisions-create' },
 ];
 

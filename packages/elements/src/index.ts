@@ -1,2 +1,34 @@
-/** @module @svc/elements */
-export {};
+/**
+ * The Lit web components of the svc service: `<svc-decision>`, which shows one decision (consent or approval) in
+ * an iframe, a popup or by redirect and re-dispatches the hosted page's protocol v2 messages as DOM events, and
+ * `<svc-provider>`, which shares the service configuration with the elements inside it. Importing this module
+ * defines both elements (once, however often it is imported); it touches no `window` or `document` at import
+ * time, so server-side rendering can import it.
+ *
+ * @module @svc/elements
+ */
+
+// Elements (the provider first, so it is upgraded before the elements that ask it for configuration)
+export { SvcProvider } from './provider/provider.js';
+export { SvcDecision } from './decision/decision.js';
+
+// Helpers
+export { readRedirectResult } from './decision/redirect-result.js';
+export { svcConfigContext } from './internal/config.js';
+
+// Errors
+export { DecisionErrorCode } from './events/svc-error.js';
+
+// Types
+export type { DecisionMode, DecisionStatus } from './decision/decision.component.js';
+export type { RedirectResult } from './decision/redirect-result.js';
+export type { SvcConfig } from './internal/config.js';
+export type { WithKind } from './events/detail.js';
+export type { SvcReadyDetail, SvcReadyEvent } from './events/svc-ready.js';
+export type { SvcStateDetail, SvcStateEvent } from './events/svc-state.js';
+export type { SvcCompleteDetail, SvcCompleteEvent } from './events/svc-complete.js';
+export type { SvcCancelDetail, SvcCancelEvent } from './events/svc-cancel.js';
+export type { DecisionErrorDetail, SvcDecisionErrorEvent, SvcErrorDetail } from './events/svc-error.js';
+export type { SvcResizeDetail, SvcResizeEvent } from './events/svc-resize.js';
+export type { SvcDeadlineDetail, SvcDeadlineEvent } from './events/svc-deadline.js';
+

@@ -12,6 +12,7 @@ import { corsRoutes } from './routes/cors.js';
 import { meRoutes } from './routes/me.js';
 import { systemRoutes } from './routes/system.js';
 import { flowRoutes } from './flows/routes.js';
+import { sdkRoutes } from './sdk/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 import { IMPORTS_PATH, recordsModule } from './records/index.js';
 
@@ -29,6 +30,7 @@ const modules: RouteModule[] = [
   allowedOriginRoutes,
   flowRoutes,
   decisionsModule, // decisions API + consent_sessions alias, participant API, hosted pages, playground at /
+  sdkRoutes, // the script-tag SDK: /sdk/v1/svc.js (IIFE), /sdk/v1/svc.mjs (ESM) and their source maps
   webhookRoutes, // webhook endpoints, deliveries; registers the outbox writer and starts the delivery worker
   recordsModule, // consent records, imports, consent status, receipts, audit trail and anchoring, witness
 ];

@@ -4,7 +4,14 @@ import type { CaptureErrorDetail } from '../errors.js';
 export type SvcErrorEvent = CustomEvent<CaptureErrorDetail>;
 
 declare global {
+  /**
+   * The details an `svc-error` event can carry, one member per emitting package (`capture` here; `@svc/elements`
+   * adds its own). TypeScript accepts one declaration of `svc-error` only, so packages augment this map instead.
+   */
+  interface SvcErrorDetailMap {
+    capture: CaptureErrorDetail;
+  }
   interface GlobalEventHandlersEventMap {
-    'svc-error': SvcErrorEvent;
+    'svc-error': CustomEvent<SvcErrorDetailMap[keyof SvcErrorDetailMap]>;
   }
 }

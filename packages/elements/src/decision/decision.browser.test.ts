@@ -1,0 +1,616 @@
+// <svc-decision> in real Chromium against a stand-in for the service's hosted page (test/fixtures/frame.ts) on
+// another origin: this test page is http://localhost:<port>, the "service" is http://127.0.0.1:<port> and
+// http://127.0.0.2:<port> is a third origin.
+import { aTimeout, expect, fixture, fixtureCleanup, html, oneEvent, waitUntil } from '@open-wc/testing';
+import { createMessage } from '@svc/protocol';
+import '../provider/provider.js';
+import type { SvcProvider } from '../provider/provider.js';
+import { SvcDecision } from './decision.js';
+
+const SERVICE = `http://127.0.0.1:${location.port}`;
+const THIRD = `http://127.0.0.2:${location.port}`;
+const TRUST = `${SERVICE}/packages/elements/test/fixtures`;
+const EVENTS = ['svc-ready', 'svc-state', 'svc-complete', 'svc-cancel', 'svc-error', 'svc-resize', 'svc-deadline'] as const;
+
+interface Seen {
+  type: string;
+  detail: Record<string, unknown>;
+}
+
+/** Records every svc event that reaches `document` (so each one bubbled out of the shadow root and the element). */
+function record(): Seen[] & { stop(): void } {
+  const seen = [] as unknown as Seen[] & { stop(): void };
+  const listener = (event: Event) => seen.push({ type: event.type, detail: (event as CustomEvent).detail });
+  for (const type of EVENTS) document.addEventListener(type, listener);
+  seen.stop = () => {
+    for (const type of EVENTS) document.removeEventListener(type, listener);
+  };
+  return seen;
+}
+
+const frameOf = (el: SvcDecision) => el.shadowRoot!.querySelector('iframe');
+const part = (el: SvcDecision, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
+
+/** Resolves with the next fixture report (a plain `{fixture}` message) named `name`. */
+function report(name: string, from?: () => Window | null | undefined): Promise<Record<string, unknown>> {
+  return new Promise((resolve) => {
+    const listener = (event: MessageEvent) => {
+      if (event.origin !== SERVICE || event.data?.fixture !== name) return;
+      if (from && event.source !== from()) return;
+      removeEventListener('message', listener);
+      resolve(event.data);
+    };
+    addEventListener('message', listener);
+  });
+}
+
+/** Tells the fixture page in `target` to do something. */
+function command(target: Window | null | undefined, data: Record<string, unknown>): void {
+  target!.postMessage(data, SERVICE);
+}
+
+const send = (el: SvcDecision, type: string, payload: unknown) => command(frameOf(el)!.contentWindow, { fixture: 'send', type, payload });
+
+async function embedded(token = 'dts_fixture_a'): Promise<SvcDecision> {
+  const el = await fixture<SvcDecision>(html`<svc-decision token=${token} trust-url=${TRUST}></svc-decision>`);
+  if (!token.includes('quiet')) await oneEvent(el, 'svc-ready');
+  return el;
+}
+
+/**
+ * Runs axe on `el` without descending into the cross-origin frame, which has no axe of its own to answer (axe
+ * would wait a minute for it). The hosted page is audited by the server's own e2e suite.
+ */
+async function audit(el: Element): Promise<string[]> {
+  // chai-a11y-axe loads axe-core onto window the first time it runs.
+  const probe = document.createElement('p');
+  probe.textContent = 'probe';
+  document.body.append(probe);
+  await expect(probe).to.be.accessible();
+  probe.remove();
+  type Axe = { run(context: Element, options: object): Promise<{ violations: { id: string; nodes: { html: string }[] }[] }> };
+  const { violations } = await (window as unknown as { axe: Axe }).axe.run(el, { iframes: false, resultTypes: ['violations'] });
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html).join(', ')}`);
+}
+
+const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString().replace(/\.\d{3}Z$/, '.000Z');
+const readyPayload = (token: string, deadline: string | null) => ({
+  kind: 'consent', session_token: token, deadline_at: deadline, branding: { name: 'Fixture Shop' }, mode: 'embed', locale: 'en',
+});
+
+describe('<svc-decision>', () => {
+  let seen: ReturnType<typeof record>;
+  beforeEach(() => {
+    seen = record();
+  });
+  afterEach(() => {
+    seen.stop();
+    fixtureCleanup();
+    SvcDecision.readyTimeoutMs = 8000;
+  });
+
+  it('passes the axe accessibility audit while loading and once ready', async () => {
+    const el = await fixture<SvcDecision>(html`<svc-decision token="dts_fixture_quiet" trust-url=${TRUST}></svc-decision>`);
+    await report('loaded');
+    expect(await audit(el)).to.deep.equal([]);
+    send(el, 'svc:ready', readyPayload('dts_fixture_quiet', inSeconds(900)));
+    await oneEvent(el, 'svc-ready');
+    await el.updateComplete;
+    expect(await audit(el)).to.deep.equal([]);
+  });
+
+  describe('attributes', () => {
+    it('embeds /decisions/{token}/embed in a titled, sandboxed iframe with a strict referrer policy', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision token="dts_fixture_a" trust-url=${TRUST}></svc-decision>`);
+      expect(el.mode).to.equal('embed');
+      const frame = frameOf(el)!;
+      expect(frame.src).to.equal(`${TRUST}/decisions/dts_fixture_a/embed`);
+      expect(frame.getAttribute('sandbox')).to.equal('allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox');
+      expect(frame.getAttribute('referrerpolicy')).to.equal('strict-origin');
+      expect(frame.hasAttribute('allow')).to.equal(false);
+      expect(frame.title).to.equal('Decision request');
+      expect(frame.getAttribute('part')).to.equal('frame');
+    });
+
+    it('shows the loading view and keeps the frame hidden but laid out until svc:ready', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision token="dts_fixture_quiet" trust-url=${TRUST}></svc-decision>`);
+      await report('loaded');
+      expect(el.status).to.equal('loading');
+      expect(el.matches(':state(loading)')).to.equal(true);
+      expect(part(el, 'loading')).to.exist;
+      expect(getComputedStyle(frameOf(el)!).visibility).to.equal('hidden');
+      expect(frameOf(el)!.getBoundingClientRect().height).to.equal(320);
+      expect(part(el, 'status')!.textContent).to.equal('Loading the request…');
+      send(el, 'svc:ready', readyPayload('dts_fixture_quiet', inSeconds(900)));
+      await oneEvent(el, 'svc-ready');
+      await el.updateComplete;
+      expect(el.status).to.equal('ready');
+      expect(part(el, 'loading')).to.equal(null);
+      expect(getComputedStyle(frameOf(el)!).visibility).to.equal('visible');
+      expect(frameOf(el)!.title).to.equal('Consent request from Fixture Shop');
+      expect(part(el, 'status')!.textContent).to.equal('');
+    });
+
+    it('uses a custom loading view from the loading slot and a custom frame label', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision token="dts_fixture_quiet" trust-url=${TRUST} label="Cookie choices">
+        <p slot="loading" id="mine">Just a moment</p>
+      </svc-decision>`);
+      const slot = part(el, 'loading')!.querySelector('slot')!;
+      expect(slot.assignedElements().map((e) => e.id)).to.deep.equal(['mine']);
+      expect(frameOf(el)!.title).to.equal('Cookie choices');
+    });
+
+    for (const [name, attrs, message] of [
+      ['no trust URL', { token: 'dts_fixture_a' }, /No trust URL/],
+      ['a relative trust URL', { token: 'dts_fixture_a', 'trust-url': '/svc' }, /absolute URL/],
+      ['a token that is not dts_', { token: '../../etc', 'trust-url': TRUST }, /dts_/],
+      ['an unknown mode', { token: 'dts_fixture_a', 'trust-url': TRUST, mode: 'modal' }, /mode must be/],
+    ] as const) {
+      it(`fires svc-error invalid_configuration and shows the error view for ${name}`, async () => {
+        const warn = console.warn;
+        console.warn = () => undefined;
+        try {
+          const el = document.createElement('svc-decision');
+          for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
+          const error = oneEvent(el, 'svc-error');
+          document.body.append(el);
+          const { detail } = await error;
+          expect(detail).to.include({ code: 'invalid_configuration', fatal: true, recoverable_via: null });
+          expect(detail.message).to.match(message);
+          await el.updateComplete;
+          expect(el.status).to.equal('error');
+          expect(frameOf(el)).to.equal(null);
+          expect(part(el, 'error')!.textContent!.trim()).to.equal('This request cannot be shown right now.');
+          el.remove();
+        } finally {
+          console.warn = warn;
+        }
+      });
+    }
+
+    it('waits quietly without a token, and starts when one is set', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision trust-url=${TRUST}></svc-decision>`);
+      expect(frameOf(el)).to.equal(null);
+      expect(el.status).to.equal('loading');
+      el.token = 'dts_fixture_a';
+      await oneEvent(el, 'svc-ready');
+      expect(seen.filter((s) => s.type === 'svc-error')).to.deep.equal([]);
+    });
+
+    it('reports frame_unavailable when the page loads but never says it is ready', async () => {
+      SvcDecision.readyTimeoutMs = 200;
+      const el = await fixture<SvcDecision>(html`<svc-decision token="dts_fixture_dead" trust-url=${TRUST}>
+        <p slot="error" id="oops">Try again later</p>
+      </svc-decision>`);
+      const { detail } = await oneEvent(el, 'svc-error');
+      expect(detail).to.include({ code: 'frame_unavailable', fatal: true, recoverable_via: 'reload' });
+      await el.updateComplete;
+      expect(el.status).to.equal('error');
+      expect(getComputedStyle(frameOf(el)!).display).to.equal('none');
+      expect(part(el, 'error')!.querySelector('slot')!.assignedElements().map((e) => e.id)).to.deep.equal(['oops']);
+    });
+  });
+
+  describe('context', () => {
+    it('takes trust-url from an enclosing <svc-provider>, and its own attribute wins', async () => {
+      const root = await fixture<SvcProvider>(html`<svc-provider trust-url=${TRUST} publishable-key="pk_test_x">
+        <svc-decision token="dts_fixture_a"></svc-decision>
+        <svc-decision token="dts_fixture_b" trust-url="${THIRD}/elsewhere"></svc-decision>
+      </svc-provider>`);
+      const [inherited, own] = Array.from(root.querySelectorAll('svc-decision'));
+      expect(frameOf(inherited!)!.src).to.equal(`${TRUST}/decisions/dts_fixture_a/embed`);
+      expect(frameOf(own!)!.src).to.equal(`${THIRD}/elsewhere/decisions/dts_fixture_b/embed`);
+      expect(getComputedStyle(root).display).to.equal('contents');
+    });
+
+    it('reaches elements inside shadow roots and follows provider changes, falling back to base-url', async () => {
+      const root = await fixture<SvcProvider>(html`<svc-provider base-url="${THIRD}/base"><div></div></svc-provider>`);
+      const host = root.querySelector('div')!;
+      const shadow = host.attachShadow({ mode: 'open' });
+      shadow.innerHTML = '<svc-decision token="dts_fixture_a"></svc-decision>';
+      const el = shadow.querySelector('svc-decision')!;
+      await el.updateComplete;
+      expect(frameOf(el)!.src).to.equal(`${THIRD}/base/decisions/dts_fixture_a/embed`);
+      root.trustUrl = TRUST;
+      await root.updateComplete;
+      await el.updateComplete;
+      expect(frameOf(el)!.src).to.equal(`${TRUST}/decisions/dts_fixture_a/embed`);
+      await oneEvent(el, 'svc-ready');
+    });
+  });
+
+  describe('events', () => {
+    it('re-dispatches each message as a bubbling, composed event with kind, once per message_id, in protocol order', async () => {
+      const el = await embedded('dts_fixture_quiet');
+      const frame = frameOf(el)!.contentWindow;
+      await report('loaded');
+      send(el, 'svc:ready', readyPayload('dts_fixture_quiet', inSeconds(900)));
+      send(el, 'svc:state', { from: 'pending', to: 'authenticating', step_index: 1, total_steps: 5 });
+      send(el, 'svc:resize', { height: 480 });
+      send(el, 'svc:deadline', { remaining_seconds: 30, level: 'warning', deadline_at: inSeconds(30) });
+      send(el, 'svc:error', { code: 'network_error', message: 'Offline', fatal: false, recoverable_via: 'retry' });
+      const complete = createMessage('svc:complete', 'consent', { outcome: 'granted', exchange_token: 'x'.repeat(43), completed_at: inSeconds(0) });
+      command(frame, { fixture: 'raw', data: complete });
+      command(frame, { fixture: 'raw', data: complete });
+      send(el, 'svc:cancel', { reason: 'late', cancelled_by: 'user' });
+      await waitUntil(() => seen.some((s) => s.type === 'svc-complete'));
+      await aTimeout(100);
+      expect(seen.map((s) => s.type)).to.deep.equal([
+        'svc-ready', 'svc-state', 'svc-resize', 'svc-deadline', 'svc-error', 'svc-complete',
+      ]);
+      expect(seen.every((s) => s.detail.kind === 'consent')).to.equal(true);
+      expect(seen[1]!.detail).to.deep.equal({ from: 'pending', to: 'authenticating', step_index: 1, total_steps: 5, kind: 'consent' });
+      expect(seen[5]!.detail).to.deep.equal({ ...complete.payload, kind: 'consent' });
+      expect(el.status).to.equal('complete');
+      expect(el.outcome).to.equal('granted');
+      expect(el.kind).to.equal('consent');
+    });
+
+    it('reports approvals the same way: approved, denied or countered', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision token="dts_fixture_approval" trust-url=${TRUST}></svc-decision>`);
+      const ready = await oneEvent(el, 'svc-ready');
+      expect(ready.detail.kind).to.equal('approval');
+      await el.updateComplete;
+      expect(frameOf(el)!.title).to.equal('Approval request from Fixture Shop');
+      send(el, 'svc:state', { from: 'pending', to: 'countered', kind_payload: { escalation_id: 'esc_1', outcome: 'countered' } });
+      send(el, 'svc:complete', { outcome: 'countered', exchange_token: 'y'.repeat(43), completed_at: inSeconds(0) });
+      const { detail } = await oneEvent(el, 'svc-complete');
+      expect(detail).to.include({ kind: 'approval', outcome: 'countered' });
+      expect(seen.find((s) => s.type === 'svc-state')!.detail).to.deep.equal({
+        from: 'pending', to: 'countered', kind_payload: { escalation_id: 'esc_1', outcome: 'countered' }, kind: 'approval',
+      });
+    });
+
+    it('ignores a well-formed svc:complete from a frame on a third origin and from another frame of the service', async () => {
+      const el = await embedded();
+      const complete = createMessage('svc:complete', 'consent', { outcome: 'granted', exchange_token: 'z'.repeat(43), completed_at: inSeconds(0) });
+      // A third-origin frame and a second service-origin frame on the page both post a forged completion.
+      for (const origin of [THIRD, SERVICE]) {
+        const rogue = document.createElement('iframe');
+        rogue.src = `${origin}/packages/elements/test/fixtures/decisions/dts_fixture_quiet/embed`;
+        document.body.append(rogue);
+        await new Promise((resolve) => rogue.addEventListener('load', resolve, { once: true }));
+        rogue.contentWindow!.postMessage({ fixture: 'raw', data: complete }, origin);
+        await aTimeout(100);
+        rogue.remove();
+      }
+      expect(seen.filter((s) => s.type === 'svc-complete')).to.deep.equal([]);
+      expect(el.status).to.equal('ready');
+    });
+
+    it('cancel() sends svc:cancel to the frame and fires svc-cancel once, from the host', async () => {
+      const el = await embedded();
+      const received = report('cancel-received');
+      expect(el.cancel('changed_mind')).to.equal(true);
+      const { message } = (await received) as { message: { type: string; kind: string; payload: unknown } };
+      expect(message.type).to.equal('svc:cancel');
+      expect(message.payload).to.deep.equal({ reason: 'changed_mind', cancelled_by: 'host' });
+      expect(seen.filter((s) => s.type === 'svc-cancel').map((s) => s.detail)).to.deep.equal([
+        { reason: 'changed_mind', cancelled_by: 'host', kind: 'consent' },
+      ]);
+      expect(el.status).to.equal('cancelled');
+      expect(el.cancel('again')).to.equal(false);
+    });
+
+    it('cancel() sends nothing before the page is ready', async () => {
+      const el = await embedded('dts_fixture_quiet');
+      expect(el.cancel()).to.equal(false);
+      expect(seen).to.deep.equal([]);
+    });
+  });
+
+  describe('resize', () => {
+    it('follows svc:resize with one height update per animation frame, within the CSS bounds', async () => {
+      const el = await embedded();
+      el.style.setProperty('--svc-decision-max-height', '600px');
+      const frame = frameOf(el)!;
+      const writes: string[] = [];
+      const observer = new MutationObserver(() => writes.push(frame.style.height));
+      observer.observe(frame, { attributes: true, attributeFilter: ['style'] });
+      for (const height of [400, 410, 420, 430, 440]) send(el, 'svc:resize', { height });
+      await waitUntil(() => seen.filter((s) => s.type === 'svc-resize').length === 5);
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+      await aTimeout(0);
+      observer.disconnect();
+      expect(writes.at(-1)).to.equal('440px');
+      expect(writes.length).to.be.below(5);
+      expect(frame.getBoundingClientRect().height).to.equal(440);
+
+      send(el, 'svc:resize', { height: 2000 });
+      await waitUntil(() => frame.style.height === '2000px');
+      expect(frame.getBoundingClientRect().height).to.equal(600);
+      send(el, 'svc:resize', { height: 10 });
+      await waitUntil(() => frame.style.height === '10px');
+      expect(frame.getBoundingClientRect().height).to.equal(320);
+    });
+  });
+
+  describe('deadline', () => {
+    it('falls back to its own clock when the frame sends no svc:deadline, then shows expired and emits it once', async () => {
+      const el = await embedded('dts_fixture_quiet');
+      await report('loaded');
+      send(el, 'svc:ready', readyPayload('dts_fixture_quiet', inSeconds(1)));
+      await oneEvent(el, 'svc-ready');
+      const { detail } = await oneEvent(el, 'svc-deadline');
+      expect(detail).to.include({ level: 'expired', remaining_seconds: 0, kind: 'consent' });
+      await el.updateComplete;
+      expect(el.status).to.equal('expired');
+      expect(part(el, 'expired')!.textContent!.trim()).to.equal('This request has expired.');
+      expect(getComputedStyle(frameOf(el)!).display).to.equal('none');
+      expect(part(el, 'status')!.textContent).to.equal('This request has expired.');
+      // The frame's own expiry arrives late: the threshold was already surfaced.
+      send(el, 'svc:deadline', { remaining_seconds: 0, level: 'expired', deadline_at: detail.deadline_at });
+      send(el, 'svc:state', { from: 'pending', to: 'expired', step_index: 4, total_steps: 5 });
+      await waitUntil(() => seen.some((s) => s.type === 'svc-state'));
+      expect(seen.filter((s) => s.type === 'svc-deadline')).to.have.length(1);
+    });
+
+    it('surfaces the frame’s thresholds first and never repeats one when its own clock comes by', async () => {
+      const el = await embedded('dts_fixture_quiet');
+      await report('loaded');
+      const deadline = inSeconds(1);
+      send(el, 'svc:ready', readyPayload('dts_fixture_quiet', deadline));
+      send(el, 'svc:deadline', { remaining_seconds: 5, level: 'warning', deadline_at: deadline });
+      send(el, 'svc:deadline', { remaining_seconds: 4, level: 'warning', deadline_at: deadline });
+      send(el, 'svc:deadline', { remaining_seconds: 0, level: 'expired', deadline_at: deadline });
+      await waitUntil(() => el.status === 'expired');
+      await aTimeout(2500);
+      expect(seen.filter((s) => s.type === 'svc-deadline').map((s) => [s.detail.level, s.detail.remaining_seconds])).to.deep.equal([
+        ['warning', 5], ['expired', 0],
+      ]);
+    });
+
+    it('expires once on svc:error decision_expired, which the frame sends when the service refused a late step', async () => {
+      const el = await embedded();
+      send(el, 'svc:error', { code: 'decision_expired', message: 'This decision has expired.', fatal: true, recoverable_via: null });
+      await waitUntil(() => el.status === 'expired');
+      send(el, 'svc:deadline', { remaining_seconds: 0, level: 'expired', deadline_at: inSeconds(0) });
+      await aTimeout(100);
+      expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready', 'svc-error', 'svc-deadline']);
+      expect(seen[2]!.detail).to.include({ level: 'expired', remaining_seconds: 0 });
+    });
+  });
+
+  describe('token change', () => {
+    it('tears the old session down and starts a new one in a new iframe', async () => {
+      const el = await embedded('dts_fixture_a');
+      const oldFrame = frameOf(el)!;
+      el.token = 'dts_fixture_b';
+      const ready = await oneEvent(el, 'svc-ready');
+      expect(ready.detail.session_token).to.equal('dts_fixture_b');
+      const frame = frameOf(el)!;
+      expect(frame).not.to.equal(oldFrame);
+      expect(oldFrame.isConnected).to.equal(false);
+      expect(oldFrame.contentWindow).to.equal(null);
+      expect(frame.src).to.equal(`${TRUST}/decisions/dts_fixture_b/embed`);
+      expect(el.shadowRoot!.querySelectorAll('iframe')).to.have.length(1);
+      // Only the new frame is heard.
+      send(el, 'svc:complete', { outcome: 'declined', exchange_token: 'w'.repeat(43), completed_at: inSeconds(0) });
+      const complete = await oneEvent(el, 'svc-complete');
+      expect(complete.detail.outcome).to.equal('declined');
+      expect(seen.filter((s) => s.type === 'svc-ready').map((s) => s.detail.session_token)).to.deep.equal(['dts_fixture_a', 'dts_fixture_b']);
+    });
+  });
+
+  describe('popup', () => {
+    it('renders a real button, and on a blocked popup fires popup_blocked and shows a fallback link', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_a" trust-url=${TRUST}></svc-decision>`);
+      const button = part(el, 'button') as HTMLButtonElement;
+      expect(button.localName).to.equal('button');
+      expect(button.type).to.equal('button');
+      expect(button.textContent!.trim()).to.equal('Open the request');
+      expect(frameOf(el)).to.equal(null);
+      expect(await audit(el)).to.deep.equal([]);
+      const open = window.open;
+      window.open = () => null;
+      try {
+        const error = oneEvent(el, 'svc-error');
+        button.click();
+        const { detail } = await error;
+        expect(detail).to.deep.equal({
+          code: 'popup_blocked',
+          message: 'The browser blocked the decision window; the element shows a link that opens it instead.',
+          fatal: false,
+          recoverable_via: 'link',
+        });
+      } finally {
+        window.open = open;
+      }
+      await el.updateComplete;
+      const link = part(el, 'fallback') as HTMLAnchorElement;
+      expect(link.href).to.equal(`${TRUST}/decisions/dts_fixture_a`);
+      expect(link.target).to.equal('_blank');
+      expect(link.rel).to.equal('noopener');
+      expect(part(el, 'status')!.textContent).to.equal('Your browser blocked the request window. Use the link to open it.');
+      expect(await audit(el)).to.deep.equal([]);
+    });
+
+    it('opens a centred popup on click, hears that popup only, and fires svc-cancel popup_closed when it is closed', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_a" trust-url=${TRUST}>Review the request</svc-decision>`);
+      const open = window.open;
+      let opened: Window | null = null;
+      let features = '';
+      window.open = (...args: Parameters<typeof window.open>) => {
+        features = String(args[2]);
+        opened = open.apply(window, args);
+        return opened;
+      };
+      try {
+        (part(el, 'button') as HTMLButtonElement).click();
+      } finally {
+        window.open = open;
+      }
+      expect(features).to.match(/^popup=yes,width=\d+,height=\d+,left=\d+,top=\d+$/);
+      const ready = await oneEvent(el, 'svc-ready');
+      expect(ready.detail.mode).to.equal('popup');
+      expect(el.status).to.equal('ready');
+      expect(part(el, 'status')!.textContent).to.equal('The request is open in another window.');
+      // An iframe of the service origin posting in popup mode is not the popup: ignored.
+      const impostor = document.createElement('iframe');
+      impostor.src = `${SERVICE}/packages/elements/test/fixtures/decisions/dts_fixture_quiet/embed`;
+      document.body.append(impostor);
+      await new Promise((resolve) => impostor.addEventListener('load', resolve, { once: true }));
+      impostor.contentWindow!.postMessage({ fixture: 'send', type: 'svc:complete', payload: { outcome: 'granted', exchange_token: 'v'.repeat(43), completed_at: inSeconds(0) } }, SERVICE);
+      await aTimeout(100);
+      impostor.remove();
+      expect(seen.filter((s) => s.type === 'svc-complete')).to.deep.equal([]);
+      // Clicking again focuses the same window instead of opening another.
+      expect(el.open()).to.equal(true);
+      command(opened, { fixture: 'close' });
+      const { detail } = await oneEvent(el, 'svc-cancel');
+      expect(detail).to.deep.equal({ reason: 'popup_closed', cancelled_by: 'user', kind: 'consent' });
+      expect(el.status).to.equal('cancelled');
+    });
+
+    it('stays quiet when the popup closes after the decision completed', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_a" trust-url=${TRUST}></svc-decision>`);
+      expect(el.open()).to.equal(true);
+      await oneEvent(el, 'svc-ready');
+      const popup = (el as unknown as { popup: Window }).popup;
+      command(popup, { fixture: 'send', type: 'svc:complete', payload: { outcome: 'granted', exchange_token: 'u'.repeat(43), completed_at: inSeconds(0) } });
+      await oneEvent(el, 'svc-complete');
+      command(popup, { fixture: 'close' });
+      await waitUntil(() => popup.closed);
+      await aTimeout(SvcDecision.popupPollMs + 200);
+      expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready', 'svc-complete']);
+      await el.updateComplete;
+      expect(part(el, 'button')).to.equal(null);
+      expect(part(el, 'status')!.textContent).to.equal('The request is complete.');
+    });
+  });
+
+  describe('redirect', () => {
+    it('renders a button that goes to the full page, and no iframe', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision mode="redirect" token="dts_fixture_a" trust-url=${TRUST}></svc-decision>`);
+      expect(frameOf(el)).to.equal(null);
+      expect(part(el, 'button')!.textContent!.trim()).to.equal('Continue to the request');
+      expect(el.status).to.equal('idle');
+    });
+  });
+
+  describe('clean-up', () => {
+    /** Counts live window listeners, timers, intervals and animation frames created from now on. */
+    function instrument() {
+      const live = { listeners: new Set<string>(), timeouts: new Set<number>(), intervals: new Set<number>(), frames: new Set<number>() };
+      const originals = {
+        addEventListener: window.addEventListener,
+        removeEventListener: window.removeEventListener,
+        setTimeout: window.setTimeout,
+        clearTimeout: window.clearTimeout,
+        setInterval: window.setInterval,
+        clearInterval: window.clearInterval,
+        requestAnimationFrame: window.requestAnimationFrame,
+        cancelAnimationFrame: window.cancelAnimationFrame,
+      };
+      const ids = new WeakMap<object, number>();
+      let nextId = 0;
+      const keyOf = (type: string, listener: unknown) => {
+        if (typeof listener !== 'object' && typeof listener !== 'function') return `${type}:?`;
+        if (!ids.has(listener as object)) ids.set(listener as object, nextId++);
+        return `${type}:${ids.get(listener as object)}`;
+      };
+      const w = window as unknown as Record<string, unknown>;
+      w.addEventListener = function (type: string, listener: unknown, options?: unknown) {
+        live.listeners.add(keyOf(type, listener));
+        return (originals.addEventListener as (...a: unknown[]) => void).call(window, type, listener, options);
+      };
+      w.removeEventListener = function (type: string, listener: unknown, options?: unknown) {
+        live.listeners.delete(keyOf(type, listener));
+        return (originals.removeEventListener as (...a: unknown[]) => void).call(window, type, listener, options);
+      };
+      w.setTimeout = (callback: () => void, ms?: number) => {
+        const id = originals.setTimeout.call(window, () => {
+          live.timeouts.delete(id);
+          callback();
+        }, ms) as unknown as number;
+        live.timeouts.add(id);
+        return id;
+      };
+      w.clearTimeout = (id: number) => {
+        live.timeouts.delete(id);
+        originals.clearTimeout.call(window, id);
+      };
+      w.setInterval = (callback: () => void, ms?: number) => {
+        const id = originals.setInterval.call(window, callback, ms) as unknown as number;
+        live.intervals.add(id);
+        return id;
+      };
+      w.clearInterval = (id: number) => {
+        live.intervals.delete(id);
+        originals.clearInterval.call(window, id);
+      };
+      w.requestAnimationFrame = (callback: FrameRequestCallback) => {
+        const id: number = originals.requestAnimationFrame.call(window, (time) => {
+          live.frames.delete(id);
+          callback(time);
+        });
+        live.frames.add(id);
+        return id;
+      };
+      w.cancelAnimationFrame = (id: number) => {
+        live.frames.delete(id);
+        originals.cancelAnimationFrame.call(window, id);
+      };
+      const counts = () => ({
+        listeners: live.listeners.size,
+        timeouts: live.timeouts.size,
+        intervals: live.intervals.size,
+        frames: live.frames.size,
+      });
+      return { counts, restore: () => Object.assign(window, originals) };
+    }
+
+    it('leaves no listener, timer, interval, animation frame or iframe behind after 1,000 mounts', async function () {
+      this.timeout(120_000);
+      const container = document.createElement('div');
+      document.body.append(container);
+      const probe = instrument();
+      try {
+        const mount = async (setup: (el: SvcDecision) => void) => {
+          const el = document.createElement('svc-decision');
+          el.setAttribute('trust-url', TRUST);
+          setup(el);
+          container.append(el);
+          await el.updateComplete;
+          return el;
+        };
+        // Sessions that got far: ready (deadline clock running), resized (a frame pending), a popup being polled.
+        for (let i = 0; i < 10; i += 1) {
+          const el = await mount((e) => e.setAttribute('token', i % 2 ? 'dts_fixture_a' : 'dts_fixture_b'));
+          await oneEvent(el, 'svc-ready');
+          send(el, 'svc:resize', { height: 400 + i });
+          await oneEvent(el, 'svc-resize');
+          el.remove();
+        }
+        const popupEl = await mount((e) => {
+          e.setAttribute('token', 'dts_fixture_quiet');
+          e.setAttribute('mode', 'popup');
+        });
+        popupEl.open();
+        const popup = (popupEl as unknown as { popup: Window }).popup;
+        expect(probe.counts().intervals).to.equal(1);
+        popupEl.remove();
+        popup.close();
+        // And a thousand that were mounted and removed at once, some with a token change in between.
+        for (let i = 0; i < 1000; i += 1) {
+          const el = await mount((e) => {
+            e.setAttribute('token', 'dts_fixture_quiet');
+            if (i % 3 === 1) e.setAttribute('mode', 'popup');
+            if (i % 3 === 2) e.setAttribute('mode', 'redirect');
+          });
+          if (i % 10 === 0) {
+            el.token = 'dts_fixture_a';
+            await el.updateComplete;
+          }
+          el.remove();
+        }
+        await aTimeout(0);
+        expect(probe.counts()).to.deep.equal({ listeners: 0, timeouts: 0, intervals: 0, frames: 0 });
+        expect(document.querySelectorAll('iframe')).to.have.length(0);
+      } finally {
+        probe.restore();
+        container.remove();
+      }
+    });
+  });
+});

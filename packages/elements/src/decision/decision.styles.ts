@@ -1,0 +1,125 @@
+import { css } from 'lit';
+
+/** Styles of `<svc-decision>`; every colour and size the page may change is an `--svc-decision-*` property. */
+export const decisionStyles = css`
+  :host {
+    display: block;
+    position: relative;
+    color: var(--svc-decision-color, inherit);
+    font: var(--svc-decision-font, inherit);
+  }
+
+  :host([hidden]) {
+    display: none;
+  }
+
+  .decision {
+    position: relative;
+  }
+
+  .decision--embed {
+    min-height: var(--svc-decision-min-height, 320px);
+  }
+
+  .decision__frame {
+    display: block;
+    box-sizing: border-box;
+    width: 100%;
+    /* The hosted page reports its height; these bound it, and the frame scrolls past the maximum. */
+    height: var(--svc-decision-min-height, 320px);
+    min-height: var(--svc-decision-min-height, 320px);
+    max-height: var(--svc-decision-max-height, none);
+    border: var(--svc-decision-border, 0);
+    border-radius: var(--svc-decision-radius, 0);
+    background: var(--svc-decision-background, transparent);
+  }
+
+  /* Hidden but laid out while loading, so showing it moves nothing. */
+  .decision--loading .decision__frame {
+    visibility: hidden;
+  }
+
+  .decision--expired .decision__frame,
+  .decision--error .decision__frame {
+    display: none;
+  }
+
+  .decision__loading {
+    position: absolute;
+    inset: 0;
+    display: grid;
+    place-items: center;
+  }
+
+  .decision__spinner {
+    width: 2rem;
+    height: 2rem;
+    border: 3px solid color-mix(in srgb, currentColor 20%, transparent);
+    border-top-color: var(--svc-decision-accent, currentColor);
+    border-radius: 50%;
+    animation: decision-spin 0.8s linear infinite;
+  }
+
+  @media (prefers-reduced-motion: reduce) {
+    .decision__spinner {
+      animation-duration: 2.4s;
+    }
+  }
+
+  @keyframes decision-spin {
+    to {
+      transform: rotate(1turn);
+    }
+  }
+
+  .decision__button {
+    font: inherit;
+    cursor: pointer;
+    padding: 0.625rem 1.25rem;
+    border: 1px solid transparent;
+    border-radius: var(--svc-decision-radius, 0.5rem);
+    background: var(--svc-decision-accent, #1d4ed8);
+    color: var(--svc-decision-accent-text, #fff);
+  }
+
+  .decision__button:focus-visible,
+  .decision__fallback:focus-visible {
+    outline: 2px solid var(--svc-decision-focus-ring, var(--svc-decision-accent, #1d4ed8));
+    outline-offset: 2px;
+  }
+
+  .decision__fallback {
+    display: inline-block;
+    margin-block-start: 0.5rem;
+    color: var(--svc-decision-link, var(--svc-decision-accent, LinkText));
+  }
+
+  .decision__status {
+    margin: 0.5rem 0 0;
+  }
+
+  /* Never display: none, even when empty: a live region must stay in the accessibility tree to be heard. */
+  .decision__status:empty {
+    margin: 0;
+  }
+
+  /* In embed mode the hosted page speaks for itself; the status line only talks to screen readers. */
+  .decision--embed .decision__status {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    margin: -1px;
+    padding: 0;
+    overflow: hidden;
+    clip: rect(0 0 0 0);
+    white-space: nowrap;
+    border: 0;
+  }
+
+  .decision__expired,
+  .decision__error {
+    padding: 1rem;
+    border: var(--svc-decision-border, 1px solid color-mix(in srgb, currentColor 20%, transparent));
+    border-radius: var(--svc-decision-radius, 0.5rem);
+  }
+`;

@@ -1,0 +1,39 @@
+// The hosted page URLs of one decision, from the trust URL and the session token.
+
+/** The URLs of one decision's hosted pages. */
+export interface DecisionUrls {
+  /** The origin every message must come from, as browsers write `event.origin`. */
+  serviceOrigin: string;
+  /** `{trust_url}/decisions/{token}/embed`, the iframe page. */
+  embed: string;
+  /** `{trust_url}/decisions/{token}`, the full page for popup and redirect. */
+  page: string;
+}
+
+// Session tokens are `dts_` plus URL-safe base64; anything else could change the path it is put into.
+const TOKEN = /^dts_[A-Za-z0-9_-]{1,256}$/;
+
+/** Tells whether `token` looks like a decision session token (`dts_...`). */
+export function isSessionToken(token: string): boolean {
+  return TOKEN.test(token);
+}
+
+/**
+ * The decision's URLs, or a sentence saying what is wrong: `trustUrl` must be an absolute http(s) URL (a path
+ * prefix is kept; query and fragment are dropped) and `token` a `dts_` session token.
+ */
+export function decisionUrls(trustUrl: string | undefined, token: string): DecisionUrls | string {
+  if (!trustUrl) return 'No trust URL: set the trust-url attribute, or wrap the element in <svc-provider trust-url>.';
+  let url: URL;
+  try {
+    url = new URL(trustUrl);
+  } catch {
+    return `trust-url must be an absolute URL such as https://svc.example, got ${JSON.stringify(trustUrl)}.`;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return `trust-url must be an http(s) URL, got ${JSON.stringify(trustUrl)}.`;
+  }
+  if (!isSessionToken(token)) return 'token must be a decision session token (dts_...) as POST /api/v1/decisions returned it.';
+  const page = `${url.origin}${url.pathname.replace(/\/+$/, '')}/decisions/${token}`;
+  return { serviceOrigin: url.origin, embed: `${page}/embed`, page };
+}

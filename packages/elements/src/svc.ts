@@ -1,0 +1,32 @@
+/**
+ * The script-tag entry: what the service serves at `/sdk/v1/svc.js` (IIFE, global `Svc`) and `/sdk/v1/svc.mjs`
+ * (ESM). It defines every element and exposes the element API plus the capture helper (`Svc.attachCapture`,
+ * `Svc.autoAttach`). Loaded from a service's `/sdk/v1/` path, it makes that service the elements' default trust
+ * URL, so `<svc-decision token="dts_...">` needs nothing else.
+ *
+ * `autoAttach` is not run on load yet: automatic attachment of `<form data-svc-flow>` arrives with the consent
+ * field; until then call `Svc.autoAttach()` (or `Svc.attachCapture(form, options)`) yourself.
+ *
+ * @module @svc/elements/svc
+ */
+import { setConfigDefaults } from './internal/config.js';
+
+// Everything the npm entry exports: every element (importing it defines them), helpers and types.
+export * from './index.js';
+
+// The capture helper for the organisation's own consent controls.
+export { attachCapture, autoAttach, CaptureError, CaptureErrorCode } from '@svc/capture';
+
+// `import.meta.url` is this script's own URL (rollup turns it into `document.currentScript.src` in the IIFE).
+// Only a script served from a service's versioned SDK path names that service; copied elsewhere it names nothing.
+function scriptService(): string | undefined {
+  try {
+    const url = new URL(import.meta.url);
+    return /\/sdk\/v\d+\/svc\.m?js$/.test(url.pathname) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const service = scriptService();
+if (service) setConfigDefaults({ trustUrl: service });
