@@ -1,3 +1,6 @@
+import type { AnyReceiptVerificationError } from '../verify/receipt.js';
+import type { AnyWebhookVerificationError } from '../verify/webhook.js';
+
 /** One field-level problem: in a 400/422 error body, or in a response that failed validation. */
 export interface SvcFieldError {
   /** Dotted path of the field, e.g. `api_token.permissions.0`, or `(body)` for the whole body. */
@@ -165,7 +168,9 @@ export type AnySvcError =
   | SvcNetworkError
   | SvcTimeoutError
   | SvcAbortError
-  | SvcResponseValidationError;
+  | SvcResponseValidationError
+  | AnyReceiptVerificationError
+  | AnyWebhookVerificationError;
 
 /** The stable codes of {@link AnySvcError}. */
 export type SvcErrorCode = AnySvcError['code'];

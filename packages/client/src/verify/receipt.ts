@@ -49,6 +49,13 @@ export class SvcReceiptInvalidError extends SvcReceiptVerificationError {
   readonly code = 'ERR_SVC_RECEIPT_INVALID';
 }
 
+/** Every error `verifyReceipt` throws, so `switch (err.code)` narrows. */
+export type AnyReceiptVerificationError =
+  | SvcReceiptFormatError
+  | SvcReceiptKeyError
+  | SvcReceiptSignatureError
+  | SvcReceiptInvalidError;
+
 const DETACHED = /^([A-Za-z0-9_-]+)\.\.([A-Za-z0-9_-]+)$/;
 
 /**
