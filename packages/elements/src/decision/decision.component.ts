@@ -72,7 +72,9 @@ interface Resolved {
  *
  * The popup is opened without `noopener`, because the hosted page posts its messages to `window.opener`; its
  * fallback link (shown when a popup is blocked) tries the popup again on click, and only if that fails too opens a
- * tab without an opener, whose result this page does not hear: your server still does (webhook or API).
+ * tab without an opener, whose result this page does not hear: your server still does (webhook or API). A host page
+ * sent with `Cross-Origin-Opener-Policy: same-origin` cuts every popup off from its opener; use
+ * `same-origin-allow-popups` with popup mode.
  *
  * @summary Lets a person make one decision on the service's hosted page, embedded, in a popup or by redirect.
  *
@@ -100,7 +102,7 @@ interface Resolved {
  *
  * @cssprop [--svc-decision-min-height=320px] - Lowest height of the iframe (and of the loading view).
  * @cssprop [--svc-decision-max-height=none] - Highest height of the iframe; the hosted page scrolls beyond it.
- * @cssprop [--svc-decision-border=0] - Border of the iframe (and of the expired and error views).
+ * @cssprop [--svc-decision-border=0] - Border of the iframe; the expired and error views use it too (a thin line when unset).
  * @cssprop [--svc-decision-radius=0] - Corner radius of the iframe, the button and the views.
  * @cssprop [--svc-decision-background=transparent] - Background behind the iframe.
  * @cssprop [--svc-decision-accent=#1d4ed8] - Colour of the button, the spinner and focus rings.
