@@ -11,6 +11,7 @@ const bundles = [
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
   { input: 'packages/elements/dist/svc.js', file: 'packages/elements/dist/browser/svc', name: 'Svc' },
   { input: 'packages/elements/dist/decision/decision.js', file: 'packages/elements/dist/browser/svc-decision' },
+  { input: 'packages/elements/dist/consent-field/consent-field.js', file: 'packages/elements/dist/browser/svc-consent-field' },
   { input: 'scripts/size/client-decisions-create.mjs', file: 'packages/client/dist/browser/decisions-create' },
 ];
 

@@ -32,3 +32,11 @@ export type { DecisionErrorDetail, SvcDecisionErrorEvent, SvcErrorDetail } from 
 export type { SvcResizeDetail, SvcResizeEvent } from './events/svc-resize.js';
 export type { SvcDeadlineDetail, SvcDeadlineEvent } from './events/svc-deadline.js';
 
+// Consent field
+export { SvcConsentField } from './consent-field/consent-field.js';
+export { ConsentFieldError, ConsentFieldErrorCode } from './consent-field/consent-field-error.js';
+export { APPEARANCE_KEYS } from './consent-field/appearance.js';
+export type { ConsentFieldStatus, ConsentFieldTheme } from './consent-field/consent-field.component.js';
+export type { ConsentFieldErrorDetail, SvcConsentFieldErrorEvent } from './consent-field/consent-field-error.js';
+export type { Appearance } from './consent-field/appearance.js';
+export type { RenderData, RenderPurpose } from './consent-field/render-data.js';

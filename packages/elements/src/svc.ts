@@ -4,11 +4,13 @@
  * `Svc.autoAttach`). Loaded from a service's `/sdk/v1/` path, it makes that service the elements' default trust
  * URL, so `<svc-decision token="dts_...">` needs nothing else.
  *
- * `autoAttach` is not run on load yet: automatic attachment of `<form data-svc-flow>` arrives with the consent
- * field; until then call `Svc.autoAttach()` (or `Svc.attachCapture(form, options)`) yourself.
+ * Snippet without code: once the document is parsed it runs `autoAttach()`, which attaches every `<form
+ * data-svc-flow>` (now and added later) that names its publishable key or sits in an `<svc-provider>`; the service
+ * the script came from is their default base URL.
  *
  * @module @svc/elements/svc
  */
+import { autoAttach } from '@svc/capture';
 import { setConfigDefaults } from './internal/config.js';
 
 // Everything the npm entry exports: every element (importing it defines them), helpers and types.
@@ -30,3 +32,11 @@ function scriptService(): string | undefined {
 
 const service = scriptService();
 if (service) setConfigDefaults({ trustUrl: service });
+
+// Snippet without code. Only where there is a document (never during server-side rendering), after parsing, so
+// forms later in the page are found; forms added afterwards are attached as they appear.
+if (typeof document !== 'undefined') {
+  const attach = () => void autoAttach(document, service ? { baseUrl: service } : {});
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', attach, { once: true });
+  else attach();
+}

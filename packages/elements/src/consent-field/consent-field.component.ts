@@ -1,0 +1,642 @@
+import { consume } from '@lit/context';
+import {
+  composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
+  type FetchLike, type PurposeReading, type SvcCaptureEvent,
+} from '@svc/capture';
+import { html, LitElement, nothing, type PropertyValues } from 'lit';
+import { property, query, state } from 'lit/decorators.js';
+import { classMap } from 'lit/directives/class-map.js';
+import { live } from 'lit/directives/live.js';
+import { configDefaults, svcConfigContext, type SvcConfig } from '../internal/config.js';
+import { FormControlController } from '../internal/form-control.js';
+import { parseAppearanceAttribute, resolveAppearance, type Appearance } from './appearance.js';
+import { ConsentFieldError, type ConsentFieldErrorDetail } from './consent-field-error.js';
+import { consentFieldStyles } from './consent-field.styles.js';
+import { joinForm, leaveForm, refreshForm, type RegisteredField } from './form-registry.js';
+import { fetchRenderData, proofExpiry, rowKind, type RenderData, type RenderPurpose, type RowKind } from './render-data.js';
+import { directionOf, stringsFor } from './strings.js';
+
+/** What the field is doing: its custom state (`:state(...)`) has the same name. */
+export type ConsentFieldStatus = 'idle' | 'loading' | 'ready' | 'error' | 'duplicate';
+
+/** The themes the field knows; anything else falls back to `light`. */
+export type ConsentFieldTheme = 'light' | 'dark' | 'auto';
+
+const THEMES = new Set<string>(['light', 'dark', 'auto']);
+// The capture body's digest pattern; a render answer's hash that does not fit it is not sent.
+const DIGEST = /^[A-Za-z0-9+/=_:.-]{1,200}$/;
+// A render proof this close to its expiry is renewed before a capture.
+const PROOF_MARGIN_MS = 30_000;
+// Token inputs in the organisation's form, and the field each one belongs to (two flows, two inputs).
+const claimedInputs = new WeakMap<HTMLInputElement, Element>();
+
+interface Row {
+  purpose: RenderPurpose;
+  kind: RowKind;
+  /** Index in the flow's purpose list: ids stay unique whatever the keys contain. */
+  index: number;
+}
+
+const isHttpUrl = (value: string | null | undefined): value is string => {
+  try {
+    const url = new URL(value ?? '');
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+};
+
+const keysOf = (list: string | null | undefined): string[] =>
+  (list ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+
+/**
+ * A consent field inside the organisation's own `<form>`: it shows a flow's purposes as the service renders them
+ * (consent boxes never ticked in advance, a right-to-object box for legitimate interest, notice text for the rest),
+ * and on submit posts a capture authenticated by the service's signed render proof, writes the capture token into
+ * the hidden input `svc_capture_token` (and submits it as its own value under `name`), then lets the form submit.
+ * If the service cannot be reached the form still submits, without a token, and `svc-error` fires. One field per
+ * flow per form: a later field for the same flow renders nothing and fires `svc-error` (`duplicate_field`).
+ *
+ * @summary The rendered consent field of one flow, form-associated.
+ *
+ * @slot - None: everything the field shows comes from the flow, so what the person saw is what was recorded.
+ *
+ * @fires svc-capture - The service accepted the capture; `detail` is the `capture` object (`session_token`, ...).
+ * @fires svc-error - Loading or capturing failed, or the field is a duplicate; `detail` is a `ConsentFieldErrorDetail`.
+ * @fires change - The person ticked or unticked a box (bubbles, not composed, like a native control's).
+ *
+ * @csspart base - The `fieldset` around everything.
+ * @csspart legend - The flow's title.
+ * @csspart description - The flow's and each purpose's description.
+ * @csspart row - One purpose.
+ * @csspart control - A purpose's checkbox.
+ * @csspart label - A purpose's label.
+ * @csspart hint - The "untick to object" line of a legitimate-interest purpose.
+ * @csspart policy - The privacy policy link.
+ * @csspart message - What the field says when the purposes could not be loaded.
+ *
+ * @cssprop --svc-font-family - Font stack (the `fontFamily` appearance key sets it).
+ * @cssprop --svc-font-size - Base font size (`fontSize`).
+ * @cssprop --svc-text - Text colour (`text`).
+ * @cssprop --svc-muted - Colour of descriptions (`muted`).
+ * @cssprop --svc-accent - Colour of ticked boxes, links and the focus ring (`accent`).
+ * @cssprop --svc-border - Border colour (`border`).
+ * @cssprop --svc-radius - Corner radius (`radius`).
+ * @cssprop --svc-space - Spacing (`density`).
+ */
+export class SvcConsentField extends LitElement {
+  static override styles = consentFieldStyles;
+  /** Takes part in its form's submission, validation and reset, like a native control. */
+  static formAssociated = true;
+  static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
+
+  private readonly formControl = new FormControlController(this, {
+    anchor: () => this.renderRoot?.querySelector<HTMLElement>('.row__control:not(:disabled)') ?? undefined,
+  });
+
+  @consume({ context: svcConfigContext, subscribe: true })
+  @state()
+  private providerConfig?: SvcConfig;
+
+  @state() private status: ConsentFieldStatus = 'idle';
+  @state() private data?: RenderData;
+  @state() private checked: Record<string, boolean> = {};
+  @state() private formDisabled = false;
+  @query('.mark') private mark?: HTMLElement | null;
+  @query('.field') private base?: HTMLElement | null;
+
+  /** The name the capture token is submitted under (besides the hidden input `svc_capture_token`). */
+  @property({ reflect: true }) name = '';
+
+  /** The flow whose purposes the field shows (`flw_...`). */
+  @property({ reflect: true }) flow = '';
+
+  /** BCP 47 language to ask the flow's wording in; default the provider's, then the closest `lang`. */
+  @property({ reflect: true }) locale?: string;
+
+  /** Appearance keys (`fontFamily`, `fontSize`, `text`, `muted`, `accent`, `border`, `radius`, `density`); JSON in the attribute. */
+  @property({ converter: { fromAttribute: parseAppearanceAttribute } }) appearance?: Appearance;
+
+  /** Comma-separated purpose keys: only these rows show (default all of the flow's). */
+  @property() purposes?: string;
+
+  /** `light` (default), `dark`, or `auto` (follows `prefers-color-scheme`); default the provider's. */
+  @property({ reflect: true }) theme?: string;
+
+  /** The application's publishable key; default the enclosing `<svc-provider>`'s. */
+  @property({ attribute: 'publishable-key' }) publishableKey?: string;
+
+  /** The service's API base URL; default the provider's, then `trust-url`. */
+  @property({ attribute: 'base-url' }) baseUrl?: string;
+
+  /** The service's trust URL, used for the API when no base URL is set. */
+  @property({ attribute: 'trust-url' }) trustUrl?: string;
+
+  /** Ask the service to commit the capture from the browser (the application must allow it). */
+  @property({ type: Boolean, reflect: true }) commit = false;
+
+  /** Disables the field: its boxes cannot change and it captures nothing. */
+  @property({ type: Boolean, reflect: true }) disabled = false;
+
+  /** Milliseconds to wait for the service before giving up (loading, and capturing on submit). */
+  @property({ attribute: false }) timeoutMs = DEFAULT_TIMEOUT_MS;
+
+  /** Who the capture is about; default the form's fields marked `data-svc-subject="email"` / `"external_id"`. */
+  @property({ attribute: false }) subject?: CaptureSubject;
+
+  /** The `fetch` used to reach the service; default the page's own (tests, instrumented clients). */
+  @property({ attribute: false }) fetch?: FetchLike;
+
+  // The field as its form's registry sees it; kept private so a page cannot mark a field duplicate or capture it.
+  private readonly member: RegisteredField = {
+    element: this,
+    flowId: () => this.flowId,
+    setDuplicate: (duplicate) => this.setDuplicate(duplicate),
+    capturesOnSubmit: () => !this.duplicate && !this.isDisabled && this.flowId !== '' && this.isConnected,
+    captureForSubmit: () => this.capture().then(() => undefined, () => undefined),
+  };
+  private token = '';
+  private tokenInput?: HTMLInputElement;
+  private createdTokenInput = false;
+  private joinedForm: HTMLFormElement | null = null;
+  private duplicate = false;
+  private duplicateReported = true;
+  private loadController?: AbortController;
+  private inFlight?: Promise<CaptureResult>;
+  private appearanceSheet?: CSSStyleSheet;
+  private appearanceWarned = false;
+  private purposesWarned = false;
+
+  /** The form the field belongs to, or null. */
+  get form(): HTMLFormElement | null {
+    return this.formControl.form;
+  }
+
+  /** The field's form value: the capture token once a capture succeeded, else an empty string. */
+  get value(): string {
+    return this.token;
+  }
+
+  /** Whether the field captures nothing and cannot change: its own `disabled` or a disabled `<fieldset>`. */
+  get isDisabled(): boolean {
+    return this.disabled || this.formDisabled;
+  }
+
+  /** What the field is doing: `idle`, `loading`, `ready`, `error` or `duplicate`. */
+  get state(): ConsentFieldStatus {
+    return this.status;
+  }
+
+  /** The decision the field would attest now, per shown purpose that takes one (notice-only rows have none). */
+  get decisions(): Record<string, 'granted' | 'declined'> {
+    const out: Record<string, 'granted' | 'declined'> = {};
+    for (const row of this.rows()) if (row.kind !== 'notice') out[row.purpose.key] = this.checked[row.purpose.key] ? 'granted' : 'declined';
+    return out;
+  }
+
+  /** The validity state, as a native control's. Never `valueMissing`: a consent may not be required. */
+  get validity(): ValidityState {
+    return this.formControl.validity;
+  }
+
+  /** The browser's message for the current validity problem, or an empty string. */
+  get validationMessage(): string {
+    return this.formControl.validationMessage;
+  }
+
+  /** Whether the field takes part in constraint validation (false while disabled). */
+  get willValidate(): boolean {
+    return this.formControl.willValidate;
+  }
+
+  private get flowId(): string {
+    return (this.flow ?? '').trim();
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.formControl.toggleState(this.status, true);
+    // Moved back into the page: load again unless the purposes are already shown.
+    if (this.hasUpdated && !this.duplicate && this.status !== 'ready') void this.load();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.loadController?.abort();
+    this.loadController = undefined;
+    if (this.status === 'loading') this.setStatus('idle');
+    // A token input the field added goes with it; a token it held would attest a field no longer on the page.
+    if (this.tokenInput && this.createdTokenInput) this.tokenInput.remove();
+    if (this.tokenInput) claimedInputs.delete(this.tokenInput);
+    this.tokenInput = undefined;
+    this.createdTokenInput = false;
+    this.setToken('');
+  }
+
+  /** Called by the browser when the field's form changes; joins that form's registry. */
+  formAssociatedCallback(form: HTMLFormElement | null): void {
+    if (this.joinedForm && this.joinedForm !== form) leaveForm(this.joinedForm, this.member);
+    this.joinedForm = form;
+    if (form) joinForm(form, this.member);
+    else this.setDuplicate(false);
+  }
+
+  /** Called by the browser when its form resets: consent boxes unticked, right-to-object boxes ticked again, no token. */
+  formResetCallback(): void {
+    this.checked = this.defaults(this.data);
+    this.setToken('');
+  }
+
+  /** Called by the browser when a `<fieldset>` around the field is disabled or enabled. */
+  formDisabledCallback(disabled: boolean): void {
+    this.formDisabled = disabled;
+  }
+
+  protected override createRenderRoot(): HTMLElement | DocumentFragment {
+    const root = super.createRenderRoot();
+    // The appearance goes into a stylesheet of its own, set through CSSOM: no inline style attribute (a strict
+    // style-src allows it), no text parsed (a value cannot break out of its declaration).
+    if (root instanceof ShadowRoot && 'adoptedStyleSheets' in root) {
+      this.appearanceSheet = new CSSStyleSheet();
+      this.appearanceSheet.replaceSync(':host {}');
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.appearanceSheet];
+    }
+    return root;
+  }
+
+  protected override willUpdate(changed: PropertyValues): void {
+    if (changed.has('appearance') || !this.hasUpdated) this.applyAppearance();
+    if (changed.has('theme') && this.theme && !THEMES.has(this.theme)) this.warnIgnored([`theme: ${JSON.stringify(this.theme)} (light, dark or auto)`]);
+    if (changed.has('flow') && this.joinedForm) refreshForm(this.joinedForm);
+    const inputs = ['flow', 'locale', 'publishableKey', 'baseUrl', 'trustUrl', 'providerConfig'] as const;
+    if (!this.duplicate && (!this.hasUpdated || inputs.some((k) => changed.has(k)))) void this.load();
+    if (changed.has('purposes') || changed.has('data')) this.checkPurposes();
+  }
+
+  protected override updated(): void {
+    if (this.duplicate && !this.duplicateReported && this.isConnected) {
+      this.duplicateReported = true;
+      this.emitError(new ConsentFieldError('duplicate_field',
+        `Another <svc-consent-field> for flow ${this.flowId} comes first in this form; one consent field per flow per form.`, 'setup'));
+    }
+  }
+
+  // Told by the form registry whether another field for the same flow comes first in the form.
+  private setDuplicate(duplicate: boolean): void {
+    if (duplicate === this.duplicate) return;
+    this.duplicate = duplicate;
+    if (duplicate) {
+      this.loadController?.abort();
+      this.data = undefined;
+      this.setToken('');
+      this.setStatus('duplicate');
+      // Reported from the next update: the registry may learn it while the form is still in a detached fragment
+      // (a template being cloned), where no listener of the page could hear it.
+      this.duplicateReported = false;
+    } else {
+      this.setStatus('idle');
+      void this.load();
+    }
+  }
+
+  private setStatus(status: ConsentFieldStatus): void {
+    if (status === this.status) return;
+    this.formControl.toggleState(this.status, false);
+    this.status = status;
+    this.formControl.toggleState(status, true);
+  }
+
+  private emitError(error: ConsentFieldError): void {
+    this.dispatchEvent(new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.flowId), bubbles: true, composed: true }));
+  }
+
+  private settings(): { publishableKey: string; baseUrl: string; locale: string | undefined } {
+    const provided = this.providerConfig ?? {};
+    const defaults = configDefaults();
+    const pick = (...values: (string | null | undefined)[]) => values.map((v) => v?.trim()).find((v) => v) ?? '';
+    return {
+      publishableKey: pick(this.publishableKey, provided.publishableKey, defaults.publishableKey),
+      // Own attributes win over the provider's, which win over the bundle's defaults; the API lives at the base URL,
+      // which the trust URL stands in for when it is not given (the reference server serves both).
+      baseUrl: pick(this.baseUrl, this.trustUrl, provided.baseUrl, provided.trustUrl, defaults.baseUrl, defaults.trustUrl),
+      locale: pick(this.locale, provided.locale, this.closest('[lang]')?.getAttribute('lang')) || undefined,
+    };
+  }
+
+  private async load(): Promise<void> {
+    this.loadController?.abort();
+    this.loadController = undefined;
+    if (!this.isConnected || this.duplicate) return;
+    const { publishableKey, baseUrl, locale } = this.settings();
+    const problem = !this.flowId ? 'the flow attribute is missing'
+      : !publishableKey ? 'no publishable key: set publishable-key or wrap the field in <svc-provider publishable-key>'
+        : !isHttpUrl(baseUrl) ? 'no base URL: set base-url (an absolute http(s) URL) or wrap the field in <svc-provider>'
+          : undefined;
+    if (problem) {
+      this.data = undefined;
+      // Inside a provider that has not answered yet (its element may be defined later), wait for its configuration.
+      const waiting = !this.flowId ? false : this.closest('svc-provider') !== null && this.providerConfig === undefined;
+      this.setStatus(waiting ? 'idle' : 'error');
+      if (!waiting) this.emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: ${problem}.`, 'setup'));
+      return;
+    }
+    const controller = new AbortController();
+    this.loadController = controller;
+    this.setStatus('loading');
+    this.setToken('');
+    try {
+      const data = await fetchRenderData({
+        baseUrl, flowId: this.flowId, publishableKey, locale, timeoutMs: this.timeoutMs, fetch: this.fetch, signal: controller.signal,
+      });
+      if (controller.signal.aborted) return;
+      this.data = data;
+      this.checked = this.defaults(data);
+      this.setStatus('ready');
+    } catch (cause) {
+      if (controller.signal.aborted) return;
+      this.data = undefined;
+      this.setStatus('error');
+      this.emitError(this.asFieldError(cause, 'render'));
+    } finally {
+      if (this.loadController === controller) this.loadController = undefined;
+    }
+  }
+
+  private asFieldError(cause: unknown, phase: ConsentFieldErrorDetail['phase']): ConsentFieldError {
+    if (cause instanceof ConsentFieldError) return cause;
+    const c = cause as { code?: unknown; message?: unknown; status?: number; body?: unknown } | null;
+    if (c && typeof c.code === 'string' && typeof c.message === 'string' && c.code !== '') {
+      return new ConsentFieldError(c.code as ConsentFieldError['code'], c.message, phase, { cause, status: c.status, body: c.body });
+    }
+    return new ConsentFieldError('unexpected', 'The consent field failed unexpectedly.', phase, { cause });
+  }
+
+  // Consent boxes start unticked, always; a right-to-object box starts ticked (not objecting), as the spec allows.
+  private defaults(data: RenderData | undefined): Record<string, boolean> {
+    const checked: Record<string, boolean> = {};
+    for (const purpose of data?.purposes ?? []) {
+      const kind = rowKind(purpose);
+      if (kind !== 'notice') checked[purpose.key] = kind === 'object';
+    }
+    return checked;
+  }
+
+  private rows(): Row[] {
+    if (!this.data) return [];
+    const only = keysOf(this.purposes);
+    return this.data.purposes
+      .map((purpose, index) => ({ purpose, kind: rowKind(purpose), index }))
+      .filter((row) => only.length === 0 || only.includes(row.purpose.key));
+  }
+
+  private applyAppearance(): void {
+    const { properties, ignored } = resolveAppearance(this.appearance);
+    const rule = this.appearanceSheet?.cssRules[0] as CSSStyleRule | undefined;
+    if (rule) {
+      for (const name of Array.from(rule.style)) rule.style.removeProperty(name);
+      for (const [name, value] of properties) rule.style.setProperty(name, value);
+    }
+    this.warnIgnored(ignored);
+  }
+
+  // One console warning per element for everything presentational it ignored (appearance values, an unknown theme).
+  private warnIgnored(ignored: string[]): void {
+    if (ignored.length === 0 || this.appearanceWarned) return;
+    this.appearanceWarned = true;
+    console.warn(`[svc] <svc-consent-field flow="${this.flowId}"> ignores invalid appearance values: ${ignored.join('; ')}.`);
+  }
+
+  private checkPurposes(): void {
+    const only = keysOf(this.purposes);
+    if (!this.data || only.length === 0 || this.purposesWarned) return;
+    const known = new Set(this.data.purposes.map((p) => p.key));
+    const unknown = only.filter((k) => !known.has(k));
+    const hiddenConsent = this.data.purposes.filter((p) => rowKind(p) === 'consent' && !only.includes(p.key)).map((p) => p.key);
+    const problems = [
+      ...(unknown.length ? [`the flow has no purpose ${unknown.join(', ')}`] : []),
+      ...(hiddenConsent.length ? [`consent purpose ${hiddenConsent.join(', ')} is not shown, and the service refuses a capture without a decision on every consent purpose`] : []),
+    ];
+    if (problems.length) {
+      this.purposesWarned = true;
+      console.warn(`[svc] <svc-consent-field flow="${this.flowId}"> purposes="${this.purposes}": ${problems.join('; ')}.`);
+    }
+  }
+
+  private handleChange(event: Event): void {
+    const input = event.target as HTMLInputElement;
+    const key = input.dataset.key;
+    if (!key) return;
+    this.checked = { ...this.checked, [key]: input.checked };
+    // A token attests the decisions of its moment; after a change it would attest something else.
+    this.setToken('');
+    this.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+
+  private setToken(token: string): void {
+    this.token = token;
+    this.formControl.setValue(token || null, null);
+    if (token) this.claimTokenInput();
+    if (this.tokenInput) this.tokenInput.value = token;
+  }
+
+  // The hidden input the spec names: the form's own unclaimed `svc_capture_token`, else one the field adds.
+  private claimTokenInput(): void {
+    const form = this.form;
+    if (!form || (this.tokenInput && this.tokenInput.form === form)) return;
+    const own = Array.from(form.elements).find((el): el is HTMLInputElement =>
+      el instanceof HTMLInputElement && el.name === TOKEN_FIELD && !claimedInputs.has(el));
+    let input = own;
+    if (!input) {
+      input = form.ownerDocument.createElement('input');
+      input.type = 'hidden';
+      input.name = TOKEN_FIELD;
+      input.autocomplete = 'off';
+      form.append(input);
+    }
+    this.createdTokenInput = !own;
+    this.tokenInput = input;
+    claimedInputs.set(input, this);
+  }
+
+  // Whether the person could see the field at all: a field (and its recording mark) the page hid with display,
+  // visibility or opacity, or shrank to nothing, showed no choice, so its decisions are not captured.
+  private markVisible(): boolean {
+    const visible = (el: Element | null | undefined) => {
+      if (!el) return false;
+      const rect = el.getBoundingClientRect();
+      return el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && rect.width > 0 && rect.height > 0;
+    };
+    return visible(this.base) && visible(this.mark);
+  }
+
+  // Reads the shown rows into what the capture helper composes a request from: the decision of each box at this
+  // instant, the box as it was presented (default state, never required), and the wording shown with it.
+  private readings(): PurposeReading[] {
+    return this.rows().map(({ purpose, kind, index }): PurposeReading => {
+      const notices: PurposeReading['notices'] = [{ tag: kind === 'notice' ? 'p' : 'label', text: purpose.label }];
+      if (purpose.description) notices.push({ tag: 'p', text: purpose.description });
+      if (kind === 'notice') return { key: purpose.key, entry: undefined, controls: [], notices };
+      const defaultChecked = kind === 'object';
+      return {
+        key: purpose.key,
+        entry: { decision: this.checked[purpose.key] ? 'granted' : 'declined', default_checked: defaultChecked, mandatory: false },
+        controls: [{
+          tag: 'input', type: 'checkbox', id: `purpose-${index}`, name: purpose.key, meaning: undefined,
+          checked: defaultChecked, required: false, disabled: this.isDisabled,
+        }],
+        notices,
+      };
+    });
+  }
+
+  private formSubject(): CaptureSubject | undefined {
+    if (this.subject) return this.subject;
+    const form = this.form;
+    if (!form) return undefined;
+    const field = (kind: string) => {
+      const el = form.querySelector<HTMLInputElement>(`[data-svc-subject="${kind}"]`) ??
+        Array.from(form.elements).find((e) => e.getAttribute('data-svc-subject') === kind) as HTMLInputElement | undefined;
+      return typeof el?.value === 'string' ? el.value : undefined;
+    };
+    return { email: field('email'), external_id: field('external_id') };
+  }
+
+  private async runCapture(): Promise<CaptureResult> {
+    try {
+      const data = this.data;
+      if (this.duplicate) throw new ConsentFieldError('duplicate_field', 'This field is a duplicate and captures nothing.', 'capture');
+      if (this.status !== 'ready' || !data) {
+        throw new ConsentFieldError('not_rendered', 'The consent field showed no purposes (still loading, or loading failed); nothing was captured.', 'capture');
+      }
+      // Read before anything asynchronous, so a change while the request is under way cannot alter the decisions.
+      const purposes = this.readings();
+      if (!this.markVisible()) {
+        throw new ConsentFieldError('mark_hidden', 'The consent field was not visible when the form was submitted; nothing was captured.', 'capture');
+      }
+      const { publishableKey, baseUrl } = this.settings();
+      const proof = await this.currentProof(data, publishableKey, baseUrl);
+      const form = this.form;
+      const request = composeRequest({
+        flowId: data.flow_id,
+        purposes,
+        formId: form ? form.id || form.getAttribute('name') || undefined : undefined,
+        pageUrl: pageUrlOf(this.ownerDocument.URL),
+        locale: data.locale,
+        subject: this.formSubject(),
+        commit: this.commit,
+      });
+      // The service's own digest of the notice the field showed; when `purposes` hid some rows the whole notice was
+      // not shown, so no digest is claimed.
+      const narrowed = purposes.length !== data.purposes.length;
+      if (!narrowed && DIGEST.test(data.notice_hash)) request.notice_hash = data.notice_hash;
+      const result = await postCapture(request, { publishableKey, baseUrl, timeoutMs: this.timeoutMs, renderProof: proof, fetch: this.fetch });
+      this.setToken(result.session_token);
+      this.dispatchEvent(new CustomEvent('svc-capture', { detail: result, bubbles: true, composed: true }) as SvcCaptureEvent);
+      return result;
+    } catch (cause) {
+      const error = this.asFieldError(cause, 'capture');
+      this.setToken('');
+      this.emitError(error);
+      throw error;
+    }
+  }
+
+  // The render proof to send: the one the field rendered with, or, when it is about to expire, a fresh one for
+  // exactly the same wording (a changed wording is not what the person saw).
+  private async currentProof(data: RenderData, publishableKey: string, baseUrl: string): Promise<string> {
+    const expiry = proofExpiry(data);
+    if (expiry === undefined || expiry - PROOF_MARGIN_MS > Date.now()) return data.render_proof;
+    const fresh = await fetchRenderData({
+      baseUrl, flowId: data.flow_id, publishableKey, locale: data.locale, timeoutMs: this.timeoutMs, fetch: this.fetch,
+    });
+    if (fresh.notice_hash !== data.notice_hash || fresh.version !== data.version) {
+      throw new ConsentFieldError('wording_changed', 'The flow’s wording changed since the field was shown; nothing was captured.', 'capture');
+    }
+    if (this.data === data) this.data = { ...data, render_proof: fresh.render_proof, render_proof_expires_at: fresh.render_proof_expires_at };
+    return fresh.render_proof;
+  }
+
+  /**
+   * Captures the field's decisions now without submitting the form: posts the capture, writes the token, fires
+   * `svc-capture` or `svc-error`, and resolves with the `capture` object or rejects with a `ConsentFieldError`.
+   */
+  capture(): Promise<CaptureResult> {
+    return (this.inFlight ??= this.runCapture().finally(() => {
+      this.inFlight = undefined;
+    }));
+  }
+
+  /** Loads the flow's purposes again (after a network failure, for example); the person's choices start over. */
+  reload(): Promise<void> {
+    return this.load();
+  }
+
+  /** Checks validity; fires `invalid` when not valid (only a custom validity message makes it so). */
+  checkValidity(): boolean {
+    return this.formControl.checkValidity();
+  }
+
+  /** Checks validity and shows the browser's message when not valid. */
+  reportValidity(): boolean {
+    return this.formControl.reportValidity();
+  }
+
+  /** Sets a custom validity message, as a native control's; an empty string clears it. */
+  setCustomValidity(message: string): void {
+    this.formControl.setCustomValidity(message);
+  }
+
+  override render() {
+    if (this.status === 'duplicate') return nothing;
+    const data = this.data;
+    const locale = data?.locale ?? this.settings().locale;
+    const strings = stringsFor(locale);
+    const theme = [this.theme, this.providerConfig?.theme].find((t) => t && THEMES.has(t)) ?? 'light';
+    const classes = {
+      field: true,
+      'field--dark': theme === 'dark',
+      'field--auto': theme === 'auto',
+      [`field--${this.status}`]: true,
+    };
+    const dir = directionOf(locale);
+    if (this.status === 'error' || (this.status === 'idle' && !data)) {
+      return this.status === 'error'
+        ? html`<div class=${classMap(classes)} dir=${dir ?? nothing}><p part="message" class="field__message">${strings.unavailable}</p></div>`
+        : nothing;
+    }
+    const disabled = this.isDisabled;
+    return html`
+      <fieldset part="base" class=${classMap(classes)} dir=${dir ?? nothing} lang=${data?.locale ?? nothing}
+        aria-busy=${this.status === 'loading' ? 'true' : nothing} aria-describedby=${data?.description ? 'flow-description' : nothing}>
+        <legend part="legend" class="field__legend">${data?.title ?? strings.loading}</legend>
+        ${data?.description ? html`<p part="description" class="field__description" id="flow-description">${data.description}</p>` : nothing}
+        ${data ? html`<div class="field__rows">${this.rows().map((row) => this.renderRow(row, disabled, strings.object))}</div>` : nothing}
+        ${isHttpUrl(data?.policy_url) ? html`<p class="field__policy">
+          <a part="policy" href=${data!.policy_url!} target="_blank" rel="noopener noreferrer">${strings.policy}</a></p>` : nothing}
+        <p class="mark">
+          <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M8 1 2 3.5v4C2 11.1 4.6 14.3 8 15c3.4-.7 6-3.9 6-7.5v-4L8 1Zm-1 10L4 8l1.2-1.2L7 8.6l3.8-3.8L12 6l-5 5Z"/></svg>
+          <span>${strings.mark}</span>
+        </p>
+      </fieldset>
+    `;
+  }
+
+  private renderRow({ purpose, kind, index }: Row, disabled: boolean, objectHint: string) {
+    const id = `purpose-${index}`;
+    const description = purpose.description ? html`<p part="description" class="row__description" id="${id}-description">${purpose.description}</p>` : nothing;
+    if (kind === 'notice') {
+      return html`<div part="row" class="row row--notice"><p class="row__label">${purpose.label}</p>${description}</div>`;
+    }
+    const describedBy = [purpose.description ? `${id}-description` : '', kind === 'object' ? `${id}-hint` : ''].filter(Boolean).join(' ');
+    return html`
+      <div part="row" class=${classMap({ row: true, 'row--consent': kind === 'consent', 'row--object': kind === 'object' })}>
+        <input part="control" class="row__control" type="checkbox" id=${id} data-key=${purpose.key}
+          .checked=${live(this.checked[purpose.key] === true)} ?disabled=${disabled}
+          aria-describedby=${describedBy || nothing} @change=${this.handleChange}>
+        <label part="label" class="row__label" for=${id}>${purpose.label}</label>
+        ${description}
+        ${kind === 'object' ? html`<p part="hint" class="row__hint" id="${id}-hint">${objectHint}</p>` : nothing}
+      </div>
+    `;
+  }
+}

@@ -1,0 +1,160 @@
+// What the consent field shows: the answer of `GET /api/v1/flows/{id}/render?locale=` (publishable key, allowed
+// origin), checked for the shape the field relies on before anything of it is rendered.
+import { CaptureError, type FetchLike } from '@svc/capture';
+
+/** A purpose's legal basis, as the flow declares it. */
+export type PurposeBasis = 'consent' | 'legitimate_interest' | 'contract' | 'legal_obligation';
+
+/** One purpose row of the render answer. */
+export interface RenderPurpose {
+  key: string;
+  label: string;
+  description: string;
+  basis: PurposeBasis;
+  mechanism: string;
+  required: boolean;
+}
+
+/** The render endpoint's answer: the flow's presentation in one locale plus a signed render proof. */
+export interface RenderData {
+  flow_id: string;
+  version: number;
+  locale: string;
+  title: string;
+  description: string | null;
+  policy_url: string | null;
+  purposes: RenderPurpose[];
+  /** The digest of the privacy notice as the spec defines it; sent back as the capture's `notice_hash`. */
+  notice_hash: string;
+  /** JWS the service signed over application, flow and version, origin, notice hash, times and an id. */
+  render_proof: string;
+  /** When the proof stops being accepted. */
+  render_proof_expires_at?: string;
+}
+
+/** How a row is shown: a consent checkbox, a right-to-object checkbox, or notice text. */
+export type RowKind = 'consent' | 'object' | 'notice';
+
+/**
+ * How a purpose is presented, by the spec's attestation table: consent (explicit or informed) is a box never ticked
+ * in advance; legitimate interest with a right to object (`opt_out`) is a box ticked by default that the person
+ * unticks to object; every other purpose (contract, legal obligation, legitimate interest without that right) is
+ * text only.
+ */
+export function rowKind(purpose: Pick<RenderPurpose, 'basis' | 'mechanism'>): RowKind {
+  if (purpose.basis === 'consent') return 'consent';
+  if (purpose.basis === 'legitimate_interest' && purpose.mechanism === 'opt_out') return 'object';
+  return 'notice';
+}
+
+const BASES = new Set<string>(['consent', 'legitimate_interest', 'contract', 'legal_obligation']);
+const str = (v: unknown): v is string => typeof v === 'string';
+const optStr = (v: unknown) => v === null || v === undefined || typeof v === 'string';
+
+function isPurpose(value: unknown): value is RenderPurpose {
+  const p = value as Partial<RenderPurpose> | null;
+  return typeof p === 'object' && p !== null && str(p.key) && p.key !== '' && str(p.label) && optStr(p.description) &&
+    str(p.basis) && BASES.has(p.basis) && optStr(p.mechanism);
+}
+
+/** Whether `value` has the render answer's shape (the fields the field uses). */
+export function isRenderData(value: unknown): value is RenderData {
+  const d = value as Partial<RenderData> | null;
+  return typeof d === 'object' && d !== null && str(d.flow_id) && str(d.title) && optStr(d.description) &&
+    optStr(d.policy_url) && Array.isArray(d.purposes) && d.purposes.every(isPurpose) && str(d.notice_hash) &&
+    str(d.render_proof) && d.render_proof !== '';
+}
+
+/** Where and how the render answer is fetched. */
+export interface RenderRequest {
+  baseUrl: string;
+  flowId: string;
+  publishableKey: string;
+  locale?: string | undefined;
+  timeoutMs: number;
+  fetch?: FetchLike | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** The render endpoint's URL for a flow and locale. */
+export function renderUrl(baseUrl: string, flowId: string, locale: string | undefined): string {
+  const url = new URL(`${baseUrl.replace(/\/+$/, '')}/api/v1/flows/${encodeURIComponent(flowId)}/render`);
+  if (locale) url.searchParams.set('locale', locale);
+  return url.href;
+}
+
+/**
+ * Fetches the render answer, or rejects with a `CaptureError` of code `network`, `timeout`, `http_<status>` (with the
+ * server's error body) or `invalid_response`; an abort through `signal` rejects with the signal's reason.
+ */
+export async function fetchRenderData(request: RenderRequest): Promise<RenderData> {
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(request.signal?.reason);
+  request.signal?.addEventListener('abort', onAbort, { once: true });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, request.timeoutMs);
+  const doFetch: FetchLike = request.fetch ?? ((input, init) => fetch(input, init));
+  try {
+    let response: Response;
+    let text: string;
+    try {
+      // No cookies: the publishable key and the page's origin are what the service checks.
+      response = await doFetch(renderUrl(request.baseUrl, request.flowId, request.locale), {
+        method: 'GET', headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
+        credentials: 'omit', cache: 'no-store', signal: controller.signal,
+      });
+      text = await response.text();
+    } catch (cause) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      if (timedOut) throw new CaptureError('timeout', `The service did not answer within ${request.timeoutMs} ms.`);
+      throw new CaptureError('network', 'The service could not be reached.', { cause });
+    }
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    if (!response.ok) {
+      const message = (body as { message?: unknown } | undefined)?.message;
+      throw new CaptureError(`http_${response.status}`, typeof message === 'string' && message ? message : `The service answered HTTP ${response.status}.`, {
+        status: response.status,
+        ...(body === undefined ? {} : { body }),
+      });
+    }
+    // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
+    const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
+    if (!isRenderData(data)) throw new CaptureError('invalid_response', 'The service answered without the flow’s presentation.');
+    return {
+      ...data,
+      description: data.description ?? null,
+      policy_url: data.policy_url ?? null,
+      purposes: data.purposes.map((p) => ({ ...p, description: p.description ?? '', mechanism: p.mechanism ?? '', required: p.required === true })),
+    };
+  } finally {
+    clearTimeout(timer);
+    request.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/**
+ * When a render answer's proof expires (epoch ms): its `render_proof_expires_at`, else the JWS payload's `exp`, or
+ * undefined when neither can be read.
+ */
+export function proofExpiry(data: Pick<RenderData, 'render_proof' | 'render_proof_expires_at'>): number | undefined {
+  const stated = Date.parse(data.render_proof_expires_at ?? '');
+  if (Number.isFinite(stated)) return stated;
+  const proof = data.render_proof;
+  try {
+    const payload = proof.split('.')[1];
+    if (!payload) return undefined;
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
+    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
+    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
