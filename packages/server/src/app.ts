@@ -14,6 +14,7 @@ import { systemRoutes } from './routes/system.js';
 import { flowRoutes } from './flows/routes.js';
 import { sdkRoutes } from './sdk/index.js';
 import { webhookRoutes } from './webhooks/index.js';
+import { capturesModule } from './captures/index.js';
 import { IMPORTS_PATH, recordsModule } from './records/index.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
@@ -32,6 +33,7 @@ const modules: RouteModule[] = [
   decisionsModule, // decisions API + consent_sessions alias, participant API, hosted pages, playground at /
   sdkRoutes, // the script-tag SDK: /sdk/v1/svc.js (IIFE), /sdk/v1/svc.mjs (ESM) and their source maps
   webhookRoutes, // webhook endpoints, deliveries; registers the outbox writer and starts the delivery worker
+  capturesModule, // render endpoint, captures, authorize (capture tokens), form platform connections and /hooks/forms
   recordsModule, // consent records, imports, consent status, receipts, audit trail and anchoring, witness
 ];
 

@@ -10,6 +10,7 @@ import { systemOperations } from './routes/system.js';
 import { flowOperations } from './flows/routes.js';
 import { decisionOperations } from './decisions/routes.js';
 import { webhookOperations } from './webhooks/index.js';
+import { capturesOperations } from './captures/index.js';
 import { recordsOperations } from './records/index.js';
 import type { Operation } from './lib/operations.js';
 
@@ -24,6 +25,7 @@ export const operationLists: Operation[][] = [
   decisionOperations,
   webhookOperations,
   recordsOperations,
+  capturesOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

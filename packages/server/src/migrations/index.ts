@@ -4,6 +4,7 @@ import { flows } from './002-flows.js';
 import { decisions } from './003-decisions.js';
 import { records } from './004-records.js';
 import { webhooks } from './005-webhooks.js';
+import { captures } from './006-captures.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
-export const migrations: Migration[] = [core, flows, decisions, records, webhooks];
+export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures];
