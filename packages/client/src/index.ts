@@ -42,6 +42,14 @@ export {
 export { createDecision, exchangeDecision, getDecision } from './resources/decisions.js';
 export { verifyConsentToken } from './resources/consent-tokens.js';
 export { advanceTestClock } from './resources/test-clock.js';
+export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
+export {
+  createFormConnection,
+  deleteFormConnection,
+  getFormConnection,
+  listFormConnections,
+  rotateFormConnectionSecret,
+} from './resources/form-connections.js';
 
 // Resource groups and the shapes they return (the wire shapes themselves are in `@svc/client/schemas`)
 export type { ApiTokensResource, IssuedApiToken } from './resources/api-tokens.js';
@@ -51,6 +59,9 @@ export type { FlowsResource } from './resources/flows.js';
 export type { DecisionsResource, PublishableDecisionsResource } from './resources/decisions.js';
 export type { ConsentTokensResource } from './resources/consent-tokens.js';
 export type { TestClock, TestClockResource } from './resources/test-clock.js';
+export type { CaptureOptions, CapturesResource, PublishableFlowsResource, RenderOptions } from './resources/captures.js';
+export type { FormConnectionsResource } from './resources/form-connections.js';
+export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';
 export type {
   ActivityEvent,
   AllowedOrigin,

@@ -10,6 +10,12 @@ import {
   type PublishableDecisionsResource,
 } from '../resources/decisions.js';
 import { flowsResource, type FlowsResource } from '../resources/flows.js';
+import {
+  capturesResource,
+  publishableFlowsResource,
+  type CapturesResource,
+  type PublishableFlowsResource,
+} from '../resources/captures.js';
 import { getMe } from '../resources/me.js';
 import { testClockResource, type TestClockResource } from '../resources/test-clock.js';
 import type { Me } from '../schemas/me.js';
@@ -36,6 +42,10 @@ export interface SvcClient extends SvcConnection<'bearer'> {
 export interface SvcPublishableClient extends SvcConnection<'publishable_key'> {
   /** Decision sessions (create only). */
   readonly decisions: PublishableDecisionsResource;
+  /** Render data for the consent field (`flows.render`). */
+  readonly flows: PublishableFlowsResource;
+  /** Consent captures from the organisation's own form. */
+  readonly captures: CapturesResource;
 }
 
 /**
@@ -66,7 +76,12 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
   const connection = connect(options);
   if (connection.credential === 'publishable_key') {
     const publishable = connection as SvcConnection<'publishable_key'>;
-    return { ...publishable, decisions: { create: (request, opts) => createDecision(publishable, request, opts) } };
+    return {
+      ...publishable,
+      decisions: { create: (request, opts) => createDecision(publishable, request, opts) },
+      flows: publishableFlowsResource(publishable),
+      captures: capturesResource(publishable),
+    };
   }
   const bearer = connection as SvcConnection<'bearer'>;
   return {

@@ -30,6 +30,8 @@ export interface SvcRequest {
   query?: Record<string, string | number | boolean | null | undefined> | undefined;
   /** JSON body. */
   body?: unknown;
+  /** Extra request headers for this call (such as `X-Svc-Render-Proof`); they cannot replace the credential. */
+  headers?: Record<string, string> | undefined;
 }
 
 /** Options every call takes as its last argument. */
@@ -122,7 +124,9 @@ async function send<T>(
   const maxRetries = options.maxRetries ?? config.maxRetries;
   const { idempotencyKey, signal } = options;
 
-  const headers: Record<string, string> = { ...config.headers };
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers ?? {})) headers[name.toLowerCase()] = value;
+  Object.assign(headers, config.headers);
   if (request.body !== undefined) headers['content-type'] = 'application/json';
   if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
   const body = request.body === undefined ? undefined : JSON.stringify(request.body);

@@ -11,6 +11,7 @@ import {
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 import { allowedOriginsResource, type AllowedOriginsResource } from './allowed-origins.js';
+import { formConnectionsResource, type FormConnectionsResource } from './form-connections.js';
 
 /** A new application with its publishable key, which the API shows only this once. */
 export interface CreatedApplication {
@@ -86,6 +87,8 @@ export interface ApplicationsResource {
   activity(id: string, query?: ActivityQuery, options?: CallOptions): SvcList<ActivityEvent>;
   /** The browser origins registered for an application. */
   readonly allowedOrigins: AllowedOriginsResource;
+  /** The form platform (Typeform-compatible) connections of an application. */
+  readonly formConnections: FormConnectionsResource;
 }
 
 /** Binds the application functions to a connection. */
@@ -97,5 +100,6 @@ export function applicationsResource(connection: SvcConnection<'bearer'>): Appli
     update: (id, changes, options) => updateApplication(connection, id, changes, options),
     activity: (id, query, options) => listApplicationActivity(connection, id, query, options),
     allowedOrigins: allowedOriginsResource(connection),
+    formConnections: formConnectionsResource(connection),
   };
 }

@@ -1,6 +1,8 @@
 import { consentExchange, type ConsentExchange, type ExchangeRequest } from '../schemas/consent-tokens.js';
 import { decisionEnvelope, type CreateDecisionRequest, type Decision } from '../schemas/decisions.js';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
+import type { AuthorizedDecision, AuthorizeRequest } from '../schemas/authorize.js';
+import { authorizeCapture } from './captures.js';
 
 const path = (sessionToken: string, action = '') => `/api/v1/decisions/${encodeURIComponent(sessionToken)}${action}`;
 
@@ -45,6 +47,8 @@ export interface DecisionsResource {
   get(sessionToken: string, options?: CallOptions): Promise<Decision>;
   /** Exchanges a completed decision's `exchange_token` for its claims; see {@link exchangeDecision}. */
   exchange(sessionToken: string, exchangeToken: string, options?: WriteOptions): Promise<ConsentExchange>;
+  /** Commits a capture token (the `svc_capture_token` a form posted); see {@link authorizeCapture}. */
+  authorize(sessionToken: string, request: AuthorizeRequest, options?: WriteOptions): Promise<AuthorizedDecision>;
 }
 
 /** Decision sessions as a publishable key sees them: it may only create them. */
@@ -56,5 +60,6 @@ export function decisionsResource(connection: SvcConnection<'bearer'>): Decision
     create: (request, options) => createDecision(connection, request, options),
     get: (sessionToken, options) => getDecision(connection, sessionToken, options),
     exchange: (sessionToken, exchangeToken, options) => exchangeDecision(connection, sessionToken, exchangeToken, options),
+    authorize: (sessionToken, request, options) => authorizeCapture(connection, sessionToken, request, options),
   };
 }
