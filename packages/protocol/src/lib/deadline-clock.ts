@@ -1,13 +1,11 @@
-import * as z from 'zod/mini';
 import { ProtocolError, ProtocolErrorCode } from './errors.js';
-import type { DeadlinePayload } from './schemas.js';
+import { type DeadlinePayload, utcDateTimeSchema } from './schemas.js';
 
 /** Seconds before the deadline at which `svc:deadline` fires: three warnings, then `expired` at T-0. */
 export const DEADLINE_THRESHOLDS = [30, 15, 5, 0] as const;
 
 // setTimeout stores its delay in 32 bits; anything longer fires at once, so long waits are taken in steps.
 const MAX_DELAY = 2 ** 31 - 1;
-const utcDateTime = z.iso.datetime();
 
 /** Options of {@link createDeadlineClock}; the clocks and timers are injectable so tests need not wait. */
 export interface DeadlineClockOptions {
@@ -57,7 +55,7 @@ export function createDeadlineClock(options: DeadlineClockOptions): DeadlineCloc
     setTimeout: schedule = (callback, ms) => setTimeout(callback, ms),
     clearTimeout: unschedule = (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
   } = options;
-  if (!utcDateTime.safeParse(deadlineAt).success || typeof onDeadline !== 'function') {
+  if (!utcDateTimeSchema.safeParse(deadlineAt).success || typeof onDeadline !== 'function') {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidOptions,
       'createDeadlineClock needs deadlineAt as an ISO 8601 UTC date-time and an onDeadline function',

@@ -2,6 +2,9 @@
 import * as z from 'zod/mini';
 import {
   MESSAGE_TYPES,
+  NON_EMPTY,
+  UTC_DATE_TIME,
+  UUID_V4,
   approvalCompletePayloadSchema,
   approvalStatePayloadSchema,
   brandingSchema,
@@ -9,6 +12,7 @@ import {
   consentCompletePayloadSchema,
   consentStatePayloadSchema,
   deadlineExpiredPayloadSchema,
+  deadlinePayloadSchema,
   deadlineWarningPayloadSchema,
   envelopeSchema,
   errorPayloadSchema,
@@ -89,8 +93,43 @@ const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
   'svc:deadline': 'Frame to host at T-30 s, T-15 s and T-5 s (warning) and T-0 (expired).',
 };
 
+// The browser-bound schemas state some rules with the schema kinds the bundle carries anyway (see schemas.ts); the
+// documents state the same rules in JSON Schema's own words: `minLength: 1` for the non-empty pattern, the `format`
+// beside zod's date-time and UUID v4 patterns, a plain `null` and `boolean` type for the literals that spell them,
+// and `oneOf` for the unions whose branches exclude each other.
+const exclusive = new Set<z.core.$ZodType>([deadlinePayloadSchema, messageSchema, ...messageSchema.def.options]);
+const formats = new Map([
+  [UTC_DATE_TIME.source, 'date-time'],
+  [UUID_V4.source, 'uuid'],
+]);
+function restate({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }) {
+  const { pattern, anyOf } = jsonSchema;
+  const values = zodSchema._zod.def.type === 'literal' ? (zodSchema as z.core.$ZodLiteral)._zod.def.values : [];
+  if (pattern === NON_EMPTY.source) {
+    delete jsonSchema.pattern;
+    jsonSchema.minLength = 1;
+  } else if (pattern !== undefined && formats.has(pattern)) {
+    // In the order zod writes its string formats: type, format, pattern.
+    delete jsonSchema.pattern;
+    Object.assign(jsonSchema, { format: formats.get(pattern), pattern });
+  } else if ((values.length === 1 && values[0] === null) || (values.length === 2 && values.includes(true) && values.includes(false))) {
+    delete jsonSchema.const;
+    delete jsonSchema.enum;
+  } else if (anyOf && exclusive.has(zodSchema)) {
+    delete jsonSchema.anyOf;
+    jsonSchema.oneOf = anyOf;
+  } else {
+    return;
+  }
+  // The description came from the registry before this ran; it goes last, where zod puts it.
+  const { description } = jsonSchema;
+  if (description === undefined) return;
+  delete jsonSchema.description;
+  jsonSchema.description = description;
+}
+
 function document(file: string, title: string, description: string, schema: z.core.$ZodType) {
-  const { $schema, ...body } = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: fields });
+  const { $schema, ...body } = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: fields, override: restate });
   return { $schema, $id: MESSAGE_SCHEMAS_BASE_URL + file, title, description, ...body };
 }
 

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { type TestContext, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { samplePayloads } from '../testing/fakes.js';
 import { ProtocolError } from './errors.js';
 import { createMessage, inspectMessage, isSvcMessage, parseMessage, uuidv4 } from './message.js';
-import { KINDS, MESSAGE_TYPES } from './schemas.js';
+import { KINDS, MESSAGE_TYPES, messageSchema } from './schemas.js';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
@@ -109,6 +110,86 @@ describe('parseMessage', () => {
       assert.throws(() => parseMessage(data), { code: 'invalid_message' });
     });
   }
+});
+
+// parseMessage checks a message against the one variant its kind and type name; messageSchema is every variant.
+describe('parseMessage against the variant of its kind and type', () => {
+  const message = createMessage('svc:resize', 'consent', { height: 1 });
+  const rejects = (data: unknown, field: RegExp) =>
+    assert.throws(() => parseMessage(data), (error: unknown) => {
+      assert.ok(error instanceof ProtocolError);
+      assert.equal(error.code, 'invalid_message');
+      assert.match(error.message, field);
+      return true;
+    });
+
+  it('names type or kind when it is not one of the protocol', () => {
+    rejects({ ...message, type: 'svc:hello' }, /: type: /);
+    rejects({ ...message, kind: 'signature' }, /: kind: /);
+  });
+
+  it('names the payload field that fails', () => {
+    rejects({ ...message, payload: { height: -1 } }, /: payload\.height: /);
+    rejects({ ...message, type: 'svc:complete', payload: samplePayloads.approval['svc:complete'] }, /: payload\.outcome: /);
+  });
+
+  for (const key of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+    it(`takes ${key} as an unknown kind or type, not a key of the lookup`, () => {
+      rejects({ ...message, kind: key }, /kind/);
+      rejects({ ...message, type: key }, /type/);
+      assert.deepEqual(inspectMessage({ ...message, type: `svc:${key}` }), { ok: false, reason: 'schema' });
+    });
+  }
+
+  /** `message` with a `field` getter answering each value in turn, then the last one for good. */
+  const shifting = (field: string, ...answers: unknown[]) => {
+    let read = 0;
+    return Object.defineProperty({ ...message }, field, {
+      enumerable: true,
+      get: () => answers[Math.min(read++, answers.length - 1)],
+    });
+  };
+
+  it('never returns what it did not check when kind or type changes between reads', () => {
+    // Looked up as a resize, then read as a completion: the resize variant refuses it.
+    rejects(shifting('type', 'svc:resize', 'svc:complete'), /type/);
+    rejects(shifting('kind', 'consent', 'approval'), /kind/);
+    // Unknown at the lookup, valid afterwards: whatever comes back was checked whole, on one read of each field.
+    for (const data of [shifting('type', 'svc:hello', 'svc:resize'), shifting('kind', 'signature', 'consent')]) {
+      const parsed = parseMessage(data);
+      assert.deepEqual(parsed, { ...message });
+      assert.equal(messageSchema.safeParse(parsed).success, true);
+    }
+  });
+
+  it('agrees with messageSchema on valid messages and on messages with a field swapped or removed', () => {
+    const valid = fc.record({ kind: fc.constantFrom(...KINDS), type: fc.constantFrom(...MESSAGE_TYPES) });
+    const field = fc.constantFrom('type', 'kind', 'version', 'payload', 'ts', 'message_id', 'extra');
+    const other = fc.record({ kind: fc.constantFrom(...KINDS), type: fc.constantFrom(...MESSAGE_TYPES) });
+    const value = fc.oneof(
+      fc.constantFrom(undefined, null, 2, '2', 'svc:hello', 'signature', '', [], {}, '2030-01-01T00:00:00+01:00'),
+      other.map(({ kind, type }) => samplePayloads[kind][type]),
+      fc.constantFrom(...KINDS, ...MESSAGE_TYPES),
+      fc.jsonValue(),
+    );
+    fc.assert(
+      fc.property(valid, field, value, fc.boolean(), ({ kind, type }, key, swapped, remove) => {
+        const data: Record<string, unknown> = { ...createMessage(type, kind, samplePayloads[kind][type]) };
+        if (remove) delete data[key];
+        else data[key] = swapped;
+        const expected = messageSchema.safeParse(data);
+        let parsed: unknown;
+        try {
+          parsed = parseMessage(data);
+        } catch (error) {
+          assert.ok(error instanceof ProtocolError);
+        }
+        assert.equal(parsed !== undefined, expected.success);
+        if (expected.success) assert.deepEqual(parsed, expected.data);
+      }),
+      { numRuns: 2000 },
+    );
+  });
 });
 
 describe('isSvcMessage', () => {

@@ -5,9 +5,33 @@ import {
   type MessageType,
   type PayloadOf,
   type SvcMessage,
+  KINDS,
+  MESSAGE_TYPES,
   PROTOCOL_VERSION,
+  envelopeSchema,
   messageSchema,
+  messageVariants,
 } from './schemas.js';
+
+type Result = { success: true; data: SvcMessage } | { success: false; error: { issues: readonly Issue[] } };
+type Issue = { path: readonly PropertyKey[]; message: string };
+
+/**
+ * Validates `data` as a whole message with the one variant its `kind` and `type` name, so a message is checked
+ * once rather than against every variant in turn. Throws what reading `data` throws.
+ */
+function safeParse(data: unknown): Result {
+  const { kind, type } = (data ?? {}) as { kind?: unknown; type?: unknown };
+  // `includes` first, so `kind` or `type` can only index the table with its own keys (never `__proto__`).
+  if (KINDS.includes(kind as Kind) && MESSAGE_TYPES.includes(type as MessageType)) {
+    // The variant checks `kind` and `type` again, so a getter answering differently on this read fails it.
+    return messageVariants[kind as Kind][type as MessageType].safeParse(data) as Result;
+  }
+  // Not a kind or type of the protocol: the envelope schema names the field. Should it pass after all (a getter
+  // answering differently on the second read), the union decides, so nothing unchecked gets through.
+  const envelope = envelopeSchema.safeParse(data);
+  return envelope.success ? (messageSchema.safeParse(data) as Result) : envelope;
+}
 
 /** The verdict on untrusted data: the validated message, or the first rule it broke. */
 export type Inspection = { ok: true; message: SvcMessage } | { ok: false; reason: 'version' | 'type' | 'schema' };
@@ -22,7 +46,7 @@ export function inspectMessage(data: unknown): Inspection {
     const { version, type } = data as { version?: unknown; type?: unknown };
     if (version !== PROTOCOL_VERSION) return { ok: false, reason: 'version' };
     if (typeof type !== 'string' || !type.startsWith('svc:')) return { ok: false, reason: 'type' };
-    const result = messageSchema.safeParse(data);
+    const result = safeParse(data);
     return result.success ? { ok: true, message: result.data } : { ok: false, reason: 'schema' };
   } catch {
     // Throwing getters, revoked proxies and the like: whatever it is, it is not a message.
@@ -40,9 +64,9 @@ export function inspectMessage(data: unknown): Inspection {
  * ```
  */
 export function parseMessage(data: unknown): SvcMessage {
-  let result: ReturnType<typeof messageSchema.safeParse>;
+  let result: Result;
   try {
-    result = messageSchema.safeParse(data);
+    result = safeParse(data);
   } catch (cause) {
     throw new ProtocolError(ProtocolErrorCode.InvalidMessage, 'Not a protocol v2 message: reading it threw', { cause });
   }

@@ -1,14 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import * as z from 'zod/mini';
 import { samplePayloads } from '../testing/fakes.js';
 import {
   KINDS,
   MESSAGE_TYPES,
+  NON_EMPTY,
+  UTC_DATE_TIME,
+  UUID_V4,
   type Kind,
   type MessageType,
   envelopeSchema,
+  errorPayloadSchema,
+  kindSchema,
   messageSchema,
   payloadSchemas,
+  readyPayloadSchema,
+  utcDateTimeSchema,
 } from './schemas.js';
 
 const ID = '3b241101-e2bb-4255-8caf-4136c566a962';
@@ -176,6 +184,43 @@ describe('payload schemas', () => {
       for (const key of Object.keys(change)) if (change[key] === undefined) delete payload[key];
       assert.equal(payloadSchemas[type].safeParse(payload).success, valid);
       assert.equal(accepts(raw(type, kind, payload)), valid);
+    });
+  }
+});
+
+// The schemas state some rules with fewer zod kinds than the obvious spelling (see schemas.ts): each must accept
+// exactly what the kind it stands in for accepts.
+describe('rules stated with fewer schema kinds', () => {
+  it("uses zod's own date-time and UUID v4 patterns", () => {
+    const pattern = (schema: z.ZodMiniType) => (schema._zod.def as { pattern?: RegExp }).pattern;
+    assert.equal(UTC_DATE_TIME.source, pattern(z.iso.datetime())?.source);
+    assert.equal(UUID_V4.source, pattern(z.uuidv4())?.source);
+    assert.equal(UTC_DATE_TIME.flags + UUID_V4.flags, '');
+  });
+
+  const values: unknown[] = [
+    undefined, null, true, false, 0, 1, 'true', '', ' ', '\n', 'a', '\uD800', '\u{1F600}', 'consent', 'approval',
+    'Consent', 'signature', '2030-01-01T00:00:00Z', '2030-01-01T00:00:00.123456Z', '2030-01-01T00:00Z',
+    '2030-01-01T00:00:00+00:00', '2032-02-29T00:00:00Z', '2030-02-29T00:00:00Z', '2030-01-01T24:00:00Z',
+    '3b241101-e2bb-4255-8caf-4136c566a962', '3B241101-E2BB-4255-8CAF-4136C566A962', 'c232ab00-9414-11ec-b3c8-9f6bdeced846',
+    '3b241101-e2bb-4255-cfaf-4136c566a962', {}, [], new Date(0),
+  ];
+  const cases: [string, z.ZodMiniType, z.ZodMiniType][] = [
+    ['a non-empty string', z.string().check(z.regex(NON_EMPTY)), z.string().check(z.minLength(1))],
+    ['a UTC date-time', utcDateTimeSchema, z.iso.datetime()],
+    ['a nullable UTC date-time', readyPayloadSchema.shape.deadline_at, z.nullable(z.iso.datetime())],
+    ['a UUID v4', envelopeSchema.shape.message_id, z.uuidv4()],
+    ['a kind', kindSchema, z.enum(KINDS)],
+    ['a message type', envelopeSchema.shape.type, z.enum(MESSAGE_TYPES)],
+    ['a boolean', errorPayloadSchema.shape.fatal, z.boolean()],
+    ['a nullable non-empty string', errorPayloadSchema.shape.recoverable_via, z.nullable(z.string().check(z.minLength(1)))],
+  ];
+  for (const [name, schema, reference] of cases) {
+    it(`accepts exactly what zod accepts as ${name}`, () => {
+      for (const value of values) {
+        const label = typeof value === 'string' ? JSON.stringify(value) : String(value);
+        assert.equal(schema.safeParse(value).success, reference.safeParse(value).success, label);
+      }
     });
   }
 });

@@ -1,5 +1,13 @@
 // The wire shapes of protocol v2, written once: the types, runtime validation and the published JSON Schemas all
 // come from here. Browser-bound, so `zod/mini` only.
+//
+// Every zod schema kind used here ships its whole implementation to every page that embeds a decision, so the rules
+// are stated with as few kinds as state them exactly (see the README's bundle notes, and index.test.ts for the list):
+// - finite value sets (enums, `true|false`, `null`) are `z.literal`, one kind instead of enum, boolean and nullable;
+// - string rules are regex checks, including zod's own date-time and UUID v4 patterns (pinned to zod by a test);
+// - a whole message is one strict object per kind and type, looked up by `kind` and `type` (no discriminated union).
+// Factories are `@__NO_SIDE_EFFECTS__` and chained constructions `@__PURE__`, so a bundle that only needs some
+// schemas (the deadline clock's date-time, say) drops the rest: a method call like `.check()` is otherwise kept.
 import * as z from 'zod/mini';
 
 /** The protocol version every envelope carries in `version`. */
@@ -21,39 +29,53 @@ export const KINDS = ['consent', 'approval'] as const;
 
 // Field schemas come from factories: each field gets its own instance, so each can carry its own description in
 // the published JSON Schemas. Regexes carry no flags, because JSON Schema keeps only a pattern's source.
-// Every string field that names or carries something must say something.
-const text = () => z.string().check(z.minLength(1));
-// `iso.datetime()` rejects offsets by default, so only UTC (`...Z`) timestamps pass.
-const utcDateTime = () => z.iso.datetime();
-const count = () => z.int().check(z.nonnegative());
-const kind = () => z.enum(KINDS);
+// Every string field that names or carries something must say something. "Has a first character" is `minLength(1)`
+// stated as a regex check (any UTF-16 unit, so exactly the non-empty strings); the JSON Schemas say `minLength: 1`.
+export const NON_EMPTY = /^[\s\S]/;
+const matching = /* @__NO_SIDE_EFFECTS__ */ (pattern: RegExp) => z.string().check(z.regex(pattern));
+const text = /* @__NO_SIDE_EFFECTS__ */ () => matching(NON_EMPTY);
+// zod's own patterns behind `z.iso.datetime()` (no offset, so UTC `...Z` only, seconds required, any fraction, real
+// calendar dates) and `z.uuidv4()`, as plain regex checks: the same rules without the string-format schema kinds in
+// the bundle. schemas.test.ts fails if zod's patterns ever differ from these; the JSON Schemas keep their `format`.
+export const UTC_DATE_TIME = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/;
+export const UUID_V4 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$/;
+const utcDateTime = /* @__NO_SIDE_EFFECTS__ */ () => matching(UTC_DATE_TIME);
+const count = /* @__NO_SIDE_EFFECTS__ */ () => z.int().check(z.nonnegative());
+const positive = /* @__NO_SIDE_EFFECTS__ */ () => z.int().check(z.positive());
+const kind = /* @__NO_SIDE_EFFECTS__ */ () => z.literal(KINDS);
+
+/** Schema of an ISO 8601 UTC date-time such as `2030-01-01T00:00:00Z`, for the deadline clock's option. */
+export const utcDateTimeSchema = utcDateTime();
 
 /** Schema of `kind`: `consent` or `approval`. */
 export const kindSchema = kind();
 
 /** Schema of `svc:ready` branding: display hints only, each optional; `accent` is a hex colour so it is safe in CSS. */
-export const brandingSchema = z.strictObject({
+export const brandingSchema = /* @__PURE__ */ z.strictObject({
   name: z.optional(text()),
   logo_url: z.optional(z.httpUrl()),
-  accent: z.optional(z.string().check(z.regex(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/))),
+  accent: z.optional(matching(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)),
 });
 
-/** Schema of the `svc:ready` payload; `deadline_at` is null when the session has no deadline. */
-export const readyPayloadSchema = z.strictObject({
-  kind: kind(),
+// The ready fields other than `kind`, shared by the either-kind schema and each kind's message variant.
+const readyFields = {
   session_token: text(),
-  deadline_at: z.nullable(utcDateTime()),
+  // `z.nullable()` exactly, as a union with the null literal: the JSON Schema is the same `anyOf`.
+  deadline_at: z.union([utcDateTime(), z.literal(null)]),
   branding: brandingSchema,
-  mode: z.enum(['embed', 'popup', 'redirect']),
+  mode: z.literal(['embed', 'popup', 'redirect']),
   // A BCP 47 language tag such as `en` or `pt-BR`.
-  locale: z.string().check(z.regex(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8})*$/)),
-});
+  locale: matching(/^[a-zA-Z]{2,3}(?:-[a-zA-Z0-9]{1,8})*$/),
+};
+
+/** Schema of the `svc:ready` payload; `deadline_at` is null when the session has no deadline. */
+export const readyPayloadSchema = z.strictObject({ kind: kind(), ...readyFields });
 
 const transition = { from: text(), to: text() };
 
 /** Schema of the consent `svc:state` payload: a zero-based `step_index` below `total_steps`. */
-export const consentStatePayloadSchema = z
-  .strictObject({ ...transition, step_index: count(), total_steps: z.int().check(z.positive()) })
+export const consentStatePayloadSchema = /* @__PURE__ */ z
+  .strictObject({ ...transition, step_index: count(), total_steps: positive() })
   // JSON Schema cannot compare two fields; the published schema documents it in words.
   .check(
     z.refine((state) => state.step_index < state.total_steps, {
@@ -75,13 +97,13 @@ const completion = { exchange_token: text(), completed_at: utcDateTime() };
 
 /** Schema of the consent `svc:complete` payload. */
 export const consentCompletePayloadSchema = z.strictObject({
-  outcome: z.enum(['granted', 'declined']),
+  outcome: z.literal(['granted', 'declined']),
   ...completion,
 });
 
 /** Schema of the approval `svc:complete` payload. */
 export const approvalCompletePayloadSchema = z.strictObject({
-  outcome: z.enum(['approved', 'denied', 'countered']),
+  outcome: z.literal(['approved', 'denied', 'countered']),
   ...completion,
 });
 
@@ -91,15 +113,16 @@ export const completePayloadSchema = z.union([consentCompletePayloadSchema, appr
 /** Schema of the `svc:cancel` payload; `cancelled_by` says whether the host page, the frame or the user cancelled. */
 export const cancelPayloadSchema = z.strictObject({
   reason: text(),
-  cancelled_by: z.enum(['host', 'frame', 'user']),
+  cancelled_by: z.literal(['host', 'frame', 'user']),
 });
 
 /** Schema of the `svc:error` payload; `recoverable_via` names the way out, or is null when there is none. */
 export const errorPayloadSchema = z.strictObject({
   code: text(),
   message: z.string(),
-  fatal: z.boolean(),
-  recoverable_via: z.nullable(text()),
+  // `z.boolean()` exactly, as a literal: the JSON Schema says `"type": "boolean"`.
+  fatal: z.literal([true, false]),
+  recoverable_via: z.union([text(), z.literal(null)]),
 });
 
 /** Schema of the `svc:resize` payload: the content height in whole CSS pixels. */
@@ -107,7 +130,7 @@ export const resizePayloadSchema = z.strictObject({ height: count() });
 
 /** Schema of the `svc:deadline` payload at T-30 s, T-15 s and T-5 s: seconds are still left. */
 export const deadlineWarningPayloadSchema = z.strictObject({
-  remaining_seconds: z.int().check(z.positive()),
+  remaining_seconds: positive(),
   level: z.literal('warning'),
   deadline_at: utcDateTime(),
 });
@@ -120,10 +143,7 @@ export const deadlineExpiredPayloadSchema = z.strictObject({
 });
 
 /** Schema of the `svc:deadline` payload: a `warning` has seconds left, `expired` has none. */
-export const deadlinePayloadSchema = z.discriminatedUnion('level', [
-  deadlineWarningPayloadSchema,
-  deadlineExpiredPayloadSchema,
-]);
+export const deadlinePayloadSchema = z.union([deadlineWarningPayloadSchema, deadlineExpiredPayloadSchema]);
 
 /** The payload schema of each message type, covering both kinds. */
 export const payloadSchemas = {
@@ -137,44 +157,52 @@ export const payloadSchemas = {
 } as const;
 
 const envelopeShape = {
-  type: z.enum(MESSAGE_TYPES),
+  type: z.literal(MESSAGE_TYPES),
   kind: kind(),
   version: z.literal(PROTOCOL_VERSION),
   payload: z.record(z.string(), z.unknown()),
   ts: utcDateTime(),
-  message_id: z.uuidv4(),
+  message_id: matching(UUID_V4),
 };
 
 /** Schema of the envelope alone: the six required fields, nothing else, with any object as payload. */
 export const envelopeSchema = z.strictObject(envelopeShape);
 
-function variant<T extends (typeof MESSAGE_TYPES)[number], K extends Kind, P extends z.ZodMiniType>(
-  type: T,
-  kind: K,
-  payload: P,
-) {
+/* @__NO_SIDE_EFFECTS__ */
+function variant<T extends MessageType, K extends Kind, P extends z.ZodMiniType>(type: T, kind: K, payload: P) {
   return z.strictObject({ ...envelopeShape, type: z.literal(type), kind: z.literal(kind), payload });
 }
 
-// One union per kind, so a payload that only makes sense for the other kind (a consent `svc:complete` with
-// outcome `approved`, a ready payload naming another kind) fails validation instead of reaching a handler.
-function messagesOf<K extends Kind, S extends z.ZodMiniType, C extends z.ZodMiniType>(kind: K, state: S, complete: C) {
-  return z.discriminatedUnion('type', [
-    variant('svc:ready', kind, z.extend(readyPayloadSchema, { kind: z.literal(kind) })),
-    variant('svc:state', kind, state),
-    variant('svc:complete', kind, complete),
-    variant('svc:cancel', kind, cancelPayloadSchema),
-    variant('svc:error', kind, errorPayloadSchema),
-    variant('svc:resize', kind, resizePayloadSchema),
-    variant('svc:deadline', kind, deadlinePayloadSchema),
-  ]);
+// One variant per type and kind, so a payload that only makes sense for the other kind (a consent `svc:complete`
+// with outcome `approved`, a ready payload naming another kind) fails validation instead of reaching a handler.
+/* @__NO_SIDE_EFFECTS__ */
+function variantsOf<K extends Kind, S extends z.ZodMiniType, C extends z.ZodMiniType>(kind: K, state: S, complete: C) {
+  return {
+    'svc:ready': variant('svc:ready', kind, z.strictObject({ kind: z.literal(kind), ...readyFields })),
+    'svc:state': variant('svc:state', kind, state),
+    'svc:complete': variant('svc:complete', kind, complete),
+    'svc:cancel': variant('svc:cancel', kind, cancelPayloadSchema),
+    'svc:error': variant('svc:error', kind, errorPayloadSchema),
+    'svc:resize': variant('svc:resize', kind, resizePayloadSchema),
+    'svc:deadline': variant('svc:deadline', kind, deadlinePayloadSchema),
+  };
 }
 
+/**
+ * The schema of each whole message by kind and type: what `parseMessage` looks up after reading `kind` and
+ * `type`, instead of trying every variant. Internal; `messageSchema` is the same variants as one union.
+ */
+export const messageVariants = {
+  consent: variantsOf('consent', consentStatePayloadSchema, consentCompletePayloadSchema),
+  approval: variantsOf('approval', approvalStatePayloadSchema, approvalCompletePayloadSchema),
+};
+
+type VariantOf<K extends Kind> = (typeof messageVariants)[K][MessageType];
+const unionOf = /* @__NO_SIDE_EFFECTS__ */ <K extends Kind>(kind: K): z.ZodMiniUnion<VariantOf<K>[]> =>
+  z.union(Object.values(messageVariants[kind]) as VariantOf<K>[]);
+
 /** Schema of a whole message: envelope and payload, with the payload matching both `type` and `kind`. */
-export const messageSchema = z.discriminatedUnion('kind', [
-  messagesOf('consent', consentStatePayloadSchema, consentCompletePayloadSchema),
-  messagesOf('approval', approvalStatePayloadSchema, approvalCompletePayloadSchema),
-]);
+export const messageSchema = z.union([unionOf('consent'), unionOf('approval')]);
 
 /** A decision kind: `consent` or `approval`. */
 export type Kind = z.infer<typeof kindSchema>;

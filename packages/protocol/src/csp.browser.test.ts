@@ -1,0 +1,67 @@
+// Real Chromium under the strict Content-Security-Policy of issue 9 (`script-src 'self'`, no 'unsafe-eval', no
+// nonce): validating messages must never make the browser report a violation. zod/mini's objects never take zod's
+// JIT path, the one place zod evaluates code (see the README's CSP note); this test keeps it that way across zod
+// upgrades and schema changes, and its controls show it would see the violation if they did.
+import { expect } from '@open-wc/testing';
+
+const FIXTURE = '/packages/protocol/test/fixtures/csp.html';
+
+interface Violation {
+  directive: string;
+  blockedURI: string;
+  sourceFile: string;
+}
+
+interface Report {
+  fixture: 'csp';
+  parsed?: number;
+  error?: string;
+  violations: Violation[];
+}
+
+const frames: HTMLIFrameElement[] = [];
+
+/** Loads the strict-CSP fixture in an iframe and resolves with its report. */
+function load(query = ''): Promise<Report> {
+  return new Promise((resolve) => {
+    const iframe = document.createElement('iframe');
+    const listener = (event: MessageEvent) => {
+      if (event.source !== iframe.contentWindow || event.data?.fixture !== 'csp') return;
+      removeEventListener('message', listener);
+      resolve(event.data as Report);
+    };
+    addEventListener('message', listener);
+    iframe.src = `${FIXTURE}${query}`;
+    document.body.append(iframe);
+    frames.push(iframe);
+  });
+}
+
+describe('@svc/protocol under a strict CSP', () => {
+  afterEach(() => {
+    for (const iframe of frames.splice(0)) iframe.remove();
+  });
+
+  it('validates every message type of both kinds, with channel, port and clock, and triggers no violation', async () => {
+    const report = await load();
+    expect(report.error).to.equal(undefined);
+    // 7 types x 2 kinds x 5 checks, 3 rejections, and the seven messages through the channel.
+    expect(report.parsed).to.equal(7 * 2 * 5 + 3 + 1);
+    expect(report.violations).to.deep.equal([]);
+  });
+
+  it("sees the violation of classic zod's eval probe, which it catches and the browser reports anyway", async () => {
+    const report = await load('?probe=classic');
+    expect(report.error).to.equal(undefined);
+    expect(report.violations.map(({ directive, blockedURI }) => `${directive} ${blockedURI}`)).to.deep.equal([
+      'script-src eval',
+    ]);
+    expect(report.violations[0]?.sourceFile).to.match(/\/zod\/v4\/core\/util\.js$/);
+  });
+
+  it('sees none from classic zod after config({ jitless: true }), the advice for host pages that use it', async () => {
+    const report = await load('?probe=classic-jitless');
+    expect(report.error).to.equal(undefined);
+    expect(report.violations).to.deep.equal([]);
+  });
+});
