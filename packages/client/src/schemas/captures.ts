@@ -62,7 +62,7 @@ export const captureRequest = z.strictObject({
   /** The form's id on the page. */
   form_id: z.optional(z.string().check(z.maxLength(200))),
   /** The page the form was on. */
-  page_url: z.optional(z.httpUrl().check(z.maxLength(2000))),
+  page_url: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000))),
   /** BCP 47 language tag of the displayed notice. */
   locale: z.optional(z.string().check(z.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8}){0,3}$/, 'locale must be a BCP 47 language tag'))),
   /** Digest of the whole displayed notice text. */

@@ -59,7 +59,7 @@ const isoDuration = z.iso.duration().check(
 export const flowConfig = z.strictObject({
   /** BCP 47 language tag of the wording, e.g. `en` or `pt-BR`. */
   locale: z._default(z.string().check(z.regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8}){0,3}$/, 'locale must be a BCP 47 language tag')), 'en'),
-  policy_url: z.optional(z.httpUrl().check(z.maxLength(2000))),
+  policy_url: z.optional(z.url({ protocol: /^https?$/ }).check(z.maxLength(2000))),
   /** ISO 8601 duration a consent lasts, e.g. `P1Y`; a flow without one is not capturable. */
   consent_duration: z.optional(isoDuration),
   purposes: z.array(flowPurpose).check(

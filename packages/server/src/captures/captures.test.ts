@@ -65,6 +65,16 @@ describe('POST /api/v1/captures', () => {
       assert.equal(recordCount(server), before);
     });
 
+    it('accepts a page_url on a development origin (localhost, 127.0.0.1) and refuses non-http schemes', async () => {
+      for (const page_url of ['http://localhost:5173/signup', 'http://127.0.0.1:3000/form']) {
+        const res = await captureRequest(server, body({ page_url }));
+        assert.equal(res.status, 201, page_url);
+      }
+      const res = await captureRequest(server, body({ page_url: 'javascript:alert(1)' }));
+      assert.equal(res.status, 422);
+      assert.equal(((await res.json()) as { errors: { path: string }[] }).errors[0]?.path, 'page_url');
+    });
+
     it('stores the capture token only hashed', async () => {
       const { session_token } = await capture(server, body());
       const found = server.context.db.prepare('SELECT count(*) FROM captures WHERE token_hash = ?').pluck()
