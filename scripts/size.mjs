@@ -8,6 +8,9 @@ import { gzipSync } from 'node:zlib';
 const bundles = [
   ['@svc/protocol (ESM)', 'packages/protocol/dist/browser/svc-protocol.js'],
   ['@svc/protocol (IIFE)', 'packages/protocol/dist/browser/svc-protocol.iife.js'],
+  ['<svc-decision> with Lit and the protocol', 'packages/elements/dist/browser/svc-decision.js'],
+  ['<svc-consent-field> with the capture helper', 'packages/elements/dist/browser/svc-consent-field.js'],
+  ['script tag /sdk/v1/svc.js (every element + capture)', 'packages/elements/dist/browser/svc.iife.js'],
   ['@svc/capture (IIFE)', 'packages/capture/dist/browser/svc-capture.iife.js'],
   ['@svc/client: page importing only decisions.create', 'packages/client/dist/browser/decisions-create.js'],
 ];
