@@ -1,0 +1,88 @@
+// The checked-in custom-elements.json (which the package's `customElements` field names and Storybook's autodocs
+// read) must be exactly what the analyzer makes of the elements' JSDoc now, like the JSON Schema drift tests: after
+// changing an element's @fires, @csspart, @cssprop, @slot or attributes, run `pnpm --filter @svc/elements cem`.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+// @ts-expect-error The analyzer's CLI module ships no types.
+import { cli } from '@custom-elements-manifest/analyzer/cli.js';
+
+interface Named { name: string }
+interface Declaration extends Named {
+  kind: string;
+  tagName?: string;
+  customElement?: boolean;
+  summary?: string;
+  events?: Named[];
+  cssParts?: Named[];
+  cssProperties?: Named[];
+  slots?: Named[];
+  attributes?: Named[];
+}
+interface Manifest { modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[] }
+
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+const checkedIn = JSON.parse(readFileSync(join(packageDir, 'custom-elements.json'), 'utf8')) as Manifest;
+const generated = JSON.parse(JSON.stringify(await cli({
+  argv: ['analyze', '--config', '../../custom-elements-manifest.config.mjs', '--quiet'],
+  cwd: packageDir,
+  noWrite: true,
+}))) as Manifest;
+
+const element = (manifest: Manifest, tag: string): Declaration => {
+  const found = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === tag);
+  assert.ok(found, `custom-elements.json has no <${tag}>`);
+  return found;
+};
+const names = (list: Named[] | undefined) => (list ?? []).map((x) => x.name).sort();
+
+describe('custom-elements.json', () => {
+  it('is what the analyzer generates from the JSDoc now (run `pnpm --filter @svc/elements cem` after a change)', () => {
+    assert.deepEqual(checkedIn, generated);
+  });
+
+  it('is the package\'s customElements field', () => {
+    const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { customElements?: string; files?: string[] };
+    assert.equal(pkg.customElements, 'custom-elements.json');
+    assert.ok(pkg.files?.includes('custom-elements.json'), 'the manifest is published with the package');
+  });
+
+  it('describes <svc-decision>: every event, part, custom property, slot and attribute', () => {
+    const decision = element(checkedIn, 'svc-decision');
+    assert.equal(decision.customElement, true);
+    assert.ok(decision.summary);
+    assert.deepEqual(names(decision.events),
+      ['svc-cancel', 'svc-complete', 'svc-deadline', 'svc-error', 'svc-ready', 'svc-resize', 'svc-state']);
+    assert.deepEqual(names(decision.cssParts), ['base', 'button', 'error', 'expired', 'fallback', 'frame', 'loading', 'status']);
+    assert.deepEqual(names(decision.cssProperties), [
+      '--svc-decision-accent', '--svc-decision-accent-text', '--svc-decision-background', '--svc-decision-border',
+      '--svc-decision-color', '--svc-decision-focus-ring', '--svc-decision-font', '--svc-decision-link',
+      '--svc-decision-max-height', '--svc-decision-min-height', '--svc-decision-radius',
+    ]);
+    assert.deepEqual(names(decision.slots), ['', 'error', 'expired', 'loading']);
+    assert.deepEqual(names(decision.attributes), ['label', 'mode', 'token', 'trust-url']);
+  });
+
+  it('describes <svc-consent-field>: every event, part, custom property and attribute', () => {
+    const field = element(checkedIn, 'svc-consent-field');
+    assert.equal(field.customElement, true);
+    assert.ok(field.summary);
+    assert.deepEqual(names(field.events), ['change', 'svc-capture', 'svc-error']);
+    assert.deepEqual(names(field.cssParts),
+      ['base', 'control', 'description', 'hint', 'label', 'legend', 'message', 'policy', 'row']);
+    assert.deepEqual(names(field.cssProperties), ['--svc-accent', '--svc-border', '--svc-font-family', '--svc-font-size',
+      '--svc-muted', '--svc-radius', '--svc-space', '--svc-text']);
+    assert.deepEqual(names(field.attributes), ['appearance', 'base-url', 'commit', 'disabled', 'flow', 'locale', 'name',
+      'publishable-key', 'purposes', 'theme', 'trust-url']);
+  });
+
+  it('describes <svc-provider> and defines each tag from its own module', () => {
+    const provider = element(checkedIn, 'svc-provider');
+    assert.deepEqual(names(provider.attributes), ['base-url', 'locale', 'publishable-key', 'theme', 'trust-url']);
+    const definitions = checkedIn.modules.flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'))
+      .map((e) => e.name).sort();
+    assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-provider']);
+  });
+});
