@@ -124,6 +124,25 @@ describe('hosted decision pages', () => {
     }
   });
 
+  it('serves decision-page.js with a strong ETag and answers 304 when it has not changed', async () => {
+    const first = await fetch(`${server.url}/assets/decision-page.js`);
+    if (first.status === 404) return; // not built in this checkout
+    assert.equal(first.status, 200);
+    const etag = first.headers.get('etag');
+    assert.match(etag ?? '', /^"[A-Za-z0-9_-]+"$/);
+    assert.equal(first.headers.get('cache-control'), 'no-cache');
+    await first.arrayBuffer();
+    const again = await fetch(`${server.url}/assets/decision-page.js`, { headers: { 'if-none-match': etag! } });
+    assert.equal(again.status, 304);
+    assert.equal(again.headers.get('etag'), etag);
+    assert.equal((await again.text()), '');
+    const weak = await fetch(`${server.url}/assets/decision-page.js`, { headers: { 'if-none-match': `"other", W/${etag}` } });
+    assert.equal(weak.status, 304);
+    const stale = await fetch(`${server.url}/assets/decision-page.js`, { headers: { 'if-none-match': '"stale"' } });
+    assert.equal(stale.status, 200);
+    assert.ok((await stale.arrayBuffer()).byteLength > 0);
+  });
+
   it('serves page.css and refuses unknown assets', async () => {
     const css = await fetch(`${server.url}/assets/page.css`);
     assert.equal(css.status, 200);

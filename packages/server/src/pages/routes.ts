@@ -1,7 +1,8 @@
 // The hosted pages: `/decisions/{token}` (popup or redirect), `/decisions/{token}/embed` (iframe), the hosted flow
 // page `/accord/{flow_id}`, and the page bundles under `/assets/`.
 import type { Context, Hono } from 'hono';
-import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { httpUri } from '@svc/client/schemas';
 import { z } from 'zod/mini';
@@ -28,6 +29,26 @@ const ASSETS: Record<string, string> = {
   'playground.js': 'text/javascript; charset=utf-8',
   'playground.js.map': 'application/json; charset=utf-8',
 };
+
+const assetCache = new Map<string, { mtimeMs: number; size: number; body: Uint8Array<ArrayBuffer>; etag: string }>();
+
+/** The bytes of a built asset and their strong ETag (re-read when the file changes on disk). */
+function assetOf(path: string): { body: Uint8Array<ArrayBuffer>; etag: string } {
+  const stat = statSync(path);
+  const cached = assetCache.get(path);
+  if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
+  const body = new Uint8Array(readFileSync(path));
+  const entry = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  assetCache.set(path, entry);
+  return entry;
+}
+
+/** Whether an `If-None-Match` header names `etag` (weak comparison, as RFC 9110 asks for GET). */
+function matchesEtag(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
 
 /** Sends a hosted page with its CSP and security headers. */
 export function sendPage(c: Context<Env>, html: string, ancestors: readonly string[], status: 200 | 400 | 404 = 200) {
@@ -99,7 +120,12 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
     if (!type || !path || !existsSync(path)) {
       return c.json({ message: type ? `${file} is not built yet: run pnpm run build.` : `No asset ${file}.`, code: 'not_found' }, 404);
     }
-    return c.body(readFileSync(path), 200, { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache' });
+    // Revalidated on every use (no-cache) but re-downloaded only when the build changed: a strong ETag of the
+    // bytes, answered with 304 when the browser already holds them.
+    const { body, etag } = assetOf(path);
+    const headers = { 'Content-Type': type, 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', ETag: etag };
+    if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304, headers);
+    return c.body(body, 200, headers);
   });
 
   const render = (frame: boolean) => (c: Context<Env>) => {

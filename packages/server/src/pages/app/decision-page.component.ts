@@ -456,7 +456,7 @@ export class DecisionPage extends LitElement {
     const title = data.consent ? data.consent.title : 'Approval requested';
     const steps = data.consent ? data.consent.screens.length : 0;
     return html`
-      <main class="base ${data.mode === 'embed' ? 'frame' : ''}" aria-busy=${this.busy ? 'true' : 'false'}>
+      <main class="base ${data.mode === 'embed' ? 'frame' : ''}" aria-label=${`${title} · ${data.branding.name}`} aria-busy=${this.busy ? 'true' : 'false'}>
         <header>
           <p class="brand">${data.branding.name}</p>
           <h1>${title}</h1>
