@@ -1,0 +1,102 @@
+// The static Storybook build (`pnpm build-storybook`, which CI runs before the tests) served as a plain static site
+// on a loopback port: three stories open from it (a decision state, a consent field appearance, a right-to-left
+// locale), each rendering the real element with no console error and no page error. A missing build fails loudly.
+import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+
+const root = join(import.meta.dirname, '..', 'storybook-static');
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png',
+};
+
+let server: Server;
+let origin: string;
+
+/** A static host: files as they are, a folder's index.html for the folder (as any static host serves them). */
+function serveStatic(): Promise<Server> {
+  const http = createServer((req, res) => {
+    let path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    // Chromium asks every page for /favicon.ico; the build has an SVG one.
+    if (path === '/favicon.ico') path = '/favicon.svg';
+    let file = normalize(join(root, path));
+    if (file !== root && !file.startsWith(root + sep)) return void res.writeHead(403).end();
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file) || !statSync(file).isFile()) return void res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((resolve) => http.listen(0, '127.0.0.1', () => resolve(http)));
+}
+
+test.beforeAll(async () => {
+  if (!existsSync(join(root, 'iframe.html')) || !existsSync(join(root, 'index.json'))) {
+    throw new Error(`No static Storybook build in ${root}: run \`pnpm build-storybook\` first (CI runs it after \`pnpm run build\`).`);
+  }
+  server = await serveStatic();
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+test.afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+/** Opens one story of the static build, collecting console errors and page errors. */
+async function openStory(page: Page, id: string): Promise<{ errors: string[] }> {
+  const index = JSON.parse(readFileSync(join(root, 'index.json'), 'utf8')) as { entries: Record<string, unknown> };
+  expect(Object.keys(index.entries), `story ${id} is in the build`).toContain(id);
+  const errors: string[] = [];
+  page.on('console', (message: ConsoleMessage) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()} (${message.location().url})`);
+  });
+  page.on('pageerror', (error) => errors.push(`page: ${error.message}`));
+  // Chromium's console line for a failed load does not name the URL; this does.
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  await page.goto(`${origin}/iframe.html?id=${id}&viewMode=story`);
+  return { errors };
+}
+
+test('a decision story: consent step 2 shows the story-local hosted page through the real <svc-decision>', async ({ page }) => {
+  const { errors } = await openStory(page, 'elements-svc-decision--consent-step-2');
+  const element = page.locator('svc-decision');
+  await expect(element).toBeAttached();
+  expect(await page.evaluate(() => customElements.get('svc-decision') !== undefined)).toBe(true);
+  // The hosted page posted svc:ready, which the element accepted (its origin check passed): status `ready`.
+  await expect.poll(() => element.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('ready');
+  await expect(element.locator('iframe[part="frame"]')).toHaveAttribute('title', 'Consent request from Northwind Clinic');
+  const frame = page.frameLocator('svc-decision >> iframe[part="frame"]');
+  await expect(frame.getByRole('heading', { name: 'What you agree to' })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Events the element dispatched' })).toContainText('svc-ready');
+  expect(errors).toEqual([]);
+});
+
+test('a consent field story: every appearance key applies to the real <svc-consent-field>', async ({ page }) => {
+  const { errors } = await openStory(page, 'elements-svc-consent-field--appearance-every-key');
+  const field = page.locator('svc-consent-field');
+  expect(await page.evaluate(() => customElements.get('svc-consent-field') !== undefined)).toBe(true);
+  await expect(field.getByRole('group', { name: 'Stay in touch with Northwind' })).toBeVisible();
+  await expect(field.getByRole('checkbox', { name: 'Send me the monthly newsletter' })).not.toBeChecked();
+  await expect(field.getByRole('checkbox', { name: 'Check my sign-up for fraud' })).toBeChecked();
+  const accent = await field.evaluate((el) => getComputedStyle(el).getPropertyValue('--svc-accent').trim());
+  expect(accent).toBe('#6d28d9');
+  const legendFont = await field.locator('legend').evaluate((el) => getComputedStyle(el).fontFamily);
+  expect(legendFont).toContain('Georgia');
+  expect(errors).toEqual([]);
+});
+
+test('a right-to-left story: the Arabic consent field renders right to left', async ({ page }) => {
+  const { errors } = await openStory(page, 'elements-svc-consent-field--locale-arabic-rtl');
+  const field = page.locator('svc-consent-field');
+  const fieldset = field.locator('fieldset[part="base"]');
+  await expect(fieldset).toHaveAttribute('dir', 'rtl');
+  await expect(fieldset).toHaveAttribute('lang', 'ar');
+  await expect(field.getByRole('group', { name: 'ابقَ على تواصل مع نورثويند' })).toBeVisible();
+  await expect(field.getByText('مسجّل بواسطة svc')).toBeVisible();
+  expect(await fieldset.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  expect(errors).toEqual([]);
+});
