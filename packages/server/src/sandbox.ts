@@ -14,15 +14,31 @@ export interface Sandbox {
   flow_id: string | null;
   /** The informed-consent demo flow (disclosure and comprehension check), when seeded. */
   informed_flow_id?: string | null;
+  /** A capturable demo flow (just a decision, a consent duration) for the consent field and the snippet, when seeded. */
+  capture_flow_id?: string | null;
 }
 
-/** Extra seeding steps other modules contribute (the demo flow); each runs once, on first start. */
-export type SandboxSeeder = (ctx: ServerContext, seeded: { accountId: string; applicationId: string }) => Partial<Sandbox>;
+/** The sandbox's account and application, as seeders need them. */
+export interface SandboxSeeded {
+  accountId: string;
+  applicationId: string;
+}
+
+/**
+ * Extra seeding steps other modules contribute (the demo flows). The function runs once, on first start. Its
+ * optional `ensure` runs on every later start, to add what a newer server seeds and an older data directory lacks;
+ * it must be idempotent (seed only what is missing) and returns the sandbox fields to set.
+ */
+export interface SandboxSeeder {
+  (ctx: ServerContext, seeded: SandboxSeeded): Partial<Sandbox>;
+  ensure?: (ctx: ServerContext, seeded: SandboxSeeded, current: Omit<Sandbox, 'api_token'>) => Partial<Sandbox>;
+}
 
 /**
  * Seeds the sandbox on first start (account, development application, publishable key, admin API token, the
  * server's own origin as allowed origin, then each seeder) and writes `sandbox.json` into the data directory.
- * Later starts keep the data and refresh the URLs and the allowed origin (the port may differ).
+ * Later starts keep the data, refresh the URLs and the allowed origin (the port may differ) and run each seeder's
+ * `ensure`, so a data directory seeded by an older server gains what newer ones seed.
  */
 export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = []): Sandbox {
   const { db } = ctx;
@@ -60,7 +76,7 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
     // The raw API token lives only in sandbox.json (the database keeps its hash); if that file is gone,
     // the sandbox token is replaced and the new value written out.
     const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<Sandbox>) : {};
-    const base = JSON.parse(stored) as Omit<Sandbox, 'api_token'>;
+    const base = ensureSeeded(ctx, JSON.parse(stored) as Omit<Sandbox, 'api_token'>, seeders);
     let apiToken = previous.api_token;
     if (!apiToken) {
       apiToken = newSecret();
@@ -74,4 +90,23 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
     .run(sandbox.application_id, new URL(ctx.baseUrl).origin, now);
   writeFileSync(file, JSON.stringify(sandbox, null, 2) + '\n', { mode: 0o600 });
   return sandbox;
+}
+
+/** Runs every seeder's `ensure` in one transaction and stores the sandbox fields they set, when any changed. */
+function ensureSeeded(ctx: ServerContext, stored: Omit<Sandbox, 'api_token'>, seeders: readonly SandboxSeeder[]): Omit<Sandbox, 'api_token'> {
+  const ensurers = seeders.filter((seed) => seed.ensure);
+  if (!ensurers.length) return stored;
+  const { db } = ctx;
+  return db.transaction(() => {
+    const accountId = db.prepare('SELECT account_id FROM applications WHERE id = ?').pluck().get(stored.application_id) as string | undefined;
+    if (!accountId) return stored;
+    let current = stored;
+    for (const seed of ensurers) {
+      const { api_token: _ignored, ...fields } = seed.ensure!(ctx, { accountId, applicationId: stored.application_id }, current);
+      current = { ...current, ...fields };
+    }
+    const text = JSON.stringify(current);
+    if (text !== JSON.stringify(stored)) db.prepare("UPDATE settings SET value = ? WHERE key = 'sandbox'").run(text);
+    return current;
+  })();
 }

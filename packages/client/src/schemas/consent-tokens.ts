@@ -52,7 +52,10 @@ export const consentClaims = z.object({
   /** Keys of the consent purposes granted (empty when declined). */
   purposes_granted: z.array(z.string()),
   purposes: z.array(purposeOutcome),
-  /** The person, when the flow signed them in (standard path); null otherwise. */
+  /**
+   * The person, when the flow established who they are (signed in, and passed the verification step when the flow
+   * has one: the standard path); null otherwise, and then the decision's consent record is anonymous.
+   */
   subject: z.nullable(z.object({ email: z.string() })),
   decided_at: dateTime(),
   scope: z.nullable(z.string()),
@@ -91,6 +94,8 @@ export const consentExchange = z.object({
   outcome: decisionOutcome,
   application_id: z.string(),
   consent_transaction_id: z.string(),
+  /** The consent record the decision made (consent only); its receipt is at `/api/v1/consent_receipts/{record_id}`. */
+  record_id: z.optional(z.string()),
   provenance: z.object({
     collection_channel: z.enum(['hosted', 'embedded']),
     delivery_mode: z.string(),

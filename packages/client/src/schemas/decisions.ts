@@ -113,6 +113,12 @@ export const decision = z.object({
   consent_transaction_id: z.nullable(z.string()),
   /** The person's counter-proposal when an approval was `countered`. */
   counter_proposal: z.nullable(z.string()),
+  /**
+   * The consent record a completed consent decision made (granted or declined); its receipt is at
+   * `/api/v1/consent_receipts/{record_id}`. Null until then, for approvals, and for decisions completed before the
+   * server recorded hosted decisions.
+   */
+  record_id: z.nullable(z.string()),
 });
 export type Decision = z.infer<typeof decision>;
 

@@ -1,11 +1,13 @@
 // Decision storage and the rules that move a decision: creation, participant steps, completion, the exchange and
 // consent token verification. Every expiry reads ctx.clock.
 import type {
+  CollectionChannel,
   ConsentExchange,
   ConsentVerification,
   CreateDecisionRequest,
   Decision,
   DecisionClaims,
+  DecisionEntry,
   FlowConfig,
   PurposeOutcome,
 } from '@svc/client/schemas';
@@ -18,6 +20,7 @@ import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable } from '../lib/errors.js';
 import { hashSecret, newId, newSecret, safeEqual } from '../lib/ids.js';
 import { getActiveFlowVersion, getFlow } from '../flows/store.js';
+import { createConsentRecord } from '../records/service.js';
 import type { PageProgress, PageStatus, Screen, TransitionRequest, TransitionResult } from '../pages/page-data.js';
 import { answerAt, screensOf, statusOfScreen, TERMINAL, totalSteps } from './machine.js';
 import { seal, unseal } from './seal.js';
@@ -271,6 +274,27 @@ export function findOwnedDecision(ctx: ServerContext, principal: Principal, toke
   return row;
 }
 
+/** Where a consent decision was collected (the record's channel): `embedded` in the iframe embed, else `hosted`. */
+export function collectionChannelOf(row: Pick<DecisionRow, 'delivery_mode'>): Extract<CollectionChannel, 'hosted' | 'embedded'> {
+  return row.delivery_mode === 'embed' ? 'embedded' : 'hosted';
+}
+
+/**
+ * The idempotency key of the consent record a decision makes: one record per decision, and the link from the
+ * decision to its record (the records table's unique key per application).
+ */
+function recordKey(row: Pick<DecisionRow, 'id'>): string {
+  return `decision:${row.id}`;
+}
+
+/** The id of the consent record a completed consent decision made, or null (approvals, pending, cancelled, expired). */
+export function recordIdOf(ctx: ServerContext, row: DecisionRow): string | null {
+  if (row.kind !== 'consent' || row.outcome === null || row.completed_at === null) return null;
+  const id = stmt<[string, string], string>(ctx.db, 'SELECT id FROM consent_records WHERE application_id = ? AND idempotency_key = ?')
+    .pluck().get(row.application_id, recordKey(row)) as unknown as string | undefined;
+  return id ?? null;
+}
+
 /** The decision as the API returns it. */
 export function toWire(ctx: ServerContext, row: DecisionRow): Decision {
   const url = `${ctx.trustUrl}/decisions/${row.session_token}`;
@@ -298,6 +322,7 @@ export function toWire(ctx: ServerContext, row: DecisionRow): Decision {
     completed_at: row.completed_at,
     consent_transaction_id: row.consent_transaction_id,
     counter_proposal: row.counter_proposal,
+    record_id: recordIdOf(ctx, row),
   };
 }
 
@@ -343,6 +368,55 @@ function purposeOutcomes(config: FlowConfig, granted: readonly string[], objecte
     mechanism: p.mechanism,
     outcome: p.basis === 'consent' ? (granted.includes(p.key) ? 'granted' : 'declined') : objected.includes(p.key) ? 'objected' : 'noticed',
   }));
+}
+
+/**
+ * Whether the person's identity was established by the time they completed on screen `index`: they signed in, and
+ * passed the verification step when the flow has one (every screen before `index` was passed; the screens run in
+ * order). An email typed at sign-in but never verified establishes nothing.
+ */
+function identityEstablished(screens: readonly Screen[], row: Pick<DecisionRow, 'subject_email'>, index: number): boolean {
+  return row.subject_email !== null && screens.every((screen, i) => screen.type !== 'verify' || i < index);
+}
+
+/**
+ * The Decision entries (per purpose key, as the records service takes them) that reproduce a consent decision's
+ * purpose outcomes: each consent purpose granted or declined, an objection to a legitimate interest as a decline;
+ * notice-only purposes and legitimate interests not objected to need no entry.
+ */
+function decisionEntries(purposes: readonly PurposeOutcome[]): Record<string, DecisionEntry> {
+  const entries: Record<string, DecisionEntry> = {};
+  for (const p of purposes) {
+    if (p.basis === 'consent') entries[p.key] = { decision: p.outcome === 'granted' ? 'granted' : 'declined' };
+    else if (p.outcome === 'objected') entries[p.key] = { decision: 'declined' };
+  }
+  return entries;
+}
+
+/**
+ * Makes the consent record of a completed consent decision, in the completion's transaction: through the records
+ * service like every other channel, so it leaves the same proof (record, frozen receipt, audit event, withdrawals
+ * on the person's earlier record). The record is anonymous when no identity was established. The decision, not the
+ * record, announces the outcome: one `consent.granted` or `consent.denied` per decision, carrying the consent token
+ * (which only the decision has) together with the record's fields.
+ */
+function recordConsentDecision(ctx: ServerContext, row: DecisionRow, consentToken: string | undefined): void {
+  createConsentRecord(ctx, {
+    accountId: row.account_id,
+    applicationId: row.application_id,
+    flowId: row.flow_id!,
+    flowVersion: row.flow_version!,
+    subject: row.subject_email ? { email: row.subject_email } : null,
+    decisions: decisionEntries(JSON.parse(row.purposes ?? '[]') as PurposeOutcome[]),
+    capturedAt: row.completed_at!,
+    channel: collectionChannelOf(row),
+    idempotencyKey: recordKey(row),
+    // The service itself rendered the terms frozen into the decision, which are the governing version's.
+    wordingVerdict: 'match',
+    deliveryMode: row.delivery_mode,
+  }, {
+    announce: (recorded) => ctx.events.emit(ctx, completionEvent(row, consentToken, recorded.data)),
+  });
 }
 
 function declinedOutcomes(config: FlowConfig): PurposeOutcome[] {
@@ -474,6 +548,8 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
     let pendingEvent: { consentToken: string | undefined } | undefined;
     if (complete) {
       const exchangeToken = newSecret();
+      // An email typed at sign-in but never verified is not kept: it names nobody the decision can be bound to.
+      if (row.kind === 'consent' && !identityEstablished(screens, row, row.step_index)) row.subject_email = null;
       row.status = complete.status;
       row.outcome = complete.outcome;
       row.step_index = lastIndex(row);
@@ -503,8 +579,12 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
         sealed_consent_token = @sealed_consent_token, updated_at = @updated_at, completed_at = @completed_at
       WHERE id = @id`).run(row);
     if (refusal) return { refusal };
-    // Inside the transaction, so what listeners write (the webhook outbox) commits together with the decision.
-    if (pendingEvent) ctx.events.emit(ctx, completionEvent(row, pendingEvent.consentToken));
+    // Inside the transaction, so the record, its receipt and audit event, and what listeners write (the webhook
+    // outbox) commit together with the decision.
+    if (pendingEvent) {
+      if (row.kind === 'consent') recordConsentDecision(ctx, row, pendingEvent.consentToken);
+      else ctx.events.emit(ctx, completionEvent(row, undefined));
+    }
     const changed = request.action !== 'send_code';
     if (changed) recordTransition(ctx, row, request.action, from, now);
     const progress = progressOf(row);
@@ -524,9 +604,10 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
 /**
  * The domain event of a completed decision: `consent.granted` (with the consent token, as the webhook carries
  * it: one single-use token, whichever of exchange or webhook reaches verification first), `consent.denied`,
- * `approval.granted`, `approval.denied` or `approval.countered`.
+ * `approval.granted`, `approval.denied` or `approval.countered`. A consent event also carries `record` (the data of
+ * the event its consent record would have emitted: record id, user id, channel, subject reference, times).
  */
-function completionEvent(row: DecisionRow, consentToken: string | undefined): DomainEvent {
+function completionEvent(row: DecisionRow, consentToken: string | undefined, record?: Record<string, unknown>): DomainEvent {
   const base = { decision_id: row.id, consent_transaction_id: row.consent_transaction_id, decided_at: row.completed_at, delivery_mode: row.delivery_mode };
   if (row.kind === 'approval') {
     const type = row.outcome === 'approved' ? 'approval.granted' : `approval.${row.outcome}`;
@@ -543,10 +624,11 @@ function completionEvent(row: DecisionRow, consentToken: string | undefined): Do
     application_id: row.application_id,
     occurred_at: row.completed_at!,
     data: {
+      ...record,
       ...base,
       flow_id: row.flow_id,
       flow_version: row.flow_version,
-      subject: claims.subject,
+      subject_ref: claims.subject ? { email: claims.subject.email, external_id: null } : null,
       purposes: claims.purposes,
       purposes_granted: claims.purposes_granted,
       ...(consentToken ? { consent_token: consentToken, consent_token_expires_at: plusSeconds(row.completed_at!, TOKEN_LIFETIME_SECONDS) } : {}),
@@ -604,6 +686,7 @@ export function exchangeDecision(ctx: ServerContext, principal: Principal, token
       throw refuse('exchange_token_expired', 'The exchange token has expired (it lives 5 minutes).', 'exchange_token');
     }
     const consentToken = row.sealed_consent_token ? unseal(row.sealed_consent_token, exchangeToken) : undefined;
+    const recordId = recordIdOf(ctx, row);
     stmt(ctx.db, 'UPDATE decisions SET exchanged_at = ?, sealed_consent_token = NULL, updated_at = ? WHERE id = ?').run(now, now, row.id);
     ctx.metrics.increment('decisions.exchanged_total', { kind: row.kind });
 
@@ -613,7 +696,8 @@ export function exchangeDecision(ctx: ServerContext, principal: Principal, token
       outcome: row.outcome as ConsentExchange['outcome'],
       application_id: row.application_id,
       consent_transaction_id: row.consent_transaction_id!,
-      provenance: { collection_channel: row.delivery_mode === 'embed' ? 'embedded' : 'hosted', delivery_mode: row.delivery_mode },
+      ...(recordId ? { record_id: recordId } : {}),
+      provenance: { collection_channel: collectionChannelOf(row), delivery_mode: row.delivery_mode },
       ...(row.scope ? { scope: row.scope } : {}),
     };
     if (consentToken) {

@@ -32,7 +32,10 @@ export const COLLECTION_METHODS: Record<CollectionChannel, string> = {
 /** What a receipt is frozen from. */
 export interface FrozenReceiptInput {
   recordId: string;
+  /** The principal: the person, or for an anonymous record the record id standing in for them. */
   personId: string;
+  /** No identity was established: `anonymous: true` and no `pii_principal_id` (the record id stands in). */
+  anonymous?: boolean | undefined;
   application: { id: string; name: string; region: string };
   flow: { id: string; title: string; description: string | null; config: FlowConfig };
   outcomes: readonly IssuedOutcome[];
@@ -68,7 +71,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
   }
   events.push({
     event_time: input.capturedAt,
-    entity_id: input.personId,
+    entity_id: input.anonymous ? input.recordId : input.personId,
     event_type: 'explicit',
     event_state: 'consent given',
     ...(input.expiresAt && flow.config.consent_duration ? { validity_duration: flow.config.consent_duration } : {}),
@@ -80,7 +83,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
     conforms_to: RECEIPT_CONFORMS_TO,
     record_id: input.recordId,
     record_type: 'consent_record',
-    pii_principal_id: input.personId,
+    ...(input.anonymous ? { anonymous: true as const } : { pii_principal_id: input.personId }),
     pii_processing: {
       language: input.locale,
       jurisdiction: 'unspecified',

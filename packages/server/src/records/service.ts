@@ -16,6 +16,7 @@ import { jcsHash } from '../audit/hash.js';
 import { findApplication } from '../lib/applications.js';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
+import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable, type FieldError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { getFlow, getFlowVersion, type FlowVersionRecord } from '../flows/store.js';
@@ -36,8 +37,12 @@ export interface ConsentRecordInput {
   flowId: string;
   /** The flow version the decision was shown under; default: the version in force at `capturedAt`. */
   flowVersion?: number | undefined;
-  /** The person: bound by email; `external_id` stays on the record. */
-  subject: { email: string; external_id?: string | null | undefined };
+  /**
+   * The person: bound by email; `external_id` stays on the record. `null` when no identity was established (a hosted
+   * decision nobody signed in to): the record is anonymous, its receipt says `anonymous: true` and has no
+   * `pii_principal_id`, and the record id stands in for the principal (see {@link isAnonymousPrincipal}).
+   */
+  subject: { email: string; external_id?: string | null | undefined } | null;
   /** Map purpose key -> Decision entry. */
   decisions: Readonly<Record<string, DecisionEntry>>;
   /** ISO 8601; default now. Never more than five minutes ahead of the server clock. */
@@ -72,6 +77,22 @@ export interface CreatedConsentRecord {
   record: ConsentRecord;
   /** False when the idempotency key found an earlier record. */
   created: boolean;
+}
+
+/**
+ * Channels whose decision the service walked through itself in its hosted pages (full page, popup, redirect, and
+ * the iframe embed). The capturability rule (spec: "A flow is capturable only when its consent needs just a
+ * decision ... and it declares a consent duration") is about consent taken in the organisation's own form; the
+ * hosted pages run sign-in, verification and disclosures themselves, so any active flow can be recorded through them.
+ */
+export const HOSTED_DECISION_CHANNELS: ReadonlySet<CollectionChannel> = new Set<CollectionChannel>(['hosted', 'embedded']);
+
+/**
+ * Whether a record's principal is anonymous: an anonymous record's principal is the record itself (its person row
+ * has the record id as id, and no email), as the spec has it: "`record_id` stands in for the principal".
+ */
+export function isAnonymousPrincipal(personId: string): boolean {
+  return personId.startsWith('cr_');
 }
 
 /** What one attempt to record decides: a new record, an earlier one, or refusals named by purpose. */
@@ -123,9 +144,18 @@ export class FlowTermsResolver {
   private flowStatus: 'draft' | 'active' | undefined;
   private activeVersion: number | null = null;
 
-  constructor(private readonly ctx: ServerContext, readonly accountId: string, readonly flowId: string, private readonly applicationId?: string) {}
+  constructor(
+    private readonly ctx: ServerContext,
+    readonly accountId: string,
+    readonly flowId: string,
+    private readonly applicationId?: string,
+    private readonly options: { requireCapturable?: boolean } = {},
+  ) {}
 
-  /** Throws 404 when the flow is not the account's (or not the application's), 422 when it is a draft or not capturable. */
+  /**
+   * Throws 404 when the flow is not the account's (or not the application's), 422 when it is a draft or (unless
+   * `requireCapturable` is false: the hosted decision channels) not capturable.
+   */
   check(): void {
     this.load();
   }
@@ -149,7 +179,7 @@ export class FlowTermsResolver {
       if (v?.activated_at) versions.push(v);
     }
     const active = versions.find((v) => v.version === this.activeVersion);
-    const problems = active ? capturabilityProblems(active.config) : ['the flow has no active version'];
+    const problems = !active ? ['the flow has no active version'] : this.options.requireCapturable === false ? [] : capturabilityProblems(active.config);
     if (problems.length) {
       throw unprocessable(`The flow cannot take recorded consent: ${problems.join('; ')}.`, 'flow_not_capturable',
         problems.map((message) => ({ path: 'flow_id', code: 'flow_not_capturable', message })));
@@ -212,7 +242,9 @@ export function recordState(issued: readonly IssuedOutcome[], withdrawals: reado
   return { status, purposes };
 }
 
+/** The person's email; empty for an anonymous principal, which has none. */
 function emailOf(ctx: ServerContext, personId: string): string {
+  if (isAnonymousPrincipal(personId)) return '';
   return stmt<[string], { email: string }>(ctx.db, 'SELECT email FROM persons WHERE id = ?').get(personId)?.email ?? '';
 }
 
@@ -263,6 +295,16 @@ function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/**
+ * The stand-in principal of an anonymous record: a person row whose id is the record id. Its email column (unique per
+ * account, not null) holds `anonymous:<record id>`, which no email lookup can match (emails are validated, and this
+ * has no `@`); {@link emailOf} answers it as empty.
+ */
+function anonymousPrincipal(ctx: ServerContext, accountId: string, recordId: string, now: string): string {
+  stmt(ctx.db, 'INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run(recordId, accountId, `anonymous:${recordId}`, now);
+  return recordId;
+}
+
 /** The person with this email in the account, made on first sight. */
 export function personFor(ctx: ServerContext, accountId: string, email: string, now: string): string {
   const normalised = normaliseEmail(email);
@@ -278,7 +320,7 @@ function fingerprint(input: ConsentRecordInput): string {
     channel: input.channel,
     flow_id: input.flowId,
     flow_version: input.flowVersion ?? null,
-    subject: { email: normaliseEmail(input.subject.email), external_id: input.subject.external_id ?? null },
+    subject: input.subject && { email: normaliseEmail(input.subject.email), external_id: input.subject.external_id ?? null },
     decisions: input.decisions,
     captured_at: input.capturedAt ? new Date(input.capturedAt).toISOString() : null,
     locale: input.locale ?? null,
@@ -293,8 +335,9 @@ function refusalErrors(refusals: readonly Refusal[]): FieldError[] {
   return refusals.map((r) => ({ path: r.purpose === null ? '(body)' : `decisions.${r.purpose}`, code: r.code, message: r.message }));
 }
 
-function subjectRef(email: string, externalId: string | null) {
-  return { email, external_id: externalId };
+/** The subject reference events carry: null for an anonymous principal. */
+function subjectRef(personId: string, email: string, externalId: string | null) {
+  return isAnonymousPrincipal(personId) ? null : { email, external_id: externalId };
 }
 
 /** Consent was given for nothing: the flow asked for consent and every consent purpose was declined. */
@@ -309,6 +352,13 @@ export interface RecordOptions {
   sendReceipt?: boolean;
   /** Emit no domain events (a dry run that will be rolled back must not reach listeners). Default false. */
   quiet?: boolean;
+  /**
+   * Called, inside the transaction, with the `consent.granted`/`consent.denied` event the record would emit, instead
+   * of emitting it: a channel that knows more about the decision (a hosted decision's consent token) emits one event
+   * carrying both, so webhooks fire once per decision. Withdrawals the record causes on the person's earlier record
+   * are still emitted, after it. Not called for a record found again through its idempotency key, nor when `quiet`.
+   */
+  announce?: ((event: DomainEvent) => void) | undefined;
 }
 
 /**
@@ -347,10 +397,11 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
   if (!evaluation.ok) return { kind: 'refused', refusals: evaluation.refusals, errors: refusalErrors(evaluation.refusals) };
   const outcomes = evaluation.outcomes;
 
-  const personId = personFor(ctx, terms.account_id, input.subject.email, now);
-  const email = normaliseEmail(input.subject.email);
-  const externalId = input.subject.external_id ?? null;
   const id = newId('cr_', 20);
+  const anonymous = input.subject === null;
+  const personId = input.subject ? personFor(ctx, terms.account_id, input.subject.email, now) : anonymousPrincipal(ctx, terms.account_id, id, now);
+  const email = input.subject ? normaliseEmail(input.subject.email) : '';
+  const externalId = input.subject?.external_id ?? null;
   const expiresAt = terms.config.consent_duration ? addDuration(capturedAt, terms.config.consent_duration) : null;
   const verdict = input.wordingVerdict !== undefined ? input.wordingVerdict : wordingVerdictOf(input.noticeHash, terms);
   const application = resolver.application(applicationId);
@@ -374,6 +425,7 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
   const receipt = freezeReceipt({
     recordId: id,
     personId,
+    anonymous,
     application: { id: applicationId, name: application?.name ?? applicationId, region: application?.region ?? 'dev' },
     flow: { id: input.flowId, title: terms.title, description: terms.description, config: terms.config },
     outcomes,
@@ -400,7 +452,8 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
       input.clientFacts || input.noticeHashes ? JSON.stringify({ ...(input.clientFacts ?? {}), ...(input.noticeHashes ? { notice_hashes: input.noticeHashes } : {}) }) : null,
       JSON.stringify(receipt));
 
-  if ((options.sendReceipt ?? true) && !input.suppressReceipt) {
+  // An anonymous principal has no address to send the receipt to.
+  if ((options.sendReceipt ?? true) && !input.suppressReceipt && !anonymous) {
     stmt(db, "INSERT INTO receipt_emails (record_id, person_id, status, created_at) VALUES (?, ?, 'queued', ?)").run(id, personId, now);
   }
 
@@ -421,20 +474,21 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
     ...(previous ? { supersedes_record_id: previous.id } : {}),
     ...(changed.length && previous ? { changed } : {}),
     ...(input.importId ? { import_id: input.importId } : {}),
+    ...(anonymous ? { anonymous: true } : {}),
   };
   const decision = previous && changed.length ? 'modified' : isDenial(outcomes) ? 'denied' : 'granted';
   appendAuditEvent(ctx, { applicationId, type: `consent.${decision}`, occurredAt: now, data: { decision, ...evidence } });
-  if (!options.quiet) ctx.events.emit(ctx, {
+  const recorded: DomainEvent = {
     type: isDenial(outcomes) ? 'consent.denied' : 'consent.granted',
     application_id: applicationId,
     occurred_at: now,
     data: {
       record_id: id,
-      user_id: personId,
+      user_id: anonymous ? null : personId,
       flow_id: input.flowId,
       flow_version: terms.version,
       channel: input.channel,
-      subject_ref: subjectRef(email, externalId),
+      subject_ref: subjectRef(personId, email, externalId),
       purposes: purposeOutcomes,
       captured_at: capturedAt,
       recorded_at: now,
@@ -442,7 +496,11 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
       supersedes_record_id: previous?.id ?? null,
       ...(input.importId ? { import_id: input.importId } : {}),
     },
-  });
+  };
+  if (!options.quiet) {
+    if (options.announce) options.announce(recorded);
+    else ctx.events.emit(ctx, recorded);
+  }
 
   if (previous && moved.length) {
     withdrawPurposes(ctx, previous, moved.map((key) => ({ key, outcome: 'revoked' as const })), {
@@ -457,7 +515,8 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
  * events, withdrawals on the person's previous record for the flow). Returns the record and whether it is new.
  * Throws {@link ApiError}: 404 `flow_not_found`; 422 `flow_not_active`, `flow_not_capturable`, `personal_data`
  * (client facts), `attestation_refused` (errors name `decisions.<key>` with the refusal code),
- * `captured_in_future`, `idempotency_key_reused`.
+ * `captured_in_future`, `idempotency_key_reused`. The hosted decision channels ({@link HOSTED_DECISION_CHANNELS})
+ * are not held to the capturability rule. `options.announce` lets the channel emit the record's event itself.
  *
  * @example
  * const { record, created } = createConsentRecord(ctx, {
@@ -465,7 +524,7 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
  *   decisions: { newsletter: { decision: 'granted' } }, flowVersion: 3, renderingEvidence: { ... },
  * });
  */
-export function createConsentRecord(ctx: ServerContext, input: ConsentRecordInput): CreatedConsentRecord {
+export function createConsentRecord(ctx: ServerContext, input: ConsentRecordInput, options: Pick<RecordOptions, 'announce'> = {}): CreatedConsentRecord {
   if (input.clientFacts !== undefined) {
     const found = personalDataPaths(input.clientFacts);
     if (found.length) {
@@ -473,9 +532,11 @@ export function createConsentRecord(ctx: ServerContext, input: ConsentRecordInpu
         found.map((f) => ({ path: f.path, code: 'personal_data', message: `looks like ${f.kind === 'email' ? 'an email address' : 'a phone number'}` })));
     }
   }
-  const resolver = new FlowTermsResolver(ctx, input.accountId, input.flowId, input.applicationId);
+  const resolver = new FlowTermsResolver(ctx, input.accountId, input.flowId, input.applicationId, {
+    requireCapturable: !HOSTED_DECISION_CHANNELS.has(input.channel),
+  });
   resolver.check();
-  const outcome = recordDecisions(ctx, input, resolver);
+  const outcome = recordDecisions(ctx, input, resolver, options);
   if (outcome.kind !== 'refused') return { record: outcome.record, created: outcome.kind === 'created' };
   const [first] = outcome.refusals;
   const code = first && (first.code === 'captured_in_future' || first.code === 'idempotency_key_reused') ? first.code : 'attestation_refused';
@@ -524,10 +585,10 @@ function withdrawPurposes(
   });
   const base = {
     record_id: row.id,
-    user_id: row.person_id,
+    user_id: isAnonymousPrincipal(row.person_id) ? null : row.person_id,
     flow_id: row.flow_id,
     flow_version: row.flow_version,
-    subject_ref: subjectRef(email, row.external_id),
+    subject_ref: subjectRef(row.person_id, email, row.external_id),
     event_channel: how.eventChannel,
     status: state.status,
     purposes: state.purposes,

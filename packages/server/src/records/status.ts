@@ -75,6 +75,7 @@ export function consentStatusOf(
     overall_status: decidedStatuses.length ? overallStatus(decidedStatuses) : records.length ? 'granted' : 'pending',
     purposes: all.map(({ decided: _d, ...row }) => row),
     guardian_consent: null,
-    subject_ref: { email: person.email, external_id: latest?.external_id ?? null },
+    // An anonymous principal (a record standing in for nobody known) has no email.
+    subject_ref: { email: person.email || null, external_id: latest?.external_id ?? null },
   };
 }
