@@ -2,6 +2,7 @@
 // tag, minified, with source maps. Add a bundle with one line in `bundles`.
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import { minifyCssLiterals } from './scripts/size/minify-css.mjs';
 
 /** @type {{input: string, file: string, name?: string}[]} */
 const bundles = [
@@ -16,6 +17,7 @@ const bundles = [
 ];
 
 const plugins = () => [
+  minifyCssLiterals(),
   nodeResolve({ browser: true, exportConditions: ['browser', 'import', 'default'] }),
   terser({ format: { comments: false }, compress: { passes: 2 } }),
 ];
