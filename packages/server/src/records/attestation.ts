@@ -64,14 +64,21 @@ export function evaluateDecisions(config: Pick<FlowConfig, 'purposes'>, decision
   return refusals.length ? { ok: false, refusals } : { ok: true, outcomes };
 }
 
+// Capture records only a decision; a sign-in, a verification or a comprehension check needs the hosted page.
+const NOT_CAPTURABLE_STEPS = new Set(['sign_in', 'verify', 'comprehension_check']);
+
 /**
  * Why a flow version cannot take captured or attested consent, or an empty list when it can. A flow is capturable
- * only when its consent needs just a decision (no verification step) and it declares a consent duration.
+ * only when its consent needs just a decision (no sign-in, verification or comprehension step) and it declares a
+ * consent duration.
  */
+
 export function capturabilityProblems(config: Pick<FlowConfig, 'consent_duration' | 'steps' | 'purposes'>): string[] {
   const problems: string[] = [];
   if (!config.consent_duration) problems.push('the flow declares no consent_duration');
-  if (config.steps.some((s) => s.type === 'verify')) problems.push('the flow has a verification step, so its consent needs more than a decision');
+  for (const step of new Set(config.steps.map((s) => s.type))) {
+    if (NOT_CAPTURABLE_STEPS.has(step)) problems.push(`the flow has a ${step} step, so its consent needs more than a decision`);
+  }
   if (config.purposes.length === 0) problems.push('the flow has no purposes');
   return problems;
 }

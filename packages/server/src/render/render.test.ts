@@ -128,10 +128,13 @@ describe('GET /api/v1/flows/{id}/render', () => {
     await expectError(await renderRequest(server, otherFlow), 404, 'flow_not_found');
   });
 
-  it('refuses a flow that is not capturable (422 flow_not_capturable): a verification step, or no consent duration', async () => {
-    // The sandbox demo flow signs in and verifies before the decision.
+  it('refuses a flow that is not capturable (422 flow_not_capturable): sign-in, verification or comprehension steps, or no consent duration', async () => {
+    // The sandbox demo flow signs in and verifies before the decision; the informed flow asks a comprehension question.
     const demo = await expectError(await renderRequest(server, server.sandbox.flow_id!), 422, 'flow_not_capturable');
-    assert.ok(demo.errors?.some((e) => /verification/.test(e.message)), JSON.stringify(demo));
+    assert.ok(demo.errors?.some((e) => /sign_in step/.test(e.message)), JSON.stringify(demo));
+    assert.ok(demo.errors?.some((e) => /verify step/.test(e.message)), JSON.stringify(demo));
+    const informed = await expectError(await renderRequest(server, server.sandbox.informed_flow_id!), 422, 'flow_not_capturable');
+    assert.ok(informed.errors?.some((e) => /comprehension_check step/.test(e.message)), JSON.stringify(informed));
     const { consent_duration: _d, ...withoutDuration } = captureFlowConfig;
     const flow = await createActiveFlow(server, withoutDuration);
     const body = await expectError(await renderRequest(server, flow), 422, 'flow_not_capturable');
