@@ -30,6 +30,20 @@ test.describe('browser examples (examples/site)', () => {
     expect(await violations()).toEqual([]);
   });
 
+  test('script tag under a nonce-only script policy', async ({ page, examples }) => {
+    const violations = await watchCsp(page);
+    const response = await page.goto(examples.url('/nonce.html'));
+    const policy = response!.headers()['content-security-policy']!;
+    const nonce = /script-src 'nonce-([^']+)'/.exec(policy)![1]!;
+    expect(await page.locator(`script[nonce]`).count()).toBe(2);
+    expect(nonce).not.toBe('NONCE_REPLACE_ME');
+    await page.getByLabel('Email address').fill('nonce@example.com');
+    await page.getByRole('checkbox', { name: 'Email newsletter' }).check();
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await expect(page.locator('#outcome')).toHaveText(/^recorded embedded_field cr_/);
+    expect(await violations()).toEqual([]);
+  });
+
   test('ESM import in a single-page app', async ({ page, examples }) => {
     const violations = await watchCsp(page);
     await page.goto(examples.url('/spa.html'));

@@ -11,6 +11,7 @@
  * Add http://localhost:3000 to the application's allowed origins first (`svc origins add`, or the API).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -47,12 +48,12 @@ const TYPES: Record<string, string> = {
 
 /**
  * The Content-Security-Policy these pages are served with (see docs/csp.md): scripts and frames from the service,
- * API calls to it, nothing inline.
+ * API calls to it, nothing inline. With a nonce, only scripts carrying it run (nonce.html).
  */
-export function sitePolicy(service: string): string {
+export function sitePolicy(service: string, nonce?: string): string {
   return [
     "default-src 'self'",
-    `script-src 'self' ${service}`,
+    nonce ? `script-src 'nonce-${nonce}'` : `script-src 'self' ${service}`,
     "style-src 'self'",
     `connect-src 'self' ${service}`,
     `frame-src ${service}`,
@@ -84,8 +85,8 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
     .replaceAll('pk_test_REPLACE_ME', options.publishableKey)
     .replaceAll('flw_REPLACE_ME', options.flowId);
 
-  const send = (res: ServerResponse, status: number, type: string, body: string) =>
-    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-security-policy': sitePolicy(service) }).end(body);
+  const send = (res: ServerResponse, status: number, type: string, body: string, nonce?: string) =>
+    res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-security-policy': sitePolicy(service, nonce) }).end(body);
   const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, 'application/json', JSON.stringify(body));
 
   // --- create a decision -------------------------------------------------------------------------------------------
@@ -160,7 +161,10 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
         const type = TYPES[extname(name)];
         if (type && /^[a-z0-9-]+\.[a-z]+$/.test(name)) {
           try {
-            return send(res, 200, type, fill(readFileSync(join(PUBLIC_DIR, name), 'utf8')));
+            // A fresh nonce for every response: the page's scripts carry it, and the policy allows only it.
+            const text = fill(readFileSync(join(PUBLIC_DIR, name), 'utf8'));
+            const nonce = text.includes('NONCE_REPLACE_ME') ? randomBytes(16).toString('base64') : undefined;
+            return send(res, 200, type, nonce ? text.replaceAll('NONCE_REPLACE_ME', nonce) : text, nonce);
           } catch {
             // fall through to 404
           }
