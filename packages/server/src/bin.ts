@@ -8,7 +8,9 @@ console.log(`svc reference server on ${server.url}
   trust url         ${sandbox.trust_url}
   application       ${sandbox.application_id}
   publishable key   ${sandbox.publishable_key}
-  demo flow         ${sandbox.flow_id ?? '(none)'}
+  demo flow         ${sandbox.flow_id ?? '(none)'} (standard path: sign-in, verify, review)
+  informed flow     ${sandbox.informed_flow_id ?? '(none)'} (disclosures, comprehension check)
+  capture flow      ${sandbox.capture_flow_id ?? '(none)'} (for <svc-consent-field> and the snippet)
   sandbox file      ${server.context.dataDir}/sandbox.json (holds the admin API token)
 ${server.context.testClock ? '  test clock        on (POST /api/v1/test_clock/advance)\n' : ''}`);
 

@@ -68,11 +68,11 @@ describe('evaluateDecisions: the capture attestation table', () => {
 describe('capturabilityProblems', () => {
   it('needs a consent duration and no sign-in, verification or comprehension step', () => {
     assert.deepEqual(capturabilityProblems({ consent_duration: 'P1Y', steps: [{ type: 'review' }], purposes: config.purposes }), []);
-    assert.deepEqual(capturabilityProblems({ consent_duration: 'P1Y', steps: [{ type: 'disclosure' }, { type: 'review' }], purposes: config.purposes }), []);
+    assert.deepEqual(capturabilityProblems({ consent_duration: 'P1Y', steps: [{ type: 'disclosure', title: 'What we do', body: 'We send a newsletter.' }, { type: 'review' }], purposes: config.purposes }), []);
     assert.equal(capturabilityProblems({ steps: [], purposes: config.purposes }).length, 1);
     assert.equal(capturabilityProblems({ consent_duration: 'P1Y', steps: [{ type: 'sign_in', method: 'email' }, { type: 'verify' }], purposes: config.purposes }).length, 2);
     assert.equal(capturabilityProblems({ consent_duration: 'P1Y', steps: [{ type: 'sign_in', method: 'email' }], purposes: config.purposes }).length, 1);
-    assert.equal(capturabilityProblems({ consent_duration: 'P1Y', steps: [{ type: 'comprehension_check' }], purposes: config.purposes }).length, 1);
+    assert.equal(capturabilityProblems({ consent_duration: 'P1Y', steps: [{ type: 'comprehension_check', question: 'What do we send?', choices: ['A newsletter', 'Nothing'], answer: 0 }], purposes: config.purposes }).length, 1);
   });
 });
 
