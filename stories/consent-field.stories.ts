@@ -162,7 +162,7 @@ export const ErrorUnknownFlow: Story = {
 /** The service cannot be reached: the same message, `svc-error` with code `network`. */
 export const ErrorUnreachable: Story = {
   name: 'Error: service unreachable',
-  args: { 'base-url': 'http://127.0.0.1:9', flow: 'flw_story_en', 'publishable-key': 'pk_test_storybook' },
+  args: { 'base-url': 'https://svc.invalid', flow: 'flw_story_en', 'publishable-key': 'pk_test_storybook' },
 };
 /** No publishable key: `svc-error` with code `invalid_configuration` before anything is fetched. */
 export const ErrorInvalidConfiguration: Story = {
