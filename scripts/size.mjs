@@ -2,7 +2,8 @@
 // Prints the minified and gzip -9 size of each browser bundle (run `pnpm build` first) beside the peers the README
 // names, and enforces the budgets of issue 9: a bundle over its budget, or a budgeted bundle that was not built,
 // makes the run exit 1. The budgets are gzip -9 bytes of the minified bundle, in kB of 1,000 bytes as the peers'
-// figures are; they are not to be raised to make a run pass.
+// figures are; they are not to be raised to make a run pass. `pnpm size --why` adds what each budgeted bundle is
+// made of (scripts/size/why.mjs).
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
@@ -54,6 +55,14 @@ const line = (r) => r.map((c, i) => (i === 1 || i === 2 ? c.padStart(widths[i]) 
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  ').trimEnd());
 for (const r of rows) console.log(r.every((c) => c === '') ? '' : line(r));
+if (process.argv.includes('--why')) {
+  // What each budgeted bundle is made of, from its tsc entry (see scripts/size/why.mjs).
+  const { why } = await import('./size/why.mjs');
+  await why('<svc-decision>', 'packages/elements/dist/decision/decision.js');
+  await why('<svc-consent-field>', 'packages/elements/dist/consent-field/consent-field.js');
+  await why('script tag', 'packages/elements/dist/svc.js');
+  console.log('\n(a package emptied also drops what only it imports: without @svc/protocol, zod goes too)');
+}
 if (failures.length) {
   console.error(`\n${failures.length} budget(s) not met:`);
   for (const f of failures) console.error(`  ${f}`);
