@@ -14,7 +14,7 @@ export { autoAttach } from './lib/auto-attach.js';
 
 // Building blocks (for <svc-consent-field>, which renders its own controls and posts with a render proof)
 export { postCapture } from './lib/post.js';
-export { composeRequest, pageUrlOf } from './lib/request.js';
+export { composeRequest, pageUrlOf, subjectOf } from './lib/request.js';
 
 // Limits
 export { SNAPSHOT_MAX_BYTES } from './lib/snapshot.js';

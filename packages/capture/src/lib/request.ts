@@ -74,6 +74,15 @@ function subjectField(form: HTMLFormElement, kind: 'email' | 'external_id'): str
   return typeof field?.value === 'string' ? field.value : undefined;
 }
 
+/**
+ * Who a capture from `form` is about: the values of its fields marked `data-svc-subject="email"` and
+ * `"external_id"` (inside the form or associated with it through `form=`). Shared with `<svc-consent-field>`.
+ */
+export const subjectOf = (form: HTMLFormElement): CaptureSubject => ({
+  email: subjectField(form, 'email'),
+  external_id: subjectField(form, 'external_id'),
+});
+
 /** How a form is read: the parts of the options that shape the request. */
 export interface ReadOptions {
   flowId: string;
@@ -98,7 +107,7 @@ export async function readForm(form: HTMLFormElement, options: ReadOptions): Pro
     formId: form.id || form.getAttribute('name') || undefined,
     pageUrl: pageUrlOf(form.ownerDocument.URL),
     locale: options.locale ?? form.closest('[lang]')?.getAttribute('lang') ?? undefined,
-    subject: options.subject ?? { email: subjectField(form, 'email'), external_id: subjectField(form, 'external_id') },
+    subject: options.subject ?? subjectOf(form),
     commit: options.commit,
   };
   if (canHash()) {

@@ -1,11 +1,10 @@
 import { consume } from '@lit/context';
 import {
-  composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
+  composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
   type FetchLike, type PurposeReading, type SvcCaptureEvent,
 } from '@svc/capture';
 import { html, LitElement, nothing, type PropertyValues } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
 import { live } from 'lit/directives/live.js';
 import { configDefaults, svcConfigContext, type SvcConfig } from '../internal/config.js';
 import { FormControlController } from '../internal/form-control.js';
@@ -492,13 +491,7 @@ export class SvcConsentField extends LitElement {
   private formSubject(): CaptureSubject | undefined {
     if (this.subject) return this.subject;
     const form = this.form;
-    if (!form) return undefined;
-    const field = (kind: string) => {
-      const el = form.querySelector<HTMLInputElement>(`[data-svc-subject="${kind}"]`) ??
-        Array.from(form.elements).find((e) => e.getAttribute('data-svc-subject') === kind) as HTMLInputElement | undefined;
-      return typeof el?.value === 'string' ? el.value : undefined;
-    };
-    return { email: field('email'), external_id: field('external_id') };
+    return form ? subjectOf(form) : undefined;
   }
 
   private async runCapture(): Promise<CaptureResult> {
@@ -592,21 +585,18 @@ export class SvcConsentField extends LitElement {
     const locale = data?.locale ?? this.settings().locale;
     const strings = stringsFor(locale);
     const theme = [this.theme, this.providerConfig?.theme].find((t) => t && THEMES.has(t)) ?? 'light';
-    const classes = {
-      field: true,
-      'field--dark': theme === 'dark',
-      'field--auto': theme === 'auto',
-      [`field--${this.status}`]: true,
-    };
+    // Plain class strings, not the classMap directive: the shadow root is the field's own, so nothing else sets
+    // classes here, and the directive would only add its code to every bundle.
+    const classes = `field${theme === 'light' ? '' : ` field--${theme}`} field--${this.status}`;
     const dir = directionOf(locale);
     if (this.status === 'error' || (this.status === 'idle' && !data)) {
       return this.status === 'error'
-        ? html`<div class=${classMap(classes)} dir=${dir ?? nothing}><p part="message" class="field__message">${strings.unavailable}</p></div>`
+        ? html`<div class=${classes} dir=${dir ?? nothing}><p part="message" class="field__message">${strings.unavailable}</p></div>`
         : nothing;
     }
     const disabled = this.isDisabled;
     return html`
-      <fieldset part="base" class=${classMap(classes)} dir=${dir ?? nothing} lang=${data?.locale ?? nothing}
+      <fieldset part="base" class=${classes} dir=${dir ?? nothing} lang=${data?.locale ?? nothing}
         aria-busy=${this.status === 'loading' ? 'true' : nothing} aria-describedby=${data?.description ? 'flow-description' : nothing}>
         <legend part="legend" class="field__legend">${data?.title ?? strings.loading}</legend>
         ${data?.description ? html`<p part="description" class="field__description" id="flow-description">${data.description}</p>` : nothing}
@@ -629,7 +619,7 @@ export class SvcConsentField extends LitElement {
     }
     const describedBy = [purpose.description ? `${id}-description` : '', kind === 'object' ? `${id}-hint` : ''].filter(Boolean).join(' ');
     return html`
-      <div part="row" class=${classMap({ row: true, 'row--consent': kind === 'consent', 'row--object': kind === 'object' })}>
+      <div part="row" class="row row--${kind}">
         <input part="control" class="row__control" type="checkbox" id=${id} data-key=${purpose.key}
           .checked=${live(this.checked[purpose.key] === true)} ?disabled=${disabled}
           aria-describedby=${describedBy || nothing} @change=${this.handleChange}>

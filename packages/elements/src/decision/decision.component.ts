@@ -2,7 +2,6 @@ import { consume } from '@lit/context';
 import { type HostChannel, type Kind, type ReadyPayload, type SvcMessage, createHostChannel } from '@svc/protocol';
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { property, query, state } from 'lit/decorators.js';
-import { classMap } from 'lit/directives/class-map.js';
 import { keyed } from 'lit/directives/keyed.js';
 import type { SvcCompleteDetail } from '../events/svc-complete.js';
 import type { SvcDeadlineDetail } from '../events/svc-deadline.js';
@@ -541,14 +540,11 @@ export class SvcDecision extends SvcElement {
 
   protected override render(): TemplateResult {
     const mode = this.resolved.mode;
-    const classes = {
-      decision: true,
-      [`decision--${mode}`]: true,
-      [`decision--${this.phase}`]: true,
-      'decision--popup-open': this.popupOpen,
-    };
+    // A plain class string (the shadow root is the element's own, so nothing else sets classes here): the
+    // classMap directive would add its code to every bundle for nothing.
+    const classes = `decision decision--${mode} decision--${this.phase}${this.popupOpen ? ' decision--popup-open' : ''}`;
     return html`
-      <div part="base" class=${classMap(classes)}>
+      <div part="base" class=${classes}>
         ${mode === 'embed' ? this.renderEmbed() : this.renderLauncher(mode)}
         ${this.phase === 'expired'
           ? html`<div part="expired" class="decision__expired"><slot name="expired"><p>This request has expired.</p></slot></div>`
