@@ -2,7 +2,7 @@
 // is the real one; what it renders comes from the render endpoint: the reference server when STORYBOOK_SVC_BASE_URL
 // (and its key and flow) are set, else a static render answer Storybook serves (stories/support/render-answers.ts).
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
-import { html, nothing } from 'lit';
+import { html } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import '@svc/elements';
 import type { Appearance, SvcConsentField } from '@svc/elements';
@@ -60,7 +60,7 @@ const meta: Meta<Args> = {
         appearance=${ifDefined(attribute)}
         purposes=${ifDefined(args.purposes || undefined)}
         ?disabled=${args.disabled}></svc-consent-field>
-      ${dark ? nothing : html`<story-event-log></story-event-log>`}
+      <story-event-log></story-event-log>
     </form>`;
   },
   parameters: {

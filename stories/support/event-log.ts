@@ -20,9 +20,9 @@ class StoryEventLog extends HTMLElement {
     if (!this.list.isConnected) {
       const heading = document.createElement('h2');
       heading.textContent = 'Events';
-      heading.style.cssText = 'font: 600 0.875rem system-ui, sans-serif; margin: 1rem 0 0.25rem; color: #1f2328';
+      heading.style.cssText = 'font: 600 0.875rem system-ui, sans-serif; margin: 1rem 0 0.25rem; color: inherit';
       this.list.setAttribute('aria-label', 'Events the element dispatched');
-      this.list.style.cssText = 'font: 0.75rem/1.4 ui-monospace, monospace; margin: 0; padding-inline-start: 1.5rem; color: #1f2328; overflow-wrap: anywhere';
+      this.list.style.cssText = 'font: 0.75rem/1.4 ui-monospace, monospace; margin: 0; padding-inline-start: 1.5rem; color: inherit; overflow-wrap: anywhere';
       this.append(heading, this.list);
     }
     this.parent = this.parentElement;
