@@ -42,6 +42,29 @@ export {
 export { createDecision, exchangeDecision, getDecision } from './resources/decisions.js';
 export { verifyConsentToken } from './resources/consent-tokens.js';
 export { advanceTestClock } from './resources/test-clock.js';
+export { createConsentImport, createConsentRecord, getConsentImport, getConsentRecord, withdrawConsentRecord } from './resources/consent-records.js';
+export { getDpvReceipt, getJwks, getReceipt, getSignedReceipt } from './resources/receipts.js';
+export { getConsentStatus } from './resources/consent-status.js';
+export {
+  fetchAuditTrail,
+  getAuditAnchor,
+  getAuditAnchorReceipts,
+  getWitnessConfiguration,
+  listAuditAnchors,
+  listAuditEvents,
+  verifyAuditTrail,
+} from './resources/audit.js';
+export {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  getWebhookDelivery,
+  getWebhookEndpoint,
+  listWebhookDeliveries,
+  listWebhookEndpoints,
+  rotateWebhookEndpointSecret,
+  testWebhookEndpoint,
+  updateWebhookEndpoint,
+} from './resources/webhook-endpoints.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -59,6 +82,11 @@ export type { FlowsResource } from './resources/flows.js';
 export type { DecisionsResource, PublishableDecisionsResource } from './resources/decisions.js';
 export type { ConsentTokensResource } from './resources/consent-tokens.js';
 export type { TestClock, TestClockResource } from './resources/test-clock.js';
+export type { ConsentImportsResource, ConsentRecordsResource } from './resources/consent-records.js';
+export type { DpvReceipt, ReceiptsResource } from './resources/receipts.js';
+export type { ConsentStatusQuery, ConsentStatusResource } from './resources/consent-status.js';
+export type { AuditListQuery, AuditResource, AuditTrail, AuditTrailOptions } from './resources/audit.js';
+export type { IssuedWebhookEndpoint, WebhookDeliveryQuery, WebhookEndpointsResource } from './resources/webhook-endpoints.js';
 export type { CaptureOptions, CapturesResource, PublishableFlowsResource, RenderOptions } from './resources/captures.js';
 export type { FormConnectionsResource } from './resources/form-connections.js';
 export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';

@@ -2,11 +2,27 @@
 import {
   connect,
   createClient,
+  createConsentImport,
+  createConsentRecord,
   createDecision,
+  createWebhookEndpoint,
+  getConsentRecord,
+  getConsentStatus,
   getDecision,
+  getDpvReceipt,
+  getJwks,
   getMe,
+  getReceipt,
+  getSignedReceipt,
   isSvcError,
   listApiTokens,
+  listAuditEvents,
+  listWebhookDeliveries,
+  rotateWebhookEndpointSecret,
+  testWebhookEndpoint,
+  verifyAuditChain,
+  verifyAuditTrail,
+  verifyReceipt,
   type SvcClient,
   type SvcPublishableClient,
 } from './index.js';
@@ -121,4 +137,123 @@ export function errors(): void {
     case 'ERR_SVC_TEAPOT':
       break;
   }
+}
+
+// ---- Consent records, receipts, consent status, audit trail, webhook endpoints --------------------------------
+
+export async function publishableKeyClientCannotReachRecordsOrWebhooks(): Promise<void> {
+  const browser = createClient({ baseUrl, publishableKey: 'pk_test_abc' });
+  // @ts-expect-error a publishable key cannot record consent
+  await browser.consentRecords.create({ flow_id: 'flw_dev_1', subject: { email: 'ada@example.com' }, decisions: {} });
+  // @ts-expect-error nor withdraw it
+  await browser.consentRecords.withdraw('cr_1');
+  // @ts-expect-error nor import records
+  await browser.consentRecords.imports.create({ flow_id: 'flw_dev_1', records: [] });
+  // @ts-expect-error nor read receipts
+  await browser.receipts.getSigned('cr_1');
+  // @ts-expect-error nor a person's consent status
+  await browser.consentStatus.get('tp_dev_1', { subject: { email: 'ada@example.com' } });
+  // @ts-expect-error nor the audit trail
+  await browser.audit.verify();
+  // @ts-expect-error
+  browser.audit.events();
+  // @ts-expect-error nor webhook endpoints
+  await browser.webhookEndpoints.create('tp_dev_1', { url: 'https://hooks.example', events: ['*'] });
+  // @ts-expect-error
+  browser.webhookEndpoints.deliveries('tp_dev_1', 'we_1');
+
+  const page = connect({ baseUrl, publishableKey: 'pk_test_abc' });
+  // @ts-expect-error the standalone functions refuse a publishable connection too
+  await createConsentRecord(page, { flow_id: 'flw_dev_1', subject: { email: 'ada@example.com' }, decisions: {} });
+  // @ts-expect-error
+  await getConsentRecord(page, 'cr_1');
+  // @ts-expect-error
+  await createConsentImport(page, { flow_id: 'flw_dev_1', records: [] });
+  // @ts-expect-error
+  await getSignedReceipt(page, 'cr_1');
+  // @ts-expect-error
+  await getReceipt(page, 'cr_1');
+  // @ts-expect-error
+  await getDpvReceipt(page, 'cr_1');
+  // @ts-expect-error
+  await getConsentStatus(page, 'tp_dev_1', { person_id: 'per_1' });
+  // @ts-expect-error
+  listAuditEvents(page);
+  // @ts-expect-error
+  await verifyAuditTrail(page);
+  // @ts-expect-error
+  await createWebhookEndpoint(page, 'tp_dev_1', { url: 'https://hooks.example', events: ['*'] });
+  // @ts-expect-error
+  await rotateWebhookEndpointSecret(page, 'tp_dev_1', 'we_1');
+  // @ts-expect-error
+  await testWebhookEndpoint(page, 'tp_dev_1', 'we_1');
+  // @ts-expect-error
+  listWebhookDeliveries(page, 'tp_dev_1', 'we_1');
+  // The service's public keys are public: any connection reads them.
+  await getJwks(page);
+}
+
+export async function recordRequestShapes(svc: SvcClient): Promise<void> {
+  const subject = { email: 'ada@example.com' };
+  await svc.consentRecords.create({ flow_id: 'flw_dev_1', subject, decisions: { newsletter: { decision: 'granted', default_checked: false } } }, { idempotencyKey: 'k' });
+  // @ts-expect-error the person is named by email
+  await svc.consentRecords.create({ flow_id: 'flw_dev_1', subject: { external_id: 'crm-1' }, decisions: {} });
+  // @ts-expect-error a decision is granted or declined
+  await svc.consentRecords.create({ flow_id: 'flw_dev_1', subject, decisions: { newsletter: { decision: 'maybe' } } });
+  // @ts-expect-error the Record API admits no additional properties
+  await svc.consentRecords.create({ flow_id: 'flw_dev_1', subject, decisions: {}, channel: 'hosted' });
+  // @ts-expect-error the platform sets newer_record itself; a caller names where the withdrawal was made
+  await svc.consentRecords.withdraw('cr_1', { event_channel: 'newer_record' });
+  // @ts-expect-error purposes are listed by key
+  await svc.consentRecords.withdraw('cr_1', { purposes: 'newsletter' });
+  // @ts-expect-error an imported row needs the time it was captured
+  await svc.consentRecords.imports.create({ flow_id: 'flw_dev_1', records: [{ subject, decisions: {} }] });
+
+  await svc.consentStatus.get('tp_dev_1', { subject: { external_id: 'crm-1' }, flow_id: 'flw_dev_1' });
+  await svc.consentStatus.get('tp_dev_1', { person_id: 'per_1' });
+  // @ts-expect-error one way of naming the person, not two
+  await svc.consentStatus.get('tp_dev_1', { subject: { email: 'ada@example.com', external_id: 'crm-1' } });
+  // @ts-expect-error
+  await svc.consentStatus.get('tp_dev_1', { subject: { email: 'ada@example.com' }, person_id: 'per_1' });
+  // @ts-expect-error and not none
+  await svc.consentStatus.get('tp_dev_1', { flow_id: 'flw_dev_1' });
+
+  // @ts-expect-error event types are a closed set (or '*')
+  await svc.webhookEndpoints.create('tp_dev_1', { url: 'https://hooks.example', events: ['consent.everything'] });
+  // @ts-expect-error the envelope is the client's job
+  await svc.webhookEndpoints.create('tp_dev_1', { webhook_endpoint: { url: 'https://hooks.example', events: ['*'] } });
+  // @ts-expect-error status is enabled or disabled
+  await svc.webhookEndpoints.update('tp_dev_1', 'we_1', { status: 'paused' });
+  // @ts-expect-error deliveries are pending, acknowledged or failed
+  svc.webhookEndpoints.deliveries('tp_dev_1', 'we_1', { status: 'lost' });
+  // @ts-expect-error page sizes are numbers
+  svc.audit.events({ limit: '10' });
+  // @ts-expect-error reads take no idempotency key
+  await svc.receipts.get('cr_1', { idempotencyKey: 'k' });
+}
+
+export async function recordResponseShapes(svc: SvcClient): Promise<void> {
+  // The secret comes with create and rotation only.
+  const created: string = (await svc.webhookEndpoints.create('tp_dev_1', { url: 'https://hooks.example', events: ['*'] })).secret;
+  const rotated: string = (await svc.webhookEndpoints.rotateSecret('tp_dev_1', 'we_1')).secret;
+  // @ts-expect-error a read endpoint has no guaranteed secret
+  const read: string = (await svc.webhookEndpoints.get('tp_dev_1', 'we_1')).secret;
+  void [created, rotated, read];
+
+  // A signed receipt and the JWKS feed verifyReceipt as they are; the audit trail feeds verifyAuditChain.
+  const receipt = await verifyReceipt(await svc.receipts.getSigned('cr_1'), await svc.receipts.jwks());
+  receipt.schema_version satisfies 'svc-cr/2.13';
+  const trail = await svc.audit.trail({ applicationId: 'tp_dev_1' });
+  await verifyAuditChain(trail.events, trail.anchors, trail.keys);
+  const verdict = await svc.audit.verify({ requireWitness: true });
+  if (verdict.ok) verdict.anchored_through satisfies number | null;
+  // @ts-expect-error a failed verdict says nothing of how far the trail is anchored
+  else void verdict.anchored_through;
+
+  const status = await svc.consentStatus.get('tp_dev_1', { subject: { email: 'ada@example.com' } });
+  status.overall_status satisfies 'granted' | 'partial' | 'declined' | 'pending';
+  const record = await svc.consentRecords.get('cr_1');
+  record.status satisfies 'fulfilled' | 'revoked' | 'expired';
+  for await (const delivery of svc.webhookEndpoints.deliveries('tp_dev_1', 'we_1', { status: 'failed' })) delivery.attempts satisfies unknown[];
+  for await (const event of svc.audit.events({ application_id: 'tp_dev_1', limit: 1000 })) event.hash satisfies string;
 }

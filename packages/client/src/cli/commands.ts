@@ -3,12 +3,19 @@ import type { SvcClient } from '../lib/client.js';
 import type { SvcList } from '../lib/pagination.js';
 import type { ApiToken, Permission } from '../schemas/api-tokens.js';
 import type { Decision, DeliveryMode } from '../schemas/decisions.js';
+import type { ConsentRecord, WithdrawEventChannel } from '../schemas/records.js';
+import type { ReceiptRecord } from '../schemas/receipts.js';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEventSelector } from '../schemas/webhooks.js';
+import type { ConsentStatusQuery } from '../resources/consent-status.js';
+import { verifyReceipt } from '../verify/receipt.js';
 import { CliUsageError, type CliConfig } from './config.js';
 
 /** What a command hands back: the value `--json` prints, and the lines a person reads. */
 export interface Output {
   json: unknown;
   human: string;
+  /** Exit code when the command ran but its answer is a failure (a chain that does not verify); default 0. */
+  exitCode?: number;
 }
 
 /** The parsed command line a command runs with. */
@@ -75,6 +82,10 @@ function application(invocation: Invocation): string {
   if (!id) throw new CliUsageError('no application: pass --app <application_id>');
   return id;
 }
+
+/** A comma-separated flag as a list (empty when not given). */
+const listOf = (flags: Invocation['flags'], name: string): string[] =>
+  (string(flags, name) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 
 const permissionsOf = (value: string | undefined): Permission[] | undefined => {
   if (value === undefined) return undefined;
@@ -316,6 +327,242 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  'records create': {
+    usage: 'records create --email <email> --grant <keys> [--decline <keys>] [--flow <id>] [--external-id <id>] [--idempotency-key <key>] [--captured-at <date-time>] [--suppress-receipt]',
+    summary: "Record decisions made in your own systems (Record API; default: the sandbox's capturable flow)",
+    options: {
+      email: { type: 'string' },
+      'external-id': { type: 'string' },
+      flow: { type: 'string' },
+      grant: { type: 'string' },
+      decline: { type: 'string' },
+      'idempotency-key': { type: 'string' },
+      'captured-at': { type: 'string' },
+      'suppress-receipt': { type: 'boolean' },
+    },
+    async run(svc, { flags, config }) {
+      const flow = string(flags, 'flow') ?? config.captureFlowId;
+      if (!flow) throw new CliUsageError('records create needs --flow <flow_id> (a flow without sign-in or verification steps)');
+      const email = string(flags, 'email');
+      if (!email) throw new CliUsageError('records create needs --email <email>');
+      const granted = listOf(flags, 'grant');
+      const declined = listOf(flags, 'decline');
+      if (granted.length + declined.length === 0) throw new CliUsageError('records create needs --grant <keys> and/or --decline <keys> (comma-separated purpose keys)');
+      const twice = granted.filter((key) => declined.includes(key));
+      if (twice.length) throw new CliUsageError(`a purpose is either granted or declined, not both: ${twice.join(', ')}`);
+      const externalId = string(flags, 'external-id');
+      const record = await svc.consentRecords.create(
+        {
+          flow_id: flow,
+          subject: externalId === undefined ? { email } : { email, external_id: externalId },
+          decisions: Object.fromEntries([
+            ...granted.map((key) => [key, { decision: 'granted' as const }]),
+            ...declined.map((key) => [key, { decision: 'declined' as const }]),
+          ]),
+          captured_at: string(flags, 'captured-at'),
+          suppress_receipt: flags['suppress-receipt'] === true ? true : undefined,
+        },
+        // Sent as the record's idempotency_key, which also lets the client retry a lost answer safely.
+        { idempotencyKey: string(flags, 'idempotency-key') },
+      );
+      return { json: record, human: consentRecordLines(record) };
+    },
+  },
+  'records get': {
+    usage: 'records get <id>',
+    summary: 'Show a consent record and its purpose outcomes',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const record = await svc.consentRecords.get(id!);
+      return { json: record, human: consentRecordLines(record) };
+    },
+  },
+  'records withdraw': {
+    usage: 'records withdraw <id> [--purposes <keys>] [--channel <event_channel>]',
+    summary: 'Withdraw some purposes of a record (default: all of them)',
+    options: { purposes: { type: 'string' }, channel: { type: 'string' } },
+    args: ['id'],
+    async run(svc, { args: [id], flags }) {
+      const purposes = listOf(flags, 'purposes');
+      const record = await svc.consentRecords.withdraw(id!, {
+        purposes: purposes.length ? purposes : undefined,
+        event_channel: string(flags, 'channel') as WithdrawEventChannel | undefined, // the server names the channels it takes
+      });
+      return { json: record, human: consentRecordLines(record) };
+    },
+  },
+
+  'receipts get': {
+    usage: 'receipts get <record_id> [--flavor canonical|dpv|signed]',
+    summary: "Show a record's receipt; a signed one is verified against the service's JWKS",
+    options: { flavor: { type: 'string' } },
+    args: ['record_id'],
+    async run(svc, { args: [id], flags }) {
+      const flavor = string(flags, 'flavor') ?? 'canonical';
+      if (flavor === 'dpv') {
+        const dpv = await svc.receipts.getDpv(id!);
+        return { json: dpv, human: JSON.stringify(dpv, null, 2) };
+      }
+      if (flavor === 'signed') {
+        const [signed, jwks] = await Promise.all([svc.receipts.getSigned(id!), svc.receipts.jwks()]);
+        // A receipt that does not verify is an error (exit 1), never printed as if it were evidence.
+        const receipt = await verifyReceipt(signed, jwks);
+        const header = JSON.parse(Buffer.from(signed.signature.split('.')[0]!, 'base64url').toString('utf8')) as { kid?: string; alg?: string };
+        return { json: signed, human: `${record([['signature', `valid (${header.alg}, key ${header.kid})`]])}\n${receiptLines(receipt)}` };
+      }
+      if (flavor !== 'canonical') throw new CliUsageError('--flavor is one of canonical, dpv, signed');
+      const receipt = await svc.receipts.get(id!);
+      return { json: receipt, human: receiptLines(receipt) };
+    },
+  },
+
+  status: {
+    usage: 'status (--email <email> | --external-id <id> | --person-id <id>) [--flow <id>] [--app <id>]',
+    summary: "Show one person's consent status with an application",
+    options: { ...appOption, email: { type: 'string' }, 'external-id': { type: 'string' }, 'person-id': { type: 'string' }, flow: { type: 'string' } },
+    async run(svc, invocation) {
+      const { flags } = invocation;
+      const email = string(flags, 'email');
+      const externalId = string(flags, 'external-id');
+      const personId = string(flags, 'person-id');
+      if ([email, externalId, personId].filter((v) => v !== undefined).length !== 1) {
+        throw new CliUsageError('status takes exactly one of --email, --external-id, --person-id');
+      }
+      const who: ConsentStatusQuery = email !== undefined ? { subject: { email } } : externalId !== undefined ? { subject: { external_id: externalId } } : { person_id: personId! };
+      const status = await svc.consentStatus.get(application(invocation), { ...who, flow_id: string(flags, 'flow') });
+      return {
+        json: status,
+        human: `${record([['person', status.user_id], ['email', status.subject_ref?.email], ['external id', status.subject_ref?.external_id], ['overall', status.overall_status]])}\n\n` +
+          table(status.purposes, [['purpose', (p) => p.purpose], ['status', (p) => p.status], ['granted', (p) => p.granted_at], ['expires', (p) => p.expires_at], ['record', (p) => p.record_id]], 'No purposes.'),
+      };
+    },
+  },
+
+  'webhooks list': {
+    usage: 'webhooks list [--app <id>] [--limit <n>]',
+    summary: "List an application's webhook endpoints",
+    options: { ...appOption, ...limitOption },
+    async run(svc, invocation) {
+      const endpoints = await collect((limit) => svc.webhookEndpoints.list(application(invocation), { limit }), invocation.flags);
+      return { json: endpoints, human: table(endpoints, endpointColumns, 'No webhook endpoints.') };
+    },
+  },
+  'webhooks create': {
+    usage: 'webhooks create --url <url> [--events <types>] [--description <text>] [--app <id>]',
+    summary: 'Subscribe a URL to events (default: every type) and print its signing secret (shown once)',
+    options: { ...appOption, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' } },
+    async run(svc, invocation) {
+      const url = string(invocation.flags, 'url');
+      if (!url) throw new CliUsageError('webhooks create needs --url <url>');
+      const events = listOf(invocation.flags, 'events');
+      const endpoint = await svc.webhookEndpoints.create(application(invocation), {
+        url,
+        events: (events.length ? events : ['*']) as WebhookEventSelector[],
+        description: string(invocation.flags, 'description'),
+      });
+      return { json: endpoint, human: `${endpointLines(endpoint)}\n\nSigning secret (shown once, store it now):\n${endpoint.secret}` };
+    },
+  },
+  'webhooks rotate': {
+    usage: 'webhooks rotate <id> [--app <id>]',
+    summary: "Replace an endpoint's signing secret; the previous one also signs for a day",
+    options: appOption,
+    args: ['id'],
+    async run(svc, invocation) {
+      const endpoint = await svc.webhookEndpoints.rotateSecret(application(invocation), invocation.args[0]!);
+      return {
+        json: endpoint,
+        human: `Rotated the secret of ${endpoint.id}; the previous one also signs until ${endpoint.previous_secret_expires_at}.\n` +
+          `New signing secret (shown once):\n${endpoint.secret}`,
+      };
+    },
+  },
+  'webhooks test': {
+    usage: 'webhooks test <id> [--app <id>]',
+    summary: 'Send a signed webhook.test delivery to an endpoint now',
+    options: appOption,
+    args: ['id'],
+    async run(svc, invocation) {
+      const delivery = await svc.webhookEndpoints.test(application(invocation), invocation.args[0]!);
+      const attempt = delivery.attempts.at(-1);
+      return {
+        json: delivery,
+        human: record([['delivery', delivery.id], ['event', `${delivery.event_type} (${delivery.event_id})`], ['status', delivery.status],
+          ['answer', attempt?.status_code ?? attempt?.error], ['took', attempt?.duration_ms === null || attempt?.duration_ms === undefined ? undefined : `${attempt.duration_ms} ms`]]),
+      };
+    },
+  },
+  'webhooks deliveries': {
+    usage: 'webhooks deliveries <id> [--status pending|acknowledged|failed] [--app <id>] [--limit <n>]',
+    summary: "List an endpoint's deliveries, newest first",
+    options: { ...appOption, ...limitOption, status: { type: 'string' } },
+    args: ['id'],
+    async run(svc, invocation) {
+      const status = string(invocation.flags, 'status');
+      if (status !== undefined && !['pending', 'acknowledged', 'failed'].includes(status)) throw new CliUsageError('--status is one of pending, acknowledged, failed');
+      const deliveries = await collect(
+        (limit) => svc.webhookEndpoints.deliveries(application(invocation), invocation.args[0]!, { limit, status: status as WebhookDelivery['status'] | undefined }),
+        invocation.flags,
+      );
+      return {
+        json: deliveries,
+        human: table(deliveries, [['id', (d) => d.id], ['event', (d) => d.event_type], ['status', (d) => d.status], ['attempts', (d) => d.attempt_count],
+          ['test', (d) => (d.test ? 'yes' : '')], ['created', (d) => d.created_at]], 'No deliveries.'),
+      };
+    },
+  },
+  'webhooks delete': {
+    usage: 'webhooks delete <id> [--app <id>]',
+    summary: 'Delete a webhook endpoint',
+    options: appOption,
+    args: ['id'],
+    async run(svc, invocation) {
+      await svc.webhookEndpoints.delete(application(invocation), invocation.args[0]!);
+      return { json: { deleted: invocation.args[0] }, human: `Deleted ${invocation.args[0]}.` };
+    },
+  },
+
+  'audit events': {
+    usage: 'audit events [--app <id>] [--limit <n>]',
+    summary: "List an application's hash-chained audit events, oldest first",
+    options: { ...appOption, ...limitOption },
+    async run(svc, { flags }) {
+      const events = await collect((limit) => svc.audit.events({ application_id: string(flags, 'app'), limit }), flags);
+      return {
+        json: events,
+        human: table(events, [['seq', (e) => e.sequence], ['type', (e) => e.type], ['occurred', (e) => e.occurred_at], ['hash', (e) => `${e.hash.slice(0, 16)}...`],
+          ['anchor', (e) => e.anchor_id]], 'No audit events.'),
+      };
+    },
+  },
+  'audit anchors': {
+    usage: 'audit anchors [--app <id>] [--limit <n>]',
+    summary: "List an application's audit anchors (signed Merkle roots), oldest first",
+    options: { ...appOption, ...limitOption },
+    async run(svc, { flags }) {
+      const anchors = await collect((limit) => svc.audit.anchors({ application_id: string(flags, 'app'), limit }), flags);
+      return {
+        json: anchors,
+        human: table(anchors, [['id', (a) => a.id], ['events', (a) => `${a.sequence_from}..${a.sequence_to}`], ['root', (a) => `${a.merkle_root.slice(0, 16)}...`],
+          ['key', (a) => a.key_version], ['created', (a) => a.created_at]], 'No anchors yet (events are anchored every fifteen minutes).'),
+      };
+    },
+  },
+  'audit verify': {
+    usage: 'audit verify [--app <id>] [--require-witness]',
+    summary: "Fetch an application's audit trail and verify it offline (exit 1 when it does not verify)",
+    options: { ...appOption, 'require-witness': { type: 'boolean' } },
+    async run(svc, { flags }) {
+      const verdict = await svc.audit.verify({ applicationId: string(flags, 'app'), requireWitness: flags['require-witness'] === true });
+      if (!verdict.ok) return { json: verdict, human: `Audit trail does NOT verify: ${verdict.message} (${verdict.reason}).`, exitCode: 1 };
+      const through = verdict.anchored_through === null ? 'nothing anchored yet' : `anchored through event ${verdict.anchored_through}`;
+      return {
+        json: verdict,
+        human: `Audit trail verified: ${verdict.events} events, ${verdict.anchors} anchors (${through}), ${verdict.witnessed} witness receipts.`,
+      };
+    },
+  },
+
   'clock advance': {
     usage: 'clock advance <seconds>',
     summary: "Move a test server's clock forward (SVC_TEST_CLOCK=1)",
@@ -328,6 +575,45 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+const endpointColumns: [string, (endpoint: WebhookEndpoint) => Cell][] = [
+  ['id', (e) => e.id],
+  ['status', (e) => e.status],
+  ['failures', (e) => e.consecutive_failures],
+  ['events', (e) => e.events.join(',')],
+  ['url', (e) => e.url],
+];
+
+function endpointLines(endpoint: WebhookEndpoint): string {
+  return record([['id', endpoint.id], ['url', endpoint.url], ['events', endpoint.events.join(', ')], ['status', endpoint.status],
+    ['description', endpoint.description]]);
+}
+
+function consentRecordLines(r: ConsentRecord): string {
+  return record([
+    ['id', r.id],
+    ['status', r.status],
+    ['channel', r.channel],
+    ['flow', r.flow_version === undefined ? r.flow_id : `${r.flow_id} v${r.flow_version}`],
+    ['subject', r.subject.external_id ? `${r.subject.email} (${r.subject.external_id})` : r.subject.email],
+    ['purposes', r.purposes.map((p) => `${p.key} ${p.outcome}`).join('; ')],
+    ['captured', r.captured_at],
+    ['expires', r.expires_at],
+    ['receipt', r.receipt_id],
+  ]);
+}
+
+function receiptLines(receipt: ReceiptRecord): string {
+  const purposes = receipt.pii_processing?.purposes.map((p) => `${p.purpose_id} (${p.lawful_basis})`).join('; ');
+  const events = receipt.event.map((e) => `${e.event_time}  ${e.event_state}${e.purpose_id ? ` (${e.purpose_id})` : ''}`);
+  return `${record([
+    ['record', receipt.record_id],
+    ['type', receipt.record_type ?? 'consent_record'],
+    ['schema', `${receipt.schema_version} (${receipt.conforms_to})`],
+    ['principal', receipt.pii_principal_id ?? (receipt.anonymous ? 'anonymous' : undefined)],
+    ['purposes', purposes],
+  ])}\n\nEvents:\n${events.map((line) => `  ${line}`).join('\n')}`;
+}
 
 function decisionRecord(decision: Decision): string {
   return record([

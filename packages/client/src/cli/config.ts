@@ -9,6 +9,8 @@ export interface CliConfig {
   applicationId: string | undefined;
   /** The sandbox demo flow, the default of `decisions create --flow`. */
   flowId: string | undefined;
+  /** The sandbox's capturable flow, the default of `records create --flow`. */
+  captureFlowId: string | undefined;
   /** Where the values came from, for error messages. */
   source: string;
 }
@@ -23,6 +25,7 @@ interface SandboxFile {
   api_token?: unknown;
   application_id?: unknown;
   flow_id?: unknown;
+  capture_flow_id?: unknown;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -53,6 +56,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     apiToken,
     applicationId: text(sandbox.application_id),
     flowId: text(sandbox.flow_id),
+    captureFlowId: text(sandbox.capture_flow_id),
     source: [fromEnv, readFrom].filter(Boolean).join(' and '),
   };
 }

@@ -6,7 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { closedPort, startTestServer, type TestServer } from '../testing/servers.test.helper.js';
+import { createClient, type SvcClient } from '../lib/client.js';
+import { createRecordFlow, freshEmail } from '../testing/records.test.helper.js';
+import { closedPort, json as answer, loopback, startTestServer, type TestServer } from '../testing/servers.test.helper.js';
+import { verifyReceipt } from '../verify/receipt.js';
+import { verifyWebhook } from '../verify/webhook.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 // Resolved here so the command line also runs from directories that have no node_modules of their own.
@@ -161,5 +165,171 @@ describe('svc command line', { concurrency: 4 }, () => {
     const { code, stderr } = await svc(['me'], { cwd: empty });
     assert.equal(code, 2);
     assert.match(stderr, /^svc: no base URL: set SVC_BASE_URL and SVC_API_TOKEN, or start the reference server/);
+  });
+
+  // ---- records, receipts, status, webhooks, audit ------------------------------------------------------------
+
+  let client: SvcClient | undefined;
+  let flow: Promise<string> | undefined;
+  /** A capturable flow of the test's own, made once through the client. */
+  const recordFlow = () => (flow ??= createRecordFlow((client ??= createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token })), 'CLI signup'));
+  /** `svc records create` for a fresh person, as JSON. */
+  async function createRecord(extra: string[] = []): Promise<{ id: string; status: string; channel: string; purposes: { key: string; outcome: string }[] }> {
+    const email = freshEmail('cli');
+    const created = await svc(['records', 'create', '--flow', await recordFlow(), '--email', email, '--grant', 'newsletter,research', '--decline', 'analytics', ...extra, '--json'], { env });
+    assert.equal(created.code, 0, created.stderr);
+    return JSON.parse(created.stdout) as Awaited<ReturnType<typeof createRecord>>;
+  }
+  const outcomes = (record: { purposes: { key: string; outcome: string }[] }) => Object.fromEntries(record.purposes.map((p) => [p.key, p.outcome]));
+
+  it('creates a record (idempotently with --idempotency-key), reads it and withdraws a purpose', async () => {
+    const key = `cli-${process.pid}-${Date.now()}`;
+    const args = ['records', 'create', '--flow', await recordFlow(), '--email', freshEmail('cli'), '--external-id', 'crm-cli', '--grant', 'newsletter,research',
+      '--decline', 'analytics', '--idempotency-key', key, '--json'];
+    const first = await svc(args, { env });
+    assert.equal(first.code, 0, first.stderr);
+    const record = JSON.parse(first.stdout) as Awaited<ReturnType<typeof createRecord>>;
+    assert.equal(record.status, 'fulfilled');
+    assert.equal(record.channel, 'controller_attested');
+    assert.deepEqual(outcomes(record), { newsletter: 'granted', research: 'granted', analytics: 'objected', service: 'noticed' });
+    const repeated = await svc(args, { env });
+    assert.equal(repeated.code, 0, repeated.stderr);
+    assert.equal((JSON.parse(repeated.stdout) as { id: string }).id, record.id, 'the same key gives back the same record');
+
+    const again = await svc(['records', 'create', '--flow', await recordFlow(), '--email', 'other@example.com', '--grant', 'newsletter', '--idempotency-key', key, '--json'], { env });
+    assert.equal(again.code, 1, 'the key names a record with other content');
+    assert.equal((JSON.parse(again.stderr) as { error: { reason: string } }).error.reason, 'idempotency_key_reused');
+
+    const read = await svc(['records', 'get', record.id], { env });
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, new RegExp(`^id\\s+${record.id}$`, 'm'));
+    assert.match(read.stdout, /^subject\s+cli-\S+@example\.com \(crm-cli\)$/m);
+
+    const withdrawn = await svc(['records', 'withdraw', record.id, '--purposes', 'research', '--channel', 'mailing_tool', '--json'], { env });
+    assert.equal(withdrawn.code, 0, withdrawn.stderr);
+    assert.equal(outcomes(JSON.parse(withdrawn.stdout) as typeof record).research, 'revoked');
+  });
+
+  it('refuses records create without purposes, and a purpose both granted and declined', async () => {
+    const none = await svc(['records', 'create', '--flow', 'flw_x', '--email', 'a@example.com'], { env });
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /needs --grant <keys> and\/or --decline <keys>/);
+    const both = await svc(['records', 'create', '--flow', 'flw_x', '--email', 'a@example.com', '--grant', 'a', '--decline', 'a'], { env });
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /either granted or declined, not both: a/);
+  });
+
+  it('prints a receipt in each flavor, verifying the signed one', async () => {
+    const record = await createRecord();
+    const signed = await svc(['receipts', 'get', record.id, '--flavor', 'signed', '--json'], { env });
+    assert.equal(signed.code, 0, signed.stderr);
+    const envelope = JSON.parse(signed.stdout) as { receipt: { record_id: string }; signature: string };
+    assert.equal(envelope.receipt.record_id, record.id);
+    const jwks = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
+    await verifyReceipt(envelope, jwks as never);
+
+    const human = await svc(['receipts', 'get', record.id, '--flavor', 'signed'], { env });
+    assert.match(human.stdout, /^signature\s+valid \(ES256, key \S+\)$/m);
+    assert.match(human.stdout, /^\s+\S+\s+consent given$/m);
+
+    const canonical = await svc(['receipts', 'get', record.id, '--json'], { env });
+    assert.equal((JSON.parse(canonical.stdout) as { schema_version: string }).schema_version, 'svc-cr/2.13');
+    const dpv = await svc(['receipts', 'get', record.id, '--flavor', 'dpv', '--json'], { env });
+    assert.equal((JSON.parse(dpv.stdout) as { '@type': string })['@type'], 'dpv:ConsentRecord');
+    const wrong = await svc(['receipts', 'get', record.id, '--flavor', 'pdf'], { env });
+    assert.equal(wrong.code, 2);
+  });
+
+  it("shows a person's consent status by email or external id", async () => {
+    const email = freshEmail('cli-status');
+    const created = await svc(['records', 'create', '--flow', await recordFlow(), '--email', email, '--external-id', `ext-${email}`, '--grant', 'newsletter', '--decline', 'research,analytics', '--json'], { env });
+    assert.equal(created.code, 0, created.stderr);
+    const status = await svc(['status', '--email', email, '--json'], { env: { ...env, SVC_DATA_DIR: server.dataDir } });
+    assert.equal(status.code, 0, status.stderr);
+    const body = JSON.parse(status.stdout) as { overall_status: string; application_id: string };
+    assert.equal(body.overall_status, 'partial');
+    assert.equal(body.application_id, server.sandbox.application_id);
+
+    const human = await svc(['status', '--external-id', `ext-${email}`, '--app', server.sandbox.application_id], { env });
+    assert.match(human.stdout, /^overall\s+partial$/m);
+    assert.match(human.stdout, /^newsletter\s+granted\s/m);
+
+    const both = await svc(['status', '--email', email, '--external-id', 'x'], { env });
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /exactly one of --email, --external-id, --person-id/);
+    const nobody = await svc(['status', '--email', 'nobody@example.com', '--app', server.sandbox.application_id], { env });
+    assert.equal(nobody.code, 1);
+  });
+
+  it('creates a webhook endpoint, tests it (a signed delivery), rotates it, lists its deliveries and deletes it', async () => {
+    const receiver = await loopback((_req, res) => answer(res, 200, { ok: true }));
+    const app = ['--app', server.sandbox.application_id];
+    try {
+      // Approval events only: the cases beside this one make consent records, whose events would land here too.
+      const created = await svc(['webhooks', 'create', '--url', `${receiver.url}/cli`, '--events', 'approval.granted,approval.denied', ...app, '--json'], { env });
+      assert.equal(created.code, 0, created.stderr);
+      const endpoint = JSON.parse(created.stdout) as { id: string; secret: string; events: string[] };
+      assert.match(endpoint.secret, /^whsec_/);
+      assert.deepEqual(endpoint.events, ['approval.granted', 'approval.denied']);
+
+      const listed = await svc(['webhooks', 'list', ...app, '--json'], { env });
+      const endpoints = JSON.parse(listed.stdout) as { id: string; secret?: string }[];
+      assert.ok(endpoints.some((e) => e.id === endpoint.id && e.secret === undefined));
+
+      const tested = await svc(['webhooks', 'test', endpoint.id, ...app, '--json'], { env });
+      assert.equal(tested.code, 0, tested.stderr);
+      assert.equal((JSON.parse(tested.stdout) as { status: string }).status, 'acknowledged');
+      const delivered = receiver.requests.at(-1)!;
+      assert.equal((await verifyWebhook(delivered.body, delivered.headers, endpoint.secret)).type, 'webhook.test');
+
+      const rotated = await svc(['webhooks', 'rotate', endpoint.id, ...app], { env });
+      assert.equal(rotated.code, 0, rotated.stderr);
+      const secret = /New signing secret \(shown once\):\n(whsec_\S+)\n$/.exec(rotated.stdout)?.[1];
+      assert.ok(secret && secret !== endpoint.secret, rotated.stdout);
+      await svc(['webhooks', 'test', endpoint.id, ...app], { env });
+      const afterRotation = receiver.requests.at(-1)!;
+      await verifyWebhook(afterRotation.body, afterRotation.headers, secret);
+
+      const deliveries = await svc(['webhooks', 'deliveries', endpoint.id, ...app, '--json'], { env });
+      const list = JSON.parse(deliveries.stdout) as { event_type: string; test: boolean }[];
+      assert.equal(list.length, 2);
+      assert.ok(list.every((d) => d.event_type === 'webhook.test' && d.test));
+      const table = await svc(['webhooks', 'deliveries', endpoint.id, ...app, '--status', 'acknowledged', '--limit', '1'], { env });
+      assert.match(table.stdout, /^ID\s+EVENT\s+STATUS\s+ATTEMPTS\s+TEST\s+CREATED\n\S+\s+webhook\.test\s+acknowledged\s+1\s+yes\s+\S+\n$/);
+
+      assert.equal((await svc(['webhooks', 'delete', endpoint.id, ...app], { env })).stdout, `Deleted ${endpoint.id}.\n`);
+      assert.equal((await svc(['webhooks', 'test', endpoint.id, ...app], { env })).code, 1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('lists audit events and anchors and verifies the trail, exiting 1 when a stored row was changed', async () => {
+    await createRecord();
+    const app = ['--app', server.sandbox.application_id];
+    const events = await svc(['audit', 'events', ...app, '--json'], { env });
+    assert.equal(events.code, 0, events.stderr);
+    const list = JSON.parse(events.stdout) as { sequence: number; type: string }[];
+    assert.ok(list.length >= 1 && list.every((e, i) => e.sequence === i + 1));
+    const anchors = await svc(['audit', 'anchors', ...app, '--json'], { env });
+    assert.ok(Array.isArray(JSON.parse(anchors.stdout)));
+
+    const verified = await svc(['audit', 'verify', ...app], { env });
+    assert.equal(verified.code, 0, verified.stderr);
+    assert.match(verified.stdout, /^Audit trail verified: \d+ events, \d+ anchors \(.+\), \d+ witness receipts\.\n$/);
+
+    const db = (server as unknown as { context: { db: { prepare(sql: string): { run(...p: unknown[]): unknown; pluck(): { get(...p: unknown[]): unknown } } } } }).context.db;
+    const original = db.prepare('SELECT data FROM audit_events WHERE application_id = ? AND sequence = 1').pluck().get(server.sandbox.application_id) as string;
+    db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = 1').run(original.replace('{', '{"forged":true,'), server.sandbox.application_id);
+    try {
+      const failed = await svc(['audit', 'verify', ...app, '--json'], { env });
+      assert.equal(failed.code, 1);
+      assert.deepEqual(
+        (({ ok, sequence, reason }) => ({ ok, sequence, reason }))(JSON.parse(failed.stdout) as { ok: boolean; sequence: number; reason: string }),
+        { ok: false, sequence: 1, reason: 'hash_mismatch' },
+      );
+    } finally {
+      db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = 1').run(original, server.sandbox.application_id);
+    }
   });
 });

@@ -35,7 +35,7 @@ function help(): string {
     '',
     'The service and credential come from SVC_BASE_URL and SVC_API_TOKEN, or else from the sandbox.json that the',
     'reference server writes into its data directory (SVC_DATA_DIR, default .svc in the current directory).',
-    'Exit codes: 0 success, 1 the API refused or could not be reached, 2 usage or setup error.',
+    'Exit codes: 0 success, 1 the API refused or could not be reached (or a receipt or audit trail did not verify), 2 usage or setup error.',
     '',
   ].join('\n');
 }
@@ -96,7 +96,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const svc = createClient({ baseUrl: config.baseUrl, apiToken: config.apiToken, onWarning: (w) => io.stderr(`${w.message}\n`) });
     const output = await command.run(svc, { args: parsed.positionals, flags: parsed.values, config });
     io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.human}\n`);
-    return EXIT.ok;
+    return output.exitCode ?? EXIT.ok;
   } catch (err) {
     if (err instanceof CliUsageError) return fail(EXIT.usage, err.message);
     if (isSvcError(err)) {

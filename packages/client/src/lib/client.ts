@@ -18,6 +18,11 @@ import {
 } from '../resources/captures.js';
 import { getMe } from '../resources/me.js';
 import { testClockResource, type TestClockResource } from '../resources/test-clock.js';
+import { consentRecordsResource, type ConsentRecordsResource } from '../resources/consent-records.js';
+import { receiptsResource, type ReceiptsResource } from '../resources/receipts.js';
+import { consentStatusResource, type ConsentStatusResource } from '../resources/consent-status.js';
+import { auditResource, type AuditResource } from '../resources/audit.js';
+import { webhookEndpointsResource, type WebhookEndpointsResource } from '../resources/webhook-endpoints.js';
 import type { Me } from '../schemas/me.js';
 
 /** A client holding a bearer credential (API token or access token): every endpoint, grouped by resource. */
@@ -36,6 +41,16 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly consentTokens: ConsentTokensResource;
   /** The test clock of a development server. */
   readonly testClock: TestClockResource;
+  /** Consent records (Record API), their withdrawal, and bulk imports. */
+  readonly consentRecords: ConsentRecordsResource;
+  /** Consent receipts (canonical, signed, DPV) and the keys that verify them. */
+  readonly receipts: ReceiptsResource;
+  /** People's consent status with an application. */
+  readonly consentStatus: ConsentStatusResource;
+  /** The tamper-evident audit trail, its anchors and witness receipts, and its verification. */
+  readonly audit: AuditResource;
+  /** Webhook endpoints (subscriptions) of each application and their deliveries. */
+  readonly webhookEndpoints: WebhookEndpointsResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -93,5 +108,10 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     decisions: decisionsResource(bearer),
     consentTokens: consentTokensResource(bearer),
     testClock: testClockResource(bearer),
+    consentRecords: consentRecordsResource(bearer),
+    receipts: receiptsResource(bearer),
+    consentStatus: consentStatusResource(bearer),
+    audit: auditResource(bearer),
+    webhookEndpoints: webhookEndpointsResource(bearer),
   };
 }
