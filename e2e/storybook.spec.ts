@@ -61,11 +61,16 @@ async function openStory(page: Page, id: string): Promise<{ errors: string[] }> 
   return { errors };
 }
 
+/** Waits until the story's modules defined the element (the story renders before they may have). */
+async function defined(page: Page, tag: string): Promise<void> {
+  await page.waitForFunction((name) => customElements.get(name) !== undefined, tag, { timeout: 10_000 });
+}
+
 test('a decision story: consent step 2 shows the story-local hosted page through the real <svc-decision>', async ({ page }) => {
   const { errors } = await openStory(page, 'elements-svc-decision--consent-step-2');
   const element = page.locator('svc-decision');
   await expect(element).toBeAttached();
-  expect(await page.evaluate(() => customElements.get('svc-decision') !== undefined)).toBe(true);
+  await defined(page, 'svc-decision');
   // The hosted page posted svc:ready, which the element accepted (its origin check passed): status `ready`.
   await expect.poll(() => element.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('ready');
   await expect(element.locator('iframe[part="frame"]')).toHaveAttribute('title', 'Consent request from Northwind Clinic');
@@ -78,7 +83,7 @@ test('a decision story: consent step 2 shows the story-local hosted page through
 test('a consent field story: every appearance key applies to the real <svc-consent-field>', async ({ page }) => {
   const { errors } = await openStory(page, 'elements-svc-consent-field--appearance-every-key');
   const field = page.locator('svc-consent-field');
-  expect(await page.evaluate(() => customElements.get('svc-consent-field') !== undefined)).toBe(true);
+  await defined(page, 'svc-consent-field');
   await expect(field.getByRole('group', { name: 'Stay in touch with Northwind' })).toBeVisible();
   await expect(field.getByRole('checkbox', { name: 'Send me the monthly newsletter' })).not.toBeChecked();
   await expect(field.getByRole('checkbox', { name: 'Check my sign-up for fraud' })).toBeChecked();
@@ -92,6 +97,7 @@ test('a consent field story: every appearance key applies to the real <svc-conse
 test('a right-to-left story: the Arabic consent field renders right to left', async ({ page }) => {
   const { errors } = await openStory(page, 'elements-svc-consent-field--locale-arabic-rtl');
   const field = page.locator('svc-consent-field');
+  await defined(page, 'svc-consent-field');
   const fieldset = field.locator('fieldset[part="base"]');
   await expect(fieldset).toHaveAttribute('dir', 'rtl');
   await expect(fieldset).toHaveAttribute('lang', 'ar');
