@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { authenticate } from './lib/auth.js';
 import { limitBody } from './lib/body-limit.js';
+import { idempotency } from './lib/idempotency.js';
 import type { Env, ServerContext } from './lib/context.js';
 import { onError, onNotFound } from './lib/errors.js';
 import { decisionsModule } from './decisions/index.js';
@@ -53,6 +54,7 @@ export function createApp(ctx: ServerContext): Hono<Env> {
     if (c.req.method === 'OPTIONS') return next(); // preflights carry no credentials
     return auth(c, next);
   });
+  app.use('/api/v1/*', idempotency(ctx));
   for (const mount of modules) mount(app, ctx);
   return app;
 }

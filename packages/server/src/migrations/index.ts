@@ -5,6 +5,7 @@ import { decisions } from './003-decisions.js';
 import { records } from './004-records.js';
 import { webhooks } from './005-webhooks.js';
 import { captures } from './006-captures.js';
+import { idempotency } from './007-idempotency.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
-export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures];
+export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency];
