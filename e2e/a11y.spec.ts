@@ -101,9 +101,10 @@ test.describe('axe at WCAG 2.2 AA', () => {
 
   test('the expired page', async ({ page, svc }) => {
     const decision = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'popup' });
-    await svc.advance(24 * 3600);
+    // Just past its deadline (the server is shared by the whole run: move its clock no further than needed).
+    await svc.advance(Math.ceil((Date.parse(decision.deadline_at) - Date.now()) / 1000) + 5);
     await page.goto(decision.url);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByText(/expired/i).first()).toBeVisible();
     await audit(page, 'expired decision');
   });
 });

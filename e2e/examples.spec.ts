@@ -104,7 +104,14 @@ test.describe('server-side examples', () => {
 
   test('verify a webhook: the Node receiver takes a real delivery from the service, and refuses a forged one', async ({ svc }) => {
     const seen: string[] = [];
-    const options = { secrets: 'whsec_not_yet', onEvent: (event: { id: string; type: string }) => void seen.push(event.type) };
+    // The shared service may run ahead on its test clock; the receiver reads the same clock (its `now` option).
+    const clock = await svc.api<{ test_clock: { offset_seconds: number } }>('/api/v1/test_clock/advance', { json: { seconds: 0 } });
+    expect(clock.status, JSON.stringify(clock.body)).toBe(200);
+    const offsetMs = clock.body.test_clock.offset_seconds * 1000;
+    const options = {
+      secrets: 'whsec_not_yet', now: () => Date.now() + offsetMs,
+      onEvent: (event: { id: string; type: string }) => void seen.push(event.type),
+    };
     const receiver = createWebhookReceiver(options);
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`;
@@ -120,7 +127,7 @@ test.describe('server-side examples', () => {
       await expect.poll(() => seen, { timeout: 10_000 }).toEqual(['webhook.test']);
 
       const body = JSON.stringify({ id: 'evt_forged', type: 'webhook.test', created_at: new Date().toISOString(), data: {} });
-      const t = Math.floor(Date.now() / 1000);
+      const t = Math.floor(options.now() / 1000);
       const forged = await fetch(url, {
         method: 'POST', body,
         headers: { 'content-type': 'application/json', 'x-svc-timestamp': String(t), 'x-svc-signature': `t=${t},v1=${'0'.repeat(64)}` },
