@@ -192,7 +192,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     baseUrl: process.env.SVC_BASE_URL ?? sandbox.base_url ?? 'http://127.0.0.1:4010',
     apiToken: process.env.SVC_API_TOKEN ?? sandbox.api_token ?? '',
     publishableKey: process.env.SVC_PUBLISHABLE_KEY ?? sandbox.publishable_key ?? '',
-    flowId: process.env.SVC_FLOW_ID ?? sandbox.flow_id ?? '',
+    // The consent field and the snippet need a capturable flow (no sign-in step); the embeds use the demo flow.
+    flowId: process.env.SVC_FLOW_ID ?? sandbox.capture_flow_id ?? sandbox.flow_id ?? '',
+    decisionFlowId: process.env.SVC_DECISION_FLOW_ID ?? sandbox.flow_id ?? '',
     origin: `http://localhost:${port}`,
   });
   server.listen(port, () => console.log(`Example site on http://localhost:${port}/`));
