@@ -141,6 +141,32 @@ test.describe('keyboard alone, with visible focus throughout', () => {
       .toBe('fulfilled');
   });
 
+  test('a consent decision embedded in the organisation’s page (Tab from the host page into the frame)', async ({ page, examples }) => {
+    await page.goto(examples.url('/embed.html'));
+    const frameLocator = page.frameLocator('svc-decision iframe');
+    await expect(frameLocator.getByRole('button', { name: 'Continue' })).toBeVisible();
+    const frame = page.frames().find((f) => f.url().includes('/decisions/'))!;
+    const step = (target: RegExp) => tabTo(page, target, { where: frame });
+
+    await step(/^Continue$/);
+    await page.keyboard.press('Enter');
+    await expect(frameLocator.getByLabel('Email address')).toBeVisible();
+    await step(/Email address/);
+    await page.keyboard.type('ada@example.com');
+    await page.keyboard.press('Enter'); // submits the sign-in form
+    await expect(frameLocator.getByLabel('Code')).toBeVisible();
+    const code = (await frameLocator.locator('.sandbox code').textContent())!;
+    await step(/^Code/);
+    await page.keyboard.type(code);
+    await page.keyboard.press('Enter');
+    await expect(frameLocator.getByRole('checkbox', { name: /Email newsletter/ })).toBeVisible();
+    await step(/Email newsletter/);
+    await page.keyboard.press('Space');
+    await step(/^Agree$/);
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#result')).toHaveText('Verified: newsletter granted');
+  });
+
   test('a consent field on a plain form', async ({ page, examples }) => {
     await page.goto(examples.url('/consent-field.html'));
     await expect(page.getByRole('checkbox', { name: 'Email newsletter' })).toBeVisible();
