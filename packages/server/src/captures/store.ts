@@ -1,9 +1,8 @@
 // Capture storage: one row per capture, found by the SHA-256 of its capture token.
 import type { CaptureChannel, DecisionEntry, WordingVerdict } from '@svc/client/schemas';
-import type { Statement } from 'better-sqlite3';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
-import type { Db } from '../lib/db.js';
+import { stmt, type Db } from '../lib/db.js';
 import { hashSecret } from '../lib/ids.js';
 import type { IssuedOutcome } from '../records/attestation.js';
 
@@ -49,14 +48,6 @@ export interface ParsedCapture {
   rendering_evidence: Record<string, unknown> | undefined;
 }
 
-const statements = new WeakMap<Db, Map<string, Statement>>();
-function stmt<P extends unknown[] = unknown[], R = unknown>(db: Db, sql: string): Statement<P, R> {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
-  let s = cache.get(sql);
-  if (!s) cache.set(sql, (s = db.prepare(sql)));
-  return s as Statement<P, R>;
-}
 
 /** Parses a row's JSON columns. */
 export function parseCapture(row: CaptureRow): ParsedCapture {

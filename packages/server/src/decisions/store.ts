@@ -12,10 +12,9 @@ import type {
   PurposeOutcome,
 } from '@svc/client/schemas';
 import { randomInt } from 'node:crypto';
-import type { Statement } from 'better-sqlite3';
 import { isoNow } from '../lib/clock.js';
 import type { Principal, ServerContext } from '../lib/context.js';
-import type { Db } from '../lib/db.js';
+import { stmt, type Db } from '../lib/db.js';
 import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable } from '../lib/errors.js';
 import { hashSecret, newId, newSecret, safeEqual } from '../lib/ids.js';
@@ -86,14 +85,6 @@ export interface ApplicationRow {
   environment: 'development' | 'production';
 }
 
-const statements = new WeakMap<Db, Map<string, Statement>>();
-function stmt<P extends unknown[] = unknown[], R = unknown>(db: Db, sql: string): Statement<P, R> {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
-  let s = cache.get(sql);
-  if (!s) cache.set(sql, (s = db.prepare(sql)));
-  return s as Statement<P, R>;
-}
 
 const SESSION_TOKEN = /^dts_[A-Za-z0-9_-]{43}$/;
 const SECRET = /^[A-Za-z0-9_-]{43}$/;

@@ -1,9 +1,8 @@
 // Flow storage. Other modules (decisions, render, captures) read flows only through the functions exported here.
 import type { Flow, FlowConfig, FlowVersion } from '@svc/client/schemas';
-import type { Statement } from 'better-sqlite3';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
-import type { Db } from '../lib/db.js';
+import { stmt, type Db } from '../lib/db.js';
 import { unprocessable } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
@@ -60,15 +59,6 @@ interface VersionRow {
 /** Terms of a flow created without a config: nothing to show until purposes are added. */
 export const EMPTY_FLOW_CONFIG: FlowConfig = { locale: 'en', purposes: [], steps: [] };
 
-// Prepared once per database: the decisions endpoints read the active version on every request.
-const statements = new WeakMap<Db, Map<string, Statement>>();
-function stmt<P extends unknown[] = unknown[], R = unknown>(db: Db, sql: string): Statement<P, R> {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
-  let s = cache.get(sql);
-  if (!s) cache.set(sql, (s = db.prepare(sql)));
-  return s as Statement<P, R>;
-}
 
 const selectFlow = 'SELECT * FROM flows WHERE id = ?';
 const selectVersion = 'SELECT * FROM flow_versions WHERE flow_id = ? AND version = ?';

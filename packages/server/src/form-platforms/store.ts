@@ -1,10 +1,9 @@
 // Form connection storage. Signing secrets are sealed with the server's at-rest key for signing secrets (the one
 // webhook endpoints use), bound to the connection id, since verifying an HMAC needs the secret itself.
 import type { FormConnection, FormField, PurposeBinding, SubjectBinding } from '@svc/client/schemas';
-import type { Statement } from 'better-sqlite3';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
-import type { Db } from '../lib/db.js';
+import { stmt, type Db } from '../lib/db.js';
 import { newId, randomBase62 } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { loadSealer, type Sealer } from '../webhooks/secrets.js';
@@ -35,14 +34,6 @@ export interface ConnectionRow {
   deleted_at: string | null;
 }
 
-const statements = new WeakMap<Db, Map<string, Statement>>();
-function stmt<P extends unknown[] = unknown[], R = unknown>(db: Db, sql: string): Statement<P, R> {
-  let cache = statements.get(db);
-  if (!cache) statements.set(db, (cache = new Map()));
-  let s = cache.get(sql);
-  if (!s) cache.set(sql, (s = db.prepare(sql)));
-  return s as Statement<P, R>;
-}
 
 const sealers = new WeakMap<ServerContext, Sealer>();
 

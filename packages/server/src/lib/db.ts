@@ -39,3 +39,14 @@ export function migrate(db: Db, list: readonly Migration[]): void {
     })();
   }
 }
+
+const statements = new WeakMap<Db, Map<string, Database.Statement>>();
+
+/** The prepared statement for `sql` on `db`, prepared once per database (hot paths read on every request). */
+export function stmt<P extends unknown[] = unknown[], R = unknown>(db: Db, sql: string): Database.Statement<P, R> {
+  let cache = statements.get(db);
+  if (!cache) statements.set(db, (cache = new Map()));
+  let s = cache.get(sql);
+  if (!s) cache.set(sql, (s = db.prepare(sql)));
+  return s as Database.Statement<P, R>;
+}
