@@ -147,6 +147,9 @@ describe('hosted decision pages', () => {
     const css = await fetch(`${server.url}/assets/page.css`);
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+    const cssEtag = css.headers.get('etag');
+    assert.ok(cssEtag);
+    assert.equal((await fetch(`${server.url}/assets/page.css`, { headers: { 'if-none-match': cssEtag } })).status, 304);
     for (const name of ['nope.js', '..%2Fpackage.json', '%2E%2E%2F%2E%2E%2Fsvc.sqlite']) {
       assert.equal((await fetch(`${server.url}/assets/${name}`)).status, 404, name);
     }

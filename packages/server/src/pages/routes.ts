@@ -109,9 +109,12 @@ const redirectQuery = z.object({ redirect_uri: z.optional(httpUri) });
 
 /** Mounts the hosted pages and their assets. */
 export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
-  app.get('/assets/page.css', (c) => c.body(PAGE_CSS, 200, {
-    'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache',
-  }));
+  const cssEtag = `"${createHash('sha256').update(PAGE_CSS).digest('base64url').slice(0, 27)}"`;
+  app.get('/assets/page.css', (c) => {
+    const headers = { 'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', ETag: cssEtag };
+    if (matchesEtag(c.req.header('if-none-match'), cssEtag)) return c.body(null, 304, headers);
+    return c.body(PAGE_CSS, 200, headers);
+  });
 
   app.get('/assets/:file', (c) => {
     const file = c.req.param('file');
