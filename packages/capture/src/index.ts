@@ -13,6 +13,7 @@ export { attachCapture, DEFAULT_TIMEOUT_MS, TOKEN_FIELD } from './lib/attach.js'
 export { autoAttach } from './lib/auto-attach.js';
 
 // Building blocks (for <svc-consent-field>, which renders its own controls and posts with a render proof)
+export { answerBody, requestSubmitAs } from './lib/answer.js';
 export { postCapture } from './lib/post.js';
 export { composeRequest, pageUrlOf, subjectOf } from './lib/request.js';
 

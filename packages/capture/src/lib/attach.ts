@@ -1,4 +1,5 @@
 import type { PurposeTarget } from './controls.js';
+import { requestSubmitAs } from './answer.js';
 import { CaptureError } from './errors.js';
 import { emit } from './events/emit.js';
 import { postCapture, type FetchLike } from './post.js';
@@ -136,11 +137,7 @@ export function attachCapture(form: HTMLFormElement, options: CaptureOptions): C
   const resubmit = (submitter: HTMLElement | null): void => {
     resubmitting = true;
     try {
-      // requestSubmit (not submit) so validation and the page's own submit handlers run, with the same submitter.
-      const owned = submitter?.isConnected && (submitter as HTMLButtonElement).form === form;
-      form.requestSubmit(owned ? submitter : null);
-    } catch {
-      form.requestSubmit();
+      requestSubmitAs(form, submitter);
     } finally {
       resubmitting = false;
     }

@@ -1,3 +1,4 @@
+import { answerBody } from './answer.js';
 import { CaptureError } from './errors.js';
 import type { CaptureRequest, CaptureResult } from './types.js';
 
@@ -17,11 +18,6 @@ export interface PostOptions {
   /** The `fetch` to post with; default the page's own. */
   fetch?: FetchLike | undefined;
 }
-
-const messageOf = (body: unknown): string | undefined => {
-  const message = (body as { message?: unknown } | null | undefined)?.message;
-  return typeof message === 'string' && message ? message : undefined;
-};
 
 function isCapture(value: unknown): value is CaptureResult {
   const c = value as Partial<CaptureResult> | null | undefined;
@@ -54,18 +50,7 @@ export async function postCapture(request: CaptureRequest, options: PostOptions)
       if (controller.signal.aborted) throw timedOut();
       throw new CaptureError('network', 'The capture service could not be reached.', { cause });
     }
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (!response.ok) {
-      throw new CaptureError(`http_${response.status}`, messageOf(body) ?? `The capture service answered HTTP ${response.status}.`, {
-        status: response.status,
-        ...(body === undefined ? {} : { body }),
-      });
-    }
+    const body = answerBody(response, text, 'The capture service');
     const capture = (body as { capture?: unknown } | undefined)?.capture;
     if (!isCapture(capture)) throw new CaptureError('invalid_response', 'The capture service answered without a capture.');
     return capture;

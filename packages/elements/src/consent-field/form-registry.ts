@@ -2,6 +2,8 @@
 // flow in document order is active, later ones are duplicates), and one submit listener per form that holds the
 // submission back while every active field captures, then submits the form once, with or without tokens.
 
+import { requestSubmitAs } from '@svc/capture';
+
 /** What the registry needs of a consent field; the field keeps it private, so pages cannot call it. */
 export interface RegisteredField {
   /** The field element, for document order. */
@@ -48,11 +50,7 @@ function listenTo(form: HTMLFormElement, entry: FormEntry): void {
   const resubmit = (submitter: HTMLElement | null) => {
     resubmitting = true;
     try {
-      // requestSubmit (not submit) so validation and the page's own submit listeners run, with the same submitter.
-      const owned = submitter?.isConnected && (submitter as HTMLButtonElement).form === form;
-      form.requestSubmit(owned ? submitter : null);
-    } catch {
-      form.requestSubmit();
+      requestSubmitAs(form, submitter);
     } finally {
       resubmitting = false;
     }

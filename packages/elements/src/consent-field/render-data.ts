@@ -1,6 +1,6 @@
 // What the consent field shows: the answer of `GET /api/v1/flows/{id}/render?locale=` (publishable key, allowed
 // origin), checked for the shape the field relies on before anything of it is rendered.
-import { CaptureError, type FetchLike } from '@svc/capture';
+import { answerBody, CaptureError, type FetchLike } from '@svc/capture';
 
 /** A purpose's legal basis, as the flow declares it. */
 export type PurposeBasis = 'consent' | 'legitimate_interest' | 'contract' | 'legal_obligation';
@@ -112,19 +112,7 @@ export async function fetchRenderData(request: RenderRequest): Promise<RenderDat
       if (timedOut) throw new CaptureError('timeout', `The service did not answer within ${request.timeoutMs} ms.`);
       throw new CaptureError('network', 'The service could not be reached.', { cause });
     }
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined;
-    }
-    if (!response.ok) {
-      const message = (body as { message?: unknown } | undefined)?.message;
-      throw new CaptureError(`http_${response.status}`, typeof message === 'string' && message ? message : `The service answered HTTP ${response.status}.`, {
-        status: response.status,
-        ...(body === undefined ? {} : { body }),
-      });
-    }
+    const body = answerBody(response, text);
     // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
     const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
     if (!isRenderData(data)) throw new CaptureError('invalid_response', 'The service answered without the flow’s presentation.');
