@@ -1,23 +1,40 @@
-// The playground at `/`: a page that shows a decision working against the sandbox. Its two endpoints act with the
-// sandbox account server-side, so the browser never holds an API token. Same-origin JSON only.
-import type { Hono } from 'hono';
+// The playground at `/`: a page that shows both elements working against the sandbox, loaded from the script tag
+// (`/sdk/v1/svc.js`) exactly as an organisation's page would load them. `<svc-decision>` shows a consent decision
+// the server created; `<svc-consent-field>` sits in a sign-up form. Its endpoints act with the sandbox account
+// server-side, so the browser never holds an API token. The page runs under a strict policy: its script and its
+// styles are served files (`/assets/playground.js`, `/playground/playground.css`), nothing inline.
+import type { Context, Hono, MiddlewareHandler } from 'hono';
 import { z } from 'zod/mini';
-import { sandboxInformedFlowId } from '../flows/sandbox.js';
+import { sandboxCaptureFlowId, sandboxInformedFlowId } from '../flows/sandbox.js';
 import type { Env, Principal, ServerContext } from '../lib/context.js';
-import { notFound, unprocessable } from '../lib/errors.js';
+import { ApiError, forbidden, notFound, unprocessable } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { readJson } from '../lib/validate.js';
 import { sameOrigin } from '../decisions/participant.js';
 import { limitBody } from '../lib/body-limit.js';
 import { createDecision, exchangeDecision, toWire, verifyConsentToken } from '../decisions/store.js';
+import { authorizeCapture } from '../captures/service.js';
+import { readReceipt } from '../records/service.js';
 import { PAGE_HEADERS, escapeHtml, jsonForScript } from '../pages/render.js';
+import { PLAYGROUND_CSS } from './styles.js';
 
 /** The playground's own data, rendered into the page. */
 export interface PlaygroundData {
   service_origin: string;
   application_id: string;
-  flows: { standard: string | null; informed: string | null };
+  flows: { standard: string | null; informed: string | null; capture: string | null };
 }
+
+/** The playground page's policy: only its own origin, for scripts, styles, fetches, frames and forms. */
+export const PLAYGROUND_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+
+const HEADERS: Readonly<Record<string, string>> = {
+  ...PAGE_HEADERS,
+  // The page's own URL carries nothing secret; its same-origin posts keep their Origin header.
+  'Referrer-Policy': 'same-origin',
+  'Content-Security-Policy': PLAYGROUND_CSP,
+  'X-Frame-Options': 'DENY',
+};
 
 const createRequest = z.strictObject({
   kind: z.enum(['consent', 'approval']),
@@ -30,9 +47,15 @@ const completeRequest = z.strictObject({
   exchange_token: z.string().check(z.maxLength(100)),
 });
 
+const signupForm = z.object({
+  email: z.email().check(z.maxLength(320)),
+  svc_capture_token: z.string().check(z.minLength(1), z.maxLength(100)),
+});
+
 interface SandboxSettings {
   application_id: string;
   flow_id: string | null;
+  publishable_key: string;
 }
 
 function sandboxOf(ctx: ServerContext): { principal: Principal; settings: SandboxSettings } {
@@ -43,37 +66,121 @@ function sandboxOf(ctx: ServerContext): { principal: Principal; settings: Sandbo
   return { principal: { kind: 'api_token', accountId, tokenId: 'playground', permissions: ['read', 'write'] }, settings };
 }
 
+/** Form posts to the playground come from its own page only (Fetch Metadata, else the Origin header). */
+function sameOriginForm(ctx: ServerContext): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    const site = c.req.header('sec-fetch-site');
+    const origin = c.req.header('origin');
+    const ours = new URL(ctx.trustUrl).origin;
+    if (site ? site !== 'same-origin' : origin !== ours) throw forbidden('The playground only answers its own page.', 'cross_origin');
+    await next();
+  };
+}
+
+function page(title: string, body: string, script = false): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/playground/playground.css">
+${script ? '<script src="/sdk/v1/svc.js" defer></script>\n<script type="module" src="/assets/playground.js"></script>\n' : ''}</head>
+<body class="pg">
+${body}
+</body>
+</html>
+`;
+}
+
+const HONEST = `<p class="note"><strong>Browser messages prove nothing.</strong> The events below are what the page was told;
+the outcome shown as confirmed is what this server checked with the service, using the sandbox credentials it keeps to itself.</p>`;
+
+function playgroundPage(ctx: ServerContext, data: PlaygroundData, publishableKey: string): string {
+  const attr = (value: string | null) => escapeHtml(value ?? '');
+  return page('svc playground', `<script type="application/json" id="svc-playground-data">${jsonForScript(data)}</script>
+<header>
+<h1>svc playground</h1>
+<p>Both elements of the script tag <code>/sdk/v1/svc.js</code>, working against this server's sandbox. This page never
+holds an API token: it asks its own server, which acts with the sandbox credentials.</p>
+${HONEST}
+</header>
+<main>
+<section aria-labelledby="decision-heading">
+<h2 id="decision-heading">A decision: <code>&lt;svc-decision&gt;</code></h2>
+<form id="decision-form" class="controls">
+<fieldset>
+<legend>Flow</legend>
+<label><input type="radio" name="flow" value="standard" checked${data.flows.standard ? '' : ' disabled'}> Standard path</label>
+<label><input type="radio" name="flow" value="informed"${data.flows.informed ? '' : ' disabled'}> Informed consent</label>
+</fieldset>
+<fieldset>
+<legend>Shown as</legend>
+<label><input type="radio" name="mode" value="embed" checked> Embedded (iframe)</label>
+<label><input type="radio" name="mode" value="popup"> Popup</label>
+</fieldset>
+<button type="submit">Create a decision</button>
+</form>
+<p id="decision-status" role="status"></p>
+<div class="grid">
+<div class="decision-slot"><svc-decision id="decision" trust-url="${attr(data.service_origin)}"></svc-decision></div>
+<div>
+<h3 id="log-heading">Events of the element</h3>
+<div role="log" aria-labelledby="log-heading" class="log"><ol id="decision-log"></ol></div>
+<div id="decision-result" hidden>
+<h3 tabindex="-1">Confirmed by the server</h3>
+<dl>
+<dt>Outcome</dt><dd id="result-outcome"></dd>
+<dt>Status</dt><dd id="result-status"></dd>
+<dt>Consent token valid</dt><dd id="result-valid"></dd>
+<dt>Record</dt><dd id="result-record"></dd>
+</dl>
+</div>
+</div>
+</div>
+</section>
+<section aria-labelledby="signup-heading">
+<h2 id="signup-heading">A sign-up form: <code>&lt;svc-consent-field&gt;</code></h2>
+<p>The consent is captured from this form with the sandbox's publishable key; on submit this server commits the
+capture token with <code>authorize</code> and shows the record.</p>
+${data.flows.capture ? `<form id="signup" method="post" action="/playground/signup" class="signup">
+<label for="signup-email">Email address</label>
+<input id="signup-email" name="email" type="email" autocomplete="email" required>
+<svc-consent-field name="consent" flow="${attr(data.flows.capture)}" publishable-key="${attr(publishableKey)}" base-url="${attr(data.service_origin)}"></svc-consent-field>
+<button type="submit">Sign up</button>
+</form>` : '<p>The sandbox has no capturable flow.</p>'}
+</section>
+</main>
+<noscript><p>The playground needs JavaScript.</p></noscript>`, true);
+}
+
+function resultPage(c: Context<Env>, status: 200 | 400 | 403 | 404 | 422, title: string, body: string) {
+  return c.body(page(title, `<main>
+<h1>${escapeHtml(title)}</h1>
+${body}
+<p><a href="/">Back to the playground</a></p>
+</main>`), status, HEADERS);
+}
+
 /** Mounts `GET /` and the playground's endpoints under `/playground/`. */
 export function playgroundRoutes(app: Hono<Env>, ctx: ServerContext): void {
+  // The receipts of the records this playground committed (and only those) may be read without a token.
+  const committed = new Set<string>();
+
   app.get('/', (c) => {
     const { settings } = sandboxOf(ctx);
     const data: PlaygroundData = {
       service_origin: new URL(ctx.trustUrl).origin,
       application_id: settings.application_id,
-      flows: { standard: settings.flow_id, informed: sandboxInformedFlowId(ctx) ?? null },
+      flows: { standard: settings.flow_id, informed: sandboxInformedFlowId(ctx) ?? null, capture: sandboxCaptureFlowId(ctx) ?? null },
     };
-    const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>svc playground</title>
-<link rel="stylesheet" href="/assets/page.css">
-<script type="application/json" id="svc-playground-data">${jsonForScript(data)}</script>
-<script type="module" src="/assets/playground.js"></script>
-</head>
-<body class="playground">
-<svc-playground></svc-playground>
-<noscript><p class="noscript">${escapeHtml('The playground needs JavaScript.')}</p></noscript>
-</body>
-</html>
-`;
-    return c.body(html, 200, {
-      ...PAGE_HEADERS,
-      'Content-Security-Policy': "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
-      'X-Frame-Options': 'DENY',
-    });
+    return c.body(playgroundPage(ctx, data, settings.publishable_key), 200, HEADERS);
   });
+
+  app.get('/playground/playground.css', (c) => c.body(PLAYGROUND_CSS, 200, {
+    'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache',
+  }));
 
   app.post('/playground/decisions', limitBody(16 * 1024), sameOrigin(ctx), async (c) => {
     const request = await readJson(c, createRequest);
@@ -102,5 +209,45 @@ export function playgroundRoutes(app: Hono<Env>, ctx: ServerContext): void {
     // The playground shows that the token worked; it never shows the token itself.
     const { access_token: _token, ...shown } = exchange;
     return c.json({ exchange: { ...shown, ...(exchange.access_token ? { access_token: '(hidden)' } : {}) }, verification });
+  });
+
+  // The sign-up form posts here (form-encoded, as a plain form would): the capture token the consent field put in
+  // `svc_capture_token` is committed with the sandbox API token, and the page shows the record it became.
+  app.post('/playground/signup', limitBody(16 * 1024), sameOriginForm(ctx), async (c) => {
+    const form = await c.req.parseBody().catch(() => ({}));
+    const parsed = signupForm.safeParse(form);
+    if (!parsed.success) {
+      const token = (form as Record<string, unknown>).svc_capture_token;
+      return resultPage(c, 400, 'Nothing was recorded', `<p role="alert">${escapeHtml(token
+        ? 'The email address is missing or not valid.'
+        : 'The form arrived without a capture token: the consent field could not reach the service, so no consent was captured.')}</p>`);
+    }
+    const { principal } = sandboxOf(ctx);
+    try {
+      const decision = authorizeCapture(ctx, principal.accountId, parsed.data.svc_capture_token, {
+        subject: { email: parsed.data.email }, suppress_receipt: true,
+      });
+      committed.add(decision.record_id);
+      const receipt = `/playground/receipts/${encodeURIComponent(decision.record_id)}`;
+      return resultPage(c, 200, 'Recorded', `<p>This server committed the capture token with <code>authorize</code>; the
+service recorded the consent.</p>
+<dl>
+<dt>Record</dt><dd id="record-id">${escapeHtml(decision.record_id)}</dd>
+<dt>Channel</dt><dd>${escapeHtml(decision.channel)}</dd>
+<dt>Purposes</dt><dd><ul>${decision.purposes.map((p) => `<li>${escapeHtml(p.key)}: ${escapeHtml(p.outcome)}</li>`).join('')}</ul></dd>
+<dt>Receipt</dt><dd><a id="receipt-link" href="${escapeHtml(receipt)}">${escapeHtml(receipt)}</a></dd>
+</dl>`);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      return resultPage(c, error.status === 404 ? 404 : 422, 'Nothing was recorded', `<p role="alert">${escapeHtml(error.message)}</p>`);
+    }
+  });
+
+  app.get('/playground/receipts/:id', (c) => {
+    const id = c.req.param('id');
+    if (!committed.has(id)) throw notFound('The playground shows only the receipts of records it committed.');
+    const receipt = readReceipt(ctx, sandboxOf(ctx).principal.accountId, id);
+    if (!receipt) throw notFound('No such consent record.');
+    return c.json({ consent_receipt: receipt }, 200, { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
   });
 }
