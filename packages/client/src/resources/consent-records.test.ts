@@ -202,9 +202,14 @@ describe('consentRecords, imports and consentStatus against the reference server
       const key = randomUUID();
       const first = await svc.consentRecords.imports.create({ flow_id: flowId, records: rows(4, 'rerun') }, { idempotencyKey: key });
       const again = await svc.consentRecords.imports.create({ flow_id: flowId, records: rows(4, 'rerun') }, { idempotencyKey: key });
-      assert.notEqual(again.id, first.id);
-      assert.deepEqual(again.results.map((r) => r.record_id), first.results.map((r) => r.record_id));
-      assert.ok(again.results.every((r) => r.existing === true), 'every row found its earlier record');
+      // The server replays the first answer for the same Idempotency-Key: the same import, nothing run twice.
+      assert.deepEqual(again, first);
+      // The rows carry idempotency keys derived from it too, so a new import of the same rows finds them.
+      const rows4 = rows(4, 'rerun').map((row, index) => ({ ...row, idempotency_key: `${key}:${index}` }));
+      const fresh = await svc.consentRecords.imports.create({ flow_id: flowId, records: rows4 });
+      assert.notEqual(fresh.id, first.id);
+      assert.deepEqual(fresh.results.map((r) => r.record_id), first.results.map((r) => r.record_id));
+      assert.ok(fresh.results.every((r) => r.existing === true), 'every row found its earlier record');
     });
 
     it('retries an import whose answer was lost, finding the records the first attempt made', async () => {
@@ -212,9 +217,10 @@ describe('consentRecords, imports and consentStatus against the reference server
       const client = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token, fetch: lossy.fetch });
       const done = await client.consentRecords.imports.create({ flow_id: flowId, records: rows(2, 'lossy') }, { idempotencyKey: randomUUID() });
       assert.equal(lossy.posts(), 2);
-      const made = (JSON.parse(lossy.lost()!) as { import: { results: { record_id: string }[] } }).import;
+      const made = (JSON.parse(lossy.lost()!) as { import: { id: string; results: { record_id: string }[] } }).import;
+      // The retry carries the same Idempotency-Key, so the server answers with the import the lost answer described.
+      assert.equal(done.id, made.id);
       assert.deepEqual(done.results.map((r) => r.record_id), made.results.map((r) => r.record_id));
-      assert.ok(done.results.every((r) => r.existing === true));
     });
 
     it('refuses more than 5,000 rows before anything runs', async () => {
