@@ -2,11 +2,10 @@
 // the Record API, and signed receipts per second. Run: `pnpm bench records` (or tsx --conditions=source
 // scripts/bench/records.ts). BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 10) bound the two load runs;
 // the server runs in a child process so autocannon does not share its event loop.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { announceReady, loadAutocannon, startChild, type LoadResult } from './lib/child-server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -46,26 +45,13 @@ async function serve(): Promise<void> {
   } } });
   await call(`/api/v1/flows/${flow.id}/activate`);
   const ready: Ready = { url: server.url, apiToken, flowId: flow.id };
-  process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
-  process.stdin.resume();
-  process.stdin.on('end', async () => {
+  announceReady(ready, async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
   });
 }
 
 // ---- parent: the load ----------------------------------------------------------------------------------------
-
-interface Result {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-type Autocannon = (options: Record<string, unknown>) => Promise<Result>;
 
 function rows(prefix: string) {
   return Array.from({ length: ROWS }, (_, i) => ({
@@ -77,17 +63,8 @@ function rows(prefix: string) {
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      const line = buffer.split('\n').find((l) => l.startsWith('READY '));
-      if (line) resolve(JSON.parse(line.slice(6)) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`server process exited (${code}) before it was ready`)));
-  });
-  const { default: autocannon } = (await import('autocannon')) as unknown as { default: Autocannon };
+  const { ready, stop } = await startChild<Ready>(import.meta.url);
+  const autocannon = await loadAutocannon();
   const headers = { authorization: `Bearer ${ready.apiToken}`, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
     const text = JSON.stringify(body);
@@ -132,13 +109,12 @@ async function main(): Promise<void> {
     duration: SECONDS,
     requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: `/api/v1/consent_receipts/${ids[k++ % ids.length]}?flavor=signed` }) }],
   });
-  const line = (name: string, r: Result, note: string) =>
+  const line = (name: string, r: LoadResult, note: string) =>
     console.log(`${name.padEnd(42)}${r.requests.average.toFixed(0).padStart(8)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`);
   console.log(`${'scenario'.padEnd(42)}${'req/s'.padStart(8)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
   line('POST /api/v1/consent_records', records, 'records created per second (each with receipt, audit event, domain event)');
   line('GET /api/v1/consent_receipts/{id}?flavor=signed', signed, 'signed receipts per second (JCS + ES256 detached JWS)');
-  child.stdin.end();
-  await new Promise((resolve) => child.once('exit', resolve));
+  await stop();
 }
 
 if (process.argv.includes('--serve')) await serve();

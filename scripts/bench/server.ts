@@ -4,13 +4,13 @@
 // BENCH_CONNECTIONS (default 10) bound it. The servers run in a child process so autocannon does not share
 // their event loop. BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
 // "vs hello" is the share of the bare hello-world's rate (the mean of the first and last hello runs).
-import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { announceReady, loadAutocannon, startChild, type Autocannon, type LoadResult } from './lib/child-server.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -81,51 +81,27 @@ async function serve(): Promise<void> {
   writeFileSync(tokensFile, JSON.stringify(tokens));
 
   const ready: Ready = { hello: helloUrl, svc: server.url, apiToken, flowId: flowId!, tokensFile };
-  process.stdout.write(`READY ${JSON.stringify(ready)}\n`);
-  process.stdin.resume();
-  process.stdin.on('end', async () => {
+  announceReady(ready, async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
   });
 }
 
 // ---- parent: the load ----------------------------------------------------------------------------------------
 
-interface Result {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-
-type Autocannon = (options: Record<string, unknown>) => Promise<Result>;
-
-async function measure(autocannon: Autocannon, options: Record<string, unknown>): Promise<Result> {
+async function measure(autocannon: Autocannon, options: Record<string, unknown>): Promise<LoadResult> {
   return autocannon({ connections: CONNECTIONS, duration: SECONDS, ...options });
 }
 
 async function main(): Promise<void> {
-  const child = spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '--conditions=source', '--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    let buffer = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      const line = buffer.split('\n').find((l) => l.startsWith('READY '));
-      if (line) resolve(JSON.parse(line.slice(6)) as Ready);
-    });
-    child.once('exit', (code) => reject(new Error(`server process exited (${code}) before it was ready`)));
-  });
-  const { default: autocannon } = (await import('autocannon')) as unknown as { default: Autocannon };
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const { ready, stop } = await startChild<Ready>(import.meta.url, profile);
+  const autocannon = await loadAutocannon();
   const tokens = JSON.parse(readFileSync(ready.tokensFile, 'utf8')) as string[];
   const auth = { authorization: `Bearer ${ready.apiToken}`, 'content-type': 'application/json' };
 
   console.log(`loopback, ${CONNECTIONS} connections, ${SECONDS} s per run, Node ${process.version}\n`);
-  const rows: [string, Result, string][] = [];
+  const rows: [string, LoadResult, string][] = [];
   rows.push(['bare Hono hello world (GET /)', await measure(autocannon, { url: `${ready.hello}/` }), '']);
   rows.push(['bare Hono POST / (reads a JSON body)', await measure(autocannon, {
     url: `${ready.hello}/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'consent', state: 'bench' }),
@@ -158,8 +134,7 @@ async function main(): Promise<void> {
     const ratio = `${((r.requests.average / hello) * 100).toFixed(0)}%`.padStart(10);
     console.log(`${pad(name, 40)}${num(r.requests.average)}${ratio}${num(r.latency.p50, 1)}${num(r.latency.p99, 1)}${num(r.non2xx + r.errors + r.timeouts)}  ${note}`);
   }
-  child.stdin.end();
-  await new Promise((resolve) => child.once('exit', resolve));
+  await stop();
 }
 
 if (process.argv.includes('--serve')) await serve();
