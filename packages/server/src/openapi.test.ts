@@ -52,6 +52,19 @@ describe('GET /.well-known/openapi', () => {
     assert.deepEqual((doc.paths['/api/v1/flows']?.post?.responses['422'] as { $ref: string }).$ref, '#/components/responses/Error');
   });
 
+  it('offers Idempotency-Key on every authenticated API write, and on no read', () => {
+    const ref = '#/components/parameters/IdempotencyKey';
+    const takesKey = (op: { parameters?: { $ref?: string }[] }) => (op.parameters ?? []).some((p) => p.$ref === ref);
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item) as [string, { parameters?: { $ref?: string }[]; security?: unknown[] }][]) {
+        const write = path.startsWith('/api/v1/') && method !== 'get' && (op.security?.length ?? 0) > 0;
+        assert.equal(takesKey(op), write, `${method} ${path}`);
+      }
+    }
+    const parameter = (doc.components as unknown as { parameters: Record<string, { in: string; name: string }> }).parameters.IdempotencyKey;
+    assert.deepEqual([parameter?.in, parameter?.name], ['header', 'Idempotency-Key']);
+  });
+
   it('describes request bodies as the server reads them (defaults optional, unknown fields refused)', () => {
     const body = doc.paths['/api/v1/api_tokens']?.post?.requestBody as { content: { 'application/json': { schema: { properties: { api_token: { required: string[]; additionalProperties: boolean } } } } } };
     const inner = body.content['application/json'].schema.properties.api_token;

@@ -35,6 +35,7 @@ const statusText: Record<number, string> = {
   401: 'Missing or invalid authentication',
   403: 'Authenticated but not allowed',
   404: 'No such resource (or not this account\'s)',
+  409: 'A request with the same Idempotency-Key is still running',
   413: 'Request body too large',
   422: 'Validation failed; `errors` names each path',
 };
@@ -56,7 +57,13 @@ function pathParameters(path: string) {
 function operationObject(op: Operation) {
   const errorRef = { $ref: '#/components/responses/Error' };
   const statuses = new Set<number>([...(op.auth.length ? [401, 403] : []), ...(op.body ? [400, 413, 422] : []), ...(op.errors ?? [])]);
-  const parameters = [...pathParameters(op.path), ...(op.query ? queryParameters(op.query) : [])];
+  const write = op.path.startsWith('/api/v1/') && op.method !== 'get' && op.auth.length > 0;
+  const parameters = [
+    ...pathParameters(op.path),
+    ...(op.query ? queryParameters(op.query) : []),
+    ...(write ? [{ $ref: '#/components/parameters/IdempotencyKey' }] : []),
+  ];
+  if (write) for (const status of [400, 409, 422]) statuses.add(status);
   return {
     summary: op.summary,
     tags: [op.tag],
@@ -96,6 +103,15 @@ export function buildOpenApi(lists: Operation[][] = operationLists, serverUrl?: 
     paths,
     components: {
       schemas: { Error: jsonSchema(errorBody, 'output') },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Performs a retried write once: for 24 hours the first answer is replayed (with `Idempotent-Replayed: true`); the same key on a different request is 422 `idempotency_key_reused`, and 409 while the first is still running.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+        },
+      },
       responses: {
         Error: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
       },
