@@ -7,16 +7,14 @@ import { CaptureError } from './errors.js';
 export function answerBody(response: Response, text: string, service = 'The service'): unknown {
   let body: unknown;
   try {
-    body = text ? JSON.parse(text) : undefined;
+    body = JSON.parse(text); // an empty text throws too
   } catch {
-    body = undefined;
+    // not JSON: no body
   }
-  if (!response.ok) {
+  const { ok, status } = response;
+  if (!ok) {
     const message = (body as { message?: unknown } | null | undefined)?.message;
-    throw new CaptureError(`http_${response.status}`, typeof message === 'string' && message ? message : `${service} answered HTTP ${response.status}.`, {
-      status: response.status,
-      ...(body === undefined ? {} : { body }),
-    });
+    throw new CaptureError(`http_${status}`, (typeof message === 'string' && message) || `${service} answered HTTP ${status}.`, { status, body });
   }
   return body;
 }
@@ -27,8 +25,7 @@ export function answerBody(response: Response, text: string, service = 'The serv
  */
 export function requestSubmitAs(form: HTMLFormElement, submitter: HTMLElement | null): void {
   try {
-    const owned = submitter?.isConnected && (submitter as HTMLButtonElement).form === form;
-    form.requestSubmit(owned ? submitter : null);
+    form.requestSubmit(submitter?.isConnected && (submitter as HTMLButtonElement).form === form ? submitter : null);
   } catch {
     form.requestSubmit();
   }

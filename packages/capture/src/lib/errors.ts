@@ -47,7 +47,8 @@ export class CaptureError extends Error {
 
   /** Creates an error with a stable `code`; `options.cause` keeps the underlying failure. */
   constructor(code: CaptureErrorCode, message: string, options: { cause?: unknown; status?: number; body?: unknown } = {}) {
-    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    // Error reads only `cause` from its options, and only when the key is present.
+    super(message, options);
     this.name = 'CaptureError';
     this.code = code;
     this.status = options.status;
@@ -56,9 +57,11 @@ export class CaptureError extends Error {
 
   /** The plain `{code, message, status?, body?}` object an `svc-error` event carries. */
   toDetail(): CaptureErrorDetail {
-    const detail: CaptureErrorDetail = { code: this.code, message: this.message };
-    if (this.status !== undefined) detail.status = this.status;
-    if (this.body !== undefined) detail.body = this.body;
-    return detail;
+    const { code, message, status, body } = this;
+    return { code, message, ...(status !== undefined && { status }), ...(body !== undefined && { body }) };
   }
 }
+
+/** `cause` itself when it is a {@link CaptureError}, else an `unexpected` one that keeps it as its cause. */
+export const asCaptureError = (cause: unknown, message: string): CaptureError =>
+  cause instanceof CaptureError ? cause : new CaptureError('unexpected', message, { cause });

@@ -19,54 +19,51 @@ export interface PostOptions {
   fetch?: FetchLike | undefined;
 }
 
-function isCapture(value: unknown): value is CaptureResult {
-  const c = value as Partial<CaptureResult> | null | undefined;
-  return typeof c?.session_token === 'string' && c.session_token !== '' && typeof c.attestation_id === 'string' &&
-    typeof c.committed === 'boolean';
-}
+const SERVICE = 'The capture service';
 
 /**
  * Posts the capture to `${baseUrl}/api/v1/captures` with the publishable key and resolves with the `capture`
  * object, or rejects with a {@link CaptureError}: `network`, `timeout`, `http_<status>` or `invalid_response`.
  */
 export async function postCapture(request: CaptureRequest, options: PostOptions): Promise<CaptureResult> {
-  const url = `${String(options.baseUrl).replace(/\/+$/, '')}/api/v1/captures`;
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-publishable-key': options.publishableKey };
-  if (options.renderProof) headers['x-svc-render-proof'] = options.renderProof;
+  const { publishableKey, renderProof, timeoutMs } = options;
   const controller = new AbortController();
-  const timedOut = () => new CaptureError('timeout', `The capture service did not answer within ${options.timeoutMs} ms.`);
-  const doFetch: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
 
   const exchange = async (): Promise<CaptureResult> => {
     let response: Response;
     let text: string;
     try {
       // No cookies: the publishable key (and a render proof) authenticate a capture, never the person's session.
-      response = await doFetch(url, {
-        method: 'POST', headers, body: JSON.stringify(request), signal: controller.signal, credentials: 'omit', cache: 'no-store',
+      response = await (options.fetch ?? fetch)(`${String(options.baseUrl).replace(/\/+$/, '')}/api/v1/captures`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json', 'x-publishable-key': publishableKey, ...(renderProof && { 'x-svc-render-proof': renderProof }),
+        },
+        body: JSON.stringify(request), signal: controller.signal, credentials: 'omit', cache: 'no-store',
       });
       text = await response.text();
     } catch (cause) {
-      if (controller.signal.aborted) throw timedOut();
-      throw new CaptureError('network', 'The capture service could not be reached.', { cause });
+      // After an abort the deadline below has already rejected the race, so this rejection is never seen.
+      throw new CaptureError('network', `${SERVICE} could not be reached.`, { cause });
     }
-    const body = answerBody(response, text, 'The capture service');
-    const capture = (body as { capture?: unknown } | undefined)?.capture;
-    if (!isCapture(capture)) throw new CaptureError('invalid_response', 'The capture service answered without a capture.');
-    return capture;
+    const capture = (answerBody(response, text, SERVICE) as { capture?: Partial<CaptureResult> } | undefined)?.capture;
+    if (!(typeof capture?.session_token === 'string' && capture.session_token && typeof capture.attestation_id === 'string' &&
+      typeof capture.committed === 'boolean')) {
+      throw new CaptureError('invalid_response', `${SERVICE} answered without a capture.`);
+    }
+    return capture as CaptureResult;
   };
 
   // The timer races the exchange rather than trusting the abort alone: a fetch that ignores its signal must not
   // hold the person's form back either.
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(timedOut());
-    }, options.timeoutMs);
-  });
   try {
-    return await Promise.race([exchange(), deadline]);
+    return await Promise.race([exchange(), new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new CaptureError('timeout', `${SERVICE} did not answer within ${timeoutMs} ms.`));
+      }, timeoutMs);
+    })]);
   } finally {
     clearTimeout(timer);
   }
