@@ -1,14 +1,15 @@
 import { noticeText, readPurposes, type PurposeReading, type PurposeTarget } from './controls.js';
 import { CaptureError } from './errors.js';
 import { buildSnapshot } from './snapshot.js';
-import { canHash, sha256Digest } from './text.js';
+import { sha256Digest } from './text.js';
 import type { CaptureRequest, CaptureSubject } from './types.js';
 
 // The service validates the body strictly (no additional properties, formats checked); a field the page cannot
 // fill correctly is left out rather than sent malformed, so one odd attribute never costs the person's capture.
-const LOCALE = /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8}){0,3}$/;
+// Both patterns are ASCII-only: without the `u` flag, `i` never folds a non-ASCII character onto an ASCII one.
+const LOCALE = /^[a-z]{2,3}(-[a-z\d]{2,8}){0,3}$/i;
 // The pattern the service's schema checks `subject.email` against (zod's default email pattern).
-const EMAIL = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+const EMAIL = /^([\w'+-]+\.)*[\w'+-]*[\w+-]@([a-z\d][a-z\d-]*\.)+[a-z]{2,}$/i;
 
 /** What the helper knows besides the purposes, to compose a request. */
 export interface RequestParts {
@@ -30,58 +31,63 @@ export interface RequestParts {
   commit?: boolean | undefined;
 }
 
-/** Composes the Consent capture request from what was read, leaving out what is empty or would not validate. */
-export function composeRequest(parts: RequestParts): CaptureRequest {
-  const request: CaptureRequest = { flow_id: parts.flowId, decisions: {} };
-  for (const purpose of parts.purposes) if (purpose.entry) request.decisions[purpose.key] = purpose.entry;
-  const formId = parts.formId && parts.formId.length <= 200 ? parts.formId : undefined;
-  if (formId) request.form_id = formId;
-  if (parts.pageUrl && parts.pageUrl.length <= 2000) request.page_url = parts.pageUrl;
-  if (parts.locale && LOCALE.test(parts.locale)) request.locale = parts.locale;
-  if (parts.digests) {
-    request.notice_hash = parts.digests.notice_hash;
-    request.notice_hashes = parts.digests.notice_hashes;
-  }
-  request.snapshot = buildSnapshot(parts.purposes, formId);
-  const email = parts.subject?.email?.trim();
-  const externalId = parts.subject?.external_id?.trim();
-  const subject: CaptureSubject = {};
-  if (email && email.length <= 320 && EMAIL.test(email)) subject.email = email;
-  if (externalId && externalId.length <= 256) subject.external_id = externalId;
-  if (subject.email !== undefined || subject.external_id !== undefined) request.subject = subject;
-  if (parts.commit) request.commit = true;
-  return request;
+// Drops the keys whose value is undefined, so the request holds only what was filled.
+function defined<T extends object>(object: T): T {
+  for (const key in object) if (object[key] === undefined) delete object[key];
+  return object;
 }
 
-/** The page's URL without query string, fragment or credentials (they may hold personal data); only http(s). */
-export function pageUrlOf(href: string): string | undefined {
+/** Composes the Consent capture request from what was read, leaving out what is empty or would not validate. */
+export function composeRequest(parts: RequestParts): CaptureRequest {
+  const { formId, pageUrl, locale, purposes } = parts;
+  const email = parts.subject?.email?.trim();
+  const externalId = parts.subject?.external_id?.trim();
+  const subject = defined<CaptureSubject>({
+    email: email && email.length <= 320 && EMAIL.test(email) ? email : undefined,
+    external_id: externalId && externalId.length <= 256 ? externalId : undefined,
+  });
+  const form = formId && formId.length <= 200 ? formId : undefined;
+  return defined<CaptureRequest>({
+    flow_id: parts.flowId,
+    decisions: Object.fromEntries(purposes.flatMap((p) => (p.entry ? [[p.key, p.entry]] : []))),
+    form_id: form,
+    page_url: pageUrl && pageUrl.length <= 2000 ? pageUrl : undefined,
+    locale: locale && LOCALE.test(locale) ? locale : undefined,
+    ...parts.digests,
+    snapshot: buildSnapshot(purposes, form),
+    subject: subject.email || subject.external_id ? subject : undefined,
+    commit: parts.commit || undefined,
+  });
+}
+
+/** The URL when it is an absolute http(s) one, else undefined. */
+export function httpUrl(href: string): URL | undefined {
   try {
     const url = new URL(href);
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-    url.search = '';
-    url.hash = '';
-    url.username = '';
-    url.password = '';
-    return url.href;
+    return /^https?:$/.test(url.protocol) ? url : undefined;
   } catch {
     return undefined;
   }
 }
 
-function subjectField(form: HTMLFormElement, kind: 'email' | 'external_id'): string | undefined {
-  const field = form.querySelector<HTMLInputElement>(`[data-svc-subject="${kind}"]`) ??
-    Array.from(form.elements).find((el) => el.getAttribute('data-svc-subject') === kind) as HTMLInputElement | undefined;
-  return typeof field?.value === 'string' ? field.value : undefined;
+/** The page's URL without query string, fragment or credentials (they may hold personal data); only http(s). */
+export function pageUrlOf(href: string): string | undefined {
+  const url = httpUrl(href);
+  return url && url.origin + url.pathname;
 }
 
 /**
  * Who a capture from `form` is about: the values of its fields marked `data-svc-subject="email"` and
  * `"external_id"` (inside the form or associated with it through `form=`). Shared with `<svc-consent-field>`.
  */
-export const subjectOf = (form: HTMLFormElement): CaptureSubject => ({
-  email: subjectField(form, 'email'),
-  external_id: subjectField(form, 'external_id'),
-});
+export function subjectOf(form: HTMLFormElement): CaptureSubject {
+  const marked = [...form.querySelectorAll('[data-svc-subject]'), ...form.elements];
+  const value = (kind: string) => {
+    const field = marked.find((el) => el.getAttribute('data-svc-subject') === kind) as HTMLInputElement | undefined;
+    return typeof field?.value === 'string' ? field.value : undefined;
+  };
+  return { email: value('email'), external_id: value('external_id') };
+}
 
 /** How a form is read: the parts of the options that shape the request. */
 export interface ReadOptions {
@@ -110,9 +116,10 @@ export async function readForm(form: HTMLFormElement, options: ReadOptions): Pro
     subject: options.subject ?? subjectOf(form),
     commit: options.commit,
   };
-  if (canHash()) {
+  // Web Crypto's `subtle` exists only in secure contexts (https, localhost); elsewhere no hashes are sent.
+  if (globalThis.crypto?.subtle) {
     const texts = purposes.map(noticeText);
-    const [whole, ...each] = await Promise.all([sha256Digest(texts.join('\n')), ...texts.map(sha256Digest)]);
+    const [whole, ...each] = await Promise.all([texts.join('\n'), ...texts].map(sha256Digest));
     parts.digests = { notice_hash: whole!, notice_hashes: Object.fromEntries(purposes.map((p, i) => [p.key, each[i]!])) };
   }
   return composeRequest(parts);

@@ -6,63 +6,50 @@ import type { PurposeReading, SnapshotControl } from './controls.js';
 
 /** The capture snapshot limit: 16 KB, counted in bytes of UTF-8 as the request carries it. */
 export const SNAPSHOT_MAX_BYTES = 16384;
-
 /** Appended inside the root element when purposes or texts had to be cut to stay within the limit. */
 export const TRUNCATED_MARKER = '<!--svc:truncated-->';
 
-const ATTRIBUTE_MAX = 100;
-const ELLIPSIS = '\u2026';
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
-
-const escapeText = (text: string) => text.replace(/[&<>]/g, (c) => ENTITIES[c]!);
-const attribute = (name: string, value: string | undefined) =>
-  value ? ` ${name}="${value.slice(0, ATTRIBUTE_MAX).replace(/[&<>"]/g, (c) => ENTITIES[c]!)}"` : '';
-const flag = (name: string, on: boolean) => (on ? ` ${name}` : '');
+const escape = (text: string, special = /[&<>]/g) => text.replace(special, (c) => ENTITIES[c]!);
 
 /** Bytes of the string's UTF-8 encoding (a lone surrogate counts as U+FFFD, 3 bytes, as encoders write it). */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit < 0x80) bytes += 1;
-    else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit < 0xdc00 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
+export const utf8Length = (text: string): number => new TextEncoder().encode(text).length;
+
+// `<name attr="value" flag>` and, when `inner` is given, its content and end tag. Attribute values are cut to 100
+// characters and escaped; a false or empty attribute is left out, a true one written bare.
+function element(name: string, attributes: Record<string, string | boolean | undefined>, inner?: string): string {
+  let html = `<${name}`;
+  for (const [key, value] of Object.entries(attributes)) {
+    if (value) html += value === true ? ` ${key}` : ` ${key}="${escape(value.slice(0, 100), /[&<>"]/g)}"`;
   }
-  return bytes;
+  return inner === undefined ? `${html}>` : `${html}>${inner}</${name}>`;
 }
 
-// Longest prefix of `text` (whole code points) whose escaped form, plus an ellipsis, fits in `max` bytes.
-function fit(text: string, max: number): string {
-  if (utf8Length(escapeText(text)) <= max) return text;
-  let kept = '';
-  let used = utf8Length(ELLIPSIS);
-  for (const char of text) {
-    const size = utf8Length(escapeText(char));
-    if (used + size > max) break;
-    kept += char;
-    used += size;
-  }
-  return used <= max ? kept + ELLIPSIS : '';
-}
-
-type Cut = (text: string) => string;
+// Writes a text already escaped: whole, cut, or left out while measuring what the controls alone take.
+type Cut = (escaped: string) => string;
 
 function control(c: SnapshotControl, cut: Cut): string {
-  const common = attribute('id', c.id) + attribute('name', c.name);
-  if (c.tag === 'input') {
-    return `<input type="${c.type}"${common}${attribute('data-svc-decision', c.meaning)}${flag('checked', c.checked)}${flag('required', c.required)}${flag('disabled', c.disabled)}>`;
-  }
-  const options = c.options.map((o) => `<option${attribute('data-svc-decision', o.meaning)}${flag('selected', o.selected)}>${escapeText(cut(o.text))}</option>`);
-  return `<select${common}${flag('required', c.required)}${flag('disabled', c.disabled)}>${options.join('')}</select>`;
+  const { id, name, required, disabled } = c;
+  return c.tag === 'input'
+    ? element('input', { type: c.type, id, name, 'data-svc-decision': c.meaning, checked: c.checked, required, disabled })
+    : element('select', { id, name, required, disabled }, c.options.map((o) =>
+      element('option', { 'data-svc-decision': o.meaning, selected: o.selected }, cut(escape(o.text)))).join(''));
 }
 
-function block(purpose: PurposeReading, cut: Cut): string {
-  const controls = purpose.controls.map((c) => control(c, cut)).join('');
-  const notices = purpose.notices.map((n) => `<${n.tag}>${escapeText(cut(n.text))}</${n.tag}>`).join('');
-  return `<fieldset${attribute('data-svc-purpose', purpose.key)}>${controls}${notices}</fieldset>`;
+const block = (purpose: PurposeReading, cut: Cut): string =>
+  element('fieldset', { 'data-svc-purpose': purpose.key },
+    purpose.controls.map((c) => control(c, cut)).join('') + purpose.notices.map((n) => element(n.tag, {}, cut(escape(n.text)))).join(''));
+
+const whole: Cut = (text) => text;
+
+// Longest prefix of an escaped text (whole code points, no entity cut through) that fits in `max` bytes together
+// with the ellipsis; nothing when even the ellipsis does not fit.
+function fit(text: string, max: number): string {
+  if (utf8Length(text) <= max) return text;
+  if (max < 3) return '';
+  // encodeInto stops before the first code point that would overflow the buffer; `read` counts UTF-16 units.
+  const { read } = new TextEncoder().encodeInto(text, new Uint8Array(max - 3));
+  return `${text.slice(0, read).replace(/&\w*$/, '')}\u2026`;
 }
 
 /**
@@ -71,31 +58,27 @@ function block(purpose: PurposeReading, cut: Cut): string {
  * texts cut (ending in an ellipsis), later ones are left out, and {@link TRUNCATED_MARKER} closes the fragment.
  */
 export function buildSnapshot(purposes: readonly PurposeReading[], formId?: string): string {
-  const head = `<div data-svc-snapshot="1"${attribute('data-form-id', formId)}>`;
-  const tail = '</div>';
-  const whole = head + purposes.map((p) => block(p, (t) => t)).join('') + tail;
-  if (utf8Length(whole) <= SNAPSHOT_MAX_BYTES) return whole;
-
-  let budget = SNAPSHOT_MAX_BYTES - utf8Length(head + TRUNCATED_MARKER + tail);
+  const head = element('div', { 'data-svc-snapshot': '1', 'data-form-id': formId });
+  const all = head + purposes.map((p) => block(p, whole)).join('') + '</div>';
+  if (utf8Length(all) <= SNAPSHOT_MAX_BYTES) return all;
+  let budget = SNAPSHOT_MAX_BYTES - utf8Length(head + TRUNCATED_MARKER + '</div>');
   let body = '';
   for (const purpose of purposes) {
-    const full = block(purpose, (t) => t);
+    const full = block(purpose, whole);
     const size = utf8Length(full);
-    if (size <= budget) {
-      body += full;
-      budget -= size;
-      continue;
+    if (size > budget) {
+      budget -= utf8Length(block(purpose, () => ''));
+      if (budget >= 0) {
+        body += block(purpose, (text) => {
+          const kept = fit(text, budget);
+          budget -= utf8Length(kept);
+          return kept;
+        });
+      }
+      break;
     }
-    const skeleton = utf8Length(block(purpose, () => ''));
-    if (skeleton <= budget) {
-      let left = budget - skeleton;
-      body += block(purpose, (text) => {
-        const kept = fit(text, left);
-        left -= utf8Length(escapeText(kept));
-        return kept;
-      });
-    }
-    break;
+    body += full;
+    budget -= size;
   }
-  return head + body + TRUNCATED_MARKER + tail;
+  return head + body + TRUNCATED_MARKER + '</div>';
 }
