@@ -316,7 +316,7 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     assert.equal((await auditEvents()).at(-1)!.type, 'consent.denied');
   });
 
-  it('cancelled and expired decisions, and approvals, make no record', async () => {
+  it('cancelled and expired decisions make no record; approvals make an authorization record, never a consent record', async () => {
     const count = () => server.context.db.prepare('SELECT count(*) FROM consent_records').pluck().get() as number;
     const before = count();
     const cancelled = await create('embed');
@@ -325,8 +325,8 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     const approval = await createConsent(server, { kind: 'approval', subject_ref: 'esc_1', delivery_mode: 'popup', embed_origin: undefined });
     const done = await ok(server, approval.session_token, { action: 'approve' });
     const result = await exchanged(approval.session_token, done.completion!.exchange_token);
-    assert.equal(result.record_id, undefined);
-    assert.equal((await readDecision(approval.session_token)).record_id, null);
+    assert.match(result.record_id ?? '', /^ar_/, 'the approval\'s authorization record (see authorizations.test.ts)');
+    assert.equal((await readDecision(approval.session_token)).record_id, result.record_id);
     assert.deepEqual((await delivered()).map((e) => e.type), ['approval.granted']);
     const expired = await create('popup');
     server.advance(16 * 60);

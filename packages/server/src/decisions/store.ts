@@ -20,6 +20,7 @@ import { ApiError, notFound, unprocessable } from '../lib/errors.js';
 import { hashSecret, newId, newSecret, safeEqual } from '../lib/ids.js';
 import { getActiveFlowVersion, getFlow } from '../flows/store.js';
 import { createConsentRecord } from '../records/service.js';
+import { authorizationRecordIdOf, recordApprovalDecision } from '../authorizations/store.js';
 import type { PageProgress, PageStatus, Screen, TransitionRequest, TransitionResult } from '../pages/page-data.js';
 import { answerAt, screensOf, statusOfScreen, TERMINAL, totalSteps } from './machine.js';
 import { seal, unseal } from './seal.js';
@@ -278,9 +279,14 @@ function recordKey(row: Pick<DecisionRow, 'id'>): string {
   return `decision:${row.id}`;
 }
 
-/** The id of the consent record a completed consent decision made, or null (approvals, pending, cancelled, expired). */
+/**
+ * The id of the record a completed decision made: the consent record of a consent decision, the authorization record
+ * of an approval; null while pending, for cancelled and expired decisions, and for approvals completed before the
+ * server recorded them.
+ */
 export function recordIdOf(ctx: ServerContext, row: DecisionRow): string | null {
-  if (row.kind !== 'consent' || row.outcome === null || row.completed_at === null) return null;
+  if (row.outcome === null || row.completed_at === null) return null;
+  if (row.kind === 'approval') return authorizationRecordIdOf(ctx, row.id) ?? null;
   const id = stmt<[string, string], string>(ctx.db, 'SELECT id FROM consent_records WHERE application_id = ? AND idempotency_key = ?')
     .pluck().get(row.application_id, recordKey(row)) as unknown as string | undefined;
   return id ?? null;
@@ -408,6 +414,27 @@ function recordConsentDecision(ctx: ServerContext, row: DecisionRow, consentToke
   }, {
     announce: (recorded) => ctx.events.emit(ctx, completionEvent(row, consentToken, recorded.data)),
   });
+}
+
+/**
+ * Makes the authorization record of a completed approval, in the completion's transaction (record, frozen receipt,
+ * audit event), then announces the outcome: one `approval.granted`, `approval.denied` or `approval.countered`
+ * carrying the record id.
+ */
+function recordApproval(ctx: ServerContext, row: DecisionRow): void {
+  const recordId = recordApprovalDecision(ctx, {
+    accountId: row.account_id,
+    applicationId: row.application_id,
+    decisionId: row.id,
+    escalationId: row.subject_ref,
+    outcome: row.outcome as 'approved' | 'denied' | 'countered',
+    requestedAt: row.created_at,
+    decidedAt: row.completed_at!,
+    deliveryMode: row.delivery_mode,
+    channel: collectionChannelOf(row),
+    scope: row.scope,
+  });
+  ctx.events.emit(ctx, completionEvent(row, undefined, { record_id: recordId }));
 }
 
 function declinedOutcomes(config: FlowConfig): PurposeOutcome[] {
@@ -574,7 +601,7 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
     // outbox) commit together with the decision.
     if (pendingEvent) {
       if (row.kind === 'consent') recordConsentDecision(ctx, row, pendingEvent.consentToken);
-      else ctx.events.emit(ctx, completionEvent(row, undefined));
+      else recordApproval(ctx, row);
     }
     const changed = request.action !== 'send_code';
     if (changed) recordTransition(ctx, row, request.action, from, now);
@@ -596,7 +623,8 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
  * The domain event of a completed decision: `consent.granted` (with the consent token, as the webhook carries
  * it: one single-use token, whichever of exchange or webhook reaches verification first), `consent.denied`,
  * `approval.granted`, `approval.denied` or `approval.countered`. A consent event also carries `record` (the data of
- * the event its consent record would have emitted: record id, user id, channel, subject reference, times).
+ * the event its consent record would have emitted: record id, user id, channel, subject reference, times); an
+ * approval event carries its authorization record's `record_id`.
  */
 function completionEvent(row: DecisionRow, consentToken: string | undefined, record?: Record<string, unknown>): DomainEvent {
   const base = { decision_id: row.id, consent_transaction_id: row.consent_transaction_id, decided_at: row.completed_at, delivery_mode: row.delivery_mode };
@@ -606,7 +634,7 @@ function completionEvent(row: DecisionRow, consentToken: string | undefined, rec
       type,
       application_id: row.application_id,
       occurred_at: row.completed_at!,
-      data: { ...base, escalation_id: row.subject_ref, outcome: row.outcome, counter_proposal: row.counter_proposal, scope: row.scope, state: row.state },
+      data: { ...record, ...base, escalation_id: row.subject_ref, outcome: row.outcome, counter_proposal: row.counter_proposal, scope: row.scope, state: row.state },
     };
   }
   const claims = claimsOf(row) as Extract<DecisionClaims, { kind: 'consent' }>;

@@ -6,6 +6,7 @@ import { records } from './004-records.js';
 import { webhooks } from './005-webhooks.js';
 import { captures } from './006-captures.js';
 import { idempotency } from './007-idempotency.js';
+import { authorizationRecords } from './008-authorization-records.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
-export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency];
+export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords];

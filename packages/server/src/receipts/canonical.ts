@@ -14,7 +14,7 @@ import { noticeHash, noticeReference } from './notice.js';
 
 /** The platform's party id: the processor that records and proves decisions. */
 export const PLATFORM_PARTY_ID = 'svc-reference-server';
-const PLATFORM_PARTY_NAME = 'svc reference server';
+export const PLATFORM_PARTY_NAME = 'svc reference server';
 
 /** Human labels of the collection channels (`pii_processing.collection_method`). */
 export const COLLECTION_METHODS: Record<CollectionChannel, string> = {

@@ -19,6 +19,7 @@ import type { Env, ServerContext } from '../lib/context.js';
 import { ApiError, notFound } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { readJson, readQuery } from '../lib/validate.js';
+import { isAuthorizationRecord } from '../authorizations/store.js';
 import { getImport, runImport } from './imports.js';
 import { createConsentRecord, findPerson, getConsentRecord, withdrawConsentRecord } from './service.js';
 import { consentStatusOf } from './status.js';
@@ -28,6 +29,17 @@ export const IMPORTS_PATH = '/api/v1/consent_records/imports';
 
 /** Largest import body: 5000 rows of up to 50 purposes fit. */
 export const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
+
+/**
+ * The 404 for an id that is no consent record of the account. An approval's authorization record is not a consent
+ * record (it has no purposes, person or withdrawal); the answer says where its receipt is.
+ */
+function noConsentRecord(ctx: ServerContext, accountId: string, id: string): ApiError {
+  if (isAuthorizationRecord(ctx, accountId, id)) {
+    return notFound(`${id} is an authorization record (an approval's), not a consent record: its receipt is at /api/v1/consent_receipts/${id}.`);
+  }
+  return notFound('No such consent record.');
+}
 
 /** Mounts the record, import and consent status routes. */
 export function recordRoutes(app: Hono<Env>, ctx: ServerContext): void {
@@ -64,14 +76,15 @@ export function recordRoutes(app: Hono<Env>, ctx: ServerContext): void {
   });
 
   app.get('/api/v1/consent_records/:id', requires('read'), (c) => {
-    const record = getConsentRecord(ctx, c.get('principal').accountId, c.req.param('id'));
-    if (!record) throw notFound('No such consent record.');
+    const accountId = c.get('principal').accountId;
+    const record = getConsentRecord(ctx, accountId, c.req.param('id'));
+    if (!record) throw noConsentRecord(ctx, accountId, c.req.param('id'));
     return c.json({ consent_record: record });
   });
 
   app.post('/api/v1/consent_records/:id/withdraw', requires('write'), async (c) => {
     const accountId = c.get('principal').accountId;
-    if (!getConsentRecord(ctx, accountId, c.req.param('id'))) throw notFound('No such consent record.');
+    if (!getConsentRecord(ctx, accountId, c.req.param('id'))) throw noConsentRecord(ctx, accountId, c.req.param('id'));
     const body = await readJson(c, withdrawConsentRecordRequest);
     const record = withdrawConsentRecord(ctx, accountId, c.req.param('id'), { purposes: body.purposes, eventChannel: body.event_channel ?? 'organisation' });
     return c.json({ consent_record: record });

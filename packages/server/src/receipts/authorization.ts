@@ -1,0 +1,98 @@
+// The authorization record's receipt (schema version svc-cr/2.13, record_type authorization_record): what an approval
+// decision leaves. Frozen at issue; an approval has no lifecycle after its outcome, so nothing is appended later.
+// Only what the platform can state truthfully is in it: no personal-data processing (nobody was identified), no
+// bound it does not enforce, none of the consent-only extensions.
+import {
+  RECEIPT_CONFORMS_TO,
+  RECEIPT_SCHEMA_VERSION,
+  type AuthorizationReceiptRecord,
+  type ReceiptEvent,
+} from '@svc/client/schemas';
+import { PLATFORM_PARTY_ID, PLATFORM_PARTY_NAME } from './canonical.js';
+
+/** The approval outcomes an authorization record is made for. */
+export type ApprovalOutcome = 'approved' | 'denied' | 'countered';
+
+/** The event state of each outcome. */
+const OUTCOME_STATE: Record<ApprovalOutcome, ReceiptEvent['event_state']> = {
+  approved: 'approval granted',
+  denied: 'approval denied',
+  countered: 'approval countered',
+};
+
+/** What an authorization receipt is frozen from. */
+export interface AuthorizationReceiptInput {
+  recordId: string;
+  /** The application that asked for the approval (the requesting party). */
+  application: { id: string; name: string };
+  /** The approval the events name (`approval_id`): the escalation the decision answered (its `subject_ref`). */
+  approvalId: string;
+  outcome: ApprovalOutcome;
+  /** When the decision was created: the approval was requested. */
+  requestedAt: string;
+  /** When the principal decided. */
+  decidedAt: string;
+  recordedAt: string;
+  /** The stable, credential-free entry that explains how to withdraw (`authority.withdrawal_method`). */
+  withdrawalMethod: string;
+  deliveryMode: 'embed' | 'popup' | 'redirect';
+  channel: 'hosted' | 'embedded';
+  /** The decision's `scope`, as the request named it; omitted when there was none. */
+  scope: string | null;
+}
+
+/** The party name of a principal no identity was established for: the record id stands in for them. */
+export const UNIDENTIFIED_PRINCIPAL = 'Unidentified principal (no identity was established)';
+
+/** Longest scope token the receipt schema takes (`scopes` items are ids of at most 500 characters). */
+const MAX_SCOPE_TOKEN = 500;
+
+/**
+ * The scope's tokens, space-delimited as in OAuth (RFC 6749 section 3.3), or undefined when there is no scope or a
+ * token is longer than the receipt schema allows (then the receipt cannot state it and leaves it out).
+ */
+export function scopesOf(scope: string | null): string[] | undefined {
+  const tokens = scope?.split(/\s+/).filter(Boolean) ?? [];
+  if (tokens.length === 0 || tokens.some((t) => t.length > MAX_SCOPE_TOKEN)) return undefined;
+  return [...new Set(tokens)];
+}
+
+/**
+ * Builds the authorization receipt frozen at issue. The hosted approval page establishes no identity, so the record
+ * is anonymous: its id stands in for the principal. The requesting application is the `agent` party (the reference
+ * server does not know which agent or workflow of the application proposed the action). The `authority` block holds
+ * only its required `withdrawal_method` and, for an approval, `valid_from`: the server enforces no bound on what was
+ * approved, and an absent bound means "not configured". No `pii_processing`, so the dpv flavor is refused.
+ */
+export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): AuthorizationReceiptRecord {
+  const principal = input.recordId;
+  const controller = input.application.id;
+  const scopes = scopesOf(input.scope);
+  return {
+    schema_version: RECEIPT_SCHEMA_VERSION,
+    conforms_to: RECEIPT_CONFORMS_TO,
+    record_id: input.recordId,
+    record_type: 'authorization_record',
+    anonymous: true,
+    party_identification: [
+      { party_id: principal, party_name: UNIDENTIFIED_PRINCIPAL, party_role: 'principal' },
+      { party_id: controller, party_name: input.application.name, party_role: 'agent', party_type: 'organization', provenance: 'declared' },
+      { party_id: PLATFORM_PARTY_ID, party_name: PLATFORM_PARTY_NAME, party_role: 'processor', party_type: 'organization' },
+    ],
+    authority: {
+      withdrawal_method: input.withdrawalMethod,
+      ...(input.outcome === 'approved' ? { valid_from: input.decidedAt } : {}),
+    },
+    event: [
+      { event_time: input.requestedAt, entity_id: controller, event_type: 'regular', event_state: 'approval requested', approval_id: input.approvalId },
+      { event_time: input.decidedAt, entity_id: principal, event_type: 'explicit', event_state: OUTCOME_STATE[input.outcome], approval_id: input.approvalId },
+    ],
+    extensions: {
+      delivery_mode: input.deliveryMode,
+      ...(scopes ? { scopes } : {}),
+      collection_channel: input.channel,
+      captured_at: input.decidedAt,
+      recorded_at: input.recordedAt,
+    },
+  };
+}
