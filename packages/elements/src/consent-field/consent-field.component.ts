@@ -1,11 +1,9 @@
-import { consume } from '@lit/context';
+import { ContextConsumer } from '@lit/context';
 import {
   composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
   type FetchLike, type PurposeReading, type SvcCaptureEvent,
 } from '@svc/capture';
-import { html, LitElement, nothing, type PropertyValues } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
-import { live } from 'lit/directives/live.js';
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { configDefaults, svcConfigContext, type SvcConfig } from '../internal/config.js';
 import { FormControlController } from '../internal/form-control.js';
 import { parseAppearanceAttribute, resolveAppearance, type Appearance } from './appearance.js';
@@ -21,7 +19,7 @@ export type ConsentFieldStatus = 'idle' | 'loading' | 'ready' | 'error' | 'dupli
 /** The themes the field knows; anything else falls back to `light`. */
 export type ConsentFieldTheme = 'light' | 'dark' | 'auto';
 
-const THEMES = new Set<string>(['light', 'dark', 'auto']);
+const THEMES = ['light', 'dark', 'auto'];
 // The capture body's digest pattern; a render answer's hash that does not fit it is not sent.
 const DIGEST = /^[A-Za-z0-9+/=_:.-]{1,200}$/;
 // A render proof this close to its expiry is renewed before a capture.
@@ -38,8 +36,7 @@ interface Row {
 
 const isHttpUrl = (value: string | null | undefined): value is string => {
   try {
-    const url = new URL(value ?? '');
-    return url.protocol === 'https:' || url.protocol === 'http:';
+    return /^https?:$/.test(new URL(value ?? '').protocol);
   } catch {
     return false;
   }
@@ -88,92 +85,122 @@ export class SvcConsentField extends LitElement {
   /** Takes part in its form's submission, validation and reset, like a native control. */
   static formAssociated = true;
   static override shadowRootOptions: ShadowRootInit = { ...LitElement.shadowRootOptions, delegatesFocus: true };
-
-  private readonly formControl = new FormControlController(this, {
-    anchor: () => this.renderRoot?.querySelector<HTMLElement>('.row__control:not(:disabled)') ?? undefined,
-  });
-
-  @consume({ context: svcConfigContext, subscribe: true })
-  @state()
-  private providerConfig?: SvcConfig;
-
-  @state() private status: ConsentFieldStatus = 'idle';
-  @state() private data?: RenderData;
-  @state() private checked: Record<string, boolean> = {};
-  @state() private formDisabled = false;
-  @query('.mark') private mark?: HTMLElement | null;
-  @query('.field') private base?: HTMLElement | null;
+  // Declared here rather than with decorators: no decorator helpers in the bundle. The documented fields below
+  // carry the types and defaults.
+  static override properties: PropertyDeclarations = {
+    name: { reflect: true },
+    flow: { reflect: true },
+    locale: { reflect: true },
+    appearance: { converter: { fromAttribute: parseAppearanceAttribute } },
+    purposes: {},
+    theme: { reflect: true },
+    publishableKey: { attribute: 'publishable-key' },
+    baseUrl: { attribute: 'base-url' },
+    trustUrl: { attribute: 'trust-url' },
+    commit: { type: Boolean, reflect: true },
+    disabled: { type: Boolean, reflect: true },
+    timeoutMs: { attribute: false },
+    subject: { attribute: false },
+    fetch: { attribute: false },
+    // Internal reactive state. `attribute: false` is what `state: true` amounts to, and unlike it the manifest
+    // analyzer reads it, so these do not show up as attributes in custom-elements.json.
+    providerConfig: { attribute: false },
+    status: { attribute: false },
+    data: { attribute: false },
+    checked: { attribute: false },
+    formDisabled: { attribute: false },
+  };
 
   /** The name the capture token is submitted under (besides the hidden input `svc_capture_token`). */
-  @property({ reflect: true }) name = '';
+  name = '';
 
   /** The flow whose purposes the field shows (`flw_...`). */
-  @property({ reflect: true }) flow = '';
+  flow = '';
 
   /** BCP 47 language to ask the flow's wording in; default the provider's, then the closest `lang`. */
-  @property({ reflect: true }) locale?: string;
+  locale?: string;
 
   /** Appearance keys (`fontFamily`, `fontSize`, `text`, `muted`, `accent`, `border`, `radius`, `density`); JSON in the attribute. */
-  @property({ converter: { fromAttribute: parseAppearanceAttribute } }) appearance?: Appearance;
+  appearance?: Appearance;
 
   /** Comma-separated purpose keys: only these rows show (default all of the flow's). */
-  @property() purposes?: string;
+  purposes?: string;
 
   /** `light` (default), `dark`, or `auto` (follows `prefers-color-scheme`); default the provider's. */
-  @property({ reflect: true }) theme?: string;
+  theme?: string;
 
   /** The application's publishable key; default the enclosing `<svc-provider>`'s. */
-  @property({ attribute: 'publishable-key' }) publishableKey?: string;
+  publishableKey?: string;
 
   /** The service's API base URL; default the provider's, then `trust-url`. */
-  @property({ attribute: 'base-url' }) baseUrl?: string;
+  baseUrl?: string;
 
   /** The service's trust URL, used for the API when no base URL is set. */
-  @property({ attribute: 'trust-url' }) trustUrl?: string;
+  trustUrl?: string;
 
   /** Ask the service to commit the capture from the browser (the application must allow it). */
-  @property({ type: Boolean, reflect: true }) commit = false;
+  commit = false;
 
   /** Disables the field: its boxes cannot change and it captures nothing. */
-  @property({ type: Boolean, reflect: true }) disabled = false;
+  disabled = false;
 
   /** Milliseconds to wait for the service before giving up (loading, and capturing on submit). */
-  @property({ attribute: false }) timeoutMs = DEFAULT_TIMEOUT_MS;
+  timeoutMs = DEFAULT_TIMEOUT_MS;
 
   /** Who the capture is about; default the form's fields marked `data-svc-subject="email"` / `"external_id"`. */
-  @property({ attribute: false }) subject?: CaptureSubject;
+  subject?: CaptureSubject;
 
   /** The `fetch` used to reach the service; default the page's own (tests, instrumented clients). */
-  @property({ attribute: false }) fetch?: FetchLike;
+  fetch?: FetchLike;
 
-  // The field as its form's registry sees it; kept private so a page cannot mark a field duplicate or capture it.
-  private readonly member: RegisteredField = {
+  // Reactive state (see `properties`): the enclosing provider's configuration, what the field is doing, the render
+  // answer, the boxes' states by purpose key, and whether a disabled `<fieldset>` disables the field.
+  private providerConfig?: SvcConfig;
+  private status: ConsentFieldStatus = 'idle';
+  private data?: RenderData;
+  private checked: Record<string, boolean> = {};
+  private formDisabled = false;
+
+  // Everything else is `#private`: not API, and the minifier shortens the names.
+  #formControl = new FormControlController(this, {
+    anchor: () => this.renderRoot?.querySelector<HTMLElement>('.row__control:not(:disabled)'),
+  });
+  // The enclosing <svc-provider>'s configuration, now and whenever it changes.
+  #consumer = new ContextConsumer(this, {
+    context: svcConfigContext,
+    subscribe: true,
+    callback: (config) => {
+      this.providerConfig = config;
+    },
+  });
+  // The field as its form's registry sees it; private so a page cannot mark a field duplicate or capture it.
+  #member: RegisteredField = {
     element: this,
-    flowId: () => this.flowId,
-    setDuplicate: (duplicate) => this.setDuplicate(duplicate),
-    capturesOnSubmit: () => !this.duplicate && !this.isDisabled && this.flowId !== '' && this.isConnected,
+    flowId: () => this.#flowId,
+    setDuplicate: (duplicate) => this.#setDuplicate(duplicate),
+    capturesOnSubmit: () => !this.#duplicate && !this.isDisabled && this.#flowId !== '' && this.isConnected,
     captureForSubmit: () => this.capture().then(() => undefined, () => undefined),
   };
-  private token = '';
-  private tokenInput?: HTMLInputElement;
-  private createdTokenInput = false;
-  private joinedForm: HTMLFormElement | null = null;
-  private duplicate = false;
-  private duplicateReported = true;
-  private loadController?: AbortController;
-  private inFlight?: Promise<CaptureResult>;
-  private appearanceSheet?: CSSStyleSheet;
-  private appearanceWarned = false;
-  private purposesWarned = false;
+  #token = '';
+  #tokenInput?: HTMLInputElement | undefined;
+  #createdTokenInput = false;
+  #joinedForm: HTMLFormElement | null = null;
+  #duplicate = false;
+  #duplicateReported = true;
+  #loadController?: AbortController | undefined;
+  #inFlight?: Promise<CaptureResult> | undefined;
+  #appearanceSheet?: CSSStyleSheet;
+  #warned = false;
+  #purposesWarned = false;
 
   /** The form the field belongs to, or null. */
   get form(): HTMLFormElement | null {
-    return this.formControl.form;
+    return this.#formControl.internals.form;
   }
 
   /** The field's form value: the capture token once a capture succeeded, else an empty string. */
   get value(): string {
-    return this.token;
+    return this.#token;
   }
 
   /** Whether the field captures nothing and cannot change: its own `disabled` or a disabled `<fieldset>`. */
@@ -189,61 +216,64 @@ export class SvcConsentField extends LitElement {
   /** The decision the field would attest now, per shown purpose that takes one (notice-only rows have none). */
   get decisions(): Record<string, 'granted' | 'declined'> {
     const out: Record<string, 'granted' | 'declined'> = {};
-    for (const row of this.rows()) if (row.kind !== 'notice') out[row.purpose.key] = this.checked[row.purpose.key] ? 'granted' : 'declined';
+    for (const { entry, key } of this.#readings()) if (entry) out[key] = entry.decision;
     return out;
   }
 
   /** The validity state, as a native control's. Never `valueMissing`: a consent may not be required. */
   get validity(): ValidityState {
-    return this.formControl.validity;
+    return this.#formControl.internals.validity;
   }
 
   /** The browser's message for the current validity problem, or an empty string. */
   get validationMessage(): string {
-    return this.formControl.validationMessage;
+    return this.#formControl.internals.validationMessage;
   }
 
   /** Whether the field takes part in constraint validation (false while disabled). */
   get willValidate(): boolean {
-    return this.formControl.willValidate;
+    return this.#formControl.internals.willValidate;
   }
 
-  private get flowId(): string {
+  get #flowId(): string {
     return (this.flow ?? '').trim();
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.formControl.toggleState(this.status, true);
+    this.#formControl.toggleState(this.status, true);
     // Moved back into the page: load again unless the purposes are already shown.
-    if (this.hasUpdated && !this.duplicate && this.status !== 'ready') void this.load();
+    if (this.hasUpdated && !this.#duplicate && this.status !== 'ready') void this.#load();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.loadController?.abort();
-    this.loadController = undefined;
-    if (this.status === 'loading') this.setStatus('idle');
+    this.#loadController?.abort();
+    this.#loadController = undefined;
+    if (this.status === 'loading') this.#setStatus('idle');
     // A token input the field added goes with it; a token it held would attest a field no longer on the page.
-    if (this.tokenInput && this.createdTokenInput) this.tokenInput.remove();
-    if (this.tokenInput) claimedInputs.delete(this.tokenInput);
-    this.tokenInput = undefined;
-    this.createdTokenInput = false;
-    this.setToken('');
+    const input = this.#tokenInput;
+    if (input) {
+      if (this.#createdTokenInput) input.remove();
+      claimedInputs.delete(input);
+    }
+    this.#tokenInput = undefined;
+    this.#setToken('');
   }
 
   /** Called by the browser when the field's form changes; joins that form's registry. */
   formAssociatedCallback(form: HTMLFormElement | null): void {
-    if (this.joinedForm && this.joinedForm !== form) leaveForm(this.joinedForm, this.member);
-    this.joinedForm = form;
-    if (form) joinForm(form, this.member);
-    else this.setDuplicate(false);
+    const joined = this.#joinedForm;
+    if (joined && joined !== form) leaveForm(joined, this.#member);
+    this.#joinedForm = form;
+    if (form) joinForm(form, this.#member);
+    else this.#setDuplicate(false);
   }
 
   /** Called by the browser when its form resets: consent boxes unticked, right-to-object boxes ticked again, no token. */
   formResetCallback(): void {
-    this.checked = this.defaults(this.data);
-    this.setToken('');
+    this.checked = this.#defaults();
+    this.#setToken('');
   }
 
   /** Called by the browser when a `<fieldset>` around the field is disabled or enabled. */
@@ -252,64 +282,64 @@ export class SvcConsentField extends LitElement {
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
-    const root = super.createRenderRoot();
+    const root = super.createRenderRoot() as ShadowRoot;
     // The appearance goes into a stylesheet of its own, set through CSSOM: no inline style attribute (a strict
     // style-src allows it), no text parsed (a value cannot break out of its declaration).
-    if (root instanceof ShadowRoot && 'adoptedStyleSheets' in root) {
-      this.appearanceSheet = new CSSStyleSheet();
-      this.appearanceSheet.replaceSync(':host {}');
-      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.appearanceSheet];
+    if (root.adoptedStyleSheets) {
+      this.#appearanceSheet = new CSSStyleSheet();
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, this.#appearanceSheet];
     }
     return root;
   }
 
   protected override willUpdate(changed: PropertyValues): void {
-    if (changed.has('appearance') || !this.hasUpdated) this.applyAppearance();
-    if (changed.has('theme') && this.theme && !THEMES.has(this.theme)) this.warnIgnored([`theme: ${JSON.stringify(this.theme)} (light, dark or auto)`]);
-    if (changed.has('flow') && this.joinedForm) refreshForm(this.joinedForm);
-    const inputs = ['flow', 'locale', 'publishableKey', 'baseUrl', 'trustUrl', 'providerConfig'] as const;
-    if (!this.duplicate && (!this.hasUpdated || inputs.some((k) => changed.has(k)))) void this.load();
-    if (changed.has('purposes') || changed.has('data')) this.checkPurposes();
+    const first = !this.hasUpdated;
+    if (first || changed.has('appearance')) this.#applyAppearance();
+    if (changed.has('theme') && this.theme && !THEMES.includes(this.theme)) this.#warnIgnored([`theme: ${JSON.stringify(this.theme)} (light, dark or auto)`]);
+    if (changed.has('flow') && this.#joinedForm) refreshForm(this.#joinedForm);
+    if (!this.#duplicate && (first || ['flow', 'locale', 'publishableKey', 'baseUrl', 'trustUrl', 'providerConfig'].some((k) => changed.has(k)))) {
+      void this.#load();
+    }
+    if (changed.has('purposes') || changed.has('data')) this.#checkPurposes();
   }
 
   protected override updated(): void {
-    if (this.duplicate && !this.duplicateReported && this.isConnected) {
-      this.duplicateReported = true;
-      this.emitError(new ConsentFieldError('duplicate_field',
-        `Another <svc-consent-field> for flow ${this.flowId} comes first in this form; one consent field per flow per form.`, 'setup'));
+    if (this.#duplicate && !this.#duplicateReported && this.isConnected) {
+      this.#duplicateReported = true;
+      this.#emitError(new ConsentFieldError('duplicate_field',
+        `Another <svc-consent-field> for flow ${this.#flowId} comes first in this form; one consent field per flow per form.`, 'setup'));
     }
   }
 
   // Told by the form registry whether another field for the same flow comes first in the form.
-  private setDuplicate(duplicate: boolean): void {
-    if (duplicate === this.duplicate) return;
-    this.duplicate = duplicate;
+  #setDuplicate(duplicate: boolean): void {
+    if (duplicate === this.#duplicate) return;
+    this.#duplicate = duplicate;
     if (duplicate) {
-      this.loadController?.abort();
+      this.#loadController?.abort();
       this.data = undefined;
-      this.setToken('');
-      this.setStatus('duplicate');
+      this.#setToken('');
+      this.#setStatus('duplicate');
       // Reported from the next update: the registry may learn it while the form is still in a detached fragment
       // (a template being cloned), where no listener of the page could hear it.
-      this.duplicateReported = false;
+      this.#duplicateReported = false;
     } else {
-      this.setStatus('idle');
-      void this.load();
+      this.#setStatus('idle');
+      void this.#load();
     }
   }
 
-  private setStatus(status: ConsentFieldStatus): void {
-    if (status === this.status) return;
-    this.formControl.toggleState(this.status, false);
+  #setStatus(status: ConsentFieldStatus): void {
+    this.#formControl.toggleState(this.status, false);
     this.status = status;
-    this.formControl.toggleState(status, true);
+    this.#formControl.toggleState(status, true);
   }
 
-  private emitError(error: ConsentFieldError): void {
-    this.dispatchEvent(new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.flowId), bubbles: true, composed: true }));
+  #emitError(error: ConsentFieldError): void {
+    this.dispatchEvent(new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.#flowId), bubbles: true, composed: true }));
   }
 
-  private settings(): { publishableKey: string; baseUrl: string; locale: string | undefined } {
+  #settings(): { publishableKey: string; baseUrl: string; locale: string | undefined } {
     const provided = this.providerConfig ?? {};
     const defaults = configDefaults();
     const pick = (...values: (string | null | undefined)[]) => values.map((v) => v?.trim()).find((v) => v) ?? '';
@@ -322,127 +352,113 @@ export class SvcConsentField extends LitElement {
     };
   }
 
-  private async load(): Promise<void> {
-    this.loadController?.abort();
-    this.loadController = undefined;
-    if (!this.isConnected || this.duplicate) return;
-    const { publishableKey, baseUrl, locale } = this.settings();
-    const problem = !this.flowId ? 'the flow attribute is missing'
+  async #load(): Promise<void> {
+    this.#loadController?.abort();
+    this.#loadController = undefined;
+    if (!this.isConnected || this.#duplicate) return;
+    const { publishableKey, baseUrl, locale } = this.#settings();
+    const problem = !this.#flowId ? 'the flow attribute is missing'
       : !publishableKey ? 'no publishable key: set publishable-key or wrap the field in <svc-provider publishable-key>'
         : !isHttpUrl(baseUrl) ? 'no base URL: set base-url (an absolute http(s) URL) or wrap the field in <svc-provider>'
           : undefined;
     if (problem) {
       this.data = undefined;
       // Inside a provider that has not answered yet (its element may be defined later), wait for its configuration.
-      const waiting = !this.flowId ? false : this.closest('svc-provider') !== null && this.providerConfig === undefined;
-      this.setStatus(waiting ? 'idle' : 'error');
-      if (!waiting) this.emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: ${problem}.`, 'setup'));
+      const waiting = !!this.#flowId && !this.providerConfig && !!this.closest('svc-provider');
+      this.#setStatus(waiting ? 'idle' : 'error');
+      if (!waiting) this.#emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: ${problem}.`, 'setup'));
       return;
     }
     const controller = new AbortController();
-    this.loadController = controller;
-    this.setStatus('loading');
-    this.setToken('');
+    this.#loadController = controller;
+    this.#setStatus('loading');
+    this.#setToken('');
     try {
       const data = await fetchRenderData({
-        baseUrl, flowId: this.flowId, publishableKey, locale, timeoutMs: this.timeoutMs, fetch: this.fetch, signal: controller.signal,
+        baseUrl, flowId: this.#flowId, publishableKey, locale, timeoutMs: this.timeoutMs, fetch: this.fetch, signal: controller.signal,
       });
       if (controller.signal.aborted) return;
       this.data = data;
-      this.checked = this.defaults(data);
-      this.setStatus('ready');
+      this.checked = this.#defaults();
+      this.#setStatus('ready');
     } catch (cause) {
       if (controller.signal.aborted) return;
       this.data = undefined;
-      this.setStatus('error');
-      this.emitError(this.asFieldError(cause, 'render'));
+      this.#setStatus('error');
+      this.#emitError(asFieldError(cause, 'render'));
     } finally {
-      if (this.loadController === controller) this.loadController = undefined;
+      if (this.#loadController === controller) this.#loadController = undefined;
     }
-  }
-
-  private asFieldError(cause: unknown, phase: ConsentFieldErrorDetail['phase']): ConsentFieldError {
-    if (cause instanceof ConsentFieldError) return cause;
-    const c = cause as { code?: unknown; message?: unknown; status?: number; body?: unknown } | null;
-    if (c && typeof c.code === 'string' && typeof c.message === 'string' && c.code !== '') {
-      return new ConsentFieldError(c.code as ConsentFieldError['code'], c.message, phase, { cause, status: c.status, body: c.body });
-    }
-    return new ConsentFieldError('unexpected', 'The consent field failed unexpectedly.', phase, { cause });
   }
 
   // Consent boxes start unticked, always; a right-to-object box starts ticked (not objecting), as the spec allows.
-  private defaults(data: RenderData | undefined): Record<string, boolean> {
-    const checked: Record<string, boolean> = {};
-    for (const purpose of data?.purposes ?? []) {
-      const kind = rowKind(purpose);
-      if (kind !== 'notice') checked[purpose.key] = kind === 'object';
-    }
-    return checked;
+  // (Notice rows have no box; their entry is never read.)
+  #defaults(): Record<string, boolean> {
+    return Object.fromEntries((this.data?.purposes ?? []).map((p) => [p.key, rowKind(p) === 'object']));
   }
 
-  private rows(): Row[] {
-    if (!this.data) return [];
+  #rows(): Row[] {
     const only = keysOf(this.purposes);
-    return this.data.purposes
+    return (this.data?.purposes ?? [])
       .map((purpose, index) => ({ purpose, kind: rowKind(purpose), index }))
-      .filter((row) => only.length === 0 || only.includes(row.purpose.key));
+      .filter((row) => !only.length || only.includes(row.purpose.key));
   }
 
-  private applyAppearance(): void {
+  #applyAppearance(): void {
     const { properties, ignored } = resolveAppearance(this.appearance);
-    const rule = this.appearanceSheet?.cssRules[0] as CSSStyleRule | undefined;
-    if (rule) {
-      for (const name of Array.from(rule.style)) rule.style.removeProperty(name);
-      for (const [name, value] of properties) rule.style.setProperty(name, value);
+    const sheet = this.#appearanceSheet;
+    if (sheet) {
+      sheet.replaceSync(':host{}');
+      const { style } = sheet.cssRules[0] as CSSStyleRule;
+      for (const [name, value] of properties) style.setProperty(name, value);
     }
-    this.warnIgnored(ignored);
+    this.#warnIgnored(ignored);
   }
 
   // One console warning per element for everything presentational it ignored (appearance values, an unknown theme).
-  private warnIgnored(ignored: string[]): void {
-    if (ignored.length === 0 || this.appearanceWarned) return;
-    this.appearanceWarned = true;
-    console.warn(`[svc] <svc-consent-field flow="${this.flowId}"> ignores invalid appearance values: ${ignored.join('; ')}.`);
+  #warnIgnored(ignored: string[]): void {
+    if (!ignored.length || this.#warned) return;
+    this.#warned = true;
+    console.warn(`[svc] <svc-consent-field flow="${this.#flowId}"> ignores invalid appearance values: ${ignored.join('; ')}.`);
   }
 
-  private checkPurposes(): void {
+  #checkPurposes(): void {
     const only = keysOf(this.purposes);
-    if (!this.data || only.length === 0 || this.purposesWarned) return;
-    const known = new Set(this.data.purposes.map((p) => p.key));
-    const unknown = only.filter((k) => !known.has(k));
-    const hiddenConsent = this.data.purposes.filter((p) => rowKind(p) === 'consent' && !only.includes(p.key)).map((p) => p.key);
-    const problems = [
-      ...(unknown.length ? [`the flow has no purpose ${unknown.join(', ')}`] : []),
-      ...(hiddenConsent.length ? [`consent purpose ${hiddenConsent.join(', ')} is not shown, and the service refuses a capture without a decision on every consent purpose`] : []),
-    ];
+    const purposes = this.data?.purposes;
+    if (!purposes || !only.length || this.#purposesWarned) return;
+    const unknown = only.filter((k) => !purposes.some((p) => p.key === k));
+    const hiddenConsent = purposes.filter((p) => rowKind(p) === 'consent' && !only.includes(p.key)).map((p) => p.key);
+    const problems = [];
+    if (unknown.length) problems.push(`the flow has no purpose ${unknown.join(', ')}`);
+    if (hiddenConsent.length) {
+      problems.push(`consent purpose ${hiddenConsent.join(', ')} is not shown, and the service refuses a capture without a decision on every consent purpose`);
+    }
     if (problems.length) {
-      this.purposesWarned = true;
-      console.warn(`[svc] <svc-consent-field flow="${this.flowId}"> purposes="${this.purposes}": ${problems.join('; ')}.`);
+      this.#purposesWarned = true;
+      console.warn(`[svc] <svc-consent-field flow="${this.#flowId}"> purposes="${this.purposes}": ${problems.join('; ')}.`);
     }
   }
 
-  private handleChange(event: Event): void {
+  #handleChange(event: Event): void {
     const input = event.target as HTMLInputElement;
-    const key = input.dataset.key;
-    if (!key) return;
-    this.checked = { ...this.checked, [key]: input.checked };
+    this.checked = { ...this.checked, [input.name]: input.checked };
     // A token attests the decisions of its moment; after a change it would attest something else.
-    this.setToken('');
+    this.#setToken('');
     this.dispatchEvent(new Event('change', { bubbles: true }));
   }
 
-  private setToken(token: string): void {
-    this.token = token;
-    this.formControl.setValue(token || null, null);
-    if (token) this.claimTokenInput();
-    if (this.tokenInput) this.tokenInput.value = token;
+  #setToken(token: string): void {
+    this.#token = token;
+    this.#formControl.setValue(token || null, null);
+    if (token) this.#claimTokenInput();
+    if (this.#tokenInput) this.#tokenInput.value = token;
   }
 
   // The hidden input the spec names: the form's own unclaimed `svc_capture_token`, else one the field adds.
-  private claimTokenInput(): void {
+  #claimTokenInput(): void {
     const form = this.form;
-    if (!form || (this.tokenInput && this.tokenInput.form === form)) return;
-    const own = Array.from(form.elements).find((el): el is HTMLInputElement =>
+    if (!form || this.#tokenInput?.form === form) return;
+    const own = [...form.elements].find((el): el is HTMLInputElement =>
       el instanceof HTMLInputElement && el.name === TOKEN_FIELD && !claimedInputs.has(el));
     let input = own;
     if (!input) {
@@ -452,35 +468,34 @@ export class SvcConsentField extends LitElement {
       input.autocomplete = 'off';
       form.append(input);
     }
-    this.createdTokenInput = !own;
-    this.tokenInput = input;
+    this.#createdTokenInput = !own;
+    this.#tokenInput = input;
     claimedInputs.set(input, this);
   }
 
   // Whether the person could see the field at all: a field (and its recording mark) the page hid with display,
   // visibility or opacity, or shrank to nothing, showed no choice, so its decisions are not captured.
-  private markVisible(): boolean {
-    const visible = (el: Element | null | undefined) => {
-      if (!el) return false;
-      const rect = el.getBoundingClientRect();
-      return el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && rect.width > 0 && rect.height > 0;
-    };
-    return visible(this.base) && visible(this.mark);
+  #markVisible(): boolean {
+    return ['.field', '.mark'].every((selector) => {
+      const el = this.renderRoot.querySelector(selector);
+      const rect = el?.getBoundingClientRect();
+      return !!rect && el!.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && rect.width > 0 && rect.height > 0;
+    });
   }
 
   // Reads the shown rows into what the capture helper composes a request from: the decision of each box at this
   // instant, the box as it was presented (default state, never required), and the wording shown with it.
-  private readings(): PurposeReading[] {
-    return this.rows().map(({ purpose, kind, index }): PurposeReading => {
-      const notices: PurposeReading['notices'] = [{ tag: kind === 'notice' ? 'p' : 'label', text: purpose.label }];
-      if (purpose.description) notices.push({ tag: 'p', text: purpose.description });
-      if (kind === 'notice') return { key: purpose.key, entry: undefined, controls: [], notices };
+  #readings(): PurposeReading[] {
+    return this.#rows().map(({ purpose: { key, label, description }, kind, index }): PurposeReading => {
+      const notices: PurposeReading['notices'] = [{ tag: kind === 'notice' ? 'p' : 'label', text: label }];
+      if (description) notices.push({ tag: 'p', text: description });
+      if (kind === 'notice') return { key, entry: undefined, controls: [], notices };
       const defaultChecked = kind === 'object';
       return {
-        key: purpose.key,
-        entry: { decision: this.checked[purpose.key] ? 'granted' : 'declined', default_checked: defaultChecked, mandatory: false },
+        key,
+        entry: { decision: this.checked[key] ? 'granted' : 'declined', default_checked: defaultChecked, mandatory: false },
         controls: [{
-          tag: 'input', type: 'checkbox', id: `purpose-${index}`, name: purpose.key, meaning: undefined,
+          tag: 'input', type: 'checkbox', id: `purpose-${index}`, name: key, meaning: undefined,
           checked: defaultChecked, required: false, disabled: this.isDisabled,
         }],
         notices,
@@ -488,26 +503,20 @@ export class SvcConsentField extends LitElement {
     });
   }
 
-  private formSubject(): CaptureSubject | undefined {
-    if (this.subject) return this.subject;
-    const form = this.form;
-    return form ? subjectOf(form) : undefined;
-  }
-
-  private async runCapture(): Promise<CaptureResult> {
+  async #runCapture(): Promise<CaptureResult> {
     try {
       const data = this.data;
-      if (this.duplicate) throw new ConsentFieldError('duplicate_field', 'This field is a duplicate and captures nothing.', 'capture');
+      if (this.#duplicate) throw new ConsentFieldError('duplicate_field', 'This field is a duplicate and captures nothing.', 'capture');
       if (this.status !== 'ready' || !data) {
         throw new ConsentFieldError('not_rendered', 'The consent field showed no purposes (still loading, or loading failed); nothing was captured.', 'capture');
       }
       // Read before anything asynchronous, so a change while the request is under way cannot alter the decisions.
-      const purposes = this.readings();
-      if (!this.markVisible()) {
+      const purposes = this.#readings();
+      if (!this.#markVisible()) {
         throw new ConsentFieldError('mark_hidden', 'The consent field was not visible when the form was submitted; nothing was captured.', 'capture');
       }
-      const { publishableKey, baseUrl } = this.settings();
-      const proof = await this.currentProof(data, publishableKey, baseUrl);
+      const { publishableKey, baseUrl } = this.#settings();
+      const proof = await this.#currentProof(data, publishableKey, baseUrl);
       const form = this.form;
       const request = composeRequest({
         flowId: data.flow_id,
@@ -515,28 +524,27 @@ export class SvcConsentField extends LitElement {
         formId: form ? form.id || form.getAttribute('name') || undefined : undefined,
         pageUrl: pageUrlOf(this.ownerDocument.URL),
         locale: data.locale,
-        subject: this.formSubject(),
+        subject: this.subject ?? (form ? subjectOf(form) : undefined),
         commit: this.commit,
       });
       // The service's own digest of the notice the field showed; when `purposes` hid some rows the whole notice was
       // not shown, so no digest is claimed.
-      const narrowed = purposes.length !== data.purposes.length;
-      if (!narrowed && DIGEST.test(data.notice_hash)) request.notice_hash = data.notice_hash;
+      if (purposes.length === data.purposes.length && DIGEST.test(data.notice_hash)) request.notice_hash = data.notice_hash;
       const result = await postCapture(request, { publishableKey, baseUrl, timeoutMs: this.timeoutMs, renderProof: proof, fetch: this.fetch });
-      this.setToken(result.session_token);
+      this.#setToken(result.session_token);
       this.dispatchEvent(new CustomEvent('svc-capture', { detail: result, bubbles: true, composed: true }) as SvcCaptureEvent);
       return result;
     } catch (cause) {
-      const error = this.asFieldError(cause, 'capture');
-      this.setToken('');
-      this.emitError(error);
+      const error = asFieldError(cause, 'capture');
+      this.#setToken('');
+      this.#emitError(error);
       throw error;
     }
   }
 
   // The render proof to send: the one the field rendered with, or, when it is about to expire, a fresh one for
   // exactly the same wording (a changed wording is not what the person saw).
-  private async currentProof(data: RenderData, publishableKey: string, baseUrl: string): Promise<string> {
+  async #currentProof(data: RenderData, publishableKey: string, baseUrl: string): Promise<string> {
     const expiry = proofExpiry(data);
     if (expiry === undefined || expiry - PROOF_MARGIN_MS > Date.now()) return data.render_proof;
     const fresh = await fetchRenderData({
@@ -554,53 +562,67 @@ export class SvcConsentField extends LitElement {
    * `svc-capture` or `svc-error`, and resolves with the `capture` object or rejects with a `ConsentFieldError`.
    */
   capture(): Promise<CaptureResult> {
-    return (this.inFlight ??= this.runCapture().finally(() => {
-      this.inFlight = undefined;
+    return (this.#inFlight ??= this.#runCapture().finally(() => {
+      this.#inFlight = undefined;
     }));
   }
 
   /** Loads the flow's purposes again (after a network failure, for example); the person's choices start over. */
   reload(): Promise<void> {
-    return this.load();
+    return this.#load();
   }
 
   /** Checks validity; fires `invalid` when not valid (only a custom validity message makes it so). */
   checkValidity(): boolean {
-    return this.formControl.checkValidity();
+    return this.#formControl.internals.checkValidity();
   }
 
   /** Checks validity and shows the browser's message when not valid. */
   reportValidity(): boolean {
-    return this.formControl.reportValidity();
+    return this.#formControl.internals.reportValidity();
   }
 
   /** Sets a custom validity message, as a native control's; an empty string clears it. */
   setCustomValidity(message: string): void {
-    this.formControl.setCustomValidity(message);
+    this.#formControl.setCustomValidity(message);
   }
 
   override render() {
-    if (this.status === 'duplicate') return nothing;
-    const data = this.data;
-    const locale = data?.locale ?? this.settings().locale;
+    const { status, data } = this;
+    if (status === 'duplicate' || (status === 'idle' && !data)) return nothing;
+    const locale = data?.locale ?? this.#settings().locale;
     const strings = stringsFor(locale);
-    const theme = [this.theme, this.providerConfig?.theme].find((t) => t && THEMES.has(t)) ?? 'light';
+    const theme = [this.theme, this.providerConfig?.theme].find((t) => t && THEMES.includes(t)) ?? 'light';
     // Plain class strings, not the classMap directive: the shadow root is the field's own, so nothing else sets
     // classes here, and the directive would only add its code to every bundle.
-    const classes = `field${theme === 'light' ? '' : ` field--${theme}`} field--${this.status}`;
-    const dir = directionOf(locale);
-    if (this.status === 'error' || (this.status === 'idle' && !data)) {
-      return this.status === 'error'
-        ? html`<div class=${classes} dir=${dir ?? nothing}><p part="message" class="field__message">${strings.unavailable}</p></div>`
-        : nothing;
+    const classes = `field${theme === 'light' ? '' : ` field--${theme}`} field--${status}`;
+    const dir = directionOf(locale) ?? nothing;
+    if (status === 'error') {
+      return html`<div class=${classes} dir=${dir}><p part="message" class="field__message">${strings.unavailable}</p></div>`;
     }
     const disabled = this.isDisabled;
+    // `.checked` without the live directive: every change of a box goes through #handleChange into `checked`, so
+    // the value last rendered is always the box's own.
+    const row = ({ purpose: { key, label, description }, kind, index }: Row) => {
+      const id = `purpose-${index}`;
+      const describe = description ? html`<p part="description" class="row__description" id="${id}-description">${description}</p>` : nothing;
+      if (kind === 'notice') return html`<div part="row" class="row row--notice"><p class="row__label">${label}</p>${describe}</div>`;
+      const describedBy = [description && `${id}-description`, kind === 'object' && `${id}-hint`].filter(Boolean).join(' ');
+      return html`
+        <div part="row" class="row row--${kind}">
+          <input part="control" class="row__control" type="checkbox" id=${id} name=${key} .checked=${this.checked[key] === true}
+            ?disabled=${disabled} aria-describedby=${describedBy || nothing} @change=${this.#handleChange}>
+          <label part="label" class="row__label" for=${id}>${label}</label>
+          ${describe}
+          ${kind === 'object' ? html`<p part="hint" class="row__hint" id="${id}-hint">${strings.object}</p>` : nothing}
+        </div>`;
+    };
     return html`
-      <fieldset part="base" class=${classes} dir=${dir ?? nothing} lang=${data?.locale ?? nothing}
-        aria-busy=${this.status === 'loading' ? 'true' : nothing} aria-describedby=${data?.description ? 'flow-description' : nothing}>
+      <fieldset part="base" class=${classes} dir=${dir} lang=${data?.locale ?? nothing}
+        aria-busy=${status === 'loading' ? 'true' : nothing} aria-describedby=${data?.description ? 'flow-description' : nothing}>
         <legend part="legend" class="field__legend">${data?.title ?? strings.loading}</legend>
         ${data?.description ? html`<p part="description" class="field__description" id="flow-description">${data.description}</p>` : nothing}
-        ${data ? html`<div class="field__rows">${this.rows().map((row) => this.renderRow(row, disabled, strings.object))}</div>` : nothing}
+        ${data ? html`<div class="field__rows">${this.#rows().map(row)}</div>` : nothing}
         ${isHttpUrl(data?.policy_url) ? html`<p class="field__policy">
           <a part="policy" href=${data!.policy_url!} target="_blank" rel="noopener noreferrer">${strings.policy}</a></p>` : nothing}
         <p class="mark">
@@ -610,23 +632,13 @@ export class SvcConsentField extends LitElement {
       </fieldset>
     `;
   }
+}
 
-  private renderRow({ purpose, kind, index }: Row, disabled: boolean, objectHint: string) {
-    const id = `purpose-${index}`;
-    const description = purpose.description ? html`<p part="description" class="row__description" id="${id}-description">${purpose.description}</p>` : nothing;
-    if (kind === 'notice') {
-      return html`<div part="row" class="row row--notice"><p class="row__label">${purpose.label}</p>${description}</div>`;
-    }
-    const describedBy = [purpose.description ? `${id}-description` : '', kind === 'object' ? `${id}-hint` : ''].filter(Boolean).join(' ');
-    return html`
-      <div part="row" class="row row--${kind}">
-        <input part="control" class="row__control" type="checkbox" id=${id} data-key=${purpose.key}
-          .checked=${live(this.checked[purpose.key] === true)} ?disabled=${disabled}
-          aria-describedby=${describedBy || nothing} @change=${this.handleChange}>
-        <label part="label" class="row__label" for=${id}>${purpose.label}</label>
-        ${description}
-        ${kind === 'object' ? html`<p part="hint" class="row__hint" id="${id}-hint">${objectHint}</p>` : nothing}
-      </div>
-    `;
+function asFieldError(cause: unknown, phase: ConsentFieldErrorDetail['phase']): ConsentFieldError {
+  if (cause instanceof ConsentFieldError) return cause;
+  const c = cause as { code?: unknown; message?: unknown; status?: number; body?: unknown } | null;
+  if (c && typeof c.code === 'string' && typeof c.message === 'string' && c.code !== '') {
+    return new ConsentFieldError(c.code as ConsentFieldError['code'], c.message, phase, { cause, status: c.status, body: c.body });
   }
+  return new ConsentFieldError('unexpected', 'The consent field failed unexpectedly.', phase, { cause });
 }
