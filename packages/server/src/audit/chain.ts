@@ -8,13 +8,16 @@ import { decodeCursor, toPage } from '../lib/pagination.js';
 import { inTransaction, stmt } from '../records/sql.js';
 import { jcsHash } from './hash.js';
 
-/** The decision kinds the trail records. */
-export type AuditDecision = 'granted' | 'denied' | 'modified' | 'revoked';
+/** The decisions the trail records: consent granted, denied, modified, revoked; an approval granted, denied, countered. */
+export type AuditDecision = 'granted' | 'denied' | 'modified' | 'revoked' | 'countered';
 
 /** What a module appends: its type (`consent.granted`, ...) and evidence without personal data. */
 export interface AuditEntryInput {
   applicationId: string;
-  /** `consent.granted`, `consent.denied`, `consent.modified`, `consent.revoked`, or another module's event type. */
+  /**
+   * `consent.granted`, `consent.denied`, `consent.modified`, `consent.revoked`, `approval.granted`, `approval.denied`,
+   * `approval.countered`, or another module's event type.
+   */
   type: string;
   /** Defaults to now on the server clock. */
   occurredAt?: string;

@@ -183,6 +183,7 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     const d = await create('embed', informed);
     await ok(server, d.session_token, { action: 'begin' });
     await ok(server, d.session_token, { action: 'acknowledge' });
+    assert.equal((await step(server, d.session_token, { action: 'answer', answer: 1 })).status, 422, 'a wrong answer first');
     await ok(server, d.session_token, { action: 'answer', answer: 0 });
     const done = await ok(server, d.session_token, { action: 'agree', granted: ['research'], objected: [] });
     const result = await exchanged(d.session_token, done.completion!.exchange_token);
@@ -203,6 +204,8 @@ describe('hosted decisions make consent records, receipts and audit events', () 
       ['consent requested', server.sandbox.application_id],
       ['consent given', recordId],
     ]);
+    // The service checked the answers itself: the receipt says the check was passed, and after how many answers.
+    assert.equal(canonical.extensions?.collection_mechanism, 'Informed consent on the service\'s decision page: the comprehension check passed (2 answers given)');
     assert.equal(JSON.stringify(dpv).includes('hasDataSubject'), false, 'no data subject in the dpv flavor');
     const queued = server.context.db.prepare('SELECT count(*) FROM receipt_emails WHERE record_id = ?').pluck().get(recordId);
     assert.equal(queued, 0, 'no address to send a receipt email to');
@@ -227,6 +230,17 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     assert.deepEqual(trail.slice(-2).map((e) => e.type), ['consent.granted', 'consent.revoked']);
     assert.equal(trail.at(-2)!.data.anonymous, true);
     assert.equal((await verifyAuditChain(trail, [], keys)).ok, true);
+  });
+
+  it('informed path declined before the comprehension check: the receipt says nothing about a check', async () => {
+    const d = await create('popup', server.sandbox.informed_flow_id!);
+    await ok(server, d.session_token, { action: 'begin' });
+    await ok(server, d.session_token, { action: 'acknowledge' });
+    await step(server, d.session_token, { action: 'answer', answer: 1 });
+    await ok(server, d.session_token, { action: 'decline' });
+    const { canonical } = await receiptsOf((await readDecision(d.session_token)).record_id!);
+    assert.equal(canonical.extensions?.collection_mechanism, undefined, 'a failed check is not a passed one');
+    await delivered();
   });
 
   it('decline on the first screen: an anonymous record with consent declined, consent.denied once, no token', async () => {

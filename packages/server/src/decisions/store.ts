@@ -411,9 +411,30 @@ function recordConsentDecision(ctx: ServerContext, row: DecisionRow, consentToke
     // The service itself rendered the terms frozen into the decision, which are the governing version's.
     wordingVerdict: 'match',
     deliveryMode: row.delivery_mode,
+    collectionMechanism: comprehensionEvidenceOf(row),
   }, {
     announce: (recorded) => ctx.events.emit(ctx, completionEvent(row, consentToken, recorded.data)),
   });
+}
+
+/** One answer to a comprehension check, as the decision keeps it (`evidence`). */
+interface ComprehensionAnswer {
+  step_index: number;
+  correct: boolean;
+}
+
+/**
+ * What the receipt can say about the informed path's comprehension check: that the service checked the person's
+ * answers and every check of the flow was passed, with how many answers it took. Undefined when the flow has no
+ * check or the person completed (declined) before passing them all: then the receipt says nothing about it.
+ */
+function comprehensionEvidenceOf(row: DecisionRow): string | undefined {
+  const checks = screensOfRow(row).flatMap((screen, index) => (screen.type === 'comprehension_check' ? [index] : []));
+  if (checks.length === 0) return undefined;
+  const answers = JSON.parse(row.evidence ?? '[]') as ComprehensionAnswer[];
+  if (!checks.every((index) => answers.some((a) => a.step_index === index && a.correct))) return undefined;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  return `Informed consent on the service's decision page: ${checks.length === 1 ? 'the comprehension check' : `all ${checks.length} comprehension checks`} passed (${plural(answers.length, 'answer')} given)`;
 }
 
 /**

@@ -47,6 +47,8 @@ export interface FrozenReceiptInput {
   wordingVerdict: 'match' | 'wording_drift' | null;
   supersedesRecordId?: string | null | undefined;
   deliveryMode?: 'redirect' | 'embed' | 'popup' | 'link' | undefined;
+  /** What the service itself saw of how the decision was collected (the informed path's comprehension check). */
+  collectionMechanism?: string | undefined;
   presentationAttested?: boolean | undefined;
   renderingEvidence?: Record<string, unknown> | undefined;
   collectionPlatform?: string | undefined;
@@ -104,6 +106,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
       recorded_at: input.recordedAt,
       ...(input.wordingVerdict ? { wording_drift: input.wordingVerdict === 'wording_drift' } : {}),
       ...(input.deliveryMode ? { delivery_mode: input.deliveryMode } : {}),
+      ...(input.collectionMechanism ? { collection_mechanism: input.collectionMechanism } : {}),
       ...(input.presentationAttested !== undefined ? { presentation_attested: input.presentationAttested } : {}),
       ...(input.renderingEvidence ? { rendering_evidence: input.renderingEvidence } : {}),
       ...(input.collectionPlatform ? { collection_platform: input.collectionPlatform } : {}),

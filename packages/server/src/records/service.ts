@@ -66,6 +66,8 @@ export interface ConsentRecordInput {
   /** Whether the presentation was attested (receipt extension `presentation_attested`). */
   presentationAttested?: boolean | undefined;
   deliveryMode?: 'redirect' | 'embed' | 'popup' | 'link' | undefined;
+  /** How the service collected the decision, when it can say more than the channel (receipt `collection_mechanism`). */
+  collectionMechanism?: string | undefined;
   /** The form platform's name (form_platform_webhook). */
   collectionPlatform?: string | undefined;
   /** Set by the import: the import the record belongs to. */
@@ -437,6 +439,7 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
     wordingVerdict: verdict,
     supersedesRecordId: previous?.id ?? null,
     deliveryMode: input.deliveryMode,
+    collectionMechanism: input.collectionMechanism,
     presentationAttested: input.presentationAttested,
     renderingEvidence: input.renderingEvidence,
     collectionPlatform: input.collectionPlatform,
