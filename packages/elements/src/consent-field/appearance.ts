@@ -35,18 +35,6 @@ export interface Appearance {
 /** The keys of {@link Appearance}, in the spec's order. */
 export const APPEARANCE_KEYS = ['fontFamily', 'fontSize', 'text', 'muted', 'accent', 'border', 'radius', 'density'] as const;
 
-/** The custom property each appearance key sets on the host. */
-export const APPEARANCE_PROPERTIES: Record<keyof Appearance, `--svc-${string}`> = {
-  fontFamily: '--svc-font-family',
-  fontSize: '--svc-font-size',
-  text: '--svc-text',
-  muted: '--svc-muted',
-  accent: '--svc-accent',
-  border: '--svc-border',
-  radius: '--svc-radius',
-  density: '--svc-space',
-};
-
 /** What {@link resolveAppearance} makes of an appearance: the properties to set and what it left out. */
 export interface ResolvedAppearance {
   /** Custom property name -> value, for the valid keys only. */
@@ -62,17 +50,26 @@ const WIDE_KEYWORD = /^(inherit|initial|unset|revert|revert-layer)$/i;
 // One length token or one math function; keywords such as `large` or `auto` are not lengths.
 const LENGTH_TOKEN = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?[a-z%]*|(?:calc|min|max|clamp)\(.*\))$/i;
 
-const plain = (value: string) => value.length > 0 && value.length <= 100 && !REFERENCE.test(value) && !WIDE_KEYWORD.test(value.trim());
+// The keys that choose from a list, and the CSS property each length key is checked against; the rest are colours.
+const CHOICES: Partial<Record<keyof Appearance, Record<string, string>>> = { fontFamily: FONT_FAMILIES, density: DENSITIES };
+const LENGTHS: Partial<Record<keyof Appearance, string>> = { fontSize: 'font-size', radius: 'border-top-left-radius' };
 
-/** Whether `value` is a CSS colour the browser accepts (no references to other values). */
-export function isColor(value: unknown): value is string {
-  return typeof value === 'string' && plain(value) && CSS.supports('color', value);
+// The value a key sets, or undefined when it is not valid: a known choice, or a plain length or colour the browser
+// accepts (browser only: it asks `CSS.supports`).
+function valueOf(key: keyof Appearance, value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const choices = CHOICES[key];
+  if (choices) return Object.hasOwn(choices, value) ? choices[value] : undefined;
+  const length = LENGTHS[key];
+  const trimmed = value.trim();
+  const valid = value.length > 0 && value.length <= 100 && !REFERENCE.test(value) && !WIDE_KEYWORD.test(trimmed) &&
+    (!length || LENGTH_TOKEN.test(trimmed)) && CSS.supports(length ?? 'color', value);
+  return valid ? trimmed : undefined;
 }
 
-/** Whether `value` is one CSS length (or math function) the browser accepts for `property`. */
-export function isLength(value: unknown, property: string): value is string {
-  return typeof value === 'string' && plain(value) && LENGTH_TOKEN.test(value.trim()) && CSS.supports(property, value);
-}
+// The custom property an appearance key sets on the host: `--svc-` and the key in kebab case; `density` sets `--svc-space`.
+const propertyOf = (key: keyof Appearance): `--svc-${string}` =>
+  key === 'density' ? '--svc-space' : `--svc-${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
 const show = (value: unknown) => {
   let text: string;
@@ -91,40 +88,17 @@ const show = (value: unknown) => {
 export function resolveAppearance(input: unknown): ResolvedAppearance {
   const properties = new Map<string, string>();
   const ignored: string[] = [];
-  if (input === undefined || input === null) return { properties, ignored };
   if (input instanceof InvalidAppearanceJson) {
     ignored.push(`the appearance attribute is not JSON: ${show(input.text)}`);
-    return { properties, ignored };
-  }
-  if (typeof input !== 'object' || Array.isArray(input)) {
+  } else if (input != null && (typeof input !== 'object' || Array.isArray(input))) {
     ignored.push(`appearance must be an object of ${APPEARANCE_KEYS.join(', ')}, got ${show(input)}`);
-    return { properties, ignored };
-  }
-  for (const [key, value] of Object.entries(input)) {
-    if (!(APPEARANCE_KEYS as readonly string[]).includes(key)) {
-      ignored.push(`unknown key ${show(key)}`);
-      continue;
+  } else {
+    for (const [key, value] of Object.entries(input ?? {})) {
+      const known = (APPEARANCE_KEYS as readonly string[]).includes(key);
+      const resolved = known ? valueOf(key as keyof Appearance, value) : undefined;
+      if (resolved !== undefined) properties.set(propertyOf(key as keyof Appearance), resolved);
+      else ignored.push(known ? `${key}: ${show(value)}` : `unknown key ${show(key)}`);
     }
-    const name = key as keyof Appearance;
-    let resolved: string | undefined;
-    switch (name) {
-      case 'fontFamily':
-        resolved = typeof value === 'string' && Object.hasOwn(FONT_FAMILIES, value) ? FONT_FAMILIES[value as keyof typeof FONT_FAMILIES] : undefined;
-        break;
-      case 'density':
-        resolved = typeof value === 'string' && Object.hasOwn(DENSITIES, value) ? DENSITIES[value as keyof typeof DENSITIES] : undefined;
-        break;
-      case 'fontSize':
-        resolved = isLength(value, 'font-size') ? value.trim() : undefined;
-        break;
-      case 'radius':
-        resolved = isLength(value, 'border-top-left-radius') ? value.trim() : undefined;
-        break;
-      default:
-        resolved = isColor(value) ? value.trim() : undefined;
-    }
-    if (resolved === undefined) ignored.push(`${key}: ${show(value)}`);
-    else properties.set(APPEARANCE_PROPERTIES[name], resolved);
   }
   return { properties, ignored };
 }

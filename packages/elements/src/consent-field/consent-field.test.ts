@@ -7,8 +7,10 @@ import { directionOf, stringsFor } from './strings.js';
 
 describe('consent field helpers', () => {
   it('writes ar, he, fa, ur (and right-to-left scripts) right to left, others left to right, nothing without a locale', () => {
-    for (const locale of ['ar', 'ar-EG', 'he', 'he-IL', 'fa', 'ur-PK', 'ps', 'yi', 'ckb', 'az-Arab', 'pa-Arab']) assert.equal(directionOf(locale), 'rtl', locale);
-    for (const locale of ['en', 'fr-CA', 'de', 'zh-Hant', 'az-Latn', 'ku-Latn', 'uz-Cyrl']) assert.equal(directionOf(locale), 'ltr', locale);
+    for (const locale of ['ar', 'ar-EG', 'ar_EG', 'AR', 'he', 'he-IL', 'iw', 'fa', 'ur-PK', 'ps', 'sd', 'yi', 'dv', 'ug', 'ckb', 'bal', 'ks', 'az-Arab', 'pa-Arab', 'ar-EG-!!']) {
+      assert.equal(directionOf(locale), 'rtl', locale);
+    }
+    for (const locale of ['en', 'fr-CA', 'de', 'zh-Hant', 'az-Latn', 'ku-Latn', 'uz-Cyrl', 'sw', '!!']) assert.equal(directionOf(locale), 'ltr', locale);
     assert.equal(directionOf(undefined), undefined);
     assert.equal(directionOf(' '), undefined);
   });

@@ -15,72 +15,46 @@ export interface FieldStrings {
   unavailable: string;
 }
 
-const STRINGS: Record<string, FieldStrings> = {
-  en: {
-    mark: 'Recorded by svc',
-    object: 'Ticked by default: untick to object.',
-    policy: 'Privacy policy',
-    loading: 'Loading your choices…',
-    unavailable: 'Your consent choices could not be loaded.',
-  },
-  fr: {
-    mark: 'Enregistré par svc',
-    object: 'Coché par défaut : décochez pour vous y opposer.',
-    policy: 'Politique de confidentialité',
-    loading: 'Chargement de vos choix…',
-    unavailable: 'Vos choix de consentement n’ont pas pu être chargés.',
-  },
-  de: {
-    mark: 'Aufgezeichnet von svc',
-    object: 'Standardmäßig angehakt: Haken entfernen, um zu widersprechen.',
-    policy: 'Datenschutzerklärung',
-    loading: 'Ihre Auswahl wird geladen…',
-    unavailable: 'Ihre Einwilligungsoptionen konnten nicht geladen werden.',
-  },
-  es: {
-    mark: 'Registrado por svc',
-    object: 'Marcado por defecto: desmárquelo para oponerse.',
-    policy: 'Política de privacidad',
-    loading: 'Cargando sus opciones…',
-    unavailable: 'No se pudieron cargar sus opciones de consentimiento.',
-  },
-  ar: {
-    mark: 'مسجّل بواسطة svc',
-    object: 'محدد افتراضيًا: ألغِ التحديد للاعتراض.',
-    policy: 'سياسة الخصوصية',
-    loading: 'جارٍ تحميل خياراتك…',
-    unavailable: 'تعذّر تحميل خيارات الموافقة.',
-  },
-  he: {
-    mark: 'נרשם על ידי svc',
-    object: 'מסומן כברירת מחדל: בטלו את הסימון כדי להתנגד.',
-    policy: 'מדיניות פרטיות',
-    loading: 'טוען את הבחירות שלך…',
-    unavailable: 'לא ניתן היה לטעון את אפשרויות ההסכמה.',
-  },
+// One string per language, the words in the order of `FieldStrings` (mark, object, policy, loading, unavailable)
+// joined by `|`: the keys are not repeated for every language.
+const STRINGS: Record<string, string> = {
+  en: 'Recorded by svc|Ticked by default: untick to object.|Privacy policy|Loading your choices…|Your consent choices could not be loaded.',
+  fr: 'Enregistré par svc|Coché par défaut : décochez pour vous y opposer.|Politique de confidentialité|Chargement de vos choix…|Vos choix de consentement n’ont pas pu être chargés.',
+  de: 'Aufgezeichnet von svc|Standardmäßig angehakt: Haken entfernen, um zu widersprechen.|Datenschutzerklärung|Ihre Auswahl wird geladen…|Ihre Einwilligungsoptionen konnten nicht geladen werden.',
+  es: 'Registrado por svc|Marcado por defecto: desmárquelo para oponerse.|Política de privacidad|Cargando sus opciones…|No se pudieron cargar sus opciones de consentimiento.',
+  ar: 'مسجّل بواسطة svc|محدد افتراضيًا: ألغِ التحديد للاعتراض.|سياسة الخصوصية|جارٍ تحميل خياراتك…|تعذّر تحميل خيارات الموافقة.',
+  he: 'נרשם על ידי svc|מסומן כברירת מחדל: בטלו את הסימון כדי להתנגד.|מדיניות פרטיות|טוען את הבחירות שלך…|לא ניתן היה לטעון את אפשרויות ההסכמה.',
 };
 
 const language = (locale: string | undefined) => (locale ?? '').trim().toLowerCase().split(/[-_]/)[0] ?? '';
 
 /** The field's words in `locale`'s language, English when the field does not speak it. */
 export function stringsFor(locale: string | undefined): FieldStrings {
-  return STRINGS[language(locale)] ?? STRINGS.en!;
+  const [mark, object, policy, loading, unavailable] = (STRINGS[language(locale)] ?? STRINGS.en!).split('|') as [string, string, string, string, string];
+  return { mark, object, policy, loading, unavailable };
 }
 
-// Languages written right to left (their default scripts): Arabic, Hebrew, Persian, Urdu, Pashto, Sindhi, Yiddish,
-// Dhivehi, Uyghur, Central Kurdish, Balochi, Kashmiri.
-const RTL_LANGUAGES = new Set(['ar', 'he', 'iw', 'fa', 'ur', 'ps', 'sd', 'yi', 'dv', 'ug', 'ckb', 'bal', 'ks']);
-const RTL_SCRIPTS = new Set(['arab', 'hebr', 'thaa', 'syrc', 'nkoo', 'adlm', 'rohg']);
-const LTR_SCRIPTS = new Set(['latn', 'cyrl', 'grek', 'deva']);
+// Scripts written right to left: Arabic, Hebrew, Thaana, Syriac, N'Ko, Adlam, Hanifi Rohingya.
+const RTL_SCRIPTS = /^(arab|hebr|thaa|syrc|nkoo|adlm|rohg)$/i;
+
+// The script a tag is written in: its own script subtag, else the language's likely one (CLDR, through
+// Intl.Locale#maximize: ar, fa, ur, ps, ckb... -> Arab; he, yi -> Hebr; dv -> Thaa), undefined when unknown or invalid.
+const scriptOf = (tag: string | undefined) => {
+  try {
+    return new Intl.Locale(tag ?? '').maximize().script;
+  } catch {
+    return undefined;
+  }
+};
 
 /**
- * The writing direction of a BCP 47 locale (`rtl` for ar, he, fa, ur and the others written right to left, or an
- * explicit right-to-left script subtag), or undefined when there is no locale, so the page's direction applies.
+ * The writing direction of a BCP 47 locale: `rtl` when its script (explicit, or its language's usual one) is written
+ * right to left, as for ar, he, fa, ur, ps, yi, dv, ckb or az-Arab; undefined when there is no locale, so the page's
+ * direction applies.
  */
 export function directionOf(locale: string | undefined): 'ltr' | 'rtl' | undefined {
-  if (!locale?.trim()) return undefined;
-  const script = locale.split(/[-_]/).slice(1).find((part) => part.length === 4)?.toLowerCase();
-  if (script && RTL_SCRIPTS.has(script)) return 'rtl';
-  if (script && LTR_SCRIPTS.has(script)) return 'ltr';
-  return RTL_LANGUAGES.has(language(locale)) ? 'rtl' : 'ltr';
+  const tag = locale?.trim().replace(/_/g, '-');
+  if (!tag) return undefined;
+  // A tag Intl refuses (a malformed subtag after the language) still has its language's direction.
+  return RTL_SCRIPTS.test(scriptOf(tag) ?? scriptOf(language(tag)) ?? '') ? 'rtl' : 'ltr';
 }
