@@ -47,23 +47,20 @@ export interface PurposeReading {
 
 type Kind = 'checkbox' | 'radio' | 'select' | 'notice';
 
-const invalid = (message: string, cause?: unknown) =>
-  new CaptureError('invalid_control', message, cause === undefined ? {} : { cause });
+const PURPOSE = 'data-svc-purpose';
 
-// Anything that takes part in a form but is not one of the supported controls cannot carry a decision.
-const FIELDS = new Set(['input', 'select', 'textarea', 'button', 'output', 'object', 'fieldset']);
+// Every misconfiguration names its purpose the same way.
+const refuse = (key: string, problem: string, cause?: unknown) =>
+  new CaptureError('invalid_control', `Purpose "${key}" ${problem}`, cause === undefined ? {} : { cause });
 
 function kindOf(key: string, el: Element): Kind {
-  if (el.localName === 'input') {
-    const { type } = el as HTMLInputElement;
-    if (type === 'checkbox' || type === 'radio') return type;
-  } else if (el.localName === 'select') {
-    if (!(el as HTMLSelectElement).multiple) return 'select';
-  } else if (!FIELDS.has(el.localName) && !(el.constructor as { formAssociated?: boolean }).formAssociated) {
-    return 'notice';
-  }
-  const what = el.localName === 'input' ? `<input type="${(el as HTMLInputElement).type}">` : `<${el.localName}>`;
-  throw invalid(`Purpose "${key}" is marked on ${what}, which cannot carry a decision; use a checkbox, radio group or select.`);
+  const { localName: tag, type } = el as HTMLInputElement;
+  if (tag === 'input' && (type === 'checkbox' || type === 'radio')) return type;
+  if (tag === 'select' && !(el as HTMLSelectElement).multiple) return 'select';
+  // Anything that takes part in a form but is not one of the supported controls cannot carry a decision: the
+  // listed elements (they alone have `willValidate`) and form-associated custom elements.
+  if (!('willValidate' in el) && !(el.constructor as { formAssociated?: boolean }).formAssociated) return 'notice';
+  throw refuse(key, `is marked on <${tag === 'input' ? `input type="${type}"` : tag}>, which cannot carry a decision; use a checkbox, radio group or select.`);
 }
 
 const byDocumentOrder = (a: Element, b: Element): number =>
@@ -81,103 +78,84 @@ function meaningOf(el: Element): PurposeDecision | undefined {
   return value === 'granted' || value === 'declined' ? value : undefined;
 }
 
-// The option a select shows before anyone touches it: the last one carrying `selected`, else (for a drop-down)
-// the first enabled one, as the HTML reset algorithm picks it.
-function defaultOption(select: HTMLSelectElement): HTMLOptionElement | undefined {
-  const options = Array.from(select.options);
-  return options.findLast((o) => o.defaultSelected) ?? (select.size <= 1 ? options.find((o) => !o.disabled) : undefined);
-}
-
-function referenced(el: Element, attribute: string): Element[] {
-  const ids = el.getAttribute(attribute)?.split(/\s+/).filter(Boolean) ?? [];
-  const root = el.getRootNode() as Partial<NonElementParentNode>;
-  return ids.flatMap((id) => root.getElementById?.(id) ?? []);
-}
-
-function gather(form: HTMLFormElement, mapping: Readonly<Record<string, PurposeTarget>> | undefined): Map<string, Element[]> {
-  const groups = new Map<string, Element[]>();
+// Each purpose key with its elements, from the explicit mapping or from `data-svc-purpose`.
+function gather(form: HTMLFormElement, mapping: Readonly<Record<string, PurposeTarget>> | undefined): [string, Element[]][] {
   if (mapping) {
-    for (const [key, target] of Object.entries(mapping)) {
+    return Object.entries(mapping).map(([key, target]) => {
       let found: Element[];
       try {
-        found = typeof target === 'string' ? Array.from(form.querySelectorAll(target))
-          : (target as Node).nodeType === 1 ? [target as Element] : Array.from(target as Iterable<Element>);
+        found = typeof target === 'string' ? [...form.querySelectorAll(target)]
+          : (target as Node).nodeType === 1 ? [target as Element] : [...(target as Iterable<Element>)];
       } catch (cause) {
-        throw invalid(`The selector for purpose "${key}" is not valid.`, cause);
+        throw refuse(key, 'has a selector that is not valid.', cause);
       }
-      if (found.length === 0) throw invalid(`No control found for purpose "${key}".`);
-      groups.set(key, found);
-    }
-    return groups;
+      if (!found.length) throw refuse(key, 'has no control.');
+      return [key, found];
+    });
   }
+  const groups = new Map<string, Element[]>();
   // Controls outside the form element but owned by it (`form="..."`) count too.
-  const marked = new Set<Element>(form.querySelectorAll('[data-svc-purpose]'));
-  for (const el of Array.from(form.elements)) if (el.hasAttribute('data-svc-purpose')) marked.add(el);
-  for (const el of marked) {
-    const key = el.getAttribute('data-svc-purpose')?.trim() ?? '';
-    if (!key) throw invalid('An element carries an empty data-svc-purpose.');
+  for (const el of new Set([...form.querySelectorAll(`[${PURPOSE}]`), ...form.elements])) {
+    const key = el.getAttribute(PURPOSE)?.trim();
+    if (key === undefined) continue;
+    if (!key) throw refuse(key, `is empty: ${PURPOSE} must name a purpose.`);
     groups.set(key, [...(groups.get(key) ?? []), el]);
   }
-  return groups;
+  return [...groups];
 }
 
 function readPurpose(key: string, elements: Element[]): PurposeReading {
   const kinds = elements.map((el) => kindOf(key, el));
-  const controls = elements.filter((_, i) => kinds[i] !== 'notice');
+  const controls = elements.filter((_, i) => kinds[i] !== 'notice') as HTMLInputElement[];
   const kind = kinds.find((k) => k !== 'notice');
-  if (new Set(kinds.filter((k) => k !== 'notice')).size > 1) {
-    throw invalid(`Purpose "${key}" mixes different kinds of control.`);
-  }
-  if ((kind === 'checkbox' || kind === 'select') && controls.length > 1) {
-    throw invalid(`Purpose "${key}" has more than one ${kind}; one control carries one decision.`);
-  }
+  if (kinds.some((k) => k !== 'notice' && k !== kind)) throw refuse(key, 'mixes different kinds of control.');
+  if (kind !== 'radio' && controls[1]) throw refuse(key, `has more than one ${kind}; one control carries one decision.`);
 
   let entry: DecisionEntry | undefined;
-  const snapshot: SnapshotControl[] = [];
-  // A granting choice the person cannot change (every control of the purpose disabled) is as mandatory as a
-  // required one, so it is attested as such.
-  const locked = controls.length > 0 && controls.every(isDisabled);
-  const mandatory = (decision: PurposeDecision) => controls.some(isRequired) || (locked && decision === 'granted');
-  if (kind === 'checkbox' || kind === 'radio') {
-    const inputs = controls as HTMLInputElement[];
-    // A checkbox grants when ticked; a radio grants when the ticked one means `granted`.
-    const grants = (input: HTMLInputElement) => kind === 'checkbox' || meaningOf(input) === 'granted';
-    if (!inputs.some(grants)) throw invalid(`No radio of purpose "${key}" means granted; mark it data-svc-decision="granted".`);
-    const decision = inputs.some((i) => i.checked && grants(i)) ? 'granted' : 'declined';
-    entry = { decision, default_checked: inputs.some((i) => i.defaultChecked && grants(i)), mandatory: mandatory(decision) };
-    for (const input of inputs) {
-      snapshot.push({
-        tag: 'input', type: kind, id: input.id, name: input.name, meaning: kind === 'radio' ? meaningOf(input) : undefined,
-        checked: input.defaultChecked, required: isRequired(input), disabled: isDisabled(input),
-      });
-    }
-  } else if (kind === 'select') {
-    const select = controls[0] as HTMLSelectElement;
-    const options = Array.from(select.options);
-    if (!options.some((o) => meaningOf(o) === 'granted')) {
-      throw invalid(`No option of purpose "${key}" means granted; mark it data-svc-decision="granted".`);
-    }
-    const initial = defaultOption(select);
-    const chosen = select.selectedOptions[0];
-    const decision = chosen !== undefined && meaningOf(chosen) === 'granted' ? 'granted' : 'declined';
-    entry = { decision, default_checked: initial !== undefined && meaningOf(initial) === 'granted', mandatory: mandatory(decision) };
-    snapshot.push({
-      tag: 'select', id: select.id, name: select.name, required: isRequired(select), disabled: isDisabled(select),
-      options: options.map((o) => ({ meaning: meaningOf(o), selected: o === initial, text: normalizeText(o.text) })),
-    });
+  let snapshot: SnapshotControl[] = [];
+  if (kind) {
+    const select = kind === 'select' && (controls[0] as unknown as HTMLSelectElement);
+    // The choices the decision is read from: the box or the radios, or the select's options.
+    const choices = (select ? [...select.options] : controls) as (HTMLInputElement & HTMLOptionElement)[];
+    // The option a select shows before anyone touches it: the last one carrying `selected`, else (for a drop-down)
+    // the first enabled one, as the HTML reset algorithm picks it.
+    const initial = select && (choices.findLast((o) => o.defaultSelected) ?? (select.size > 1 ? undefined : choices.find((o) => !o.disabled)));
+    // A checkbox grants when ticked; a radio or option grants when the chosen one means `granted`.
+    const grants = (c: Element) => kind === 'checkbox' || meaningOf(c) === 'granted';
+    if (!choices.some(grants)) throw refuse(key, `has no ${select ? 'option' : 'radio'} that means granted; mark it data-svc-decision="granted".`);
+    const decision = choices.some((c) => grants(c) && (select ? c.selected : c.checked)) ? 'granted' : 'declined';
+    entry = {
+      decision,
+      default_checked: choices.some((c) => grants(c) && (select ? c === initial : c.defaultChecked)),
+      // A granting choice the person cannot change (every control of the purpose disabled) is as mandatory as a
+      // required one, so it is attested as such.
+      mandatory: controls.some(isRequired) || (decision === 'granted' && controls.every(isDisabled)),
+    };
+    const common = (c: Element) => ({ id: c.id, name: (c as HTMLInputElement).name, required: isRequired(c), disabled: isDisabled(c) });
+    snapshot = select
+      ? [{
+        tag: 'select', ...common(select),
+        options: choices.map((o) => ({ meaning: meaningOf(o), selected: o === initial, text: normalizeText(o.text) })),
+      }]
+      : controls.map((c) => ({
+        tag: 'input', type: kind as 'checkbox' | 'radio', ...common(c), meaning: kind === 'radio' ? meaningOf(c) : undefined, checked: c.defaultChecked,
+      }));
   }
 
   // The notice is what the page shows with the purpose: the elements marked with it that are not controls, each
   // control's labels, and what it points to with aria-labelledby, aria-describedby and data-svc-notice.
-  const shown = new Set<Element>(elements.filter((_, i) => kinds[i] === 'notice'));
+  const shown = new Set(elements.filter((_, i) => kinds[i] === 'notice'));
   for (const control of controls) {
-    for (const label of Array.from((control as HTMLInputElement).labels ?? [])) shown.add(label);
-    for (const attribute of ['aria-labelledby', 'aria-describedby', 'data-svc-notice']) {
-      for (const el of referenced(control, attribute)) shown.add(el);
+    for (const label of control.labels ?? []) shown.add(label);
+    const root = control.getRootNode() as Partial<NonElementParentNode>;
+    // getAttribute's null joins as an empty string; getElementById('') finds nothing.
+    for (const id of ['aria-labelledby', 'aria-describedby', 'data-svc-notice'].map((a) => control.getAttribute(a)).join(' ').split(/\s+/)) {
+      const el = root.getElementById?.(id);
+      if (el) shown.add(el);
     }
   }
-  const outermost = [...shown].filter((el) => ![...shown].some((other) => other !== el && other.contains(el)));
-  const notices = outermost.sort(byDocumentOrder).map((el): NoticeReading => ({
+  const all = [...shown];
+  const notices = all.filter((el) => !all.some((other) => other !== el && other.contains(el))).sort(byDocumentOrder).map((el): NoticeReading => ({
     tag: el.localName === 'label' ? 'label' : 'p',
     text: normalizeText(visibleText(el)),
   }));
@@ -189,9 +167,8 @@ function readPurpose(key: string, elements: Element[]): PurposeReading {
  * mapping), in document order of each purpose's first element. Throws `invalid_control` on a misconfiguration.
  */
 export function readPurposes(form: HTMLFormElement, mapping?: Readonly<Record<string, PurposeTarget>>): PurposeReading[] {
-  const groups = [...gather(form, mapping)].map(([key, els]) => [key, els.sort(byDocumentOrder)] as const);
-  groups.sort((a, b) => byDocumentOrder(a[1][0]!, b[1][0]!));
-  return groups.map(([key, els]) => readPurpose(key, [...new Set(els)]));
+  const groups = gather(form, mapping).map(([key, els]) => [key, [...new Set(els)].sort(byDocumentOrder)] as const);
+  return groups.sort((a, b) => byDocumentOrder(a[1][0]!, b[1][0]!)).map(([key, els]) => readPurpose(key, els));
 }
 
 /** The text a purpose's notice hash covers: its notice texts in document order, joined by one space. */
