@@ -1,9 +1,9 @@
 import type { PurposeTarget } from './controls.js';
 import { requestSubmitAs } from './answer.js';
-import { CaptureError } from './errors.js';
-import { emit } from './events/emit.js';
+import { asCaptureError, CaptureError } from './errors.js';
+import { emit, emitError } from './events/emit.js';
 import { postCapture, type FetchLike } from './post.js';
-import { readForm } from './request.js';
+import { httpUrl, readForm } from './request.js';
 import type { CaptureResult, CaptureSubject } from './types.js';
 
 /** The hidden input the capture token is written into; the organisation's server commits it. */
@@ -55,34 +55,30 @@ const attached = new WeakMap<HTMLFormElement, CaptureHandle>();
 /** Whether {@link attachCapture} is attached to this form. */
 export const isAttached = (form: HTMLFormElement): boolean => attached.has(form);
 
+const missing = (value: unknown) => !value || typeof value !== 'string';
+
 function checkOptions(form: HTMLFormElement, options: CaptureOptions): void {
-  const fail = (message: string) => new CaptureError('invalid_options', message);
-  if (form?.localName !== 'form') throw fail('attachCapture needs a <form> element.');
-  if (typeof options?.flowId !== 'string' || !options.flowId) throw fail('flowId must be the flow id (flw_...).');
-  if (typeof options.publishableKey !== 'string' || !options.publishableKey) throw fail('publishableKey must be the publishable key (pk_...).');
-  let base: URL | undefined;
-  try {
-    base = new URL(String(options.baseUrl));
-  } catch {
-    base = undefined;
-  }
-  if (!base || (base.protocol !== 'https:' && base.protocol !== 'http:')) throw fail('baseUrl must be an absolute http(s) URL.');
-  const { timeoutMs } = options;
-  if (timeoutMs !== undefined && !(typeof timeoutMs === 'number' && timeoutMs > 0 && Number.isFinite(timeoutMs))) {
-    throw fail('timeoutMs must be a positive number of milliseconds.');
-  }
+  const { flowId, publishableKey, baseUrl, timeoutMs } = options ?? {};
+  const problem = form?.localName !== 'form' ? 'attachCapture needs a <form> element'
+    : missing(flowId) ? 'flowId must be the flow id (flw_...)'
+    : missing(publishableKey) ? 'publishableKey must be the publishable key (pk_...)'
+    : !httpUrl(String(baseUrl)) ? 'baseUrl must be an absolute http(s) URL'
+    : timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0) ? 'timeoutMs must be a positive number of milliseconds'
+    : '';
+  if (problem) throw new CaptureError('invalid_options', `${problem}.`);
 }
 
 // The hidden token input: the form's own if it has one by that name, else one the helper adds once.
 function tokenInput(form: HTMLFormElement, create: boolean): HTMLInputElement | undefined {
   const existing = form.elements.namedItem(TOKEN_FIELD);
-  const found = (existing && 'length' in existing ? existing[0] : existing) as HTMLInputElement | null | undefined;
-  if (found || !create) return found ?? undefined;
-  const input = form.ownerDocument.createElement('input');
-  input.type = 'hidden';
-  input.name = TOKEN_FIELD;
-  form.append(input);
-  return input;
+  let input = (existing && 'length' in existing ? existing[0] : existing) as HTMLInputElement | null | undefined;
+  if (!input && create) {
+    input = form.ownerDocument.createElement('input');
+    input.type = 'hidden';
+    input.name = TOKEN_FIELD;
+    form.append(input);
+  }
+  return input ?? undefined;
 }
 
 /**
@@ -115,17 +111,16 @@ export function attachCapture(form: HTMLFormElement, options: CaptureOptions): C
 
   const run = async (): Promise<CaptureResult> => {
     try {
-      const request = await readForm(form, settings);
-      const result = await postCapture(request, settings);
+      const result = await postCapture(await readForm(form, settings), settings);
       tokenInput(form, true)!.value = result.session_token;
       emit(form, 'svc-capture', result);
       return result;
     } catch (cause) {
-      const error = cause instanceof CaptureError ? cause : new CaptureError('unexpected', 'The capture failed unexpectedly.', { cause });
+      const error = asCaptureError(cause, 'The capture failed unexpectedly.');
       // A token from an earlier capture would attest decisions the person may since have changed.
       const input = tokenInput(form, false);
       if (input) input.value = '';
-      emit(form, 'svc-error', error.toDetail());
+      emitError(form, error);
       throw error;
     }
   };
@@ -133,16 +128,6 @@ export function attachCapture(form: HTMLFormElement, options: CaptureOptions): C
     (inFlight ??= run().finally(() => {
       inFlight = undefined;
     }));
-
-  const resubmit = (submitter: HTMLElement | null): void => {
-    resubmitting = true;
-    try {
-      requestSubmitAs(form, submitter);
-    } finally {
-      resubmitting = false;
-    }
-  };
-
   // Registered in the capture phase on the form, so it runs before the page's own submit listeners on the form
   // and its ancestors: they see only the one submission that follows the capture, never the held-back one.
   const onSubmit = (event: SubmitEvent): void => {
@@ -159,7 +144,12 @@ export function attachCapture(form: HTMLFormElement, options: CaptureOptions): C
       // browser is still firing this submit event, and a requestSubmit() then is silently ignored.
       .then(() => setTimeout(() => {
         submitPending = false;
-        resubmit(submitter);
+        resubmitting = true;
+        try {
+          requestSubmitAs(form, submitter);
+        } finally {
+          resubmitting = false;
+        }
       }));
   };
 

@@ -1,6 +1,6 @@
 import { attachCapture, isAttached, type CaptureHandle, type CaptureOptions } from './attach.js';
-import { CaptureError } from './errors.js';
-import { emit } from './events/emit.js';
+import { asCaptureError } from './errors.js';
+import { emitError } from './events/emit.js';
 
 /** What {@link autoAttach} returns. */
 export interface AutoAttachHandle {
@@ -14,16 +14,15 @@ const FORMS = 'form[data-svc-flow]';
 // the defaults the caller (the script-tag bundle) passes.
 function optionsOf(form: HTMLFormElement, defaults: Partial<CaptureOptions>): CaptureOptions {
   const provider = form.closest('svc-provider');
-  const pick = (own: string, providers: string[]) =>
-    form.getAttribute(own) ?? providers.map((name) => provider?.getAttribute(name)).find((v) => v != null) ?? undefined;
-  const options: CaptureOptions = {
+  const pick = (fallback: string | URL | undefined, own: string, ...names: string[]) =>
+    [form.getAttribute(own), ...names.map((name) => provider?.getAttribute(name)), fallback].find((v) => v != null) ?? '';
+  return {
     ...defaults,
     flowId: form.getAttribute('data-svc-flow') ?? '',
-    publishableKey: pick('data-svc-publishable-key', ['publishable-key']) ?? defaults.publishableKey ?? '',
-    baseUrl: pick('data-svc-base-url', ['base-url', 'trust-url']) ?? defaults.baseUrl ?? '',
+    publishableKey: pick(defaults.publishableKey, 'data-svc-publishable-key', 'publishable-key') as string,
+    baseUrl: pick(defaults.baseUrl, 'data-svc-base-url', 'base-url', 'trust-url'),
+    ...(form.hasAttribute('data-svc-commit') && { commit: true }),
   };
-  if (form.hasAttribute('data-svc-commit')) options.commit = true;
-  return options;
 }
 
 /**
@@ -40,20 +39,18 @@ export function autoAttach(root: ParentNode & Node = document, defaults: Partial
       handles.push(attachCapture(form, optionsOf(form, defaults)));
     } catch (cause) {
       failed.add(form);
-      const error = cause instanceof CaptureError ? cause : new CaptureError('unexpected', 'The capture helper could not attach.', { cause });
-      emit(form, 'svc-error', error.toDetail());
+      emitError(form, asCaptureError(cause, 'The capture helper could not attach.'));
     }
   };
+  // A node and its subtree; text and comment nodes have neither `matches` nor `querySelectorAll`.
   const scan = (node: Node) => {
-    if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) return;
     if ((node as Element).matches?.(FORMS)) visit(node as HTMLFormElement);
-    for (const form of Array.from((node as ParentNode).querySelectorAll<HTMLFormElement>(FORMS))) visit(form);
+    (node as ParentNode).querySelectorAll?.<HTMLFormElement>(FORMS).forEach(visit);
   };
-
   const observer = new MutationObserver((records) => {
     for (const record of records) {
-      if (record.type === 'attributes') scan(record.target);
-      else for (const node of Array.from(record.addedNodes)) scan(node);
+      record.addedNodes.forEach(scan);
+      if (record.attributeName) scan(record.target);
     }
   });
   observer.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-svc-flow'] });
