@@ -49,6 +49,19 @@ function command(target: Window | null | undefined, data: Record<string, unknown
   target!.postMessage(data, SERVICE);
 }
 
+/** Calls `open()` on `el` and returns the window it opened (the browser's own `window.open`, watched). */
+function openPopup(el: SvcDecision): Window {
+  const open = window.open;
+  let opened: Window | null = null;
+  window.open = (...args: Parameters<typeof window.open>) => (opened = open.apply(window, args));
+  try {
+    expect(el.open()).to.equal(true);
+  } finally {
+    window.open = open;
+  }
+  return opened!;
+}
+
 const send = (el: SvcDecision, type: string, payload: unknown) => command(frameOf(el)!.contentWindow, { fixture: 'send', type, payload });
 
 async function embedded(token = 'dts_fixture_a'): Promise<SvcDecision> {
@@ -464,9 +477,8 @@ describe('<svc-decision>', () => {
 
     it('stays quiet when the popup closes after the decision completed', async () => {
       const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_a" trust-url=${TRUST}></svc-decision>`);
-      expect(el.open()).to.equal(true);
+      const popup = openPopup(el);
       await oneEvent(el, 'svc-ready');
-      const popup = (el as unknown as { popup: Window }).popup;
       command(popup, { fixture: 'send', type: 'svc:complete', payload: { outcome: 'granted', exchange_token: 'u'.repeat(43), completed_at: inSeconds(0) } });
       await oneEvent(el, 'svc-complete');
       command(popup, { fixture: 'close' });
@@ -586,8 +598,7 @@ describe('<svc-decision>', () => {
           e.setAttribute('token', 'dts_fixture_quiet');
           e.setAttribute('mode', 'popup');
         });
-        popupEl.open();
-        const popup = (popupEl as unknown as { popup: Window }).popup;
+        const popup = openPopup(popupEl);
         expect(probe.counts().intervals).to.equal(1);
         popupEl.remove();
         popup.close();

@@ -1,19 +1,14 @@
-import { consume } from '@lit/context';
-import { type HostChannel, type Kind, type ReadyPayload, type SvcMessage, createHostChannel } from '@svc/protocol';
-import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { property, query, state } from 'lit/decorators.js';
+import { ContextConsumer } from '@lit/context';
+import { type DeadlinePayload, type HostChannel, type Kind, type ReadyPayload, type SvcMessage, createHostChannel } from '@svc/protocol';
+import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import type { SvcCompleteDetail } from '../events/svc-complete.js';
-import type { SvcDeadlineDetail } from '../events/svc-deadline.js';
 import { type DecisionErrorDetail, DecisionErrorCode } from '../events/svc-error.js';
-import type { SvcReadyDetail } from '../events/svc-ready.js';
-import type { SvcResizeDetail } from '../events/svc-resize.js';
-import type { SvcStateDetail } from '../events/svc-state.js';
-import { type SvcConfig, configDefaults, svcConfigContext } from '../internal/config.js';
+import { configDefaults, svcConfigContext } from '../internal/config.js';
 import { DeadlineWatch } from '../internal/deadline-watch.js';
 import { openCentered } from '../internal/popup.js';
 import { Scope } from '../internal/scope.js';
-import { SvcElement } from '../internal/svc-element.js';
+import type { SvcEventDetails } from '../internal/svc-element.js';
 import { type DecisionUrls, decisionUrls } from '../internal/urls.js';
 import { decisionStyles } from './decision.styles.js';
 
@@ -36,9 +31,10 @@ const MODES: readonly string[] = ['embed', 'popup', 'redirect'];
  */
 const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox';
 
+const CANNOT_SHOW = 'This request cannot be shown.';
+
 /** One token's session: what was set up for it, all released by `scope`. */
 interface Session {
-  readonly id: number;
   readonly mode: DecisionMode;
   readonly urls: DecisionUrls;
   readonly scope: Scope;
@@ -46,7 +42,7 @@ interface Session {
   channel?: HostChannel;
   kind?: Kind;
   /** True once `svc-complete` or `svc-cancel` (other than a closed popup) fired: the decision is over. */
-  ended: boolean;
+  ended?: boolean;
   pendingHeight?: number;
   cancelHeightFrame?: (() => void) | undefined;
   cancelReadyTimer?: (() => void) | undefined;
@@ -111,38 +107,40 @@ interface Resolved {
  * @cssprop [--svc-decision-color=inherit] - Text colour of the element's own text.
  * @cssprop [--svc-decision-font=inherit] - Font of the element's own text.
  */
-export class SvcDecision extends SvcElement {
+export class SvcDecision extends LitElement {
   static override styles = decisionStyles;
+
+  // Declared here rather than with decorators, which would add TypeScript's `__decorate` helper and Lit's decorator
+  // modules to every bundle. The public ones are documented on their fields below.
+  static override properties: PropertyDeclarations = {
+    token: {},
+    mode: {},
+    trustUrl: { attribute: 'trust-url' },
+    label: {},
+    // Internal state, rendered but never an attribute (what `state: true` means to Lit, spelled so that the
+    // manifest analyzer sees it too).
+    phase: { attribute: false },
+    announcement: { attribute: false },
+    readyPayload: { attribute: false },
+    popupBlocked: { attribute: false },
+  };
 
   /** @internal How long after the iframe's `load` the element waits for `svc:ready` before reporting `frame_unavailable`. */
   static readyTimeoutMs = 8000;
   /** @internal How often the element checks whether the person closed the popup. */
   static popupPollMs = 500;
 
-  // Configuration from the closest <svc-provider>; the element's own attributes win over it.
-  @consume({ context: svcConfigContext, subscribe: true })
-  @state()
-  private inherited?: SvcConfig;
-
-  @query('iframe') private frameElement?: HTMLIFrameElement | null;
-  @state() private phase: DecisionStatus = 'idle';
-  @state() private announcement = '';
-  @state() private errorDetail?: DecisionErrorDetail;
-  @state() private readyPayload?: ReadyPayload;
-  @state() private popupBlocked = false;
-  @state() private popupOpen = false;
-
   /** The decision session token (`dts_...`) that `POST /api/v1/decisions` returned; changing it starts over. */
-  @property() token = '';
+  token = '';
 
   /** How the hosted page is shown: `embed` (an iframe, the default), `popup` or `redirect`. */
-  @property() mode: DecisionMode = 'embed';
+  mode: DecisionMode = 'embed';
 
   /** Where the service's hosted pages live, such as `https://svc.example`; defaults to the `<svc-provider>`'s. */
-  @property({ attribute: 'trust-url' }) trustUrl?: string;
+  trustUrl?: string;
 
   /** Accessible name of the iframe; by default it says what is asked and who asks. */
-  @property() label?: string;
+  label?: string;
 
   /** Where the element stands; also exposed to CSS as a custom state, e.g. `svc-decision:state(expired)`. */
   get status(): DecisionStatus {
@@ -151,27 +149,31 @@ export class SvcDecision extends SvcElement {
 
   /** The decision's kind once the hosted page said it: `consent` or `approval`. */
   get kind(): Kind | undefined {
-    return this.session?.kind;
+    return this.#session?.kind;
   }
 
   /** The outcome `svc-complete` carried, once it fired; as unproven as the event itself. */
   get outcome(): SvcCompleteDetail['outcome'] | undefined {
-    return this.completedOutcome;
+    return this.#completedOutcome;
   }
 
-  private resolved: Resolved = { key: '', mode: 'embed' };
-  private sessionKey: string | undefined;
-  private sessionCount = 0;
-  private session: Session | undefined;
-  private popup: Window | null = null;
-  private completedOutcome: SvcCompleteDetail['outcome'] | undefined;
-  private announceProblem = false;
-  private readonly internals: ElementInternals | undefined;
+  private phase: DecisionStatus = 'idle';
+  /** What the status live region says. */
+  private announcement = '';
+  private readyPayload?: ReadyPayload;
+  private popupBlocked = false;
 
-  constructor() {
-    super();
-    this.internals = this.attachInternals?.();
-  }
+  // Configuration from the closest <svc-provider> (it requests an update when it changes); the element's own
+  // attributes win over it.
+  readonly #provided = new ContextConsumer(this, { context: svcConfigContext, subscribe: true });
+  #resolved: Resolved = { key: '', mode: 'embed' };
+  #sessionKey: string | undefined;
+  #session: Session | undefined;
+  #popup: Window | null = null;
+  #completedOutcome: SvcCompleteDetail['outcome'] | undefined;
+  /** An invalid configuration found by the last resolve, reported once the error view is rendered. */
+  #problem: DecisionErrorDetail | undefined;
+  readonly #internals = this.attachInternals?.();
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -181,118 +183,113 @@ export class SvcDecision extends SvcElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.teardown();
-    this.sessionKey = undefined;
+    this.#teardown();
+    this.#sessionKey = undefined;
   }
 
-  protected override willUpdate(changed: PropertyValues<this>): void {
-    super.willUpdate(changed);
-    const next = this.resolve();
-    if (next.key === this.sessionKey) return;
-    this.teardown();
-    this.sessionKey = next.key;
-    this.resolved = next;
-    this.sessionCount += 1;
-    this.readyPayload = undefined;
-    this.completedOutcome = undefined;
+  protected override willUpdate(): void {
+    const next = this.#resolve();
+    if (next.key === this.#sessionKey) return;
+    this.#teardown();
+    this.#sessionKey = next.key;
+    this.#resolved = next;
+    this.readyPayload = this.#completedOutcome = undefined;
     this.popupBlocked = false;
-    this.popupOpen = false;
-    this.errorDetail = next.problem
+    const embed = next.mode === 'embed';
+    this.#problem = next.problem
       ? { code: DecisionErrorCode.InvalidConfiguration, message: next.problem, fatal: true, recoverable_via: null }
       : undefined;
-    this.announceProblem = next.problem !== undefined;
-    this.phase = next.problem ? 'error' : next.mode === 'embed' ? 'loading' : 'idle';
-    this.announcement = next.problem ? 'This request cannot be shown.' : next.mode === 'embed' ? 'Loading the request…' : '';
+    this.phase = next.problem ? 'error' : embed ? 'loading' : 'idle';
+    this.announcement = next.problem ? CANNOT_SHOW : embed ? 'Loading the request…' : '';
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    super.updated(changed);
-    this.reflectState();
-    if (this.announceProblem && this.errorDetail) {
-      this.announceProblem = false;
-      console.warn(`[svc] <svc-decision>: ${this.errorDetail.message}`);
-      this.emit('svc-error', this.errorDetail);
+  protected override updated(): void {
+    try {
+      // Browsers that only know the older `--state` syntax throw here: no custom states there.
+      this.#internals?.states.clear();
+      this.#internals?.states.add(this.phase);
+    } catch {}
+    const problem = this.#problem;
+    if (problem) {
+      this.#problem = undefined;
+      console.warn(`[svc] <svc-decision>: ${problem.message}`);
+      this.#emit('svc-error', problem);
     }
-    if (!this.session && this.isConnected && this.resolved.urls) this.setup(this.resolved.mode, this.resolved.urls);
+    const { mode, urls } = this.#resolved;
+    if (!this.#session && this.isConnected && urls) {
+      const session: Session = {
+        mode,
+        urls,
+        scope: new Scope(),
+        deadline: new DeadlineWatch({ onDeadline: (payload) => this.#handleDeadline(session, payload) }),
+      };
+      session.scope.add(() => session.deadline.stop());
+      this.#session = session;
+      if (mode === 'embed') this.#listen(session, () => this.#frame?.contentWindow);
+    }
   }
 
   /** Reads the inputs: own attributes, then the provider, then the script tag's defaults. */
-  private resolve(): Resolved {
-    const mode = this.mode;
+  #resolve(): Resolved {
+    const { mode, token } = this;
     if (!MODES.includes(mode)) {
       return { key: `invalid|${mode}`, mode: 'embed', problem: `mode must be embed, popup or redirect, got ${JSON.stringify(mode)}.` };
     }
-    if (!this.token) return { key: `${mode}|`, mode };
-    const provided = this.inherited ?? this.providerAttributes();
+    if (!token) return { key: `${mode}|`, mode };
+    // With no context value (only the decision module was imported, or the provider is not upgraded yet), the
+    // enclosing <svc-provider>'s attributes still configure the element.
+    const provider = this.closest('svc-provider');
+    const provided = this.#provided.value ?? {
+      trustUrl: provider?.getAttribute('trust-url'),
+      baseUrl: provider?.getAttribute('base-url'),
+    };
     const trustUrl = this.trustUrl || provided.trustUrl || provided.baseUrl || configDefaults().trustUrl;
-    const urls = decisionUrls(trustUrl, this.token);
-    if (typeof urls === 'string') return { key: `${mode}|${trustUrl}|${this.token}`, mode, problem: urls };
+    const urls = decisionUrls(trustUrl, token);
+    if (typeof urls === 'string') return { key: `${mode}|${trustUrl}|${token}`, mode, problem: urls };
     return { key: `${mode}|${urls.page}`, mode, urls };
   }
 
-  /**
-   * The enclosing provider's attributes, read from the DOM when no context value arrived: an `<svc-provider>` that
-   * is not defined (only the decision module was imported) or not upgraded yet still configures the element.
-   */
-  private providerAttributes(): SvcConfig {
-    const provider = this.closest('svc-provider');
-    return {
-      trustUrl: provider?.getAttribute('trust-url') ?? undefined,
-      baseUrl: provider?.getAttribute('base-url') ?? undefined,
-    };
+  #teardown(): void {
+    this.#session?.scope.dispose();
+    this.#session = undefined;
+    this.#popup = null;
   }
 
-  private setup(mode: DecisionMode, urls: DecisionUrls): void {
-    const scope = new Scope();
-    const session: Session = {
-      id: this.sessionCount,
-      mode,
-      urls,
-      scope,
-      deadline: new DeadlineWatch({ onDeadline: (payload) => this.handleDeadline(session, payload) }),
-      ended: false,
-    };
-    scope.add(() => session.deadline.stop());
-    this.session = session;
-    if (mode === 'embed') this.listen(session, () => this.frameElement?.contentWindow);
+  get #frame(): HTMLIFrameElement | null {
+    return this.renderRoot.querySelector('iframe');
   }
 
-  private teardown(): void {
-    const session = this.session;
-    this.session = undefined;
-    this.popup = null;
-    session?.scope.dispose();
+  /** Dispatches `name`, bubbling and composed, with `detail` plus the decision's kind once known. */
+  #emit<K extends keyof SvcEventDetails>(name: K, detail: Omit<SvcEventDetails[K], 'kind'>, session?: Session): void {
+    const kind = session?.kind;
+    /** @ignore The events are documented with `@fires` on the class. */
+    this.dispatchEvent(new CustomEvent(name, { bubbles: true, composed: true, detail: kind ? { ...detail, kind } : detail }));
   }
 
   /** Opens the session's channel to `frame`, replacing any earlier one. */
-  private listen(session: Session, frame: () => Window | null | undefined): void {
+  #listen(session: Session, frame: () => Window | null | undefined): void {
     session.channel?.dispose();
     const channel = createHostChannel({
       serviceOrigin: session.urls.serviceOrigin,
       frame,
-      ...(session.kind ? { kind: session.kind } : {}),
-      onMessage: (message) => this.handleMessage(session, message),
+      ...(session.kind && { kind: session.kind }),
+      onMessage: (message) => this.#handleMessage(session, message),
     });
     session.channel = channel;
     session.scope.add(() => channel.dispose());
   }
 
-  private reflectState(): void {
-    const states = this.internals?.states;
-    if (!states) return;
-    try {
-      states.clear();
-      states.add(this.phase);
-    } catch {
-      // Browsers that only know the older `--state` syntax: no custom states there.
-    }
-  }
-
-  private handleMessage(session: Session, message: SvcMessage): void {
-    if (session !== this.session) return;
+  /** Re-dispatches each message as the event of the same name (`svc:x` as `svc-x`), after its effect on the element. */
+  #handleMessage(session: Session, message: SvcMessage): void {
+    if (session !== this.#session) return;
+    // The channel fixes the kind with the first message it delivers; each later one has the same.
     session.kind ??= message.kind;
-    const kind = message.kind;
+    let expired = false;
     switch (message.type) {
+      case 'svc:deadline':
+        // The watch re-dispatches it, unless its threshold was already surfaced.
+        session.deadline.fromFrame(message.payload);
+        return;
       case 'svc:ready': {
         const payload = message.payload;
         // The frame's URL names the token, so a page for another decision is not ours to report.
@@ -302,132 +299,113 @@ export class SvcDecision extends SvcElement {
         if (this.phase === 'loading') this.phase = 'ready';
         if (session.mode === 'embed') this.announcement = '';
         session.deadline.start(payload.deadline_at);
-        this.emit('svc-ready', payload as SvcReadyDetail);
-        return;
+        break;
       }
-      case 'svc:state':
-        this.emit('svc-state', { ...message.payload, kind } as SvcStateDetail);
-        if (message.payload.to === 'expired') session.deadline.expire();
-        return;
       case 'svc:complete':
         if (session.ended) return;
-        session.ended = true;
-        session.deadline.stop();
-        this.completedOutcome = message.payload.outcome;
-        this.phase = 'complete';
-        this.announcement = session.mode === 'embed' ? '' : 'The request is complete.';
-        this.emit('svc-complete', { ...message.payload, kind } as SvcCompleteDetail);
-        return;
+        this.#completedOutcome = message.payload.outcome;
+        this.#end(session, 'complete');
+        break;
       case 'svc:cancel':
         if (session.ended) return;
-        session.ended = true;
-        session.deadline.stop();
-        this.phase = 'cancelled';
-        this.announcement = session.mode === 'embed' ? '' : 'The request was cancelled.';
-        this.emit('svc-cancel', { ...message.payload, kind });
-        return;
+        this.#end(session, 'cancelled');
+        break;
+      case 'svc:state':
+        expired = message.payload.to === 'expired';
+        break;
       case 'svc:error':
-        this.emit('svc-error', { ...message.payload, kind });
-        if (message.payload.code === 'decision_expired') session.deadline.expire();
-        return;
+        expired = message.payload.code === 'decision_expired';
+        break;
       case 'svc:resize':
-        this.scheduleHeight(session, message.payload.height);
-        this.emit('svc-resize', { ...message.payload, kind } as SvcResizeDetail);
-        return;
-      case 'svc:deadline':
-        session.deadline.fromFrame(message.payload);
-        return;
+        this.#scheduleHeight(session, message.payload.height);
     }
+    this.#emit(message.type.replace(':', '-') as keyof SvcEventDetails, message.payload, session);
+    // The page said the decision expired another way: surface the expired threshold now (once).
+    if (expired) session.deadline.expire();
   }
 
-  private handleDeadline(session: Session, payload: SvcDeadlineDetail | Omit<SvcDeadlineDetail, 'kind'>): void {
-    if (session !== this.session) return;
+  /** Ends the decision (complete or cancelled); the caller fires the event. */
+  #end(session: Session, phase: 'complete' | 'cancelled'): void {
+    session.ended = true;
+    session.deadline.stop();
+    this.phase = phase;
+    // In embed mode the hosted page shows the outcome itself.
+    this.announcement =
+      session.mode === 'embed' ? '' : phase === 'complete' ? 'The request is complete.' : 'The request was cancelled.';
+  }
+
+  #handleDeadline(session: Session, payload: DeadlinePayload): void {
+    if (session !== this.#session) return;
     if (payload.level === 'expired') {
       this.phase = 'expired';
       this.announcement = 'This request has expired.';
     }
-    this.emit('svc-deadline', { ...payload, kind: session.kind ?? 'consent' } as SvcDeadlineDetail);
+    this.#emit('svc-deadline', payload, session);
   }
 
   /** Sizes the iframe to the reported height, once per animation frame however many reports arrive. */
-  private scheduleHeight(session: Session, height: number): void {
+  #scheduleHeight(session: Session, height: number): void {
     session.pendingHeight = height;
-    if (session.cancelHeightFrame) return;
-    session.cancelHeightFrame = session.scope.frame(() => {
+    session.cancelHeightFrame ??= session.scope.frame(() => {
       session.cancelHeightFrame = undefined;
-      const frame = this.frameElement;
-      if (frame && session.pendingHeight !== undefined) frame.style.height = `${session.pendingHeight}px`;
+      const frame = this.#frame;
+      if (frame) frame.style.height = `${session.pendingHeight}px`;
     });
   }
 
-  private readonly handleFrameLoad = (): void => {
-    const session = this.session;
+  // Event listeners of the template: Lit calls them with the element as `this`.
+  #handleFrameLoad(): void {
+    const session = this.#session;
     if (!session || this.readyPayload || session.cancelReadyTimer) return;
     session.cancelReadyTimer = session.scope.timeout(() => {
       session.cancelReadyTimer = undefined;
-      if (this.session !== session || this.readyPayload) return;
-      this.fail({
+      if (this.#session !== session || this.readyPayload) return;
+      this.phase = 'error';
+      this.announcement = CANNOT_SHOW;
+      this.#emit('svc-error', {
         code: DecisionErrorCode.FrameUnavailable,
         message: 'The hosted page loaded but never became ready: check the token, the trust URL and that this origin is an allowed origin of the application.',
         fatal: true,
         recoverable_via: 'reload',
       });
     }, SvcDecision.readyTimeoutMs);
-  };
+  }
 
-  private readonly handleButtonClick = (): void => {
-    this.open();
-  };
-
-  private readonly handleFallbackClick = (event: MouseEvent): void => {
-    const session = this.session;
-    if (!session || session.mode !== 'popup') return;
+  #handleFallbackClick(event: MouseEvent): void {
+    const session = this.#session;
+    if (session?.mode !== 'popup') return;
     // A click is a user gesture, so the popup may be allowed now; it keeps the opener the messages need.
-    const popup = openCentered(session.urls.page, this.windowName());
-    if (popup) {
-      event.preventDefault();
-      this.adoptPopup(session, popup);
-      return;
-    }
-    this.announcement = 'The request opened in a new tab. This page will not see your answer; the site will still receive it.';
-  };
+    if (this.#showPopup(session)) event.preventDefault();
+    else this.announcement = 'The request opened in a new tab. This page will not see your answer; the site will still receive it.';
+  }
 
-  private adoptPopup(session: Session, popup: Window): void {
-    this.popup = popup;
+  /** Focuses the session's popup, or opens one and listens to it; false when the browser blocked it. */
+  #showPopup(session: Session): boolean {
+    if (this.#popup && !this.#popup.closed) {
+      this.#popup.focus();
+      return true;
+    }
+    const popup = openCentered(session.urls.page, `svc_${this.token}`);
+    if (!popup) return false;
+    this.#popup = popup;
     this.popupBlocked = false;
-    this.popupOpen = true;
     if (!session.ended && this.phase !== 'expired') this.phase = 'loading';
     this.announcement = 'The request is open in another window.';
-    this.listen(session, () => this.popup);
+    this.#listen(session, () => this.#popup);
     session.stopPolling?.();
+    // Watch for the person closing the window.
     session.stopPolling = session.scope.interval(() => {
-      if (popup.closed) this.handlePopupClosed(session, popup);
+      if (!popup.closed) return;
+      session.stopPolling?.();
+      // A message posted just before the window closed may still be queued: let it arrive before judging.
+      session.scope.timeout(() => {
+        if (this.#session !== session || this.#popup !== popup || session.ended || this.phase === 'expired') return;
+        this.phase = 'cancelled';
+        this.announcement = 'The request window was closed before a decision was made.';
+        this.#emit('svc-cancel', { reason: 'popup_closed', cancelled_by: 'user' }, session);
+      }, 100);
     }, SvcDecision.popupPollMs);
-  }
-
-  private handlePopupClosed(session: Session, popup: Window): void {
-    session.stopPolling?.();
-    session.stopPolling = undefined;
-    // A message posted just before the window closed may still be queued: let it arrive before judging.
-    session.scope.timeout(() => {
-      if (this.session !== session || this.popup !== popup) return;
-      this.popupOpen = false;
-      if (session.ended || this.phase === 'expired') return;
-      this.phase = 'cancelled';
-      this.announcement = 'The request window was closed before a decision was made.';
-      this.emit('svc-cancel', { reason: 'popup_closed', cancelled_by: 'user', ...(session.kind ? { kind: session.kind } : {}) });
-    }, 100);
-  }
-
-  private fail(detail: DecisionErrorDetail): void {
-    this.phase = 'error';
-    this.errorDetail = detail;
-    this.announcement = 'This request cannot be shown.';
-    this.emit('svc-error', detail);
-  }
-
-  private windowName(): string {
-    return `svc_${this.token}`;
+    return true;
   }
 
   /**
@@ -437,32 +415,23 @@ export class SvcDecision extends SvcElement {
    * `svc-error` with code `popup_blocked` and shows a fallback link).
    */
   open(): boolean {
-    const session = this.session;
+    const session = this.#session;
     if (!session) return false;
     if (session.mode === 'redirect') {
       location.assign(session.urls.page);
       return true;
     }
     if (session.mode !== 'popup' || session.ended || this.phase === 'expired') return false;
-    if (this.popup && !this.popup.closed) {
-      this.popup.focus();
-      return true;
-    }
-    const popup = openCentered(session.urls.page, this.windowName());
-    if (!popup) {
-      this.popupBlocked = true;
-      this.announcement = 'Your browser blocked the request window. Use the link to open it.';
-      this.emit('svc-error', {
-        code: DecisionErrorCode.PopupBlocked,
-        message: 'The browser blocked the decision window; the element shows a link that opens it instead.',
-        fatal: false,
-        recoverable_via: 'link',
-        ...(session.kind ? { kind: session.kind } : {}),
-      });
-      return false;
-    }
-    this.adoptPopup(session, popup);
-    return true;
+    if (this.#showPopup(session)) return true;
+    this.popupBlocked = true;
+    this.announcement = 'Your browser blocked the request window. Use the link to open it.';
+    this.#emit('svc-error', {
+      code: DecisionErrorCode.PopupBlocked,
+      message: 'The browser blocked the decision window; the element shows a link that opens it instead.',
+      fatal: false,
+      recoverable_via: 'link',
+    }, session);
+    return false;
   }
 
   /**
@@ -471,89 +440,50 @@ export class SvcDecision extends SvcElement {
    * decision is already over.
    */
   cancel(reason = 'host_cancelled'): boolean {
-    const session = this.session;
+    const session = this.#session;
     if (!session?.channel || session.ended) return false;
-    let sent = false;
     try {
-      sent = session.channel.cancel(reason);
+      if (!session.channel.cancel(reason)) return false;
     } catch {
       // The kind is not known before svc:ready, and an empty reason is not a valid message: nothing was sent.
       return false;
     }
-    if (!sent) return false;
-    session.ended = true;
-    session.deadline.stop();
-    this.phase = 'cancelled';
-    this.announcement = session.mode === 'embed' ? '' : 'The request was cancelled.';
-    this.emit('svc-cancel', { reason, cancelled_by: 'host', ...(session.kind ? { kind: session.kind } : {}) });
+    this.#end(session, 'cancelled');
+    this.#emit('svc-cancel', { reason, cancelled_by: 'host' }, session);
     return true;
   }
 
-  private frameTitle(): string {
-    if (this.label) return this.label;
+  #frameTitle(): string {
     const ready = this.readyPayload;
-    if (!ready) return 'Decision request';
+    if (this.label || !ready) return this.label || 'Decision request';
     const what = ready.kind === 'approval' ? 'Approval request' : 'Consent request';
     return ready.branding.name ? `${what} from ${ready.branding.name}` : what;
   }
 
-  private renderEmbed(): TemplateResult {
-    const urls = this.resolved.urls;
-    return html`
-      ${urls
-        ? keyed(
-            this.sessionCount,
-            html`<iframe
-              part="frame"
-              class="decision__frame"
-              src=${urls.embed}
-              title=${this.frameTitle()}
-              sandbox=${SANDBOX}
-              referrerpolicy="strict-origin"
-              @load=${this.handleFrameLoad}
-            ></iframe>`,
-          )
-        : nothing}
-      ${this.phase === 'loading'
-        ? html`<div part="loading" class="decision__loading">
-            <slot name="loading"><span class="decision__spinner" aria-hidden="true"></span></slot>
-          </div>`
-        : nothing}
-    `;
-  }
-
-  private renderLauncher(mode: DecisionMode): TemplateResult {
-    const urls = this.resolved.urls;
-    const over = this.session?.ended || this.phase === 'expired' || this.phase === 'error';
-    return html`
-      ${over
-        ? nothing
-        : html`<button part="button" class="decision__button" type="button" ?disabled=${!urls} @click=${this.handleButtonClick}>
-            <slot>${mode === 'popup' ? 'Open the request' : 'Continue to the request'}</slot>
-          </button>`}
-      ${this.popupBlocked && urls && !over
-        ? html`<p><a part="fallback" class="decision__fallback" href=${urls.page} target="_blank" rel="noopener"
-            @click=${this.handleFallbackClick}>Open the request in a new tab</a></p>`
-        : nothing}
-    `;
-  }
-
+  // The templates have no whitespace between tags: it would render nothing and ship in every bundle.
   protected override render(): TemplateResult {
-    const mode = this.resolved.mode;
-    // A plain class string (the shadow root is the element's own, so nothing else sets classes here): the
-    // classMap directive would add its code to every bundle for nothing.
-    const classes = `decision decision--${mode} decision--${this.phase}${this.popupOpen ? ' decision--popup-open' : ''}`;
-    return html`
-      <div part="base" class=${classes}>
-        ${mode === 'embed' ? this.renderEmbed() : this.renderLauncher(mode)}
-        ${this.phase === 'expired'
-          ? html`<div part="expired" class="decision__expired"><slot name="expired"><p>This request has expired.</p></slot></div>`
-          : nothing}
-        ${this.phase === 'error'
-          ? html`<div part="error" class="decision__error"><slot name="error"><p>This request cannot be shown right now.</p></slot></div>`
-          : nothing}
-        <p part="status" class="decision__status" role="status">${this.announcement}</p>
-      </div>
-    `;
+    const { mode, urls } = this.#resolved;
+    const phase = this.phase;
+    const over = this.#session?.ended || phase === 'expired' || phase === 'error';
+    const body =
+      mode === 'embed'
+        ? html`${urls
+            ? // A new iframe for each session: reusing one would navigate it, adding to the page's history.
+              keyed(this.#resolved, html`<iframe part=frame src=${urls.embed} title=${this.#frameTitle()} sandbox=${SANDBOX} referrerpolicy=strict-origin @load=${this.#handleFrameLoad}></iframe>`)
+            : nothing}${phase === 'loading'
+            ? html`<div part=loading><slot name=loading><span class=spinner aria-hidden=true></span></slot></div>`
+            : nothing}`
+        : html`${over
+            ? nothing
+            : html`<button part=button type=button ?disabled=${!urls} @click=${this.open}><slot>${mode === 'popup' ? 'Open the request' : 'Continue to the request'}</slot></button>`}${this.popupBlocked && urls && !over
+            ? html`<p><a part=fallback href=${urls.page} target=_blank rel=noopener @click=${this.#handleFallbackClick}>Open the request in a new tab</a></p>`
+            : nothing}`;
+    // The mode and the status as plain class names, which the styles show and hide the frame by (the shadow root
+    // is the element's own: nothing else sets classes here, and classMap would add its code for nothing).
+    return html`<div part=base class=${`${mode} ${phase}`}>${body}${phase === 'expired'
+      ? html`<div part=expired><slot name=expired><p>This request has expired.</p></slot></div>`
+      : nothing}${phase === 'error'
+      ? html`<div part=error><slot name=error><p>This request cannot be shown right now.</p></slot></div>`
+      : nothing}<p part=status role=status>${this.announcement}</p></div>`;
   }
 }

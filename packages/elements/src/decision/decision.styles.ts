@@ -1,6 +1,10 @@
 import { css } from 'lit';
 
-/** Styles of `<svc-decision>`; every colour and size the page may change is an `--svc-decision-*` property. */
+/**
+ * Styles of `<svc-decision>`; every colour and size the page may change is an `--svc-decision-*` property. The
+ * shadow root is the element's own, so its parts are selected by their `part` names; the base carries the mode
+ * (`embed`, `popup`, `redirect`) and the status (`loading`, `expired`, `error`, ...) as classes.
+ */
 export const decisionStyles = css`
   :host {
     display: block;
@@ -13,15 +17,15 @@ export const decisionStyles = css`
     display: none;
   }
 
-  .decision {
+  [part=base] {
     position: relative;
   }
 
-  .decision--embed {
+  .embed {
     min-height: var(--svc-decision-min-height, 320px);
   }
 
-  .decision__frame {
+  iframe {
     display: block;
     box-sizing: border-box;
     width: 100%;
@@ -35,44 +39,44 @@ export const decisionStyles = css`
   }
 
   /* Hidden but laid out while loading, so showing it moves nothing. */
-  .decision--loading .decision__frame {
+  .loading iframe {
     visibility: hidden;
   }
 
-  .decision--expired .decision__frame,
-  .decision--error .decision__frame {
+  .expired iframe,
+  .error iframe {
     display: none;
   }
 
-  .decision__loading {
+  [part=loading] {
     position: absolute;
     inset: 0;
     display: grid;
     place-items: center;
   }
 
-  .decision__spinner {
+  .spinner {
     width: 2rem;
     height: 2rem;
     border: 3px solid color-mix(in srgb, currentColor 20%, transparent);
     border-top-color: var(--svc-decision-accent, currentColor);
     border-radius: 50%;
-    animation: decision-spin 0.8s linear infinite;
+    animation: spin 0.8s linear infinite;
   }
 
   @media (prefers-reduced-motion: reduce) {
-    .decision__spinner {
+    .spinner {
       animation-duration: 2.4s;
     }
   }
 
-  @keyframes decision-spin {
+  @keyframes spin {
     to {
       transform: rotate(1turn);
     }
   }
 
-  .decision__button {
+  button {
     font: inherit;
     cursor: pointer;
     padding: 0.625rem 1.25rem;
@@ -82,29 +86,29 @@ export const decisionStyles = css`
     color: var(--svc-decision-accent-text, #fff);
   }
 
-  .decision__button:focus-visible,
-  .decision__fallback:focus-visible {
+  button:focus-visible,
+  a:focus-visible {
     outline: 2px solid var(--svc-decision-focus-ring, var(--svc-decision-accent, #1d4ed8));
     outline-offset: 2px;
   }
 
-  .decision__fallback {
+  [part=fallback] {
     display: inline-block;
     margin-block-start: 0.5rem;
     color: var(--svc-decision-link, var(--svc-decision-accent, LinkText));
   }
 
-  .decision__status {
+  [part=status] {
     margin: 0.5rem 0 0;
   }
 
   /* Never display: none, even when empty: a live region must stay in the accessibility tree to be heard. */
-  .decision__status:empty {
+  [part=status]:empty {
     margin: 0;
   }
 
   /* In embed mode the hosted page speaks for itself; the status line only talks to screen readers. */
-  .decision--embed .decision__status {
+  .embed [part=status] {
     position: absolute;
     width: 1px;
     height: 1px;
@@ -116,8 +120,8 @@ export const decisionStyles = css`
     border: 0;
   }
 
-  .decision__expired,
-  .decision__error {
+  [part=expired],
+  [part=error] {
     padding: 1rem;
     border: var(--svc-decision-border, 1px solid color-mix(in srgb, currentColor 20%, transparent));
     border-radius: var(--svc-decision-radius, 0.5rem);

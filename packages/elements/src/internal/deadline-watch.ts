@@ -39,78 +39,80 @@ export interface DeadlineWatchOptions {
 
 /** Merges the frame's deadline messages with a local fallback clock; see {@link DeadlineWatchOptions}. */
 export class DeadlineWatch {
-  private readonly options: DeadlineWatchOptions;
-  private clock: DeadlineClock | undefined;
-  private deadlineAt: string | undefined;
+  readonly #options: DeadlineWatchOptions;
+  readonly #now: () => number;
+  #clock: DeadlineClock | undefined;
+  #deadlineAt: string | undefined;
   /** Index of the last threshold surfaced; -1 before the first. */
-  private last = -1;
-  private stopped = false;
+  #last = -1;
+  #stopped = false;
   // Frame time minus local time, learnt from the frame's messages (its clock follows the server's).
-  private skew = 0;
+  #skew = 0;
 
   constructor(options: DeadlineWatchOptions) {
-    this.options = options;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
   }
 
   /** True once the expired threshold was surfaced. */
   get expired(): boolean {
-    return this.last === DEADLINE_THRESHOLDS.length - 1;
+    return this.#last === DEADLINE_THRESHOLDS.length - 1;
   }
 
   /** Starts the local clock for `deadlineAt` (from `svc:ready`); null means the session has no deadline. */
   start(deadlineAt: string | null): void {
-    if (this.stopped || deadlineAt === null) return;
-    this.deadlineAt = deadlineAt;
-    this.restart();
+    if (this.#stopped || deadlineAt === null) return;
+    this.#deadlineAt = deadlineAt;
+    this.#restart();
   }
 
   /** Takes a frame `svc:deadline` payload: surfaces it unless its threshold was, and re-syncs the local clock. */
   fromFrame(payload: DeadlinePayload): void {
-    if (this.stopped) return;
-    const now = this.options.now ?? Date.now;
+    if (this.#stopped) return;
     const frameNow = Date.parse(payload.deadline_at) - payload.remaining_seconds * 1000;
-    if (Number.isFinite(frameNow)) this.skew = frameNow - now();
-    this.deadlineAt ??= payload.deadline_at;
-    this.offer(payload);
-    if (!this.stopped) this.restart();
+    if (Number.isFinite(frameNow)) this.#skew = frameNow - this.#now();
+    this.#deadlineAt ??= payload.deadline_at;
+    this.#offer(payload);
+    this.#restart();
   }
 
   /** Surfaces the expired threshold now (the frame said so another way), unless it was already. */
   expire(): void {
-    if (this.stopped) return;
-    const deadlineAt = this.deadlineAt ?? new Date((this.options.now ?? Date.now)()).toISOString();
-    this.offer({ remaining_seconds: 0, level: 'expired', deadline_at: deadlineAt });
+    this.#offer({
+      remaining_seconds: 0,
+      level: 'expired',
+      deadline_at: this.#deadlineAt ?? new Date(this.#now()).toISOString(),
+    });
   }
 
   /** Stops everything; nothing more is surfaced. */
   stop(): void {
-    this.stopped = true;
-    this.clock?.cancel();
-    this.clock = undefined;
+    this.#stopped = true;
+    this.#clock?.cancel();
   }
 
-  private offer(payload: DeadlinePayload): void {
+  #offer(payload: DeadlinePayload): void {
     const index = thresholdIndex(payload);
-    if (index <= this.last) return;
-    this.last = index;
+    if (this.#stopped || index <= this.#last) return;
+    this.#last = index;
     if (this.expired) this.stop();
-    this.options.onDeadline(payload);
+    this.#options.onDeadline(payload);
   }
 
-  private restart(): void {
-    this.clock?.cancel();
-    const now = this.options.now ?? Date.now;
-    const lag = this.options.lagMs ?? LOCAL_CLOCK_LAG_MS;
+  #restart(): void {
+    this.#clock?.cancel();
+    if (this.#stopped) return;
+    const lag = this.#options.lagMs ?? LOCAL_CLOCK_LAG_MS;
     try {
-      this.clock = createDeadlineClock({
-        ...this.options.clock,
-        deadlineAt: this.deadlineAt!,
-        now: () => now() + this.skew - lag,
-        onDeadline: (payload) => this.offer(payload),
+      this.#clock = createDeadlineClock({
+        ...this.#options.clock,
+        deadlineAt: this.#deadlineAt!,
+        now: () => this.#now() + this.#skew - lag,
+        onDeadline: (payload) => this.#offer(payload),
       });
     } catch {
       // A deadline the protocol rejects has no local clock; the frame's messages still count.
-      this.clock = undefined;
+      this.#clock = undefined;
     }
   }
 }

@@ -10,17 +10,20 @@ export const POPUP_SIZE = { width: 520, height: 720 } as const;
  * needs the returned window to accept messages from it alone.
  */
 export function openCentered(url: string, name: string): Window | null {
-  const width = Math.min(POPUP_SIZE.width, screen.availWidth || POPUP_SIZE.width);
-  const height = Math.min(POPUP_SIZE.height, screen.availHeight || POPUP_SIZE.height);
-  const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
-  const top = Math.max(0, Math.round(window.screenY + (window.outerHeight - height) / 2));
+  const [width, left] = centre(POPUP_SIZE.width, screen.availWidth, window.screenX, window.outerWidth);
+  const [height, top] = centre(POPUP_SIZE.height, screen.availHeight, window.screenY, window.outerHeight);
   let popup: Window | null = null;
   try {
     popup = window.open(url, name, `popup=yes,width=${width},height=${height},left=${left},top=${top}`);
   } catch {
     // Some embedded browsers throw instead of returning null.
-    popup = null;
   }
   popup?.focus();
   return popup;
+}
+
+/** One dimension of the window: `size` shrunk to the screen, and the offset that centres it over this window. */
+function centre(size: number, screenSize: number, windowAt: number, windowSize: number): [number, number] {
+  size = Math.min(size, screenSize || size);
+  return [size, Math.max(0, Math.round(windowAt + (windowSize - size) / 2))];
 }

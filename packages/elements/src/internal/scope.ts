@@ -3,35 +3,22 @@
 
 /** Releases what one session scheduled or subscribed to; each method returns a function that undoes it early. */
 export class Scope {
-  private readonly cleanups = new Set<() => void>();
-  private closed = false;
+  readonly #cleanups = new Set<() => void>();
+  #closed = false;
 
-  /** True once {@link Scope.dispose} ran; nothing can be added after that. */
-  get disposed(): boolean {
-    return this.closed;
-  }
-
-  /** Registers `cleanup` to run on dispose; returns a function that runs it now instead. */
+  /** Registers `cleanup` to run on dispose (at once when already disposed); returns a function that runs it now instead. */
   add(cleanup: () => void): () => void {
-    if (this.closed) {
-      cleanup();
-      return () => undefined;
-    }
     const once = () => {
-      if (this.cleanups.delete(once)) cleanup();
+      if (this.#cleanups.delete(once)) cleanup();
     };
-    this.cleanups.add(once);
+    this.#cleanups.add(once);
+    if (this.#closed) once();
     return once;
   }
 
   /** `setTimeout` that is cleared on dispose. */
   timeout(callback: () => void, ms: number): () => void {
-    const handle = setTimeout(() => {
-      this.cleanups.delete(cancel);
-      callback();
-    }, ms);
-    const cancel = this.add(() => clearTimeout(handle));
-    return cancel;
+    return this.#once((run) => setTimeout(run, ms), clearTimeout, callback);
   }
 
   /** `setInterval` that is cleared on dispose. */
@@ -42,18 +29,22 @@ export class Scope {
 
   /** `requestAnimationFrame` that is cancelled on dispose. */
   frame(callback: () => void): () => void {
-    const handle = requestAnimationFrame(() => {
-      this.cleanups.delete(cancel);
-      callback();
-    });
-    const cancel = this.add(() => cancelAnimationFrame(handle));
-    return cancel;
+    return this.#once(requestAnimationFrame, cancelAnimationFrame, callback);
   }
 
   /** Runs every registered cleanup; safe to call more than once. */
   dispose(): void {
-    this.closed = true;
-    for (const cleanup of [...this.cleanups]) cleanup();
-    this.cleanups.clear();
+    this.#closed = true;
+    for (const cleanup of this.#cleanups) cleanup();
+  }
+
+  /** Schedules `callback` once with `schedule`, forgetting its `unschedule` step when it runs. */
+  #once<H>(schedule: (run: () => void) => H, unschedule: (handle: H) => void, callback: () => void): () => void {
+    const handle = schedule(() => {
+      this.#cleanups.delete(cancel);
+      callback();
+    });
+    const cancel = this.add(() => unschedule(handle));
+    return cancel;
   }
 }

@@ -24,16 +24,16 @@ export function isSessionToken(token: string): boolean {
  */
 export function decisionUrls(trustUrl: string | undefined, token: string): DecisionUrls | string {
   if (!trustUrl) return 'No trust URL: set the trust-url attribute, or wrap the element in <svc-provider trust-url>.';
-  let url: URL;
+  let url: URL | undefined;
   try {
     url = new URL(trustUrl);
   } catch {
-    return `trust-url must be an absolute URL such as https://svc.example, got ${JSON.stringify(trustUrl)}.`;
+    // Not an absolute URL: reported below, with the other schemes.
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    return `trust-url must be an http(s) URL, got ${JSON.stringify(trustUrl)}.`;
+  if (!url || !/^https?:$/.test(url.protocol)) {
+    return `trust-url must be an absolute URL (an http(s) URL such as https://svc.example), got ${JSON.stringify(trustUrl)}.`;
   }
-  if (!isSessionToken(token)) return 'token must be a decision session token (dts_...) as POST /api/v1/decisions returned it.';
+  if (!TOKEN.test(token)) return 'token must be a decision session token (dts_...) as POST /api/v1/decisions returned it.';
   const page = `${url.origin}${url.pathname.replace(/\/+$/, '')}/decisions/${token}`;
   return { serviceOrigin: url.origin, embed: `${page}/embed`, page };
 }

@@ -1,11 +1,7 @@
-import { provide } from '@lit/context';
-import { html, type PropertyValues, type TemplateResult } from 'lit';
-import { property } from 'lit/decorators.js';
+import { ContextProvider } from '@lit/context';
+import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { type SvcConfig, svcConfigContext } from '../internal/config.js';
-import { SvcElement } from '../internal/svc-element.js';
 import { providerStyles } from './provider.styles.js';
-
-const KEYS = ['trustUrl', 'baseUrl', 'publishableKey', 'locale', 'theme'] as const;
 
 /**
  * Shares the service configuration with every svc element inside it (through shadow roots too), so a page sets
@@ -15,41 +11,60 @@ const KEYS = ['trustUrl', 'baseUrl', 'publishableKey', 'locale', 'theme'] as con
  *
  * @slot - The page content holding svc elements.
  */
-export class SvcProvider extends SvcElement {
+export class SvcProvider extends LitElement {
   static override styles = providerStyles;
 
-  // The value consumers receive; rebuilt when an attribute changes, which notifies every subscribed element.
-  @provide({ context: svcConfigContext })
-  protected config: SvcConfig = {};
+  // Declared here rather than with decorators, which would add TypeScript's `__decorate` helper to every bundle;
+  // every reactive property is a piece of the shared configuration.
+  static override properties: PropertyDeclarations = {
+    trustUrl: { attribute: 'trust-url' },
+    baseUrl: { attribute: 'base-url' },
+    publishableKey: { attribute: 'publishable-key' },
+    locale: {},
+    theme: {},
+  };
 
   /** Where the service's hosted pages live (`{trust_url}`), such as `https://svc.example`. */
-  @property({ attribute: 'trust-url' }) trustUrl?: string;
+  trustUrl?: string;
 
   /** Where the service's REST API lives (`{base_url}`); elements use it for pages too when `trust-url` is not set. */
-  @property({ attribute: 'base-url' }) baseUrl?: string;
+  baseUrl?: string;
 
   /** The publishable key (`pk_test_...` in the sandbox, `pk_live_...` in production) for browser calls. */
-  @property({ attribute: 'publishable-key' }) publishableKey?: string;
+  publishableKey?: string;
 
   /** BCP 47 language tag of the person's language, such as `en` or `pt-BR`. */
-  @property() locale?: string;
+  locale?: string;
 
   /** Name of the visual theme the elements should use. */
-  @property() theme?: string;
+  theme?: string;
+
+  private readonly provider = new ContextProvider(this, { context: svcConfigContext, initialValue: {} });
+
+  /** The value consumers receive; setting it notifies every subscribed element. */
+  protected get config(): SvcConfig {
+    return this.provider.value;
+  }
+
+  protected set config(value: SvcConfig) {
+    this.provider.setValue(value);
+  }
 
   override connectedCallback(): void {
     // Before the first update, so elements inside that connect next already receive the attributes' values.
-    this.config = this.snapshot();
+    this.snapshot();
     super.connectedCallback();
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    super.willUpdate(changed);
-    if (KEYS.some((key) => changed.has(key))) this.config = this.snapshot();
+    // Only the configuration is reactive, so any change is one of its keys.
+    if (changed.size) this.snapshot();
   }
 
-  private snapshot(): SvcConfig {
-    return { trustUrl: this.trustUrl, baseUrl: this.baseUrl, publishableKey: this.publishableKey, locale: this.locale, theme: this.theme };
+  /** Rebuilds the value consumers receive from the attributes. */
+  private snapshot(): void {
+    const { trustUrl, baseUrl, publishableKey, locale, theme } = this;
+    this.config = { trustUrl, baseUrl, publishableKey, locale, theme };
   }
 
   protected override render(): TemplateResult {
