@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { MESSAGE_SCHEMAS_BASE_URL, messageJsonSchemas } from './json-schemas.js';
-import { MESSAGE_TYPES } from './schemas.js';
+import fc from 'fast-check';
+import { MESSAGE_SCHEMAS_BASE_URL, deadlineVariantsSchema, messageJsonSchemas } from './json-schemas.js';
+import { MESSAGE_TYPES, deadlinePayloadSchema } from './schemas.js';
 
 // The same path from src/lib and from dist/lib.
 const checkedIn = new URL('../../../../schemas/messages/', import.meta.url);
@@ -50,5 +51,40 @@ describe('messageJsonSchemas', () => {
       const onDisk: unknown = JSON.parse(readFileSync(new URL(file, checkedIn), 'utf8'));
       assert.deepEqual(onDisk, documents[file], `schemas/messages/${file} is out of date: run \`pnpm schemas\``);
     }
+  });
+});
+
+// The browser states the deadline payload as one object with a refine; the documents as the spec's two variants.
+describe('the documented deadline variants', () => {
+  it('take exactly what deadlinePayloadSchema takes, and return the same', () => {
+    const payload = fc
+      .tuple(
+        fc.record({
+          remaining_seconds: fc.oneof(
+            fc.constantFrom(0, -0, 1, 5, 15, 30, 0.5, -1, 2 ** 53 - 1, 2 ** 53, NaN, Infinity, '0', '5', null),
+            fc.integer({ min: -3, max: 40 }),
+            fc.double(),
+          ),
+          level: fc.constantFrom('warning', 'expired', 'critical', '', null),
+          deadline_at: fc.constantFrom('2030-01-01T00:00:00Z', '2030-01-01T00:00:00.5Z', '2030-01-01T00:00:00+01:00', null),
+        }),
+        // Now and then a field goes missing or one too many comes along.
+        fc.option(fc.constantFrom('remaining_seconds', 'level', 'deadline_at', 'extra'), { freq: 4 }),
+      )
+      .map(([data, change]): Record<string, unknown> => {
+        const copy: Record<string, unknown> = { ...data };
+        if (change === 'extra') copy.extra = 1;
+        else if (change !== null) delete copy[change];
+        return copy;
+      });
+    fc.assert(
+      fc.property(payload, (data) => {
+        const actual = deadlinePayloadSchema.safeParse(data);
+        const expected = deadlineVariantsSchema.safeParse(data);
+        assert.equal(actual.success, expected.success);
+        if (expected.success) assert.deepEqual(actual.data, expected.data);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

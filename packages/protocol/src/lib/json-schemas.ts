@@ -1,6 +1,7 @@
 // Node-side only (scripts and tests): it pulls in zod's JSON Schema generator, which the browser bundle must not carry.
 import * as z from 'zod/mini';
 import {
+  HTTP_URL,
   MESSAGE_TYPES,
   NON_EMPTY,
   UTC_DATE_TIME,
@@ -11,10 +12,11 @@ import {
   cancelPayloadSchema,
   consentCompletePayloadSchema,
   consentStatePayloadSchema,
-  deadlineExpiredPayloadSchema,
   deadlinePayloadSchema,
-  deadlineWarningPayloadSchema,
   envelopeSchema,
+  isCount,
+  isPositiveInteger,
+  isStringKeyed,
   errorPayloadSchema,
   messageSchema,
   payloadSchemas,
@@ -33,6 +35,23 @@ const fields = z.registry<{ description: string; pattern?: string }>();
 const describe = (descriptions: [z.core.$ZodType, string][]) => {
   for (const [schema, description] of descriptions) fields.add(schema, { description });
 };
+
+/**
+ * The `svc:deadline` payload as the published documents state it, a `oneOf` of a warning and an expiry. The browser
+ * schema is one object with a refine (schemas.ts), which JSON Schema cannot state; json-schemas.test.ts holds the
+ * two statements to the same verdicts.
+ */
+export const deadlineWarningPayloadSchema = z.strictObject({
+  remaining_seconds: z.int().check(z.positive()),
+  level: z.literal('warning'),
+  deadline_at: z.string().check(z.regex(UTC_DATE_TIME)),
+});
+export const deadlineExpiredPayloadSchema = z.strictObject({
+  remaining_seconds: z.literal(0),
+  level: z.literal('expired'),
+  deadline_at: z.string().check(z.regex(UTC_DATE_TIME)),
+});
+export const deadlineVariantsSchema = z.union([deadlineWarningPayloadSchema, deadlineExpiredPayloadSchema]);
 const deadlineWarning = deadlineWarningPayloadSchema.shape;
 const deadlineExpired = deadlineExpiredPayloadSchema.shape;
 describe([
@@ -80,7 +99,7 @@ describe([
   [deadlineExpired.deadline_at, 'The deadline, ISO 8601 in UTC.'],
 ]);
 
-// JSON Schema's `uri` format allows any scheme; the pattern says what `httpUrl()` checks.
+// JSON Schema's `uri` format allows any scheme; the pattern says which ones the URL rule takes.
 fields.add(brandingSchema.shape.logo_url, { description: 'An http(s) URL of the organisation logo.', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
@@ -95,23 +114,54 @@ const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
 
 // The browser-bound schemas state some rules with the schema kinds the bundle carries anyway (see schemas.ts); the
 // documents state the same rules in JSON Schema's own words: `minLength: 1` for the non-empty pattern, the `format`
-// beside zod's date-time and UUID v4 patterns, a plain `null` and `boolean` type for the literals that spell them,
-// and `oneOf` for the unions whose branches exclude each other.
-const exclusive = new Set<z.core.$ZodType>([deadlinePayloadSchema, messageSchema, ...messageSchema.def.options]);
+// beside zod's date-time and UUID v4 patterns, `format: uri` for the http(s) URL pattern, a plain `null` and
+// `boolean` type for the literals that spell them, `integer` with its bounds for the integer refines, an
+// object with string keys for the plain-object check, the deadline payload as its two variants, and `oneOf` for
+// the unions whose branches exclude each other.
+const exclusive = new Set<z.core.$ZodType>([deadlineVariantsSchema, messageSchema, ...messageSchema.def.options]);
 const formats = new Map([
   [UTC_DATE_TIME.source, 'date-time'],
   [UUID_V4.source, 'uuid'],
 ]);
+// The integer refines, with the lower bound each states beside `z.int()`'s upper one.
+const integerBounds = new Map<unknown, { minimum: number } | { exclusiveMinimum: number }>([
+  [isCount, { minimum: 0 }],
+  [isPositiveInteger, { exclusiveMinimum: 0 }],
+]);
+const integerBound = (schema: z.core.$ZodType) =>
+  schema._zod.def.checks?.map((check) => integerBounds.get((check._zod.def as z.core.$ZodCustomDef).fn)).find(Boolean);
+const options: Parameters<typeof z.toJSONSchema>[1] = {
+  target: 'draft-2020-12',
+  metadata: fields,
+  override: restate,
+  // The one custom schema is the plain-object check, `z.record(z.string(), z.unknown())`'s rule.
+  unrepresentable: ({ zodSchema }) =>
+    (zodSchema._zod.def as z.core.$ZodCustomDef).fn === isStringKeyed
+      ? { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }
+      : 'throw',
+};
 function restate({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }) {
   const { pattern, anyOf } = jsonSchema;
-  const values = zodSchema._zod.def.type === 'literal' ? (zodSchema as z.core.$ZodLiteral)._zod.def.values : [];
-  if (pattern === NON_EMPTY.source) {
+  const { def } = zodSchema._zod;
+  const values = def.type === 'literal' ? (zodSchema as z.core.$ZodLiteral)._zod.def.values : [];
+  if (zodSchema === deadlinePayloadSchema) {
+    // Replaced whole: every key of the one-object statement goes, the two variants come in.
+    for (const key of Object.keys(jsonSchema)) delete jsonSchema[key];
+    const { $schema: _, ...variants } = z.toJSONSchema(deadlineVariantsSchema, options);
+    Object.assign(jsonSchema, variants);
+  } else if (pattern === NON_EMPTY.source) {
     delete jsonSchema.pattern;
     jsonSchema.minLength = 1;
   } else if (pattern !== undefined && formats.has(pattern)) {
     // In the order zod writes its string formats: type, format, pattern.
     delete jsonSchema.pattern;
     Object.assign(jsonSchema, { format: formats.get(pattern), pattern });
+  } else if (pattern === HTTP_URL.source) {
+    // As `z.httpUrl()` writes it; the field's metadata adds the scheme pattern.
+    delete jsonSchema.pattern;
+    jsonSchema.format = 'uri';
+  } else if (def.type === 'number' && integerBound(zodSchema)) {
+    Object.assign(jsonSchema, { type: 'integer', ...integerBound(zodSchema), maximum: Number.MAX_SAFE_INTEGER });
   } else if ((values.length === 1 && values[0] === null) || (values.length === 2 && values.includes(true) && values.includes(false))) {
     delete jsonSchema.const;
     delete jsonSchema.enum;
@@ -129,7 +179,7 @@ function restate({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSc
 }
 
 function document(file: string, title: string, description: string, schema: z.core.$ZodType) {
-  const { $schema, ...body } = z.toJSONSchema(schema, { target: 'draft-2020-12', metadata: fields, override: restate });
+  const { $schema, ...body } = z.toJSONSchema(schema, options);
   return { $schema, $id: MESSAGE_SCHEMAS_BASE_URL + file, title, description, ...body };
 }
 

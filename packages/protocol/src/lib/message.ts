@@ -9,7 +9,6 @@ import {
   MESSAGE_TYPES,
   PROTOCOL_VERSION,
   envelopeSchema,
-  messageSchema,
   messageVariants,
 } from './schemas.js';
 
@@ -28,9 +27,9 @@ function safeParse(data: unknown): Result {
     return messageVariants[kind as Kind][type as MessageType].safeParse(data) as Result;
   }
   // Not a kind or type of the protocol: the envelope schema names the field. Should it pass after all (a getter
-  // answering differently on the second read), the union decides, so nothing unchecked gets through.
+  // answering differently on the second read), the variant it names decides, so nothing unchecked gets through.
   const envelope = envelopeSchema.safeParse(data);
-  return envelope.success ? (messageSchema.safeParse(data) as Result) : envelope;
+  return envelope.success ? (messageVariants[envelope.data.kind][envelope.data.type].safeParse(data) as Result) : envelope;
 }
 
 /** The verdict on untrusted data: the validated message, or the first rule it broke. */

@@ -3,9 +3,15 @@
 //
 // Every zod schema kind used here ships its whole implementation to every page that embeds a decision, so the rules
 // are stated with as few kinds as state them exactly (see the README's bundle notes, and index.test.ts for the list):
-// - finite value sets (enums, `true|false`, `null`) are `z.literal`, one kind instead of enum, boolean and nullable;
-// - string rules are regex checks, including zod's own date-time and UUID v4 patterns (pinned to zod by a test);
-// - a whole message is one strict object per kind and type, looked up by `kind` and `type` (no discriminated union).
+// - finite value sets (enums, `true|false`) are `z.literal`, one kind instead of enum and boolean;
+// - string rules are regex checks, including zod's own date-time and UUID v4 patterns (pinned to zod by a test) and
+//   an http(s) URL pattern in place of `z.httpUrl()`;
+// - integers are numbers with a refine that states `z.int()` and the bound, any-object fields a plain-object check with a copy, the
+//   deadline payload one object with a refine: `z.int()`, `z.record()` and `z.union()` cost more;
+// - a whole message is one strict object per kind and type, looked up by `kind` and `type` (no discriminated union;
+//   the exported unions of them are for callers, the host path never touches them).
+// Each stand-in is held to the verdicts of the kind it replaces by schemas.test.ts, and json-schemas.ts publishes
+// it in the replaced kind's words.
 // Factories are `@__NO_SIDE_EFFECTS__` and chained constructions `@__PURE__`, so a bundle that only needs some
 // schemas (the deadline clock's date-time, say) drops the rest: a method call like `.check()` is otherwise kept.
 import * as z from 'zod/mini';
@@ -39,10 +45,38 @@ const text = /* @__NO_SIDE_EFFECTS__ */ () => matching(NON_EMPTY);
 // the bundle. schemas.test.ts fails if zod's patterns ever differ from these; the JSON Schemas keep their `format`.
 export const UTC_DATE_TIME = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/;
 export const UUID_V4 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$/;
+// What `z.httpUrl()` accepts, as a regex: `http:` or `https:` (any case), `//`, a domain name (zod's own domain
+// rule: dot-separated labels, a letter-only top-level label, at most 253 characters), an optional port up to 65535,
+// then a path, query or fragment without whitespace. Stricter in corners only (whitespace zod would trim, user info,
+// IDN hosts, `\` or extra slashes): anything this accepts, `z.httpUrl()` accepts and returns unchanged, which
+// schemas.test.ts checks. The JSON Schema keeps its `format: uri` and scheme pattern.
+export const HTTP_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?=[-.a-zA-Z0-9]{1,253}(?:[:/?#]|$))(?:(?![Xx][Nn]--)[a-zA-Z0-9](?:[-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}(?::(?:[1-5]?\d{1,4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]\S*)?$/;
 const utcDateTime = /* @__NO_SIDE_EFFECTS__ */ () => matching(UTC_DATE_TIME);
-const count = /* @__NO_SIDE_EFFECTS__ */ () => z.int().check(z.nonnegative());
-const positive = /* @__NO_SIDE_EFFECTS__ */ () => z.int().check(z.positive());
+// `z.int().check(z.nonnegative())` and `z.int().check(z.positive())` exactly (`z.int()` takes the safe integers), as
+// refines on a plain number: zod's number formats and bound checks cost more than the refine the schemas carry
+// anyway. json-schemas.ts knows these two functions and publishes them as `type: integer` with the same bounds.
+export const isCount = (value: number): boolean => Number.isSafeInteger(value) && value >= 0;
+export const isPositiveInteger = (value: number): boolean => Number.isSafeInteger(value) && value > 0;
+const count = /* @__NO_SIDE_EFFECTS__ */ () => z.number().check(z.refine(isCount, 'Expected an integer >= 0'));
+const positive = /* @__NO_SIDE_EFFECTS__ */ () => z.number().check(z.refine(isPositiveInteger, 'Expected an integer > 0'));
 const kind = /* @__NO_SIDE_EFFECTS__ */ () => z.literal(KINDS);
+// `z.record(z.string(), z.unknown())` for less than zod's record kind costs: an object whose prototype is
+// `Object.prototype` or null and that has no enumerable symbol key (zod also takes plain objects of another realm or
+// of a plain-object prototype, which postMessage never delivers), returned as the same shallow copy: the own
+// enumerable string keys but `__proto__`.
+export const isStringKeyed = (value: unknown): boolean =>
+  typeof value === 'object' &&
+  value !== null &&
+  [null, Object.prototype].includes(Object.getPrototypeOf(value)) &&
+  Object.getOwnPropertySymbols(value).every((key) => !Object.prototype.propertyIsEnumerable.call(value, key));
+const plainObject = /* @__NO_SIDE_EFFECTS__ */ () =>
+  z.custom<Record<string, unknown>>(isStringKeyed, { message: 'Expected a plain object', abort: true }).check(
+    z.overwrite((value) => {
+      const copy = { ...value };
+      delete copy['__proto__'];
+      return copy;
+    }),
+  );
 
 /** Schema of an ISO 8601 UTC date-time such as `2030-01-01T00:00:00Z`, for the deadline clock's option. */
 export const utcDateTimeSchema = utcDateTime();
@@ -53,15 +87,14 @@ export const kindSchema = kind();
 /** Schema of `svc:ready` branding: display hints only, each optional; `accent` is a hex colour so it is safe in CSS. */
 export const brandingSchema = /* @__PURE__ */ z.strictObject({
   name: z.optional(text()),
-  logo_url: z.optional(z.httpUrl()),
+  logo_url: z.optional(matching(HTTP_URL)),
   accent: z.optional(matching(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)),
 });
 
 // The ready fields other than `kind`, shared by the either-kind schema and each kind's message variant.
 const readyFields = {
   session_token: text(),
-  // `z.nullable()` exactly, as a union with the null literal: the JSON Schema is the same `anyOf`.
-  deadline_at: z.union([utcDateTime(), z.literal(null)]),
+  deadline_at: z.nullable(utcDateTime()),
   branding: brandingSchema,
   mode: z.literal(['embed', 'popup', 'redirect']),
   // A BCP 47 language tag such as `en` or `pt-BR`.
@@ -87,7 +120,7 @@ export const consentStatePayloadSchema = /* @__PURE__ */ z
 /** Schema of the approval `svc:state` payload: `kind_payload` is the approval's own state object. */
 export const approvalStatePayloadSchema = z.strictObject({
   ...transition,
-  kind_payload: z.record(z.string(), z.unknown()),
+  kind_payload: plainObject(),
 });
 
 /** Schema of the `svc:state` payload of either kind. */
@@ -122,28 +155,30 @@ export const errorPayloadSchema = z.strictObject({
   message: z.string(),
   // `z.boolean()` exactly, as a literal: the JSON Schema says `"type": "boolean"`.
   fatal: z.literal([true, false]),
-  recoverable_via: z.union([text(), z.literal(null)]),
+  recoverable_via: z.nullable(text()),
 });
 
 /** Schema of the `svc:resize` payload: the content height in whole CSS pixels. */
 export const resizePayloadSchema = z.strictObject({ height: count() });
 
-/** Schema of the `svc:deadline` payload at T-30 s, T-15 s and T-5 s: seconds are still left. */
-export const deadlineWarningPayloadSchema = z.strictObject({
-  remaining_seconds: positive(),
-  level: z.literal('warning'),
-  deadline_at: utcDateTime(),
-});
+/** The `svc:deadline` payload at T-30 s, T-15 s and T-5 s: seconds are still left. */
+type DeadlineWarning = { remaining_seconds: number; level: 'warning'; deadline_at: string };
+/** The `svc:deadline` payload at T-0: no time is left. */
+type DeadlineExpired = { remaining_seconds: 0; level: 'expired'; deadline_at: string };
 
-/** Schema of the `svc:deadline` payload at T-0: no time is left. */
-export const deadlineExpiredPayloadSchema = z.strictObject({
-  remaining_seconds: z.literal(0),
-  level: z.literal('expired'),
-  deadline_at: utcDateTime(),
-});
-
-/** Schema of the `svc:deadline` payload: a `warning` has seconds left, `expired` has none. */
-export const deadlinePayloadSchema = z.union([deadlineWarningPayloadSchema, deadlineExpiredPayloadSchema]);
+/**
+ * Schema of the `svc:deadline` payload: a `warning` has seconds left, `expired` has none. One object with a refine
+ * rather than a union of the two, which would ship zod's union to every page; the published JSON Schema states it
+ * as a `oneOf` of the two (json-schemas.ts), and a test holds the two statements to the same verdicts.
+ */
+export const deadlinePayloadSchema = /* @__PURE__ */ z
+  .strictObject({ remaining_seconds: count(), level: z.literal(['warning', 'expired']), deadline_at: utcDateTime() })
+  .check(
+    z.refine((deadline) => (deadline.level === 'expired') === (deadline.remaining_seconds === 0), {
+      message: 'remaining_seconds must be 0 when expired and above 0 for a warning',
+      path: ['remaining_seconds'],
+    }),
+  ) as z.ZodMiniType<DeadlineWarning | DeadlineExpired, DeadlineWarning | DeadlineExpired>;
 
 /** The payload schema of each message type, covering both kinds. */
 export const payloadSchemas = {
@@ -160,7 +195,7 @@ const envelopeShape = {
   type: z.literal(MESSAGE_TYPES),
   kind: kind(),
   version: z.literal(PROTOCOL_VERSION),
-  payload: z.record(z.string(), z.unknown()),
+  payload: plainObject(),
   ts: utcDateTime(),
   message_id: matching(UUID_V4),
 };
