@@ -56,7 +56,8 @@ export class ConsentFieldError extends Error {
     phase: ConsentFieldErrorDetail['phase'],
     options: { cause?: unknown; status?: number | undefined; body?: unknown } = {},
   ) {
-    super(message, 'cause' in options ? { cause: options.cause } : undefined);
+    // Error reads only `cause` from its options, and only when the key is present.
+    super(message, options);
     this.name = 'ConsentFieldError';
     this.code = code;
     this.phase = phase;
@@ -66,10 +67,8 @@ export class ConsentFieldError extends Error {
 
   /** The `svc-error` detail for this error, on the field of `flow`. */
   toDetail(flow: string): ConsentFieldErrorDetail {
-    const detail: ConsentFieldErrorDetail = { code: this.code, message: this.message, phase: this.phase, flow };
-    if (this.status !== undefined) detail.status = this.status;
-    if (this.body !== undefined) detail.body = this.body;
-    return detail;
+    const { code, message, phase, status, body } = this;
+    return { code, message, phase, flow, ...(status !== undefined && { status }), ...(body !== undefined && { body }) };
   }
 }
 

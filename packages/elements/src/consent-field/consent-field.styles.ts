@@ -26,14 +26,14 @@ export const consentFieldStyles = css`
     --_mark-text: #2b3036;
     --_mark-back: #eef0f2;
     --_mark-edge: #8a939d;
-    --_space: var(--svc-space, 0.75rem);
+    --_space: var(--svc-space, .75rem);
     box-sizing: border-box;
     min-inline-size: 0;
     margin: 0;
     padding-block: var(--_space);
     padding-inline: calc(var(--_space) * 1.5);
     border: 1px solid var(--svc-border, var(--_border));
-    border-radius: var(--svc-radius, 0.5rem);
+    border-radius: var(--svc-radius, .5rem);
     color: var(--svc-text, var(--_text));
     font-family: var(--svc-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif);
     font-size: var(--svc-font-size, 1rem);
@@ -48,7 +48,6 @@ export const consentFieldStyles = css`
     --_border: #5c6570;
     --_mark-text: #eef0f2;
     --_mark-back: #262b31;
-    --_mark-edge: #8a939d;
   }
 
   @media (prefers-color-scheme: dark) {
@@ -59,12 +58,11 @@ export const consentFieldStyles = css`
       --_border: #5c6570;
       --_mark-text: #eef0f2;
       --_mark-back: #262b31;
-      --_mark-edge: #8a939d;
     }
   }
 
   .field__legend {
-    padding-inline: 0.25em;
+    padding-inline: .25em;
     font-weight: 600;
   }
 
@@ -74,7 +72,7 @@ export const consentFieldStyles = css`
   .field__message {
     margin: 0;
     color: var(--svc-muted, var(--_muted));
-    font-size: 0.875em;
+    font-size: .875em;
   }
 
   .field__rows {
@@ -86,7 +84,7 @@ export const consentFieldStyles = css`
   .row {
     display: grid;
     grid-template-columns: 1.25em minmax(0, 1fr);
-    column-gap: 0.625em;
+    column-gap: .625em;
     align-items: start;
   }
 
@@ -95,7 +93,7 @@ export const consentFieldStyles = css`
     grid-column: 1;
     inline-size: 1.125em;
     block-size: 1.125em;
-    margin: 0.17em 0 0;
+    margin: .17em 0 0;
     accent-color: var(--svc-accent, var(--_accent));
   }
 
@@ -120,12 +118,12 @@ export const consentFieldStyles = css`
   }
 
   .row__control:disabled + .row__label {
-    opacity: 0.7;
+    opacity: .7;
   }
 
   .field__policy {
     margin: 0 0 var(--_space);
-    font-size: 0.875em;
+    font-size: .875em;
   }
 
   .field__policy a {

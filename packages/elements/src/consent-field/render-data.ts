@@ -47,22 +47,22 @@ export function rowKind(purpose: Pick<RenderPurpose, 'basis' | 'mechanism'>): Ro
   return 'notice';
 }
 
-const BASES = new Set<string>(['consent', 'legitimate_interest', 'contract', 'legal_obligation']);
-const str = (v: unknown): v is string => typeof v === 'string';
-const optStr = (v: unknown) => v === null || v === undefined || typeof v === 'string';
+const BASES = ['consent', 'legitimate_interest', 'contract', 'legal_obligation'];
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const optStr = (v: unknown) => v == null || isStr(v);
 
 function isPurpose(value: unknown): value is RenderPurpose {
   const p = value as Partial<RenderPurpose> | null;
-  return typeof p === 'object' && p !== null && str(p.key) && p.key !== '' && str(p.label) && optStr(p.description) &&
-    str(p.basis) && BASES.has(p.basis) && optStr(p.mechanism);
+  return !!p && typeof p === 'object' && isStr(p.key) && p.key !== '' && isStr(p.label) && optStr(p.description) &&
+    BASES.includes(p.basis!) && optStr(p.mechanism);
 }
 
 /** Whether `value` has the render answer's shape (the fields the field uses). */
 export function isRenderData(value: unknown): value is RenderData {
   const d = value as Partial<RenderData> | null;
-  return typeof d === 'object' && d !== null && str(d.flow_id) && str(d.title) && optStr(d.description) &&
-    optStr(d.policy_url) && Array.isArray(d.purposes) && d.purposes.every(isPurpose) && str(d.notice_hash) &&
-    str(d.render_proof) && d.render_proof !== '';
+  return !!d && typeof d === 'object' && isStr(d.flow_id) && isStr(d.title) && optStr(d.description) &&
+    optStr(d.policy_url) && Array.isArray(d.purposes) && d.purposes.every(isPurpose) && isStr(d.notice_hash) &&
+    isStr(d.render_proof) && d.render_proof !== '';
 }
 
 /** Where and how the render answer is fetched. */
@@ -88,44 +88,42 @@ export function renderUrl(baseUrl: string, flowId: string, locale: string | unde
  * server's error body) or `invalid_response`; an abort through `signal` rejects with the signal's reason.
  */
 export async function fetchRenderData(request: RenderRequest): Promise<RenderData> {
+  const { signal, timeoutMs } = request;
   const controller = new AbortController();
-  const onAbort = () => controller.abort(request.signal?.reason);
-  request.signal?.addEventListener('abort', onAbort, { once: true });
+  const onAbort = () => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     controller.abort();
-  }, request.timeoutMs);
-  const doFetch: FetchLike = request.fetch ?? ((input, init) => fetch(input, init));
+  }, timeoutMs);
+  let response: Response;
+  let text: string;
   try {
-    let response: Response;
-    let text: string;
-    try {
-      // No cookies: the publishable key and the page's origin are what the service checks.
-      response = await doFetch(renderUrl(request.baseUrl, request.flowId, request.locale), {
-        method: 'GET', headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
-        credentials: 'omit', cache: 'no-store', signal: controller.signal,
-      });
-      text = await response.text();
-    } catch (cause) {
-      if (request.signal?.aborted) throw request.signal.reason;
-      if (timedOut) throw new CaptureError('timeout', `The service did not answer within ${request.timeoutMs} ms.`);
-      throw new CaptureError('network', 'The service could not be reached.', { cause });
-    }
-    const body = answerBody(response, text);
-    // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
-    const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
-    if (!isRenderData(data)) throw new CaptureError('invalid_response', 'The service answered without the flow’s presentation.');
-    return {
-      ...data,
-      description: data.description ?? null,
-      policy_url: data.policy_url ?? null,
-      purposes: data.purposes.map((p) => ({ ...p, description: p.description ?? '', mechanism: p.mechanism ?? '', required: p.required === true })),
-    };
+    // No cookies: the publishable key and the page's origin are what the service checks.
+    response = await (request.fetch ?? ((input, init) => fetch(input, init)))(renderUrl(request.baseUrl, request.flowId, request.locale), {
+      method: 'GET', headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
+      credentials: 'omit', cache: 'no-store', signal: controller.signal,
+    });
+    text = await response.text();
+  } catch (cause) {
+    if (signal?.aborted) throw signal.reason;
+    throw timedOut ? new CaptureError('timeout', `The service did not answer within ${timeoutMs} ms.`)
+      : new CaptureError('network', 'The service could not be reached.', { cause });
   } finally {
     clearTimeout(timer);
-    request.signal?.removeEventListener('abort', onAbort);
+    signal?.removeEventListener('abort', onAbort);
   }
+  const body = answerBody(response, text);
+  // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
+  const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
+  if (!isRenderData(data)) throw new CaptureError('invalid_response', 'The service answered without the flow’s presentation.');
+  return {
+    ...data,
+    description: data.description ?? null,
+    policy_url: data.policy_url ?? null,
+    purposes: data.purposes.map((p) => ({ ...p, description: p.description ?? '', mechanism: p.mechanism ?? '', required: p.required === true })),
+  };
 }
 
 /**
@@ -135,13 +133,10 @@ export async function fetchRenderData(request: RenderRequest): Promise<RenderDat
 export function proofExpiry(data: Pick<RenderData, 'render_proof' | 'render_proof_expires_at'>): number | undefined {
   const stated = Date.parse(data.render_proof_expires_at ?? '');
   if (Number.isFinite(stated)) return stated;
-  const proof = data.render_proof;
   try {
-    const payload = proof.split('.')[1];
-    if (!payload) return undefined;
-    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '='));
-    const exp = (JSON.parse(json) as { exp?: unknown }).exp;
-    return typeof exp === 'number' && Number.isFinite(exp) ? exp * 1000 : undefined;
+    // base64url to base64; atob accepts it without padding. A missing payload or one that is not JSON throws.
+    const { exp } = JSON.parse(atob(data.render_proof.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return Number.isFinite(exp) ? (exp as number) * 1000 : undefined;
   } catch {
     return undefined;
   }
