@@ -1,10 +1,9 @@
-import { ContextConsumer } from '@lit/context';
 import { type DeadlinePayload, type HostChannel, type Kind, type ReadyPayload, type SvcMessage, createHostChannel } from '@svc/protocol';
 import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { keyed } from 'lit/directives/keyed.js';
 import type { SvcCompleteDetail } from '../events/svc-complete.js';
 import { type DecisionErrorDetail, DecisionErrorCode } from '../events/svc-error.js';
-import { configDefaults, svcConfigContext } from '../internal/config.js';
+import { type SvcConfig, configDefaults, requestConfig } from '../internal/config.js';
 import { DeadlineWatch } from '../internal/deadline-watch.js';
 import { openCentered } from '../internal/popup.js';
 import { Scope } from '../internal/scope.js';
@@ -163,9 +162,9 @@ export class SvcDecision extends LitElement {
   private readyPayload?: ReadyPayload;
   private popupBlocked = false;
 
-  // Configuration from the closest <svc-provider> (it requests an update when it changes); the element's own
-  // attributes win over it.
-  readonly #provided = new ContextConsumer(this, { context: svcConfigContext, subscribe: true });
+  // Configuration from the closest <svc-provider> while connected; the element's own attributes win over it.
+  #provided: SvcConfig | undefined;
+  #unsubscribe: (() => void) | undefined;
   #resolved: Resolved = { key: '', mode: 'embed' };
   #sessionKey: string | undefined;
   #session: Session | undefined;
@@ -177,12 +176,17 @@ export class SvcDecision extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.#unsubscribe = requestConfig(this, (config) => {
+      this.#provided = config;
+      this.requestUpdate();
+    });
     // Everything a session holds was released on disconnect; the next update sets it up again.
     this.requestUpdate();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
+    this.#unsubscribe?.();
     this.#teardown();
     this.#sessionKey = undefined;
   }
@@ -239,7 +243,7 @@ export class SvcDecision extends LitElement {
     // With no context value (only the decision module was imported, or the provider is not upgraded yet), the
     // enclosing <svc-provider>'s attributes still configure the element.
     const provider = this.closest('svc-provider');
-    const provided = this.#provided.value ?? {
+    const provided = this.#provided ?? {
       trustUrl: provider?.getAttribute('trust-url'),
       baseUrl: provider?.getAttribute('base-url'),
     };
