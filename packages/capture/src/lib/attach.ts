@@ -103,7 +103,7 @@ function tokenInput(form: HTMLFormElement, create: boolean): HTMLInputElement | 
  */
 export function attachCapture(form: HTMLFormElement, options: CaptureOptions): CaptureHandle {
   checkOptions(form, options);
-  if (attached.has(form)) throw new CaptureError('already_attached', 'This form already has a capture helper attached.');
+  if (attached.has(form)) throw new CaptureError('already_attached', 'The form already has a capture helper attached.');
   const settings = { ...options, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
   let inFlight: Promise<CaptureResult> | undefined;
   let submitPending = false;

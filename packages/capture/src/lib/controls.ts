@@ -50,8 +50,8 @@ type Kind = 'checkbox' | 'radio' | 'select' | 'notice';
 const PURPOSE = 'data-svc-purpose';
 
 // Every misconfiguration names its purpose the same way.
-const refuse = (key: string, problem: string, cause?: unknown) =>
-  new CaptureError('invalid_control', `Purpose "${key}" ${problem}`, cause === undefined ? {} : { cause });
+const refuse = (key: string, problem: string, options?: { cause: unknown }) =>
+  new CaptureError('invalid_control', `Purpose "${key}" ${problem}`, options);
 
 function kindOf(key: string, el: Element): Kind {
   const { localName: tag, type } = el as HTMLInputElement;
@@ -60,22 +60,21 @@ function kindOf(key: string, el: Element): Kind {
   // Anything that takes part in a form but is not one of the supported controls cannot carry a decision: the
   // listed elements (they alone have `willValidate`) and form-associated custom elements.
   if (!('willValidate' in el) && !(el.constructor as { formAssociated?: boolean }).formAssociated) return 'notice';
-  throw refuse(key, `is marked on <${tag === 'input' ? `input type="${type}"` : tag}>, which cannot carry a decision; use a checkbox, radio group or select.`);
+  throw refuse(key, `is marked on <${tag === 'input' ? `input type="${type}"` : tag}>, which cannot carry a decision; use a checkbox, radios or a select.`);
 }
 
 const byDocumentOrder = (a: Element, b: Element): number =>
   // 4 is Node.DOCUMENT_POSITION_FOLLOWING; the number keeps this module free of DOM globals.
   a === b ? 0 : a.compareDocumentPosition(b) & 4 ? -1 : 1;
 
-const isRequired = (el: Element): boolean =>
-  (el as HTMLInputElement).required === true || el.getAttribute('aria-required') === 'true';
+const isRequired = (el: Element): boolean => el.matches(':required,[aria-required=true]');
 
 // :disabled also covers a control inside a disabled fieldset, which its `disabled` property does not.
 const isDisabled = (el: Element): boolean => el.matches(':disabled');
 
 function meaningOf(el: Element): PurposeDecision | undefined {
   const value = el.getAttribute('data-svc-decision') ?? (el as HTMLInputElement).value;
-  return value === 'granted' || value === 'declined' ? value : undefined;
+  return /^(granted|declined)$/.test(value) ? (value as PurposeDecision) : undefined;
 }
 
 // Each purpose key with its elements, from the explicit mapping or from `data-svc-purpose`.
@@ -87,7 +86,7 @@ function gather(form: HTMLFormElement, mapping: Readonly<Record<string, PurposeT
         found = typeof target === 'string' ? [...form.querySelectorAll(target)]
           : (target as Node).nodeType === 1 ? [target as Element] : [...(target as Iterable<Element>)];
       } catch (cause) {
-        throw refuse(key, 'has a selector that is not valid.', cause);
+        throw refuse(key, 'has an invalid selector.', { cause });
       }
       if (!found.length) throw refuse(key, 'has no control.');
       return [key, found];
@@ -109,7 +108,7 @@ function readPurpose(key: string, elements: Element[]): PurposeReading {
   const controls = elements.filter((_, i) => kinds[i] !== 'notice') as HTMLInputElement[];
   const kind = kinds.find((k) => k !== 'notice');
   if (kinds.some((k) => k !== 'notice' && k !== kind)) throw refuse(key, 'mixes different kinds of control.');
-  if (kind !== 'radio' && controls[1]) throw refuse(key, `has more than one ${kind}; one control carries one decision.`);
+  if (kind !== 'radio' && controls[1]) throw refuse(key, `has more than one ${kind}; one purpose takes one.`);
 
   let entry: DecisionEntry | undefined;
   let snapshot: SnapshotControl[] = [];
@@ -122,7 +121,7 @@ function readPurpose(key: string, elements: Element[]): PurposeReading {
     const initial = select && (choices.findLast((o) => o.defaultSelected) ?? (select.size > 1 ? undefined : choices.find((o) => !o.disabled)));
     // A checkbox grants when ticked; a radio or option grants when the chosen one means `granted`.
     const grants = (c: Element) => kind === 'checkbox' || meaningOf(c) === 'granted';
-    if (!choices.some(grants)) throw refuse(key, `has no ${select ? 'option' : 'radio'} that means granted; mark it data-svc-decision="granted".`);
+    if (!choices.some(grants)) throw refuse(key, `has no ${select ? 'option' : 'radio'} meaning granted (data-svc-decision="granted").`);
     const decision = choices.some((c) => grants(c) && (select ? c.selected : c.checked)) ? 'granted' : 'declined';
     entry = {
       decision,

@@ -105,7 +105,7 @@ export interface ReadOptions {
 export async function readForm(form: HTMLFormElement, options: ReadOptions): Promise<CaptureRequest> {
   const purposes = readPurposes(form, options.purposes);
   if (purposes.length === 0) {
-    throw new CaptureError('no_purposes', 'The form has no control marked with data-svc-purpose and no purposes mapping.');
+    throw new CaptureError('no_purposes', 'The form has no control marked data-svc-purpose and no purposes mapping.');
   }
   const parts: RequestParts = {
     flowId: options.flowId,

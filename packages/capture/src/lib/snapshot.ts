@@ -1,4 +1,4 @@
-import type { PurposeReading, SnapshotControl } from './controls.js';
+import type { PurposeReading, SnapshotControl, SnapshotOption } from './controls.js';
 
 // The snapshot is an HTML fragment rebuilt from what the helper read, never a clone of the page: one
 // <fieldset data-svc-purpose> per purpose with its controls in their default state and its notice texts, and no
@@ -28,12 +28,12 @@ function element(name: string, attributes: Record<string, string | boolean | und
 // Writes a text already escaped: whole, cut, or left out while measuring what the controls alone take.
 type Cut = (escaped: string) => string;
 
+// An input, or a select with its options: attributes of the other kind are absent, so left out.
 function control(c: SnapshotControl, cut: Cut): string {
+  const { type, meaning, checked, options } = c as Partial<Record<'type' | 'meaning', string> & { checked: boolean; options: SnapshotOption[] }>;
   const { id, name, required, disabled } = c;
-  return c.tag === 'input'
-    ? element('input', { type: c.type, id, name, 'data-svc-decision': c.meaning, checked: c.checked, required, disabled })
-    : element('select', { id, name, required, disabled }, c.options.map((o) =>
-      element('option', { 'data-svc-decision': o.meaning, selected: o.selected }, cut(escape(o.text)))).join(''));
+  return element(c.tag, { type, id, name, 'data-svc-decision': meaning, checked, required, disabled }, options?.map((o) =>
+    element('option', { 'data-svc-decision': o.meaning, selected: o.selected }, cut(escape(o.text)))).join(''));
 }
 
 const block = (purpose: PurposeReading, cut: Cut): string =>
