@@ -114,9 +114,9 @@ export const decision = z.object({
   /** The person's counter-proposal when an approval was `countered`. */
   counter_proposal: z.nullable(z.string()),
   /**
-   * The consent record a completed consent decision made (granted or declined); its receipt is at
-   * `/api/v1/consent_receipts/{record_id}`. Null until then, for approvals, and for decisions completed before the
-   * server recorded hosted decisions.
+   * The record a completed decision made: a consent record (`cr_...`) for a consent, an authorization record
+   * (`ar_...`) for an approval; its receipt is at `/api/v1/consent_receipts/{record_id}`. Null until the decision
+   * completes, and for decisions completed before the server recorded them.
    */
   record_id: z.nullable(z.string()),
 });
