@@ -1,6 +1,5 @@
 import { type DeadlinePayload, type HostChannel, type Kind, type ReadyPayload, type SvcMessage, createHostChannel } from '@svc/protocol';
 import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { keyed } from 'lit/directives/keyed.js';
 import type { SvcCompleteDetail } from '../events/svc-complete.js';
 import { type DecisionErrorDetail, DecisionErrorCode } from '../events/svc-error.js';
 import { type SvcConfig, configDefaults, requestConfig } from '../internal/config.js';
@@ -54,6 +53,8 @@ interface Resolved {
   mode: DecisionMode;
   urls?: DecisionUrls;
   problem?: string;
+  /** The session's own iframe (embed mode): a new one for each session, as reusing one would navigate it. */
+  frame?: HTMLIFrameElement;
 }
 
 /**
@@ -192,6 +193,12 @@ export class SvcDecision extends LitElement {
   }
 
   protected override willUpdate(): void {
+    this.#updateSession();
+    if (this.#frame) this.#frame.title = this.#frameTitle();
+  }
+
+  /** Starts over, before rendering, when the inputs now call for another session. */
+  #updateSession(): void {
     const next = this.#resolve();
     if (next.key === this.#sessionKey) return;
     this.#teardown();
@@ -203,16 +210,28 @@ export class SvcDecision extends LitElement {
     this.#problem = next.problem
       ? { code: DecisionErrorCode.InvalidConfiguration, message: next.problem, fatal: true, recoverable_via: null }
       : undefined;
+    if (embed && next.urls) {
+      // Made here rather than in the template so that each session gets a fresh one, which also keeps the page's
+      // history free of the old frame's navigation. Its title follows in every update.
+      const frame = (next.frame = document.createElement('iframe'));
+      frame.setAttribute('part', 'frame');
+      frame.setAttribute('sandbox', SANDBOX);
+      frame.referrerPolicy = 'strict-origin';
+      frame.src = next.urls.embed;
+      frame.onload = () => this.#handleFrameLoad();
+    }
     this.phase = next.problem ? 'error' : embed ? 'loading' : 'idle';
     this.announcement = next.problem ? CANNOT_SHOW : embed ? 'Loading the request…' : '';
   }
 
   protected override updated(): void {
+    const states = this.#internals?.states;
     try {
-      // Browsers that only know the older `--state` syntax throw here: no custom states there.
-      this.#internals?.states.clear();
-      this.#internals?.states.add(this.phase);
-    } catch {}
+      states?.clear();
+      states?.add(this.phase);
+    } catch {
+      // Browsers that only know the older `--state` syntax: no custom states there.
+    }
     const problem = this.#problem;
     if (problem) {
       this.#problem = undefined;
@@ -259,8 +278,8 @@ export class SvcDecision extends LitElement {
     this.#popup = null;
   }
 
-  get #frame(): HTMLIFrameElement | null {
-    return this.renderRoot.querySelector('iframe');
+  get #frame(): HTMLIFrameElement | undefined {
+    return this.#resolved.frame;
   }
 
   /** Dispatches `name`, bubbling and composed, with `detail` plus the decision's kind once known. */
@@ -357,7 +376,7 @@ export class SvcDecision extends LitElement {
     });
   }
 
-  // Event listeners of the template: Lit calls them with the element as `this`.
+  /** Gives the hosted page `readyTimeoutMs` after its frame loaded to say it is ready. */
   #handleFrameLoad(): void {
     const session = this.#session;
     if (!session || this.readyPayload || session.cancelReadyTimer) return;
@@ -375,6 +394,7 @@ export class SvcDecision extends LitElement {
     }, SvcDecision.readyTimeoutMs);
   }
 
+  // A listener of the template: Lit calls it with the element as `this`.
   #handleFallbackClick(event: MouseEvent): void {
     const session = this.#session;
     if (session?.mode !== 'popup') return;
@@ -471,10 +491,7 @@ export class SvcDecision extends LitElement {
     const over = this.#session?.ended || phase === 'expired' || phase === 'error';
     const body =
       mode === 'embed'
-        ? html`${urls
-            ? // A new iframe for each session: reusing one would navigate it, adding to the page's history.
-              keyed(this.#resolved, html`<iframe part=frame src=${urls.embed} title=${this.#frameTitle()} sandbox=${SANDBOX} referrerpolicy=strict-origin @load=${this.#handleFrameLoad}></iframe>`)
-            : nothing}${phase === 'loading'
+        ? html`${this.#frame ?? nothing}${phase === 'loading'
             ? html`<div part=loading><slot name=loading><span class=spinner aria-hidden=true></span></slot></div>`
             : nothing}`
         : html`${over

@@ -61,7 +61,7 @@ export const decisionStyles = css`
     border: 3px solid color-mix(in srgb, currentColor 20%, transparent);
     border-top-color: var(--svc-decision-accent, currentColor);
     border-radius: 50%;
-    animation: spin 0.8s linear infinite;
+    animation: spin .8s linear infinite;
   }
 
   @media (prefers-reduced-motion: reduce) {
@@ -79,7 +79,7 @@ export const decisionStyles = css`
   button {
     font: inherit;
     cursor: pointer;
-    padding: 0.625rem 1.25rem;
+    padding: .625rem 1.25rem;
     border: 1px solid transparent;
     border-radius: var(--svc-decision-radius, 0.5rem);
     background: var(--svc-decision-accent, #1d4ed8);
@@ -94,12 +94,12 @@ export const decisionStyles = css`
 
   [part=fallback] {
     display: inline-block;
-    margin-block-start: 0.5rem;
+    margin-block-start: .5rem;
     color: var(--svc-decision-link, var(--svc-decision-accent, LinkText));
   }
 
   [part=status] {
-    margin: 0.5rem 0 0;
+    margin: .5rem 0 0;
   }
 
   /* Never display: none, even when empty: a live region must stay in the accessibility tree to be heard. */
@@ -107,17 +107,16 @@ export const decisionStyles = css`
     margin: 0;
   }
 
-  /* In embed mode the hosted page speaks for itself; the status line only talks to screen readers. */
+  /* In embed mode the hosted page speaks for itself; the status line only talks to screen readers. (A paragraph has
+     no padding or border of its own, and a page's ::part(status) rules win over these anyway.) */
   .embed [part=status] {
     position: absolute;
     width: 1px;
     height: 1px;
     margin: -1px;
-    padding: 0;
     overflow: hidden;
     clip: rect(0 0 0 0);
     white-space: nowrap;
-    border: 0;
   }
 
   [part=expired],
