@@ -13,7 +13,8 @@ export { attachCapture, DEFAULT_TIMEOUT_MS, TOKEN_FIELD } from './lib/attach.js'
 export { autoAttach } from './lib/auto-attach.js';
 
 // Building blocks (for <svc-consent-field>, which renders its own controls and posts with a render proof)
-export { answerBody, requestSubmitAs } from './lib/answer.js';
+export { answerBody, askService } from './lib/answer.js';
+export { holdSubmissions, requestSubmitAs } from './lib/submit.js';
 export { postCapture } from './lib/post.js';
 export { composeRequest, pageUrlOf, subjectOf } from './lib/request.js';
 
@@ -25,6 +26,7 @@ export { CaptureError, CaptureErrorCode } from './lib/errors.js';
 
 // Types
 export type { CaptureHandle, CaptureOptions } from './lib/attach.js';
+export type { AskOptions } from './lib/answer.js';
 export type { AutoAttachHandle } from './lib/auto-attach.js';
 export type { PurposeTarget } from './lib/controls.js';
 export type { FetchLike, PostOptions } from './lib/post.js';

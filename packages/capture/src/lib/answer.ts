@@ -1,4 +1,5 @@
 import { CaptureError } from './errors.js';
+import type { FetchLike } from './post.js';
 
 /**
  * The JSON body of a service answer (undefined when empty or not JSON); a non-2xx answer rejects with
@@ -19,14 +20,51 @@ export function answerBody(response: Response, text: string, service = 'The serv
   return body;
 }
 
+/** How {@link askService} waits: at most `timeoutMs`, with this `fetch`, until `signal` aborts. */
+export interface AskOptions {
+  timeoutMs: number;
+  fetch?: FetchLike | undefined;
+  signal?: AbortSignal | undefined;
+}
+
 /**
- * Submits `form` again as `submitter` did: `requestSubmit` (not `submit`) so validation and the page's own submit
- * listeners run; a submitter that left the form is dropped.
+ * Sends one request to the service, without cookies or cache, and resolves with the answer's JSON body (see
+ * {@link answerBody}), or rejects with a {@link CaptureError}: `network`, `timeout` or `http_<status>`; an abort
+ * through `signal` rejects with the signal's reason. Shared with `<svc-consent-field>`.
  */
-export function requestSubmitAs(form: HTMLFormElement, submitter: HTMLElement | null): void {
+export async function askService(url: string, init: RequestInit, options: AskOptions, service = 'The service'): Promise<unknown> {
+  const { timeoutMs, signal } = options;
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(signal!.reason);
+  signal?.addEventListener('abort', onAbort);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const exchange = async (): Promise<unknown> => {
+    let response: Response;
+    let text: string;
+    try {
+      // No cookies: the publishable key (and a render proof) authenticate, never the person's session.
+      response = await (options.fetch ?? fetch)(url, { ...init, signal: controller.signal, credentials: 'omit', cache: 'no-store' });
+      text = await response.text();
+    } catch (cause) {
+      if (signal?.aborted) throw signal.reason;
+      // After a timeout the deadline below has already rejected the race, so this rejection is never seen.
+      throw new CaptureError('network', `${service} could not be reached.`, { cause });
+    }
+    return answerBody(response, text, service);
+  };
+
+  // The timer races the exchange rather than trusting the abort alone: a fetch that ignores its signal must not
+  // hold the caller (and the person's form) back either.
   try {
-    form.requestSubmit(submitter?.isConnected && (submitter as HTMLButtonElement).form === form ? submitter : null);
-  } catch {
-    form.requestSubmit();
+    return await Promise.race([exchange(), new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        controller.abort();
+        reject(new CaptureError('timeout', `${service} did not answer within ${timeoutMs} ms.`));
+      }, timeoutMs);
+    })]);
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -1,9 +1,9 @@
 import type { PurposeTarget } from './controls.js';
-import { requestSubmitAs } from './answer.js';
 import { asCaptureError, CaptureError } from './errors.js';
 import { emit, emitError } from './events/emit.js';
 import { postCapture, type FetchLike } from './post.js';
 import { httpUrl, readForm } from './request.js';
+import { holdSubmissions } from './submit.js';
 import type { CaptureResult, CaptureSubject } from './types.js';
 
 /** The hidden input the capture token is written into; the organisation's server commits it. */
@@ -68,17 +68,18 @@ function checkOptions(form: HTMLFormElement, options: CaptureOptions): void {
   if (problem) throw new CaptureError('invalid_options', `${problem}.`);
 }
 
-// The hidden token input: the form's own if it has one by that name, else one the helper adds once.
-function tokenInput(form: HTMLFormElement, create: boolean): HTMLInputElement | undefined {
+// Writes the token into the hidden input: the form's own if it has one by that name, else one the helper adds
+// (only to write a token: clearing one needs no input).
+function writeToken(form: HTMLFormElement, token: string): void {
   const existing = form.elements.namedItem(TOKEN_FIELD);
   let input = (existing && 'length' in existing ? existing[0] : existing) as HTMLInputElement | null | undefined;
-  if (!input && create) {
+  if (!input && token) {
     input = form.ownerDocument.createElement('input');
     input.type = 'hidden';
     input.name = TOKEN_FIELD;
     form.append(input);
   }
-  return input ?? undefined;
+  if (input) input.value = token;
 }
 
 /**
@@ -106,20 +107,16 @@ export function attachCapture(form: HTMLFormElement, options: CaptureOptions): C
   if (attached.has(form)) throw new CaptureError('already_attached', 'The form already has a capture helper attached.');
   const settings = { ...options, timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS };
   let inFlight: Promise<CaptureResult> | undefined;
-  let submitPending = false;
-  let resubmitting = false;
-
   const run = async (): Promise<CaptureResult> => {
     try {
       const result = await postCapture(await readForm(form, settings), settings);
-      tokenInput(form, true)!.value = result.session_token;
+      writeToken(form, result.session_token);
       emit(form, 'svc-capture', result);
       return result;
     } catch (cause) {
       const error = asCaptureError(cause, 'The capture failed unexpectedly.');
       // A token from an earlier capture would attest decisions the person may since have changed.
-      const input = tokenInput(form, false);
-      if (input) input.value = '';
+      writeToken(form, '');
       emitError(form, error);
       throw error;
     }
@@ -128,35 +125,10 @@ export function attachCapture(form: HTMLFormElement, options: CaptureOptions): C
     (inFlight ??= run().finally(() => {
       inFlight = undefined;
     }));
-  // Registered in the capture phase on the form, so it runs before the page's own submit listeners on the form
-  // and its ancestors: they see only the one submission that follows the capture, never the held-back one.
-  const onSubmit = (event: SubmitEvent): void => {
-    // Our own re-submission, a synthetic event (it would not submit anything), or one the page already cancelled.
-    if (resubmitting || !event.isTrusted || event.defaultPrevented) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    if (submitPending) return; // a second click or Enter while the capture is under way
-    submitPending = true;
-    const { submitter } = event;
-    capture()
-      .catch(() => undefined)
-      // A task later, not a microtask: a capture that fails at once (invalid_control, no_purposes) settles while the
-      // browser is still firing this submit event, and a requestSubmit() then is silently ignored.
-      .then(() => setTimeout(() => {
-        submitPending = false;
-        resubmitting = true;
-        try {
-          requestSubmitAs(form, submitter);
-        } finally {
-          resubmitting = false;
-        }
-      }));
-  };
-
-  form.addEventListener('submit', onSubmit, { capture: true });
+  const release = holdSubmissions(form, capture);
   const handle: CaptureHandle = {
     detach() {
-      form.removeEventListener('submit', onSubmit, { capture: true });
+      release();
       if (attached.get(form) === handle) attached.delete(form);
     },
     capture,

@@ -1,4 +1,4 @@
-import { answerBody } from './answer.js';
+import { askService } from './answer.js';
 import { CaptureError } from './errors.js';
 import type { CaptureRequest, CaptureResult } from './types.js';
 
@@ -26,45 +26,18 @@ const SERVICE = 'The capture service';
  * object, or rejects with a {@link CaptureError}: `network`, `timeout`, `http_<status>` or `invalid_response`.
  */
 export async function postCapture(request: CaptureRequest, options: PostOptions): Promise<CaptureResult> {
-  const { publishableKey, renderProof, timeoutMs } = options;
-  const controller = new AbortController();
-
-  const exchange = async (): Promise<CaptureResult> => {
-    let response: Response;
-    let text: string;
-    try {
-      // No cookies: the publishable key (and a render proof) authenticate a capture, never the person's session.
-      response = await (options.fetch ?? fetch)(`${String(options.baseUrl).replace(/\/+$/, '')}/api/v1/captures`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json', 'x-publishable-key': publishableKey, ...(renderProof && { 'x-svc-render-proof': renderProof }),
-        },
-        body: JSON.stringify(request), signal: controller.signal, credentials: 'omit', cache: 'no-store',
-      });
-      text = await response.text();
-    } catch (cause) {
-      // After an abort the deadline below has already rejected the race, so this rejection is never seen.
-      throw new CaptureError('network', `${SERVICE} could not be reached.`, { cause });
-    }
-    const capture = (answerBody(response, text, SERVICE) as { capture?: Partial<CaptureResult> } | undefined)?.capture;
-    if (!(typeof capture?.session_token === 'string' && capture.session_token && typeof capture.attestation_id === 'string' &&
-      typeof capture.committed === 'boolean')) {
-      throw new CaptureError('invalid_response', `${SERVICE} answered without a capture.`);
-    }
-    return capture as CaptureResult;
-  };
-
-  // The timer races the exchange rather than trusting the abort alone: a fetch that ignores its signal must not
-  // hold the person's form back either.
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    return await Promise.race([exchange(), new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new CaptureError('timeout', `${SERVICE} did not answer within ${timeoutMs} ms.`));
-      }, timeoutMs);
-    })]);
-  } finally {
-    clearTimeout(timer);
+  const { renderProof } = options;
+  const answer = await askService(`${String(options.baseUrl).replace(/\/+$/, '')}/api/v1/captures`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json', 'x-publishable-key': options.publishableKey, ...(renderProof && { 'x-svc-render-proof': renderProof }),
+    },
+    body: JSON.stringify(request),
+  }, options, SERVICE);
+  const capture = (answer as { capture?: Partial<CaptureResult> } | undefined)?.capture;
+  if (!(typeof capture?.session_token === 'string' && capture.session_token && typeof capture.attestation_id === 'string' &&
+    typeof capture.committed === 'boolean')) {
+    throw new CaptureError('invalid_response', `${SERVICE} answered without a capture.`);
   }
+  return capture as CaptureResult;
 }
