@@ -114,31 +114,30 @@ const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
 
 // The browser-bound schemas state some rules with the schema kinds the bundle carries anyway (see schemas.ts); the
 // documents state the same rules in JSON Schema's own words: `minLength: 1` for the non-empty pattern, the `format`
-// beside zod's date-time and UUID v4 patterns, `format: uri` for the http(s) URL pattern, a plain `null` and
-// `boolean` type for the literals that spell them, `integer` with its bounds for the integer refines, an
-// object with string keys for the plain-object check, the deadline payload as its two variants, and `oneOf` for
-// the unions whose branches exclude each other.
+// beside zod's date-time and UUID v4 patterns, `format: uri` for the http(s) URL pattern, a plain `boolean` type
+// for the literal that spells it, `integer` with its bounds for the integer checks, an object with string keys for
+// the plain-object check, the deadline payload as its two variants, and `oneOf` for the unions whose branches
+// exclude each other.
 const exclusive = new Set<z.core.$ZodType>([deadlineVariantsSchema, messageSchema, ...messageSchema.def.options]);
 const formats = new Map([
   [UTC_DATE_TIME.source, 'date-time'],
   [UUID_V4.source, 'uuid'],
 ]);
-// The integer refines, with the lower bound each states beside `z.int()`'s upper one.
-const integerBounds = new Map<unknown, { minimum: number } | { exclusiveMinimum: number }>([
-  [isCount, { minimum: 0 }],
-  [isPositiveInteger, { exclusiveMinimum: 0 }],
+// The custom schemas: the integers, with the lower bound each states beside `z.int()`'s upper one, and the plain
+// object, `z.record(z.string(), z.unknown())`'s rule.
+const customs = new Map<unknown, z.core.JSONSchema.BaseSchema>([
+  [isCount, { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
+  [isPositiveInteger, { type: 'integer', exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
+  [isStringKeyed, { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }],
 ]);
-const integerBound = (schema: z.core.$ZodType) =>
-  schema._zod.def.checks?.map((check) => integerBounds.get((check._zod.def as z.core.$ZodCustomDef).fn)).find(Boolean);
 const options: Parameters<typeof z.toJSONSchema>[1] = {
   target: 'draft-2020-12',
   metadata: fields,
   override: restate,
-  // The one custom schema is the plain-object check, `z.record(z.string(), z.unknown())`'s rule.
-  unrepresentable: ({ zodSchema }) =>
-    (zodSchema._zod.def as z.core.$ZodCustomDef).fn === isStringKeyed
-      ? { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }
-      : 'throw',
+  unrepresentable: ({ zodSchema }) => {
+    const json = customs.get((zodSchema._zod.def as z.core.$ZodCustomDef).fn);
+    return json ? structuredClone(json) : 'throw';
+  },
 };
 function restate({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }) {
   const { pattern, anyOf } = jsonSchema;
@@ -160,9 +159,7 @@ function restate({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSc
     // As `z.httpUrl()` writes it; the field's metadata adds the scheme pattern.
     delete jsonSchema.pattern;
     jsonSchema.format = 'uri';
-  } else if (def.type === 'number' && integerBound(zodSchema)) {
-    Object.assign(jsonSchema, { type: 'integer', ...integerBound(zodSchema), maximum: Number.MAX_SAFE_INTEGER });
-  } else if ((values.length === 1 && values[0] === null) || (values.length === 2 && values.includes(true) && values.includes(false))) {
+  } else if (values.length === 2 && values.includes(true) && values.includes(false)) {
     delete jsonSchema.const;
     delete jsonSchema.enum;
   } else if (anyOf && exclusive.has(zodSchema)) {

@@ -113,9 +113,10 @@ export function createMessage<T extends MessageType, K extends Kind>(
 /** A random UUID v4; `crypto.randomUUID` exists only in secure contexts, so plain-http host pages build one. */
 export function uuidv4(): string {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  const bytes = crypto.getRandomValues(new Uint8Array(31));
+  let i = 0;
+  // Each 0 of the template becomes a random hex digit and the 8 one of 8 to b (the variant bits); the 4 stays.
+  return '00000000-0000-4000-8000-000000000000'.replace(/[08]/g, (digit) =>
+    (digit === '8' ? 8 | (bytes[i++]! & 3) : bytes[i++]! & 15).toString(16),
+  );
 }

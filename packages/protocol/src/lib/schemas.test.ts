@@ -276,6 +276,14 @@ describe('rules stated without their zod kind', () => {
     });
   }
 
+  it('refuses, without throwing, integers that the object refines could not compare', () => {
+    const hostile = { valueOf: () => { throw new Error('compared'); } };
+    for (const step_index of [Symbol('s'), hostile, 1n]) {
+      assert.equal(consentStatePayloadSchema.safeParse({ from: 'a', to: 'b', step_index, total_steps: 2 }).success, false);
+      assert.equal(consentStatePayloadSchema.safeParse({ from: 'a', to: 'b', step_index: 0, total_steps: step_index }).success, false);
+    }
+  });
+
   it('takes as a deadline payload a warning with whole seconds left or an expiry with none, nothing else', () => {
     const seconds = [0, -0, 1, 5, 30, 0.5, -1, 2 ** 53, NaN, '0', null];
     for (const remaining_seconds of seconds) {

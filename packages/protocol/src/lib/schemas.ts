@@ -6,8 +6,8 @@
 // - finite value sets (enums, `true|false`) are `z.literal`, one kind instead of enum and boolean;
 // - string rules are regex checks, including zod's own date-time and UUID v4 patterns (pinned to zod by a test) and
 //   an http(s) URL pattern in place of `z.httpUrl()`;
-// - integers are numbers with a refine that states `z.int()` and the bound, any-object fields a plain-object check with a copy, the
-//   deadline payload one object with a refine: `z.int()`, `z.record()` and `z.union()` cost more;
+// - integers and any-object fields are custom schemas (the object one returning a copy), the deadline payload one
+//   object with a refine: `z.int()`, `z.record()` and `z.union()` cost more;
 // - a whole message is one strict object per kind and type, looked up by `kind` and `type` (no discriminated union;
 //   the exported unions of them are for callers, the host path never touches them).
 // Each stand-in is held to the verdicts of the kind it replaces by schemas.test.ts, and json-schemas.ts publishes
@@ -52,13 +52,15 @@ export const UUID_V4 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB]
 // schemas.test.ts checks. The JSON Schema keeps its `format: uri` and scheme pattern.
 export const HTTP_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?=[-.a-zA-Z0-9]{1,253}(?:[:/?#]|$))(?:(?![Xx][Nn]--)[a-zA-Z0-9](?:[-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}(?::(?:[1-5]?\d{1,4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]\S*)?$/;
 const utcDateTime = /* @__NO_SIDE_EFFECTS__ */ () => matching(UTC_DATE_TIME);
-// `z.int().check(z.nonnegative())` and `z.int().check(z.positive())` exactly (`z.int()` takes the safe integers), as
-// refines on a plain number: zod's number formats and bound checks cost more than the refine the schemas carry
+// `z.int().check(z.nonnegative())` and `z.int().check(z.positive())` exactly (`z.int()` takes the safe integers),
+// as custom schemas: zod's number kind, formats and bound checks cost more than the custom kind the schemas carry
 // anyway. json-schemas.ts knows these two functions and publishes them as `type: integer` with the same bounds.
-export const isCount = (value: number): boolean => Number.isSafeInteger(value) && value >= 0;
-export const isPositiveInteger = (value: number): boolean => Number.isSafeInteger(value) && value > 0;
-const count = /* @__NO_SIDE_EFFECTS__ */ () => z.number().check(z.refine(isCount, 'Expected an integer >= 0'));
-const positive = /* @__NO_SIDE_EFFECTS__ */ () => z.number().check(z.refine(isPositiveInteger, 'Expected an integer > 0'));
+export const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
+export const isPositiveInteger = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
+// `abort`, as a failed type check does: an object's refine never compares a value that is not a number.
+const count = /* @__NO_SIDE_EFFECTS__ */ () => z.custom<number>(isCount, { message: 'Expected an integer >= 0', abort: true });
+const positive = /* @__NO_SIDE_EFFECTS__ */ () =>
+  z.custom<number>(isPositiveInteger, { message: 'Expected an integer > 0', abort: true });
 const kind = /* @__NO_SIDE_EFFECTS__ */ () => z.literal(KINDS);
 // `z.record(z.string(), z.unknown())` for less than zod's record kind costs: an object whose prototype is
 // `Object.prototype` or null and that has no enumerable symbol key (zod also takes plain objects of another realm or
