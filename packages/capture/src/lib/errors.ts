@@ -36,6 +36,12 @@ export interface CaptureErrorDetail {
   body?: unknown;
 }
 
+/** Drops the keys whose value is undefined (so a JSON body or event detail holds only what is known). */
+export function defined<T extends object>(object: T): T {
+  for (const key in object) if (object[key] === undefined) delete object[key];
+  return object;
+}
+
 /** The one error class of `@svc/capture`: a failed capture or a misuse of the API, with a stable `code`. */
 export class CaptureError extends Error {
   /** The stable machine-readable code of this failure. */
@@ -58,7 +64,7 @@ export class CaptureError extends Error {
   /** The plain `{code, message, status?, body?}` object an `svc-error` event carries. */
   toDetail(): CaptureErrorDetail {
     const { code, message, status, body } = this;
-    return { code, message, ...(status !== undefined && { status }), ...(body !== undefined && { body }) };
+    return defined({ code, message, status, body });
   }
 }
 

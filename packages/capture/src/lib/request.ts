@@ -1,5 +1,5 @@
 import { noticeText, readPurposes, type PurposeReading, type PurposeTarget } from './controls.js';
-import { CaptureError } from './errors.js';
+import { CaptureError, defined } from './errors.js';
 import { buildSnapshot } from './snapshot.js';
 import { sha256Digest } from './text.js';
 import type { CaptureRequest, CaptureSubject } from './types.js';
@@ -29,12 +29,6 @@ export interface RequestParts {
   subject?: CaptureSubject | undefined;
   /** Ask for a browser commit. */
   commit?: boolean | undefined;
-}
-
-// Drops the keys whose value is undefined, so the request holds only what was filled.
-function defined<T extends object>(object: T): T {
-  for (const key in object) if (object[key] === undefined) delete object[key];
-  return object;
 }
 
 /** Composes the Consent capture request from what was read, leaving out what is empty or would not validate. */
