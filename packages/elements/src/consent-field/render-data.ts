@@ -1,6 +1,6 @@
 // What the consent field shows: the answer of `GET /api/v1/flows/{id}/render?locale=` (publishable key, allowed
 // origin), checked for the shape the field relies on before anything of it is rendered.
-import { answerBody, CaptureError, type FetchLike } from '@svc/capture';
+import { askService, CaptureError, type FetchLike } from '@svc/capture';
 
 /** A purpose's legal basis, as the flow declares it. */
 export type PurposeBasis = 'consent' | 'legitimate_interest' | 'contract' | 'legal_obligation';
@@ -88,33 +88,10 @@ export function renderUrl(baseUrl: string, flowId: string, locale: string | unde
  * server's error body) or `invalid_response`; an abort through `signal` rejects with the signal's reason.
  */
 export async function fetchRenderData(request: RenderRequest): Promise<RenderData> {
-  const { signal, timeoutMs } = request;
-  const controller = new AbortController();
-  const onAbort = () => controller.abort(signal?.reason);
-  signal?.addEventListener('abort', onAbort);
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
-  let response: Response;
-  let text: string;
-  try {
-    // No cookies: the publishable key and the page's origin are what the service checks.
-    response = await (request.fetch ?? ((input, init) => fetch(input, init)))(renderUrl(request.baseUrl, request.flowId, request.locale), {
-      method: 'GET', headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
-      credentials: 'omit', cache: 'no-store', signal: controller.signal,
-    });
-    text = await response.text();
-  } catch (cause) {
-    if (signal?.aborted) throw signal.reason;
-    throw timedOut ? new CaptureError('timeout', `The service did not answer within ${timeoutMs} ms.`)
-      : new CaptureError('network', 'The service could not be reached.', { cause });
-  } finally {
-    clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
-  }
-  const body = answerBody(response, text);
+  // No cookies (askService sends none): the publishable key and the page's origin are what the service checks.
+  const body = await askService(renderUrl(request.baseUrl, request.flowId, request.locale), {
+    method: 'GET', headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
+  }, request);
   // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
   const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
   if (!isRenderData(data)) throw new CaptureError('invalid_response', 'The service answered without the flow’s presentation.');
