@@ -166,10 +166,11 @@ export class SvcDecision extends LitElement {
   // Configuration from the closest <svc-provider> while connected; the element's own attributes win over it.
   #provided: SvcConfig | undefined;
   #unsubscribe: (() => void) | undefined;
-  #resolved: Resolved = { key: '', mode: 'embed' };
+  // Set by the first update, before the first render.
+  #resolved!: Resolved;
   #sessionKey: string | undefined;
   #session: Session | undefined;
-  #popup: Window | null = null;
+  #popup: Window | undefined;
   #completedOutcome: SvcCompleteDetail['outcome'] | undefined;
   /** An invalid configuration found by the last resolve, reported once the error view is rendered. */
   #problem: DecisionErrorDetail | undefined;
@@ -275,7 +276,7 @@ export class SvcDecision extends LitElement {
   #teardown(): void {
     this.#session?.scope.dispose();
     this.#session = undefined;
-    this.#popup = null;
+    this.#popup = undefined;
   }
 
   get #frame(): HTMLIFrameElement | undefined {
