@@ -1,10 +1,13 @@
 // The spec's appearance keys of the consent field, validated one by one: a valid value becomes a `--svc-*` custom
 // property on the field's host, an invalid one is left out and named, so the element can warn once.
 
-/** The font stacks `fontFamily` chooses from. */
+/**
+ * The font stacks `fontFamily` chooses from. Every browser that has form-associated custom elements knows
+ * `system-ui`, so no older system font names follow it; `ui-monospace` is Safari's only, so `mono` keeps its fallbacks.
+ */
 export const FONT_FAMILIES = {
-  system: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif',
-  inter: 'Inter, "Inter var", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  system: 'system-ui, sans-serif',
+  inter: 'Inter, "Inter var", system-ui, sans-serif',
   serif: 'Georgia, Cambria, "Times New Roman", Times, serif',
   mono: 'ui-monospace, SFMono-Regular, Menlo, Consolas, "Liberation Mono", monospace',
 } as const;

@@ -35,7 +35,7 @@ export const consentFieldStyles = css`
     border: 1px solid var(--svc-border, var(--_border));
     border-radius: var(--svc-radius, .5rem);
     color: var(--svc-text, var(--_text));
-    font-family: var(--svc-font-family, system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif);
+    font-family: var(--svc-font-family, system-ui, sans-serif);
     font-size: var(--svc-font-size, 1rem);
     line-height: 1.45;
     text-align: start;
@@ -88,6 +88,12 @@ export const consentFieldStyles = css`
     align-items: start;
   }
 
+  /* Everything in a row but its box (below, same specificity, later) sits in the second column. */
+  .row > * {
+    grid-column: 2;
+    margin: 0;
+  }
+
   .row__control {
     grid-row: 1;
     grid-column: 1;
@@ -95,16 +101,6 @@ export const consentFieldStyles = css`
     block-size: 1.125em;
     margin: .17em 0 0;
     accent-color: var(--svc-accent, var(--_accent));
-  }
-
-  .row__label {
-    grid-column: 2;
-    margin: 0;
-  }
-
-  .row__description,
-  .row__hint {
-    grid-column: 2;
   }
 
   .row--notice .row__label {
@@ -128,7 +124,6 @@ export const consentFieldStyles = css`
 
   .field__policy a {
     color: var(--svc-accent, var(--_accent));
-    text-decoration: underline;
     border-radius: 2px;
   }
 
@@ -147,7 +142,7 @@ export const consentFieldStyles = css`
     border-radius: 999px;
     background: var(--_mark-back);
     color: var(--_mark-text);
-    font: 500 12px/16px system-ui, -apple-system, 'Segoe UI', Roboto, 'Noto Sans', sans-serif;
+    font: 500 12px/16px system-ui, sans-serif;
     white-space: nowrap;
   }
 
