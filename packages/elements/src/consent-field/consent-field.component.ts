@@ -107,7 +107,6 @@ export class SvcConsentField extends LitElement {
     status: { attribute: false },
     data: { attribute: false },
     checked: { attribute: false },
-    formDisabled: { attribute: false },
   };
 
   /** The name the capture token is submitted under (besides the hidden input `svc_capture_token`). */
@@ -153,12 +152,11 @@ export class SvcConsentField extends LitElement {
   fetch?: FetchLike;
 
   // Reactive state (see `properties`): the enclosing provider's configuration, what the field is doing, the render
-  // answer, the boxes' states by purpose key, and whether a disabled `<fieldset>` disables the field.
+  // answer, and the boxes' states by purpose key.
   private providerConfig?: SvcConfig;
   private status: ConsentFieldStatus = 'idle';
   private data?: RenderData;
   private checked: Record<string, boolean> = {};
-  private formDisabled = false;
 
   // Everything else is `#private`: not API, and the minifier shortens the names.
   #formControl = new FormControlController(this, {
@@ -182,8 +180,8 @@ export class SvcConsentField extends LitElement {
   #loadController?: AbortController | undefined;
   #inFlight?: Promise<CaptureResult> | undefined;
   #appearanceSheet?: CSSStyleSheet;
-  #warned = false;
-  #purposesWarned = false;
+  // What the field already warned about ('appearance', 'purposes'): one console warning of each kind per element.
+  #warned = new Set<string>();
 
   /** The form the field belongs to, or null. */
   get form(): HTMLFormElement | null {
@@ -197,7 +195,9 @@ export class SvcConsentField extends LitElement {
 
   /** Whether the field captures nothing and cannot change: its own `disabled` or a disabled `<fieldset>`. */
   get isDisabled(): boolean {
-    return this.disabled || this.formDisabled;
+    // `:disabled` covers the fieldset (and the attribute once reflected); the property is read first for the moment
+    // between setting it and its reflection.
+    return this.disabled || this.matches(':disabled');
   }
 
   /** What the field is doing: `idle`, `loading`, `ready`, `error` or `duplicate`. */
@@ -273,9 +273,9 @@ export class SvcConsentField extends LitElement {
     this.#setToken('');
   }
 
-  /** Called by the browser when a `<fieldset>` around the field is disabled or enabled. */
-  formDisabledCallback(disabled: boolean): void {
-    this.formDisabled = disabled;
+  /** Called by the browser when a `<fieldset>` around the field is disabled or enabled: the boxes follow. */
+  formDisabledCallback(): void {
+    this.requestUpdate();
   }
 
   protected override createRenderRoot(): HTMLElement | DocumentFragment {
@@ -355,8 +355,8 @@ export class SvcConsentField extends LitElement {
     if (!this.isConnected || this.#duplicate) return;
     const { publishableKey, baseUrl, locale } = this.#settings();
     const problem = !this.#flowId ? 'the flow attribute is missing'
-      : !publishableKey ? 'no publishable key: set publishable-key or wrap the field in <svc-provider publishable-key>'
-        : !isHttpUrl(baseUrl) ? 'no base URL: set base-url (an absolute http(s) URL) or wrap the field in <svc-provider>'
+      : !publishableKey ? 'no publishable key (set publishable-key, or use <svc-provider>)'
+        : !isHttpUrl(baseUrl) ? 'no http(s) base URL (set base-url, or use <svc-provider>)'
           : undefined;
     if (problem) {
       this.data = undefined;
@@ -412,28 +412,28 @@ export class SvcConsentField extends LitElement {
     this.#warnIgnored(ignored);
   }
 
-  // One console warning per element for everything presentational it ignored (appearance values, an unknown theme).
-  #warnIgnored(ignored: string[]): void {
-    if (!ignored.length || this.#warned) return;
-    this.#warned = true;
-    console.warn(`[svc] <svc-consent-field flow="${this.#flowId}"> ignores invalid appearance values: ${ignored.join('; ')}.`);
+  #warn(kind: string, text: string): void {
+    if (this.#warned.has(kind)) return;
+    this.#warned.add(kind);
+    console.warn(`[svc] <svc-consent-field flow="${this.#flowId}"> ${text}.`);
   }
 
+  // One warning for everything presentational the field ignored (appearance values, an unknown theme).
+  #warnIgnored(ignored: string[]): void {
+    if (ignored.length) this.#warn('appearance', `ignores invalid appearance values: ${ignored.join('; ')}`);
+  }
+
+  // Warns once about `purposes` keys the flow does not have, and about consent purposes they leave out.
   #checkPurposes(): void {
     const only = keysOf(this.purposes);
     const purposes = this.data?.purposes;
-    if (!purposes || !only.length || this.#purposesWarned) return;
+    if (!purposes || !only.length) return;
     const unknown = only.filter((k) => !purposes.some((p) => p.key === k));
     const hiddenConsent = purposes.filter((p) => rowKind(p) === 'consent' && !only.includes(p.key)).map((p) => p.key);
     const problems = [];
     if (unknown.length) problems.push(`the flow has no purpose ${unknown.join(', ')}`);
-    if (hiddenConsent.length) {
-      problems.push(`consent purpose ${hiddenConsent.join(', ')} is not shown, and the service refuses a capture without a decision on every consent purpose`);
-    }
-    if (problems.length) {
-      this.#purposesWarned = true;
-      console.warn(`[svc] <svc-consent-field flow="${this.#flowId}"> purposes="${this.purposes}": ${problems.join('; ')}.`);
-    }
+    if (hiddenConsent.length) problems.push(`consent purpose ${hiddenConsent.join(', ')} is not shown; the service refuses a capture that leaves a consent purpose undecided`);
+    if (problems.length) this.#warn('purposes', `purposes="${this.purposes}": ${problems.join('; ')}`);
   }
 
   #handleChange(event: Event): void {
@@ -505,12 +505,12 @@ export class SvcConsentField extends LitElement {
       const data = this.data;
       if (this.#duplicate) throw new ConsentFieldError('duplicate_field', 'This field is a duplicate and captures nothing.', 'capture');
       if (this.status !== 'ready' || !data) {
-        throw new ConsentFieldError('not_rendered', 'The consent field showed no purposes (still loading, or loading failed); nothing was captured.', 'capture');
+        throw new ConsentFieldError('not_rendered', 'No purposes were shown (still loading, or loading failed); nothing was captured.', 'capture');
       }
       // Read before anything asynchronous, so a change while the request is under way cannot alter the decisions.
       const purposes = this.#readings();
       if (!this.#markVisible()) {
-        throw new ConsentFieldError('mark_hidden', 'The consent field was not visible when the form was submitted; nothing was captured.', 'capture');
+        throw new ConsentFieldError('mark_hidden', 'The field was not visible at submit; nothing was captured.', 'capture');
       }
       const { publishableKey, baseUrl } = this.#settings();
       const proof = await this.#currentProof(data, publishableKey, baseUrl);
@@ -548,7 +548,7 @@ export class SvcConsentField extends LitElement {
       baseUrl, flowId: data.flow_id, publishableKey, locale: data.locale, timeoutMs: this.timeoutMs, fetch: this.fetch,
     });
     if (fresh.notice_hash !== data.notice_hash || fresh.version !== data.version) {
-      throw new ConsentFieldError('wording_changed', 'The flow’s wording changed since the field was shown; nothing was captured.', 'capture');
+      throw new ConsentFieldError('wording_changed', 'The flow’s wording changed since it was shown; nothing was captured.', 'capture');
     }
     if (this.data === data) this.data = { ...data, render_proof: fresh.render_proof, render_proof_expires_at: fresh.render_proof_expires_at };
     return fresh.render_proof;

@@ -5,14 +5,14 @@ import { askService, CaptureError, type FetchLike } from '@svc/capture';
 /** A purpose's legal basis, as the flow declares it. */
 export type PurposeBasis = 'consent' | 'legitimate_interest' | 'contract' | 'legal_obligation';
 
-/** One purpose row of the render answer. */
+/** One purpose row of the render answer, as the service sent it (the optional fields may be null or missing). */
 export interface RenderPurpose {
   key: string;
   label: string;
-  description: string;
+  description?: string | null;
   basis: PurposeBasis;
-  mechanism: string;
-  required: boolean;
+  mechanism?: string | null;
+  required?: boolean;
 }
 
 /** The render endpoint's answer: the flow's presentation in one locale plus a signed render proof. */
@@ -21,8 +21,8 @@ export interface RenderData {
   version: number;
   locale: string;
   title: string;
-  description: string | null;
-  policy_url: string | null;
+  description?: string | null;
+  policy_url?: string | null;
   purposes: RenderPurpose[];
   /** The digest of the privacy notice as the spec defines it; sent back as the capture's `notice_hash`. */
   notice_hash: string;
@@ -95,12 +95,7 @@ export async function fetchRenderData(request: RenderRequest): Promise<RenderDat
   // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
   const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
   if (!isRenderData(data)) throw new CaptureError('invalid_response', 'The service answered without the flow’s presentation.');
-  return {
-    ...data,
-    description: data.description ?? null,
-    policy_url: data.policy_url ?? null,
-    purposes: data.purposes.map((p) => ({ ...p, description: p.description ?? '', mechanism: p.mechanism ?? '', required: p.required === true })),
-  };
+  return data;
 }
 
 /**
