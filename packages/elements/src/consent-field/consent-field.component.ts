@@ -1,6 +1,6 @@
 import {
   composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
-  type FetchLike, type PurposeReading, type SvcCaptureEvent,
+  type FetchLike, type PurposeReading,
 } from '@svc/capture';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { configDefaults, requestConfig, type SvcConfig } from '../internal/config.js';
@@ -246,7 +246,6 @@ export class SvcConsentField extends LitElement {
     super.disconnectedCallback();
     this.#unsubscribe?.();
     this.#loadController?.abort();
-    this.#loadController = undefined;
     if (this.status === 'loading') this.#setStatus('idle');
     // A token input the field added goes with it; a token it held would attest a field no longer on the page.
     const input = this.#tokenInput;
@@ -332,8 +331,12 @@ export class SvcConsentField extends LitElement {
     this.#formControl.toggleState(status, true);
   }
 
+  #emit(name: 'svc-error' | 'svc-capture', detail: ConsentFieldErrorDetail | CaptureResult): void {
+    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+  }
+
   #emitError(error: ConsentFieldError): void {
-    this.dispatchEvent(new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.#flowId), bubbles: true, composed: true }));
+    this.#emit('svc-error', error.toDetail(this.#flowId));
   }
 
   #settings(): { publishableKey: string; baseUrl: string; locale: string | undefined } {
@@ -349,9 +352,10 @@ export class SvcConsentField extends LitElement {
     };
   }
 
+  // Loads the render answer; a load started later (or a disconnect, or becoming a duplicate) aborts this one, which
+  // then changes nothing. (An abort after the load ended is a no-op: the controller is never cleared.)
   async #load(): Promise<void> {
     this.#loadController?.abort();
-    this.#loadController = undefined;
     if (!this.isConnected || this.#duplicate) return;
     const { publishableKey, baseUrl, locale } = this.#settings();
     const problem = !this.#flowId ? 'the flow attribute is missing'
@@ -366,26 +370,21 @@ export class SvcConsentField extends LitElement {
       if (!waiting) this.#emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: ${problem}.`, 'setup'));
       return;
     }
-    const controller = new AbortController();
-    this.#loadController = controller;
+    const { signal } = (this.#loadController = new AbortController());
     this.#setStatus('loading');
     this.#setToken('');
+    let data: RenderData | undefined;
+    let error: ConsentFieldError | undefined;
     try {
-      const data = await fetchRenderData({
-        baseUrl, flowId: this.#flowId, publishableKey, locale, timeoutMs: this.timeoutMs, fetch: this.fetch, signal: controller.signal,
-      });
-      if (controller.signal.aborted) return;
-      this.data = data;
-      this.checked = this.#defaults();
-      this.#setStatus('ready');
+      data = await fetchRenderData({ baseUrl, flowId: this.#flowId, publishableKey, locale, timeoutMs: this.timeoutMs, fetch: this.fetch, signal });
     } catch (cause) {
-      if (controller.signal.aborted) return;
-      this.data = undefined;
-      this.#setStatus('error');
-      this.#emitError(asFieldError(cause, 'render'));
-    } finally {
-      if (this.#loadController === controller) this.#loadController = undefined;
+      error = asFieldError(cause, 'render');
     }
+    if (signal.aborted) return;
+    this.data = data;
+    this.checked = this.#defaults();
+    this.#setStatus(data ? 'ready' : 'error');
+    if (error) this.#emitError(error);
   }
 
   // Consent boxes start unticked, always; a right-to-object box starts ticked (not objecting), as the spec allows.
@@ -529,7 +528,7 @@ export class SvcConsentField extends LitElement {
       if (purposes.length === data.purposes.length && DIGEST.test(data.notice_hash)) request.notice_hash = data.notice_hash;
       const result = await postCapture(request, { publishableKey, baseUrl, timeoutMs: this.timeoutMs, renderProof: proof, fetch: this.fetch });
       this.#setToken(result.session_token);
-      this.dispatchEvent(new CustomEvent('svc-capture', { detail: result, bubbles: true, composed: true }) as SvcCaptureEvent);
+      this.#emit('svc-capture', result);
       return result;
     } catch (cause) {
       const error = asFieldError(cause, 'capture');
@@ -550,7 +549,9 @@ export class SvcConsentField extends LitElement {
     if (fresh.notice_hash !== data.notice_hash || fresh.version !== data.version) {
       throw new ConsentFieldError('wording_changed', 'The flow’s wording changed since it was shown; nothing was captured.', 'capture');
     }
-    if (this.data === data) this.data = { ...data, render_proof: fresh.render_proof, render_proof_expires_at: fresh.render_proof_expires_at };
+    // Kept for the next capture (nothing renders the proof, so no update).
+    data.render_proof = fresh.render_proof;
+    data.render_proof_expires_at = fresh.render_proof_expires_at;
     return fresh.render_proof;
   }
 
