@@ -1,6 +1,6 @@
 import {
   composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
-  type FetchLike, type PurposeReading,
+  type FetchLike, type PurposeReading, type SvcCaptureEvent,
 } from '@svc/capture';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { configDefaults, requestConfig, type SvcConfig } from '../internal/config.js';
@@ -331,12 +331,9 @@ export class SvcConsentField extends LitElement {
     this.#formControl.toggleState(status, true);
   }
 
-  #emit(name: 'svc-error' | 'svc-capture', detail: ConsentFieldErrorDetail | CaptureResult): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
-  }
-
+  // Events named literally: the manifest analyzer reads their names from these calls.
   #emitError(error: ConsentFieldError): void {
-    this.#emit('svc-error', error.toDetail(this.#flowId));
+    this.dispatchEvent(new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.#flowId), bubbles: true, composed: true }));
   }
 
   #settings(): { publishableKey: string; baseUrl: string; locale: string | undefined } {
@@ -528,7 +525,7 @@ export class SvcConsentField extends LitElement {
       if (purposes.length === data.purposes.length && DIGEST.test(data.notice_hash)) request.notice_hash = data.notice_hash;
       const result = await postCapture(request, { publishableKey, baseUrl, timeoutMs: this.timeoutMs, renderProof: proof, fetch: this.fetch });
       this.#setToken(result.session_token);
-      this.#emit('svc-capture', result);
+      this.dispatchEvent(new CustomEvent('svc-capture', { detail: result, bubbles: true, composed: true }) as SvcCaptureEvent);
       return result;
     } catch (cause) {
       const error = asFieldError(cause, 'capture');
