@@ -1,7 +1,6 @@
 // Node-side only (scripts and tests): it pulls in zod's JSON Schema generator, which the browser bundle must not carry.
 import * as z from 'zod/mini';
 import {
-  HTTP_URL,
   MESSAGE_TYPES,
   NON_EMPTY,
   UTC_DATE_TIME,
@@ -14,9 +13,6 @@ import {
   consentStatePayloadSchema,
   deadlinePayloadSchema,
   envelopeSchema,
-  isCount,
-  isPositiveInteger,
-  isStringKeyed,
   errorPayloadSchema,
   messageSchema,
   payloadSchemas,
@@ -99,7 +95,7 @@ describe([
   [deadlineExpired.deadline_at, 'The deadline, ISO 8601 in UTC.'],
 ]);
 
-// JSON Schema's `uri` format allows any scheme; the pattern says which ones the URL rule takes.
+// JSON Schema's `uri` format allows any scheme; the pattern says which ones `z.httpUrl()` takes.
 fields.add(brandingSchema.shape.logo_url, { description: 'An http(s) URL of the organisation logo.', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
 
 const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
@@ -114,31 +110,14 @@ const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
 
 // The browser-bound schemas state some rules with the schema kinds the bundle carries anyway (see schemas.ts); the
 // documents state the same rules in JSON Schema's own words: `minLength: 1` for the non-empty pattern, the `format`
-// beside zod's date-time and UUID v4 patterns, `format: uri` for the http(s) URL pattern, a plain `boolean` type
-// for the literal that spells it, `integer` with its bounds for the integer checks, an object with string keys for
-// the plain-object check, the deadline payload as its two variants, and `oneOf` for the unions whose branches
-// exclude each other.
+// beside zod's date-time and UUID v4 patterns, a plain `boolean` type for the literal that spells it, the deadline
+// payload as its two variants, and `oneOf` for the unions whose branches exclude each other.
 const exclusive = new Set<z.core.$ZodType>([deadlineVariantsSchema, messageSchema, ...messageSchema.def.options]);
 const formats = new Map([
   [UTC_DATE_TIME.source, 'date-time'],
   [UUID_V4.source, 'uuid'],
 ]);
-// The custom schemas: the integers, with the lower bound each states beside `z.int()`'s upper one, and the plain
-// object, `z.record(z.string(), z.unknown())`'s rule.
-const customs = new Map<unknown, z.core.JSONSchema.BaseSchema>([
-  [isCount, { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
-  [isPositiveInteger, { type: 'integer', exclusiveMinimum: 0, maximum: Number.MAX_SAFE_INTEGER }],
-  [isStringKeyed, { type: 'object', propertyNames: { type: 'string' }, additionalProperties: {} }],
-]);
-const options: Parameters<typeof z.toJSONSchema>[1] = {
-  target: 'draft-2020-12',
-  metadata: fields,
-  override: restate,
-  unrepresentable: ({ zodSchema }) => {
-    const json = customs.get((zodSchema._zod.def as z.core.$ZodCustomDef).fn);
-    return json ? structuredClone(json) : 'throw';
-  },
-};
+const options: Parameters<typeof z.toJSONSchema>[1] = { target: 'draft-2020-12', metadata: fields, override: restate };
 function restate({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSchema: z.core.JSONSchema.BaseSchema }) {
   const { pattern, anyOf } = jsonSchema;
   const { def } = zodSchema._zod;
@@ -155,10 +134,6 @@ function restate({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodType; jsonSc
     // In the order zod writes its string formats: type, format, pattern.
     delete jsonSchema.pattern;
     Object.assign(jsonSchema, { format: formats.get(pattern), pattern });
-  } else if (pattern === HTTP_URL.source) {
-    // As `z.httpUrl()` writes it; the field's metadata adds the scheme pattern.
-    delete jsonSchema.pattern;
-    jsonSchema.format = 'uri';
   } else if (values.length === 2 && values.includes(true) && values.includes(false)) {
     delete jsonSchema.const;
     delete jsonSchema.enum;

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { runInNewContext } from 'node:vm';
-import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { samplePayloads } from '../testing/fakes.js';
 import {
-  HTTP_URL,
   KINDS,
   MESSAGE_TYPES,
   NON_EMPTY,
@@ -23,7 +21,6 @@ import {
   messageSchema,
   payloadSchemas,
   readyPayloadSchema,
-  resizePayloadSchema,
   utcDateTimeSchema,
 } from './schemas.js';
 
@@ -152,9 +149,10 @@ describe('payload schemas', () => {
     ['svc:ready', 'consent', 'an ftp: logo_url', { branding: { logo_url: 'ftp://acme.example/logo.svg' } }, false],
     ['svc:ready', 'consent', 'a relative logo_url', { branding: { logo_url: '/logo.svg' } }, false],
     ['svc:ready', 'consent', 'a scheme-relative logo_url', { branding: { logo_url: '//acme.example/logo.svg' } }, false],
-    ['svc:ready', 'consent', 'a logo_url with leading space', { branding: { logo_url: ' https://acme.example/logo.svg' } }, false],
-    ['svc:ready', 'consent', 'a logo_url with a space inside', { branding: { logo_url: 'https://acme.example/my logo.svg' } }, false],
-    ['svc:ready', 'consent', 'a logo_url with a newline in the host', { branding: { logo_url: 'https://acme.exa\nmple/logo.svg' } }, false],
+    // z.httpUrl() trims the URL, and parses it as browsers do (a space in the path, a newline the parser drops).
+    ['svc:ready', 'consent', 'a logo_url with leading space', { branding: { logo_url: ' https://acme.example/logo.svg' } }, true],
+    ['svc:ready', 'consent', 'a logo_url with a space inside', { branding: { logo_url: 'https://acme.example/my logo.svg' } }, true],
+    ['svc:ready', 'consent', 'a logo_url with a newline in the host', { branding: { logo_url: 'https://acme.exa\nmple/logo.svg' } }, true],
     ['svc:ready', 'consent', 'a data: logo_url', { branding: { logo_url: 'data:image/svg+xml,<svg/>' } }, false],
     ['svc:ready', 'consent', 'an http logo_url with port and query', { branding: { logo_url: 'http://cdn.acme.example:8443/l.svg?v=2#x' } }, true],
     ['svc:ready', 'consent', 'an upper-case HTTPS logo_url', { branding: { logo_url: 'HTTPS://ACME.EXAMPLE' } }, true],
@@ -254,28 +252,7 @@ describe('rules stated with fewer schema kinds', () => {
   }
 });
 
-// The rules that stand in for a zod kind the bundle no longer carries, held to that kind's verdicts.
-describe('rules stated without their zod kind', () => {
-  const numbers: unknown[] = [
-    0, -0, 1, 2, 30, 1.5, 0.1, -1, -0.5, 2 ** 53 - 1, 2 ** 53, 2 ** 53 + 2, -(2 ** 53 - 1), -(2 ** 53), 1e21, 1e308,
-    Number.EPSILON, Number.MIN_VALUE, NaN, Infinity, -Infinity, '1', '', null, undefined, true, 1n, [1], {}, new Number(1),
-  ];
-  const integers: [string, z.ZodMiniType, z.ZodMiniType][] = [
-    ['a non-negative integer (height, step_index)', resizePayloadSchema.shape.height, z.int().check(z.nonnegative())],
-    ['a non-negative integer', consentStatePayloadSchema.def.shape.step_index, z.int().check(z.nonnegative())],
-    ['a positive integer (total_steps)', consentStatePayloadSchema.def.shape.total_steps, z.int().check(z.positive())],
-  ];
-  for (const [name, schema, reference] of integers) {
-    it(`accepts exactly what z.int() accepts as ${name}`, () => {
-      for (const value of [...numbers, ...fc.sample(fc.oneof(fc.double(), fc.integer(), fc.maxSafeInteger()), 500)]) {
-        const actual = schema.safeParse(value);
-        const expected = reference.safeParse(value);
-        assert.equal(actual.success, expected.success, String(value));
-        if (expected.success) assert.ok(Object.is(actual.data, expected.data), String(value));
-      }
-    });
-  }
-
+describe('integers, objects and URLs', () => {
   it('refuses, without throwing, integers that the object refines could not compare', () => {
     const hostile = { valueOf: () => { throw new Error('compared'); } };
     for (const step_index of [Symbol('s'), hostile, 1n]) {
@@ -298,68 +275,33 @@ describe('rules stated without their zod kind', () => {
     }
   });
 
-  const record = z.record(z.string(), z.unknown());
-  const hidden = Object.defineProperty({ a: 1 }, 'hidden', { value: 2, enumerable: false });
-  const objects: [string, unknown][] = [
-    ['{}', {}],
-    ['an object', { a: 1, nested: { b: [2] } }],
-    ['an object with numeric keys', { 1: 'one', a: 'a' }],
-    ['an object without prototype', Object.assign(Object.create(null), { a: 1 })],
-    ['an own __proto__ key', JSON.parse('{"__proto__": {"polluted": true}, "a": 1}')],
-    ['a non-enumerable key', hidden],
-    ['a non-enumerable symbol key', Object.defineProperty({ a: 1 }, Symbol('s'), { value: 1, enumerable: false })],
-    ['an enumerable symbol key', { a: 1, [Symbol('s')]: 1 }],
-    ['an array', []],
-    ['an array with items', [1, 2]],
-    ['null', null],
-    ['undefined', undefined],
-    ['a string', 'abc'],
-    ['a number', 1],
-    ['a Date', new Date(0)],
-    ['a Map', new Map([['a', 1]])],
-    ['a RegExp', /a/],
-    ['a class instance', new (class Point { x = 1; })()],
-    ['a String object', new String('ab')],
-    ['a typed array', new Uint8Array(2)],
-    ['a function', () => 1],
-  ];
-  const plain: [string, z.ZodMiniType][] = [
-    ['the envelope payload', envelopeSchema.shape.payload],
-    ['kind_payload', approvalStatePayloadSchema.shape.kind_payload],
-  ];
-  for (const [field, schema] of plain) {
-    it(`takes as ${field} what z.record(z.string(), z.unknown()) takes, and returns the same copy`, () => {
-      for (const [name, value] of objects) {
-        const actual = schema.safeParse(value);
-        const expected = record.safeParse(value);
-        assert.equal(actual.success, expected.success, name);
-        if (!expected.success) continue;
-        assert.deepEqual(actual.data, expected.data, name);
-        assert.deepEqual(Reflect.ownKeys(actual.data as object), Reflect.ownKeys(expected.data as object), name);
-        assert.notEqual(actual.data, value, name);
-        assert.equal(Object.getPrototypeOf(actual.data), Object.prototype, name);
-      }
-    });
+  it('takes any object of string keys as an any-object field, returning a copy without an own __proto__ key', () => {
+    for (const schema of [envelopeSchema.shape.payload, approvalStatePayloadSchema.shape.kind_payload]) {
+      const polluting = JSON.parse('{"__proto__": {"polluted": true}, "a": 1}');
+      const result = schema.safeParse(polluting);
+      assert.ok(result.success);
+      assert.deepEqual(Reflect.ownKeys(result.data), ['a']);
+      assert.equal(Object.getPrototypeOf(result.data), Object.prototype);
+      // As z.record(z.string(), z.unknown()) does: an object of another realm, and the own keys of an object whose
+      // prototype is not Object.prototype.
+      assert.deepEqual(schema.safeParse(runInNewContext('({ a: 1 })')), { success: true, data: { a: 1 } });
+      assert.deepEqual(schema.safeParse(Object.create({ inherited: 1 })), { success: true, data: {} });
+    }
+  });
 
-    it(`refuses as ${field} the plain objects of another realm and of a plain-object prototype (stricter than zod)`, () => {
-      // postMessage delivers neither; z.record takes both.
-      assert.equal(schema.safeParse(runInNewContext('({ a: 1 })')).success, false);
-      assert.equal(schema.safeParse(Object.create({ inherited: 1 })).success, false);
-    });
-
-    it(`reads ${field} once: a getter cannot change the copy`, () => {
+  it('reads an any-object field once: a getter cannot change the copy', () => {
+    for (const schema of [envelopeSchema.shape.payload, approvalStatePayloadSchema.shape.kind_payload]) {
       let reads = 0;
       const value = Object.defineProperty({}, 'a', { enumerable: true, get: () => ++reads });
       const result = schema.safeParse(value);
       assert.ok(result.success);
       assert.deepEqual(result.data, { a: 1 });
       assert.equal(Object.getOwnPropertyDescriptor(result.data, 'a')?.value, 1);
-    });
-  }
+    }
+  });
 
   describe('logo_url', () => {
     const logoUrl = brandingSchema.shape.logo_url;
-    const httpUrl = z.httpUrl();
     const accepted = [
       'https://acme.example/logo.svg',
       'http://acme.example',
@@ -372,9 +314,18 @@ describe('rules stated without their zod kind', () => {
       'https://acme.example#fragment',
       'https://acme.example/a@b/c:d',
       `https://${'a'.repeat(63)}.example/`,
+      // IDN hosts, as punycode or as written (the URL parser turns them into punycode).
+      'https://xn--bcher-kva.example/logo.svg',
+      'https://bücher.example/logo.svg',
+      // Written loosely, but what the URL parser takes: a space in the path, user info, an extra slash, a backslash,
+      // an empty port.
+      'https://acme.example/my logo.svg',
+      'https://user:pass@acme.example/logo.svg',
+      'https:///acme.example/logo.svg',
+      'https://acme.example\\logo.svg',
+      'https://ACME.example:/logo.svg',
     ];
     const refused = [
-      // What z.httpUrl() refuses too.
       'javascript:alert(1)',
       'JAVASCRIPT://acme.example/%0Aalert(1)',
       'data:image/png;base64,AAAA',
@@ -400,23 +351,10 @@ describe('rules stated without their zod kind', () => {
       `https://${'a'.repeat(64)}.example/`,
       `https://${'abcdefghi.'.repeat(25)}example/`,
       '',
-      // What z.httpUrl() takes after trimming or rewriting it, and this rule refuses.
-      ' https://acme.example/logo.svg',
-      'https://acme.example/logo.svg ',
-      'https://acme.example/my logo.svg',
-      'https://acme.exa\nmple/logo.svg',
-      'https://acme.example/\tlogo.svg',
-      'https://user:pass@acme.example/logo.svg',
-      'https:///acme.example/logo.svg',
-      'https://acme.example\\logo.svg',
-      'https://bücher.example/logo.svg',
-      'https://xn--bcher-kva.example/logo.svg',
-      'https://ACME.example:/logo.svg',
     ];
     for (const url of accepted) {
-      it(`accepts ${JSON.stringify(url)} as z.httpUrl() does, unchanged`, () => {
+      it(`accepts ${JSON.stringify(url)} unchanged`, () => {
         assert.deepEqual(logoUrl.safeParse(url), { success: true, data: url });
-        assert.deepEqual(httpUrl.safeParse(url), { success: true, data: url });
       });
     }
     for (const url of refused) {
@@ -425,33 +363,18 @@ describe('rules stated without their zod kind', () => {
       });
     }
 
-    it('never takes what z.httpUrl() refuses, and returns what it returns', () => {
-      const label = fc.stringMatching(/^[a-zA-Z0-9](?:[-a-zA-Z0-9]{0,4}[a-zA-Z0-9])?$/);
-      const urlish = fc.oneof(
-        fc.webUrl({ validSchemes: ['http', 'https'], withQueryParameters: true, withFragments: true }),
-        fc
-          .tuple(
-            fc.constantFrom('http', 'https', 'HTTP', 'hTtPs', 'ftp', 'javascript', ''),
-            fc.constantFrom('://', ':/', ':', '//', ':///'),
-            fc.array(fc.oneof(label, fc.constantFrom('xn--', 'xn--a', '-', '', '1', 'ab1')), { minLength: 1, maxLength: 4 }),
-            fc.constantFrom('', ':', ':0', ':80', ':65535', ':65536', ':123456', ':0080'),
-            fc.oneof(fc.constant(''), fc.string({ unit: 'binary' }).map((rest) => `/${rest}`), fc.string()),
-          )
-          .map(([scheme, slashes, labels, port, rest]) => `${scheme}${slashes}${labels.join('.')}${port}${rest}`),
-        fc.string(),
-      );
-      fc.assert(
-        fc.property(urlish, (url) => {
-          const actual = logoUrl.safeParse(url);
-          if (!actual.success) return;
-          assert.deepEqual(httpUrl.safeParse(url), { success: true, data: url });
-        }),
-        { numRuns: 5000 },
-      );
-    });
-
-    it('is a flagless pattern, so the JSON Schema could carry it', () => {
-      assert.equal(HTTP_URL.flags, '');
-    });
+    // z.httpUrl() trims the URL and drops the tabs and newlines the URL parser drops, so what it returns is the URL
+    // browsers fetch.
+    const rewritten = [
+      [' https://acme.example/logo.svg', 'https://acme.example/logo.svg'],
+      ['https://acme.example/logo.svg ', 'https://acme.example/logo.svg'],
+      ['https://acme.exa\nmple/logo.svg', 'https://acme.example/logo.svg'],
+      ['https://acme.example/\tlogo.svg', 'https://acme.example/logo.svg'],
+    ];
+    for (const [url, data] of rewritten) {
+      it(`accepts ${JSON.stringify(url)} as ${JSON.stringify(data)}`, () => {
+        assert.deepEqual(logoUrl.safeParse(url), { success: true, data });
+      });
+    }
   });
 });

@@ -1,17 +1,19 @@
 // The wire shapes of protocol v2, written once: the types, runtime validation and the published JSON Schemas all
 // come from here. Browser-bound, so `zod/mini` only.
 //
-// Every zod schema kind used here ships its whole implementation to every page that embeds a decision, so the rules
-// are stated with as few kinds as state them exactly (see the README's bundle notes, and index.test.ts for the list):
-// - finite value sets (enums, `true|false`) are `z.literal`, one kind instead of enum and boolean;
-// - string rules are regex checks, including zod's own date-time and UUID v4 patterns (pinned to zod by a test) and
-//   an http(s) URL pattern in place of `z.httpUrl()`;
-// - integers and any-object fields are custom schemas (the object one returning a copy), the deadline payload one
-//   object with a refine: `z.int()`, `z.record()` and `z.union()` cost more;
-// - a whole message is one strict object per kind and type, looked up by `kind` and `type` (no discriminated union;
-//   the exported unions of them are for callers, the host path never touches them).
-// Each stand-in is held to the verdicts of the kind it replaces by schemas.test.ts, and json-schemas.ts publishes
-// it in the replaced kind's words.
+// Every zod schema kind used here ships its implementation to every page that embeds a decision, so each rule is
+// stated with zod's own kind for it and the list stays short (index.test.ts holds it; the README has the figures):
+// - `z.strictObject`, `z.string`, `z.optional` and `z.nullable` for the shapes, `null` when a field has no value;
+// - `z.literal` for the finite value sets (enums, `true|false`): one kind instead of enum and boolean;
+// - `z.regex` checks for the string rules, with zod's own date-time and UUID v4 patterns (pinned to zod by a test)
+//   instead of `z.iso.datetime()` and `z.uuidv4()`, which would add two more kinds for the same patterns;
+// - `z.httpUrl()` for the logo URL, which a pattern cannot state (zod parses it with the platform's URL parser);
+// - `z.int()` with `z.nonnegative()` or `z.positive()` for the counts, and `z.record(z.string(), z.unknown())` for
+//   the fields that take any object;
+// - `z.refine` for the rules between fields: `step_index` below `total_steps`, and the deadline payload as one object
+//   whose `level` goes with its `remaining_seconds` (the JSON Schema states its two variants, see json-schemas.ts);
+// - `z.union` only for the exported either-kind schemas: a whole message is one strict object per kind and type,
+//   looked up by `kind` and `type`, so the host path never touches a union.
 // Factories are `@__NO_SIDE_EFFECTS__` and chained constructions `@__PURE__`, so a bundle that only needs some
 // schemas (the deadline clock's date-time, say) drops the rest: a method call like `.check()` is otherwise kept.
 import * as z from 'zod/mini';
@@ -41,44 +43,15 @@ export const NON_EMPTY = /^[\s\S]/;
 const matching = /* @__NO_SIDE_EFFECTS__ */ (pattern: RegExp) => z.string().check(z.regex(pattern));
 const text = /* @__NO_SIDE_EFFECTS__ */ () => matching(NON_EMPTY);
 // zod's own patterns behind `z.iso.datetime()` (no offset, so UTC `...Z` only, seconds required, any fraction, real
-// calendar dates) and `z.uuidv4()`, as plain regex checks: the same rules without the string-format schema kinds in
+// calendar dates) and `z.uuidv4()`, as plain regex checks: the same rules without zod's date-time and UUID kinds in
 // the bundle. schemas.test.ts fails if zod's patterns ever differ from these; the JSON Schemas keep their `format`.
 export const UTC_DATE_TIME = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/;
 export const UUID_V4 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$/;
-// What `z.httpUrl()` accepts, as a regex: `http:` or `https:` (any case), `//`, a domain name (zod's own domain
-// rule: dot-separated labels, a letter-only top-level label, at most 253 characters), an optional port up to 65535,
-// then a path, query or fragment without whitespace. Stricter in corners only (whitespace zod would trim, user info,
-// IDN hosts, `\` or extra slashes): anything this accepts, `z.httpUrl()` accepts and returns unchanged, which
-// schemas.test.ts checks. The JSON Schema keeps its `format: uri` and scheme pattern.
-export const HTTP_URL = /^[Hh][Tt][Tt][Pp][Ss]?:\/\/(?=[-.a-zA-Z0-9]{1,253}(?:[:/?#]|$))(?:(?![Xx][Nn]--)[a-zA-Z0-9](?:[-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}(?::(?:[1-5]?\d{1,4}|6[0-4]\d{3}|65[0-4]\d\d|655[0-2]\d|6553[0-5]))?(?:[/?#]\S*)?$/;
 const utcDateTime = /* @__NO_SIDE_EFFECTS__ */ () => matching(UTC_DATE_TIME);
-// `z.int().check(z.nonnegative())` and `z.int().check(z.positive())` exactly (`z.int()` takes the safe integers),
-// as custom schemas: zod's number kind, formats and bound checks cost more than the custom kind the schemas carry
-// anyway. json-schemas.ts knows these two functions and publishes them as `type: integer` with the same bounds.
-export const isCount = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0;
-export const isPositiveInteger = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) > 0;
-// `abort`, as a failed type check does: an object's refine never compares a value that is not a number.
-const count = /* @__NO_SIDE_EFFECTS__ */ () => z.custom<number>(isCount, { message: 'Expected an integer >= 0', abort: true });
-const positive = /* @__NO_SIDE_EFFECTS__ */ () =>
-  z.custom<number>(isPositiveInteger, { message: 'Expected an integer > 0', abort: true });
+const count = /* @__NO_SIDE_EFFECTS__ */ () => z.int().check(z.nonnegative());
+const positive = /* @__NO_SIDE_EFFECTS__ */ () => z.int().check(z.positive());
 const kind = /* @__NO_SIDE_EFFECTS__ */ () => z.literal(KINDS);
-// `z.record(z.string(), z.unknown())` for less than zod's record kind costs: an object whose prototype is
-// `Object.prototype` or null and that has no enumerable symbol key (zod also takes plain objects of another realm or
-// of a plain-object prototype, which postMessage never delivers), returned as the same shallow copy: the own
-// enumerable string keys but `__proto__`.
-export const isStringKeyed = (value: unknown): boolean =>
-  typeof value === 'object' &&
-  value !== null &&
-  [null, Object.prototype].includes(Object.getPrototypeOf(value)) &&
-  Object.getOwnPropertySymbols(value).every((key) => !Object.prototype.propertyIsEnumerable.call(value, key));
-const plainObject = /* @__NO_SIDE_EFFECTS__ */ () =>
-  z.custom<Record<string, unknown>>(isStringKeyed, { message: 'Expected a plain object', abort: true }).check(
-    z.overwrite((value) => {
-      const copy = { ...value };
-      delete copy['__proto__'];
-      return copy;
-    }),
-  );
+const record = /* @__NO_SIDE_EFFECTS__ */ () => z.record(z.string(), z.unknown());
 
 /** Schema of an ISO 8601 UTC date-time such as `2030-01-01T00:00:00Z`, for the deadline clock's option. */
 export const utcDateTimeSchema = utcDateTime();
@@ -89,7 +62,7 @@ export const kindSchema = kind();
 /** Schema of `svc:ready` branding: display hints only, each optional; `accent` is a hex colour so it is safe in CSS. */
 export const brandingSchema = /* @__PURE__ */ z.strictObject({
   name: z.optional(text()),
-  logo_url: z.optional(matching(HTTP_URL)),
+  logo_url: z.optional(z.httpUrl()),
   accent: z.optional(matching(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)),
 });
 
@@ -122,7 +95,7 @@ export const consentStatePayloadSchema = /* @__PURE__ */ z
 /** Schema of the approval `svc:state` payload: `kind_payload` is the approval's own state object. */
 export const approvalStatePayloadSchema = z.strictObject({
   ...transition,
-  kind_payload: plainObject(),
+  kind_payload: record(),
 });
 
 /** Schema of the `svc:state` payload of either kind. */
@@ -197,7 +170,7 @@ const envelopeShape = {
   type: z.literal(MESSAGE_TYPES),
   kind: kind(),
   version: z.literal(PROTOCOL_VERSION),
-  payload: plainObject(),
+  payload: record(),
   ts: utcDateTime(),
   message_id: matching(UUID_V4),
 };
