@@ -1,9 +1,10 @@
+import { ContextConsumer } from '@lit/context';
 import {
   composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
   type FetchLike, type PurposeReading, type SvcCaptureEvent,
 } from '@svc/capture';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
-import { configDefaults, requestConfig, type SvcConfig } from '../internal/config.js';
+import { configDefaults, svcConfigContext, type SvcConfig } from '../internal/config.js';
 import { FormControlController } from '../internal/form-control.js';
 import { parseAppearanceAttribute, resolveAppearance, type Appearance } from './appearance.js';
 import { ConsentFieldError, type ConsentFieldErrorDetail } from './consent-field-error.js';
@@ -162,7 +163,14 @@ export class SvcConsentField extends LitElement {
   #formControl = new FormControlController(this, {
     anchor: () => this.renderRoot?.querySelector<HTMLElement>('.row__control:not(:disabled)'),
   });
-  #unsubscribe?: (() => void) | undefined;
+  // The enclosing <svc-provider>'s configuration, now and whenever it changes.
+  #consumer = new ContextConsumer(this, {
+    context: svcConfigContext,
+    subscribe: true,
+    callback: (config) => {
+      this.providerConfig = config;
+    },
+  });
   // The field as its form's registry sees it; private so a page cannot mark a field duplicate or capture it.
   #member: RegisteredField = {
     element: this,
@@ -233,10 +241,6 @@ export class SvcConsentField extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // The enclosing <svc-provider>'s configuration, now and whenever it changes.
-    this.#unsubscribe = requestConfig(this, (config) => {
-      this.providerConfig = config;
-    });
     this.#formControl.toggleState(this.status, true);
     // Moved back into the page: load again unless the purposes are already shown.
     if (this.hasUpdated && !this.#duplicate && this.status !== 'ready') void this.#load();
@@ -244,7 +248,6 @@ export class SvcConsentField extends LitElement {
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#unsubscribe?.();
     this.#loadController?.abort();
     if (this.status === 'loading') this.#setStatus('idle');
     // A token input the field added goes with it; a token it held would attest a field no longer on the page.

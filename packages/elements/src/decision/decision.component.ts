@@ -1,8 +1,9 @@
+import { ContextConsumer } from '@lit/context';
 import { type DeadlinePayload, type HostChannel, type Kind, type ReadyPayload, type SvcMessage, createHostChannel } from '@svc/protocol';
 import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { SvcCompleteDetail } from '../events/svc-complete.js';
 import { type DecisionErrorDetail, DecisionErrorCode } from '../events/svc-error.js';
-import { type SvcConfig, configDefaults, requestConfig } from '../internal/config.js';
+import { configDefaults, svcConfigContext } from '../internal/config.js';
 import { DeadlineWatch } from '../internal/deadline-watch.js';
 import { openCentered } from '../internal/popup.js';
 import { Scope } from '../internal/scope.js';
@@ -163,9 +164,9 @@ export class SvcDecision extends LitElement {
   private readyPayload?: ReadyPayload;
   private popupBlocked = false;
 
-  // Configuration from the closest <svc-provider> while connected; the element's own attributes win over it.
-  #provided: SvcConfig | undefined;
-  #unsubscribe: (() => void) | undefined;
+  // Configuration from the closest <svc-provider> (it requests an update when it changes); the element's own
+  // attributes win over it.
+  readonly #provided = new ContextConsumer(this, { context: svcConfigContext, subscribe: true });
   // Set by the first update, before the first render.
   #resolved!: Resolved;
   #sessionKey: string | undefined;
@@ -178,17 +179,12 @@ export class SvcDecision extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#unsubscribe = requestConfig(this, (config) => {
-      this.#provided = config;
-      this.requestUpdate();
-    });
     // Everything a session holds was released on disconnect; the next update sets it up again.
     this.requestUpdate();
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
-    this.#unsubscribe?.();
     this.#teardown();
     this.#sessionKey = undefined;
   }
@@ -263,7 +259,7 @@ export class SvcDecision extends LitElement {
     // With no context value (only the decision module was imported, or the provider is not upgraded yet), the
     // enclosing <svc-provider>'s attributes still configure the element.
     const provider = this.closest('svc-provider');
-    const provided = this.#provided ?? {
+    const provided = this.#provided.value ?? {
       trustUrl: provider?.getAttribute('trust-url'),
       baseUrl: provider?.getAttribute('base-url'),
     };

@@ -1,6 +1,6 @@
 // The configuration an <svc-provider> shares with the elements inside it, and the defaults the script-tag bundle
 // sets. Elements read their own attributes first, then the provider's, then these defaults.
-import { ContextEvent, createContext } from '@lit/context';
+import { createContext } from '@lit/context';
 
 /** Service configuration shared by `<svc-provider>` with the elements inside it. */
 export interface SvcConfig {
@@ -21,24 +21,6 @@ export interface SvcConfig {
  * (the script tag) still reaches elements from another (an npm import).
  */
 export const svcConfigContext = createContext<SvcConfig>(Symbol.for('svc.config'));
-
-/**
- * Subscribes `host` to the configuration of the closest provider (through shadow roots too): sends the context
- * protocol's `context-request`, which an `<svc-provider>` answers now and on every change. Returns the function
- * that unsubscribes. A few lines in place of @lit/context's `ContextConsumer`, whose code every bundle would carry.
- */
-export function requestConfig(host: Element, onConfig: (config: SvcConfig) => void): () => void {
-  let unsubscribe: (() => void) | undefined;
-  host.dispatchEvent(
-    new ContextEvent(svcConfigContext, host, (config, dispose) => {
-      // A closer provider that appeared later takes the subscription over: leave the one that answered before.
-      if (dispose !== unsubscribe) unsubscribe?.();
-      unsubscribe = dispose;
-      onConfig(config);
-    }, true),
-  );
-  return () => unsubscribe?.();
-}
 
 let defaults: SvcConfig = {};
 

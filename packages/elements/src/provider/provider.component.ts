@@ -1,4 +1,4 @@
-import { type ContextCallback, ContextEvent } from '@lit/context';
+import { ContextProvider } from '@lit/context';
 import { html, LitElement, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { type SvcConfig, svcConfigContext } from '../internal/config.js';
 import { providerStyles } from './provider.styles.js';
@@ -39,64 +39,21 @@ export class SvcProvider extends LitElement {
   /** Name of the visual theme the elements should use. */
   theme?: string;
 
-  // The context protocol's provider side, as @lit/context's `ContextProvider` speaks it (consumers of either kind
-  // interoperate), in fewer lines than that class and its base bring to the script tag.
-  #config: SvcConfig = {};
-  /** Subscribed consumers: each callback with the element that asked and its (stable) unsubscribe function. */
-  readonly #subscribers = new Map<ContextCallback<SvcConfig>, { host: Element; unsubscribe: () => void }>();
-
-  constructor() {
-    super();
-    // A consumer inside asks: answer now and, when it subscribes, on every change.
-    this.addEventListener('context-request', (event) => {
-      const host = event.contextTarget ?? (event.composedPath()[0] as Element);
-      if (event.context !== svcConfigContext || host === this) return;
-      event.stopPropagation();
-      const callback = event.callback as ContextCallback<SvcConfig>;
-      if (!event.subscribe) {
-        callback(this.#config);
-        return;
-      }
-      let subscriber = this.#subscribers.get(callback);
-      if (!subscriber) {
-        subscriber = { host, unsubscribe: () => this.#subscribers.delete(callback) };
-        this.#subscribers.set(callback, subscriber);
-      }
-      callback(this.#config, subscriber.unsubscribe);
-    });
-    // A provider inside just connected: its subtree's consumers ask again, so that the closer one answers them.
-    this.addEventListener('context-provider', (event) => {
-      const provider = event.contextTarget ?? event.composedPath()[0];
-      if (event.context !== svcConfigContext || provider === this) return;
-      event.stopPropagation();
-      for (const [callback, { host }] of [...this.#subscribers]) {
-        host.dispatchEvent(new ContextEvent(svcConfigContext, host, callback, true));
-      }
-    });
-  }
+  readonly #provider = new ContextProvider(this, { context: svcConfigContext, initialValue: {} });
 
   /** The value consumers receive; setting it notifies every subscribed element. */
   protected get config(): SvcConfig {
-    return this.#config;
+    return this.#provider.value;
   }
 
   protected set config(value: SvcConfig) {
-    if (Object.is(value, this.#config)) return;
-    this.#config = value;
-    for (const [callback, { unsubscribe }] of this.#subscribers) callback(value, unsubscribe);
+    this.#provider.setValue(value);
   }
 
   override connectedCallback(): void {
     // Before the first update, so elements inside that connect next already receive the attributes' values.
     this.#snapshot();
     super.connectedCallback();
-    // Tells a provider around this one that it may hand over the consumers inside.
-    this.dispatchEvent(
-      Object.assign(new Event('context-provider', { bubbles: true, composed: true }), {
-        context: svcConfigContext,
-        contextTarget: this,
-      }),
-    );
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
