@@ -10,9 +10,7 @@ import {
   SvcValidationError,
   verifyAuditChain,
   verifyReceipt,
-  verifyWebhook,
   type AnchorWithReceipts,
-  type WebhookEvent,
 } from '@svc/client';
 import {
   decision as decisionSchema,
@@ -29,7 +27,7 @@ import { PLATFORM_PARTY_ID } from '../receipts/canonical.js';
 import { UNIDENTIFIED_PRINCIPAL } from '../receipts/authorization.js';
 import { assertValidReceipt, fetchReceipt, signedReceiptsVerified } from '../records/test-support.js';
 import { startTestServer, type TestServer } from '../testing.js';
-import { createEndpoint, drain, startReceiver, type Receiver } from '../webhooks/test-support.js';
+import { createEndpoint, delivered as deliveredEvents, startReceiver, type Receiver } from '../webhooks/test-support.js';
 
 type Mode = 'embed' | 'popup' | 'redirect';
 type Keys = { issuer: { keys: never[] }; witness: { keys: never[] } };
@@ -108,13 +106,7 @@ describe('approval decisions leave authorization records, receipts and audit eve
     await delivered();
   });
 
-  async function delivered(): Promise<WebhookEvent[]> {
-    await drain(server);
-    const events: WebhookEvent[] = [];
-    for (const request of receiver.received) events.push(await verifyWebhook(request.body, request.headers, secret, { now: server.context.clock.now() }));
-    receiver.received.length = 0;
-    return events;
-  }
+  const delivered = () => deliveredEvents(server, receiver, secret);
 
   for (const o of OUTCOMES) {
     it(`${o.action} (${o.mode}): an authorization record, its receipt canonical and signed, dpv refused, one audit event, one webhook`, async () => {

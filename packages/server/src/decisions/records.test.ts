@@ -3,7 +3,7 @@
 // flavor, and an event in the hash-chained audit trail, all in the completion's transaction; webhooks fire once.
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import { verifyAuditChain, verifyWebhook, type WebhookEvent } from '@svc/client';
+import { verifyAuditChain } from '@svc/client';
 import {
   consentExchange,
   consentRecord as consentRecordSchema,
@@ -17,7 +17,7 @@ import {
 } from '@svc/client/schemas';
 import { createActiveFlow, fetchReceipt, signedReceiptsVerified } from '../records/test-support.js';
 import { startTestServer, type TestServer } from '../testing.js';
-import { createEndpoint, drain, startReceiver, type Receiver } from '../webhooks/test-support.js';
+import { createEndpoint, delivered as deliveredEvents, startReceiver, type Receiver } from '../webhooks/test-support.js';
 import { createConsent, exchange, ok, step, toReview } from './test-support.js';
 
 type Mode = 'embed' | 'popup' | 'redirect';
@@ -92,14 +92,7 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     return page.audit_events;
   }
 
-  /** Drains the outbox and verifies every delivery received since the last call. */
-  async function delivered(): Promise<WebhookEvent[]> {
-    await drain(server);
-    const events: WebhookEvent[] = [];
-    for (const request of receiver.received) events.push(await verifyWebhook(request.body, request.headers, secret, { now: server.context.clock.now() }));
-    receiver.received.length = 0;
-    return events;
-  }
+  const delivered = () => deliveredEvents(server, receiver, secret);
 
   async function exchanged(token: string, exchangeToken: string): Promise<ConsentExchange> {
     const res = await exchange(server, token, exchangeToken);

@@ -2,6 +2,7 @@
 // way the decisions and records code does (inside a transaction) and to read deliveries back.
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { verifyWebhook, type WebhookEvent } from '@svc/client';
 import type { WebhookDelivery, WebhookEndpoint } from '@svc/client/schemas';
 import type { DomainEvent } from '../lib/events.js';
 import type { TestServer } from '../testing.js';
@@ -118,6 +119,17 @@ export async function listDeliveries(server: TestServer, endpointId: string, app
 /** Lets the worker attempt everything due now and waits until nothing is in flight. */
 export function drain(server: TestServer): Promise<void> {
   return webhookService(server.context).worker.drain();
+}
+
+/** Drains the outbox, then verifies and returns every delivery `receiver` got since the last call (and forgets them). */
+export async function delivered(server: TestServer, receiver: Receiver, secret: string): Promise<WebhookEvent[]> {
+  await drain(server);
+  const events: WebhookEvent[] = [];
+  for (const request of receiver.received) {
+    events.push(await verifyWebhook(request.body, request.headers, secret, { now: server.context.clock.now() }));
+  }
+  receiver.received.length = 0;
+  return events;
 }
 
 /** Advances the test clock, then drains. */
