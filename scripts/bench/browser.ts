@@ -11,14 +11,9 @@
 // Median of BENCH_RUNS (20) after one warm-up; every run bounded by BENCH_RUN_TIMEOUT_MS, the whole by
 // BENCH_TOTAL_TIMEOUT_MS (240 s). Prints a table. Not a test (it fails only when something breaks).
 // Run: pnpm bench browser   (needs `pnpm run build`).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium, type CDPSession, type Page } from 'playwright';
-import { startServer } from '@svc/server';
+import type { CDPSession, Page } from 'playwright';
 import { createCaptureFlow } from '../../e2e/pages/org-site.js';
+import { quantile, startBrowserBench } from './lib/browser-site.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const MOUNTS = Number(process.env.BENCH_MOUNTS ?? 1000);
@@ -31,11 +26,8 @@ const total = setTimeout(() => {
 }, TOTAL_TIMEOUT_MS);
 total.unref();
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-const p90 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(0.9 * values.length))]!;
+const median = (values: number[]) => quantile(values, 0.5);
+const p90 = (values: number[]) => quantile(values, 0.9);
 
 async function listenerCount(cdp: CDPSession, expression: 'window' | 'document'): Promise<number> {
   const { result } = await cdp.send('Runtime.evaluate', { expression });
@@ -50,37 +42,10 @@ async function heapAfterGc(cdp: CDPSession): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-browser-'));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir });
-  const service = new URL(server.url).origin;
-  const { sandbox } = server;
-  const post = async <T>(path: string, json: unknown): Promise<T> => {
-    const res = await fetch(server.url + path, {
-      method: 'POST', headers: { authorization: `Bearer ${sandbox.api_token}`, 'content-type': 'application/json' }, body: JSON.stringify(json),
-    });
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return (await res.json()) as T;
-  };
-  const flowId = await createCaptureFlow(server.url, sandbox.api_token, 'Bench newsletter');
-
   // The organisation's pages: an empty one (the script is inserted by the measurement) and one with the script.
-  const site = createServer((req, res) => {
-    const withScript = (req.url ?? '').startsWith('/loaded');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-    res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Bench</title>
-${withScript ? `<script src="${service}/sdk/v1/svc.js"></script>` : ''}</head><body><main id="slot"></main></body></html>`);
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  const origin = `http://localhost:${(site.address() as AddressInfo).port}`;
-  await post(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, { allowed_origin: { origin } });
-  const newDecision = async () => (await post<{ decision: { session_token: string } }>('/api/v1/decisions', {
-    kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: origin,
-  })).decision.session_token;
-
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const bench = await startBrowserBench('browser', (path) => path.startsWith('/loaded'));
+  const { browser, service, sandbox, origin, newDecision } = bench;
+  const flowId = await createCaptureFlow(bench.serviceUrl, sandbox.api_token, 'Bench newsletter');
   const rows: string[][] = [];
   const ms = (n: number) => `${n.toFixed(1)} ms`;
   const timed = async (label: string, once: (page: Page) => Promise<number>) => {
@@ -252,10 +217,7 @@ ${withScript ? `<script src="${service}/sdk/v1/svc.js"></script>` : ''}</head><b
       process.exitCode = 1;
     }
   } finally {
-    await browser.close();
-    site.close();
-    await server.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await bench.close();
   }
 }
 
