@@ -50,23 +50,21 @@ export interface ResolvedAppearance {
 // attr(), url()) would escape validation, and CSS-wide keywords would hand the value back to the page.
 const REFERENCE = /\b(var|env|attr|url|image|element|paint|src)\s*\(|[;{}\\<>!]/i;
 const WIDE_KEYWORD = /^(inherit|initial|unset|revert|revert-layer)$/i;
-// One length token or one math function; keywords such as `large` or `auto` are not lengths.
-const LENGTH_TOKEN = /^(?:[+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?[a-z%]*|(?:calc|min|max|clamp)\(.*\))$/i;
 
-// The keys that choose from a list, and the CSS property each length key is checked against; the rest are colours.
+// The keys that choose from a list; the rest are colours, or lengths for `fontSize` and `radius`.
 const CHOICES: Partial<Record<keyof Appearance, Record<string, string>>> = { fontFamily: FONT_FAMILIES, density: DENSITIES };
-const LENGTHS: Partial<Record<keyof Appearance, string>> = { fontSize: 'font-size', radius: 'border-top-left-radius' };
 
 // The value a key sets, or undefined when it is not valid: a known choice, or a plain length or colour the browser
-// accepts (browser only: it asks `CSS.supports`).
+// accepts (browser only: it asks `CSS.supports`). Lengths are checked against `padding-top`, which takes exactly a
+// non-negative length or percentage (math functions included) and no keyword such as `large` or `auto`: what both
+// `font-size` and a corner radius take besides their keywords.
 function valueOf(key: keyof Appearance, value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const choices = CHOICES[key];
   if (choices) return Object.hasOwn(choices, value) ? choices[value] : undefined;
-  const length = LENGTHS[key];
   const trimmed = value.trim();
   const valid = value.length > 0 && value.length <= 100 && !REFERENCE.test(value) && !WIDE_KEYWORD.test(trimmed) &&
-    (!length || LENGTH_TOKEN.test(trimmed)) && CSS.supports(length ?? 'color', value);
+    CSS.supports(key === 'fontSize' || key === 'radius' ? 'padding-top' : 'color', value);
   return valid ? trimmed : undefined;
 }
 

@@ -1,6 +1,6 @@
 import { ContextConsumer } from '@lit/context';
 import {
-  composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
+  CaptureError, composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
   type FetchLike, type PurposeReading, type SvcCaptureEvent,
 } from '@svc/capture';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
@@ -32,6 +32,15 @@ interface Row {
   kind: RowKind;
   /** Index in the flow's purpose list: ids stay unique whatever the keys contain. */
   index: number;
+}
+
+// Everything a request to the service needs, in the shape both the render and the capture request take.
+interface ServiceSettings {
+  publishableKey: string;
+  baseUrl: string;
+  locale: string | undefined;
+  timeoutMs: number;
+  fetch: FetchLike | undefined;
 }
 
 const isHttpUrl = (value: string | null | undefined): value is string => {
@@ -176,8 +185,7 @@ export class SvcConsentField extends LitElement {
     element: this,
     flowId: () => this.#flowId,
     setDuplicate: (duplicate) => this.#setDuplicate(duplicate),
-    capturesOnSubmit: () => !this.#duplicate && !this.isDisabled && this.#flowId !== '' && this.isConnected,
-    captureForSubmit: () => this.capture().then(() => undefined, () => undefined),
+    captureForSubmit: () => (!this.#duplicate && !this.isDisabled && this.#flowId && this.isConnected ? this.capture() : undefined),
   };
   #token = '';
   #tokenInput?: HTMLInputElement | undefined;
@@ -339,7 +347,7 @@ export class SvcConsentField extends LitElement {
     this.dispatchEvent(new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.#flowId), bubbles: true, composed: true }));
   }
 
-  #settings(): { publishableKey: string; baseUrl: string; locale: string | undefined } {
+  #settings(): ServiceSettings {
     const provided = this.providerConfig ?? {};
     const defaults = configDefaults();
     const pick = (...values: (string | null | undefined)[]) => values.map((v) => v?.trim()).find((v) => v) ?? '';
@@ -349,6 +357,8 @@ export class SvcConsentField extends LitElement {
       // which the trust URL stands in for when it is not given (the reference server serves both).
       baseUrl: pick(this.baseUrl, this.trustUrl, provided.baseUrl, provided.trustUrl, defaults.baseUrl, defaults.trustUrl),
       locale: pick(this.locale, provided.locale, this.closest('[lang]')?.getAttribute('lang')) || undefined,
+      timeoutMs: this.timeoutMs,
+      fetch: this.fetch,
     };
   }
 
@@ -357,17 +367,16 @@ export class SvcConsentField extends LitElement {
   async #load(): Promise<void> {
     this.#loadController?.abort();
     if (!this.isConnected || this.#duplicate) return;
-    const { publishableKey, baseUrl, locale } = this.#settings();
-    const problem = !this.#flowId ? 'the flow attribute is missing'
-      : !publishableKey ? 'no publishable key (set publishable-key, or use <svc-provider>)'
-        : !isHttpUrl(baseUrl) ? 'no http(s) base URL (set base-url, or use <svc-provider>)'
-          : undefined;
-    if (problem) {
+    const settings = this.#settings();
+    const { publishableKey, baseUrl } = settings;
+    // What is missing or malformed, by the attribute that sets it.
+    const missing = [!this.#flowId && 'flow', !publishableKey && 'publishable-key', !isHttpUrl(baseUrl) && 'an http(s) base-url'].filter(Boolean);
+    if (missing.length) {
       this.data = undefined;
       // Inside a provider that has not answered yet (its element may be defined later), wait for its configuration.
       const waiting = !!this.#flowId && !this.providerConfig && !!this.closest('svc-provider');
       this.#setStatus(waiting ? 'idle' : 'error');
-      if (!waiting) this.#emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: ${problem}.`, 'setup'));
+      if (!waiting) this.#emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: set ${missing.join(', ')} (or use <svc-provider> for the key and URL).`, 'setup'));
       return;
     }
     const { signal } = (this.#loadController = new AbortController());
@@ -376,7 +385,7 @@ export class SvcConsentField extends LitElement {
     let data: RenderData | undefined;
     let error: ConsentFieldError | undefined;
     try {
-      data = await fetchRenderData({ baseUrl, flowId: this.#flowId, publishableKey, locale, timeoutMs: this.timeoutMs, fetch: this.fetch, signal });
+      data = await fetchRenderData({ ...settings, flowId: this.#flowId, signal });
     } catch (cause) {
       error = asFieldError(cause, 'render');
     }
@@ -431,7 +440,7 @@ export class SvcConsentField extends LitElement {
     const hiddenConsent = purposes.filter((p) => rowKind(p) === 'consent' && !only.includes(p.key)).map((p) => p.key);
     const problems = [];
     if (unknown.length) problems.push(`the flow has no purpose ${unknown.join(', ')}`);
-    if (hiddenConsent.length) problems.push(`consent purpose ${hiddenConsent.join(', ')} is not shown; the service refuses a capture that leaves a consent purpose undecided`);
+    if (hiddenConsent.length) problems.push(`consent purpose ${hiddenConsent.join(', ')} is not shown, and the service refuses a capture without it`);
     if (problems.length) this.#warn('purposes', `purposes="${this.purposes}": ${problems.join('; ')}`);
   }
 
@@ -445,7 +454,7 @@ export class SvcConsentField extends LitElement {
 
   #setToken(token: string): void {
     this.#token = token;
-    this.#formControl.setValue(token || null, null);
+    this.#formControl.internals.setFormValue(token || null, null);
     if (token) this.#claimTokenInput();
     if (this.#tokenInput) this.#tokenInput.value = token;
   }
@@ -511,8 +520,8 @@ export class SvcConsentField extends LitElement {
       if (!this.#markVisible()) {
         throw new ConsentFieldError('mark_hidden', 'The field was not visible at submit; nothing was captured.', 'capture');
       }
-      const { publishableKey, baseUrl } = this.#settings();
-      const proof = await this.#currentProof(data, publishableKey, baseUrl);
+      const settings = this.#settings();
+      const proof = await this.#currentProof(data, settings);
       const form = this.form;
       const request = composeRequest({
         flowId: data.flow_id,
@@ -526,7 +535,7 @@ export class SvcConsentField extends LitElement {
       // The service's own digest of the notice the field showed; when `purposes` hid some rows the whole notice was
       // not shown, so no digest is claimed.
       if (purposes.length === data.purposes.length && DIGEST.test(data.notice_hash)) request.notice_hash = data.notice_hash;
-      const result = await postCapture(request, { publishableKey, baseUrl, timeoutMs: this.timeoutMs, renderProof: proof, fetch: this.fetch });
+      const result = await postCapture(request, { ...settings, renderProof: proof });
       this.#setToken(result.session_token);
       this.dispatchEvent(new CustomEvent('svc-capture', { detail: result, bubbles: true, composed: true }) as SvcCaptureEvent);
       return result;
@@ -540,12 +549,10 @@ export class SvcConsentField extends LitElement {
 
   // The render proof to send: the one the field rendered with, or, when it is about to expire, a fresh one for
   // exactly the same wording (a changed wording is not what the person saw).
-  async #currentProof(data: RenderData, publishableKey: string, baseUrl: string): Promise<string> {
+  async #currentProof(data: RenderData, settings: ServiceSettings): Promise<string> {
     const expiry = proofExpiry(data);
     if (expiry === undefined || expiry - PROOF_MARGIN_MS > Date.now()) return data.render_proof;
-    const fresh = await fetchRenderData({
-      baseUrl, flowId: data.flow_id, publishableKey, locale: data.locale, timeoutMs: this.timeoutMs, fetch: this.fetch,
-    });
+    const fresh = await fetchRenderData({ ...settings, flowId: data.flow_id, locale: data.locale });
     if (fresh.notice_hash !== data.notice_hash || fresh.version !== data.version) {
       throw new ConsentFieldError('wording_changed', 'The flow’s wording changed since it was shown; nothing was captured.', 'capture');
     }
@@ -632,11 +639,9 @@ export class SvcConsentField extends LitElement {
   }
 }
 
+// The capture helper's errors (network, timeout, http_<status>, invalid_response) keep their code and details.
 function asFieldError(cause: unknown, phase: ConsentFieldErrorDetail['phase']): ConsentFieldError {
   if (cause instanceof ConsentFieldError) return cause;
-  const c = cause as { code?: unknown; message?: unknown; status?: number; body?: unknown } | null;
-  if (c && typeof c.code === 'string' && typeof c.message === 'string' && c.code !== '') {
-    return new ConsentFieldError(c.code as ConsentFieldError['code'], c.message, phase, { cause, status: c.status, body: c.body });
-  }
+  if (cause instanceof CaptureError) return new ConsentFieldError(cause.code, cause.message, phase, { cause, status: cause.status, body: cause.body });
   return new ConsentFieldError('unexpected', 'The consent field failed unexpectedly.', phase, { cause });
 }

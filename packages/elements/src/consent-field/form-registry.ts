@@ -12,10 +12,11 @@ export interface RegisteredField {
   flowId(): string;
   /** Tells the field whether another field for its flow comes first in the form. */
   setDuplicate(duplicate: boolean): void;
-  /** Whether the field has something to capture at submit (active, enabled). */
-  capturesOnSubmit(): boolean;
-  /** Captures for a submission; settles when done, never rejects (failures are the field's `svc-error`). */
-  captureForSubmit(): Promise<void>;
+  /**
+   * Captures for a submission, settling when done (a failure is also the field's `svc-error`); undefined when the
+   * field has nothing to capture (a duplicate, disabled, or without a flow).
+   */
+  captureForSubmit(): Promise<unknown> | undefined;
 }
 
 interface FormEntry {
@@ -44,11 +45,11 @@ export function joinForm(form: HTMLFormElement, field: RegisteredField): void {
   let entry = forms.get(form);
   if (!entry) {
     const fields = new Set<RegisteredField>();
-    // Nothing to capture (no active, enabled field): the submission goes through untouched.
-    const capturing = () => [...fields].filter((f) => f.capturesOnSubmit());
+    // Nothing to capture (no active, enabled field): the submission goes through untouched. allSettled: the form
+    // submits once every capture is done, failed or not.
     const release = holdSubmissions(form, () => {
-      const now = capturing();
-      return now.length ? Promise.allSettled(now.map((f) => f.captureForSubmit())) : undefined;
+      const captures = [...fields].map((f) => f.captureForSubmit()).filter(Boolean);
+      return captures.length ? Promise.allSettled(captures) : undefined;
     });
     forms.set(form, (entry = { fields, release }));
   }

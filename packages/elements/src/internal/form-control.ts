@@ -1,7 +1,7 @@
 // Form participation for form-associated elements, kept out of the components (like shoelace's
 // FormControlController and material-web's form-associated mixin): the element declares `static formAssociated =
 // true` and forwards the platform's form callbacks; this controller owns the ElementInternals behind them. The
-// element reads `internals` directly for what needs no logic (form, validity, checkValidity, ...): wrappers would
+// element reads `internals` directly for what needs no logic (form, validity, setFormValue, checkValidity, ...): wrappers would
 // only add bytes to every bundle.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
@@ -15,8 +15,8 @@ export interface FormControlOptions {
 }
 
 /**
- * Owns a form-associated element's `ElementInternals`: its submitted value, its custom validity and its custom
- * states. Construct it in the element's field initialisers (it calls `attachInternals()`, which only the
+ * Owns a form-associated element's `ElementInternals`: its custom validity and its custom states (the element sets
+ * its submitted value on `internals` itself). Construct it in the element's field initialisers (it calls `attachInternals()`, which only the
  * constructor may do before the element is upgraded and used).
  */
 export class FormControlController implements ReactiveController {
@@ -50,11 +50,6 @@ export class FormControlController implements ReactiveController {
   updateValidity(): void {
     const message = this.#message;
     this.internals.setValidity({ customError: !!message }, message, this.#anchor?.() ?? undefined);
-  }
-
-  /** Sets what the host submits under its `name` (null submits nothing), and the state restored after navigation. */
-  setValue(value: string | FormData | null, state: string | FormData | null = value): void {
-    this.internals.setFormValue(value, state);
   }
 
   /** Adds or removes a custom state, matched from CSS with `:state(name)`. */
