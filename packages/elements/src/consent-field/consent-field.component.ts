@@ -249,7 +249,6 @@ export class SvcConsentField extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.#formControl.toggleState(this.status, true);
     // Moved back into the page: load again unless the purposes are already shown.
     if (this.hasUpdated && !this.#duplicate && this.status !== 'ready') void this.#load();
   }
@@ -257,7 +256,7 @@ export class SvcConsentField extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.#loadController?.abort();
-    if (this.status === 'loading') this.#setStatus('idle');
+    if (this.status === 'loading') this.status = 'idle';
     // A token input the field added goes with it; a token it held would attest a field no longer on the page.
     const input = this.#tokenInput;
     if (input) {
@@ -308,6 +307,12 @@ export class SvcConsentField extends LitElement {
       void this.#load();
     }
     if (changed.has('purposes') || changed.has('data')) this.#checkPurposes();
+    // Last, so a status set above counts: the custom state (`:state(loading)`, ...) follows the status.
+    if (changed.has('status')) {
+      const states = this.#formControl.internals.states;
+      states?.delete(changed.get('status') ?? '');
+      states?.add(this.status);
+    }
   }
 
   protected override updated(): void {
@@ -326,20 +331,14 @@ export class SvcConsentField extends LitElement {
       this.#loadController?.abort();
       this.data = undefined;
       this.#setToken('');
-      this.#setStatus('duplicate');
+      this.status = 'duplicate';
       // Reported from the next update: the registry may learn it while the form is still in a detached fragment
       // (a template being cloned), where no listener of the page could hear it.
       this.#duplicateReported = false;
     } else {
-      this.#setStatus('idle');
+      this.status = 'idle';
       void this.#load();
     }
-  }
-
-  #setStatus(status: ConsentFieldStatus): void {
-    this.#formControl.toggleState(this.status, false);
-    this.status = status;
-    this.#formControl.toggleState(status, true);
   }
 
   // Events named literally: the manifest analyzer reads their names from these calls.
@@ -375,12 +374,12 @@ export class SvcConsentField extends LitElement {
       this.data = undefined;
       // Inside a provider that has not answered yet (its element may be defined later), wait for its configuration.
       const waiting = !!this.#flowId && !this.providerConfig && !!this.closest('svc-provider');
-      this.#setStatus(waiting ? 'idle' : 'error');
+      this.status = waiting ? 'idle' : 'error';
       if (!waiting) this.#emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: set ${missing.join(', ')} (or use <svc-provider> for the key and URL).`, 'setup'));
       return;
     }
     const { signal } = (this.#loadController = new AbortController());
-    this.#setStatus('loading');
+    this.status = 'loading';
     this.#setToken('');
     let data: RenderData | undefined;
     let error: ConsentFieldError | undefined;
@@ -392,7 +391,7 @@ export class SvcConsentField extends LitElement {
     if (signal.aborted) return;
     this.data = data;
     this.checked = this.#defaults();
-    this.#setStatus(data ? 'ready' : 'error');
+    this.status = data ? 'ready' : 'error';
     if (error) this.#emitError(error);
   }
 
@@ -610,18 +609,19 @@ export class SvcConsentField extends LitElement {
     // the value last rendered is always the box's own.
     const row = ({ purpose: { key, label, description }, kind, index }: Row) => {
       const id = `purpose-${index}`;
-      const describe = description ? html`<p part="description" class="row__description" id="${id}-description">${description}</p>` : nothing;
-      if (kind === 'notice') return html`<div part="row" class="row row--notice"><p class="row__label">${label}</p>${describe}</div>`;
       const describedBy = [description && `${id}-description`, kind === 'object' && `${id}-hint`].filter(Boolean).join(' ');
+      // A notice row has no box: its label is plain text.
       return html`
         <div part="row" class="row row--${kind}">
-          <input part="control" class="row__control" type="checkbox" id=${id} name=${key} .checked=${this.checked[key] === true}
-            ?disabled=${disabled} aria-describedby=${describedBy || nothing} @change=${this.#handleChange}>
-          <label part="label" class="row__label" for=${id}>${label}</label>
-          ${describe}
+          ${kind === 'notice' ? html`<p class="row__label">${label}</p>` : html`
+            <input part="control" class="row__control" type="checkbox" id=${id} name=${key} .checked=${this.checked[key] === true}
+              ?disabled=${disabled} aria-describedby=${describedBy || nothing} @change=${this.#handleChange}>
+            <label part="label" class="row__label" for=${id}>${label}</label>`}
+          ${description ? html`<p part="description" class="row__description" id="${id}-description">${description}</p>` : nothing}
           ${kind === 'object' ? html`<p part="hint" class="row__hint" id="${id}-hint">${strings.object}</p>` : nothing}
         </div>`;
     };
+    // The policy link opens apart from the form; `noreferrer` implies `noopener`.
     return html`
       <fieldset part="base" class=${classes} dir=${dir} lang=${data?.locale ?? nothing}
         aria-busy=${status === 'loading' ? 'true' : nothing} aria-describedby=${data?.description ? 'flow-description' : nothing}>
@@ -629,10 +629,9 @@ export class SvcConsentField extends LitElement {
         ${data?.description ? html`<p part="description" class="field__description" id="flow-description">${data.description}</p>` : nothing}
         ${data ? html`<div class="field__rows">${this.#rows().map(row)}</div>` : nothing}
         ${isHttpUrl(data?.policy_url) ? html`<p class="field__policy">
-          <a part="policy" href=${data!.policy_url!} target="_blank" rel="noopener noreferrer">${strings.policy}</a></p>` : nothing}
+          <a part="policy" href=${data!.policy_url!} target="_blank" rel="noreferrer">${strings.policy}</a></p>` : nothing}
         <p class="mark">
-          <svg viewBox="0 0 16 16" aria-hidden="true" focusable="false"><path d="M8 1 2 3.5v4C2 11.1 4.6 14.3 8 15c3.4-.7 6-3.9 6-7.5v-4L8 1Zm-1 10L4 8l1.2-1.2L7 8.6l3.8-3.8L12 6l-5 5Z"/></svg>
-          <span>${strings.mark}</span>
+          <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8 1 2 3.5v4C2 11.1 4.6 14.3 8 15c3.4-.7 6-3.9 6-7.5v-4L8 1Zm-1 10L4 8l1.2-1.2L7 8.6l3.8-3.8L12 6l-5 5Z"/></svg>${strings.mark}
         </p>
       </fieldset>
     `;

@@ -25,7 +25,6 @@ export const consentFieldStyles = css`
     --_border: #c6cbd1;
     --_mark-text: #2b3036;
     --_mark-back: #eef0f2;
-    --_mark-edge: #8a939d;
     --_space: var(--svc-space, .75rem);
     box-sizing: border-box;
     min-inline-size: 0;
@@ -89,7 +88,7 @@ export const consentFieldStyles = css`
   }
 
   /* Everything in a row but its box (below, same specificity, later) sits in the second column. */
-  .row > * {
+  .row>* {
     grid-column: 2;
     margin: 0;
   }
@@ -131,14 +130,12 @@ export const consentFieldStyles = css`
      then set to fixed values; only its visibility follows the field, so a hidden field is noticed at submit. */
   .mark {
     all: initial;
-    box-sizing: border-box;
     display: inline-flex;
     align-items: center;
     gap: 4px;
     visibility: inherit;
-    margin: 0;
     padding: 2px 8px;
-    border: 1px solid var(--_mark-edge);
+    border: 1px solid #8a939d;
     border-radius: 999px;
     background: var(--_mark-back);
     color: var(--_mark-text);

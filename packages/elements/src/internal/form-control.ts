@@ -1,8 +1,8 @@
 // Form participation for form-associated elements, kept out of the components (like shoelace's
 // FormControlController and material-web's form-associated mixin): the element declares `static formAssociated =
 // true` and forwards the platform's form callbacks; this controller owns the ElementInternals behind them. The
-// element reads `internals` directly for what needs no logic (form, validity, setFormValue, checkValidity, ...): wrappers would
-// only add bytes to every bundle.
+// element reads `internals` directly for what needs no logic (form, validity, setFormValue, states, ...): wrappers
+// would only add bytes to every bundle.
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
 /** The element a {@link FormControlController} serves: a Lit host that is form-associated. */
@@ -15,9 +15,9 @@ export interface FormControlOptions {
 }
 
 /**
- * Owns a form-associated element's `ElementInternals`: its custom validity and its custom states (the element sets
- * its submitted value on `internals` itself). Construct it in the element's field initialisers (it calls `attachInternals()`, which only the
- * constructor may do before the element is upgraded and used).
+ * Owns a form-associated element's `ElementInternals` and its custom validity (the element sets its submitted value
+ * and custom states on `internals` itself). Construct it in the element's field initialisers (it calls
+ * `attachInternals()`, which only the constructor may do before the element is upgraded and used).
  */
 export class FormControlController implements ReactiveController {
   /** The host's internals: `form`, `validity`, `validationMessage`, `willValidate`, `checkValidity()`, ... */
@@ -50,12 +50,5 @@ export class FormControlController implements ReactiveController {
   updateValidity(): void {
     const message = this.#message;
     this.internals.setValidity({ customError: !!message }, message, this.#anchor?.() ?? undefined);
-  }
-
-  /** Adds or removes a custom state, matched from CSS with `:state(name)`. */
-  toggleState(name: string, on: boolean): void {
-    const states = this.internals.states;
-    if (on) states?.add(name);
-    else states?.delete(name);
   }
 }
