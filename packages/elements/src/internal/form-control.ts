@@ -32,22 +32,17 @@ export class FormControlController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Re-applies the validity after each render, so the browser points at the anchor as it is now. */
-  hostUpdated(): void {
-    this.updateValidity();
-  }
-
   /**
    * Sets a custom validity message, as a native control's `setCustomValidity()`: a non-empty message makes the host
    * invalid (`customError`) and blocks its form's submission until cleared.
    */
   setCustomValidity(message: string): void {
     this.#message = String(message ?? '');
-    this.updateValidity();
+    this.hostUpdated();
   }
 
-  /** Re-applies the custom validity message (done after every render of the host). */
-  updateValidity(): void {
+  /** Applies the custom validity message, again after each render so the browser points at the anchor as it is now. */
+  hostUpdated(): void {
     const message = this.#message;
     this.internals.setValidity({ customError: !!message }, message, this.#anchor?.() ?? undefined);
   }
