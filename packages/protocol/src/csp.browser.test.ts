@@ -1,4 +1,4 @@
-// Real Chromium under the strict Content-Security-Policy of issue 9 (`script-src 'self'`, no 'unsafe-eval', no
+// Real Chromium under a strict Content-Security-Policy (`script-src 'self'`, no 'unsafe-eval', no
 // nonce): validating messages must never make the browser report a violation. zod/mini's objects never take zod's
 // JIT path, the one place zod evaluates code (see the README's CSP note); this test keeps it that way across zod
 // upgrades and schema changes, and its controls show it would see the violation if they did.
