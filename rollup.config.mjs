@@ -13,8 +13,8 @@ const bundles = [
   { input: 'packages/elements/dist/svc.js', file: 'packages/elements/dist/browser/svc', name: 'Svc' },
   { input: 'packages/elements/dist/decision/decision.js', file: 'packages/elements/dist/browser/svc-decision' },
   { input: 'packages/elements/dist/consent-field/consent-field.js', file: 'packages/elements/dist/browser/svc-consent-field' },
-  { input: 'scripts/size/client-decisions-create.mjs', file: 'packages/client/dist/browser/decisions-create' },
-  { input: 'scripts/size/decision-floor.mjs', file: 'packages/elements/dist/browser/decision-floor' },
+  { input: 'scripts/size/client-decisions-create.mjs', file: 'dist/size/decisions-create' },
+  { input: 'scripts/size/decision-floor.mjs', file: 'dist/size/decision-floor' },
 ];
 
 const plugins = () => [

@@ -16,8 +16,8 @@ const bundles = [
   ['script tag /sdk/v1/svc.js (every element + capture)', 'packages/elements/dist/browser/svc.iife.js', 22 * KB],
   ['@svc/protocol (ESM, whole package)', 'packages/protocol/dist/browser/svc-protocol.js'],
   ['@svc/capture (IIFE, whole package)', 'packages/capture/dist/browser/svc-capture.iife.js'],
-  ['@svc/client: page importing only decisions.create', 'packages/client/dist/browser/decisions-create.js'],
-  ['floor: empty Lit element + @lit/context + protocol host path', 'packages/elements/dist/browser/decision-floor.js'],
+  ['@svc/client: page importing only decisions.create', 'dist/size/decisions-create.js'],
+  ['floor: empty Lit element + @lit/context + protocol host path', 'dist/size/decision-floor.js'],
 ];
 
 /** Peers' figures as the README gives them (gzip -9, measured elsewhere): reference rows, not measured here. */
