@@ -1,7 +1,9 @@
-// Browser bundles, built from the tsc output in each package's dist/: an ESM module and an IIFE for a script
-// tag, minified, with source maps. Add a bundle with one line in `bundles`.
+// Browser bundles, built from the tsc output in each package's dist/, minified, with source maps. Add a bundle with
+// one line in `bundles`. The script tag is three builds, in this order: the element chunks (code splitting), the
+// loader that names them (`svc.js`), and the all-in-one module (`svc.mjs`).
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
+import { chunkManifest, chunksModule } from './scripts/size/sdk-chunks.mjs';
 import { minifyCssLiterals } from './scripts/size/minify-css.mjs';
 
 /** @type {{input: string, file: string, name?: string}[]} */
@@ -10,12 +12,17 @@ const bundles = [
   { input: 'packages/server/dist/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
-  { input: 'packages/elements/dist/svc.js', file: 'packages/elements/dist/browser/svc', name: 'Svc' },
   { input: 'packages/elements/dist/decision/decision.js', file: 'packages/elements/dist/browser/svc-decision' },
   { input: 'packages/elements/dist/consent-field/consent-field.js', file: 'packages/elements/dist/browser/svc-consent-field' },
   { input: 'scripts/size/client-decisions-create.mjs', file: 'dist/size/decisions-create' },
   { input: 'scripts/size/decision-floor.mjs', file: 'dist/size/decision-floor' },
 ];
+
+/** Where the server's `/sdk/v1/` comes from, and the chunk list the loader is built with. */
+const SDK = 'packages/elements/dist/browser/sdk';
+const MANIFEST = 'packages/elements/dist/sdk-chunks.json';
+
+const chunked = { dir: SDK, format: 'es', entryFileNames: '[name]-[hash:6].js', chunkFileNames: '[name]-[hash:6].js', sourcemap: 'hidden' };
 
 const plugins = () => [
   minifyCssLiterals(),
@@ -23,11 +30,44 @@ const plugins = () => [
   terser({ format: { comments: false }, compress: { passes: 2 } }),
 ];
 
-export default bundles.map(({ input, file, name }) => ({
-  input,
-  plugins: plugins(),
-  output: [
-    { file: `${file}.js`, format: 'es', sourcemap: true },
-    ...(name ? [{ file: `${file}.iife.js`, format: 'iife', name, sourcemap: true }] : []),
-  ],
-}));
+export default [
+  // The script tag's element chunks, under content-hashed names: one per element, and Lit with what the elements
+  // share in one chunk, `svc-lit`, loaded once.
+  {
+    input: {
+      'svc-provider': 'packages/elements/dist/sdk/provider.js',
+      'svc-decision': 'packages/elements/dist/sdk/decision.js',
+      'svc-consent-field': 'packages/elements/dist/sdk/consent-field.js',
+    },
+    plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
+    // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.
+    output: { ...chunked, chunkFileNames: 'svc-lit-[hash:6].js', experimentalMinChunkSize: 4000 },
+  },
+  // The snippet's chunk on its own: it needs no Lit, and what it shares with the consent field is small enough to
+  // carry twice rather than cost the form page a request (a page rarely has both).
+  {
+    input: { 'svc-capture': 'packages/elements/dist/sdk/capture.js' },
+    plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST })],
+    output: chunked,
+  },
+  // The loader: a classic script (IIFE) that sets `window.Svc` itself, so it works as `type="module"` too.
+  {
+    input: 'packages/elements/dist/sdk/loader.js',
+    plugins: [chunksModule(MANIFEST), ...plugins()],
+    output: { file: `${SDK}/svc.js`, format: 'iife', strict: false, sourcemap: 'hidden' },
+  },
+  // Every element and the capture helper in one ES module, for `import { ... } from '/sdk/v1/svc.mjs'`.
+  {
+    input: 'packages/elements/dist/svc.js',
+    plugins: plugins(),
+    output: { file: `${SDK}/svc.mjs`, format: 'es', sourcemap: 'hidden' },
+  },
+  ...bundles.map(({ input, file, name }) => ({
+    input,
+    plugins: plugins(),
+    output: [
+      { file: `${file}.js`, format: 'es', sourcemap: true },
+      ...(name ? [{ file: `${file}.iife.js`, format: 'iife', name, sourcemap: true }] : []),
+    ],
+  })),
+];

@@ -117,13 +117,14 @@ test.describe('consent field with the service stopped', () => {
       expect(events.filter((e) => e.type !== 'csp').map((e) => [e.type, e.detail.code, e.detail.phase])).toEqual([['svc-error', 'network', 'capture']]);
 
       // Loaded while the service is down: nothing to show, and the form still posts.
-      await page.goto(site.page('consent-field.html', { flow: flowId, csp: true }));
       await page.evaluate(() => sessionStorage.clear());
+      await page.goto(site.page('consent-field.html', { flow: flowId, csp: true }));
       await expect(page.locator('svc-consent-field').getByText('Your consent choices could not be loaded.')).toBeVisible();
       await page.getByLabel('Email address').fill('ada@example.com');
       await page.getByRole('button', { name: 'Sign up' }).click();
       await expect(page.locator('#outcome')).toHaveText('no capture token');
-      expect((await recorded(page)).filter((e) => e.type === 'svc-error').map((e) => e.detail.code)).toEqual(['not_rendered']);
+      expect((await recorded(page)).filter((e) => e.type === 'svc-error').map((e) => [e.detail.code, e.detail.phase]))
+        .toEqual([['network', 'render'], ['not_rendered', 'capture']]);
     } finally {
       await site.close();
       await own.stop();

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { grantConsent } from './examples.fixtures.js';
 import { expect, test as base } from './fixtures.js';
 import { createCaptureFlow } from './pages/org-site.js';
+import { sdkCopy } from './sdk-copy.js';
 
 const NONCE = 'abc';
 
@@ -85,8 +86,6 @@ const test = base.extend<object, { site: Site }>({
     const { sandbox } = svc.server;
     const service = svc.origin;
     const flowId = await createCaptureFlow(svc.server.url, sandbox.api_token, 'Strict newsletter');
-    // The self-hosted copy of the script tag, as a site with script-src 'self' keeps it.
-    const copy = await (await fetch(`${service}/sdk/v1/svc.js`)).text();
     const site: Site = { origin: '', commits: [], exchanges: [] };
     const api = (path: string, json: unknown) => fetch(`${service}${path}`, {
       method: 'POST', headers: { authorization: `Bearer ${sandbox.api_token}`, 'content-type': 'application/json' }, body: JSON.stringify(json),
@@ -102,7 +101,9 @@ const test = base.extend<object, { site: Site }>({
         if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
         if (url.pathname === '/recorder.js') return send('text/javascript', RECORDER);
         if (url.pathname === '/app.js') return send('text/javascript', APP);
-        if (url.pathname === '/vendor/svc.js') return send('text/javascript', copy);
+        // The self-hosted copy of the script tag and its chunks, as a site with script-src 'self' keeps it.
+        const copy = url.pathname.startsWith('/vendor/') ? sdkCopy(url.pathname.slice('/vendor/'.length)) : undefined;
+        if (copy) return send('text/javascript', copy.toString('utf8'));
         if (url.pathname === '/site.css') return send('text/css', 'body { font: 16px system-ui, sans-serif; } svc-decision { display: block; max-width: 32rem; }');
         if (req.method === 'POST' && url.pathname === '/api/decision') {
           const created = await api('/api/v1/decisions', { kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: site.origin });

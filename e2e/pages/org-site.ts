@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sdkCopy } from '../sdk-copy.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -78,7 +79,6 @@ async function readBody(req: NodeJS.ReadableStream): Promise<string> {
 export async function startOrgSite(service: SiteService, applicationId: string): Promise<OrgSite> {
   const submissions: Submission[] = [];
   const serviceOrigin = new URL(service.baseUrl).origin;
-  let sdkCopy: Buffer | undefined;
 
   const http = createServer((req, res) => {
     void (async () => {
@@ -90,7 +90,7 @@ export async function startOrgSite(service: SiteService, applicationId: string):
         if (!/^[a-z-]+\.html$/.test(name)) return void res.writeHead(404).end();
         const values: Record<string, string> = {
           // Under the strict policy the script must come from the page's own origin: the site's copy of it.
-          sdk: csp ? '/assets/svc.js' : `${service.baseUrl}/sdk/v1/svc.js`,
+          sdk: csp ? '/assets/sdk/svc.js' : `${service.baseUrl}/sdk/v1/svc.js`,
           flow_id: url.searchParams.get('flow') ?? '',
           publishable_key: service.publishableKey,
           base_url: service.baseUrl,
@@ -99,13 +99,8 @@ export async function startOrgSite(service: SiteService, applicationId: string):
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...security });
         return void res.end(html);
       }
-      if (req.method === 'GET' && url.pathname === '/assets/svc.js') {
-        // A copy kept on the organisation's own origin, as a site with `script-src 'self'` does (at a path that does
-        // not look like the service's, so the copy names no default service: the pages say base-url themselves).
-        sdkCopy ??= Buffer.from(await (await fetch(`${service.baseUrl}/sdk/v1/svc.js`)).arrayBuffer());
-        res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
-        return void res.end(sdkCopy);
-      }
+      const copy = req.method === 'GET' && url.pathname.startsWith('/assets/sdk/') ? sdkCopy(url.pathname.slice('/assets/sdk/'.length)) : undefined;
+      if (copy) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(copy);
       if (req.method === 'GET' && (url.pathname === '/assets/record.js' || url.pathname === '/assets/site.css')) {
         const type = url.pathname.endsWith('.js') ? 'text/javascript' : 'text/css';
         res.writeHead(200, { 'content-type': `${type}; charset=utf-8` });

@@ -9,7 +9,8 @@
  */
 
 // Functions
-export { attachCapture, DEFAULT_TIMEOUT_MS, TOKEN_FIELD } from './lib/attach.js';
+export { attachCapture } from './lib/attach.js';
+export { DEFAULT_TIMEOUT_MS, TOKEN_FIELD } from './lib/constants.js';
 export { autoAttach } from './lib/auto-attach.js';
 
 // Building blocks (for <svc-consent-field>, which renders its own controls and posts with a render proof)

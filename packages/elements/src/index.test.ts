@@ -68,7 +68,7 @@ describe('@svc/elements entry', () => {
       const source = readFileSync(join(src, file), 'utf8');
       for (const [, specifier] of source.matchAll(/\bfrom\s+'([^']+)'/g)) {
         assert.ok(
-          /^(lit(\/[a-z/-]+\.js)?|@lit\/context|@svc\/(protocol|capture)|\.{1,2}\/[a-z/.-]+\.js)$/.test(specifier!),
+          /^(lit(\/[a-z/-]+\.js)?|@lit\/context|@svc\/(protocol|capture)|svc:chunks|\.{1,2}\/[a-z/.-]+\.js)$/.test(specifier!),
           `${file} imports ${specifier}`,
         );
       }

@@ -1,8 +1,9 @@
 /**
- * The script-tag entry: what the service serves at `/sdk/v1/svc.js` (IIFE, global `Svc`) and `/sdk/v1/svc.mjs`
- * (ESM). It defines every element and exposes the element API plus the capture helper (`Svc.attachCapture`,
- * `Svc.autoAttach`). Loaded from a service's `/sdk/v1/` path, it makes that service the elements' default trust
- * URL, so `<svc-decision token="dts_...">` needs nothing else.
+ * Every element and the capture helper in one module: what the service serves at `/sdk/v1/svc.mjs` for pages that
+ * import it without a build step (the script tag `/sdk/v1/svc.js` is a loader that fetches only what a page uses).
+ * It defines every element and exports the element API plus the capture helper (`attachCapture`, `autoAttach`).
+ * Loaded from a service's `/sdk/v1/` path, it makes that service the elements' default trust URL, so
+ * `<svc-decision token="dts_...">` needs nothing else.
  *
  * Snippet without code: once the document is parsed it runs `autoAttach()`, which attaches every `<form
  * data-svc-flow>` (now and added later) that names its publishable key or sits in an `<svc-provider>`; the service
@@ -19,7 +20,7 @@ export * from './index.js';
 // The capture helper for the organisation's own consent controls.
 export { attachCapture, autoAttach, CaptureError, CaptureErrorCode } from '@svc/capture';
 
-// `import.meta.url` is this script's own URL (rollup turns it into `document.currentScript.src` in the IIFE).
+// `import.meta.url` is this module's own URL.
 // Only a script served from a service's versioned SDK path names that service; copied elsewhere it names nothing.
 function scriptService(): string | undefined {
   try {

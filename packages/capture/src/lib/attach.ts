@@ -2,15 +2,11 @@ import type { PurposeTarget } from './controls.js';
 import { asCaptureError, CaptureError } from './errors.js';
 import { emit, emitError } from './events/emit.js';
 import { postCapture, type FetchLike } from './post.js';
-import { httpUrl, readForm } from './request.js';
+import { DEFAULT_TIMEOUT_MS, TOKEN_FIELD } from './constants.js';
+import { readForm } from './read-form.js';
+import { httpUrl } from './request.js';
 import { holdSubmissions } from './submit.js';
 import type { CaptureResult, CaptureSubject } from './types.js';
-
-/** The hidden input the capture token is written into; the organisation's server commits it. */
-export const TOKEN_FIELD = 'svc_capture_token';
-
-/** How long the helper waits for the service by default before the form submits without a token. */
-export const DEFAULT_TIMEOUT_MS = 4000;
 
 /** Options of {@link attachCapture}. */
 export interface CaptureOptions {

@@ -1,7 +1,6 @@
-import { noticeText, readPurposes, type PurposeReading, type PurposeTarget } from './controls.js';
-import { CaptureError, defined } from './errors.js';
+import type { PurposeReading } from './controls.js';
+import { defined } from './errors.js';
 import { buildSnapshot } from './snapshot.js';
-import { sha256Digest } from './text.js';
 import type { CaptureRequest, CaptureSubject } from './types.js';
 
 // The service validates the body strictly (no additional properties, formats checked); a field the page cannot
@@ -81,40 +80,4 @@ export function subjectOf(form: HTMLFormElement): CaptureSubject {
     return typeof field?.value === 'string' ? field.value : undefined;
   };
   return { email: value('email'), external_id: value('external_id') };
-}
-
-/** How a form is read: the parts of the options that shape the request. */
-export interface ReadOptions {
-  flowId: string;
-  purposes?: Readonly<Record<string, PurposeTarget>> | undefined;
-  locale?: string | undefined;
-  subject?: CaptureSubject | undefined;
-  commit?: boolean | undefined;
-}
-
-/**
- * Reads the form into a capture request. The controls are read synchronously, at the instant of the call, so a
- * change while the notice is being hashed cannot alter the decisions.
- */
-export async function readForm(form: HTMLFormElement, options: ReadOptions): Promise<CaptureRequest> {
-  const purposes = readPurposes(form, options.purposes);
-  if (purposes.length === 0) {
-    throw new CaptureError('no_purposes', 'The form has no control marked data-svc-purpose and no purposes mapping.');
-  }
-  const parts: RequestParts = {
-    flowId: options.flowId,
-    purposes,
-    formId: form.id || form.getAttribute('name') || undefined,
-    pageUrl: pageUrlOf(form.ownerDocument.URL),
-    locale: options.locale ?? form.closest('[lang]')?.getAttribute('lang') ?? undefined,
-    subject: options.subject ?? subjectOf(form),
-    commit: options.commit,
-  };
-  // Web Crypto's `subtle` exists only in secure contexts (https, localhost); elsewhere no hashes are sent.
-  if (globalThis.crypto?.subtle) {
-    const texts = purposes.map(noticeText);
-    const [whole, ...each] = await Promise.all([texts.join('\n'), ...texts].map(sha256Digest));
-    parts.digests = { notice_hash: whole!, notice_hashes: Object.fromEntries(purposes.map((p, i) => [p.key, each[i]!])) };
-  }
-  return composeRequest(parts);
 }

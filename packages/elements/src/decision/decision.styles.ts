@@ -81,7 +81,7 @@ export const decisionStyles = css`
     cursor: pointer;
     padding: .625rem 1.25rem;
     border: 1px solid transparent;
-    border-radius: var(--svc-decision-radius, 0.5rem);
+    border-radius: var(--svc-decision-radius, .5rem);
     background: var(--svc-decision-accent, #1d4ed8);
     color: var(--svc-decision-accent-text, #fff);
   }
@@ -123,6 +123,6 @@ export const decisionStyles = css`
   [part=error] {
     padding: 1rem;
     border: var(--svc-decision-border, 1px solid color-mix(in srgb, currentColor 20%, transparent));
-    border-radius: var(--svc-decision-radius, 0.5rem);
+    border-radius: var(--svc-decision-radius, .5rem);
   }
 `;

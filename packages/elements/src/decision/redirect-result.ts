@@ -32,6 +32,11 @@ export interface RedirectResult {
 export function readRedirectResult(url?: string | URL): RedirectResult {
   const href = url ?? (globalThis as { location?: Location }).location?.href;
   if (href === undefined) throw new TypeError('readRedirectResult needs a URL where there is no location (server side).');
+  return resultOf(href);
+}
+
+/** {@link readRedirectResult} of a given URL (the script tag's loader always has one). */
+export function resultOf(href: string | URL): RedirectResult {
   const error = new URL(href).searchParams.get('error');
   const outcome = error === null ? 'completed' : error === 'access_denied' ? 'declined' : 'failed';
   return { outcome, error, verified: false };

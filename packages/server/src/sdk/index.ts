@@ -1,2 +1,2 @@
 // The script-tag SDK as one route module.
-export { createSdkRoutes, sdkRoutes, SDK_CACHE_CONTROL } from './routes.js';
+export { CHUNK_CACHE_CONTROL, createSdkRoutes, sdkRoutes, SDK_CACHE_CONTROL } from './routes.js';

@@ -1,30 +1,26 @@
-// The script-tag SDK: the elements bundle built by rollup in @svc/elements, served at `/sdk/v1/svc.js` (IIFE,
-// global `Svc`), `/sdk/v1/svc.mjs` (ESM) and their source maps. A page that loads it from here gets this server
-// as the elements' default trust URL (see @svc/elements' svc.ts).
+// The script-tag SDK built by rollup in @svc/elements (`dist/browser/sdk/`), served at `/sdk/v1/`: the loader
+// `svc.js`, the all-in-one module `svc.mjs`, the element chunks they import (content-hashed names) and every
+// file's source map. A page that loads them from here gets this server as the elements' default trust URL.
 import type { Context, Hono } from 'hono';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RouteModule } from '../app.js';
 import type { Env } from '../lib/context.js';
 
-const JS = 'text/javascript; charset=utf-8';
-const MAP = 'application/json; charset=utf-8';
-
-/** What each public file is built as in `@svc/elements/dist/browser/`, and the map it names. */
-const FILES: Readonly<Record<string, { built: string; type: string; map?: { built: string; served: string } }>> = {
-  'svc.js': { built: 'svc.iife.js', type: JS, map: { built: 'svc.iife.js.map', served: 'svc.js.map' } },
-  'svc.js.map': { built: 'svc.iife.js.map', type: MAP },
-  'svc.mjs': { built: 'svc.js', type: JS, map: { built: 'svc.js.map', served: 'svc.mjs.map' } },
-  'svc.mjs.map': { built: 'svc.js.map', type: MAP },
-};
+/** The two files a page names in its own markup; every other file is reached through them. */
+const ENTRIES = new Set(['svc.js', 'svc.mjs']);
+// A chunk or map rollup wrote: a plain file name, nothing that could leave the directory.
+const FILE = /^svc[\w-]*\.(?:js|mjs)(?:\.map)?$/;
 
 /**
- * Long-lived but not immutable: `/sdk/v1/` is a major version that still receives fixes, so browsers and CDNs keep
- * a copy for a day, may serve it a week longer while they revalidate (by ETag), and then pick up the fix.
+ * The loader and the module keep their names across releases, so browsers ask again after five minutes (a 304
+ * when nothing changed, by ETag): a fix reaches pages within minutes and the chunks it names are the current ones.
  */
-export const SDK_CACHE_CONTROL = 'public, max-age=86400, stale-while-revalidate=604800';
+export const SDK_CACHE_CONTROL = 'public, max-age=300';
+/** A chunk's name changes with its content, so a copy never goes stale. */
+export const CHUNK_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 interface Loaded {
   mtimeMs: number;
@@ -33,69 +29,65 @@ interface Loaded {
   etag: string;
 }
 
-/** Where a built file lives in `@svc/elements`, or undefined when the package has not been built. */
-function locate(built: string): string | undefined {
+/** Where `@svc/elements` keeps the built SDK, or undefined when the package has not been built. */
+function builtDir(): string | undefined {
   try {
-    return fileURLToPath(import.meta.resolve(`@svc/elements/browser/${built}`));
+    return dirname(fileURLToPath(import.meta.resolve('@svc/elements/browser/sdk/svc.js')));
   } catch {
     return undefined;
   }
 }
 
 /** Reads a built file, re-reading it only when it changed on disk (a rebuild). */
-function load(cache: Map<string, Loaded>, name: string, dir: string | undefined): Loaded | undefined {
-  const entry = FILES[name]!;
-  const path = dir ? join(dir, entry.built) : locate(entry.built);
-  if (!path) return undefined;
+function load(cache: Map<string, Loaded>, path: string): Loaded | undefined {
   let stat;
   try {
     stat = statSync(path);
   } catch {
     return undefined;
   }
-  const cached = cache.get(name);
+  if (!stat.isFile()) return undefined;
+  const cached = cache.get(path);
   if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
-  let body = readFileSync(path);
-  if (entry.map) {
-    // The bundle names its map by its built file name; served under another name, it must name the served map.
-    const text = body.toString('utf8').replace(/\/\/# sourceMappingURL=\S+\s*$/, `//# sourceMappingURL=${entry.map.served}\n`);
-    body = Buffer.from(text, 'utf8');
-  }
+  const body = readFileSync(path);
   const loaded = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-  cache.set(name, loaded);
+  cache.set(path, loaded);
   return loaded;
 }
 
 /**
- * The SDK route module, serving the bundles from `dir` (tests) or from the built `@svc/elements` (the default).
+ * The SDK route module, serving the files in `dir` (tests) or in the built `@svc/elements` (the default).
  */
 export function createSdkRoutes(dir?: string): RouteModule {
   return (app: Hono<Env>) => {
     const cache = new Map<string, Loaded>();
-    app.get('/sdk/v1/:file', (c) => serve(c, cache, dir));
+    app.get('/sdk/v1/:file', (c) => serve(c, cache, (dir ??= builtDir())));
   };
 }
 
-/** Mounts `/sdk/v1/svc.js`, `/sdk/v1/svc.mjs` and their maps, from the built `@svc/elements`. */
+/** Mounts `/sdk/v1/` from the built `@svc/elements`. */
 export const sdkRoutes: RouteModule = createSdkRoutes();
 
-/** Answers one SDK file: 200 with the bundle, 304 when the browser's copy is current, 404 when not built. */
+/** Answers one SDK file: 200 with its bytes as built, 304 when the browser's copy is current, 404 otherwise. */
 function serve(c: Context<Env>, cache: Map<string, Loaded>, dir: string | undefined) {
   const name = c.req.param('file') ?? '';
-  if (!Object.hasOwn(FILES, name)) return c.json({ message: `No SDK file ${name}.`, code: 'not_found' }, 404);
-  const file = load(cache, name, dir);
+  const file = dir && FILE.test(name) ? load(cache, join(dir, name)) : undefined;
   if (!file) {
-    return c.json({ message: `${name} is not built yet: run pnpm run build.`, code: 'not_found' }, 404, { 'Cache-Control': 'no-store' });
+    const message = ENTRIES.has(name) ? `${name} is not built yet: run pnpm run build.` : `No SDK file ${name}.`;
+    return c.json({ message, code: 'not_found' }, 404, { 'Cache-Control': 'no-store' });
   }
+  const map = name.endsWith('.map');
   const headers: Record<string, string> = {
-    'Content-Type': FILES[name]!.type,
-    'Cache-Control': SDK_CACHE_CONTROL,
+    'Content-Type': map ? 'application/json; charset=utf-8' : 'text/javascript; charset=utf-8',
+    'Cache-Control': ENTRIES.has(name.replace(/\.map$/, '')) ? SDK_CACHE_CONTROL : CHUNK_CACHE_CONTROL,
     ETag: file.etag,
     'X-Content-Type-Options': 'nosniff',
-    // Any site may load it: with CORS a `<script crossorigin integrity>` works and errors keep their stacks,
-    // and pages isolated with COEP may embed it.
+    // Any site may load it: module scripts from another origin need CORS, a `<script crossorigin integrity>`
+    // needs it too, errors keep their stacks, and pages isolated with COEP may embed it.
     'Access-Control-Allow-Origin': '*',
     'Cross-Origin-Resource-Policy': 'cross-origin',
+    // The files carry no sourceMappingURL comment (bytes every page would download); developer tools read this.
+    ...(map ? {} : { SourceMap: `${name}.map` }),
   };
   const match = c.req.header('if-none-match');
   if (match && match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)) return c.body(null, 304, headers);
