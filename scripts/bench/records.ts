@@ -1,7 +1,8 @@
 // Consent records on loopback: the time of a 5000-row import (dry run and real), records created per second through
 // the Record API, and signed receipts per second. Run: `pnpm bench records` (or tsx --conditions=source
 // scripts/bench/records.ts). BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 10) bound the two load runs;
-// the server runs in a child process so autocannon does not share its event loop.
+// the server runs in a child process so autocannon does not share its event loop. BENCH_PROFILE=<dir> writes a CPU
+// profile of the server process there. "target" says whether a figure meets the goal set for it (issue 13).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +11,9 @@ import { announceReady, loadAutocannon, startChild, type LoadResult } from './li
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const ROWS = 5000;
+/** Goals (issue 13): the real import at most this long, records created at least this fast. */
+const IMPORT_TARGET_MS = 700;
+const RECORDS_TARGET_PER_SECOND = 1500;
 
 interface Ready {
   url: string;
@@ -63,7 +67,8 @@ function rows(prefix: string) {
 }
 
 async function main(): Promise<void> {
-  const { ready, stop } = await startChild<Ready>(import.meta.url);
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const { ready, stop } = await startChild<Ready>(import.meta.url, profile);
   const autocannon = await loadAutocannon();
   const headers = { authorization: `Bearer ${ready.apiToken}`, 'content-type': 'application/json' };
   const post = async (path: string, body: unknown) => {
@@ -83,7 +88,7 @@ async function main(): Promise<void> {
   const mb = (dry.bytes / 1024 / 1024).toFixed(1);
   console.log(`import of ${ROWS} rows (${mb} MB body), request to answer:`);
   console.log(`  dry run                        ${dry.ms.toFixed(0).padStart(7)} ms   (${dry.answer.import.accepted_count} would be accepted, nothing written)`);
-  console.log(`  real                           ${real.ms.toFixed(0).padStart(7)} ms   (${real.answer.import.accepted_count} records in one transaction, ${(ROWS / (real.ms / 1000)).toFixed(0)} rows/s)`);
+  console.log(`  real                           ${real.ms.toFixed(0).padStart(7)} ms   (${real.answer.import.accepted_count} records in one transaction, ${(ROWS / (real.ms / 1000)).toFixed(0)} rows/s)   target <= ${IMPORT_TARGET_MS} ms ${real.ms <= IMPORT_TARGET_MS ? 'ok' : 'below'}`);
   console.log(`  again, same idempotency keys   ${again.ms.toFixed(0).padStart(7)} ms   (${again.answer.import.results.filter((r: { existing?: boolean }) => r.existing).length} found, none created)\n`);
 
   let n = 0;
@@ -109,11 +114,12 @@ async function main(): Promise<void> {
     duration: SECONDS,
     requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: `/api/v1/consent_receipts/${ids[k++ % ids.length]}?flavor=signed` }) }],
   });
-  const line = (name: string, r: LoadResult, note: string) =>
-    console.log(`${name.padEnd(42)}${r.requests.average.toFixed(0).padStart(8)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`);
-  console.log(`${'scenario'.padEnd(42)}${'req/s'.padStart(8)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
-  line('POST /api/v1/consent_records', records, 'records created per second (each with receipt, audit event, domain event)');
-  line('GET /api/v1/consent_receipts/{id}?flavor=signed', signed, 'signed receipts per second (JCS + ES256 detached JWS)');
+  const line = (name: string, r: LoadResult, target: string, note: string) =>
+    console.log(`${name.padEnd(48)}${r.requests.average.toFixed(0).padStart(8)}${target.padStart(14)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`);
+  console.log(`${'scenario'.padEnd(48)}${'req/s'.padStart(8)}${'target'.padStart(14)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
+  const recordsTarget = `>= ${RECORDS_TARGET_PER_SECOND} ${records.requests.average >= RECORDS_TARGET_PER_SECOND ? 'ok' : 'below'}`;
+  line('POST /api/v1/consent_records', records, recordsTarget, 'records created per second (each with receipt, audit event, domain event)');
+  line('GET /api/v1/consent_receipts/{id}?flavor=signed', signed, '', 'signed receipts per second (JCS + ES256 detached JWS)');
   await stop();
 }
 
