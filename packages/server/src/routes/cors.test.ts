@@ -140,6 +140,7 @@ describe('CORS for publishable-key browser calls', () => {
     const res = await server.api('/api/v1/me', { headers: { origin: shop } });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('access-control-allow-origin'), null);
+    assert.equal(res.headers.get('access-control-expose-headers'), null);
   });
 
   it('lets a publishable key without Origin (not a browser) through to the route\'s own rules', async () => {

@@ -5,6 +5,7 @@ import type { RouteModule } from '../app.js';
 import { recordActivity } from '../lib/activity.js';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
+import { stmt } from '../lib/db.js';
 import { forbidden } from '../lib/errors.js';
 import { isAllowedForAnyApplication, isAllowedOrigin, requestOrigin } from '../lib/origins.js';
 
@@ -25,7 +26,7 @@ export const preflightAttributors: PreflightAttributor[] = [
   (ctx, path) => {
     const flowId = /^\/api\/v1\/flows\/([^/]+)/.exec(path)?.[1];
     if (!flowId) return undefined;
-    const app = ctx.db.prepare('SELECT application_id FROM flows WHERE id = ?').pluck().get(flowId) as string | undefined;
+    const app = stmt(ctx.db, 'SELECT application_id FROM flows WHERE id = ?').pluck().get(flowId) as string | undefined;
     return app ? [app] : [];
   },
 ];
@@ -48,7 +49,7 @@ function relatedApplications(ctx: ServerContext, origin: string): string[] {
     return [];
   }
   const parent = (h: string) => h.split('.').slice(-2).join('.');
-  const rows = ctx.db.prepare('SELECT application_id, origin FROM allowed_origins').all() as { application_id: string; origin: string }[];
+  const rows = stmt(ctx.db, 'SELECT application_id, origin FROM allowed_origins').all() as { application_id: string; origin: string }[];
   const ids = new Set<string>();
   for (const row of rows) {
     const other = new URL(row.origin).hostname;
@@ -67,7 +68,7 @@ function recordDenial(ctx: ServerContext, origin: string, path: string, method: 
   applications ??= relatedApplications(ctx, origin);
   const since = new Date(ctx.clock.now() - DENIAL_WINDOW_SECONDS * 1000).toISOString();
   const stored = origin.slice(0, 300);
-  const recent = ctx.db.prepare(
+  const recent = stmt(ctx.db,
     `SELECT count(*) AS total, sum(json_extract(data, '$.origin') = ?) AS same FROM activity_events
       WHERE application_id = ? AND type = 'cors.preflight_denied' AND created_at > ?`,
   );
@@ -95,17 +96,7 @@ export const corsRoutes: RouteModule = (app, ctx) => {
     'UPDATE allowed_origins SET last_seen_at = ? WHERE origin = ? AND application_id IN (SELECT id FROM applications WHERE active = 1)',
   );
 
-  app.use('/api/v1/*', async (c, next) => {
-    const principal = c.get('principal');
-    const origin = requestOrigin(c);
-    if (c.req.method !== 'OPTIONS' && principal?.kind === 'publishable_key' && origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
-      ctx.metrics.increment('cors.request_denied_total');
-      throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
-    }
-    await next();
-  });
-
-  app.use('/api/v1/*', cors({
+  const answerCors = cors({
     origin: (origin, c) => {
       if (!origin) return null;
       if (c.req.method === 'OPTIONS') {
@@ -116,12 +107,26 @@ export const corsRoutes: RouteModule = (app, ctx) => {
         recordDenial(ctx, origin, c.req.path, c.req.header('access-control-request-method'), c.req.header('access-control-request-headers'));
         return null;
       }
-      // Reached only when the guard above let the request through, i.e. the origin is the key's own.
-      return c.get('principal')?.kind === 'publishable_key' ? origin : null;
+      // Reached only for a publishable key whose own application registered the origin (checked below).
+      return origin;
     },
     allowMethods: ['GET', 'POST'],
     allowHeaders: CORS_ALLOWED_HEADERS,
     exposeHeaders: CORS_EXPOSED_HEADERS,
     maxAge: 600,
-  }));
+  });
+
+  app.use('/api/v1/*', (c, next) => {
+    if (c.req.method === 'OPTIONS') return answerCors(c, next);
+    const principal = c.get('principal');
+    // A bearer-token call gets no CORS headers, so it skips the middleware, which sets headers before the handler
+    // runs: on @hono/node-server that makes every answer a real Response read through a web stream.
+    if (principal.kind !== 'publishable_key') return next();
+    const origin = requestOrigin(c);
+    if (origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
+      ctx.metrics.increment('cors.request_denied_total');
+      throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
+    }
+    return answerCors(c, next);
+  });
 };
