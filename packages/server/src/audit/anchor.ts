@@ -7,7 +7,8 @@ import type { ServerContext } from '../lib/context.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { signJcs } from '../receipts/sign.js';
-import { stmt } from '../records/sql.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import { unanchoredEvents } from './chain.js';
 import { auditMerkleRoot } from './merkle.js';
 import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS, localWitness, type Witness } from './witness.js';
@@ -99,7 +100,7 @@ async function anchorApplication(ctx: ServerContext, applicationId: string, witn
     answer = { status: 'failed', receipt_id: null, witness_id: witness.id, witness_key_version: null, witness_signature: null, witnessed_at: null };
   }
   if (!ctx.db.open) return undefined; // the server closed while the witness answered
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     const a = anchor;
     stmt(ctx.db, `INSERT INTO audit_anchors (id, application_id, type, format_version, merkle_root, signature, key_version, issuer_id,
                   issuer_key_fingerprint, previous_anchor_id, record_count, sequence_from, sequence_to, created_at)
@@ -112,7 +113,7 @@ async function anchorApplication(ctx: ServerContext, applicationId: string, witn
                   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
       .run(newId('arc_', 20), a.id, answer.status, answer.receipt_id, answer.witness_id, answer.witness_key_version, answer.witness_signature,
         answer.witnessed_at, isoNow(ctx.clock));
-  })();
+  });
   return anchor;
 }
 

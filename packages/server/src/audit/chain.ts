@@ -5,7 +5,8 @@ import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
-import { inTransaction, stmt } from '../records/sql.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import { jcsHash } from './hash.js';
 
 /** The decisions the trail records: consent granted, denied, modified, revoked; an approval granted, denied, countered. */
@@ -52,7 +53,7 @@ function toWire(row: AuditRow): AuditEvent {
  */
 export function appendAuditEvent(ctx: ServerContext, input: AuditEntryInput): AuditEvent {
   const { db } = ctx;
-  return inTransaction(db, () => {
+  return transaction(db, () => {
     const head = stmt<[string], { sequence: number; hash: string }>(db,
       'SELECT sequence, hash FROM audit_events WHERE application_id = ? ORDER BY sequence DESC LIMIT 1').get(input.applicationId);
     const event = {

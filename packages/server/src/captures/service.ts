@@ -6,6 +6,8 @@ import type { AuthorizeRequest, AuthorizedDecision, CaptureChannel, CaptureReque
 import { findApplication } from '../lib/applications.js';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import { ApiError, notFound, unprocessable, type FieldError } from '../lib/errors.js';
 import { newId, newSecret } from '../lib/ids.js';
 import { allowedOriginsOf } from '../lib/origins.js';
@@ -116,7 +118,6 @@ function recordInput(
  * `decisions.<key>` with `unknown_purpose`, `purpose_missing`, `default_checked`, `mandatory` or `notice_only_purpose`).
  */
 export async function createCapture(ctx: ServerContext, caller: CaptureCaller, request: CaptureRequest): Promise<CaptureResult> {
-  sweepCaptures(ctx);
   const version = captureTerms(ctx, caller.accountId, caller.applicationId, request.flow_id);
 
   if (request.commit) {
@@ -187,14 +188,19 @@ export async function createCapture(ctx: ServerContext, caller: CaptureCaller, r
     committed_at: null,
   };
 
+  // Expired captures are swept in the same transaction as the new one is written.
   if (!request.commit) {
-    insertCapture(ctx, token, row);
+    transaction(ctx.db, () => {
+      sweepCaptures(ctx);
+      insertCapture(ctx, token, row);
+    });
     ctx.metrics.increment('captures.created_total', { channel, committed: 'false' });
     return { session_token: token, attestation_id: row.id, committed: false, record_id: null, wording_verdict: wording.wording_verdict };
   }
 
   const committedChannel = browserVariant(channel);
-  const recordId = ctx.db.transaction(() => {
+  const recordId = transaction(ctx.db, () => {
+    sweepCaptures(ctx);
     insertCapture(ctx, token, row);
     const { record } = createConsentRecord(ctx, recordInput(row, {
       decisions: request.decisions,
@@ -203,14 +209,14 @@ export async function createCapture(ctx: ServerContext, caller: CaptureCaller, r
     }, committedChannel, { email: request.subject!.email!, external_id: request.subject?.external_id }, false));
     markCommitted(ctx, row.id, record.id, committedChannel, now);
     return record.id;
-  })();
+  });
   ctx.metrics.increment('captures.created_total', { channel: committedChannel, committed: 'true' });
   return { session_token: token, attestation_id: row.id, committed: true, record_id: recordId, wording_verdict: wording.wording_verdict };
 }
 
 /** Whether a session token names a hosted decision of the account (rather than a capture). */
 function isDecisionToken(ctx: ServerContext, accountId: string, token: string): boolean {
-  return ctx.db.prepare('SELECT 1 FROM decisions WHERE session_token = ? AND account_id = ?').get(token, accountId) !== undefined;
+  return stmt(ctx.db, 'SELECT 1 FROM decisions WHERE session_token = ? AND account_id = ?').get(token, accountId) !== undefined;
 }
 
 /**
@@ -221,7 +227,7 @@ function isDecisionToken(ctx: ServerContext, accountId: string, token: string): 
  * `capture_expired` (24 hours passed), `capture_already_committed`, and the records service's flow refusals.
  */
 export function authorizeCapture(ctx: ServerContext, accountId: string, token: string, request: AuthorizeRequest): AuthorizedDecision {
-  return ctx.db.transaction((): AuthorizedDecision => {
+  return transaction(ctx.db, (): AuthorizedDecision => {
     sweepCaptures(ctx);
     const row = CAPTURE_TOKEN.test(token) ? findCaptureByToken(ctx, token) : undefined;
     if (!row || row.account_id !== accountId) {
@@ -260,5 +266,5 @@ export function authorizeCapture(ctx: ServerContext, accountId: string, token: s
       captured_at: row.captured_at,
       committed_at: now,
     };
-  })();
+  });
 }

@@ -15,6 +15,7 @@ import { randomInt } from 'node:crypto';
 import { isoNow } from '../lib/clock.js';
 import type { Principal, ServerContext } from '../lib/context.js';
 import { stmt, type Db } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable } from '../lib/errors.js';
 import { hashSecret, newId, newSecret, safeEqual } from '../lib/ids.js';
@@ -220,11 +221,11 @@ export function createDecision(ctx: ServerContext, principal: Principal, request
     updated_at: now,
     completed_at: null,
   };
-  stmt(ctx.db, `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id, flow_version,
-      terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at)
+  transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id,
+      flow_version, terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at)
     VALUES (@id, @session_token, @account_id, @application_id, @kind, @subject_ref, @flow_id, @flow_version, @terms,
       @delivery_mode, @embed_origin, @redirect_uri, @scope, @state, @meeting_id, @status, @deadline_at, @created_at, @updated_at)`)
-    .run(row);
+    .run(row));
   ctx.metrics.increment('decisions.created_total', { kind: row.kind });
   return row;
 }
@@ -252,9 +253,11 @@ export function findDecision(ctx: ServerContext, token: string): DecisionRow | u
     row.status = 'expired';
     row.step_index = lastIndex(row);
     row.updated_at = now;
-    stmt(ctx.db, "UPDATE decisions SET status = 'expired', step_index = ?, updated_at = ? WHERE id = ? AND status = ?")
-      .run(row.step_index, now, row.id, from);
-    recordTransition(ctx, row, 'expire', from, now);
+    transaction(ctx.db, () => {
+      stmt(ctx.db, "UPDATE decisions SET status = 'expired', step_index = ?, updated_at = ? WHERE id = ? AND status = ?")
+        .run(row.step_index, now, row.id, from);
+      recordTransition(ctx, row, 'expire', from, now);
+    });
   }
   return row;
 }
@@ -471,7 +474,7 @@ function declinedOutcomes(config: FlowConfig): PurposeOutcome[] {
  */
 export function applyTransition(ctx: ServerContext, token: string, request: TransitionRequest): TransitionResult {
   // A refusal that must still be stored (a wrong code counts as an attempt) is thrown after the commit.
-  const { result, refusal } = ctx.db.transaction((): { result?: TransitionResult; refusal?: ApiError } => {
+  const { result, refusal } = transaction(ctx.db, (): { result?: TransitionResult; refusal?: ApiError } => {
     const row = findDecision(ctx, token);
     if (!row) throw notFound('No decision with that session token.');
     if (row.status === 'expired') throw refuse('decision_expired', 'This decision has expired.');
@@ -635,7 +638,7 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
         ...(sandboxCode ? { sandbox_code: sandboxCode } : {}),
       },
     };
-  })();
+  });
   if (refusal || !result) throw refusal ?? new Error('transition produced no result');
   return result;
 }
@@ -712,7 +715,7 @@ function claimsOf(row: DecisionRow): DecisionClaims {
  * `exchange_token_invalid`, `exchange_token_used`, `exchange_token_expired`.
  */
 export function exchangeDecision(ctx: ServerContext, principal: Principal, token: string, exchangeToken: string): ConsentExchange {
-  return ctx.db.transaction((): ConsentExchange => {
+  return transaction(ctx.db, (): ConsentExchange => {
     const row = findOwnedDecision(ctx, principal, token);
     if (!row.exchange_token_hash || !row.completed_at || !row.outcome) {
       throw refuse('not_completed', `The decision is ${row.status}: there is nothing to exchange yet.`);
@@ -748,7 +751,7 @@ export function exchangeDecision(ctx: ServerContext, principal: Principal, token
       result.expires_in = Math.max(0, Math.ceil((Date.parse(expiresAt) - Date.parse(now)) / 1000));
     }
     return result;
-  })();
+  });
 }
 
 interface ConsentTokenRow {
@@ -775,8 +778,8 @@ export function verifyConsentToken(ctx: ServerContext, accountId: string, consen
     return { valid: false, status: 'invalid', expires_at: null };
   }
   const now = isoNow(ctx.clock);
-  const consumed = stmt(ctx.db, 'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND verified_at IS NULL AND expires_at > ?')
-    .run(now, row.token_hash, now).changes === 1;
+  const consumed = transaction(ctx.db, () => stmt(ctx.db, 'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND verified_at IS NULL AND expires_at > ?')
+    .run(now, row.token_hash, now).changes === 1);
   const status = consumed ? 'fulfilled' : 'expired';
   ctx.metrics.increment('consent_tokens.verified_total', { status });
   return {

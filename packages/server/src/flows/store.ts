@@ -3,6 +3,7 @@ import type { Flow, FlowConfig, FlowVersion } from '@svc/client/schemas';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { stmt, type Db } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import { unprocessable } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
@@ -147,12 +148,12 @@ export function createFlow(
   const { db } = ctx;
   const now = isoNow(ctx.clock);
   const id = newId(`flw_${regionOf(input.applicationId)}_`);
-  db.transaction(() => {
+  transaction(db, () => {
     stmt(db, `INSERT INTO flows (id, account_id, application_id, pattern, status, version, created_at, updated_at)
               VALUES (?, ?, ?, ?, 'draft', 1, ?, ?)`).run(id, input.accountId, input.applicationId, input.pattern, now, now);
     stmt(db, `INSERT INTO flow_versions (flow_id, version, title, description, config, created_at) VALUES (?, 1, ?, ?, ?, ?)`)
       .run(id, input.title, input.description, JSON.stringify(input.config), now);
-  })();
+  });
   return getFlow(ctx, input.accountId, id)!;
 }
 
@@ -167,7 +168,7 @@ function assertActivatable(config: FlowConfig): void {
 /** Activates a draft flow, freezing its current version; activating an active flow changes nothing. */
 export function activateFlow(ctx: ServerContext, accountId: string, flowId: string): Flow | undefined {
   const { db } = ctx;
-  return db.transaction(() => {
+  return transaction(db, () => {
     const flow = findOwned(db, accountId, flowId);
     if (!flow) return undefined;
     if (flow.status === 'active') return toFlow(db, flow);
@@ -177,7 +178,7 @@ export function activateFlow(ctx: ServerContext, accountId: string, flowId: stri
     stmt(db, `UPDATE flows SET status = 'active', active_version = version, activated_at = ?, updated_at = ? WHERE id = ?`).run(now, now, flow.id);
     stmt(db, 'UPDATE flow_versions SET activated_at = ? WHERE flow_id = ? AND version = ?').run(now, flow.id, flow.version);
     return getFlow(ctx, accountId, flowId);
-  })();
+  });
 }
 
 /**
@@ -192,7 +193,7 @@ export function reviseFlow(
   changes: Partial<FlowTerms>,
 ): Flow | undefined {
   const { db } = ctx;
-  return db.transaction(() => {
+  return transaction(db, () => {
     const flow = findOwned(db, accountId, flowId);
     if (!flow) return undefined;
     const current = stmt<[string, number], VersionRow>(db, selectVersion).get(flow.id, flow.version)!;
@@ -218,7 +219,7 @@ export function reviseFlow(
       stmt(db, 'UPDATE flows SET version = ?, active_version = ?, updated_at = ? WHERE id = ?').run(version, version, now, flow.id);
     }
     return getFlow(ctx, accountId, flowId);
-  })();
+  });
 }
 
 /** A page of the account's flows, oldest first. */

@@ -15,6 +15,7 @@ import { getApplication } from '../lib/applications.js';
 import { requires } from '../lib/auth.js';
 import { limitBody } from '../lib/body-limit.js';
 import type { Env, ServerContext } from '../lib/context.js';
+import { transaction } from '../lib/transaction.js';
 import { ApiError, badRequest, notFound, unprocessable } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { DEFAULT_LIMIT } from '../lib/pagination.js';
@@ -108,7 +109,7 @@ async function receive(ctx: ServerContext, c: Context): Promise<FormSubmissionRe
     if (!reading.ok) throw unprocessable(`The submission was refused: ${reading.errors.map((e) => e.message).join(' ')}`, reading.code, reading.errors);
     const submitted = response.submitted_at !== undefined ? Date.parse(response.submitted_at) : NaN;
     const capturedAt = new Date(Number.isFinite(submitted) ? Math.min(submitted, ctx.clock.now()) : ctx.clock.now()).toISOString();
-    return ctx.db.transaction((): FormSubmissionResult => {
+    return transaction(ctx.db, (): FormSubmissionResult => {
       const { record } = createConsentRecord(ctx, {
         accountId: row.account_id,
         applicationId: row.application_id,
@@ -124,7 +125,7 @@ async function receive(ctx: ServerContext, c: Context): Promise<FormSubmissionRe
       });
       insertSubmission(ctx, row.id, response.token, record.id);
       return { status: 'recorded', record_id: record.id };
-    })();
+    });
   } catch (err) {
     if (err instanceof ApiError && err.status === 422) refuse(err);
     throw err;

@@ -4,6 +4,7 @@ import type { FormConnection, FormField, PurposeBinding, SubjectBinding } from '
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { stmt, type Db } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import { newId, randomBase62 } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { loadSealer, type Sealer } from '../webhooks/secrets.js';
@@ -85,10 +86,10 @@ export function insertConnection(
   const id = newId('fcn_', 20);
   const secret = newFormSecret();
   const now = isoNow(ctx.clock);
-  stmt(ctx.db, `INSERT INTO form_connections (id, account_id, application_id, flow_id, platform, name, form_id, fields, subject, purposes,
-      secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+  transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO form_connections (id, account_id, application_id, flow_id, platform, name, form_id, fields,
+      subject, purposes, secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(id, input.account_id, input.application_id, input.flow_id, input.platform, input.name, input.form_id,
-      JSON.stringify(input.fields), JSON.stringify(input.subject), JSON.stringify(input.purposes), sealerOf(ctx).seal(secret, id), now, now);
+      JSON.stringify(input.fields), JSON.stringify(input.subject), JSON.stringify(input.purposes), sealerOf(ctx).seal(secret, id), now, now));
   return { row: findConnection(ctx, id)!, secret };
 }
 
@@ -115,7 +116,7 @@ export function listConnections(ctx: ServerContext, applicationId: string, page:
 /** Removes a connection: its hook answers 404 from now on; the records it made stay. */
 export function deleteConnection(ctx: ServerContext, id: string): void {
   const now = isoNow(ctx.clock);
-  stmt(ctx.db, 'UPDATE form_connections SET deleted_at = ?, updated_at = ? WHERE id = ?').run(now, now, id);
+  transaction(ctx.db, () => stmt(ctx.db, 'UPDATE form_connections SET deleted_at = ?, updated_at = ? WHERE id = ?').run(now, now, id));
 }
 
 /** Issues a new secret; the current one stays valid for one day (replacing any earlier previous secret). */
@@ -123,8 +124,8 @@ export function rotateConnectionSecret(ctx: ServerContext, row: ConnectionRow): 
   const secret = newFormSecret();
   const now = isoNow(ctx.clock);
   const expires = new Date(ctx.clock.now() + PREVIOUS_SECRET_TTL_SECONDS * 1000).toISOString();
-  stmt(ctx.db, `UPDATE form_connections SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_at = ?, secret_rotated_at = ?,
-      updated_at = ? WHERE id = ?`).run(sealerOf(ctx).seal(secret, row.id), row.secret_enc, expires, now, now, row.id);
+  transaction(ctx.db, () => stmt(ctx.db, `UPDATE form_connections SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_at = ?,
+      secret_rotated_at = ?, updated_at = ? WHERE id = ?`).run(sealerOf(ctx).seal(secret, row.id), row.secret_enc, expires, now, now, row.id));
   return { row: findConnection(ctx, row.id)!, secret };
 }
 

@@ -2,6 +2,8 @@
 import type { Application } from '@svc/client/schemas';
 import { isoNow } from './clock.js';
 import type { ServerContext } from './context.js';
+import { stmt } from './db.js';
+import { transaction } from './transaction.js';
 import { newId, randomBase62 } from './ids.js';
 import { decodeCursor, toPage } from './pagination.js';
 
@@ -45,7 +47,7 @@ export function toApplication({ account_id: _a, ...application }: ApplicationRec
 
 /** Any application by id, whatever its account (for credential and origin checks); undefined when absent. */
 export function findApplication(ctx: ServerContext, id: string): ApplicationRecord | undefined {
-  const row = ctx.db.prepare<[string], ApplicationRow>('SELECT rowid, * FROM applications WHERE id = ?').get(id);
+  const row = stmt<[string], ApplicationRow>(ctx.db, 'SELECT rowid, * FROM applications WHERE id = ?').get(id);
   return row && toRecord(row);
 }
 
@@ -57,7 +59,7 @@ export function getApplication(ctx: ServerContext, accountId: string, id: string
 
 /** The account's oldest application (the default home of new flows), or undefined when it has none. */
 export function defaultApplication(ctx: ServerContext, accountId: string): ApplicationRecord | undefined {
-  const row = ctx.db.prepare<[string], ApplicationRow>('SELECT rowid, * FROM applications WHERE account_id = ? ORDER BY rowid LIMIT 1').get(accountId);
+  const row = stmt<[string], ApplicationRow>(ctx.db, 'SELECT rowid, * FROM applications WHERE account_id = ? ORDER BY rowid LIMIT 1').get(accountId);
   return row && toRecord(row);
 }
 
@@ -78,12 +80,12 @@ export function createApplication(
   const development = input.environment === 'development';
   const id = newId(development ? 'tp_dev_' : `tp_${input.region ?? 'us'}_`);
   const key = `${development ? 'pk_test_' : 'pk_live_'}${randomBase62(24)}`;
-  ctx.db.transaction(() => {
-    ctx.db.prepare(`INSERT INTO applications (id, account_id, name, environment, application_type, visibility, active, browser_commit_enabled, created_at, updated_at)
+  transaction(ctx.db, () => {
+    stmt(ctx.db, `INSERT INTO applications (id, account_id, name, environment, application_type, visibility, active, browser_commit_enabled, created_at, updated_at)
                     VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`)
       .run(id, accountId, input.name, input.environment, input.application_type, input.visibility, input.browser_commit_enabled ? 1 : 0, now, now);
-    ctx.db.prepare('INSERT INTO publishable_keys (key, application_id, created_at) VALUES (?, ?, ?)').run(key, id, now);
-  })();
+    stmt(ctx.db, 'INSERT INTO publishable_keys (key, application_id, created_at) VALUES (?, ?, ?)').run(key, id, now);
+  });
   return { application: findApplication(ctx, id)!, publishable_key: key };
 }
 
@@ -97,8 +99,8 @@ export function updateApplication(
   const current = getApplication(ctx, accountId, id);
   if (!current) return undefined;
   const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) } as ApplicationRecord;
-  ctx.db.prepare(`UPDATE applications SET name = ?, active = ?, application_type = ?, visibility = ?, browser_commit_enabled = ?, updated_at = ? WHERE id = ?`)
-    .run(next.name, next.active ? 1 : 0, next.application_type, next.visibility, next.browser_commit_enabled ? 1 : 0, isoNow(ctx.clock), id);
+  transaction(ctx.db, () => stmt(ctx.db, `UPDATE applications SET name = ?, active = ?, application_type = ?, visibility = ?, browser_commit_enabled = ?, updated_at = ? WHERE id = ?`)
+    .run(next.name, next.active ? 1 : 0, next.application_type, next.visibility, next.browser_commit_enabled ? 1 : 0, isoNow(ctx.clock), id));
   return findApplication(ctx, id);
 }
 
@@ -108,7 +110,7 @@ export function listApplications(
   accountId: string,
   page: { limit: number; cursor?: string | undefined },
 ): { applications: Application[]; next_cursor: string | null } {
-  const rows = ctx.db.prepare<[string, number, number], ApplicationRow>('SELECT rowid, * FROM applications WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?')
+  const rows = stmt<[string, number, number], ApplicationRow>(ctx.db, 'SELECT rowid, * FROM applications WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?')
     .all(accountId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.rowid);
   return { applications: items.map((r) => toApplication(toRecord(r))), next_cursor };

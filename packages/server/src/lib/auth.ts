@@ -2,7 +2,13 @@ import type { MiddlewareHandler } from 'hono';
 import type { Env, Permission, Principal, ServerContext } from './context.js';
 import { forbidden, unauthorized } from './errors.js';
 import { hashSecret } from './ids.js';
-import { isoNow } from './clock.js';
+import { deferWrite, flushDeferredWrites } from './transaction.js';
+
+/**
+ * How often a token's `last_used_at` is written at most (as large APIs do): the stored time is at most this old,
+ * and a request's own writes stay one transaction.
+ */
+export const LAST_USED_RESOLUTION_MS = 60_000;
 
 const implied: Record<Permission, Permission[]> = {
   read: ['read'],
@@ -29,20 +35,37 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
        FROM publishable_keys k JOIN applications a ON a.id = k.application_id WHERE k.key = ?`,
   );
 
+  // When each token's use was last written, by the server clock (a restart writes the next use again).
+  const lastWritten = new Map<string, number>();
+  /** Records a use of the token, when it is due: at once before a read, or else with the request's own writes. */
+  const recordUse = (method: string, id: string, now: number): boolean => {
+    const last = lastWritten.get(id);
+    if (last !== undefined && now - last < LAST_USED_RESOLUTION_MS) return false;
+    lastWritten.set(id, now);
+    const at = new Date(now).toISOString();
+    if (method === 'GET' || method === 'HEAD') {
+      touchToken.run(at, id); // a read has no transaction to join, and the caller may be reading this very token
+      return false;
+    }
+    deferWrite(ctx.db, `api_tokens.last_used_at:${id}`, () => touchToken.run(at, id));
+    return true;
+  };
+
   return async (c, next) => {
     const authorization = c.req.header('authorization');
     const publishable = c.req.header('x-publishable-key');
     if (authorization && publishable) throw unauthorized('Send either a bearer token or a publishable key, not both.');
 
     let principal: Principal | undefined;
+    let deferred = false;
     if (authorization) {
       const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(authorization);
       if (!match?.[1]) throw unauthorized('Authorization must be "Bearer <token>".');
       const row = findToken.get(hashSecret(match[1]));
-      const now = isoNow(ctx.clock);
+      const now = ctx.clock.now();
       if (!row || row.revoked_at) throw unauthorized('The API token is not valid.');
-      if (row.expires_at && row.expires_at <= now) throw unauthorized('The API token has expired.');
-      touchToken.run(now, row.id);
+      if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw unauthorized('The API token has expired.');
+      deferred = recordUse(c.req.method, row.id, now);
       principal = { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions: JSON.parse(row.permissions) as Permission[] };
     } else if (publishable) {
       const row = /^pk_(test|live)_[A-Za-z0-9]{8,64}$/.test(publishable) ? findKey.get(publishable) : undefined;
@@ -52,6 +75,7 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
     if (!principal) throw unauthorized('Authentication is required: send "Authorization: Bearer <API token>" or "X-Publishable-Key".');
     c.set('principal', principal);
     await next();
+    if (deferred) flushDeferredWrites(ctx.db); // the request wrote nothing that carried the use
   };
 }
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { loadSealer } from '../webhooks/secrets.js';
-import { isoNow } from './clock.js';
+import { transaction } from './transaction.js';
 import type { Env, ServerContext } from './context.js';
 import { ApiError, badRequest, unprocessable } from './errors.js';
 
@@ -35,9 +35,13 @@ export function idempotency(ctx: ServerContext): MiddlewareHandler<Env> {
     const accountId = c.get('principal').accountId;
     const requestHash = createHash('sha256').update(`${c.req.method} ${c.req.path}\n`).update(await c.req.text()).digest('hex');
     const now = ctx.clock.now();
-    prune.run(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString());
-
-    const seen = find.get(accountId, key);
+    // Forgetting expired keys, reading this one and claiming it is one transaction.
+    const seen = transaction(ctx.db, () => {
+      prune.run(new Date(now - IDEMPOTENCY_WINDOW_MS).toISOString());
+      const found = find.get(accountId, key);
+      if (!found) claim.run(accountId, key, requestHash, new Date(now).toISOString());
+      return found;
+    });
     if (seen) {
       if (seen.request_hash !== requestHash) {
         throw unprocessable('This Idempotency-Key was used for a different request.', 'idempotency_key_reused');
@@ -49,7 +53,6 @@ export function idempotency(ctx: ServerContext): MiddlewareHandler<Env> {
       return c.body(body, seen.status as ContentfulStatusCode, { 'Content-Type': 'application/json' });
     }
 
-    claim.run(accountId, key, requestHash, isoNow(ctx.clock));
     try {
       await next();
     } catch (err) {

@@ -1,6 +1,7 @@
 // Allowed origins: parsing the registrations and answering "may this browser origin talk to this application?".
 import type { Context } from 'hono';
 import type { ServerContext } from './context.js';
+import { stmt } from './db.js';
 
 /** The environment of an application, which decides what origins it may register. */
 export type Environment = 'development' | 'production';
@@ -61,19 +62,19 @@ export function requestOrigin(c: Context): string | undefined {
 
 /** Whether `origin` (as a browser sends it) is registered for the application. */
 export function isAllowedOrigin(ctx: ServerContext, applicationId: string, origin: string): boolean {
-  return ctx.db.prepare('SELECT 1 FROM allowed_origins WHERE application_id = ? AND origin = ?').get(applicationId, origin) !== undefined;
+  return stmt(ctx.db, 'SELECT 1 FROM allowed_origins WHERE application_id = ? AND origin = ?').get(applicationId, origin) !== undefined;
 }
 
 /** Whether `origin` is registered for any active application (how a credential-less preflight is judged). */
 export function isAllowedForAnyApplication(ctx: ServerContext, origin: string): boolean {
-  return ctx.db.prepare(
+  return stmt(ctx.db,
     'SELECT 1 FROM allowed_origins o JOIN applications a ON a.id = o.application_id WHERE o.origin = ? AND a.active = 1 LIMIT 1',
   ).get(origin) !== undefined;
 }
 
 /** Every origin registered for the application, oldest first. */
 export function allowedOriginsOf(ctx: ServerContext, applicationId: string): string[] {
-  return ctx.db.prepare('SELECT origin FROM allowed_origins WHERE application_id = ? ORDER BY rowid').pluck().all(applicationId) as string[];
+  return stmt(ctx.db, 'SELECT origin FROM allowed_origins WHERE application_id = ? ORDER BY rowid').pluck().all(applicationId) as string[];
 }
 
 /**

@@ -8,7 +8,8 @@ import { unprocessable } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { fieldErrors, validate } from '../lib/validate.js';
 import { FlowTermsResolver, recordDecisions } from './service.js';
-import { stmt } from './sql.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 
 /** `settings` key of the per-account import allowance (records created by imports); absent means unlimited. */
 export const IMPORT_ALLOWANCE_SETTING = 'records.import_allowance';
@@ -183,10 +184,10 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
 
   if (dryRun) {
     try {
-      ctx.db.transaction(() => {
+      transaction(ctx.db, () => {
         work();
         throw new Rollback();
-      })();
+      });
     } catch (err) {
       if (!(err instanceof Rollback)) throw err;
     }
@@ -195,13 +196,13 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
 
   let done: ImportRowRecord;
   try {
-    done = ctx.db.transaction(() => {
+    done = transaction(ctx.db, () => {
       work();
       const completed = finish('completed', null);
       stmt(ctx.db, `UPDATE consent_imports SET status = ?, finished_at = ?, error = ?, accepted_count = ?, refused_count = ?, results = ? WHERE id = ?`)
         .run(completed.status, completed.finished_at, completed.error, completed.accepted_count, completed.refused_count, completed.results, id);
       return completed;
-    })();
+    });
   } catch (err) {
     // The transaction rolled back: no row of this import was written.
     done = finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}; none of the rows were written`);

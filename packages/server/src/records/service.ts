@@ -23,7 +23,8 @@ import { getFlow, getFlowVersion, type FlowVersionRecord } from '../flows/store.
 import { freezeReceipt, renderReceipt, type WithdrawalFact } from '../receipts/canonical.js';
 import { wordingVerdictOf } from '../receipts/notice.js';
 import { addDuration, capturabilityProblems, evaluateDecisions, personalDataPaths, type IssuedOutcome, type Refusal } from './attestation.js';
-import { inTransaction, stmt } from './sql.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 
 /** Seconds a `captured_at` may lie ahead of the server clock (clock skew) before it counts as in the future. */
 export const CAPTURED_AT_SKEW_SECONDS = 300;
@@ -368,7 +369,7 @@ export interface RecordOptions {
  * needs them per row) but returns it. `resolver` resolves the flow (it throws 404/422 for the flow as a whole).
  */
 export function recordDecisions(ctx: ServerContext, input: ConsentRecordInput, resolver: FlowTermsResolver, options: RecordOptions = {}): RecordOutcome {
-  return inTransaction(ctx.db, () => recordInTransaction(ctx, input, resolver, options));
+  return transaction(ctx.db, () => recordInTransaction(ctx, input, resolver, options));
 }
 
 function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, resolver: FlowTermsResolver, options: RecordOptions): RecordOutcome {
@@ -626,7 +627,7 @@ export function withdrawConsentRecord(
   request: { purposes?: readonly string[] | undefined; eventChannel: EventChannel },
 ): ConsentRecord {
   const { db } = ctx;
-  return db.transaction(() => {
+  return transaction(db, () => {
     const row = findRow(ctx, accountId, id);
     if (!row) throw notFound('No such consent record.');
     const now = isoNow(ctx.clock);
@@ -661,7 +662,7 @@ export function withdrawConsentRecord(
       });
     }
     return toWire(ctx, row);
-  })();
+  });
 }
 
 /** Everything the consent status needs about one record. */

@@ -10,6 +10,8 @@ import { getApplication } from '../lib/applications.js';
 import { requires } from '../lib/auth.js';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import { notFound, unprocessable } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { parseOrigin } from '../lib/origins.js';
@@ -35,7 +37,7 @@ export const allowedOriginRoutes: RouteModule = (app, ctx) => {
   app.get('/api/v1/applications/:id/allowed_origins', requires('read'), (c) => {
     const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
-    const rows = ctx.db.prepare<[string, number, number], OriginRow>(`${select} WHERE application_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`)
+    const rows = stmt<[string, number, number], OriginRow>(ctx.db, `${select} WHERE application_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`)
       .all(application.id, decodeCursor(cursor), limit + 1);
     const page = toPage(rows, limit, (r) => r.rowid);
     return c.json({ allowed_origins: page.items.map(toOrigin), next_cursor: page.next_cursor });
@@ -50,15 +52,16 @@ export const allowedOriginRoutes: RouteModule = (app, ctx) => {
         { path: 'allowed_origin.origin', code: 'invalid_origin', message: parsed.message },
       ]);
     }
-    const existing = ctx.db.prepare<[string, string], OriginRow>(`${select} WHERE application_id = ? AND origin = ?`).get(application.id, parsed.origin);
+    const existing = stmt<[string, string], OriginRow>(ctx.db, `${select} WHERE application_id = ? AND origin = ?`).get(application.id, parsed.origin);
     // Registering an origin twice is harmless, so it answers the existing registration rather than an error.
     if (existing) return c.json({ allowed_origin: toOrigin(existing) }, 200);
-    const count = ctx.db.prepare('SELECT count(*) FROM allowed_origins WHERE application_id = ?').pluck().get(application.id) as number;
+    const count = stmt(ctx.db, 'SELECT count(*) FROM allowed_origins WHERE application_id = ?').pluck().get(application.id) as number;
     if (count >= MAX_ORIGINS_PER_APPLICATION) {
       throw unprocessable(`An application can register at most ${MAX_ORIGINS_PER_APPLICATION} origins.`, 'too_many_origins');
     }
-    ctx.db.prepare('INSERT INTO allowed_origins (application_id, origin, created_at) VALUES (?, ?, ?)').run(application.id, parsed.origin, isoNow(ctx.clock));
-    const row = ctx.db.prepare<[string, string], OriginRow>(`${select} WHERE application_id = ? AND origin = ?`).get(application.id, parsed.origin)!;
+    transaction(ctx.db, () => stmt(ctx.db, 'INSERT INTO allowed_origins (application_id, origin, created_at) VALUES (?, ?, ?)')
+      .run(application.id, parsed.origin, isoNow(ctx.clock)));
+    const row = stmt<[string, string], OriginRow>(ctx.db, `${select} WHERE application_id = ? AND origin = ?`).get(application.id, parsed.origin)!;
     return c.json({ allowed_origin: toOrigin(row) }, 201);
   });
 
@@ -66,7 +69,7 @@ export const allowedOriginRoutes: RouteModule = (app, ctx) => {
     const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
     // Stored origins are lower-case; match case-insensitively so a hand-typed DELETE finds its registration.
     const origin = c.req.param('origin').toLowerCase();
-    const { changes } = ctx.db.prepare('DELETE FROM allowed_origins WHERE application_id = ? AND origin = ?').run(application.id, origin);
+    const { changes } = transaction(ctx.db, () => stmt(ctx.db, 'DELETE FROM allowed_origins WHERE application_id = ? AND origin = ?').run(application.id, origin));
     if (!changes) throw notFound('No such allowed origin; pass the origin URL-encoded, e.g. https%3A%2F%2Fexample.com.');
     return c.body(null, 204);
   });

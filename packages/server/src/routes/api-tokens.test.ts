@@ -55,6 +55,34 @@ describe('API tokens, me and authentication', () => {
     assert.ok(body.api_token.last_used_at, 'the call itself counts as a use');
   });
 
+  it('writes last_used_at at most once a minute per token (server clock), on reads and writes alike', async () => {
+    const token = await issue('coalesced', ['read', 'write']);
+    const lastUsed = async () => {
+      const list = (await (await server.api('/api/v1/api_tokens?limit=100')).json()) as { api_tokens: ApiToken[] };
+      return Date.parse(list.api_tokens.find((t) => t.id === token.id)!.last_used_at ?? '');
+    };
+    const age = (at: number) => server.context.clock.now() - at;
+    // A write request that stores nothing of its own (an unknown consent token) still records the use.
+    const write = () => server.api('/api/v1/consent_tokens/verify', { method: 'POST', json: { consent_token: 'x'.repeat(43) }, headers: as(token.token) });
+
+    assert.equal((await write()).status, 200);
+    const first = await lastUsed();
+    assert.ok(age(first) < 5_000, 'stamped by the server clock now');
+    server.advance(30);
+    await me(token.token);
+    await write();
+    assert.equal(await lastUsed(), first, 'uses within the minute are not written again');
+
+    server.advance(31);
+    await write();
+    const second = await lastUsed();
+    assert.ok(second - first >= 60_000 && age(second) < 5_000, 'a minute after the last write the use is written again');
+
+    server.advance(61);
+    const body = (await (await me(token.token)).json()) as Me;
+    assert.ok(age(Date.parse(body.api_token.last_used_at ?? '')) < 5_000, 'a read shows its own use');
+  });
+
   it('refuses admin to a caller without admin (Errors rule 5) and lets an admin issue it', async () => {
     const writer = await issue('writer', ['read', 'write']);
     const refused = await create({ name: 'escalate', permissions: ['read', 'admin'] }, writer.token);

@@ -9,6 +9,8 @@ import type { RouteModule } from '../app.js';
 import { holds, requires } from '../lib/auth.js';
 import { isoNow } from '../lib/clock.js';
 import type { Permission, Principal, ServerContext } from '../lib/context.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import { forbidden, notFound, unprocessable } from '../lib/errors.js';
 import { hashSecret, newId, newSecret } from '../lib/ids.js';
 import type { Operation } from '../lib/operations.js';
@@ -39,7 +41,7 @@ function toApiToken(row: TokenRow, token?: string): ApiToken {
 }
 
 function findRow(ctx: ServerContext, accountId: string, id: string): TokenRow | undefined {
-  return ctx.db.prepare<[string, string], TokenRow>(
+  return stmt<[string, string], TokenRow>(ctx.db,
     'SELECT rowid, * FROM api_tokens WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
   ).get(id, accountId);
 }
@@ -59,7 +61,7 @@ export const apiTokenRoutes: RouteModule = (app, ctx) => {
   app.get('/api/v1/api_tokens', requires('read'), (c) => {
     const principal = c.get('principal');
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
-    const rows = ctx.db.prepare<[string, number, number], TokenRow>(
+    const rows = stmt<[string, number, number], TokenRow>(ctx.db,
       'SELECT rowid, * FROM api_tokens WHERE account_id = ? AND revoked_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
     ).all(principal.accountId, decodeCursor(cursor), limit + 1);
     const page = toPage(rows, limit, (r) => r.rowid);
@@ -81,8 +83,8 @@ export const apiTokenRoutes: RouteModule = (app, ctx) => {
     const id = newId('api_token_');
     const token = newSecret();
     // Stored in UTC so that expiry is a plain string comparison against the clock.
-    ctx.db.prepare('INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(id, principal.accountId, input.name, JSON.stringify(permissions), hashSecret(token), now, expiresAt?.toISOString() ?? null);
+    transaction(ctx.db, () => stmt(ctx.db, 'INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
+      .run(id, principal.accountId, input.name, JSON.stringify(permissions), hashSecret(token), now, expiresAt?.toISOString() ?? null));
     return c.json({ api_token: toApiToken(findRow(ctx, principal.accountId, id)!, token) }, 201);
   });
 
@@ -92,7 +94,7 @@ export const apiTokenRoutes: RouteModule = (app, ctx) => {
     if (!row) throw notFound('No such API token.');
     assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Rotating');
     const token = newSecret();
-    ctx.db.prepare('UPDATE api_tokens SET token_hash = ? WHERE id = ?').run(hashSecret(token), row.id);
+    transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET token_hash = ? WHERE id = ?').run(hashSecret(token), row.id));
     return c.json({ api_token: toApiToken(row, token) });
   });
 
@@ -101,7 +103,7 @@ export const apiTokenRoutes: RouteModule = (app, ctx) => {
     const row = findRow(ctx, principal.accountId, c.req.param('id'));
     if (!row) throw notFound('No such API token.');
     assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Revoking');
-    ctx.db.prepare('UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id);
+    transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id));
     return c.body(null, 204);
   });
 };

@@ -2,6 +2,7 @@ import { me, type Me } from '@svc/client/schemas';
 import type { RouteModule } from '../app.js';
 import { requires } from '../lib/auth.js';
 import type { Permission } from '../lib/context.js';
+import { stmt } from '../lib/db.js';
 import type { Operation } from '../lib/operations.js';
 
 /** `GET /api/v1/me`: the calling API token and its account. Publishable keys get 403 like every non-browser route. */
@@ -9,10 +10,10 @@ export const meRoutes: RouteModule = (app, ctx) => {
   app.get('/api/v1/me', requires('read'), (c) => {
     const principal = c.get('principal');
     if (principal.kind !== 'api_token') throw new Error('unreachable: requires() refuses publishable keys');
-    const account = ctx.db.prepare<[string], { id: string; name: string; created_at: string }>(
+    const account = stmt<[string], { id: string; name: string; created_at: string }>(ctx.db,
       'SELECT id, name, created_at FROM accounts WHERE id = ?',
     ).get(principal.accountId)!;
-    const token = ctx.db.prepare<[string], { id: string; name: string; permissions: string; created_at: string; expires_at: string | null; last_used_at: string | null }>(
+    const token = stmt<[string], { id: string; name: string; permissions: string; created_at: string; expires_at: string | null; last_used_at: string | null }>(ctx.db,
       'SELECT id, name, permissions, created_at, expires_at, last_used_at FROM api_tokens WHERE id = ?',
     ).get(principal.tokenId)!;
     const body: Me = {

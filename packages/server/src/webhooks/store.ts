@@ -2,7 +2,8 @@
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventSelector } from '@svc/client/schemas';
 import { WEBHOOK_TEST_EVENT_TYPE } from '@svc/client/schemas';
 import type { ServerContext } from '../lib/context.js';
-import { cached } from './sql.js';
+import { stmt } from '../lib/db.js';
+import { transaction } from '../lib/transaction.js';
 import type { DomainEvent } from '../lib/events.js';
 import { newId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
@@ -91,13 +92,13 @@ export function toEndpoint(row: EndpointRow, nowMs: number, secret?: string): We
 
 /** The application's endpoint `id` (not deleted), or undefined. */
 export function findEndpoint(ctx: ServerContext, applicationId: string, id: string): EndpointRow | undefined {
-  return cached(ctx.db).prepare<[string, string], EndpointRow>('SELECT * FROM webhook_endpoints WHERE id = ? AND application_id = ? AND deleted_at IS NULL')
+  return stmt<[string, string], EndpointRow>(ctx.db, 'SELECT * FROM webhook_endpoints WHERE id = ? AND application_id = ? AND deleted_at IS NULL')
     .get(id, applicationId);
 }
 
 /** A page of the application's endpoints, oldest first. */
 export function listEndpoints(ctx: ServerContext, applicationId: string, page: { limit: number; cursor?: string | undefined }) {
-  const rows = cached(ctx.db).prepare<[string, number, number], EndpointRow>(
+  const rows = stmt<[string, number, number], EndpointRow>(ctx.db,
     'SELECT * FROM webhook_endpoints WHERE application_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?',
   ).all(applicationId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
@@ -107,7 +108,7 @@ export function listEndpoints(ctx: ServerContext, applicationId: string, page: {
 
 /** How many endpoints (not deleted) the application has. */
 export function countEndpoints(ctx: ServerContext, applicationId: string): number {
-  return cached(ctx.db).prepare('SELECT count(*) FROM webhook_endpoints WHERE application_id = ? AND deleted_at IS NULL').pluck().get(applicationId) as number;
+  return stmt(ctx.db, 'SELECT count(*) FROM webhook_endpoints WHERE application_id = ? AND deleted_at IS NULL').pluck().get(applicationId) as number;
 }
 
 /** Creates an enabled endpoint with a fresh secret; returns the row and the secret (shown once). */
@@ -120,9 +121,9 @@ export function createEndpoint(
   const id = newId('we_');
   const secret = newSigningSecret();
   const now = iso(ctx.clock.now());
-  cached(ctx.db).prepare(`INSERT INTO webhook_endpoints (id, application_id, url, description, events, status, consecutive_failures, secret_enc, created_at, updated_at)
-                  VALUES (?, ?, ?, ?, ?, 'enabled', 0, ?, ?, ?)`)
-    .run(id, applicationId, input.url, input.description ?? null, JSON.stringify(input.events), sealer.seal(secret, id), now, now);
+  transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO webhook_endpoints (id, application_id, url, description, events, status, consecutive_failures,
+                  secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'enabled', 0, ?, ?, ?)`)
+    .run(id, applicationId, input.url, input.description ?? null, JSON.stringify(input.events), sealer.seal(secret, id), now, now));
   return { row: findEndpoint(ctx, applicationId, id)!, secret };
 }
 
@@ -137,7 +138,7 @@ export function updateEndpoint(
 ): EndpointRow {
   const nowMs = ctx.clock.now();
   const now = iso(nowMs);
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     const next = {
       url: changes.url ?? row.url,
       events: changes.events ? JSON.stringify(changes.events) : row.events,
@@ -149,27 +150,27 @@ export function updateEndpoint(
     };
     if (changes.status === 'enabled' && row.status === 'disabled') {
       Object.assign(next, { status: 'enabled', disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
-      cached(ctx.db).prepare(`UPDATE webhook_deliveries SET next_attempt_ms = ? WHERE endpoint_id = ? AND status = 'pending' AND test = 0 AND next_attempt_ms < ?`)
+      stmt(ctx.db, `UPDATE webhook_deliveries SET next_attempt_ms = ? WHERE endpoint_id = ? AND status = 'pending' AND test = 0 AND next_attempt_ms < ?`)
         .run(nowMs, row.id, nowMs);
     } else if (changes.status === 'disabled' && row.status === 'enabled') {
       Object.assign(next, { status: 'disabled', disabled_reason: 'manual', disabled_at: now });
     }
-    cached(ctx.db).prepare(`UPDATE webhook_endpoints SET url = @url, events = @events, description = @description, status = @status,
+    stmt(ctx.db, `UPDATE webhook_endpoints SET url = @url, events = @events, description = @description, status = @status,
                       disabled_reason = @disabled_reason, disabled_at = @disabled_at, consecutive_failures = @consecutive_failures,
                       updated_at = @updated_at WHERE id = @id`)
       .run({ ...next, updated_at: now, id: row.id });
-  })();
+  });
   return findEndpoint(ctx, row.application_id, row.id)!;
 }
 
 /** Deletes an endpoint: it stops receiving, and its pending deliveries fail with `endpoint_deleted`. */
 export function deleteEndpoint(ctx: ServerContext, row: EndpointRow): void {
   const now = iso(ctx.clock.now());
-  ctx.db.transaction(() => {
-    cached(ctx.db).prepare('UPDATE webhook_endpoints SET deleted_at = ?, updated_at = ? WHERE id = ?').run(now, now, row.id);
-    cached(ctx.db).prepare(`UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'endpoint_deleted', next_attempt_ms = NULL, completed_at = ?
+  transaction(ctx.db, () => {
+    stmt(ctx.db, 'UPDATE webhook_endpoints SET deleted_at = ?, updated_at = ? WHERE id = ?').run(now, now, row.id);
+    stmt(ctx.db, `UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'endpoint_deleted', next_attempt_ms = NULL, completed_at = ?
                     WHERE endpoint_id = ? AND status = 'pending' AND in_flight = 0`).run(now, row.id);
-  })();
+  });
 }
 
 /**
@@ -180,9 +181,9 @@ export function rotateSecret(ctx: ServerContext, sealer: Sealer, row: EndpointRo
   const nowMs = ctx.clock.now();
   const secret = newSigningSecret();
   const current = sealer.open(row.secret_enc, row.id);
-  cached(ctx.db).prepare(`UPDATE webhook_endpoints SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_ms = ?, secret_rotated_at = ?, updated_at = ?
-                  WHERE id = ?`)
-    .run(sealer.seal(secret, row.id), sealer.seal(current, `${row.id}:previous`), nowMs + PREVIOUS_SECRET_TTL_SECONDS * 1000, iso(nowMs), iso(nowMs), row.id);
+  transaction(ctx.db, () => stmt(ctx.db, `UPDATE webhook_endpoints SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_ms = ?,
+                  secret_rotated_at = ?, updated_at = ? WHERE id = ?`)
+    .run(sealer.seal(secret, row.id), sealer.seal(current, `${row.id}:previous`), nowMs + PREVIOUS_SECRET_TTL_SECONDS * 1000, iso(nowMs), iso(nowMs), row.id));
   return { row: findEndpoint(ctx, row.application_id, row.id)!, secret };
 }
 
@@ -196,13 +197,13 @@ export function signingSecrets(row: Pick<EndpointRow, 'id' | 'secret_enc' | 'pre
 }
 
 function insertEvent(ctx: ServerContext, sealer: Sealer, id: string, applicationId: string, type: string, body: string, occurredAt: string): void {
-  cached(ctx.db).prepare('INSERT INTO webhook_events (id, application_id, type, body_enc, occurred_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
+  stmt(ctx.db, 'INSERT INTO webhook_events (id, application_id, type, body_enc, occurred_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
     .run(id, applicationId, type, sealer.seal(body, id), occurredAt, iso(ctx.clock.now()));
 }
 
 function insertDelivery(ctx: ServerContext, eventId: string, endpointId: string, test: boolean, nextAttemptMs: number | null): string {
   const id = newId('whd_');
-  cached(ctx.db).prepare(`INSERT INTO webhook_deliveries (id, event_id, endpoint_id, test, status, next_attempt_ms, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`)
+  stmt(ctx.db, `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, test, status, next_attempt_ms, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`)
     .run(id, eventId, endpointId, test ? 1 : 0, nextAttemptMs, iso(ctx.clock.now()));
   return id;
 }
@@ -215,7 +216,7 @@ function insertDelivery(ctx: ServerContext, eventId: string, endpointId: string,
 export function enqueueEvent(ctx: ServerContext, sealer: Sealer, event: DomainEvent): string | null {
   if (!isDeliverable(event.type)) return null;
   const type = event.type;
-  const endpoints = cached(ctx.db).prepare<[string], { id: string; events: string }>(
+  const endpoints = stmt<[string], { id: string; events: string }>(ctx.db,
     `SELECT id, events FROM webhook_endpoints WHERE application_id = ? AND status = 'enabled' AND deleted_at IS NULL ORDER BY seq`,
   ).all(event.application_id).filter((e) => {
     const events = JSON.parse(e.events) as string[];
@@ -229,10 +230,10 @@ export function enqueueEvent(ctx: ServerContext, sealer: Sealer, event: DomainEv
     console.warn(`[svc-server] webhook ${type} ${id} does not match its published schema: ${problems.join('; ')}`);
   }
   const nowMs = ctx.clock.now();
-  ctx.db.transaction(() => {
+  transaction(ctx.db, () => {
     insertEvent(ctx, sealer, id, event.application_id, type, body, event.occurred_at);
     for (const endpoint of endpoints) insertDelivery(ctx, id, endpoint.id, false, nowMs);
-  })();
+  });
   return id;
 }
 
@@ -244,17 +245,17 @@ export function createTestDelivery(ctx: ServerContext, sealer: Sealer, row: Endp
     webhook_endpoint_id: row.id,
     message: 'A test delivery from svc. Answer 2xx to acknowledge it.',
   });
-  return ctx.db.transaction(() => {
+  return transaction(ctx.db, () => {
     insertEvent(ctx, sealer, id, row.application_id, WEBHOOK_TEST_EVENT_TYPE, body, occurredAt);
     return insertDelivery(ctx, id, row.id, true, null);
-  })();
+  });
 }
 
 const deliverySelect = 'SELECT d.*, e.type AS event_type FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id';
 
 function toDeliveries(ctx: ServerContext, rows: DeliveryRow[]): WebhookDelivery[] {
   if (!rows.length) return [];
-  const attempts = cached(ctx.db).prepare<string[], AttemptRow>(
+  const attempts = stmt<string[], AttemptRow>(ctx.db,
     `SELECT * FROM webhook_attempts WHERE delivery_id IN (${rows.map(() => '?').join(',')}) ORDER BY delivery_id, number`,
   ).all(...rows.map((r) => r.id));
   const byDelivery = new Map<string, WebhookAttempt[]>();
@@ -281,7 +282,7 @@ function toDeliveries(ctx: ServerContext, rows: DeliveryRow[]): WebhookDelivery[
 
 /** One delivery of the endpoint with its attempts, or undefined. */
 export function getDelivery(ctx: ServerContext, endpointId: string, id: string): WebhookDelivery | undefined {
-  const row = cached(ctx.db).prepare<[string, string], DeliveryRow>(`${deliverySelect} WHERE d.id = ? AND d.endpoint_id = ?`).get(id, endpointId);
+  const row = stmt<[string, string], DeliveryRow>(ctx.db, `${deliverySelect} WHERE d.id = ? AND d.endpoint_id = ?`).get(id, endpointId);
   return row ? toDeliveries(ctx, [row])[0] : undefined;
 }
 
@@ -292,7 +293,7 @@ export function listDeliveries(
   query: { limit: number; cursor?: string | undefined; status?: string | undefined; event_id?: string | undefined },
 ): { deliveries: WebhookDelivery[]; next_cursor: string | null } {
   const before = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
-  const rows = cached(ctx.db).prepare<unknown[], DeliveryRow>(
+  const rows = stmt<unknown[], DeliveryRow>(ctx.db,
     `${deliverySelect} WHERE d.endpoint_id = ? AND d.seq < ? AND (? IS NULL OR d.status = ?) AND (? IS NULL OR d.event_id = ?) ORDER BY d.seq DESC LIMIT ?`,
   ).all(endpointId, before, query.status ?? null, query.status ?? null, query.event_id ?? null, query.event_id ?? null, query.limit + 1);
   const { items, next_cursor } = toPage(rows, query.limit, (r) => r.seq);
