@@ -60,6 +60,14 @@ describe('POST /api/v1/decisions', () => {
     assert.equal(res.headers.get('location'), `/api/v1/decisions/${decision.session_token}`);
   });
 
+  it('freezes the active version\'s terms into the decision, byte for byte as JSON.stringify writes them', async () => {
+    const decision = await createConsent(server);
+    const stored = server.context.db.prepare('SELECT terms FROM decisions WHERE id = ?').pluck().get(decision.id) as string;
+    const version = server.context.db.prepare('SELECT title, description, config FROM flow_versions WHERE flow_id = ? AND version = ?')
+      .get(server.sandbox.flow_id, decision.flow_version) as { title: string; description: string | null; config: string };
+    assert.equal(stored, JSON.stringify({ title: version.title, description: version.description, config: JSON.parse(version.config) }));
+  });
+
   it('gives every decision a different session token', async () => {
     const tokens = new Set<string>();
     for (let i = 0; i < 20; i += 1) tokens.add((await createConsent(server)).session_token);

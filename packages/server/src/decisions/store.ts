@@ -19,7 +19,7 @@ import { transaction } from '../lib/transaction.js';
 import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable } from '../lib/errors.js';
 import { hashSecret, newId, newSecret, safeEqual } from '../lib/ids.js';
-import { getActiveFlowVersion, getFlow } from '../flows/store.js';
+import { getActiveTermsText } from '../flows/store.js';
 import { createConsentRecord } from '../records/service.js';
 import { authorizationRecordIdOf, recordApprovalDecision } from '../authorizations/store.js';
 import type { PageProgress, PageStatus, Screen, TransitionRequest, TransitionResult } from '../pages/page-data.js';
@@ -144,29 +144,28 @@ export function createDecision(ctx: ServerContext, principal: Principal, request
   let application: ApplicationRow | undefined;
   let flowId: string | null = null;
   let flowVersion: number | null = null;
-  let terms: DecisionTerms | null = null;
+  let terms: string | null = null;
 
   if (request.kind === 'consent') {
-    const flow = getFlow(ctx, principal.accountId, request.subject_ref);
-    if (!flow || (principal.kind === 'publishable_key' && flow.application_id !== principal.applicationId)) {
+    const flow = getActiveTermsText(ctx, request.subject_ref);
+    if (!flow || flow.account_id !== principal.accountId || (principal.kind === 'publishable_key' && flow.application_id !== principal.applicationId)) {
       throw new ApiError(404, `No flow ${request.subject_ref} is accessible to this credential.`, 'flow_not_found',
         field('subject_ref', 'flow_not_found', 'no such flow'));
     }
-    const active = flow.status === 'active' ? getActiveFlowVersion(ctx, flow.id) : undefined;
-    if (!active) {
-      throw unprocessable(`Flow ${flow.id} is a draft: activate it before creating decisions against it.`, 'flow_not_active',
+    if (flow.terms === null) {
+      throw unprocessable(`Flow ${flow.flow_id} is a draft: activate it before creating decisions against it.`, 'flow_not_active',
         field('subject_ref', 'flow_not_active', 'the flow is a draft'));
     }
-    application = getApplication(ctx, active.application_id);
-    flowId = active.flow_id;
-    flowVersion = active.version;
-    terms = { title: active.title, description: active.description, config: active.config };
+    application = getApplication(ctx, flow.application_id);
+    flowId = flow.flow_id;
+    flowVersion = flow.version;
+    terms = flow.terms;
   } else {
     application = principal.kind === 'publishable_key' ? getApplication(ctx, principal.applicationId) : defaultApplication(ctx, principal.accountId);
   }
   if (!application) throw unprocessable('The account has no active application to hold this decision.', 'application_missing');
 
-  const origins = allowedOrigins(ctx, application.id);
+  const origins = request.embed_origin !== undefined || request.redirect_uri !== undefined ? allowedOrigins(ctx, application.id) : [];
   if (request.embed_origin !== undefined && !origins.includes(request.embed_origin)) {
     throw unprocessable(`embed_origin ${request.embed_origin} is not among the application's allowed origins.`, 'embed_origin_not_allowed',
       field('embed_origin', 'embed_origin_not_allowed', 'not an allowed origin of the application'));
@@ -193,7 +192,7 @@ export function createDecision(ctx: ServerContext, principal: Principal, request
     subject_ref: request.subject_ref,
     flow_id: flowId,
     flow_version: flowVersion,
-    terms: terms && JSON.stringify(terms),
+    terms,
     delivery_mode: request.delivery_mode,
     embed_origin: request.embed_origin ?? null,
     redirect_uri: request.redirect_uri ?? null,

@@ -132,6 +132,33 @@ export function getActiveFlowVersion(ctx: ServerContext, flowId: string): FlowVe
   return row && toRecord(flow, row);
 }
 
+/** A flow as a new decision reads it: its owner and, once active, the terms of its active version as JSON text. */
+export interface FlowTermsText {
+  flow_id: string;
+  account_id: string;
+  application_id: string;
+  /** The active version; null while the flow is a draft. */
+  version: number | null;
+  /** `{"title","description","config"}` of the active version; null while the flow is a draft. */
+  terms: string | null;
+}
+
+/**
+ * The flow `flowId` with its active terms in one read, the config left unparsed: it is stored as JSON.stringify
+ * wrote it, so spliced in it gives the very text JSON.stringify gives for the parsed terms. Undefined when the flow
+ * does not exist; callers check `account_id` or `application_id` themselves.
+ */
+export function getActiveTermsText(ctx: ServerContext, flowId: string): FlowTermsText | undefined {
+  const row = stmt<[string], { id: string; account_id: string; application_id: string; version: number | null; title: string; description: string | null; config: string }>(ctx.db,
+    `SELECT f.id, f.account_id, f.application_id, v.version, v.title, v.description, v.config FROM flows f
+       LEFT JOIN flow_versions v ON f.status = 'active' AND v.flow_id = f.id AND v.version = f.active_version WHERE f.id = ?`,
+  ).get(flowId);
+  if (!row) return undefined;
+  const { id, account_id, application_id, version } = row;
+  const terms = version === null ? null : `{"title":${JSON.stringify(row.title)},"description":${JSON.stringify(row.description)},"config":${row.config}}`;
+  return { flow_id: id, account_id, application_id, version, terms };
+}
+
 /** One version of a flow (any state), for consents given under earlier terms; undefined when absent. */
 export function getFlowVersion(ctx: ServerContext, flowId: string, version: number): FlowVersionRecord | undefined {
   const flow = stmt<[string], FlowRow>(ctx.db, selectFlow).get(flowId);
