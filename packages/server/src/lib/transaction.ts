@@ -3,6 +3,15 @@
 import type { Db } from './db.js';
 
 const queues = new WeakMap<Db, Map<string, () => void>>();
+// One better-sqlite3 transaction function per database, reused: making one per call costs about as much as a small
+// write itself.
+const runners = new WeakMap<Db, <T>(fn: () => T) => T>();
+
+function runner(db: Db): <T>(fn: () => T) => T {
+  let run = runners.get(db);
+  if (!run) runners.set(db, (run = db.transaction((fn: () => unknown) => fn()) as <T>(fn: () => T) => T));
+  return run;
+}
 
 /** Queues `write` under `key` (replacing a queued write of the same key) to commit with the next transaction on `db`. */
 export function deferWrite(db: Db, key: string, write: () => void): void {
@@ -19,12 +28,12 @@ export function deferWrite(db: Db, key: string, write: () => void): void {
 export function transaction<T>(db: Db, fn: () => T): T {
   if (db.inTransaction) return fn();
   const queue = queues.get(db);
-  if (!queue?.size) return db.transaction(fn)();
+  if (!queue?.size) return runner(db)(fn);
   const queued = [...queue];
-  const result = db.transaction(() => {
+  const result = runner(db)(() => {
     for (const [, write] of queued) write();
     return fn();
-  })();
+  });
   for (const [key, write] of queued) if (queue.get(key) === write) queue.delete(key);
   return result;
 }
