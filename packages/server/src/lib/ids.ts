@@ -1,12 +1,28 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomFillSync, timingSafeEqual } from 'node:crypto';
 
 const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+
+// Ids and secrets take their bytes from the CSPRNG 4 KiB at a time: one fill costs about what one small call does,
+// and every create mints several. Each byte is handed out once.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
+/** `length` fresh random bytes (a view valid until the next call). */
+function freshBytes(length: number): Buffer {
+  if (length > pool.length) return randomFillSync(Buffer.alloc(length));
+  if (used + length > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  used += length;
+  return pool.subarray(used - length, used);
+}
 
 /** A random base62 string; rejection sampling keeps every character equally likely. */
 export function randomBase62(length: number): string {
   let out = '';
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of freshBytes(length * 2)) {
       if (byte < 248 && out.length < length) out += alphabet[byte % 62];
     }
   }
@@ -20,7 +36,7 @@ export function newId(prefix: string, length = 16): string {
 
 /** A high-entropy secret (32 random bytes) as URL-safe base64 without padding. */
 export function newSecret(bytes = 32): string {
-  return randomBytes(bytes).toString('base64url');
+  return freshBytes(bytes).toString('base64url');
 }
 
 /** The stored form of a secret: its SHA-256, hex. Secrets are high-entropy, so a plain hash suffices. */
