@@ -769,20 +769,23 @@ interface ConsentTokenRow {
  * is `invalid`.
  */
 export function verifyConsentToken(ctx: ServerContext, accountId: string, consentToken: string): ConsentVerification {
-  const row = SECRET.test(consentToken)
-    ? stmt<[string], ConsentTokenRow>(ctx.db, 'SELECT * FROM consent_tokens WHERE token_hash = ?').get(hashSecret(consentToken))
-    : undefined;
-  if (!row || row.account_id !== accountId) {
+  const invalid = (): ConsentVerification => {
     ctx.metrics.increment('consent_tokens.verified_total', { status: 'invalid' });
     return { valid: false, status: 'invalid', expires_at: null };
-  }
+  };
+  if (!SECRET.test(consentToken)) return invalid();
+  const hash = hashSecret(consentToken);
   const now = isoNow(ctx.clock);
-  const consumed = transaction(ctx.db, () => stmt(ctx.db, 'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND verified_at IS NULL AND expires_at > ?')
-    .run(now, row.token_hash, now).changes === 1);
+  // The first verification clears the token and reads it back in one statement; a miss is told apart after.
+  const consumed = transaction(ctx.db, () => stmt<[string, string, string, string], ConsentTokenRow>(ctx.db,
+    'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND account_id = ? AND verified_at IS NULL AND expires_at > ? RETURNING *',
+  ).get(now, hash, accountId, now));
+  const row = consumed ?? stmt<[string], ConsentTokenRow>(ctx.db, 'SELECT * FROM consent_tokens WHERE token_hash = ?').get(hash);
+  if (!row || row.account_id !== accountId) return invalid();
   const status = consumed ? 'fulfilled' : 'expired';
   ctx.metrics.increment('consent_tokens.verified_total', { status });
   return {
-    valid: consumed,
+    valid: consumed !== undefined,
     status,
     flow_id: row.flow_id,
     expires_at: row.expires_at,
