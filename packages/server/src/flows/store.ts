@@ -159,6 +159,21 @@ export function getActiveTermsText(ctx: ServerContext, flowId: string): FlowTerm
   return { flow_id: id, account_id, application_id, version, terms };
 }
 
+/**
+ * The account's flow `flowId` with every version ever activated, oldest first (each governs the consents given while
+ * it was in force), in two reads; undefined when the flow does not exist or belongs to another account.
+ */
+export function getActivatedVersions(
+  ctx: ServerContext,
+  accountId: string,
+  flowId: string,
+): { application_id: string; status: 'draft' | 'active'; active_version: number | null; versions: FlowVersionRecord[] } | undefined {
+  const flow = findOwned(ctx.db, accountId, flowId);
+  if (!flow) return undefined;
+  const rows = stmt<[string], VersionRow>(ctx.db, 'SELECT * FROM flow_versions WHERE flow_id = ? AND activated_at IS NOT NULL ORDER BY version').all(flow.id);
+  return { application_id: flow.application_id, status: flow.status, active_version: flow.active_version, versions: rows.map((row) => toRecord(flow, row)) };
+}
+
 /** One version of a flow (any state), for consents given under earlier terms; undefined when absent. */
 export function getFlowVersion(ctx: ServerContext, flowId: string, version: number): FlowVersionRecord | undefined {
   const flow = stmt<[string], FlowRow>(ctx.db, selectFlow).get(flowId);

@@ -19,7 +19,7 @@ import type { ServerContext } from '../lib/context.js';
 import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable, type FieldError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
-import { getFlow, getFlowVersion, type FlowVersionRecord } from '../flows/store.js';
+import { getActivatedVersions, getFlowVersion, type FlowVersionRecord } from '../flows/store.js';
 import { freezeReceipt, renderReceipt, type WithdrawalFact } from '../receipts/canonical.js';
 import { wordingVerdictOf } from '../receipts/notice.js';
 import { addDuration, capturabilityProblems, evaluateDecisions, personalDataPaths, type IssuedOutcome, type Refusal } from './attestation.js';
@@ -165,7 +165,7 @@ export class FlowTermsResolver {
 
   private load(): FlowVersionRecord[] {
     if (this.versions) return this.versions;
-    const flow = getFlow(this.ctx, this.accountId, this.flowId);
+    const flow = getActivatedVersions(this.ctx, this.accountId, this.flowId);
     if (!flow || (this.applicationId && flow.application_id !== this.applicationId)) {
       throw new ApiError(404, 'No such flow.', 'flow_not_found', [{ path: 'flow_id', code: 'flow_not_found', message: 'No such flow.' }]);
     }
@@ -176,11 +176,7 @@ export class FlowTermsResolver {
     }
     this.flowStatus = flow.status;
     this.activeVersion = flow.active_version;
-    const versions: FlowVersionRecord[] = [];
-    for (let n = 1; n <= flow.version; n++) {
-      const v = getFlowVersion(this.ctx, this.flowId, n);
-      if (v?.activated_at) versions.push(v);
-    }
+    const { versions } = flow;
     const active = versions.find((v) => v.version === this.activeVersion);
     const problems = !active ? ['the flow has no active version'] : this.options.requireCapturable === false ? [] : capturabilityProblems(active.config);
     if (problems.length) {
