@@ -1,12 +1,13 @@
 // The harness the load benchmarks share: the server under test runs in a child process (so the load generator does
 // not share its event loop), announces itself with one `READY <json>` line, and stops when the parent closes stdin.
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 
 /** What autocannon reports of one run (the fields the benchmarks print). */
 export interface LoadResult {
-  requests: { average: number };
+  requests: { average: number; total: number };
   latency: { p50: number; p99: number };
   non2xx: number;
   errors: number;
@@ -32,7 +33,7 @@ export function announceReady(ready: unknown, stop: () => Promise<void>): void {
 }
 
 /** In the parent: starts `moduleUrl` with `--serve` in a child process and waits for its `READY` line. */
-export async function startChild<T>(moduleUrl: string, nodeArgs: string[] = []): Promise<{ ready: T; stop(): Promise<void> }> {
+export async function startChild<T>(moduleUrl: string, nodeArgs: string[] = []): Promise<{ ready: T; cpuMs(): number; stop(): Promise<void> }> {
   const child: ChildProcessByStdio<Writable, Readable, null> = spawn(
     process.execPath,
     [...nodeArgs, '--conditions=source', '--import', 'tsx', fileURLToPath(moduleUrl), '--serve'],
@@ -49,9 +50,31 @@ export async function startChild<T>(moduleUrl: string, nodeArgs: string[] = []):
   });
   return {
     ready,
+    cpuMs: () => processCpuMs(child.pid!),
     async stop() {
       child.stdin.end();
       await new Promise((resolve) => child.once('exit', resolve));
     },
   };
+}
+
+/**
+ * CPU time a process has used (user + system, ms), from /proc; NaN where there is none. Unlike requests per second
+ * it does not count the time a busy neighbour on a shared host takes from the machine.
+ */
+function processCpuMs(pid: number): number {
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks (100 per second on Linux); the name in field 2 may hold spaces.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+
+/** Server CPU per answered request over one load run, in microseconds (NaN without /proc). */
+export async function cpuPerRequest(cpuMs: () => number, run: () => Promise<LoadResult>): Promise<LoadResult & { cpuUs: number }> {
+  const before = cpuMs();
+  const result = await run();
+  return { ...result, cpuUs: ((cpuMs() - before) * 1000) / result.requests.total };
 }
