@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AUDIT_ANCHOR_FORMAT, anchorSigningInput, WITNESS_RECEIPT_FORMAT, witnessSigningInput, type AuditAnchor, type WitnessConfiguration } from '@svc/client/schemas';
-import { calculateJwkThumbprint, compactVerify, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { calculateJwkThumbprint, compactVerify, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { newId } from '../lib/ids.js';
@@ -92,7 +92,7 @@ async function makeLocalWitness(ctx: ServerContext): Promise<Witness> {
       const [header, , signature] = `${anchor.signature}`.split('.');
       const payload = Buffer.from(jcs(anchorSigningInput(anchor)), 'utf8').toString('base64url');
       try {
-        await compactVerify(`${header}.${payload}.${signature}`, createLocalJWKSet(ctx.keys.jwks), { algorithms: ['ES256'] });
+        await compactVerify(`${header}.${payload}.${signature}`, ctx.keys.keySet, { algorithms: ['ES256'] });
       } catch {
         return { status: 'failed', receipt_id: null, witness_id: LOCAL_WITNESS_ID, witness_key_version: null, witness_signature: null, witnessed_at: null };
       }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import { calculateJwkThumbprint, createLocalJWKSet, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 
 /** The server's signing key: made on first start, kept in the data directory, published in the JWKS. */
 export interface SigningKeys {
@@ -12,6 +12,11 @@ export interface SigningKeys {
   privateKey: CryptoKey;
   /** The public JWK Set served at `/.well-known/jwks.json` (every key ever used, newest first). */
   jwks: { keys: JWK[] };
+  /**
+   * The same set as jose's key resolver for verifying what the server signed, made once: jose imports each key the
+   * first time it is used and keeps it, where a resolver made per verification imports it every time.
+   */
+  keySet: ReturnType<typeof createLocalJWKSet>;
 }
 
 interface StoredKey {
@@ -40,5 +45,5 @@ export async function loadSigningKeys(dataDir: string): Promise<SigningKeys> {
   const jwks = {
     keys: stored.map(({ kid, alg, private_jwk: { d: _d, ...pub } }) => ({ ...pub, kid, alg, use: 'sig' })),
   };
-  return { kid: current.kid, alg: current.alg, privateKey, jwks };
+  return { kid: current.kid, alg: current.alg, privateKey, jwks, keySet: createLocalJWKSet(jwks) };
 }

@@ -2,7 +2,7 @@
 // capture (`X-Svc-Render-Proof`). A valid proof is what makes a capture `embedded_field`: it shows the service
 // rendered this flow version's wording for this origin, recently.
 import { RENDER_PROOF_LIFETIME_SECONDS, RENDER_PROOF_TYP, type RenderProofClaims } from '@svc/client/schemas';
-import { createLocalJWKSet, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { ServerContext } from '../lib/context.js';
 import { ApiError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
@@ -69,7 +69,7 @@ export async function verifyRenderProof(
   if (!COMPACT_JWS.test(token)) throw refuse('render_proof_invalid', 'The render proof is not a compact JWS.');
   let payload: Record<string, unknown>;
   try {
-    ({ payload } = await jwtVerify(token, createLocalJWKSet(ctx.keys.jwks), {
+    ({ payload } = await jwtVerify(token, ctx.keys.keySet, {
       algorithms: ['ES256'],
       typ: RENDER_PROOF_TYP,
       issuer: ctx.baseUrl,
