@@ -118,7 +118,7 @@ export async function responseShapes(svc: SvcClient): Promise<void> {
   const listed: string = page.items[0]!.token;
   // @ts-expect-error items may be missing under noUncheckedIndexedAccess
   const first: string = page.items[0].name;
-  for await (const token of svc.apiTokens.list()) token.permissions satisfies ('read' | 'write' | 'admin')[];
+  for await (const token of svc.apiTokens.list()) token.permissions satisfies ('read' | 'write' | 'admin' | 'audit:verify' | 'disclosures:write')[];
   void [issued, listed, first];
 }
 

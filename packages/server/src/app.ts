@@ -17,6 +17,7 @@ import { sdkRoutes } from './sdk/index.js';
 import { webhookRoutes } from './webhooks/index.js';
 import { capturesModule } from './captures/index.js';
 import { IMPORTS_PATH, recordsModule } from './records/index.js';
+import { oauthClientRoutes, oauthRoutes } from './oauth/index.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -36,6 +37,8 @@ const modules: RouteModule[] = [
   webhookRoutes, // webhook endpoints, deliveries; registers the outbox writer and starts the delivery worker
   capturesModule, // render endpoint, captures, authorize (capture tokens), form platform connections and /hooks/forms
   recordsModule, // consent records, imports, consent status, receipts, audit trail and anchoring, witness
+  oauthClientRoutes, // an application's OAuth clients
+  oauthRoutes, // the OpenID provider (/oauth/*, discovery) and its sign-in and consent pages
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

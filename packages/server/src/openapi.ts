@@ -12,6 +12,7 @@ import { decisionOperations } from './decisions/routes.js';
 import { webhookOperations } from './webhooks/index.js';
 import { capturesOperations } from './captures/index.js';
 import { recordsOperations } from './records/index.js';
+import { oauthClientOperations } from './oauth/index.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -26,6 +27,7 @@ export const operationLists: Operation[][] = [
   webhookOperations,
   recordsOperations,
   capturesOperations,
+  oauthClientOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;
@@ -118,6 +120,11 @@ export function buildOpenApi(lists: Operation[][] = operationLists, serverUrl?: 
       securitySchemes: {
         api_token: { type: 'http', scheme: 'bearer', description: 'API token: `Authorization: Bearer <token>` (server to server).' },
         publishable_key: { type: 'apiKey', in: 'header', name: 'X-Publishable-Key', description: 'Publishable key (`pk_test_`/`pk_live_`) for browser calls from an allowed origin.' },
+        access_token: {
+          type: 'openIdConnect',
+          openIdConnectUrl: `${serverUrl ?? ''}/.well-known/openid-configuration`,
+          description: "A person's OAuth access token from the service's OpenID provider: `Authorization: Bearer <access token>` (only on a person's own endpoints).",
+        },
       },
     },
   };

@@ -16,7 +16,20 @@ export interface Sandbox {
   informed_flow_id?: string | null;
   /** A capturable demo flow (just a decision, a consent duration) for the consent field and the snippet, when seeded. */
   capture_flow_id?: string | null;
+  /** The sandbox application's confidential OAuth client (PAR + PKCE S256, every grant), when seeded. */
+  oauth_client_id?: string | null;
+  /** Its secret: like `api_token`, kept only in `sandbox.json` (the database holds its hash). */
+  oauth_client_secret?: string;
+  /** Its redirect URI, the playground's callback page. */
+  oauth_redirect_uri?: string | null;
 }
+
+/** The fields of `sandbox.json` that are secrets: never stored in the database in clear. */
+const SECRETS = ['api_token', 'oauth_client_secret'] as const;
+const withoutSecrets = <T extends Partial<Sandbox>>(sandbox: T): Omit<T, (typeof SECRETS)[number]> => {
+  const { api_token: _token, oauth_client_secret: _secret, ...rest } = sandbox;
+  return rest;
+};
 
 /** The sandbox's account and application, as seeders need them. */
 export interface SandboxSeeded {
@@ -68,22 +81,24 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
         flow_id: null,
       };
       for (const seed of seeders) result = { ...result, ...seed(ctx, { accountId, applicationId }) };
-      const { api_token: _secret, ...withoutSecret } = result;
-      db.prepare("INSERT INTO settings (key, value) VALUES ('sandbox', ?)").run(JSON.stringify(withoutSecret));
+      db.prepare("INSERT INTO settings (key, value) VALUES ('sandbox', ?)").run(JSON.stringify(withoutSecrets(result)));
       return result;
     })();
   } else {
     // The raw API token lives only in sandbox.json (the database keeps its hash); if that file is gone,
     // the sandbox token is replaced and the new value written out.
     const previous = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Partial<Sandbox>) : {};
-    const base = ensureSeeded(ctx, JSON.parse(stored) as Omit<Sandbox, 'api_token'>, seeders);
+    const { seeded, secrets } = ensureSeeded(ctx, JSON.parse(stored) as Omit<Sandbox, 'api_token'>, seeders);
+    const base = seeded;
     let apiToken = previous.api_token;
     if (!apiToken) {
       apiToken = newSecret();
       db.prepare("UPDATE api_tokens SET token_hash = ? WHERE name = 'Sandbox admin' AND account_id = (SELECT account_id FROM applications WHERE id = ?)")
         .run(hashSecret(apiToken), base.application_id);
     }
-    sandbox = { ...base, api_token: apiToken, base_url: ctx.baseUrl, trust_url: ctx.trustUrl };
+    // A client secret made again by a seeder is the one to write; otherwise the file's stays.
+    const clientSecret = secrets.oauth_client_secret ?? previous.oauth_client_secret;
+    sandbox = { ...base, api_token: apiToken, ...(clientSecret ? { oauth_client_secret: clientSecret } : {}), base_url: ctx.baseUrl, trust_url: ctx.trustUrl };
   }
 
   db.prepare('INSERT OR IGNORE INTO allowed_origins (application_id, origin, created_at) VALUES (?, ?, ?)')
@@ -92,21 +107,26 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
   return sandbox;
 }
 
-/** Runs every seeder's `ensure` in one transaction and stores the sandbox fields they set, when any changed. */
-function ensureSeeded(ctx: ServerContext, stored: Omit<Sandbox, 'api_token'>, seeders: readonly SandboxSeeder[]): Omit<Sandbox, 'api_token'> {
+/**
+ * Runs every seeder's `ensure` in one transaction and stores the sandbox fields they set, when any changed; the
+ * secrets they made come back apart, for `sandbox.json` only.
+ */
+function ensureSeeded(ctx: ServerContext, stored: Omit<Sandbox, 'api_token'>, seeders: readonly SandboxSeeder[]): { seeded: Omit<Sandbox, 'api_token'>; secrets: Partial<Sandbox> } {
   const ensurers = seeders.filter((seed) => seed.ensure);
-  if (!ensurers.length) return stored;
+  const secrets: Partial<Sandbox> = {};
+  if (!ensurers.length) return { seeded: stored, secrets };
   const { db } = ctx;
   return db.transaction(() => {
     const accountId = db.prepare('SELECT account_id FROM applications WHERE id = ?').pluck().get(stored.application_id) as string | undefined;
-    if (!accountId) return stored;
+    if (!accountId) return { seeded: stored, secrets };
     let current = stored;
     for (const seed of ensurers) {
-      const { api_token: _ignored, ...fields } = seed.ensure!(ctx, { accountId, applicationId: stored.application_id }, current);
-      current = { ...current, ...fields };
+      const fields = seed.ensure!(ctx, { accountId, applicationId: stored.application_id }, current);
+      if (fields.oauth_client_secret) secrets.oauth_client_secret = fields.oauth_client_secret;
+      current = { ...current, ...withoutSecrets(fields) };
     }
     const text = JSON.stringify(current);
     if (text !== JSON.stringify(stored)) db.prepare("UPDATE settings SET value = ? WHERE key = 'sandbox'").run(text);
-    return current;
+    return { seeded: current, secrets };
   })();
 }

@@ -11,6 +11,7 @@ import { runCloseHooks } from './lib/lifecycle.js';
 import { Metrics } from './lib/metrics.js';
 import { demoFlowSeeder } from './flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
+import { oauthSandboxSeeder } from './oauth/sandbox.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -73,7 +74,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   ctx.baseUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${address.port}`;
   ctx.trustUrl = ctx.baseUrl;
-  const sandbox = ensureSandbox(ctx, [demoFlowSeeder, ...sandboxSeeders]);
+  const sandbox = ensureSandbox(ctx, [demoFlowSeeder, oauthSandboxSeeder, ...sandboxSeeders]);
 
   let closed: Promise<void> | undefined;
   return {

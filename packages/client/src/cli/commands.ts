@@ -111,17 +111,24 @@ const appOption = { app: { type: 'string' } } as const;
 export const commands: Record<string, Command> = {
   me: {
     usage: 'me',
-    summary: 'Show the calling API token and its account',
+    summary: 'Show the calling identity (an API token, or a signed-in person) and its account',
     async run(svc) {
       const me = await svc.me();
       return {
         json: me,
-        human: record([
-          ['account', `${me.account.name} (${me.account.id})`],
-          ['api token', `${me.api_token.name} (${me.api_token.id})`],
-          ['permissions', me.api_token.permissions.join(', ')],
-          ['expires', me.api_token.expires_at],
-        ]),
+        human: record(me.kind === 'person'
+          ? [
+              ['account', `${me.account.name} (${me.account.id})`],
+              ['person', `${me.person.email} (${me.person.id})`],
+              ['client', `${me.client.name} (${me.client.client_id})`],
+              ['scopes', me.scopes.join(' ')],
+            ]
+          : [
+              ['account', `${me.account.name} (${me.account.id})`],
+              ['api token', `${me.api_token.name} (${me.api_token.id})`],
+              ['permissions', me.api_token.permissions.join(', ')],
+              ['expires', me.api_token.expires_at],
+            ]),
       };
     },
   },

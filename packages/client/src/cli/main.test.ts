@@ -130,7 +130,7 @@ describe('svc command line', { concurrency: 4 }, () => {
   it('exits 1 for a rejected credential, with a JSON error line under --json', async () => {
     const human = await svc(['me'], { env: { ...env, SVC_API_TOKEN: 'wrong' } });
     assert.equal(human.code, 1);
-    assert.equal(human.stderr, 'svc: The API token is not valid. (401 GET /api/v1/me)\n');
+    assert.equal(human.stderr, 'svc: The bearer token is not valid: not an API token, nor a current access token. (401 GET /api/v1/me)\n');
 
     const json = await svc(['me', '--json'], { env: { ...env, SVC_API_TOKEN: 'wrong' } });
     assert.equal(json.code, 1);

@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { dateTime, listOf } from './common.js';
 
 /** What an API token may do: `admin` covers `write`, `write` covers `read`. */
-export const permission = z.enum(['read', 'write', 'admin']);
+export const permission = z.enum(['read', 'write', 'admin', 'audit:verify', 'disclosures:write']);
 export type Permission = z.infer<typeof permission>;
 
 /** An API token record; `token` (the raw bearer value) appears only in the create and rotate answers. */

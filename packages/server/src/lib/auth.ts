@@ -13,10 +13,12 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 const implied: Record<Permission, Permission[]> = {
   read: ['read'],
   write: ['read', 'write'],
-  admin: ['read', 'write', 'admin'],
+  admin: ['read', 'write', 'admin', 'audit:verify', 'disclosures:write'],
+  'audit:verify': ['audit:verify'],
+  'disclosures:write': ['disclosures:write'],
 };
 
-/** Whether a token's permissions cover `needed` (admin covers write, write covers read). */
+/** Whether a token's permissions cover `needed` (admin covers everything, write covers read). */
 export function holds(permissions: readonly Permission[], needed: Permission): boolean {
   return permissions.some((p) => implied[p]?.includes(needed));
 }
@@ -63,10 +65,16 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
       if (!match?.[1]) throw unauthorized('Authorization must be "Bearer <token>".');
       const row = findToken.get(hashSecret(match[1]));
       const now = ctx.clock.now();
-      if (!row || row.revoked_at) throw unauthorized('The API token is not valid.');
-      if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw unauthorized('The API token has expired.');
-      deferred = recordUse(c.req.method, row.id, now);
-      principal = { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions: JSON.parse(row.permissions) as Permission[] };
+      if (row) {
+        if (row.revoked_at) throw unauthorized('The API token is not valid.');
+        if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw unauthorized('The API token has expired.');
+        deferred = recordUse(c.req.method, row.id, now);
+        principal = { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions: JSON.parse(row.permissions) as Permission[] };
+      } else {
+        // Not an API token: an OAuth access token of a signed-in person, or nothing.
+        principal = await ctx.accessTokens?.(match[1]);
+        if (!principal) throw unauthorized('The bearer token is not valid: not an API token, nor a current access token.');
+      }
     } else if (publishable) {
       const row = /^pk_(test|live)_[A-Za-z0-9]{8,64}$/.test(publishable) ? findKey.get(publishable) : undefined;
       if (!row || row.revoked_at || !row.active) throw unauthorized('The publishable key is not valid.');
@@ -79,12 +87,17 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
   };
 }
 
-/** Allows API tokens holding `permission`; publishable keys are refused with 403. */
-export function requires(permission: Permission, opts: { publishable?: boolean } = {}): MiddlewareHandler<Env> {
+/**
+ * Allows API tokens holding `permission`; publishable keys are refused with 403, and so are a person's access
+ * tokens, unless the route is also a person's own (`person`).
+ */
+export function requires(permission: Permission, opts: { publishable?: boolean; person?: boolean } = {}): MiddlewareHandler<Env> {
   return async (c, next) => {
     const principal = c.get('principal');
     if (principal.kind === 'publishable_key') {
       if (!opts.publishable) throw forbidden('A publishable key can only create decision sessions, fetch render data and post captures.', 'publishable_key_not_allowed');
+    } else if (principal.kind === 'person') {
+      if (!opts.person) throw forbidden("A person's access token cannot call an organisation's endpoint; use an API token.", 'person_token_not_allowed');
     } else if (!holds(principal.permissions, permission)) {
       throw forbidden(`This API token lacks the "${permission}" permission.`, 'insufficient_permissions');
     }

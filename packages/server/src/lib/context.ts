@@ -19,14 +19,28 @@ export interface ServerContext {
   baseUrl: string;
   /** Where hosted decision pages live; the same server as `baseUrl` in the reference server. */
   trustUrl: string;
+  /** Resolves a bearer token that is not an API token (an OAuth access token), when the provider is mounted. */
+  accessTokens?: (token: string) => Promise<Principal | undefined>;
 }
 
-/** A permission an API token can hold. */
-export type Permission = 'read' | 'write' | 'admin';
+/**
+ * A permission an API token can hold: `read` ⊂ `write` ⊂ `admin`, and the two OAuth scopes an API token may hold
+ * as permissions (`audit:verify` reads authorization receipts, `disclosures:write` records agent disclosures), both
+ * covered by `admin`.
+ */
+export type Permission = 'read' | 'write' | 'admin' | 'audit:verify' | 'disclosures:write';
 
 /** Who is calling, resolved from the request's credential. */
 export type Principal =
   | { kind: 'api_token'; accountId: string; tokenId: string; permissions: Permission[] }
+  | {
+      /** A person signed in to the service, through an OAuth client of one of the account's applications. */
+      kind: 'person';
+      accountId: string;
+      personId: string;
+      clientId: string;
+      scopes: string[];
+    }
   | {
       kind: 'publishable_key';
       accountId: string;

@@ -1,7 +1,8 @@
 import type { z } from 'zod/mini';
+import type { Permission } from './context.js';
 
 /** How an operation authenticates (OpenAPI security schemes of the same names). */
-export type Auth = 'api_token' | 'publishable_key';
+export type Auth = 'api_token' | 'publishable_key' | 'access_token';
 
 /**
  * One HTTP operation as the OpenAPI document describes it. Route modules export a list of these beside their
@@ -16,7 +17,7 @@ export interface Operation {
   /** Accepted credentials; empty for public endpoints. */
   auth: Auth[];
   /** Permission an API token needs. */
-  permission?: 'read' | 'write' | 'admin';
+  permission?: Permission;
   body?: z.ZodMiniType;
   query?: z.ZodMiniType;
   /** Success response: status and body schema (omit the schema for an empty body). */

@@ -7,6 +7,7 @@ import { webhooks } from './005-webhooks.js';
 import { captures } from './006-captures.js';
 import { idempotency } from './007-idempotency.js';
 import { authorizationRecords } from './008-authorization-records.js';
+import { oauth } from './009-oauth.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
-export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords];
+export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth];

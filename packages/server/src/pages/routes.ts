@@ -28,6 +28,8 @@ const ASSETS: Record<string, string> = {
   'decision-page.js.map': 'application/json; charset=utf-8',
   'playground.js': 'text/javascript; charset=utf-8',
   'playground.js.map': 'application/json; charset=utf-8',
+  'oauth-page.js': 'text/javascript; charset=utf-8',
+  'oauth-page.js.map': 'application/json; charset=utf-8',
 };
 
 const assetCache = new Map<string, { mtimeMs: number; size: number; body: Uint8Array<ArrayBuffer>; etag: string }>();

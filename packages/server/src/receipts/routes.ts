@@ -65,7 +65,7 @@ export function receiptRoutes(app: Hono<Env>, ctx: ServerContext): void {
   });
 
   // The spec's authorization receipt path (its `audit:verify` scope is the `read` permission here).
-  app.get('/api/v1/authorization_receipts/:id', requires('read'), async (c) => {
+  app.get('/api/v1/authorization_receipts/:id', requires('audit:verify'), async (c) => {
     const { flavor = 'canonical' } = readQuery(c, receiptQuery);
     const receipt = readAuthorizationReceipt(ctx, c.get('principal').accountId, c.req.param('id'));
     if (!receipt) throw notFound('No such authorization record (consent receipts are at /api/v1/consent_receipts/{id}).');
@@ -93,7 +93,7 @@ export const receiptOperations: Operation[] = [
   },
   {
     method: 'get', path: '/api/v1/authorization_receipts/{id}', summary: 'An authorization record\'s receipt: canonical ({authorization_receipt}), dpv (JSON-LD) or signed ({receipt, signature})', tag: 'Receipts',
-    auth: ['api_token'], permission: 'read', query: receiptQuery,
+    auth: ['api_token'], permission: 'audit:verify', query: receiptQuery,
     response: {
       status: 200,
       description: 'canonical: {authorization_receipt}; signed: {receipt, signature}; dpv: refused with 422 `dpv_not_applicable` when the record has no personal-data processing (Errors rule 11). A consent record\'s id is 404.',

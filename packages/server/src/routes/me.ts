@@ -5,14 +5,23 @@ import type { Permission } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import type { Operation } from '../lib/operations.js';
 
-/** `GET /api/v1/me`: the calling API token and its account. Publishable keys get 403 like every non-browser route. */
+/**
+ * `GET /api/v1/me`: the calling API token and its account, or, for a person's access token, the person and the
+ * client acting for them. Publishable keys get 403 like every non-browser route.
+ */
 export const meRoutes: RouteModule = (app, ctx) => {
-  app.get('/api/v1/me', requires('read'), (c) => {
+  app.get('/api/v1/me', requires('read', { person: true }), (c) => {
     const principal = c.get('principal');
-    if (principal.kind !== 'api_token') throw new Error('unreachable: requires() refuses publishable keys');
     const account = stmt<[string], { id: string; name: string; created_at: string }>(ctx.db,
       'SELECT id, name, created_at FROM accounts WHERE id = ?',
     ).get(principal.accountId)!;
+    if (principal.kind === 'person') {
+      const person = stmt<[string], { id: string; email: string }>(ctx.db, 'SELECT id, email FROM persons WHERE id = ?').get(principal.personId)!;
+      const client = stmt<[string], { client_id: string; name: string; application_id: string }>(ctx.db,
+        'SELECT id AS client_id, name, application_id FROM oauth_clients WHERE id = ?').get(principal.clientId)!;
+      return c.json({ kind: 'person', account, person, client, scopes: principal.scopes } satisfies Me);
+    }
+    if (principal.kind !== 'api_token') throw new Error('unreachable: requires() refuses publishable keys');
     const token = stmt<[string], { id: string; name: string; permissions: string; created_at: string; expires_at: string | null; last_used_at: string | null }>(ctx.db,
       'SELECT id, name, permissions, created_at, expires_at, last_used_at FROM api_tokens WHERE id = ?',
     ).get(principal.tokenId)!;
@@ -29,7 +38,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
 export const meOperations: Operation[] = [
   {
     method: 'get', path: '/api/v1/me', summary: 'The calling identity', tag: 'Identity',
-    auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The API token and its account', schema: me },
+    auth: ['api_token', 'access_token'], permission: 'read',
+    response: { status: 200, description: "The API token and its account, or the person and the client acting for them", schema: me },
   },
 ];

@@ -1,0 +1,138 @@
+// The service as an OpenID provider: panva's oidc-provider (OpenID Certified), configured for the spec's policy
+// (pushed authorization requests required, PKCE S256 only, code / refresh / device / token exchange grants), over
+// the server's SQLite storage and signing keys. Issuer = the server's base URL.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { timingSafeEqual } from 'node:crypto';
+import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { JWK } from 'jose';
+import type { ServerContext } from '../lib/context.js';
+import { stmt } from '../lib/db.js';
+import { hashSecret, newSecret } from '../lib/ids.js';
+import { escapeHtml, messagePage } from '../pages/render.js';
+import { sqliteAdapter } from './adapter.js';
+import { clientMetadata } from './clients.js';
+import { deviceCodePage, deviceSuccessPage } from './device-pages.js';
+
+/** Every scope the provider grants: OpenID's, and the two an API token may also hold as permissions. */
+export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'audit:verify', 'disclosures:write'] as const;
+export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
+/** The grants every client may be allowed. */
+export const GRANT_TYPES = ['authorization_code', 'refresh_token', DEVICE_CODE, TOKEN_EXCHANGE] as const;
+
+/** Seconds each artefact lives. */
+const TTL = {
+  AccessToken: 3600,
+  AuthorizationCode: 60,
+  DeviceCode: 600,
+  Grant: 30 * 24 * 3600,
+  IdToken: 3600,
+  Interaction: 3600,
+  PushedAuthorizationRequest: 60,
+  RefreshToken: 30 * 24 * 3600,
+  Session: 14 * 24 * 3600,
+} as const;
+
+/** The provider's view of a person: `sub` is the person's id, the same person consent records know. */
+async function findAccount(ctx: ServerContext, sub: string) {
+  const person = stmt<[string], { id: string; email: string }>(ctx.db, 'SELECT id, email FROM persons WHERE id = ?').get(sub);
+  if (!person || !person.email.includes('@')) return undefined;
+  return { accountId: person.id, claims: () => ({ sub: person.id, email: person.email, email_verified: true }) };
+}
+
+/** The server's ES256 private keys (newest first), in the JWK form oidc-provider signs with. */
+function privateJwks(dataDir: string): JWK[] {
+  const stored = JSON.parse(readFileSync(join(dataDir, 'keys.json'), 'utf8')) as { kid: string; alg: string; private_jwk: JWK }[];
+  return stored.map(({ kid, alg, private_jwk: jwk }) => ({ ...jwk, kid, alg, use: 'sig' }));
+}
+
+/** A secret the provider signs its cookies with, made once per data directory. */
+function cookieKey(ctx: ServerContext): string {
+  const found = stmt<[string], { value: string }>(ctx.db, 'SELECT value FROM settings WHERE key = ?').get('oauth_cookie_key');
+  if (found) return found.value;
+  const value = newSecret();
+  stmt(ctx.db, 'INSERT INTO settings (key, value) VALUES (?, ?)').run('oauth_cookie_key', value);
+  return value;
+}
+
+/** What the provider shows for an error it cannot send back to a client: a plain page, never the input echoed raw. */
+function renderError(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): void {
+  ctx.type = 'html';
+  ctx.body = messagePage({ title: 'Sign-in cannot continue', message: String(out.error_description ?? out.error ?? 'The request is not valid.') });
+}
+
+/** Builds the provider for `ctx` (its base URL must be known: the server listens first). */
+export function createProvider(ctx: ServerContext): Provider {
+  const configuration: Configuration = {
+    // Clients are the applications' registrations (`oauth_clients`); everything else is the provider's own.
+    adapter: sqliteAdapter(ctx.db, (id) => clientMetadata(ctx, id)) as unknown as Configuration['adapter'],
+    findAccount: (_, sub) => findAccount(ctx, sub),
+    jwks: { keys: privateJwks(ctx.dataDir) as never },
+    cookies: { keys: [cookieKey(ctx)] },
+    scopes: [...OAUTH_SCOPES],
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: [] },
+    clientAuthMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+    clientDefaults: { id_token_signed_response_alg: 'ES256', grant_types: ['authorization_code'], response_types: ['code'] },
+    enabledJWA: { idTokenSigningAlgValues: ['ES256'], userinfoSigningAlgValues: ['ES256'], introspectionSigningAlgValues: ['ES256'] },
+    pkce: { required: () => true },
+    responseTypes: ['code'],
+    ttl: TTL,
+    conformIdTokenClaims: true,
+    // A refresh token only for what asked for offline access, and only to a client allowed the grant.
+    issueRefreshToken: async (_, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    features: {
+      devInteractions: { enabled: false },
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: true },
+      deviceFlow: {
+        enabled: true,
+        userCodeInputSource: (koa, form, _out, err) => deviceCodePage(koa, form, err ? 'That code is not valid or has expired. Check it and try again.' : undefined),
+        userCodeConfirmSource: (koa, form, client, _info, userCode) => deviceCodePage(koa, form, undefined, { client: client.clientName ?? client.clientId, userCode }),
+        successSource: (koa) => deviceSuccessPage(koa),
+      },
+      revocation: { enabled: true },
+      introspection: { enabled: true },
+      userinfo: { enabled: true },
+      rpInitiatedLogout: { enabled: false },
+    },
+    routes: {
+      authorization: '/oauth/authorize',
+      token: '/oauth/token',
+      pushed_authorization_request: '/oauth/par',
+      device_authorization: '/oauth/device_authorization',
+      code_verification: '/oauth/device',
+      userinfo: '/oauth/userinfo',
+      revocation: '/oauth/revoke',
+      introspection: '/oauth/introspect',
+      // The server's own JWKS route answers it (the same keys): discovery names it.
+      jwks: '/.well-known/jwks.json',
+    },
+    interactions: { url: (_, interaction) => `/oauth/interaction/${interaction.uid}` },
+    discovery: {
+      agent_claims_supported: ['agent_id', 'agent_type', 'delegation_grant_id', 'principal_sub', 'bounds'],
+      agent_types_supported: ['assistant', 'autonomous', 'workflow'],
+      delegation_methods_supported: ['token_exchange'],
+      oap_jwks_uri: `${ctx.baseUrl}/.well-known/jwks.json`,
+      oap_protocol_versions_supported: ['1.0'],
+    },
+    renderError,
+  };
+  const provider = new Provider(ctx.baseUrl, configuration);
+  // The server answers on plain http on loopback; behind a proxy the issuer is what it was told.
+  provider.proxy = true;
+
+  // Client secrets are stored as SHA-256 hashes (shown once, at create and rotation): what a client presents is
+  // hashed and compared with the stored hash, in constant time.
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
+    const stored = Buffer.from(this.clientSecret ?? '', 'hex');
+    const presented = Buffer.from(hashSecret(actual), 'hex');
+    return stored.length === presented.length && timingSafeEqual(stored, presented);
+  };
+
+  // Token exchange (RFC 8693) is registered with its parameters; exchanging a delegation grant for an agent token
+  // is the delegation work's. Until then every exchange is refused as the RFC says.
+  provider.registerGrantType(TOKEN_EXCHANGE, async (koa) => {
+    throw new errors.InvalidRequest(`subject_token_type ${escapeHtml(String(koa.oidc.params?.subject_token_type ?? ''))} is not supported here yet`);
+  }, ['subject_token', 'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'scope']);
+  return provider;
+}

@@ -1,0 +1,74 @@
+// What the OAuth tests share: a person's browser (cookies kept, redirects walked one by one) that signs in and
+// consents on the hosted pages, and an independent client (oauth4webapi) pointed at the server.
+import * as oauth from 'oauth4webapi';
+
+/** A browser of one person: keeps cookies per name, follows redirects on the server's own origin only. */
+export class Browser {
+  readonly #cookies = new Map<string, string>();
+
+  constructor(readonly origin: string) {}
+
+  /** One request with the browser's cookies, keeping the ones the answer sets; never follows a redirect. */
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+    const res = await fetch(new URL(url, this.origin), {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const at = pair!.indexOf('=');
+      this.#cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+    }
+    return res;
+  }
+
+  /**
+   * Follows redirects from `url` while they stay on the provider's own paths (`/oauth/…`); answers the last response
+   * and where it was, or where the redirect pointed when it leaves them (a client's redirect URI).
+   */
+  async follow(url: string, init?: { method?: string; form?: Record<string, string> }): Promise<{ res: Response; url: string }> {
+    let res = await this.request(url, init);
+    let at = new URL(url, this.origin).href;
+    for (let hops = 0; hops < 20 && res.status >= 300 && res.status < 400; hops += 1) {
+      const next = new URL(res.headers.get('location')!, at);
+      if (next.origin !== this.origin || !next.pathname.startsWith('/oauth/')) return { res, url: next.href };
+      at = next.href;
+      res = await this.request(at);
+    }
+    return { res, url: at };
+  }
+
+  /**
+   * Walks an authorization from `url` (the authorize URL or a device page's redirect) through sign-in with `email`
+   * and the consent screen (allow or deny), and answers where the provider finally redirects off the server.
+   */
+  async authorize(url: string, email: string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
+    let { res, url: at } = await this.follow(url);
+    for (let step = 0; step < 6; step += 1) {
+      if (new URL(at).origin !== this.origin || !new URL(at).pathname.startsWith('/oauth/interaction/')) return new URL(at);
+      const page = new URL(at);
+      const uid = /^\/oauth\/interaction\/([^/?]+)$/.exec(page.pathname)?.[1];
+      if (!uid) throw new Error(`not an interaction page: ${at} (${res.status}) ${(await res.text()).slice(0, 300)}`);
+      const html = await res.text();
+      const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(html)![1]!) as { step: string; sandbox_code: string | null };
+      if (data.step === 'email') ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/sign_in`, { form: { email } }));
+      else if (data.step === 'code') ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/verify`, { form: { code: data.sandbox_code! } }));
+      else ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/consent`, { form: { decision } }));
+    }
+    throw new Error(`the authorization did not finish: ${at}`);
+  }
+}
+
+/** The independent client's view of the server, with plain http allowed (loopback). */
+export async function discover(base: string): Promise<oauth.AuthorizationServer> {
+  const issuer = new URL(base);
+  const res = await oauth.discoveryRequest(issuer, { [oauth.allowInsecureRequests]: true });
+  return oauth.processDiscoveryResponse(issuer, res);
+}
+
+export const insecure = { [oauth.allowInsecureRequests]: true } as const;
