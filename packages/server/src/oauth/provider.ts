@@ -90,7 +90,8 @@ export function createProvider(ctx: ServerContext): Provider {
         userCodeConfirmSource: (koa, form, client, _info, userCode) => deviceCodePage(koa, form, undefined, { client: client.clientName ?? client.clientId, userCode }),
         successSource: (koa) => deviceSuccessPage(koa),
       },
-      revocation: { enabled: true },
+      // A client revokes only what was issued to it.
+      revocation: { enabled: true, allowedPolicy: async (_, client, token) => token.clientId === client.clientId },
       introspection: { enabled: true },
       userinfo: { enabled: true },
       rpInitiatedLogout: { enabled: false },

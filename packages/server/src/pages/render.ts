@@ -61,6 +61,7 @@ export function pageShell(options: {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
 <title>${escapeHtml(options.title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/page.css">
 <script type="application/json" id="${escapeHtml(options.dataId)}">${jsonForScript(options.data)}</script>
 <script type="module" src="${escapeHtml(options.script)}"></script>

@@ -17,6 +17,7 @@ import { authorizeCapture } from '../captures/service.js';
 import { readReceipt } from '../records/service.js';
 import { PAGE_HEADERS, escapeHtml, jsonForScript } from '../pages/render.js';
 import { PLAYGROUND_CSS } from './styles.js';
+import { OAUTH_SECTION, playgroundOAuthRoutes } from './oauth.js';
 
 /** The playground's own data, rendered into the page. */
 export interface PlaygroundData {
@@ -151,6 +152,7 @@ ${data.flows.capture ? `<form id="signup" method="post" action="/playground/sign
 <button type="submit">Sign up</button>
 </form>` : '<p>The sandbox has no capturable flow.</p>'}
 </section>
+${OAUTH_SECTION}
 </main>
 <noscript><p>The playground needs JavaScript.</p></noscript>`, true);
 }
@@ -167,6 +169,7 @@ ${body}
 export function playgroundRoutes(app: Hono<Env>, ctx: ServerContext): void {
   // The receipts of the records this playground committed (and only those) may be read without a token.
   const committed = new Set<string>();
+  playgroundOAuthRoutes(app, ctx, { sameOriginForm: sameOriginForm(ctx), result: resultPage });
 
   app.get('/', (c) => {
     const { settings } = sandboxOf(ctx);
