@@ -9,7 +9,7 @@ import type { JWK } from 'jose';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { hashSecret, newSecret } from '../lib/ids.js';
-import { escapeHtml, messagePage } from '../pages/render.js';
+import { messagePage } from '../pages/render.js';
 import { sqliteAdapter } from './adapter.js';
 import { clientMetadata } from './clients.js';
 import { deviceCodePage, deviceSuccessPage } from './device-pages.js';
@@ -133,7 +133,8 @@ export function createProvider(ctx: ServerContext): Provider {
   // Token exchange (RFC 8693) is registered with its parameters; exchanging a delegation grant for an agent token
   // is the delegation work's. Until then every exchange is refused as the RFC says.
   provider.registerGrantType(TOKEN_EXCHANGE, async (koa) => {
-    throw new errors.InvalidRequest(`subject_token_type ${escapeHtml(String(koa.oidc.params?.subject_token_type ?? ''))} is not supported here yet`);
+    const type = String(koa.oidc.params?.subject_token_type ?? '').slice(0, 100);
+    throw new errors.InvalidRequest(`subject_token_type ${type || '(none)'} is not supported here yet`);
   }, ['subject_token', 'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'scope']);
   return provider;
 }
