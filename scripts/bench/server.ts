@@ -1,5 +1,6 @@
 // Requests per second of the reference server on loopback, each beside a bare Hono hello-world measured in the
-// same run: POST /api/v1/decisions, and POST /api/v1/consent_tokens/verify with fresh consent tokens.
+// same run: POST /api/v1/decisions, POST /api/v1/consent_tokens/verify with fresh consent tokens, and the OpenID
+// provider's token endpoint with the refresh grant.
 // Run: tsx --conditions=source scripts/bench/server.ts   (or `pnpm bench`). BENCH_SECONDS (default 5) and
 // BENCH_CONNECTIONS (default 10) bound it. The servers run in a child process so autocannon does not share
 // their event loop. BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
@@ -36,6 +37,8 @@ interface Ready {
   apiToken: string;
   flowId: string;
   tokensFile: string;
+  /** The sandbox OAuth client and a refresh token of a signed-in person, for the token endpoint run. */
+  oauth: { basic: string; refreshToken: string };
 }
 
 // ---- child: the servers under test -------------------------------------------------------------------------
@@ -124,12 +127,36 @@ async function serve(): Promise<void> {
   const tokensFile = join(dataDir, 'tokens.json');
   writeFileSync(tokensFile, JSON.stringify(tokens));
 
+  // A person signed in through the sandbox client (PAR, PKCE, the hosted pages), for the refresh grant run. A
+  // confidential client's refresh token is not rotated, so every request of the run presents the same one.
+  const refreshToken = await signInForBench(server.url, server.sandbox);
+  const basic = `Basic ${Buffer.from(`${server.sandbox.oauth_client_id}:${server.sandbox.oauth_client_secret}`).toString('base64')}`;
+
   const helloUrl = await serveHello(join(dataDir, 'floor.sqlite'), row.terms!, hashes);
-  const ready: Ready = { hello: helloUrl, svc: server.url, apiToken, flowId: flowId!, tokensFile };
+  const ready: Ready = { hello: helloUrl, svc: server.url, apiToken, flowId: flowId!, tokensFile, oauth: { basic, refreshToken } };
   announceReady(ready, async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
+}
+
+/** Signs a bench person in with the sandbox's OAuth client and answers their refresh token. */
+async function signInForBench(base: string, sandbox: { oauth_client_id?: string | null; oauth_client_secret?: string; oauth_redirect_uri?: string | null }): Promise<string> {
+  const oauth = await import('oauth4webapi');
+  const { Browser, discover, insecure } = await import('../../packages/server/src/oauth/test-support.js');
+  const as = await discover(base);
+  const client = { client_id: sandbox.oauth_client_id! };
+  const auth = oauth.ClientSecretBasic(sandbox.oauth_client_secret!);
+  const verifier = oauth.generateRandomCodeVerifier();
+  const pushed = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
+    redirect_uri: sandbox.oauth_redirect_uri!, response_type: 'code', scope: 'openid offline_access', prompt: 'consent', state: 'bench',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  }, insecure));
+  const back = await new Browser(base).authorize(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(pushed.request_uri)}`, 'bench@example.com');
+  const params = oauth.validateAuthResponse(as, client, back, 'bench');
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, sandbox.oauth_redirect_uri!, verifier, insecure));
+  return tokens.refresh_token!;
 }
 
 // ---- parent: the load ----------------------------------------------------------------------------------------
@@ -173,6 +200,12 @@ async function main(): Promise<void> {
   rows.push(['floor: Hono POST + 1 SQLite update', floorVerify, `one token cleared: ${floorNote}`]);
   const [verify, verifyNote] = await verifyRun(`${ready.svc}/api/v1/consent_tokens/verify`, auth);
   rows.push(['POST /api/v1/consent_tokens/verify', verify, `${verifyNote} (valid)`]);
+  rows.push(['POST /oauth/token (refresh grant)', await measure({
+    url: `${ready.svc}/oauth/token`,
+    method: 'POST',
+    headers: { authorization: ready.oauth.basic, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: ready.oauth.refreshToken }).toString(),
+  }), 'a new access token from the same refresh token']);
   rows.push(['bare Hono hello world (GET /), again', await measure({ url: `${ready.hello}/` }), '']);
 
   const hello = (rows[0]![1].requests.average + rows[rows.length - 1]![1].requests.average) / 2;
