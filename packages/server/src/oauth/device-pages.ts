@@ -2,7 +2,7 @@
 // shows, confirms the connection, and is told to go back to the device. Plain HTML forms with the hosted pages'
 // stylesheet and policy: no script, so nothing to allow.
 import type { KoaContextWithOIDC } from 'oidc-provider';
-import { escapeHtml, PAGE_HEADERS, pageCsp } from '../pages/render.js';
+import { escapeHtml, messagePage, PAGE_HEADERS, pageCsp } from '../pages/render.js';
 
 /** The `action` and `xsrf` of the form oidc-provider made, to post ours (its own markup carries an inline handler). */
 function formParts(form: string): { action: string; xsrf: string } {
@@ -11,26 +11,11 @@ function formParts(form: string): { action: string; xsrf: string } {
   return { action, xsrf };
 }
 
-function send(koa: KoaContextWithOIDC, title: string, main: string): void {
+function send(koa: KoaContextWithOIDC, title: string, html: string): void {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) koa.set(name, value);
   koa.set('Content-Security-Policy', pageCsp([]));
   koa.type = 'html';
-  koa.body = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/assets/page.css">
-</head>
-<body class="message">
-<main>
-<h1>${escapeHtml(title)}</h1>
-${main}
-</main>
-</body>
-</html>
-`;
+  koa.body = messagePage({ title, html });
 }
 
 /**

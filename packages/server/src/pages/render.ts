@@ -74,8 +74,11 @@ export function pageShell(options: {
 `;
 }
 
-/** A plain, script-free page for errors (unknown decision, draft flow): a heading and a sentence. */
-export function messagePage(options: { title: string; message: string; lang?: string }): string {
+/**
+ * A plain, script-free page: a heading and a sentence (errors such as an unknown decision), or a heading and
+ * markup the caller escaped (the device grant's forms).
+ */
+export function messagePage(options: { title: string; message: string; lang?: string } | { title: string; html: string; lang?: string }): string {
   return `<!doctype html>
 <html lang="${escapeHtml(options.lang ?? 'en')}">
 <head>
@@ -87,7 +90,7 @@ export function messagePage(options: { title: string; message: string; lang?: st
 <body class="message">
 <main>
 <h1>${escapeHtml(options.title)}</h1>
-<p>${escapeHtml(options.message)}</p>
+${'html' in options ? options.html : `<p>${escapeHtml(options.message)}</p>`}
 </main>
 </body>
 </html>
