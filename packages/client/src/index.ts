@@ -12,6 +12,8 @@ export { connect } from './lib/connection.js';
 export type { CallOptions, HttpMethod, Schema, SvcConnection, SvcRequest, WriteOptions } from './lib/connection.js';
 export type {
   AccessTokenCredential,
+  AccessTokenProvider,
+  AccessTokenProviderCredential,
   ApiTokenCredential,
   BaseClientOptions,
   BearerClientOptions,
@@ -120,8 +122,12 @@ export {
   SvcResponseValidationError,
   SvcServerError,
   SvcTimeoutError,
+  SvcTokenProviderError,
   SvcValidationError,
 } from './lib/errors.js';
+// The OAuth helpers' errors (`@svc/client/oauth`), here too so one `isSvcError` switch covers them.
+export { SvcOAuthError, SvcOAuthSignedOutError, SvcOAuthValidationError } from './oauth/errors.js';
+export type { AnyOAuthError } from './oauth/errors.js';
 export type { AnySvcError, SvcErrorCode, SvcFieldError, SvcRequestInfo } from './lib/errors.js';
 
 // Offline verification

@@ -257,3 +257,14 @@ export async function recordResponseShapes(svc: SvcClient): Promise<void> {
   for await (const delivery of svc.webhookEndpoints.deliveries('tp_dev_1', 'we_1', { status: 'failed' })) delivery.attempts satisfies unknown[];
   for await (const event of svc.audit.events({ application_id: 'tp_dev_1', limit: 1000 })) event.hash satisfies string;
 }
+
+export async function accessTokenProvider(): Promise<void> {
+  const svc = createClient({ baseUrl, getAccessToken: async ({ signal }) => (signal.aborted ? '' : 'at_1') });
+  svc satisfies SvcClient;
+  await svc.me();
+  createClient({ baseUrl, getAccessToken: () => 'at_1', delegationGrantId: 'dlg_dev_1' }) satisfies SvcClient;
+  // @ts-expect-error a provider and a fixed token are one credential too many
+  createClient({ baseUrl, getAccessToken: () => 'at_1', accessToken: 'at_1' });
+  // @ts-expect-error a provider returns the token as a string
+  createClient({ baseUrl, getAccessToken: () => 42 });
+}

@@ -91,7 +91,7 @@ describe('connect: credentials', () => {
   });
 
   const refused: [string, unknown, RegExp][] = [
-    ['no credential', { baseUrl: 'http://x.test' }, /Pass one credential: apiToken, accessToken or publishableKey/],
+    ['no credential', { baseUrl: 'http://x.test' }, /Pass one credential: apiToken, accessToken, getAccessToken or publishableKey/],
     ['two credentials', { baseUrl: 'http://x.test', apiToken: 'a', publishableKey: 'pk_test_x' }, /not apiToken and publishableKey/],
     ['a delegation grant with a publishable key', { baseUrl: 'http://x.test', publishableKey: 'pk_test_x', delegationGrantId: 'dlg_1' }, /needs a bearer credential/],
     ['a base URL that is no URL', { baseUrl: 'localhost:4010', apiToken: 'a' }, /baseUrl must be an http\(s\) URL/],

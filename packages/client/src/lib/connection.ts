@@ -6,11 +6,12 @@ import {
   SvcAbortError,
   SvcNetworkError,
   SvcResponseValidationError,
+  SvcError,
   SvcTimeoutError,
-  type SvcError,
+  SvcTokenProviderError,
   type SvcRequestInfo,
 } from './errors.js';
-import { resolveOptions, type ClientOptions, type CredentialKind, type CredentialOf, type ResolvedOptions } from './options.js';
+import { isHeaderSafe, resolveOptions, type ClientOptions, type CredentialKind, type CredentialOf, type ResolvedOptions } from './options.js';
 import { backoffMs, isRetryableStatus, isRetrySafe, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep } from './retry.js';
 import { fieldErrors } from './validation.js';
 
@@ -148,6 +149,7 @@ async function send<T>(
       : new SvcAbortError(`${method} ${path} was aborted.`, { request: info, cause: signal?.reason ?? cause });
 
   const attempt = async (): Promise<Outcome<T>> => {
+    if (config.getAccessToken) headers.authorization = `Bearer ${await tokenFrom(config.getAccessToken, controller.signal, info, interrupted)}`;
     let response: Response;
     let text: string;
     try {
@@ -194,6 +196,39 @@ async function send<T>(
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * Asks the credential's provider for this attempt's token. Its own `SvcError` passes through (a signed-out
+ * session says so itself); anything else, or a value that cannot be a header, becomes `SvcTokenProviderError`.
+ * A provider that hangs still ends with the call's deadline or its caller's signal.
+ */
+async function tokenFrom(
+  provider: NonNullable<ResolvedOptions['getAccessToken']>,
+  signal: AbortSignal,
+  request: SvcRequestInfo,
+  interrupted: (cause: unknown) => SvcError,
+): Promise<string> {
+  let token: unknown;
+  try {
+    token = await new Promise<unknown>((resolve, reject) => {
+      const onAbort = () => reject(interrupted(signal.reason));
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      Promise.resolve()
+        .then(() => provider({ signal }))
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
+    });
+  } catch (cause) {
+    if (cause instanceof SvcError) throw cause;
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    throw new SvcTokenProviderError(`getAccessToken failed before ${request.method} ${request.path}: ${reason}`, { request, cause });
+  }
+  if (!isHeaderSafe(token)) {
+    throw new SvcTokenProviderError(`getAccessToken returned ${typeof token === 'string' ? 'a string that cannot be a bearer token' : typeof token} before ${request.method} ${request.path}.`, { request });
+  }
+  return token;
 }
 
 function parseBody<T>(text: string, status: number, schema: Schema<T> | undefined, request: SvcRequestInfo): T {

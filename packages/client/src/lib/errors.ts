@@ -1,3 +1,4 @@
+import type { AnyOAuthError } from '../oauth/errors.js';
 import type { AnyReceiptVerificationError } from '../verify/receipt.js';
 import type { AnyWebhookVerificationError } from '../verify/webhook.js';
 
@@ -154,6 +155,15 @@ export class SvcResponseValidationError extends SvcError {
   readonly code = 'ERR_SVC_RESPONSE_VALIDATION';
 }
 
+/**
+ * The `getAccessToken` credential failed: it threw something that is not an `SvcError`, or returned a value that
+ * cannot be a bearer token. `cause` is what it threw.
+ */
+export class SvcTokenProviderError extends SvcError {
+  override readonly name = 'SvcTokenProviderError';
+  readonly code = 'ERR_SVC_TOKEN_PROVIDER';
+}
+
 /** Every error the client throws; `switch (err.code)` narrows to the class. */
 export type AnySvcError =
   | SvcConfigurationError
@@ -169,6 +179,8 @@ export type AnySvcError =
   | SvcTimeoutError
   | SvcAbortError
   | SvcResponseValidationError
+  | SvcTokenProviderError
+  | AnyOAuthError
   | AnyReceiptVerificationError
   | AnyWebhookVerificationError;
 

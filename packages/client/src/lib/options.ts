@@ -36,6 +36,7 @@ export interface ApiTokenCredential {
   /** API token, sent as `Authorization: Bearer <token>`. Server-side only: never ship it to a browser. */
   apiToken: string;
   accessToken?: never;
+  getAccessToken?: never;
   publishableKey?: never;
   /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
   delegationGrantId?: string;
@@ -46,6 +47,30 @@ export interface AccessTokenCredential {
   /** OAuth 2.0 access token, sent as `Authorization: Bearer <token>`. */
   accessToken: string;
   apiToken?: never;
+  getAccessToken?: never;
+  publishableKey?: never;
+  /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
+  delegationGrantId?: string;
+}
+
+/**
+ * Supplies the OAuth 2.0 access token of the next request. The client calls it before every attempt (retries
+ * included) and sends what it returns as `Authorization: Bearer <token>`, so it can refresh a token that is about
+ * to expire; it should return a cached token while that one is still good. A rejection fails the call with the
+ * provider's own error when it is an `SvcError` (such as `SvcOAuthSignedOutError`), else with
+ * `SvcTokenProviderError`. `signal` aborts when the call is aborted or times out.
+ */
+export type AccessTokenProvider = (context: { signal: AbortSignal }) => string | Promise<string>;
+
+/** Credential of a user-facing app whose access token changes: a provider called before each request. */
+export interface AccessTokenProviderCredential {
+  /**
+   * Returns the access token to send, e.g. `() => oauth.accessToken()` from `@svc/client/oauth`, which refreshes
+   * it shortly before it expires. See {@link AccessTokenProvider}.
+   */
+  getAccessToken: AccessTokenProvider;
+  apiToken?: never;
+  accessToken?: never;
   publishableKey?: never;
   /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
   delegationGrantId?: string;
@@ -57,11 +82,12 @@ export interface PublishableKeyCredential {
   publishableKey: string;
   apiToken?: never;
   accessToken?: never;
+  getAccessToken?: never;
   delegationGrantId?: never;
 }
 
-/** Options of a client holding a bearer credential (API token or access token). */
-export type BearerClientOptions = BaseClientOptions & (ApiTokenCredential | AccessTokenCredential);
+/** Options of a client holding a bearer credential (API token, access token, or an access token provider). */
+export type BearerClientOptions = BaseClientOptions & (ApiTokenCredential | AccessTokenCredential | AccessTokenProviderCredential);
 /** Options of a client holding a publishable key. */
 export type PublishableClientOptions = BaseClientOptions & PublishableKeyCredential;
 /** Options of any client. */
@@ -78,6 +104,8 @@ export interface ResolvedOptions {
   baseUrl: string;
   credential: CredentialKind;
   headers: Record<string, string>;
+  /** Supplies the `Authorization` header's token per attempt, when the credential is a provider. */
+  getAccessToken: AccessTokenProvider | undefined;
   fetch: FetchImplementation;
   timeoutMs: number;
   maxRetries: number;
@@ -88,22 +116,26 @@ const fail = (message: string): never => {
   throw new SvcConfigurationError(message);
 };
 
+/** Whether `value` may travel in a header: visible ASCII, at most 4096 characters. */
+export const isHeaderSafe = (value: unknown): value is string => typeof value === 'string' && /^[\x21-\x7e]{1,4096}$/.test(value);
+
 // Header values must be visible ASCII; a stray newline from an env file would otherwise fail deep inside fetch.
 const headerSafe = (name: string, value: unknown): string => {
-  if (typeof value !== 'string' || !/^[\x21-\x7e]{1,4096}$/.test(value)) {
-    fail(`${name} must be a non-empty string of visible ASCII characters.`);
-  }
+  if (!isHeaderSafe(value)) fail(`${name} must be a non-empty string of visible ASCII characters.`);
   return value as string;
 };
 
 /** Checks client options (exactly one credential, a usable base URL, sane numbers) and resolves defaults. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) fail('createClient needs an options object.');
-  const given = (['apiToken', 'accessToken', 'publishableKey'] as const).filter((k) => options[k] !== undefined);
+  const given = (['apiToken', 'accessToken', 'getAccessToken', 'publishableKey'] as const).filter((k) => options[k] !== undefined);
   if (given.length !== 1) {
     fail(given.length === 0
-      ? 'Pass one credential: apiToken, accessToken or publishableKey.'
+      ? 'Pass one credential: apiToken, accessToken, getAccessToken or publishableKey.'
       : `Pass one credential, not ${given.join(' and ')}.`);
+  }
+  if (options.getAccessToken !== undefined && typeof options.getAccessToken !== 'function') {
+    fail('getAccessToken must be a function that returns the access token.');
   }
 
   let url: URL | undefined;
@@ -122,11 +154,14 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     credential = 'publishable_key';
     headers['x-publishable-key'] = headerSafe('publishableKey', options.publishableKey);
     if (options.delegationGrantId !== undefined) {
-      fail('delegationGrantId needs a bearer credential (apiToken or accessToken), not a publishable key.');
+      fail('delegationGrantId needs a bearer credential (apiToken, accessToken or getAccessToken), not a publishable key.');
     }
   } else {
-    const token = options.apiToken ?? options.accessToken;
-    headers.authorization = `Bearer ${headerSafe(options.apiToken !== undefined ? 'apiToken' : 'accessToken', token)}`;
+    // A provider's token is read per attempt (connection.ts); a fixed one is checked and set once, here.
+    if (options.getAccessToken === undefined) {
+      const token = options.apiToken ?? options.accessToken;
+      headers.authorization = `Bearer ${headerSafe(options.apiToken !== undefined ? 'apiToken' : 'accessToken', token)}`;
+    }
     if (options.delegationGrantId !== undefined) {
       headers['x-delegation-grant-id'] = headerSafe('delegationGrantId', options.delegationGrantId);
     }
@@ -142,6 +177,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     baseUrl: url!.href.replace(/\/+$/, ''),
     credential,
     headers,
+    getAccessToken: options.getAccessToken,
     // Resolved per call, so a fetch patched after construction (tests, polyfills) is still used.
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     timeoutMs: count('timeoutMs', options.timeoutMs, 30_000, 1),

@@ -10,6 +10,10 @@ export interface TestSandbox {
   api_token: string;
   flow_id: string | null;
   informed_flow_id?: string | null;
+  /** The sandbox's confidential OAuth client, its secret and redirect URI. */
+  oauth_client_id?: string | null;
+  oauth_client_secret?: string;
+  oauth_redirect_uri?: string | null;
 }
 
 /** The part of the reference server's `startTestServer()` result the client tests use. */
