@@ -18,6 +18,7 @@ import { webhookRoutes } from './webhooks/index.js';
 import { capturesModule } from './captures/index.js';
 import { IMPORTS_PATH, recordsModule } from './records/index.js';
 import { oauthClientRoutes, oauthRoutes } from './oauth/index.js';
+import { agentIdentityRoutes } from './agents/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -39,6 +40,7 @@ const modules: RouteModule[] = [
   recordsModule, // consent records, imports, consent status, receipts, audit trail and anchoring, witness
   oauthClientRoutes, // an application's OAuth clients
   oauthRoutes, // the OpenID provider (/oauth/*, discovery) and its sign-in and consent pages
+  agentIdentityRoutes, // the software agents an account operates: register, suspend, resume, revoke
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

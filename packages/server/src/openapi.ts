@@ -13,6 +13,7 @@ import { webhookOperations } from './webhooks/index.js';
 import { capturesOperations } from './captures/index.js';
 import { recordsOperations } from './records/index.js';
 import { oauthClientOperations } from './oauth/index.js';
+import { agentIdentityOperations } from './agents/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -28,6 +29,7 @@ export const operationLists: Operation[][] = [
   recordsOperations,
   capturesOperations,
   oauthClientOperations,
+  agentIdentityOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;
@@ -37,7 +39,7 @@ const statusText: Record<number, string> = {
   401: 'Missing or invalid authentication',
   403: 'Authenticated but not allowed',
   404: 'No such resource (or not this account\'s)',
-  409: 'A request with the same Idempotency-Key is still running',
+  409: 'A request with the same Idempotency-Key is still running, or a status change the current status does not allow',
   413: 'Request body too large',
   422: 'Validation failed; `errors` names each path',
 };

@@ -22,3 +22,4 @@ export * from './imports.js';
 export * from './receipts.js';
 export * from './consent-status.js';
 export * from './audit.js';
+export * from './agent-identities.js';

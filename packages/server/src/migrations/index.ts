@@ -8,6 +8,8 @@ import { captures } from './006-captures.js';
 import { idempotency } from './007-idempotency.js';
 import { authorizationRecords } from './008-authorization-records.js';
 import { oauth } from './009-oauth.js';
+import { agentIdentities } from './010-agent-identities.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
-export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth];
+export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
+  agentIdentities];

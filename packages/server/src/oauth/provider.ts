@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { AGENT_TYPES } from '@svc/client/schemas';
 import type { JWK } from 'jose';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
@@ -111,7 +112,7 @@ export function createProvider(ctx: ServerContext): Provider {
     interactions: { url: (_, interaction) => `/oauth/interaction/${interaction.uid}` },
     discovery: {
       agent_claims_supported: ['agent_id', 'agent_type', 'delegation_grant_id', 'principal_sub', 'bounds'],
-      agent_types_supported: ['assistant', 'autonomous', 'workflow'],
+      agent_types_supported: [...AGENT_TYPES], // the agent_type an agent identity may have
       delegation_methods_supported: ['token_exchange'],
       oap_jwks_uri: `${ctx.baseUrl}/.well-known/jwks.json`,
       oap_protocol_versions_supported: ['1.0'],

@@ -1,0 +1,93 @@
+// `/api/v1/agent_identities`: the software agents an account operates (API tokens only: `read` to look, `write` to
+// register and to suspend, resume or revoke). Another account's identity is a 404, as if it did not exist.
+import {
+  agentIdentityEnvelope,
+  agentIdentityList,
+  agentIdentityListQuery,
+  createAgentIdentityRequest,
+} from '@svc/client/schemas';
+import type { Context } from 'hono';
+import type { RouteModule } from '../app.js';
+import { requires } from '../lib/auth.js';
+import type { Env, ServerContext } from '../lib/context.js';
+import { notFound } from '../lib/errors.js';
+import type { Operation } from '../lib/operations.js';
+import { DEFAULT_LIMIT } from '../lib/pagination.js';
+import { readJson, readQuery } from '../lib/validate.js';
+import {
+  changeAgentIdentityStatus,
+  createAgentIdentity,
+  getAgentIdentity,
+  listAgentIdentities,
+  toAgentIdentity,
+  type AgentAction,
+  type AgentActor,
+  type AgentIdentityRecord,
+} from './store.js';
+
+const BASE = '/api/v1/agent_identities';
+
+function owned(ctx: ServerContext, c: Context<Env>): AgentIdentityRecord {
+  const agent = getAgentIdentity(ctx, c.get('principal').accountId, c.req.param('id') ?? '');
+  if (!agent) throw notFound('No such agent identity.');
+  return agent;
+}
+
+function actorOf(c: Context<Env>): AgentActor {
+  const principal = c.get('principal');
+  return principal.kind === 'api_token' ? { api_token_id: principal.tokenId } : {};
+}
+
+/** `GET|POST /api/v1/agent_identities`, `GET …/{id}`, `POST …/{id}/suspend|resume|revoke`. */
+export const agentIdentityRoutes: RouteModule = (app, ctx) => {
+  app.get(BASE, requires('read'), (c) => {
+    const { limit = DEFAULT_LIMIT, cursor, status } = readQuery(c, agentIdentityListQuery);
+    return c.json(listAgentIdentities(ctx, c.get('principal').accountId, { limit, cursor, status }));
+  });
+
+  app.post(BASE, requires('write'), async (c) => {
+    const input = await readJson(c, createAgentIdentityRequest);
+    const agent = createAgentIdentity(ctx, c.get('principal').accountId, input, actorOf(c));
+    return c.json({ agent_identity: toAgentIdentity(agent) }, 201);
+  });
+
+  app.get(`${BASE}/:id`, requires('read'), (c) => c.json({ agent_identity: toAgentIdentity(owned(ctx, c)) }));
+
+  for (const action of ['suspend', 'resume', 'revoke'] as const satisfies AgentAction[]) {
+    app.post(`${BASE}/:id/${action}`, requires('write'), (c) => {
+      const agent = changeAgentIdentityStatus(ctx, owned(ctx, c), action, actorOf(c));
+      return c.json({ agent_identity: toAgentIdentity(agent) });
+    });
+  }
+};
+
+const tag = 'Agent identities';
+
+const stateChange = (action: AgentAction, summary: string): Operation => ({
+  method: 'post', path: `${BASE}/{id}/${action}`, summary, tag,
+  auth: ['api_token'], permission: 'write',
+  response: { status: 200, description: 'The agent identity in its new status (unchanged when it already had it)', schema: agentIdentityEnvelope },
+  errors: [404, 409],
+});
+
+/** OpenAPI descriptors of the agent identity routes. */
+export const agentIdentityOperations: Operation[] = [
+  {
+    method: 'get', path: BASE, summary: "List the account's agent identities, oldest first", tag,
+    auth: ['api_token'], permission: 'read', query: agentIdentityListQuery,
+    response: { status: 200, description: 'A page of agent identities', schema: agentIdentityList }, errors: [400],
+  },
+  {
+    method: 'post', path: BASE, summary: 'Register an agent identity, optionally linked to one of the account\'s OAuth clients', tag,
+    auth: ['api_token'], permission: 'write', body: createAgentIdentityRequest,
+    response: { status: 201, description: 'The agent identity, active', schema: agentIdentityEnvelope }, errors: [422],
+  },
+  {
+    method: 'get', path: `${BASE}/{id}`, summary: 'Read an agent identity', tag,
+    auth: ['api_token'], permission: 'read',
+    response: { status: 200, description: 'The agent identity', schema: agentIdentityEnvelope }, errors: [404],
+  },
+  stateChange('suspend', 'Suspend an active agent identity (409 invalid_transition when revoked)'),
+  stateChange('resume', 'Resume a suspended agent identity (409 invalid_transition when revoked)'),
+  stateChange('revoke', 'Revoke an agent identity for good'),
+];
