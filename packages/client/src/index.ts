@@ -67,6 +67,14 @@ export {
   testWebhookEndpoint,
   updateWebhookEndpoint,
 } from './resources/webhook-endpoints.js';
+export {
+  createAgentIdentity,
+  getAgentIdentity,
+  listAgentIdentities,
+  resumeAgentIdentity,
+  revokeAgentIdentity,
+  suspendAgentIdentity,
+} from './resources/agent-identities.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -91,9 +99,12 @@ export type { AuditListQuery, AuditResource, AuditTrail, AuditTrailOptions } fro
 export type { IssuedWebhookEndpoint, WebhookDeliveryQuery, WebhookEndpointsResource } from './resources/webhook-endpoints.js';
 export type { CaptureOptions, CapturesResource, PublishableFlowsResource, RenderOptions } from './resources/captures.js';
 export type { FormConnectionsResource } from './resources/form-connections.js';
+export type { AgentIdentitiesResource, AgentIdentityQuery } from './resources/agent-identities.js';
 export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';
 export type {
   ActivityEvent,
+  AgentIdentity,
+  AgentIdentityStatus,
   AllowedOrigin,
   ApiToken,
   Application,

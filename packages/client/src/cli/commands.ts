@@ -1,6 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { SvcClient } from '../lib/client.js';
 import type { SvcList } from '../lib/pagination.js';
+import { AGENT_TYPES, type AgentIdentity, type AgentIdentityStatus, type AgentType } from '../schemas/agent-identities.js';
 import type { ApiToken, Permission } from '../schemas/api-tokens.js';
 import type { Decision, DeliveryMode } from '../schemas/decisions.js';
 import type { ConsentRecord, WithdrawEventChannel } from '../schemas/records.js';
@@ -529,6 +530,72 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  'agents list': {
+    usage: 'agents list [--status active|suspended|revoked] [--limit <n>]',
+    summary: "List the account's agent identities",
+    options: { ...limitOption, status: { type: 'string' } },
+    async run(svc, { flags }) {
+      const status = string(flags, 'status');
+      if (status !== undefined && !AGENT_STATUSES.includes(status)) throw new CliUsageError('--status is one of active, suspended, revoked');
+      const agents = await collect((limit) => svc.agentIdentities.list({ limit, status: status as AgentIdentityStatus | undefined }), flags);
+      return { json: agents, human: table(agents, agentColumns, 'No agent identities.') };
+    },
+  },
+  'agents create': {
+    usage: 'agents create --name <display name> [--type assistant|autonomous|workflow] [--oauth-client <client_id>] [--metadata <json>]',
+    summary: "Register an agent identity, optionally linked to one of the account's OAuth clients",
+    options: { name: { type: 'string' }, type: { type: 'string' }, 'oauth-client': { type: 'string' }, metadata: { type: 'string' } },
+    async run(svc, { flags }) {
+      const name = string(flags, 'name');
+      if (!name) throw new CliUsageError('agents create needs --name <display name>');
+      const type = string(flags, 'type');
+      if (type !== undefined && !AGENT_TYPE_NAMES.includes(type)) throw new CliUsageError(`--type is one of ${AGENT_TYPES.join(', ')}`);
+      const agent = await svc.agentIdentities.create({
+        display_name: name,
+        ...(type === undefined ? {} : { agent_type: type as AgentType }),
+        ...(string(flags, 'oauth-client') === undefined ? {} : { oauth_application_id: string(flags, 'oauth-client') }),
+        ...(string(flags, 'metadata') === undefined ? {} : { metadata: metadataOf(string(flags, 'metadata')!) }),
+      });
+      return { json: agent, human: agentLines(agent) };
+    },
+  },
+  'agents get': {
+    usage: 'agents get <id>',
+    summary: 'Show an agent identity',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const agent = await svc.agentIdentities.get(id!);
+      return { json: agent, human: agentLines(agent) };
+    },
+  },
+  'agents suspend': {
+    usage: 'agents suspend <id>',
+    summary: 'Suspend an active agent identity (it can be resumed)',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const agent = await svc.agentIdentities.suspend(id!);
+      return { json: agent, human: `${agent.id} is ${agent.status} (since ${agent.suspended_at}).` };
+    },
+  },
+  'agents resume': {
+    usage: 'agents resume <id>',
+    summary: 'Resume a suspended agent identity',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const agent = await svc.agentIdentities.resume(id!);
+      return { json: agent, human: `${agent.id} is ${agent.status}.` };
+    },
+  },
+  'agents revoke': {
+    usage: 'agents revoke <id>',
+    summary: 'Revoke an agent identity for good',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const agent = await svc.agentIdentities.revoke(id!);
+      return { json: agent, human: `${agent.id} is revoked (since ${agent.revoked_at}); this cannot be undone.` };
+    },
+  },
+
   'audit events': {
     usage: 'audit events [--app <id>] [--limit <n>]',
     summary: "List an application's hash-chained audit events, oldest first",
@@ -582,6 +649,36 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+const AGENT_STATUSES: readonly string[] = ['active', 'suspended', 'revoked'];
+const AGENT_TYPE_NAMES: readonly string[] = AGENT_TYPES;
+
+/** `--metadata` as the JSON object it must be. */
+function metadataOf(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new CliUsageError('--metadata must be a JSON object, e.g. \'{"model":"x-1"}\'');
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliUsageError('--metadata must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+const agentColumns: [string, (agent: AgentIdentity) => Cell][] = [
+  ['id', (a) => a.id],
+  ['status', (a) => a.status],
+  ['type', (a) => a.agent_type],
+  ['oauth client', (a) => a.oauth_application_id],
+  ['name', (a) => a.display_name],
+];
+
+function agentLines(agent: AgentIdentity): string {
+  return record([['id', agent.id], ['name', agent.display_name], ['type', agent.agent_type], ['status', agent.status],
+    ['oauth client', agent.oauth_application_id], ['delegation grant', agent.delegation_grant_id], ['created', agent.created_at],
+    ['suspended', agent.suspended_at], ['revoked', agent.revoked_at],
+    ['metadata', Object.keys(agent.metadata).length ? JSON.stringify(agent.metadata) : undefined]]);
+}
 
 const endpointColumns: [string, (endpoint: WebhookEndpoint) => Cell][] = [
   ['id', (e) => e.id],

@@ -23,6 +23,7 @@ import { receiptsResource, type ReceiptsResource } from '../resources/receipts.j
 import { consentStatusResource, type ConsentStatusResource } from '../resources/consent-status.js';
 import { auditResource, type AuditResource } from '../resources/audit.js';
 import { webhookEndpointsResource, type WebhookEndpointsResource } from '../resources/webhook-endpoints.js';
+import { agentIdentitiesResource, type AgentIdentitiesResource } from '../resources/agent-identities.js';
 import type { Me } from '../schemas/me.js';
 
 /** A client holding a bearer credential (API token or access token): every endpoint, grouped by resource. */
@@ -51,6 +52,8 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly audit: AuditResource;
   /** Webhook endpoints (subscriptions) of each application and their deliveries. */
   readonly webhookEndpoints: WebhookEndpointsResource;
+  /** The software agents the account operates: register, suspend, resume, revoke. */
+  readonly agentIdentities: AgentIdentitiesResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -113,5 +116,6 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     consentStatus: consentStatusResource(bearer),
     audit: auditResource(bearer),
     webhookEndpoints: webhookEndpointsResource(bearer),
+    agentIdentities: agentIdentitiesResource(bearer),
   };
 }
