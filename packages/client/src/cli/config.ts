@@ -4,7 +4,12 @@ import { join, resolve } from 'node:path';
 /** Where the command line finds the service and its credential. */
 export interface CliConfig {
   baseUrl: string;
-  apiToken: string;
+  /** `SVC_API_TOKEN`, else the sandbox's `api_token`; which one decides its rank against a signed-in person. */
+  apiToken: string | undefined;
+  apiTokenFrom: 'env' | 'sandbox' | undefined;
+  /** The sandbox's OAuth client (confidential) for `svc login`, when seeded. */
+  oauthClientId: string | undefined;
+  oauthClientSecret: string | undefined;
   /** The sandbox application, the default of commands that take `--app`. */
   applicationId: string | undefined;
   /** The sandbox demo flow, the default of `decisions create --flow`. */
@@ -26,13 +31,21 @@ interface SandboxFile {
   application_id?: unknown;
   flow_id?: unknown;
   capture_flow_id?: unknown;
+  oauth_client_id?: unknown;
+  oauth_client_secret?: unknown;
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
+/** How to give the command line a service and a credential, for error messages. */
+const CONFIG_HINT = 'set SVC_BASE_URL and SVC_API_TOKEN, or start the reference server (pnpm start), which writes .svc/sandbox.json';
+/** How to give it a credential once it knows the service. */
+export const CREDENTIAL_HINT = 'set SVC_API_TOKEN or run svc login, or start the reference server (pnpm start), which writes .svc/sandbox.json';
+
 /**
  * Resolves the configuration: `SVC_BASE_URL` and `SVC_API_TOKEN` first, then the `sandbox.json` the reference
- * server writes into its data directory (`SVC_DATA_DIR`, default `.svc` in the current directory).
+ * server writes into its data directory (`SVC_DATA_DIR`, default `.svc` in the current directory). The API token
+ * may be missing: a signed-in person (`svc login`) can stand in for it.
  */
 export function loadConfig(env: Record<string, string | undefined>, cwd: string): CliConfig {
   const file = join(resolve(cwd, env.SVC_DATA_DIR || '.svc'), 'sandbox.json');
@@ -46,14 +59,15 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
   }
 
   const baseUrl = text(env.SVC_BASE_URL) ?? text(sandbox.base_url);
-  const apiToken = text(env.SVC_API_TOKEN) ?? text(sandbox.api_token);
-  const hint = 'set SVC_BASE_URL and SVC_API_TOKEN, or start the reference server (pnpm start), which writes .svc/sandbox.json';
-  if (!baseUrl) throw new CliUsageError(`no base URL: ${hint}`);
-  if (!apiToken) throw new CliUsageError(`no API token: ${hint}`);
+  if (!baseUrl) throw new CliUsageError(`no base URL: ${CONFIG_HINT}`);
+  const apiTokenFrom = text(env.SVC_API_TOKEN) ? 'env' : text(sandbox.api_token) ? 'sandbox' : undefined;
   const fromEnv = [env.SVC_BASE_URL && 'SVC_BASE_URL', env.SVC_API_TOKEN && 'SVC_API_TOKEN'].filter(Boolean).join(', ');
   return {
     baseUrl,
-    apiToken,
+    apiToken: text(env.SVC_API_TOKEN) ?? text(sandbox.api_token),
+    apiTokenFrom,
+    oauthClientId: text(sandbox.oauth_client_id),
+    oauthClientSecret: text(sandbox.oauth_client_secret),
     applicationId: text(sandbox.application_id),
     flowId: text(sandbox.flow_id),
     captureFlowId: text(sandbox.capture_flow_id),

@@ -22,9 +22,12 @@ interface Result {
   stderr: string;
 }
 
+// An empty config directory: a developer's own `svc login` must not leak into the test either.
+const configHome = mkdtempSync(join(tmpdir(), 'svc-config-'));
+
 function svc(args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<Result> {
   // Only what the command line reads: a developer's own SVC_* variables must not leak into the test.
-  const env = { PATH: process.env.PATH ?? '', ...options.env };
+  const env = { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: configHome, ...options.env };
   return new Promise((resolve) => {
     execFile(process.execPath, ['--conditions=source', '--import', tsx, main, ...args], { env, cwd: options.cwd ?? tmpdir() }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
@@ -45,6 +48,7 @@ describe('svc command line', { concurrency: 4 }, () => {
   });
   after(async () => {
     rmSync(empty, { recursive: true, force: true });
+    rmSync(configHome, { recursive: true, force: true });
     await server.dispose();
   });
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * `svc`: the command line for everyday sandbox work, e.g. `svc me`, `svc tokens create --name ci`,
- * `svc decisions create --mode embed --embed-origin http://localhost:5173`, `svc verify <consent_token>`.
+ * `svc decisions create --mode embed --embed-origin http://localhost:5173`, `svc verify <consent_token>`,
+ * `svc login` (a person, by the device grant) and `svc logout`.
  * @module @svc/client/cli
  */
 import { run } from './run.js';

@@ -3,6 +3,7 @@ import { createClient } from '../lib/client.js';
 import { isSvcError, type AnySvcError } from '../lib/errors.js';
 import { commands, type Command } from './commands.js';
 import { CliUsageError, loadConfig } from './config.js';
+import { chooseCredential, sessionCommands, type SessionCommand } from './session.js';
 
 /** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
 export interface CliIo {
@@ -17,10 +18,13 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
 
+/** Every command by its words: the API commands, then `login` and `logout`. */
+const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...sessionCommands };
+
 function help(): string {
   // Long synopses get their summary on the next line, so the short ones stay in one readable column.
   const column = 36;
-  const lines = Object.values(commands).map((c) =>
+  const lines = Object.values(allCommands).map((c) =>
     c.usage.length <= column ? `  ${c.usage.padEnd(column)}  ${c.summary}` : `  ${c.usage}
   ${''.padEnd(column)}  ${c.summary}`);
   return [
@@ -33,18 +37,25 @@ function help(): string {
     '  --json     print the result as JSON (errors as one JSON line on stderr)',
     '  -h, --help show this help',
     '',
-    'The service and credential come from SVC_BASE_URL and SVC_API_TOKEN, or else from the sandbox.json that the',
-    'reference server writes into its data directory (SVC_DATA_DIR, default .svc in the current directory).',
+    'The service comes from SVC_BASE_URL, or else from the sandbox.json that the reference server writes into its',
+    'data directory (SVC_DATA_DIR, default .svc in the current directory). The credential, first found wins:',
+    '  1. SVC_API_TOKEN;',
+    '  2. the person svc login signed in at that base URL ($XDG_CONFIG_HOME/svc/credentials.json, else',
+    '     ~/.config/svc/credentials.json, mode 0600), whose access token is refreshed when it is about to expire;',
+    "  3. the sandbox.json's api_token.",
+    'svc logout (or setting SVC_API_TOKEN) goes back to the API token. svc login signs in with --client-id, else',
+    "SVC_OAUTH_CLIENT_ID, else the sandbox's client; a confidential client's secret comes from --client-secret,",
+    "SVC_OAUTH_CLIENT_SECRET or the sandbox (prefer the variable: a flag shows in the process list).",
     'Exit codes: 0 success, 1 the API refused or could not be reached (or a receipt or audit trail did not verify), 2 usage or setup error.',
     '',
   ].join('\n');
 }
 
 /** Finds the command named by the leading words of `argv` (`tokens create ...`). */
-function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+function findCommand(argv: string[]): { command: Command | SessionCommand; rest: string[] } | undefined {
   for (const words of [2, 1]) {
     const key = argv.slice(0, words).join(' ');
-    const command = commands[key];
+    const command = allCommands[key];
     if (command && argv.slice(0, words).every((w) => !w.startsWith('-'))) return { command, rest: argv.slice(words) };
   }
   return undefined;
@@ -92,9 +103,15 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
   }
 
   try {
-    const config = loadConfig(io.env, io.cwd);
-    const svc = createClient({ baseUrl: config.baseUrl, apiToken: config.apiToken, onWarning: (w) => io.stderr(`${w.message}\n`) });
-    const output = await command.run(svc, { args: parsed.positionals, flags: parsed.values, config });
+    const args = { args: parsed.positionals, flags: parsed.values };
+    let output;
+    if ('session' in command) {
+      output = await command.run({ ...args, config: () => loadConfig(io.env, io.cwd), env: io.env, stderr: io.stderr });
+    } else {
+      const config = loadConfig(io.env, io.cwd);
+      const svc = createClient({ baseUrl: config.baseUrl, ...chooseCredential(config, io.env), onWarning: (w) => io.stderr(`${w.message}\n`) });
+      output = await command.run(svc, { ...args, config });
+    }
     io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.human}\n`);
     return output.exitCode ?? EXIT.ok;
   } catch (err) {

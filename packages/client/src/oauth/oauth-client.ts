@@ -8,7 +8,7 @@ import type { FetchImplementation } from '../lib/options.js';
 import { SvcOAuthError, SvcOAuthSignedOutError, SvcOAuthValidationError, toSvcError } from './errors.js';
 import { clientOf, discover, issuerUrl, type ClientCredentials, type Issuer } from './issuer.js';
 import { pendingStorage, savePendingSignIn, takePendingSignIn, type PendingStorage } from './pending-sign-in.js';
-import { refreshTokens, revokeToken, tokenSet, type TokenSet } from './tokens.js';
+import { fetchUserInfo, refreshTokens, revokeToken, tokenSet, type TokenSet } from './tokens.js';
 
 /** Options of {@link createOAuthClient}. */
 export interface OAuthClientOptions {
@@ -281,13 +281,7 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
 
     async userinfo() {
       const token = await accessToken();
-      const { as, options: requestOptions } = await server();
-      try {
-        const res = await oauth.userInfoRequest(as, client, token, requestOptions);
-        return await oauth.processUserInfoResponse(as, client, tokens?.claims?.sub ?? oauth.skipSubjectCheck, res);
-      } catch (err) {
-        throw toSvcError(err, 'the userinfo request');
-      }
+      return fetchUserInfo(await server(), credentials, token, tokens?.claims?.sub);
     },
 
     async signOut() {

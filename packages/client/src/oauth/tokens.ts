@@ -56,3 +56,14 @@ export async function revokeToken(issuer: Issuer, credentials: ClientCredentials
     throw toSvcError(err, 'the revocation request');
   }
 }
+
+/** Reads the person from the userinfo endpoint; `expectedSubject` (the ID token's `sub`) must match when given. */
+export async function fetchUserInfo(issuer: Issuer, credentials: ClientCredentials, accessToken: string, expectedSubject?: string): Promise<oauth.UserInfoResponse> {
+  const { client } = clientOf(credentials);
+  try {
+    const res = await oauth.userInfoRequest(issuer.as, client, accessToken, issuer.options);
+    return await oauth.processUserInfoResponse(issuer.as, client, expectedSubject ?? oauth.skipSubjectCheck, res);
+  } catch (err) {
+    throw toSvcError(err, 'the userinfo request');
+  }
+}

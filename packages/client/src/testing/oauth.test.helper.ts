@@ -57,14 +57,14 @@ export class PersonBrowser {
     throw new Error(`the authorization did not finish: ${at}`);
   }
 
-  /** Approves a device's `userCode` at `verificationUriComplete` as `email` (confirm, sign in, consent). */
-  async approveDevice(verificationUriComplete: string, userCode: string, email: string): Promise<void> {
+  /** Answers a device's `userCode` at `verificationUriComplete` as `email` (confirm, sign in, then allow or deny). */
+  async approveDevice(verificationUriComplete: string, userCode: string, email: string, decision: 'allow' | 'deny' = 'allow'): Promise<void> {
     const html = await (await this.request(verificationUriComplete)).text();
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
     const action = /action="([^"]+)"/.exec(html)?.[1];
     if (!xsrf || !action) throw new Error(`not a device confirmation page: ${html.slice(0, 300)}`);
     const confirmed = await this.request(action, { xsrf, user_code: userCode, confirm: 'yes' });
-    const done = await this.authorize(new URL(confirmed.headers.get('location')!, this.origin).href, email);
+    const done = await this.authorize(new URL(confirmed.headers.get('location')!, this.origin).href, email, decision);
     if (done.origin !== this.origin) throw new Error(`the device approval ended off the service: ${done.href}`);
   }
 }
