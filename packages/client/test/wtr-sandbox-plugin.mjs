@@ -11,31 +11,12 @@ const entry = fileURLToPath(new URL('./sandbox-server.ts', import.meta.url));
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const CALLBACK = '/__svc__/oauth/callback';
 
-let warnedFormAction = false;
-
-/**
- * Says once on stderr when a hosted page's CSP `form-action` would stop Chromium from following the service's
- * redirect to the client (`origin`) after the form post: Chromium checks that directive on every redirect of a
- * form submission, so a real person's browser would stay on the service's page. The person's tab here ignores
- * page CSP (`bypassCSP`) so the client's side can still be tested; this line keeps the server's problem visible.
- */
-function checkFormAction(csp, origin) {
-  const sources = /(?:^|;)\s*form-action\s+([^;]*)/.exec(csp ?? '')?.[1]?.trim().split(/\s+/);
-  if (!sources || warnedFormAction || sources.includes('*') || sources.includes(origin)) return;
-  warnedFormAction = true;
-  process.stderr.write(`svc-oauth-authorize: the hosted sign-in page's CSP "form-action ${sources.join(' ')}" does not allow ${origin}: `
-    + "Chromium would block the service's redirect to the client after the form post (the test's tab bypasses page CSP)\n");
-}
-
 /**
  * Walks the hosted sign-in (email, then the sandbox code the page shows) and consent pages in `page` from `url`,
  * answering with `decision`, until the service sends the tab to the callback page on `appOrigin`; returns that URL.
  */
 async function authorizeInTab(page, url, email, decision, appOrigin) {
   const done = (at) => new URL(at).pathname === CALLBACK;
-  page.on('response', (res) => {
-    if (new URL(res.url()).pathname.startsWith('/oauth/interaction/')) checkFormAction(res.headers()['content-security-policy'], appOrigin);
-  });
   await page.goto(url);
   for (let step = 0; step < 6 && !done(page.url()); step += 1) {
     const data = JSON.parse((await page.locator('#svc-oauth-data').textContent()) ?? 'null');
@@ -87,13 +68,14 @@ export function svcSandboxPlugin() {
     },
     /**
      * `svc-oauth-authorize {url, email, decision?}`: the person's side of a sign-in, in a tab of its own browser
-     * context (its own cookies, page CSP bypassed: see checkFormAction) of the same Chromium; answers the callback URL.
+     * context (its own cookies, the hosted pages' CSP enforced: their form-action lets the last redirect reach the
+     * client's origin) of the same Chromium; answers the callback URL.
      */
     async executeCommand({ command, payload, session }) {
       if (command !== 'svc-oauth-authorize') return undefined;
       if (session.browser.type !== 'playwright') throw new Error('svc-oauth-authorize needs the Playwright launcher');
       const testPage = session.browser.getPage(session.id);
-      const person = await testPage.context().browser().newContext({ bypassCSP: true });
+      const person = await testPage.context().browser().newContext();
       try {
         return await authorizeInTab(await person.newPage(), payload.url, payload.email, payload.decision, new URL(testPage.url()).origin);
       } finally {

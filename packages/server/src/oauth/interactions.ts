@@ -41,8 +41,20 @@ interface SignIn {
 
 const codeHash = (uid: string, code: string) => hashSecret(`${uid}:${code}`);
 
-function sendPage(c: Context<Env>, html: string, status = 200) {
-  return c.body(html, status as 200, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp([]) });
+function sendPage(c: Context<Env>, html: string, status = 200, formTargets: readonly string[] = []) {
+  return c.body(html, status as 200, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp([], formTargets) });
+}
+
+/**
+ * Where the client's redirect URIs are, as CSP sources: the last step's form ends there after the provider's
+ * redirects, and `form-action` governs those redirects too. A native app's scheme is a source of its own.
+ */
+function redirectTargets(redirectUris: string): string[] {
+  const sources = (JSON.parse(redirectUris) as string[]).map((uri) => {
+    const url = new URL(uri);
+    return /^https?:$/.test(url.protocol) ? url.origin : url.protocol;
+  });
+  return [...new Set(sources)];
 }
 
 /** The interaction routes, handing back to `provider` (made on first use, once the server knows its URL). */
@@ -89,7 +101,7 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
       script: '/assets/oauth-page.js',
       element: 'svc-oauth-page',
       noscript: 'Signing in needs JavaScript.',
-    }));
+    }), 200, redirectTargets(client.redirect_uris));
   });
 
   // Step 1: the email. A fresh code replaces any earlier one.

@@ -20,15 +20,17 @@ export function jsonForScript(value: unknown): string {
  * The Content-Security-Policy of a hosted page: scripts, styles and connections only from the server itself, no
  * inline script or style (Lit's `static styles` are constructable stylesheets, which `style-src` does not govern),
  * and `frame-ancestors` set to `ancestors` (the application's allowed origins for a frame page; `'none'` otherwise).
+ * `formTargets` are further places the page's forms may end up at after redirects.
  */
-export function pageCsp(ancestors: readonly string[]): string {
+export function pageCsp(ancestors: readonly string[], formTargets: readonly string[] = []): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",
-    "form-action 'self'",
+    // A form's redirects are checked too: a sign-in page's forms end at the client's redirect URI.
+    `form-action 'self'${formTargets.map((t) => ` ${t}`).join('')}`,
     "base-uri 'none'",
     `frame-ancestors ${ancestors.length ? ancestors.join(' ') : "'none'"}`,
   ].join('; ');
