@@ -7,6 +7,7 @@
 import { expect } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import { SvcOAuthError, SvcOAuthSignedOutError, SvcOAuthValidationError, createOAuthClient, type OAuthClient } from './index.js';
+import { createClient } from '../lib/client.js';
 import { pendingKey } from './pending-sign-in.js';
 
 interface Sandbox {
@@ -117,6 +118,16 @@ describe('@svc/client/oauth in Chromium', function () {
     const nonce = await rejection(second.auth.handleCallback(await authorize(second.visited[0]!, 'ada@example.com')), SvcOAuthValidationError);
     expect(nonce.reason).to.equal('nonce_mismatch');
     expect(second.auth.session).to.equal(undefined);
+  });
+
+  it("calls the REST API as the person from this page: createClient with the helper's token provider", async () => {
+    const auth = await signedIn('linus@example.com');
+    const svc = createClient({ baseUrl: sandbox.base_url, getAccessToken: () => auth.accessToken() });
+    const me = await svc.me();
+    expect(me.kind).to.equal('person');
+    expect(me.kind === 'person' && me.person.email).to.equal('linus@example.com');
+    expect(me.kind === 'person' && me.client.client_id).to.equal(sandbox.oauth_client_id);
+    await auth.signOut();
   });
 
   it('reports the person denying as SvcOAuthError access_denied', async () => {

@@ -39,7 +39,7 @@ describe('CORS for publishable-key browser calls', () => {
     assert.equal(res.headers.get('access-control-allow-origin'), shop);
     assert.match(res.headers.get('vary') ?? '', /Origin/);
     const allowHeaders = (res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',');
-    assert.deepEqual(allowHeaders.sort(), ['content-type', 'idempotency-key', 'x-publishable-key', 'x-svc-render-proof']);
+    assert.deepEqual(allowHeaders.sort(), ['authorization', 'content-type', 'idempotency-key', 'x-publishable-key', 'x-svc-render-proof']);
     assert.match(res.headers.get('access-control-allow-methods') ?? '', /POST/);
     assert.equal(res.headers.get('access-control-allow-credentials'), null);
     const after = (await origins(server.sandbox.application_id)).find((o) => o.origin === shop);
@@ -136,11 +136,29 @@ describe('CORS for publishable-key browser calls', () => {
     assert.equal((await preflight('null')).headers.get('access-control-allow-origin'), null);
   });
 
-  it('gives bearer-token calls no CORS headers, whatever their Origin', async () => {
+  it('gives API-token calls no CORS headers, whatever their Origin', async () => {
     const res = await server.api('/api/v1/me', { headers: { origin: shop } });
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('access-control-allow-origin'), null);
     assert.equal(res.headers.get('access-control-expose-headers'), null);
+  });
+
+  it("refuses an API token in a browser's cross-origin call before it does anything", async () => {
+    const before = (await (await server.api('/api/v1/api_tokens')).json()) as { api_tokens: unknown[] };
+    const res = await server.api('/api/v1/api_tokens', { method: 'POST', headers: { origin: shop, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }, json: { api_token: { name: 'from a page' } } });
+    assert.equal(res.status, 403);
+    assert.equal(((await res.json()) as Body).code, 'api_token_in_browser');
+    const after = (await (await server.api('/api/v1/api_tokens')).json()) as { api_tokens: unknown[] };
+    assert.equal(after.api_tokens.length, before.api_tokens.length);
+  });
+
+  it('lets a preflight ask for Authorization (a person\'s access token from a single-page app)', async () => {
+    const res = await fetch(`${server.url}/api/v1/me`, {
+      method: 'OPTIONS',
+      headers: { origin: shop, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    assert.equal(res.headers.get('access-control-allow-origin'), shop);
+    assert.ok((res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',').includes('authorization'));
   });
 
   it('lets a publishable key without Origin (not a browser) through to the route\'s own rules', async () => {

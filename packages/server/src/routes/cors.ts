@@ -1,5 +1,6 @@
-// CORS for browser calls made with a publishable key. Bearer-token calls get no CORS headers: a page must
-// never hold a server credential, and without them a browser cannot read the answer.
+// CORS for browser calls made with a publishable key or a person's access token (a single-page app signed in
+// through the OpenID provider). API-token calls get no CORS headers, and one made by a browser page is refused before
+// it does anything: a page must never hold a server credential.
 import { cors } from 'hono/cors';
 import type { RouteModule } from '../app.js';
 import { recordActivity } from '../lib/activity.js';
@@ -9,8 +10,11 @@ import { stmt } from '../lib/db.js';
 import { forbidden } from '../lib/errors.js';
 import { isAllowedForAnyApplication, isAllowedOrigin, requestOrigin } from '../lib/origins.js';
 
-/** Request headers a browser may send: body type, publishable key, the consent field's render proof, retry key. */
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'X-Publishable-Key', 'X-Svc-Render-Proof', 'Idempotency-Key'];
+/**
+ * Request headers a browser may send: body type, publishable key, a person's access token, the consent field's
+ * render proof, retry key.
+ */
+export const CORS_ALLOWED_HEADERS = ['Content-Type', 'X-Publishable-Key', 'Authorization', 'X-Svc-Render-Proof', 'Idempotency-Key'];
 
 /** Response headers a browser client may read: deprecation notices and the rate-limit wait. */
 export const CORS_EXPOSED_HEADERS = ['Deprecation', 'Sunset', 'Link', 'Retry-After'];
@@ -30,6 +34,11 @@ export const preflightAttributors: PreflightAttributor[] = [
     return app ? [app] : [];
   },
 ];
+
+/** The application of the OAuth client a person's token was issued to. */
+function personApplication(ctx: ServerContext, clientId: string): string {
+  return stmt(ctx.db, 'SELECT application_id FROM oauth_clients WHERE id = ?').pluck().get(clientId) as string;
+}
 
 /** A denial from one origin is recorded at most once per this many seconds per application... */
 const DENIAL_WINDOW_SECONDS = 60;
@@ -119,11 +128,21 @@ export const corsRoutes: RouteModule = (app, ctx) => {
   app.use('/api/v1/*', (c, next) => {
     if (c.req.method === 'OPTIONS') return answerCors(c, next);
     const principal = c.get('principal');
-    // A bearer-token call gets no CORS headers, so it skips the middleware, which sets headers before the handler
-    // runs: on @hono/node-server that makes every answer a real Response read through a web stream.
-    if (principal.kind !== 'publishable_key') return next();
+    if (principal.kind === 'api_token') {
+      // Fetch Metadata's Sec-Fetch-Site marks a browser's call from another site (Node's fetch sends only
+      // Sec-Fetch-Mode): an API token there is refused.
+      const site = c.req.header('sec-fetch-site');
+      if (site === 'cross-site' || site === 'same-site') {
+        throw forbidden('An API token is for servers; a browser page uses a publishable key or a person\'s access token.', 'api_token_in_browser');
+      }
+      // No CORS headers, so it skips the middleware, which sets headers before the handler runs: on
+      // @hono/node-server that makes every answer a real Response read through a web stream.
+      return next();
+    }
     const origin = requestOrigin(c);
-    if (origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
+    // A person's token is answered on the allowed origins of the application whose client it was issued to.
+    const applicationId = principal.kind === 'person' ? personApplication(ctx, principal.clientId) : principal.applicationId;
+    if (origin !== undefined && !isAllowedOrigin(ctx, applicationId, origin)) {
       ctx.metrics.increment('cors.request_denied_total');
       throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
     }
