@@ -11,7 +11,8 @@ console.log(`svc reference server on ${server.url}
   demo flow         ${sandbox.flow_id ?? '(none)'} (standard path: sign-in, verify, review)
   informed flow     ${sandbox.informed_flow_id ?? '(none)'} (disclosures, comprehension check)
   capture flow      ${sandbox.capture_flow_id ?? '(none)'} (for <svc-consent-field> and the snippet)
-  sandbox file      ${server.context.dataDir}/sandbox.json (holds the admin API token)
+  oauth client      ${sandbox.oauth_client_id ?? '(none)'} (confidential; sign in at ${server.url}/.well-known/openid-configuration)
+  sandbox file      ${server.context.dataDir}/sandbox.json (holds the admin API token and the OAuth client secret)
 ${server.context.testClock ? '  test clock        on (POST /api/v1/test_clock/advance)\n' : ''}`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
