@@ -8,21 +8,12 @@ import {
   SvcNotFoundError,
   SvcPermissionError,
   SvcValidationError,
-  type SvcError,
 } from './errors.js';
 import type { SvcWarning } from './options.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
+import { rejection } from '../testing/rejection.test.helper.js';
 
 /** Asserts that `promise` rejects with an instance of `type` and returns the error for further checks. */
-async function rejection<T extends SvcError>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    return err;
-  }
-  assert.fail(`expected ${type.name}, but the call succeeded`);
-}
 
 describe('createClient against the reference server', () => {
   let server: TestServer;

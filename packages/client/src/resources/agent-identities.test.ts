@@ -6,16 +6,8 @@ import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcHttpError, SvcNotFoundError, SvcValidationError, type SvcError } from '../lib/errors.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import type { AgentIdentity } from '../schemas/agent-identities.js';
+import { rejection } from '../testing/rejection.test.helper.js';
 
-async function rejection<T extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    return err;
-  }
-  assert.fail(`expected ${type.name}, but the call succeeded`);
-}
 
 describe('agentIdentities against the reference server', () => {
   let server: TestServer;

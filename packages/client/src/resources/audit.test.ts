@@ -3,21 +3,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
-import { SvcNotFoundError, type SvcError } from '../lib/errors.js';
+import { SvcNotFoundError } from '../lib/errors.js';
 import type { AuditEvent } from '../schemas/audit.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { verifyAuditChain } from '../verify/audit-chain.js';
+import { rejection } from '../testing/rejection.test.helper.js';
 
-async function rejection<T extends SvcError>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    return err;
-  }
-  assert.fail(`expected ${type.name}, but the call succeeded`);
-}
 
 /** The server's SQLite database (the reference server's context, which the client's TestServer type leaves out). */
 interface Database {

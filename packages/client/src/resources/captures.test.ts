@@ -4,19 +4,11 @@ import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient, type SvcPublishableClient } from '../lib/client.js';
-import { SvcNotFoundError, SvcPermissionError, SvcValidationError, type SvcError } from '../lib/errors.js';
+import { SvcNotFoundError, SvcPermissionError, SvcValidationError } from '../lib/errors.js';
 import type { FetchImplementation } from '../lib/options.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
+import { rejection } from '../testing/rejection.test.helper.js';
 
-async function rejection<T extends SvcError>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    return err;
-  }
-  assert.fail(`expected ${type.name}, but the call succeeded`);
-}
 
 /** A fetch that sends `Origin` as a browser on that origin would. */
 const fromOrigin = (origin: string): FetchImplementation => (input, init) => {

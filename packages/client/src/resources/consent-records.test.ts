@@ -10,23 +10,14 @@ import {
   SvcNotFoundError,
   SvcPermissionError,
   SvcValidationError,
-  type SvcError,
 } from '../lib/errors.js';
 import type { FetchImplementation } from '../lib/options.js';
 import type { ImportRow } from '../schemas/imports.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { createConsentRecord } from './consent-records.js';
+import { rejection } from '../testing/rejection.test.helper.js';
 
-async function rejection<T extends SvcError>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    return err;
-  }
-  assert.fail(`expected ${type.name}, but the call succeeded`);
-}
 
 /**
  * A fetch that lets the first POST to `path` reach the server, reads the answer, and then loses it on the way back

@@ -9,16 +9,8 @@ import { startTestServer, type TestServer } from '../testing/servers.test.helper
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { SvcReceiptKeyError, SvcReceiptSignatureError, verifyReceipt } from '../verify/receipt.js';
 import { getJwks } from './receipts.js';
+import { rejection } from '../testing/rejection.test.helper.js';
 
-async function rejection<T extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    return err;
-  }
-  assert.fail(`expected ${type.name}, but the call succeeded`);
-}
 
 describe('receipts against the reference server', () => {
   let server: TestServer;

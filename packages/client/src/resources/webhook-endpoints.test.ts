@@ -9,16 +9,8 @@ import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.
 import { SvcWebhookSignatureError, verifyWebhook } from '../verify/webhook.js';
 import type { WebhookDelivery } from '../schemas/webhooks.js';
 import type { IssuedWebhookEndpoint } from './webhook-endpoints.js';
+import { rejection } from '../testing/rejection.test.helper.js';
 
-async function rejection<T extends Error>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
-  try {
-    await promise;
-  } catch (err) {
-    assert.ok(err instanceof type, `expected ${type.name}, got ${String(err)}`);
-    return err;
-  }
-  assert.fail(`expected ${type.name}, but the call succeeded`);
-}
 
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
