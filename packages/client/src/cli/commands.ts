@@ -124,6 +124,14 @@ export const commands: Record<string, Command> = {
               ['client', `${me.client.name} (${me.client.client_id})`],
               ['scopes', me.scopes.join(' ')],
             ]
+          : me.kind === 'agent'
+          ? [
+              ['account', `${me.account.name} (${me.account.id})`],
+              ['agent', `${me.agent_identity.display_name} (${me.agent_identity.id})`],
+              ['grant', `${me.delegation_grant.id} for ${me.delegation_grant.principal_id}`],
+              ['scopes', me.token.scopes.join(' ')],
+              ['expires', me.token.expires_at],
+            ]
           : [
               ['account', `${me.account.name} (${me.account.id})`],
               ['api token', `${me.api_token.name} (${me.api_token.id})`],

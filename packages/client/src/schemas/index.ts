@@ -23,3 +23,4 @@ export * from './receipts.js';
 export * from './consent-status.js';
 export * from './audit.js';
 export * from './agent-identities.js';
+export * from './delegations.js';

@@ -23,8 +23,27 @@ export const personMe = z.object({
   person: z.object({ id: z.string(), email: z.string() }),
   client: z.object({ client_id: z.string(), name: z.string(), application_id: z.string() }),
   scopes: z.array(z.string()),
+  /**
+   * Present when a delegate calls with `X-Delegation-Grant-Id`: `person` is then the principal whose context the
+   * call acts in, and `delegate` the person calling, within `delegated_scopes`.
+   */
+  delegation: z.optional(z.object({
+    delegation_grant_id: z.string(),
+    delegation_type: z.string(),
+    delegate: z.object({ id: z.string(), email: z.string() }),
+    delegated_scopes: z.array(z.string()),
+  })),
+});
+
+/** `GET /api/v1/me` with an agent token: the agent, the grant it acts under and the principal it acts for. */
+export const agentMe = z.object({
+  kind: z.literal('agent'),
+  account: z.object({ id: z.string(), name: z.string(), created_at: dateTime() }),
+  agent_identity: z.object({ id: z.string(), display_name: z.string(), agent_type: z.string() }),
+  delegation_grant: z.object({ id: z.string(), principal_id: z.string(), delegated_scopes: z.array(z.string()) }),
+  token: z.object({ expires_at: dateTime(), scopes: z.array(z.string()) }),
 });
 
 /** `GET /api/v1/me`: the calling identity, by `kind`. */
-export const me = z.discriminatedUnion('kind', [apiTokenMe, personMe]);
+export const me = z.discriminatedUnion('kind', [apiTokenMe, personMe, agentMe]);
 export type Me = z.infer<typeof me>;

@@ -12,6 +12,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'approval.granted',
   'approval.denied',
   'approval.countered',
+  'escalation.opened',
+  'delegation.revoked',
 ] as const;
 
 /** A subscribable event type. */
@@ -122,6 +124,44 @@ export const approvalDecisionData = z.looseObject({
 });
 export type ApprovalDecisionData = z.infer<typeof approvalDecisionData>;
 
+/**
+ * `data` of `escalation.opened`: an agent's action went beyond its grant and waits for the principal. `decision` is
+ * the approval decision opened for them (`session_token` to hand to `<svc-decision>`, `url` of the hosted page).
+ */
+export const escalationOpenedData = z.looseObject({
+  escalation_id: z.string(),
+  delegation_grant_id: z.string(),
+  agent_identity_id: z.string(),
+  /** The principal (`prs_...`). */
+  user_id: z.string(),
+  trigger: z.string(),
+  reason: z.string(),
+  action: z.looseObject({
+    scope: z.string(),
+    action: z.string(),
+    value: z.nullable(z.number()),
+    currency: z.nullable(z.string()),
+    jurisdiction: z.nullable(z.string()),
+    description: z.string(),
+  }),
+  decision: z.looseObject({ session_token: z.string(), url: z.string() }),
+  expires_at: dateTime(),
+});
+export type EscalationOpenedData = z.infer<typeof escalationOpenedData>;
+
+/** `data` of `delegation.revoked`: a grant and every grant made from it stopped, with every token issued from them. */
+export const delegationRevokedData = z.looseObject({
+  delegation_grant_id: z.string(),
+  delegate_id: z.string(),
+  delegate_type: z.enum(['person', 'agent']),
+  /** The principal (`prs_...`). */
+  user_id: z.string(),
+  /** Sub-delegations revoked with it. */
+  revoked_descendants: z.array(z.string()),
+  revoked_at: dateTime(),
+});
+export type DelegationRevokedData = z.infer<typeof delegationRevokedData>;
+
 /** `data` of `webhook.test`. */
 export const webhookTestData = z.looseObject({
   webhook_endpoint_id: z.string(),
@@ -152,6 +192,8 @@ export const webhookEventSchemas = {
   'approval.granted': eventOf('approval.granted', approvalDecisionData),
   'approval.denied': eventOf('approval.denied', approvalDecisionData),
   'approval.countered': eventOf('approval.countered', approvalDecisionData),
+  'escalation.opened': eventOf('escalation.opened', escalationOpenedData),
+  'delegation.revoked': eventOf('delegation.revoked', delegationRevokedData),
   'webhook.test': eventOf('webhook.test', webhookTestData),
 } as const;
 
@@ -164,6 +206,8 @@ export const webhookEvent = z.discriminatedUnion('type', [
   webhookEventSchemas['approval.granted'],
   webhookEventSchemas['approval.denied'],
   webhookEventSchemas['approval.countered'],
+  webhookEventSchemas['escalation.opened'],
+  webhookEventSchemas['delegation.revoked'],
   webhookEventSchemas['webhook.test'],
 ]);
 export type WebhookEvent = z.infer<typeof webhookEvent>;
