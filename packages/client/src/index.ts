@@ -14,6 +14,7 @@ export type {
   AccessTokenCredential,
   AccessTokenProvider,
   AccessTokenProviderCredential,
+  AgentTokenCredential,
   ApiTokenCredential,
   BaseClientOptions,
   BearerClientOptions,

@@ -72,7 +72,8 @@ export async function standaloneFunctions(): Promise<void> {
 export function credentials(): void {
   createClient({ baseUrl, apiToken: 'secret' }) satisfies SvcClient;
   createClient({ baseUrl, accessToken: 'at', delegationGrantId: 'dlg_dev_1' }) satisfies SvcClient;
-  createClient({ baseUrl, apiToken: 'secret', delegationGrantId: 'dlg_dev_1' }) satisfies SvcClient;
+  createClient({ baseUrl, agentToken: 'ra_agent_abc' }) satisfies SvcClient;
+  connect({ baseUrl, agentToken: 'ra_agent_abc' }).credential satisfies 'bearer';
 
   // @ts-expect-error a client takes one credential
   createClient({ baseUrl, apiToken: 'secret', publishableKey: 'pk_test_abc' });
@@ -80,6 +81,12 @@ export function credentials(): void {
   createClient({ baseUrl, apiToken: 'secret', accessToken: 'at' });
   // @ts-expect-error a delegation grant needs a bearer credential
   createClient({ baseUrl, publishableKey: 'pk_test_abc', delegationGrantId: 'dlg_dev_1' });
+  // @ts-expect-error a delegate acts with their own access token, never with an API token
+  createClient({ baseUrl, apiToken: 'secret', delegationGrantId: 'dlg_dev_1' });
+  // @ts-expect-error an agent token names its grant itself
+  createClient({ baseUrl, agentToken: 'ra_agent_abc', delegationGrantId: 'dlg_dev_1' });
+  // @ts-expect-error an agent token is one credential, not a second one
+  createClient({ baseUrl, agentToken: 'ra_agent_abc', accessToken: 'at' });
   // @ts-expect-error no credential at all
   createClient({ baseUrl });
   // @ts-expect-error options are checked

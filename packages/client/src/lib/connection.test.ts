@@ -49,6 +49,34 @@ describe('connect: credentials', () => {
     }
   });
 
+  it('sends an agent token as a bearer token, without a delegation header (the token names its grant)', async () => {
+    const server = await loopback((_req, res) => json(res, 200, { ok: true }));
+    try {
+      const svc = connect({ baseUrl: server.url, agentToken: 'ra_agent_0123456789abcdefghij' });
+      assert.equal(svc.credential, 'bearer');
+      await svc.request({ method: 'GET', path: '/api/v1/me' });
+      assert.equal(server.requests[0]?.headers.authorization, 'Bearer ra_agent_0123456789abcdefghij');
+      assert.equal(server.requests[0]?.headers['x-delegation-grant-id'], undefined);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("sends a provider's access token with a delegation grant on every attempt", async () => {
+    const server = await loopback((_req, res, attempt) => (attempt === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { ok: true })));
+    try {
+      let n = 0;
+      const svc = connect({ baseUrl: server.url, getAccessToken: () => `at_${++n}`, delegationGrantId: 'dlg_dev_Ab12' });
+      await svc.request({ method: 'GET', path: '/api/v1/me' });
+      assert.deepEqual(server.requests.map((r) => [r.headers.authorization, r.headers['x-delegation-grant-id']]), [
+        ['Bearer at_1', 'dlg_dev_Ab12'],
+        ['Bearer at_2', 'dlg_dev_Ab12'],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('sends a publishable key as X-Publishable-Key and no Authorization', async () => {
     const server = await loopback((_req, res) => json(res, 200, { ok: true }));
     try {
@@ -91,9 +119,15 @@ describe('connect: credentials', () => {
   });
 
   const refused: [string, unknown, RegExp][] = [
-    ['no credential', { baseUrl: 'http://x.test' }, /Pass one credential: apiToken, accessToken, getAccessToken or publishableKey/],
+    ['no credential', { baseUrl: 'http://x.test' }, /Pass one credential: apiToken, accessToken, getAccessToken, agentToken or publishableKey/],
     ['two credentials', { baseUrl: 'http://x.test', apiToken: 'a', publishableKey: 'pk_test_x' }, /not apiToken and publishableKey/],
-    ['a delegation grant with a publishable key', { baseUrl: 'http://x.test', publishableKey: 'pk_test_x', delegationGrantId: 'dlg_1' }, /needs a bearer credential/],
+    ['a delegation grant with a publishable key', { baseUrl: 'http://x.test', publishableKey: 'pk_test_x', delegationGrantId: 'dlg_dev_1' }, /delegationGrantId needs a person's access token/],
+    ['a delegation grant with an API token', { baseUrl: 'http://x.test', apiToken: 'a', delegationGrantId: 'dlg_dev_1' }, /not with an API token/],
+    ['a delegation grant with an agent token', { baseUrl: 'http://x.test', agentToken: 'ra_agent_abc', delegationGrantId: 'dlg_dev_1' }, /not with an agent token/],
+    ['a delegation grant id of another shape', { baseUrl: 'http://x.test', accessToken: 'at_1', delegationGrantId: 'agt_dev_1' }, /must be a delegation grant id \(dlg_<region>_\.\.\.\)/],
+    ['a delegation grant id of another shape with a provider', { baseUrl: 'http://x.test', getAccessToken: () => 'at_1', delegationGrantId: 'dlg_1' }, /must be a delegation grant id/],
+    ['an agent token without its prefix', { baseUrl: 'http://x.test', agentToken: 'at_1' }, /agentToken must be an agent token \(ra_agent_\.\.\.\)/],
+    ['an agent token beside an API token', { baseUrl: 'http://x.test', agentToken: 'ra_agent_abc', apiToken: 'a' }, /not apiToken and agentToken/],
     ['a base URL that is no URL', { baseUrl: 'localhost:4010', apiToken: 'a' }, /baseUrl must be an http\(s\) URL/],
     ['a base URL with a query', { baseUrl: 'http://x.test/?a=1', apiToken: 'a' }, /without query/],
     ['a token with a newline', { baseUrl: 'http://x.test', apiToken: 'abc\n' }, /apiToken must be a non-empty string/],

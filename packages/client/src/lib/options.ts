@@ -37,9 +37,10 @@ export interface ApiTokenCredential {
   apiToken: string;
   accessToken?: never;
   getAccessToken?: never;
+  agentToken?: never;
   publishableKey?: never;
-  /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
-  delegationGrantId?: string;
+  /** An API token acts for the account, never as a delegate: see {@link AccessTokenCredential.delegationGrantId}. */
+  delegationGrantId?: never;
 }
 
 /** Credential of a user-facing app: an OAuth 2.0 access token (`Authorization: Bearer`). */
@@ -48,8 +49,14 @@ export interface AccessTokenCredential {
   accessToken: string;
   apiToken?: never;
   getAccessToken?: never;
+  agentToken?: never;
   publishableKey?: never;
-  /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
+  /**
+   * A delegation grant (`dlg_...`) made to the person this token belongs to: every request then carries
+   * `X-Delegation-Grant-Id` and acts in the grant's principal's context, within its `delegated_scopes`. Only a
+   * person's own access token can be a human delegate, so the client refuses it beside an API token or an agent
+   * token (the service would refuse each request).
+   */
   delegationGrantId?: string;
 }
 
@@ -71,9 +78,26 @@ export interface AccessTokenProviderCredential {
   getAccessToken: AccessTokenProvider;
   apiToken?: never;
   accessToken?: never;
+  agentToken?: never;
   publishableKey?: never;
-  /** Act for another user through a delegation grant (`X-Delegation-Grant-Id`). */
+  /** A delegation grant made to this person; see {@link AccessTokenCredential.delegationGrantId}. */
   delegationGrantId?: string;
+}
+
+/**
+ * Credential of an AI agent: the agent token (`ra_agent_...`) that `exchangeDelegationGrant` got for a delegation
+ * grant. The agent acts for the grant's principal, within the grant's bounds; it expires (`expires_in`) and stops
+ * working at once when the grant is suspended or revoked.
+ */
+export interface AgentTokenCredential {
+  /** Agent token, sent as `Authorization: Bearer <token>`; it must start with `ra_agent_`. */
+  agentToken: string;
+  apiToken?: never;
+  accessToken?: never;
+  getAccessToken?: never;
+  publishableKey?: never;
+  /** The agent token already names its grant. */
+  delegationGrantId?: never;
 }
 
 /** Credential of a browser page: a publishable key (`X-Publishable-Key`). */
@@ -83,11 +107,13 @@ export interface PublishableKeyCredential {
   apiToken?: never;
   accessToken?: never;
   getAccessToken?: never;
+  agentToken?: never;
   delegationGrantId?: never;
 }
 
-/** Options of a client holding a bearer credential (API token, access token, or an access token provider). */
-export type BearerClientOptions = BaseClientOptions & (ApiTokenCredential | AccessTokenCredential | AccessTokenProviderCredential);
+/** Options of a client holding a bearer credential (API token, access token or its provider, agent token). */
+export type BearerClientOptions = BaseClientOptions &
+  (ApiTokenCredential | AccessTokenCredential | AccessTokenProviderCredential | AgentTokenCredential);
 /** Options of a client holding a publishable key. */
 export type PublishableClientOptions = BaseClientOptions & PublishableKeyCredential;
 /** Options of any client. */
@@ -116,6 +142,11 @@ const fail = (message: string): never => {
   throw new SvcConfigurationError(message);
 };
 
+/** An agent token as the token exchange issues it. */
+const AGENT_TOKEN = /^ra_agent_./;
+/** A delegation grant id, `dlg_<region>_<id>` (the shape `createDelegationRequest` checks for `parent_grant_id`). */
+const DELEGATION_GRANT_ID = /^dlg_[a-z]+_[A-Za-z0-9]{1,40}$/;
+
 /** Whether `value` may travel in a header: visible ASCII, at most 4096 characters. */
 export const isHeaderSafe = (value: unknown): value is string => typeof value === 'string' && /^[\x21-\x7e]{1,4096}$/.test(value);
 
@@ -128,10 +159,10 @@ const headerSafe = (name: string, value: unknown): string => {
 /** Checks client options (exactly one credential, a usable base URL, sane numbers) and resolves defaults. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) fail('createClient needs an options object.');
-  const given = (['apiToken', 'accessToken', 'getAccessToken', 'publishableKey'] as const).filter((k) => options[k] !== undefined);
+  const given = (['apiToken', 'accessToken', 'getAccessToken', 'agentToken', 'publishableKey'] as const).filter((k) => options[k] !== undefined);
   if (given.length !== 1) {
     fail(given.length === 0
-      ? 'Pass one credential: apiToken, accessToken, getAccessToken or publishableKey.'
+      ? 'Pass one credential: apiToken, accessToken, getAccessToken, agentToken or publishableKey.'
       : `Pass one credential, not ${given.join(' and ')}.`);
   }
   if (options.getAccessToken !== undefined && typeof options.getAccessToken !== 'function') {
@@ -154,16 +185,23 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     credential = 'publishable_key';
     headers['x-publishable-key'] = headerSafe('publishableKey', options.publishableKey);
     if (options.delegationGrantId !== undefined) {
-      fail('delegationGrantId needs a bearer credential (apiToken, accessToken or getAccessToken), not a publishable key.');
+      fail("delegationGrantId needs a person's access token (accessToken or getAccessToken), not a publishable key.");
     }
   } else {
     // A provider's token is read per attempt (connection.ts); a fixed one is checked and set once, here.
-    if (options.getAccessToken === undefined) {
-      const token = options.apiToken ?? options.accessToken;
-      headers.authorization = `Bearer ${headerSafe(options.apiToken !== undefined ? 'apiToken' : 'accessToken', token)}`;
+    const [name] = given as ['apiToken' | 'accessToken' | 'getAccessToken' | 'agentToken'];
+    if (name !== 'getAccessToken') headers.authorization = `Bearer ${headerSafe(name, options[name])}`;
+    if (name === 'agentToken' && !AGENT_TOKEN.test(options.agentToken!)) {
+      fail('agentToken must be an agent token (ra_agent_...), as exchangeDelegationGrant returns it.');
     }
     if (options.delegationGrantId !== undefined) {
-      headers['x-delegation-grant-id'] = headerSafe('delegationGrantId', options.delegationGrantId);
+      // The service refuses the header with an API token or an agent token; failing here names the mistake.
+      if (name === 'apiToken' || name === 'agentToken') {
+        fail(`delegationGrantId is for a person acting as a delegate with their own access token (accessToken or getAccessToken), not with ${name === 'apiToken' ? 'an API token' : 'an agent token, which names its grant itself'}.`);
+      }
+      const grant = headerSafe('delegationGrantId', options.delegationGrantId);
+      if (!DELEGATION_GRANT_ID.test(grant)) fail(`delegationGrantId must be a delegation grant id (dlg_<region>_...), not ${JSON.stringify(grant.slice(0, 40))}.`);
+      headers['x-delegation-grant-id'] = grant;
     }
   }
 
