@@ -71,11 +71,23 @@ export {
 export {
   createAgentIdentity,
   getAgentIdentity,
+  getAgentTrustScore,
   listAgentIdentities,
   resumeAgentIdentity,
   revokeAgentIdentity,
   suspendAgentIdentity,
 } from './resources/agent-identities.js';
+export {
+  createDelegationGrant,
+  getDelegationGrant,
+  listDelegationGrants,
+  resumeDelegationGrant,
+  revokeDelegationGrant,
+  suspendDelegationGrant,
+} from './resources/delegations.js';
+export { exchangeDelegationGrant, TOKEN_EXCHANGE_PATH } from './resources/token-exchange.js';
+export { checkAuthority } from './resources/authority.js';
+export { createEscalation, getEscalation, listEscalations, readEscalation, waitForEscalation } from './resources/escalations.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -101,12 +113,30 @@ export type { IssuedWebhookEndpoint, WebhookDeliveryQuery, WebhookEndpointsResou
 export type { CaptureOptions, CapturesResource, PublishableFlowsResource, RenderOptions } from './resources/captures.js';
 export type { FormConnectionsResource } from './resources/form-connections.js';
 export type { AgentIdentitiesResource, AgentIdentityQuery } from './resources/agent-identities.js';
+export type { DelegationGrantQuery, DelegationsResource } from './resources/delegations.js';
+export type { AgentClientCredentials, ClientAuthMethod, ExchangeDelegationGrantOptions } from './resources/token-exchange.js';
+export type { AuthorityAllowed, AuthorityCheckResult, AuthorityDenied, AuthorityEscalated, AuthorityResource } from './resources/authority.js';
+export type { EscalationQuery, EscalationRead, EscalationsResource, WaitForEscalationOptions } from './resources/escalations.js';
 export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';
 export type {
   ActivityEvent,
   AgentIdentity,
   AgentIdentityStatus,
   AllowedOrigin,
+  AuthorityCheck,
+  AuthorityCheckRequest,
+  BoundName,
+  CreateDelegationRequest,
+  CreateEscalationRequest,
+  DelegationBounds,
+  DelegationGrant,
+  DelegationStatus,
+  DelegationType,
+  Escalation,
+  EscalationStatus,
+  EscalationTrigger,
+  TokenExchangeResponse,
+  TrustScore,
   ApiToken,
   Application,
   ConsentExchange,
@@ -126,6 +156,7 @@ export {
   SvcBadRequestError,
   SvcConfigurationError,
   SvcError,
+  SvcEscalationOutcomeError,
   SvcHttpError,
   SvcNetworkError,
   SvcNotFoundError,

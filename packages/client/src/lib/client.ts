@@ -24,9 +24,16 @@ import { consentStatusResource, type ConsentStatusResource } from '../resources/
 import { auditResource, type AuditResource } from '../resources/audit.js';
 import { webhookEndpointsResource, type WebhookEndpointsResource } from '../resources/webhook-endpoints.js';
 import { agentIdentitiesResource, type AgentIdentitiesResource } from '../resources/agent-identities.js';
+import { delegationsResource, type DelegationsResource } from '../resources/delegations.js';
+import { authorityResource, type AuthorityResource } from '../resources/authority.js';
+import { escalationsResource, type EscalationsResource } from '../resources/escalations.js';
 import type { Me } from '../schemas/me.js';
 
-/** A client holding a bearer credential (API token or access token): every endpoint, grouped by resource. */
+/**
+ * A client holding a bearer credential (API token, a person's access token, an agent token): every endpoint,
+ * grouped by resource. What each credential may call is the service's to decide (an agent token checks authority
+ * and escalates; a person delegates; an API token administers the account).
+ */
 export interface SvcClient extends SvcConnection<'bearer'> {
   /** Reads the calling identity (`GET /api/v1/me`). */
   me(options?: CallOptions): Promise<Me>;
@@ -52,8 +59,14 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly audit: AuditResource;
   /** Webhook endpoints (subscriptions) of each application and their deliveries. */
   readonly webhookEndpoints: WebhookEndpointsResource;
-  /** The software agents the account operates: register, suspend, resume, revoke. */
+  /** The software agents the account operates: register, suspend, resume, revoke, and their trust scores. */
   readonly agentIdentities: AgentIdentitiesResource;
+  /** Delegation grants (a person's authority handed to a person or an agent) and their exchange for an agent token. */
+  readonly delegations: DelegationsResource;
+  /** Authority checks: an agent asks before it acts (agent token). */
+  readonly authority: AuthorityResource;
+  /** Escalations: an agent's actions beyond its grant, waiting for the principal; `waitFor` polls one to its end. */
+  readonly escalations: EscalationsResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -67,8 +80,9 @@ export interface SvcPublishableClient extends SvcConnection<'publishable_key'> {
 }
 
 /**
- * Creates a client of the svc REST API. The credential decides what it offers: with an `apiToken` or
- * `accessToken` every resource; with a `publishableKey` only the calls a browser page may make.
+ * Creates a client of the svc REST API. The credential decides what it offers: with an `apiToken`, an
+ * `accessToken` (or `getAccessToken`; with `delegationGrantId` as a person's delegate) or an `agentToken` every
+ * resource; with a `publishableKey` only the calls a browser page may make.
  *
  * @example Server side, with an API token
  * ```ts
@@ -77,6 +91,13 @@ export interface SvcPublishableClient extends SvcConnection<'publishable_key'> {
  * const svc = createClient({ baseUrl: 'http://127.0.0.1:4010', apiToken: process.env.SVC_API_TOKEN! });
  * const decision = await svc.decisions.create({ kind: 'consent', subject_ref: 'flw_dev_...', delivery_mode: 'redirect' });
  * for await (const token of svc.apiTokens.list({ limit: 50 })) console.log(token.name);
+ * ```
+ *
+ * @example An AI agent, with the token its delegation grant was exchanged for
+ * ```ts
+ * const { access_token } = await exchangeDelegationGrant({ baseUrl, clientId, clientSecret, delegationGrantId: 'dlg_dev_...' });
+ * const agent = createClient({ baseUrl, agentToken: access_token });
+ * const result = await agent.authority.check({ scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', description: 'Pay the plumber' });
  * ```
  *
  * @example In a browser, with a publishable key
@@ -117,5 +138,8 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     audit: auditResource(bearer),
     webhookEndpoints: webhookEndpointsResource(bearer),
     agentIdentities: agentIdentitiesResource(bearer),
+    delegations: delegationsResource(bearer, { fetch: options.fetch, timeoutMs: options.timeoutMs }),
+    authority: authorityResource(bearer),
+    escalations: escalationsResource(bearer),
   };
 }

@@ -33,6 +33,11 @@ export interface SvcRequest {
   body?: unknown;
   /** Extra request headers for this call (such as `X-Svc-Render-Proof`); they cannot replace the credential. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Called with the status and headers of the successful answer, before its body is read: for endpoints whose
+   * headers carry meaning (`Retry-After` while an escalation is pending, 202 against 200).
+   */
+  onResponse?: ((response: { status: number; headers: Headers }) => void) | undefined;
 }
 
 /** Options every call takes as its last argument. */
@@ -172,7 +177,10 @@ async function send<T>(
       config.onWarning(warning);
     }
 
-    if (response.ok) return { value: parseBody(text, response.status, schema, info) };
+    if (response.ok) {
+      request.onResponse?.({ status: response.status, headers: response.headers });
+      return { value: parseBody(text, response.status, schema, info) };
+    }
     const retryAfter = parseRetryAfter(response.headers.get('retry-after'));
     return { error: httpError(response, text, info, retryAfter), retryable: isRetryableStatus(response.status), retryAfter };
   };

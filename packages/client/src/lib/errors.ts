@@ -1,4 +1,5 @@
 import type { AnyOAuthError } from '../oauth/errors.js';
+import type { Escalation, EscalationStatus } from '../schemas/delegations.js';
 import type { AnyReceiptVerificationError } from '../verify/receipt.js';
 import type { AnyWebhookVerificationError } from '../verify/webhook.js';
 
@@ -164,6 +165,26 @@ export class SvcTokenProviderError extends SvcError {
   readonly code = 'ERR_SVC_TOKEN_PROVIDER';
 }
 
+/**
+ * An escalation the caller waited for (`escalations.waitFor(id, { outcome })`) was decided otherwise: denied,
+ * countered or expired instead of the outcome asked for. `escalation` is the escalation as last read (its
+ * `status`, and the principal's `counter_proposal` when countered).
+ */
+export class SvcEscalationOutcomeError extends SvcError {
+  override readonly name = 'SvcEscalationOutcomeError';
+  readonly code = 'ERR_SVC_ESCALATION_OUTCOME';
+  /** The escalation as it ended. */
+  readonly escalation: Escalation;
+  /** The outcome the caller waited for. */
+  readonly expected: Exclude<EscalationStatus, 'pending'>;
+
+  constructor(message: string, escalation: Escalation, expected: Exclude<EscalationStatus, 'pending'>, details: SvcErrorDetails = {}) {
+    super(message, details);
+    this.escalation = escalation;
+    this.expected = expected;
+  }
+}
+
 /** Every error the client throws; `switch (err.code)` narrows to the class. */
 export type AnySvcError =
   | SvcConfigurationError
@@ -180,6 +201,7 @@ export type AnySvcError =
   | SvcAbortError
   | SvcResponseValidationError
   | SvcTokenProviderError
+  | SvcEscalationOutcomeError
   | AnyOAuthError
   | AnyReceiptVerificationError
   | AnyWebhookVerificationError;

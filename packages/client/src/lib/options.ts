@@ -156,6 +156,20 @@ const headerSafe = (name: string, value: unknown): string => {
   return value as string;
 };
 
+/** Checks a base URL (http(s), no query, fragment or credentials) and answers it without a trailing slash. */
+export function resolveBaseUrl(value: string | URL): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    fail(`baseUrl is not a URL: ${String(value)}`);
+  }
+  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
+    fail('baseUrl must be an http(s) URL without query, fragment or credentials, e.g. https://api.example.com');
+  }
+  return url!.href.replace(/\/+$/, '');
+}
+
 /** Checks client options (exactly one credential, a usable base URL, sane numbers) and resolves defaults. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) fail('createClient needs an options object.');
@@ -169,15 +183,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     fail('getAccessToken must be a function that returns the access token.');
   }
 
-  let url: URL | undefined;
-  try {
-    url = new URL(options.baseUrl);
-  } catch {
-    fail(`baseUrl is not a URL: ${String(options.baseUrl)}`);
-  }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    fail('baseUrl must be an http(s) URL without query, fragment or credentials, e.g. https://api.example.com');
-  }
+  const baseUrl = resolveBaseUrl(options.baseUrl);
 
   const headers: Record<string, string> = { accept: 'application/json' };
   let credential: CredentialKind = 'bearer';
@@ -212,7 +218,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   };
 
   return {
-    baseUrl: url!.href.replace(/\/+$/, ''),
+    baseUrl,
     credential,
     headers,
     getAccessToken: options.getAccessToken,

@@ -5,6 +5,8 @@ import {
   type AgentIdentityStatus,
   type CreateAgentIdentityRequest,
 } from '../schemas/agent-identities.js';
+import { z } from 'zod/mini';
+import { trustScore, type TrustScore } from '../schemas/delegations.js';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 
@@ -56,6 +58,18 @@ export function revokeAgentIdentity(connection: SvcConnection<'bearer'>, id: str
   return change(connection, id, 'revoke', options);
 }
 
+// The spec names the trust score, not its envelope; the envelope is the API's usual one.
+const trustScoreEnvelope = z.object({ trust_score: trustScore });
+
+/**
+ * Reads an agent's trust score (`GET /api/v1/agent_identities/{id}/trust_score`, API token): 0-100, computed
+ * from what the service recorded of the agent, with the factors that made it. The reputation bound of a grant
+ * (`min_trust_score`) is checked against it.
+ */
+export function getAgentTrustScore(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<TrustScore> {
+  return connection.request({ method: 'GET', path: path(id, '/trust_score'), schema: trustScoreEnvelope }, options).then((body) => body.trust_score);
+}
+
 /** The software agents the account operates. */
 export interface AgentIdentitiesResource {
   /** Lists the identities; see {@link listAgentIdentities}. */
@@ -70,6 +84,8 @@ export interface AgentIdentitiesResource {
   resume(id: string, options?: WriteOptions): Promise<AgentIdentity>;
   /** Revokes an identity; see {@link revokeAgentIdentity}. */
   revoke(id: string, options?: WriteOptions): Promise<AgentIdentity>;
+  /** Reads an identity's trust score; see {@link getAgentTrustScore}. */
+  trustScore(id: string, options?: CallOptions): Promise<TrustScore>;
 }
 
 /** Binds the agent identity functions to a connection. */
@@ -81,5 +97,6 @@ export function agentIdentitiesResource(connection: SvcConnection<'bearer'>): Ag
     suspend: (id, options) => suspendAgentIdentity(connection, id, options),
     resume: (id, options) => resumeAgentIdentity(connection, id, options),
     revoke: (id, options) => revokeAgentIdentity(connection, id, options),
+    trustScore: (id, options) => getAgentTrustScore(connection, id, options),
   };
 }
