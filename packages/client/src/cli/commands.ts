@@ -1,5 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { SvcClient } from '../lib/client.js';
+import type { AuthorityCheckResult } from '../resources/authority.js';
 import type { SvcList } from '../lib/pagination.js';
 import { AGENT_TYPES, type AgentIdentity, type AgentIdentityStatus, type AgentType } from '../schemas/agent-identities.js';
 import type { ApiToken, Permission } from '../schemas/api-tokens.js';
@@ -8,8 +9,23 @@ import type { ConsentRecord, WithdrawEventChannel } from '../schemas/records.js'
 import type { ReceiptRecord } from '../schemas/receipts.js';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEventSelector } from '../schemas/webhooks.js';
 import type { ConsentStatusQuery } from '../resources/consent-status.js';
+import {
+  AUTHORITY_ACTIONS,
+  BOUND_NAMES,
+  ESCALATION_TRIGGERS,
+  HUMAN_DELEGATION_TYPES,
+  type AuthorityAction,
+  type CreateDelegationRequest,
+  type DelegationBounds,
+  type DelegationGrant,
+  type DelegationStatus,
+  type DelegationType,
+  type Escalation,
+  type EscalationStatus,
+} from '../schemas/delegations.js';
 import { verifyReceipt } from '../verify/receipt.js';
 import { CliUsageError, type CliConfig } from './config.js';
+import type { AgentUse } from './session.js';
 
 /** What a command hands back: the value `--json` prints, and the lines a person reads. */
 export interface Output {
@@ -36,6 +52,8 @@ export interface Command {
   options?: NonNullable<ParseArgsConfig['options']>;
   /** Names of the positional arguments, all required. */
   args?: string[];
+  /** Whether the command acts as an agent with `SVC_AGENT_TOKEN` (see `chooseCredential`). */
+  agent?: AgentUse;
   run(svc: SvcClient, invocation: Invocation): Promise<Output>;
 }
 
@@ -123,6 +141,12 @@ export const commands: Record<string, Command> = {
               ['person', `${me.person.email} (${me.person.id})`],
               ['client', `${me.client.name} (${me.client.client_id})`],
               ['scopes', me.scopes.join(' ')],
+              ...(me.delegation
+                ? [
+                    ['delegate', `${me.delegation.delegate.email} (${me.delegation.delegate.id})`],
+                    ['grant', `${me.delegation.delegation_grant_id} (${me.delegation.delegation_type}: ${me.delegation.delegated_scopes.join(' ')})`],
+                  ] satisfies [string, Cell][]
+                : []),
             ]
           : me.kind === 'agent'
           ? [
@@ -604,6 +628,153 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  'agents trust-score': {
+    usage: 'agents trust-score <id>',
+    summary: "Show an agent identity's trust score (0-100) and the factors that make it",
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const score = await svc.agentIdentities.trustScore(id!);
+      return {
+        json: score,
+        human: `${record([['agent', score.subject_id], ['score', `${score.score} / 100`], ['computed', score.computed_at]])}\n\n` +
+          table(score.factors, [['factor', (f) => f.name], ['value', (f) => f.value], ['contribution', (f) => (f.contribution > 0 ? `+${f.contribution}` : f.contribution)]], 'No factors.'),
+      };
+    },
+  },
+
+  'delegations list': {
+    usage: 'delegations list [--role principal|delegate] [--status active|suspended|revoked|expired] [--limit <n>]',
+    summary: 'List delegation grants (a signed-in person: the ones they made or received)',
+    options: { ...limitOption, role: { type: 'string' }, status: { type: 'string' } },
+    async run(svc, { flags }) {
+      const role = oneOf(flags, 'role', ['principal', 'delegate'] as const);
+      const status = oneOf(flags, 'status', DELEGATION_STATUSES);
+      const grants = await collect((limit) => svc.delegations.list({ limit, role, status }), flags);
+      return { json: grants, human: table(grants, grantColumns, 'No delegation grants.') };
+    },
+  },
+  'delegations create': {
+    usage: 'delegations create --delegate <agt_...|prs_...> [--type <type>] [--scopes <scopes>] [--max-per-day <n>] [--expires <date-time>] ' +
+      '[--actions read,write,delete] [--max-value <amount> --currency <code>] [--jurisdictions DE,FR] [--escalation] [--min-trust <0-100>] ' +
+      '[--not-before <date-time>] [--not-after <date-time>] [--allow-sub-delegation] [--parent <dlg_...>]',
+    summary: 'Delegate authority to an agent (bounded) or a person, as the signed-in person (svc login)',
+    options: {
+      delegate: { type: 'string' }, type: { type: 'string' }, scopes: { type: 'string' }, 'max-per-day': { type: 'string' }, expires: { type: 'string' },
+      actions: { type: 'string' }, 'max-value': { type: 'string' }, currency: { type: 'string' }, jurisdictions: { type: 'string' },
+      escalation: { type: 'boolean' }, 'min-trust': { type: 'string' }, 'not-before': { type: 'string' }, 'not-after': { type: 'string' },
+      'allow-sub-delegation': { type: 'boolean' }, parent: { type: 'string' },
+    },
+    async run(svc, { flags }) {
+      const grant = await svc.delegations.create(delegationRequestOf(flags));
+      return { json: grant, human: grantLines(grant) };
+    },
+  },
+  'delegations get': {
+    usage: 'delegations get <id>',
+    summary: 'Show a delegation grant and its bounds',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const grant = await svc.delegations.get(id!);
+      return { json: grant, human: grantLines(grant) };
+    },
+  },
+  'delegations suspend': {
+    usage: 'delegations suspend <id>',
+    summary: "Pause a delegation grant: the delegate's tokens stop until it is resumed",
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const grant = await svc.delegations.suspend(id!);
+      return { json: grant, human: `${grant.id} is ${grant.status} (since ${grant.suspended_at}).` };
+    },
+  },
+  'delegations resume': {
+    usage: 'delegations resume <id>',
+    summary: 'Resume a suspended delegation grant',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const grant = await svc.delegations.resume(id!);
+      return { json: grant, human: `${grant.id} is ${grant.status}.` };
+    },
+  },
+  'delegations revoke': {
+    usage: 'delegations revoke <id>',
+    summary: 'Revoke a delegation grant, its sub-delegations and every token issued from them, for good',
+    args: ['id'],
+    async run(svc, { args: [id] }) {
+      const grant = await svc.delegations.revoke(id!);
+      return { json: grant, human: `${grant.id} is revoked (since ${grant.revoked_at}) with every grant made from it; this cannot be undone.` };
+    },
+  },
+
+  'escalations list': {
+    usage: 'escalations list [--status pending|approved|denied|countered|expired] [--trigger <bound>] [--limit <n>]',
+    summary: "List escalations (an agent's own with SVC_AGENT_TOKEN, a person's as principal, else the account's)",
+    options: { ...limitOption, status: { type: 'string' }, trigger: { type: 'string' } },
+    agent: 'preferred',
+    async run(svc, { flags }) {
+      const status = oneOf(flags, 'status', ESCALATION_STATUSES);
+      const trigger = oneOf(flags, 'trigger', ESCALATION_TRIGGERS);
+      const escalations = await collect((limit) => svc.escalations.list({ limit, status, trigger }), flags);
+      return { json: escalations, human: table(escalations, escalationColumns, 'No escalations.') };
+    },
+  },
+  'escalations get': {
+    usage: 'escalations get <id>',
+    summary: 'Show an escalation: the action, why, and its status',
+    args: ['id'],
+    agent: 'preferred',
+    async run(svc, { args: [id] }) {
+      const escalation = await svc.escalations.get(id!);
+      return { json: escalation, human: escalationLines(escalation) };
+    },
+  },
+  'escalations wait': {
+    usage: 'escalations wait <id> [--outcome approved|denied|countered|expired] [--timeout <seconds>] [--interval <seconds>]',
+    summary: "Wait until the principal decides an escalation (exit 1 when it ends otherwise than --outcome, or on --timeout)",
+    options: { outcome: { type: 'string' }, timeout: { type: 'string' }, interval: { type: 'string' } },
+    args: ['id'],
+    agent: 'preferred',
+    async run(svc, { args: [id], flags }) {
+      const outcome = oneOf(flags, 'outcome', ESCALATION_STATUSES.filter((s) => s !== 'pending') as Exclude<EscalationStatus, 'pending'>[]);
+      const seconds = (name: string) => {
+        const value = number(flags, name);
+        if (value !== undefined && !(value > 0)) throw new CliUsageError(`--${name} is a positive number of seconds`);
+        return value === undefined ? undefined : Math.round(value * 1000);
+      };
+      const timeoutMs = seconds('timeout');
+      const pollIntervalMs = seconds('interval');
+      const escalation = await svc.escalations.waitFor(id!, { outcome, timeoutMs, pollIntervalMs });
+      return { json: escalation, human: escalationLines(escalation) };
+    },
+  },
+
+  'authority check': {
+    usage: 'authority check --scope <scope> --action read|write|delete --description <text> [--value <amount> --currency <code>] ' +
+      '[--jurisdiction <country>] [--escalation-id <esc_...>]',
+    summary: 'As the agent (SVC_AGENT_TOKEN), ask whether an action is within its grant (exit 0 allowed, 1 denied, 3 escalated)',
+    options: {
+      scope: { type: 'string' }, action: { type: 'string' }, description: { type: 'string' }, value: { type: 'string' }, currency: { type: 'string' },
+      jurisdiction: { type: 'string' }, 'escalation-id': { type: 'string' },
+    },
+    agent: 'required',
+    async run(svc, { flags }) {
+      const scope = string(flags, 'scope');
+      const description = string(flags, 'description');
+      const action = oneOf(flags, 'action', AUTHORITY_ACTIONS);
+      if (!scope || !action || !description) throw new CliUsageError('authority check needs --scope, --action and --description');
+      const value = number(flags, 'value');
+      const currency = string(flags, 'currency');
+      if ((value === undefined) !== (currency === undefined)) throw new CliUsageError('--value and --currency go together');
+      const result = await svc.authority.check({
+        scope, action, description,
+        ...(value === undefined ? {} : { value, currency }),
+        ...(string(flags, 'jurisdiction') === undefined ? {} : { jurisdiction: string(flags, 'jurisdiction') }),
+        ...(string(flags, 'escalation-id') === undefined ? {} : { escalation_id: string(flags, 'escalation-id') }),
+      });
+      return authorityOutput(result);
+    },
+  },
+
   'audit events': {
     usage: 'audit events [--app <id>] [--limit <n>]',
     summary: "List an application's hash-chained audit events, oldest first",
@@ -657,6 +828,156 @@ export const commands: Record<string, Command> = {
     },
   },
 };
+
+/** Exit code of `authority check` when the action was escalated: neither allowed (0) nor denied (1). */
+export const EXIT_ESCALATED = 3;
+
+const DELEGATION_STATUSES: readonly DelegationStatus[] = ['active', 'suspended', 'revoked', 'expired'];
+const ESCALATION_STATUSES: readonly EscalationStatus[] = ['pending', 'approved', 'denied', 'countered', 'expired'];
+const DELEGATION_TYPES: readonly DelegationType[] = [...HUMAN_DELEGATION_TYPES, 'ai_agent'];
+
+/** A flag that must be one of `values`, or absent. */
+function oneOf<T extends string>(flags: Invocation['flags'], name: string, values: readonly T[]): T | undefined {
+  const value = string(flags, name);
+  if (value !== undefined && !values.includes(value as T)) throw new CliUsageError(`--${name} is one of ${values.join(', ')}`);
+  return value as T | undefined;
+}
+
+/** A numeric flag, or undefined when absent. */
+function number(flags: Invocation['flags'], name: string): number | undefined {
+  const value = string(flags, name);
+  if (value === undefined) return undefined;
+  const parsed = Number(value);
+  if (value.trim() === '' || !Number.isFinite(parsed)) throw new CliUsageError(`--${name} must be a number`);
+  return parsed;
+}
+
+/** A whole-number flag, or undefined when absent. */
+function integer(flags: Invocation['flags'], name: string): number | undefined {
+  const value = number(flags, name);
+  if (value !== undefined && !Number.isInteger(value)) throw new CliUsageError(`--${name} must be a whole number`);
+  return value;
+}
+
+/**
+ * The request of `delegations create`. The type defaults to `ai_agent` for an agent identity; a person needs one of
+ * the human types. Bounds are for agents only; the service checks the rest (scopes, dates, ranges) and names the field.
+ */
+export function delegationRequestOf(flags: Invocation['flags']): CreateDelegationRequest {
+  const delegate = string(flags, 'delegate');
+  if (!delegate) throw new CliUsageError('delegations create needs --delegate <agt_...|prs_...>');
+  const type = oneOf(flags, 'type', DELEGATION_TYPES) ?? (delegate.startsWith('agt_') ? 'ai_agent' : undefined);
+  if (!type) throw new CliUsageError(`a delegation to a person needs --type, one of ${HUMAN_DELEGATION_TYPES.join(', ')}`);
+
+  const bounds: DelegationBounds = {};
+  const actions = listOf(flags, 'actions');
+  const wrong = actions.filter((a) => !(AUTHORITY_ACTIONS as readonly string[]).includes(a));
+  if (wrong.length) throw new CliUsageError(`--actions takes a comma-separated list of ${AUTHORITY_ACTIONS.join(', ')}`);
+  if (actions.length) bounds.actions = actions as AuthorityAction[];
+  const maxValue = number(flags, 'max-value');
+  const currency = string(flags, 'currency');
+  if ((maxValue === undefined) !== (currency === undefined)) throw new CliUsageError('--max-value and --currency go together');
+  if (maxValue !== undefined) bounds.value = { max_per_transaction: maxValue, currency: currency!.toUpperCase() };
+  const notBefore = string(flags, 'not-before');
+  const notAfter = string(flags, 'not-after');
+  if (notBefore !== undefined || notAfter !== undefined) {
+    bounds.time = { ...(notBefore === undefined ? {} : { not_before: notBefore }), ...(notAfter === undefined ? {} : { not_after: notAfter }) };
+  }
+  if (flags.escalation === true) bounds.escalation = { allowed: true };
+  const minTrust = integer(flags, 'min-trust');
+  if (minTrust !== undefined) bounds.reputation = { min_trust_score: minTrust };
+  const countries = listOf(flags, 'jurisdictions').map((c) => c.toUpperCase());
+  if (countries.length) bounds.jurisdiction = { allowed: countries };
+  if (Object.keys(bounds).length && type !== 'ai_agent') throw new CliUsageError('bounds (--actions, --max-value, --jurisdictions, ...) are for a delegation to an agent');
+
+  const scopes = listOf(flags, 'scopes');
+  return {
+    delegate_id: delegate,
+    delegation_grant: {
+      delegation_type: type,
+      ...(scopes.length ? { delegated_scopes: scopes } : {}),
+      ...(flags['allow-sub-delegation'] === true ? { allow_sub_delegation: true } : {}),
+      ...(integer(flags, 'max-per-day') === undefined ? {} : { max_actions_per_day: integer(flags, 'max-per-day') }),
+      ...(string(flags, 'expires') === undefined ? {} : { expires_at: string(flags, 'expires') }),
+      ...(Object.keys(bounds).length ? { bounds } : {}),
+      ...(string(flags, 'parent') === undefined ? {} : { parent_grant_id: string(flags, 'parent') }),
+    },
+  };
+}
+
+/** The bounds in one line each, in the spec's order (scope and sequence are the grant's own fields). */
+function boundLines(grant: DelegationGrant): [string, Cell][] {
+  const { actions, value, time, escalation, reputation, jurisdiction } = grant.bounds;
+  const lines: Partial<Record<(typeof BOUND_NAMES)[number], Cell>> = {
+    scope: grant.delegated_scopes.join(' ') || undefined,
+    action: actions?.join(', '),
+    value: value && `at most ${value.max_per_transaction} ${value.currency} per action`,
+    time: time && `${time.not_before ?? '…'} to ${time.not_after ?? '…'}`,
+    escalation: escalation && (escalation.allowed ? 'allowed' : 'not allowed'),
+    reputation: reputation && `trust score at least ${reputation.min_trust_score}`,
+    jurisdiction: jurisdiction?.allowed.join(', '),
+    sequence: grant.max_actions_per_day === null ? undefined : `${grant.max_actions_per_day} actions a day`,
+  };
+  return BOUND_NAMES.filter((name) => lines[name] !== undefined).map((name) => [`  ${name}`, lines[name]]);
+}
+
+const grantColumns: [string, (grant: DelegationGrant) => Cell][] = [
+  ['id', (g) => g.id],
+  ['status', (g) => g.status],
+  ['type', (g) => g.delegation_type],
+  ['principal', (g) => g.principal_id],
+  ['delegate', (g) => g.delegate_id],
+  ['expires', (g) => g.expires_at],
+];
+
+function grantLines(grant: DelegationGrant): string {
+  const bounds = boundLines(grant);
+  return record([['id', grant.id], ['status', grant.status], ['type', grant.delegation_type], ['principal', grant.principal_id],
+    ['delegate', `${grant.delegate_id} (${grant.delegate_type})`], ['parent', grant.parent_grant_id], ['sub-delegation', grant.allow_sub_delegation ? 'allowed' : 'not allowed'],
+    ['expires', grant.expires_at], ['created', grant.created_at], ['suspended', grant.suspended_at], ['revoked', grant.revoked_at],
+    ['authorization', grant.authorization_record_id], ['bounds', bounds.length ? '' : 'none beyond its scopes'], ...bounds]);
+}
+
+const describeAction = (a: Escalation['action']): string =>
+  `${a.action} ${a.scope}${a.value === null ? '' : ` ${a.value} ${a.currency}`}${a.jurisdiction ? ` in ${a.jurisdiction}` : ''}: ${a.description}`;
+
+const escalationColumns: [string, (escalation: Escalation) => Cell][] = [
+  ['id', (e) => e.id],
+  ['status', (e) => e.status],
+  ['trigger', (e) => e.trigger],
+  ['agent', (e) => e.agent_identity_id],
+  ['expires', (e) => e.expires_at],
+  ['action', (e) => describeAction(e.action)],
+];
+
+function escalationLines(escalation: Escalation): string {
+  return record([['id', escalation.id], ['status', escalation.status], ['trigger', escalation.trigger], ['action', describeAction(escalation.action)],
+    ['reason', escalation.reason], ['counter-proposal', escalation.counter_proposal], ['grant', escalation.delegation_grant_id],
+    ['agent', escalation.agent_identity_id], ['principal', escalation.principal_id], ['decision', escalation.decision?.url],
+    ['created', escalation.created_at], ['expires', escalation.expires_at], ['decided', escalation.decided_at], ['used', escalation.used_at]]);
+}
+
+/** What `authority check` prints, and its exit code: 0 allowed, 1 denied, {@link EXIT_ESCALATED} escalated. */
+function authorityOutput(result: AuthorityCheckResult): Output {
+  switch (result.outcome) {
+    case 'allowed':
+      return {
+        json: result,
+        human: `Allowed: ${describeAction(result.check.action)}` +
+          (result.check.remaining_today === null || result.check.remaining_today === undefined ? '' : ` (${result.check.remaining_today} more today)`),
+      };
+    case 'escalated':
+      return {
+        json: result,
+        human: `Escalated to the principal (beyond the ${result.check.bound ?? result.escalation.trigger} bound): ${result.escalation.reason}\n` +
+          `Do not act yet; wait with: svc escalations wait ${result.escalation.id} --outcome approved\n` +
+          `then check again with --escalation-id ${result.escalation.id}.`,
+        exitCode: EXIT_ESCALATED,
+      };
+    case 'denied':
+      return { json: result, human: `Denied (beyond the ${result.bound} bound): ${result.message}`, exitCode: 1 };
+  }
+}
 
 const AGENT_STATUSES: readonly string[] = ['active', 'suspended', 'revoked'];
 const AGENT_TYPE_NAMES: readonly string[] = AGENT_TYPES;

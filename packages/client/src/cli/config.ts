@@ -7,6 +7,8 @@ export interface CliConfig {
   /** `SVC_API_TOKEN`, else the sandbox's `api_token`; which one decides its rank against a signed-in person. */
   apiToken: string | undefined;
   apiTokenFrom: 'env' | 'sandbox' | undefined;
+  /** `SVC_AGENT_TOKEN`: an agent token (`ra_agent_...`), used by the commands an agent runs (`authority check`, `escalations`). */
+  agentToken: string | undefined;
   /** The sandbox's OAuth client (confidential) for `svc login`, when seeded. */
   oauthClientId: string | undefined;
   oauthClientSecret: string | undefined;
@@ -66,6 +68,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     baseUrl,
     apiToken: text(env.SVC_API_TOKEN) ?? text(sandbox.api_token),
     apiTokenFrom,
+    agentToken: text(env.SVC_AGENT_TOKEN),
     oauthClientId: text(sandbox.oauth_client_id),
     oauthClientSecret: text(sandbox.oauth_client_secret),
     applicationId: text(sandbox.application_id),

@@ -23,7 +23,7 @@ const signedIn = (issuer: string): StoredCredentials => ({
 });
 
 const config = (over: Partial<CliConfig>): CliConfig => ({
-  baseUrl: 'http://127.0.0.1:4010', apiToken: undefined, apiTokenFrom: undefined, oauthClientId: undefined, oauthClientSecret: undefined,
+  baseUrl: 'http://127.0.0.1:4010', apiToken: undefined, apiTokenFrom: undefined, agentToken: undefined, oauthClientId: undefined, oauthClientSecret: undefined,
   applicationId: undefined, flowId: undefined, captureFlowId: undefined, source: 'test', ...over,
 });
 
@@ -93,5 +93,18 @@ describe('chooseCredential', () => {
   it('else a usage error naming both ways in', () => {
     assert.throws(() => chooseCredential(config({ baseUrl: 'http://127.0.0.1:4011' }), env),
       (err: unknown) => err instanceof CliUsageError && /set SVC_API_TOKEN or run svc login/.test(err.message));
+  });
+
+  it('SVC_AGENT_TOKEN for the commands an agent runs, before SVC_API_TOKEN; never for the others', () => {
+    const both = config({ apiToken: 'tok', apiTokenFrom: 'env', agentToken: 'ra_agent_abc' });
+    assert.deepEqual(chooseCredential(both, env, 'required'), { agentToken: 'ra_agent_abc' });
+    assert.deepEqual(chooseCredential(both, env, 'preferred'), { agentToken: 'ra_agent_abc' });
+    assert.deepEqual(chooseCredential(both, env), { apiToken: 'tok' });
+  });
+
+  it('without SVC_AGENT_TOKEN: the usual credential where an agent is preferred, a usage error where one is required', () => {
+    assert.deepEqual(chooseCredential(config({ apiToken: 'tok', apiTokenFrom: 'env' }), env, 'preferred'), { apiToken: 'tok' });
+    assert.throws(() => chooseCredential(config({ apiToken: 'tok', apiTokenFrom: 'env' }), env, 'required'),
+      (err: unknown) => err instanceof CliUsageError && /set SVC_AGENT_TOKEN/.test(err.message));
   });
 });

@@ -3,6 +3,7 @@ import { createClient } from '../lib/client.js';
 import { isSvcError, type AnySvcError } from '../lib/errors.js';
 import { commands, type Command } from './commands.js';
 import { CliUsageError, loadConfig } from './config.js';
+import { exchangeCommands } from './exchange.js';
 import { chooseCredential, sessionCommands, type SessionCommand } from './session.js';
 
 /** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
@@ -18,8 +19,8 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
 
-/** Every command by its words: the API commands, then `login` and `logout`. */
-const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...sessionCommands };
+/** Every command by its words: the API commands, the token exchange, then `login` and `logout`. */
+const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...exchangeCommands, ...sessionCommands };
 
 function help(): string {
   // Long synopses get their summary on the next line, so the short ones stay in one readable column.
@@ -46,7 +47,11 @@ function help(): string {
     'svc logout (or setting SVC_API_TOKEN) goes back to the API token. svc login signs in with --client-id, else',
     "SVC_OAUTH_CLIENT_ID, else the sandbox's client; a confidential client's secret comes from --client-secret,",
     "SVC_OAUTH_CLIENT_SECRET or the sandbox (prefer the variable: a flag shows in the process list).",
-    'Exit codes: 0 success, 1 the API refused or could not be reached (or a receipt or audit trail did not verify), 2 usage or setup error.',
+    'The commands an agent runs (authority check, escalations) act as the agent when SVC_AGENT_TOKEN is set; authority',
+    "check needs it. svc delegations exchange prints one, as the agent's OAuth client: --client-id or SVC_AGENT_CLIENT_ID,",
+    "the secret from SVC_AGENT_CLIENT_SECRET (or the sandbox's client and secret).",
+    'Exit codes: 0 success, 1 the API refused or could not be reached (or a receipt or audit trail did not verify, or an',
+    'authority check was denied), 2 usage or setup error, 3 an authority check was escalated to the principal.',
     '',
   ].join('\n');
 }
@@ -109,7 +114,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       output = await command.run({ ...args, config: () => loadConfig(io.env, io.cwd), env: io.env, stderr: io.stderr });
     } else {
       const config = loadConfig(io.env, io.cwd);
-      const svc = createClient({ baseUrl: config.baseUrl, ...chooseCredential(config, io.env), onWarning: (w) => io.stderr(`${w.message}\n`) });
+      const svc = createClient({ baseUrl: config.baseUrl, ...chooseCredential(config, io.env, command.agent), onWarning: (w) => io.stderr(`${w.message}\n`) });
       output = await command.run(svc, { ...args, config });
     }
     io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.human}\n`);

@@ -3,7 +3,7 @@
 // when it is about to expire. Which credential a command uses is decided here (see `chooseCredential`).
 import type { ParseArgsConfig } from 'node:util';
 import { SvcNetworkError } from '../lib/errors.js';
-import type { AccessTokenProvider, ApiTokenCredential, AccessTokenProviderCredential } from '../lib/options.js';
+import type { AccessTokenProvider, AgentTokenCredential, ApiTokenCredential, AccessTokenProviderCredential } from '../lib/options.js';
 import { pollDeviceAuthorization, startDeviceAuthorization } from '../oauth/device.js';
 import { SvcOAuthError, SvcOAuthSignedOutError } from '../oauth/errors.js';
 import { discover, type ClientCredentials } from '../oauth/issuer.js';
@@ -85,10 +85,25 @@ export function storedPersonToken(file: string): AccessTokenProvider {
 }
 
 /**
- * The credential of an API command, first found wins: `SVC_API_TOKEN`; the person `svc login` signed in at this
- * base URL; the sandbox's `api_token`. An explicit token beats the sign-in, the sign-in beats the sandbox default.
+ * Whether a command acts as an agent: `required` (it means nothing otherwise, e.g. `authority check`) or
+ * `preferred` (an agent sees its own, anyone else what they may, e.g. `escalations list`).
  */
-export function chooseCredential(config: CliConfig, env: Record<string, string | undefined>): ApiTokenCredential | AccessTokenProviderCredential {
+export type AgentUse = 'required' | 'preferred';
+
+/**
+ * The credential of an API command, first found wins: `SVC_AGENT_TOKEN` for a command an agent runs; then
+ * `SVC_API_TOKEN`; the person `svc login` signed in at this base URL; the sandbox's `api_token`. An explicit token
+ * beats the sign-in, the sign-in beats the sandbox default.
+ */
+export function chooseCredential(
+  config: CliConfig,
+  env: Record<string, string | undefined>,
+  agent?: AgentUse,
+): ApiTokenCredential | AccessTokenProviderCredential | AgentTokenCredential {
+  if (agent && config.agentToken) return { agentToken: config.agentToken };
+  if (agent === 'required') {
+    throw new CliUsageError('this command acts as an agent: set SVC_AGENT_TOKEN to an agent token (ra_agent_...), e.g. from svc delegations exchange <dlg_id>');
+  }
   if (config.apiTokenFrom === 'env') return { apiToken: config.apiToken! };
   const file = credentialsPath(env);
   const stored = readCredentials(file);
