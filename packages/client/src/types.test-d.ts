@@ -23,6 +23,10 @@ import {
   verifyAuditChain,
   verifyAuditTrail,
   verifyReceipt,
+  checkAuthority,
+  exchangeDelegationGrant,
+  waitForEscalation,
+  type AuthorityCheckResult,
   type SvcClient,
   type SvcPublishableClient,
 } from './index.js';
@@ -274,4 +278,59 @@ export async function accessTokenProvider(): Promise<void> {
   createClient({ baseUrl, getAccessToken: () => 'at_1', accessToken: 'at_1' });
   // @ts-expect-error a provider returns the token as a string
   createClient({ baseUrl, getAccessToken: () => 42 });
+}
+
+// ---- Delegated authority ----------------------------------------------------------------------------------------
+
+export async function delegatedAuthority(person: SvcClient): Promise<void> {
+  const grant = await person.delegations.create({
+    delegate_id: 'agt_dev_1',
+    delegation_grant: { delegation_type: 'ai_agent', delegated_scopes: ['payments:write'], bounds: { value: { max_per_transaction: 100, currency: 'EUR' } } },
+  });
+  grant.status satisfies 'active' | 'suspended' | 'revoked' | 'expired';
+  // @ts-expect-error the envelope is the client's job
+  await person.delegations.create({ delegation_grant: { delegate_id: 'agt_dev_1', delegation_type: 'ai_agent' } });
+  // @ts-expect-error delegation types are a closed set
+  await person.delegations.create({ delegate_id: 'prs_2', delegation_grant: { delegation_type: 'butler' } });
+  // @ts-expect-error roles are principal or delegate
+  person.delegations.list({ role: 'owner' });
+
+  const token = await exchangeDelegationGrant({ baseUrl, clientId: 'oc_1', clientSecret: 's', delegationGrantId: grant.id, authMethod: 'client_secret_post' });
+  // @ts-expect-error the client authenticates with a secret, by basic or post only
+  await exchangeDelegationGrant({ baseUrl, clientId: 'oc_1', clientSecret: 's', delegationGrantId: grant.id, authMethod: 'private_key_jwt' });
+  await person.delegations.exchange(grant.id, { clientId: 'oc_1', clientSecret: 's', scope: ['payments:write'] });
+
+  const agent = createClient({ baseUrl, agentToken: token.access_token });
+  const request = { scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', description: 'Pay' } as const;
+  const result: AuthorityCheckResult = await agent.authority.check(request);
+  switch (result.outcome) {
+    case 'allowed':
+      result.check.remaining_today satisfies number | null | undefined;
+      // @ts-expect-error only an escalated check carries an escalation
+      void result.escalation;
+      break;
+    case 'escalated': {
+      const approved = await agent.escalations.waitFor(result.escalation.id, { outcome: 'approved', timeoutMs: 60_000 });
+      await agent.authority.check({ ...request, escalation_id: approved.id });
+      break;
+    }
+    case 'denied':
+      result.bound satisfies 'scope' | 'action' | 'value' | 'time' | 'escalation' | 'reputation' | 'jurisdiction' | 'sequence';
+      // @ts-expect-error a denial has no check
+      void result.check;
+      break;
+  }
+  await checkAuthority(connect({ baseUrl, agentToken: token.access_token }), request);
+  // @ts-expect-error actions are read, write and delete
+  await agent.authority.check({ ...request, action: 'launch' });
+  // @ts-expect-error pending is not an end to wait for
+  await waitForEscalation(agent, 'esc_1', { outcome: 'pending' });
+  (await person.agentIdentities.trustScore('agt_dev_1')).score satisfies number;
+}
+
+export function escalationOutcomeError(): void {
+  if (isSvcError(unknownError) && unknownError.code === 'ERR_SVC_ESCALATION_OUTCOME') {
+    unknownError.escalation.status satisfies 'pending' | 'approved' | 'denied' | 'countered' | 'expired';
+    unknownError.expected satisfies 'approved' | 'denied' | 'countered' | 'expired';
+  }
 }
