@@ -68,9 +68,10 @@ const formEncode = (value: string): string => new URLSearchParams({ v: value }).
  * credentials instead of a connection: an agent runtime holds those and nothing else. Hand the answer's
  * `access_token` to `createClient({ baseUrl, agentToken })`, and exchange again before `expires_in` runs out.
  *
- * Never retried: each exchange issues a token. An OAuth refusal (`invalid_grant` for a suspended, revoked or
- * expired grant or one made to another agent, `invalid_scope`, `invalid_client`, ...) fails with `SvcOAuthError`
- * whose `reason` is the OAuth `error` and whose message is its `error_description`.
+ * Never retried: each exchange issues a token. An OAuth refusal fails with `SvcOAuthError` whose `reason` is the
+ * OAuth `error` and whose message is its `error_description`: `invalid_request` when the subject token is no grant
+ * made to this client's agent or cannot be exchanged now (suspended, revoked, expired: RFC 8693 section 2.2.2),
+ * `invalid_scope` for a scope beyond the grant's, `invalid_client` (401) when the client's credentials are wrong.
  *
  * @example
  * ```ts
