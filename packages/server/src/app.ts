@@ -19,6 +19,7 @@ import { capturesModule } from './captures/index.js';
 import { IMPORTS_PATH, recordsModule } from './records/index.js';
 import { oauthClientRoutes, oauthRoutes } from './oauth/index.js';
 import { agentIdentityRoutes } from './agents/routes.js';
+import { delegationRoutes } from './delegations/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -41,6 +42,7 @@ const modules: RouteModule[] = [
   oauthClientRoutes, // an application's OAuth clients
   oauthRoutes, // the OpenID provider (/oauth/*, discovery) and its sign-in and consent pages
   agentIdentityRoutes, // the software agents an account operates: register, suspend, resume, revoke
+  delegationRoutes, // delegation grants, authority checks, escalations, trust scores; agent tokens and delegates
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

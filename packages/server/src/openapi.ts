@@ -14,6 +14,7 @@ import { capturesOperations } from './captures/index.js';
 import { recordsOperations } from './records/index.js';
 import { oauthClientOperations } from './oauth/index.js';
 import { agentIdentityOperations } from './agents/routes.js';
+import { delegationOperations } from './delegations/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -30,6 +31,7 @@ export const operationLists: Operation[][] = [
   capturesOperations,
   oauthClientOperations,
   agentIdentityOperations,
+  delegationOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;
@@ -125,7 +127,11 @@ export function buildOpenApi(lists: Operation[][] = operationLists, serverUrl?: 
         access_token: {
           type: 'openIdConnect',
           openIdConnectUrl: `${serverUrl ?? ''}/.well-known/openid-configuration`,
-          description: "A person's OAuth access token from the service's OpenID provider: `Authorization: Bearer <access token>` (only on a person's own endpoints).",
+          description: "A person's OAuth access token from the service's OpenID provider: `Authorization: Bearer <access token>` (only on a person's own endpoints). A delegate adds `X-Delegation-Grant-Id: <dlg_…>` to act in the principal's context within the grant's delegated scopes.",
+        },
+        agent_token: {
+          type: 'http', scheme: 'bearer',
+          description: 'AI agent token (`ra_agent_…`) from `POST /oauth/token/exchange` of a delegation grant: `Authorization: Bearer <agent token>`; checked against the grant on every request.',
         },
       },
     },

@@ -2,9 +2,8 @@
 // the suspend/resume/revoke state machine with its refusals, activity, account scoping and who may call.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import * as oauth from 'oauth4webapi';
 import { hashSecret, newSecret } from '../lib/ids.js';
-import { Browser, discover, insecure } from '../oauth/test-support.js';
+import { personAccessToken } from '../oauth/test-support.js';
 import { startTestServer, type TestServer } from '../testing.js';
 
 type Json = Record<string, any>;
@@ -46,23 +45,7 @@ async function activity(type: string): Promise<Json[]> {
   return res.body.activity_events as Json[];
 }
 
-/** A person's access token from the sandbox's OAuth client (PAR, PKCE, the hosted sign-in and consent pages). */
-async function personToken(): Promise<string> {
-  const as = await discover(server.url);
-  const client = { client_id: server.sandbox.oauth_client_id! };
-  const auth = oauth.ClientSecretBasic(server.sandbox.oauth_client_secret!);
-  const redirectUri = server.sandbox.oauth_redirect_uri!;
-  const verifier = oauth.generateRandomCodeVerifier();
-  const par = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
-    redirect_uri: redirectUri, scope: 'openid', response_type: 'code', state: 's',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  }, insecure));
-  const back = await new Browser(server.url).authorize(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(par.request_uri)}`, 'ada@example.com');
-  const params = oauth.validateAuthResponse(as, client, back, 's');
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client,
-    await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure));
-  return tokens.access_token;
-}
+const personToken = () => personAccessToken(server);
 
 describe('agent identities', () => {
   it('registers an identity with the defaults, and reads it back', async () => {

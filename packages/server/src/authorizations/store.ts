@@ -9,6 +9,8 @@ import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { newId } from '../lib/ids.js';
 import { freezeAuthorizationReceipt, type ApprovalOutcome } from '../receipts/authorization.js';
+import { lifecycleEvents } from '../delegations/receipt.js';
+import { actionOf, ESCALATION_USE_SECONDS, escalationOfDecision, type EscalationRow } from '../delegations/escalation-store.js';
 
 /** The audit event type (and webhook event type) of each approval outcome. */
 export const APPROVAL_EVENT_TYPE: Record<ApprovalOutcome, 'approval.granted' | 'approval.denied' | 'approval.countered'> = {
@@ -44,8 +46,9 @@ interface AuthorizationRow {
   id: string;
   account_id: string;
   application_id: string;
-  decision_id: string;
-  outcome: ApprovalOutcome;
+  decision_id: string | null;
+  grant_id: string | null;
+  outcome: ApprovalOutcome | 'granted';
   recorded_at: string;
   receipt: string;
 }
@@ -73,6 +76,7 @@ export function recordApprovalDecision(ctx: ServerContext, input: ApprovalDecisi
   const now = isoNow(ctx.clock);
   const id = newId('ar_', 20);
   const application = findApplication(ctx, input.applicationId);
+  const escalation = escalationOfDecision(ctx, input.accountId, input.escalationId);
   const receipt = freezeAuthorizationReceipt({
     recordId: id,
     application: { id: input.applicationId, name: application?.name ?? input.applicationId },
@@ -85,6 +89,7 @@ export function recordApprovalDecision(ctx: ServerContext, input: ApprovalDecisi
     deliveryMode: input.deliveryMode,
     channel: input.channel,
     scope: input.scope,
+    ...(escalation ? { escalation: escalationFacts(ctx, escalation, input.decidedAt) } : {}),
   });
   stmt(ctx.db, `INSERT INTO authorization_records (id, account_id, application_id, decision_id, outcome, recorded_at, receipt)
     VALUES (?, ?, ?, ?, ?, ?, ?)`).run(id, input.accountId, input.applicationId, input.decisionId, input.outcome, now, JSON.stringify(receipt));
@@ -106,6 +111,19 @@ export function recordApprovalDecision(ctx: ServerContext, input: ApprovalDecisi
   return id;
 }
 
+/** What an escalation's approval receipt says about the escalation: who asked, for whom, what, until when. */
+function escalationFacts(ctx: ServerContext, escalation: EscalationRow, decidedAt: string) {
+  const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(escalation.principal_id) as unknown as string | undefined;
+  const agentName = stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?').pluck().get(escalation.agent_id) as unknown as string | undefined;
+  return {
+    principal: { id: escalation.principal_id, name: email ?? escalation.principal_id },
+    agent: { id: escalation.agent_id, name: agentName ?? escalation.agent_id },
+    grantId: escalation.grant_id,
+    action: actionOf(escalation),
+    useBy: new Date(Date.parse(decidedAt) + ESCALATION_USE_SECONDS * 1000).toISOString(),
+  };
+}
+
 /** The id of the authorization record a decision made, or undefined. */
 export function authorizationRecordIdOf(ctx: ServerContext, decisionId: string): string | undefined {
   return stmt<[string], string>(ctx.db, 'SELECT id FROM authorization_records WHERE decision_id = ?').pluck().get(decisionId) as unknown as string | undefined;
@@ -117,10 +135,25 @@ function findRow(ctx: ServerContext, accountId: string, id: string): Authorizati
   return row && row.account_id === accountId ? row : undefined;
 }
 
-/** The receipt of the account's authorization record `id` (frozen at issue; nothing is appended later), or undefined. */
+/**
+ * The receipt of the account's authorization record `id`, or undefined. An approval's is frozen at issue; a grant's
+ * gets its lifecycle rows appended now (read time).
+ */
 export function readAuthorizationReceipt(ctx: ServerContext, accountId: string, id: string): AuthorizationReceiptRecord | undefined {
   const row = findRow(ctx, accountId, id);
-  return row && (JSON.parse(row.receipt) as AuthorizationReceiptRecord);
+  if (!row) return undefined;
+  const receipt = JSON.parse(row.receipt) as AuthorizationReceiptRecord;
+  if (row.grant_id) receipt.event = [...receipt.event, ...lifecycleEvents(ctx, row.grant_id, ctx.clock.now())];
+  return receipt;
+}
+
+/** Stores the authorization record of a grant's activation, inside the caller's transaction. */
+export function insertGrantRecord(
+  ctx: ServerContext,
+  input: { id: string; accountId: string; applicationId: string; grantId: string; recordedAt: string; receipt: AuthorizationReceiptRecord },
+): void {
+  stmt(ctx.db, `INSERT INTO authorization_records (id, account_id, application_id, grant_id, outcome, recorded_at, receipt)
+    VALUES (?, ?, ?, ?, 'granted', ?, ?)`).run(input.id, input.accountId, input.applicationId, input.grantId, input.recordedAt, JSON.stringify(input.receipt));
 }
 
 /** Whether the account holds an authorization record `id` (to answer a consent-record read of it helpfully). */
@@ -128,11 +161,14 @@ export function isAuthorizationRecord(ctx: ServerContext, accountId: string, id:
   return findRow(ctx, accountId, id) !== undefined;
 }
 
-/** What the withdrawal page may say about a record, whoever asks: its outcome and the application's name. */
-export function withdrawalFacts(ctx: ServerContext, id: string): { outcome: ApprovalOutcome; applicationName: string } | undefined {
+/**
+ * What the withdrawal page may say about a record, whoever asks: its outcome, the application's name and, for a
+ * grant, the grant's id (nothing personal: the page needs no credential).
+ */
+export function withdrawalFacts(ctx: ServerContext, id: string): { outcome: ApprovalOutcome | 'granted'; applicationName: string; grantId: string | null } | undefined {
   if (!isAuthorizationRecordId(id)) return undefined;
-  const row = stmt<[string], Pick<AuthorizationRow, 'outcome' | 'application_id'>>(ctx.db,
-    'SELECT outcome, application_id FROM authorization_records WHERE id = ?').get(id);
+  const row = stmt<[string], Pick<AuthorizationRow, 'outcome' | 'application_id' | 'grant_id'>>(ctx.db,
+    'SELECT outcome, application_id, grant_id FROM authorization_records WHERE id = ?').get(id);
   if (!row) return undefined;
-  return { outcome: row.outcome, applicationName: findApplication(ctx, row.application_id)?.name ?? row.application_id };
+  return { outcome: row.outcome, applicationName: findApplication(ctx, row.application_id)?.name ?? row.application_id, grantId: row.grant_id };
 }

@@ -22,6 +22,7 @@ import { hashSecret, newId, newSecret, safeEqual } from '../lib/ids.js';
 import { getActiveTermsText } from '../flows/store.js';
 import { createConsentRecord } from '../records/service.js';
 import { authorizationRecordIdOf, recordApprovalDecision } from '../authorizations/store.js';
+import { decideEscalation, escalationOfDecision, escalationStatusAt } from '../delegations/escalation-store.js';
 import type { PageProgress, PageStatus, Screen, TransitionRequest, TransitionResult } from '../pages/page-data.js';
 import { answerAt, screensOf, statusOfScreen, TERMINAL, totalSteps } from './machine.js';
 import { seal, unseal } from './seal.js';
@@ -139,8 +140,14 @@ function defaultApplication(ctx: ServerContext, accountId: string): ApplicationR
  * production application needs https for it. Approvals belong to the publishable key's application, or for an API
  * token to the account's first application.
  */
-export function createDecision(ctx: ServerContext, principal: Principal, request: CreateDecisionRequest): DecisionRow {
+export function createDecision(
+  ctx: ServerContext,
+  principal: Principal,
+  request: CreateDecisionRequest,
+  options: { applicationId?: string; deadlineAt?: string } = {},
+): DecisionRow {
   const now = isoNow(ctx.clock);
+  let deadlineAt = plusSeconds(now, DECISION_LIFETIME_SECONDS);
   let application: ApplicationRow | undefined;
   let flowId: string | null = null;
   let flowVersion: number | null = null;
@@ -160,9 +167,23 @@ export function createDecision(ctx: ServerContext, principal: Principal, request
     flowId = flow.flow_id;
     flowVersion = flow.version;
     terms = flow.terms;
+  } else if (options.applicationId) {
+    application = getApplication(ctx, options.applicationId);
   } else {
-    application = principal.kind === 'publishable_key' ? getApplication(ctx, principal.applicationId) : defaultApplication(ctx, principal.accountId);
+    // An approval of one of the account's escalations belongs to the escalation's application and cannot outlive it.
+    const escalation = escalationOfDecision(ctx, principal.accountId, request.subject_ref);
+    if (escalation) {
+      if (escalationStatusAt(escalation, ctx.clock.now()) !== 'pending') {
+        throw new ApiError(409, `Escalation ${escalation.id} is ${escalationStatusAt(escalation, ctx.clock.now())}: there is nothing left to decide.`, 'escalation_decided',
+          field('subject_ref', 'escalation_decided', 'the escalation is no longer pending'));
+      }
+      application = getApplication(ctx, escalation.application_id);
+      if (Date.parse(escalation.expires_at) < Date.parse(deadlineAt)) deadlineAt = escalation.expires_at;
+    } else {
+      application = principal.kind === 'publishable_key' ? getApplication(ctx, principal.applicationId) : defaultApplication(ctx, principal.accountId);
+    }
   }
+  if (options.deadlineAt) deadlineAt = options.deadlineAt;
   if (!application) throw unprocessable('The account has no active application to hold this decision.', 'application_missing');
 
   const origins = request.embed_origin !== undefined || request.redirect_uri !== undefined ? allowedOrigins(ctx, application.id) : [];
@@ -215,7 +236,7 @@ export function createDecision(ctx: ServerContext, principal: Principal, request
     exchanged_at: null,
     sealed_consent_token: null,
     drop_reports: 0,
-    deadline_at: plusSeconds(now, DECISION_LIFETIME_SECONDS),
+    deadline_at: deadlineAt,
     created_at: now,
     updated_at: now,
     completed_at: null,
@@ -457,7 +478,15 @@ function recordApproval(ctx: ServerContext, row: DecisionRow): void {
     channel: collectionChannelOf(row),
     scope: row.scope,
   });
-  ctx.events.emit(ctx, completionEvent(row, undefined, { record_id: recordId }));
+  const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
+  if (escalation) {
+    decideEscalation(ctx, escalation.id, {
+      outcome: row.outcome as 'approved' | 'denied' | 'countered', decidedAt: row.completed_at!, counterProposal: row.counter_proposal, recordId,
+    });
+  }
+  ctx.events.emit(ctx, completionEvent(row, undefined, {
+    record_id: recordId, ...(escalation ? { delegation_grant_id: escalation.grant_id, agent_identity_id: escalation.agent_id } : {}),
+  }));
 }
 
 function declinedOutcomes(config: FlowConfig): PurposeOutcome[] {
@@ -500,6 +529,10 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
       row.cancelled_by = request.cancelled_by;
       row.step_index = lastIndex(row);
     } else if (row.kind === 'approval') {
+      const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
+      if (escalation && escalationStatusAt(escalation, ctx.clock.now()) !== 'pending') {
+        throw refuse('escalation_decided', `This request was already ${escalationStatusAt(escalation, ctx.clock.now())}; there is nothing left to decide.`);
+      }
       switch (request.action) {
         case 'approve':
           complete = { status: 'approved', outcome: 'approved' };

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Env, Permission, Principal, ServerContext } from './context.js';
-import { forbidden, unauthorized } from './errors.js';
+import { ApiError, forbidden, unauthorized } from './errors.js';
 import { hashSecret } from './ids.js';
 import { deferWrite, flushDeferredWrites } from './transaction.js';
 
@@ -63,14 +63,18 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
     if (authorization) {
       const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(authorization);
       if (!match?.[1]) throw unauthorized('Authorization must be "Bearer <token>".');
-      const row = findToken.get(hashSecret(match[1]));
+      if (match[1].startsWith(AGENT_TOKEN_PREFIX)) {
+        if (!ctx.agentTokens) throw unauthorized('Agent tokens are not accepted by this server.');
+        principal = ctx.agentTokens(match[1]);
+      }
+      const row = principal ? undefined : findToken.get(hashSecret(match[1]));
       const now = ctx.clock.now();
       if (row) {
         if (row.revoked_at) throw unauthorized('The API token is not valid.');
         if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw unauthorized('The API token has expired.');
         deferred = recordUse(c.req.method, row.id, now);
         principal = { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions: JSON.parse(row.permissions) as Permission[] };
-      } else {
+      } else if (!principal) {
         // Not an API token: an OAuth access token of a signed-in person, or nothing.
         principal = await ctx.accessTokens?.(match[1]);
         if (!principal) throw unauthorized('The bearer token is not valid: not an API token, nor a current access token.');
@@ -81,23 +85,61 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
       principal = { kind: 'publishable_key', accountId: row.account_id, applicationId: row.application_id, environment: row.environment, key: publishable };
     }
     if (!principal) throw unauthorized('Authentication is required: send "Authorization: Bearer <API token>" or "X-Publishable-Key".');
+    const grantId = c.req.header('x-delegation-grant-id');
+    if (grantId !== undefined) {
+      // Human-to-human only: a delegate presents their own access token; agents act through their own token.
+      if (principal.kind !== 'person') {
+        throw forbidden(`X-Delegation-Grant-Id is for a person acting as another's delegate with their own access token, not for ${
+          principal.kind === 'agent' ? 'an agent token (an agent acts through its own token)' : principal.kind === 'api_token' ? 'an API token' : 'a publishable key'}.`,
+        'delegation_header_not_allowed');
+      }
+      if (!ctx.delegates) throw forbidden('Delegation grants are not accepted by this server.', 'delegation_header_not_allowed');
+      principal = ctx.delegates(principal, grantId);
+    }
     c.set('principal', principal);
     await next();
     if (deferred) flushDeferredWrites(ctx.db); // the request wrote nothing that carried the use
   };
 }
 
+/** The prefix of an AI agent token. */
+export const AGENT_TOKEN_PREFIX = 'ra_agent_';
+
+/** Who besides API tokens a route admits, and the scope a delegate needs for it. */
+export interface RouteAccess {
+  publishable?: boolean;
+  /** A person's own endpoint: their access token is admitted. */
+  person?: boolean;
+  /** An agent token is admitted (the route then checks the agent's grant itself). */
+  agent?: boolean;
+  /**
+   * The scope a delegate (`X-Delegation-Grant-Id`) must have been delegated to call the route in the principal's
+   * context; `null` admits every delegate (`GET /api/v1/me`); absent admits none.
+   */
+  delegateScope?: string | null;
+}
+
 /**
  * Allows API tokens holding `permission`; publishable keys are refused with 403, and so are a person's access
- * tokens, unless the route is also a person's own (`person`).
+ * tokens and agent tokens, unless the route admits them (`person`, `agent`). A delegate is admitted to a person's
+ * route only when it names the scope it needs and the grant delegates it; anything else is beyond the scope bound.
  */
-export function requires(permission: Permission, opts: { publishable?: boolean; person?: boolean } = {}): MiddlewareHandler<Env> {
+export function requires(permission: Permission, opts: RouteAccess = {}): MiddlewareHandler<Env> {
   return async (c, next) => {
     const principal = c.get('principal');
     if (principal.kind === 'publishable_key') {
       if (!opts.publishable) throw forbidden('A publishable key can only create decision sessions, fetch render data and post captures.', 'publishable_key_not_allowed');
     } else if (principal.kind === 'person') {
       if (!opts.person) throw forbidden("A person's access token cannot call an organisation's endpoint; use an API token.", 'person_token_not_allowed');
+      if (principal.delegation && opts.delegateScope === undefined) {
+        throw forbidden('A delegate cannot call this endpoint in the principal\'s context.', 'delegate_not_allowed');
+      }
+      if (principal.delegation && typeof opts.delegateScope === 'string' && !principal.delegation.scopes.includes(opts.delegateScope)) {
+        throw new ApiError(403, `This call needs the scope ${opts.delegateScope}, which delegation grant ${principal.delegation.grantId} does not delegate.`,
+          'bound_exceeded', [{ path: 'X-Delegation-Grant-Id', code: 'scope', message: `scope ${opts.delegateScope} is not delegated` }]);
+      }
+    } else if (principal.kind === 'agent') {
+      if (!opts.agent) throw forbidden('An agent token cannot call this endpoint: agents ask before they act (POST /api/v1/authorities/check).', 'agent_token_not_allowed');
     } else if (!holds(principal.permissions, permission)) {
       throw forbidden(`This API token lacks the "${permission}" permission.`, 'insufficient_permissions');
     }

@@ -21,6 +21,10 @@ export interface ServerContext {
   trustUrl: string;
   /** Resolves a bearer token that is not an API token (an OAuth access token), when the provider is mounted. */
   accessTokens?: (token: string) => Promise<Principal | undefined>;
+  /** Resolves an agent token (`ra_agent_…`) against its grant, or throws the 401/403 that says why it cannot act. */
+  agentTokens?: (token: string) => Principal;
+  /** Resolves a person calling with `X-Delegation-Grant-Id` to the principal's context, or throws the 403. */
+  delegates?: (person: Extract<Principal, { kind: 'person' }>, grantId: string) => Principal;
 }
 
 /**
@@ -40,6 +44,24 @@ export type Principal =
       personId: string;
       clientId: string;
       scopes: string[];
+      /**
+       * Set when a delegate calls with `X-Delegation-Grant-Id`: `personId` is then the principal whose context the
+       * call acts in, `delegateId` the person calling, `scopes` the grant's delegated scopes.
+       */
+      delegation?: { grantId: string; delegateId: string; delegationType: string; scopes: string[] };
+    }
+  | {
+      /** An AI agent's token (`ra_agent_`), exchanged for a delegation grant; checked against the grant on every request. */
+      kind: 'agent';
+      accountId: string;
+      agentId: string;
+      grantId: string;
+      tokenId: string;
+      clientId: string;
+      /** The principal the agent acts for. */
+      personId: string;
+      scopes: string[];
+      expiresAt: string;
     }
   | {
       kind: 'publishable_key';

@@ -2,7 +2,7 @@ import type { z } from 'zod/mini';
 import type { Permission } from './context.js';
 
 /** How an operation authenticates (OpenAPI security schemes of the same names). */
-export type Auth = 'api_token' | 'publishable_key' | 'access_token';
+export type Auth = 'api_token' | 'publishable_key' | 'access_token' | 'agent_token';
 
 /**
  * One HTTP operation as the OpenAPI document describes it. Route modules export a list of these beside their

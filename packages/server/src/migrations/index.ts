@@ -9,7 +9,8 @@ import { idempotency } from './007-idempotency.js';
 import { authorizationRecords } from './008-authorization-records.js';
 import { oauth } from './009-oauth.js';
 import { agentIdentities } from './010-agent-identities.js';
+import { delegations } from './011-delegations.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
 export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
-  agentIdentities];
+  agentIdentities, delegations];

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
-import Provider, { errors, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { AGENT_TYPES } from '@svc/client/schemas';
 import type { JWK } from 'jose';
 import type { ServerContext } from '../lib/context.js';
@@ -14,6 +14,7 @@ import { messagePage } from '../pages/render.js';
 import { sqliteAdapter } from './adapter.js';
 import { clientMetadata } from './clients.js';
 import { deviceCodePage, deviceSuccessPage } from './device-pages.js';
+import { EXCHANGE_PARAMETERS, exchangeDelegationGrant } from '../delegations/exchange.js';
 
 /** Every scope the provider grants: OpenID's, and the two an API token may also hold as permissions. */
 export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'audit:verify', 'disclosures:write'] as const;
@@ -131,11 +132,7 @@ export function createProvider(ctx: ServerContext): Provider {
     return stored.length === presented.length && timingSafeEqual(stored, presented);
   };
 
-  // Token exchange (RFC 8693) is registered with its parameters; exchanging a delegation grant for an agent token
-  // is the delegation work's. Until then every exchange is refused as the RFC says.
-  provider.registerGrantType(TOKEN_EXCHANGE, async (koa) => {
-    const type = String(koa.oidc.params?.subject_token_type ?? '').slice(0, 100);
-    throw new errors.InvalidRequest(`subject_token_type ${type || '(none)'} is not supported here yet`);
-  }, ['subject_token', 'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'scope']);
+  // Token exchange (RFC 8693): a delegation grant for an agent token.
+  provider.registerGrantType(TOKEN_EXCHANGE, (koa) => exchangeDelegationGrant(ctx, koa), EXCHANGE_PARAMETERS);
   return provider;
 }

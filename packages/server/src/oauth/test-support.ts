@@ -72,3 +72,25 @@ export async function discover(base: string): Promise<oauth.AuthorizationServer>
 }
 
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+/**
+ * A person's access token from the sandbox's OAuth client (PAR, PKCE, the hosted sign-in and consent pages), for the
+ * person signing in as `email`.
+ */
+export async function personAccessToken(server: { url: string; sandbox: { oauth_client_id?: string; oauth_client_secret?: string; oauth_redirect_uri?: string } },
+  email = 'ada@example.com', scope = 'openid'): Promise<string> {
+  const as = await discover(server.url);
+  const client = { client_id: server.sandbox.oauth_client_id! };
+  const auth = oauth.ClientSecretBasic(server.sandbox.oauth_client_secret!);
+  const redirectUri = server.sandbox.oauth_redirect_uri!;
+  const verifier = oauth.generateRandomCodeVerifier();
+  const par = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
+    redirect_uri: redirectUri, scope, response_type: 'code', state: 's',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  }, insecure));
+  const back = await new Browser(server.url).authorize(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(par.request_uri)}`, email);
+  const params = oauth.validateAuthResponse(as, client, back, 's');
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure));
+  return tokens.access_token;
+}

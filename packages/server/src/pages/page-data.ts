@@ -71,6 +71,15 @@ export interface PageData extends PageProgress {
     scope: string | null;
     state: string | null;
     meeting_id: string | null;
+    /** An agent's escalation this approval answers: who asks, for what, and which bound it went beyond. */
+    agent: null | {
+      name: string;
+      description: string;
+      action: string;
+      amount: string | null;
+      jurisdiction: string | null;
+      reason: string;
+    };
   };
 }
 

@@ -90,7 +90,7 @@ describe('hosted decision pages', () => {
     const popup = await createDecision(server, { kind: 'approval', subject_ref: 'esc_1', delivery_mode: 'popup', scope: 'refunds' });
     const allowed = dataOf(await (await fetch(popup.url, { headers: { referer: 'https://shop.example/' } })).text());
     assert.equal(allowed.target_origin, 'https://shop.example');
-    assert.deepEqual(allowed.approval, { escalation_id: 'esc_1', scope: 'refunds', state: null, meeting_id: null });
+    assert.deepEqual(allowed.approval, { escalation_id: 'esc_1', scope: 'refunds', state: null, meeting_id: null, agent: null }, 'a free-form reference names no agent');
     const stranger = dataOf(await (await fetch(popup.url, { headers: { referer: 'https://evil.example/' } })).text());
     assert.equal(stranger.target_origin, null);
     const none = dataOf(await (await fetch(popup.url)).text());

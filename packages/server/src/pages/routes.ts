@@ -12,6 +12,8 @@ import { isoNow } from '../lib/clock.js';
 import { ApiError } from '../lib/errors.js';
 import { allowedOrigins, createDecision, findDecision, getApplication, progressOf, screensOfRow, termsOf, type DecisionRow } from '../decisions/store.js';
 import { targetOriginOf } from '../decisions/targets.js';
+import { actionOf, escalationOfDecision } from '../delegations/escalation-store.js';
+import { stmt } from '../lib/db.js';
 import type { PageData } from './page-data.js';
 import { messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './render.js';
 
@@ -98,7 +100,25 @@ export function pageDataOf(ctx: ServerContext, row: DecisionRow, frame: boolean,
           screens: screensOfRow(row),
         }
       : null,
-    approval: row.kind === 'approval' ? { escalation_id: row.subject_ref, scope: row.scope, state: row.state, meeting_id: row.meeting_id } : null,
+    approval: row.kind === 'approval'
+      ? { escalation_id: row.subject_ref, scope: row.scope, state: row.state, meeting_id: row.meeting_id, agent: agentRequestOf(ctx, row) }
+      : null,
+  };
+}
+
+/** What an agent's escalation asks, for the approval page (null for an approval that answers no escalation). */
+function agentRequestOf(ctx: ServerContext, row: DecisionRow): NonNullable<PageData['approval']>['agent'] {
+  const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
+  if (!escalation) return null;
+  const action = actionOf(escalation);
+  const name = stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?').pluck().get(escalation.agent_id) as unknown as string | undefined;
+  return {
+    name: name ?? escalation.agent_id,
+    description: action.description,
+    action: action.action,
+    amount: action.value !== null ? `${action.value} ${action.currency}` : null,
+    jurisdiction: action.jurisdiction,
+    reason: escalation.reason,
   };
 }
 

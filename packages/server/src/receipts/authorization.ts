@@ -6,6 +6,7 @@ import {
   RECEIPT_CONFORMS_TO,
   RECEIPT_SCHEMA_VERSION,
   type AuthorizationReceiptRecord,
+  type ProposedAction,
   type ReceiptEvent,
 } from '@svc/client/schemas';
 import { PLATFORM_PARTY_ID, PLATFORM_PARTY_NAME } from './canonical.js';
@@ -39,6 +40,17 @@ export interface AuthorizationReceiptInput {
   channel: 'hosted' | 'embedded';
   /** The decision's `scope`, as the request named it; omitted when there was none. */
   scope: string | null;
+  /**
+   * The escalation the approval answered, when it was one of an agent's: the principal is then known, the agent is
+   * the `agent` party, and an approval's authority is bounded to exactly the escalated action, once.
+   */
+  escalation?: {
+    principal: { id: string; name: string };
+    agent: { id: string; name: string };
+    grantId: string;
+    action: ProposedAction;
+    useBy: string;
+  };
 }
 
 /** The party name of a principal no identity was established for: the record id stands in for them. */
@@ -65,6 +77,7 @@ export function scopesOf(scope: string | null): string[] | undefined {
  * approved, and an absent bound means "not configured". No `pii_processing`, so the dpv flavor is refused.
  */
 export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): AuthorizationReceiptRecord {
+  if (input.escalation) return freezeEscalationReceipt(input, input.escalation);
   const principal = input.recordId;
   const controller = input.application.id;
   const scopes = scopesOf(input.scope);
@@ -90,6 +103,54 @@ export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): Au
     extensions: {
       delivery_mode: input.deliveryMode,
       ...(scopes ? { scopes } : {}),
+      collection_channel: input.channel,
+      captured_at: input.decidedAt,
+      recorded_at: input.recordedAt,
+    },
+  };
+}
+
+/**
+ * The receipt of an approval that answered an agent's escalation: identified (the grant's principal decided), the
+ * agent as `software_agent`, the requesting application as controller. An approval's authority is bounded to the
+ * escalated action, exactly as it is enforced: its scope, its action, its value and currency, its jurisdiction,
+ * one use (`sequence_bounds.max_uses`), until `valid_until`. A denial or counter-proposal enforces nothing, so it
+ * lists no bound.
+ */
+function freezeEscalationReceipt(input: AuthorizationReceiptInput, escalation: NonNullable<AuthorizationReceiptInput['escalation']>): AuthorizationReceiptRecord {
+  const { action } = escalation;
+  const approved = input.outcome === 'approved';
+  return {
+    schema_version: RECEIPT_SCHEMA_VERSION,
+    conforms_to: RECEIPT_CONFORMS_TO,
+    record_id: input.recordId,
+    record_type: 'authorization_record',
+    pii_principal_id: escalation.principal.id,
+    party_identification: [
+      { party_id: escalation.principal.id, party_name: escalation.principal.name, party_role: 'principal', party_type: 'natural person' },
+      { party_id: escalation.agent.id, party_name: escalation.agent.name, party_role: 'agent', party_type: 'software_agent', provenance: 'declared' },
+      { party_id: input.application.id, party_name: input.application.name, party_role: 'controller', party_type: 'organization', provenance: 'declared' },
+      { party_id: PLATFORM_PARTY_ID, party_name: PLATFORM_PARTY_NAME, party_role: 'processor', party_type: 'organization' },
+    ],
+    authority: {
+      withdrawal_method: input.withdrawalMethod,
+      ...(approved ? {
+        scope_bounds: { scopes: [action.scope] },
+        action_bounds: { actions: [action.action] },
+        ...(action.value !== null ? { value_bounds: { max_per_transaction: action.value, currency: action.currency } } : {}),
+        ...(action.jurisdiction !== null ? { jurisdiction_bounds: { allowed: [action.jurisdiction] } } : {}),
+        sequence_bounds: { max_uses: 1 },
+        valid_from: input.decidedAt,
+        valid_until: escalation.useBy,
+      } : {}),
+    },
+    event: [
+      { event_time: input.requestedAt, entity_id: escalation.agent.id, event_type: 'regular', event_state: 'approval requested', approval_id: input.approvalId },
+      { event_time: input.decidedAt, entity_id: escalation.principal.id, event_type: 'explicit', event_state: OUTCOME_STATE[input.outcome], approval_id: input.approvalId },
+    ],
+    extensions: {
+      delivery_mode: input.deliveryMode,
+      scopes: [action.scope],
       collection_channel: input.channel,
       captured_at: input.decidedAt,
       recorded_at: input.recordedAt,

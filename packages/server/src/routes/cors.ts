@@ -139,6 +139,8 @@ export const corsRoutes: RouteModule = (app, ctx) => {
       // @hono/node-server that makes every answer a real Response read through a web stream.
       return next();
     }
+    // An agent token is a server's credential too: no CORS, so no browser page can read what it answers.
+    if (principal.kind === 'agent') return next();
     const origin = requestOrigin(c);
     // A person's token is answered on the allowed origins of the application whose client it was issued to.
     const applicationId = principal.kind === 'person' ? personApplication(ctx, principal.clientId) : principal.applicationId;

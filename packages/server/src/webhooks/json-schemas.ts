@@ -62,6 +62,8 @@ const titles: Record<keyof typeof webhookEventSchemas, string> = {
   'approval.granted': 'An approval was granted (approved).',
   'approval.denied': 'An approval was denied.',
   'approval.countered': 'An approval was answered with a counter-proposal.',
+  'escalation.opened': "An agent's action went beyond its grant and waits for the principal's approval.",
+  'delegation.revoked': 'A delegation grant was revoked, with every grant made under it and every token issued from them.',
   'webhook.test': 'A test delivery; it cannot be subscribed to.',
 };
 

@@ -433,6 +433,12 @@ export class DecisionPage extends LitElement {
     return html`
       <h2 id="screen-title" tabindex="-1" data-focus>What is asked</h2>
       <dl>
+        ${approval.agent ? html`
+          <dt>Asked by</dt><dd>${approval.agent.name} (an AI agent acting for you)</dd>
+          <dt>Action</dt><dd>${approval.agent.description} (${approval.agent.action})</dd>
+          ${approval.agent.amount ? html`<dt>Amount</dt><dd>${approval.agent.amount}</dd>` : nothing}
+          ${approval.agent.jurisdiction ? html`<dt>Where</dt><dd>${approval.agent.jurisdiction}</dd>` : nothing}
+          <dt>Why you are asked</dt><dd>${approval.agent.reason}</dd>` : nothing}
         ${approval.state ? html`<dt>Action</dt><dd>${approval.state}</dd>` : nothing}
         ${approval.scope ? html`<dt>Permission</dt><dd>${approval.scope}</dd>` : nothing}
         <dt>Reference</dt><dd>${approval.escalation_id}</dd>

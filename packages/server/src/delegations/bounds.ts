@@ -1,0 +1,146 @@
+// The rules of a grant's bounds, as pure functions: whether a proposed action is within them, and whether a
+// sub-delegation stays within its parent. Kept free of storage so every rule is tested exhaustively (fast-check).
+import type { BoundName, DelegationBounds, EscalationTrigger } from '@svc/client/schemas';
+import { ESCALATION_TRIGGERS } from '@svc/client/schemas';
+
+/** The terms of a grant the checks read. */
+export interface GrantTerms {
+  delegated_scopes: string[];
+  max_actions_per_day: number | null;
+  expires_at: string | null;
+  allow_sub_delegation: boolean;
+  bounds: DelegationBounds;
+}
+
+/** An action an agent proposes. */
+export interface ActionProposal {
+  scope: string;
+  action: 'read' | 'write' | 'delete';
+  value?: number | null | undefined;
+  currency?: string | null | undefined;
+  jurisdiction?: string | null | undefined;
+}
+
+/** What the check knows besides the action: the time, the agent's trust score, actions allowed so far today. */
+export interface CheckState {
+  now: number;
+  trustScore: number;
+  allowedToday: number;
+}
+
+/** A bound the action went beyond, with a message naming it, and whether the principal may be asked instead. */
+export interface BoundFailure {
+  bound: BoundName;
+  /** The request field the failure is about (for the error's `errors[].path`). */
+  path: string;
+  message: string;
+  /** Whether this bound is an approval trigger (scope, action, value, time, reputation). */
+  escalatable: boolean;
+}
+
+const TRIGGERS = new Set<string>(ESCALATION_TRIGGERS);
+
+function fail(bound: BoundName, path: string, message: string): BoundFailure {
+  return { bound, path, message, escalatable: TRIGGERS.has(bound) };
+}
+
+/**
+ * The first bound `action` goes beyond, or undefined when it is within every bound the grant configures. Bounds are
+ * checked in a fixed order (scope, action, jurisdiction, value, time, reputation, sequence), so the answer is
+ * deterministic. A bound that is not configured is not checked; the scope bound is always configured.
+ */
+export function firstFailedBound(terms: GrantTerms, action: ActionProposal, state: CheckState): BoundFailure | undefined {
+  const { bounds } = terms;
+  if (!terms.delegated_scopes.includes(action.scope)) {
+    return fail('scope', 'scope', `Scope ${action.scope} is outside the grant's delegated scopes (${terms.delegated_scopes.join(', ')}).`);
+  }
+  if (bounds.actions && !bounds.actions.includes(action.action)) {
+    return fail('action', 'action', `Action ${action.action} is outside the grant's action bound (${bounds.actions.join(', ')}).`);
+  }
+  if (bounds.jurisdiction) {
+    if (action.jurisdiction == null) {
+      return fail('jurisdiction', 'jurisdiction', `The grant has a jurisdiction bound (${bounds.jurisdiction.allowed.join(', ')}): the action must name its jurisdiction.`);
+    }
+    if (!bounds.jurisdiction.allowed.includes(action.jurisdiction)) {
+      return fail('jurisdiction', 'jurisdiction', `Jurisdiction ${action.jurisdiction} is outside the grant's jurisdiction bound (${bounds.jurisdiction.allowed.join(', ')}).`);
+    }
+  }
+  if (bounds.value && action.value != null) {
+    const { max_per_transaction: max, currency } = bounds.value;
+    if (action.currency !== currency) {
+      return fail('value', 'currency', `The grant's value bound is in ${currency}; an action in ${action.currency} is beyond it.`);
+    }
+    if (action.value > max) {
+      return fail('value', 'value', `Value ${action.value} ${currency} is above the grant's value bound of ${max} ${currency} per transaction.`);
+    }
+  }
+  if (bounds.time) {
+    const { not_before: from, not_after: until } = bounds.time;
+    if (from !== undefined && state.now < Date.parse(from)) return fail('time', 'time', `The grant's time bound opens at ${from}.`);
+    if (until !== undefined && state.now > Date.parse(until)) return fail('time', 'time', `The grant's time bound closed at ${until}.`);
+  }
+  if (bounds.reputation && state.trustScore < bounds.reputation.min_trust_score) {
+    return fail('reputation', 'reputation',
+      `The agent's trust score ${state.trustScore} is below the grant's reputation bound of ${bounds.reputation.min_trust_score}.`);
+  }
+  if (terms.max_actions_per_day !== null && state.allowedToday >= terms.max_actions_per_day) {
+    return fail('sequence', 'sequence', `The grant's allowance of ${terms.max_actions_per_day} actions a day (UTC) is used up.`);
+  }
+  return undefined;
+}
+
+/** Whether the grant lets its agent ask the principal for more. */
+export function escalationAllowed(terms: GrantTerms): boolean {
+  return terms.bounds.escalation?.allowed === true;
+}
+
+/** The trigger an escalation of this failure carries. */
+export function triggerOf(failure: BoundFailure): EscalationTrigger {
+  return failure.bound as EscalationTrigger;
+}
+
+/** One way a sub-delegation would be wider than its parent. */
+export interface Widening {
+  path: string;
+  message: string;
+}
+
+const subset = (child: readonly string[], parent: readonly string[]) => child.every((x) => parent.includes(x));
+
+/**
+ * Every way `child` would be wider than `parent` (empty when it is within). A bound the parent configures must be
+ * configured on the child, no wider; the child may add bounds of its own.
+ */
+export function wideningsOf(parent: GrantTerms, child: GrantTerms): Widening[] {
+  const out: Widening[] = [];
+  const at = (path: string, message: string) => out.push({ path: `delegation_grant.${path}`, message });
+  const p = parent.bounds;
+  const c = child.bounds;
+  if (!subset(child.delegated_scopes, parent.delegated_scopes)) at('delegated_scopes', 'names scopes the parent grant does not delegate');
+  if (p.actions && !(c.actions && subset(c.actions, p.actions))) at('bounds.actions', `must be within the parent's actions (${p.actions.join(', ')})`);
+  if (p.value) {
+    if (!c.value) at('bounds.value', 'the parent grant has a value bound, so this one needs one too');
+    else if (c.value.currency !== p.value.currency) at('bounds.value.currency', `must be the parent's currency, ${p.value.currency}`);
+    else if (c.value.max_per_transaction > p.value.max_per_transaction) at('bounds.value.max_per_transaction', `must be at most the parent's ${p.value.max_per_transaction}`);
+  }
+  if (p.time?.not_before !== undefined && !(c.time?.not_before !== undefined && Date.parse(c.time.not_before) >= Date.parse(p.time.not_before))) {
+    at('bounds.time.not_before', `must be at or after the parent's ${p.time.not_before}`);
+  }
+  if (p.time?.not_after !== undefined && !(c.time?.not_after !== undefined && Date.parse(c.time.not_after) <= Date.parse(p.time.not_after))) {
+    at('bounds.time.not_after', `must be at or before the parent's ${p.time.not_after}`);
+  }
+  if (c.escalation?.allowed === true && p.escalation?.allowed !== true) at('bounds.escalation.allowed', 'the parent grant does not allow escalation');
+  if (p.reputation && !(c.reputation && c.reputation.min_trust_score >= p.reputation.min_trust_score)) {
+    at('bounds.reputation.min_trust_score', `must be at least the parent's ${p.reputation.min_trust_score}`);
+  }
+  if (p.jurisdiction && !(c.jurisdiction && subset(c.jurisdiction.allowed, p.jurisdiction.allowed))) {
+    at('bounds.jurisdiction.allowed', `must be within the parent's jurisdictions (${p.jurisdiction.allowed.join(', ')})`);
+  }
+  if (parent.max_actions_per_day !== null && !(child.max_actions_per_day !== null && child.max_actions_per_day <= parent.max_actions_per_day)) {
+    at('max_actions_per_day', `must be at most the parent's ${parent.max_actions_per_day}`);
+  }
+  if (parent.expires_at !== null && !(child.expires_at !== null && Date.parse(child.expires_at) <= Date.parse(parent.expires_at))) {
+    at('expires_at', `must be at or before the parent's ${parent.expires_at}`);
+  }
+  return out;
+}
