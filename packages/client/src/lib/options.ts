@@ -86,8 +86,10 @@ export interface AccessTokenProviderCredential {
 
 /**
  * Credential of an AI agent: the agent token (`ra_agent_...`) that `exchangeDelegationGrant` got for a delegation
- * grant. The agent acts for the grant's principal, within the grant's bounds; it expires (`expires_in`) and stops
- * working at once when the grant is suspended or revoked.
+ * grant. The agent acts for the grant's principal, within the grant's bounds: it checks authority, escalates and
+ * reads its own escalations and grants; the service refuses it on the organisation's endpoints (403
+ * `agent_token_not_allowed`). It expires (`expires_in`, at most an hour; exchange the grant again) and stops at once
+ * when the grant is revoked (401 `invalid_token`) or suspended (403 `grant_suspended`).
  */
 export interface AgentTokenCredential {
   /** Agent token, sent as `Authorization: Bearer <token>`; it must start with `ra_agent_`. */
