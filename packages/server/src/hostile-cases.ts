@@ -52,8 +52,8 @@ interface RawResponse {
   text: string;
 }
 
-function fill(value: string, fixtures: HostileFixtures): string {
-  return value.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => (name in fixtures ? fixtures[name as keyof HostileFixtures] : whole));
+function fill(value: string, fixtures: Record<string, string>): string {
+  return value.replace(/\{\{(\w+)\}\}/g, (whole, name: string) => fixtures[name] ?? whole);
 }
 
 /** Sends one raw HTTP request to the server (no normalisation of the target, repeated headers allowed). */
@@ -94,15 +94,15 @@ export async function makeFixtures(server: TestServer): Promise<HostileFixtures>
 /**
  * Registers a `describe` block that starts a test server and runs every case as its own test: the answer must
  * be the expected 4xx (never a 5xx) with a JSON body carrying a `message` string. Modules add their own tables
- * in their own test files with this helper.
+ * in their own test files with this helper; `extra` makes more placeholders (a person's token, an agent's).
  */
-export function describeHostile(title: string, cases: HostileCase[]): void {
+export function describeHostile(title: string, cases: HostileCase[], extra?: (server: TestServer) => Promise<Record<string, string>>): void {
   describe(title, () => {
     let server: TestServer;
-    let fixtures: HostileFixtures;
+    let fixtures: Record<string, string>;
     before(async () => {
       server = await startTestServer();
-      fixtures = await makeFixtures(server);
+      fixtures = { ...(await makeFixtures(server)), ...(await extra?.(server)) };
     });
     after(() => server.dispose());
 

@@ -308,7 +308,7 @@ describe('agent tokens and bounds', () => {
     assert.deepEqual(states, ['authority requested', 'authority granted', 'authority suspended', 'authority resumed', 'authority exercised', 'authority revoked']);
     assert.equal(receipt.receipt.event[4].occurrences, 2);
     const jwks = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
-    const verified = await verifyReceipt(receipt, jwks);
+    const verified = await verifyReceipt(receipt as Parameters<typeof verifyReceipt>[0], jwks);
     assert.equal(verified.record_id, g.authorization_record_id);
     assert.deepEqual((verified as { authority: { value_bounds: unknown } }).authority.value_bounds, { max_per_transaction: 100, currency: 'EUR' });
   });

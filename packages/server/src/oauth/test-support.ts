@@ -1,6 +1,7 @@
 // What the OAuth tests share: a person's browser (cookies kept, redirects walked one by one) that signs in and
 // consents on the hosted pages, and an independent client (oauth4webapi) pointed at the server.
 import * as oauth from 'oauth4webapi';
+import type { TestServer } from '../testing.js';
 
 /** A browser of one person: keeps cookies per name, follows redirects on the server's own origin only. */
 export class Browser {
@@ -77,7 +78,7 @@ export const insecure = { [oauth.allowInsecureRequests]: true } as const;
  * A person's access token from the sandbox's OAuth client (PAR, PKCE, the hosted sign-in and consent pages), for the
  * person signing in as `email`.
  */
-export async function personAccessToken(server: { url: string; sandbox: { oauth_client_id?: string; oauth_client_secret?: string; oauth_redirect_uri?: string } },
+export async function personAccessToken(server: Pick<TestServer, 'url' | 'sandbox'>,
   email = 'ada@example.com', scope = 'openid'): Promise<string> {
   const as = await discover(server.url);
   const client = { client_id: server.sandbox.oauth_client_id! };
