@@ -25,6 +25,7 @@ import { DEFAULT_LIMIT } from '../lib/pagination.js';
 import { readJson, readQuery } from '../lib/validate.js';
 import { checkAuthority, requestEscalation } from './authority.js';
 import { listEscalations, visibleEscalation } from './escalations.js';
+import { escalationPageRoutes } from './pages.js';
 import { changeGrantStatus, createGrant, findGrant, listGrants, standingOf, toDelegationGrant, visibleGrant, type GrantAction } from './grants.js';
 import { resolveAgentToken } from './tokens.js';
 import { trustScore } from './trust-score.js';
@@ -62,6 +63,7 @@ function delegateOf(ctx: Parameters<RouteModule>[1], person: Extract<Principal, 
 export const delegationRoutes: RouteModule = (app, ctx) => {
   ctx.agentTokens = (token) => resolveAgentToken(ctx, token);
   ctx.delegates = (person, grantId) => delegateOf(ctx, person, grantId);
+  escalationPageRoutes(app, ctx);
 
   // ---- Grants
   app.post(GRANTS, requires('write', { person: true, agent: true }), async (c) => {

@@ -50,7 +50,18 @@ describe('audit trail and webhooks', () => {
     assert.deepEqual(data.action, { scope: 'payments:write', action: 'write', value: 500, currency: 'EUR', jurisdiction: null, description: 'Pay the deposit' });
     assert.match(data.decision.url, new RegExp(`/decisions/${data.decision.session_token}$`));
 
+    const page = async () => {
+      const res = await fetch(`${server.url}/oap/escalations/${esc.id}`);
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'|script-src/);
+      return res.text();
+    };
+    const pending = await page();
+    assert.match(pending, /Trail agent, an AI agent, asked for approval to: Pay the deposit \(500 EUR\)/);
+    assert.match(pending, /waits for the decision/);
+    assert.doesNotMatch(pending, /dts_/, 'the per-row page never carries the decision the agent could approve itself');
     await answer(server, esc.id, ada.token, 'approve');
+    assert.match(await page(), /was approved/);
     const approved = await delivered();
     assert.deepEqual(approved.map((e) => e.type), ['approval.granted']);
     assert.equal((approved[0]!.data as Record<string, unknown>).escalation_id, esc.id);
