@@ -381,6 +381,30 @@ describe('human delegates', () => {
     assert.equal(afterRevoke.body.code, 'grant_not_active');
   });
 
+  it('the operator suspending or revoking the agent identity, or deleting its client, stops its tokens', async () => {
+    const own = await newAgent(server, 'Operated agent');
+    const g = await grant(server, ada, own.id, paymentGrant());
+    const token = await agentToken(server, g.id, own);
+    await call(server, `/api/v1/agent_identities/${own.id}/suspend`, { method: 'POST' });
+    const paused = await call(server, '/api/v1/me', { token });
+    assert.equal(paused.status, 403);
+    assert.equal(paused.body.code, 'agent_suspended');
+    const refused = await call(server, '/api/v1/delegations', { token: ada.token, json: { delegate_id: own.id, delegation_grant: paymentGrant() } });
+    assert.equal(refused.status, 422);
+    assert.equal(refused.body.errors[0].code, 'delegate_not_active');
+    await call(server, `/api/v1/agent_identities/${own.id}/resume`, { method: 'POST' });
+    assert.equal((await call(server, '/api/v1/me', { token })).status, 200);
+    await call(server, `/api/v1/agent_identities/${own.id}/revoke`, { method: 'POST' });
+    assert.equal((await call(server, '/api/v1/me', { token })).status, 401);
+
+    const other = await newAgent(server, 'Client-less agent');
+    const g2 = await grant(server, ada, other.id, paymentGrant());
+    const token2 = await agentToken(server, g2.id, other);
+    const deleted = await call(server, `/api/v1/applications/${server.sandbox.application_id}/oauth_clients/${other.clientId}`, { method: 'DELETE' });
+    assert.ok(deleted.status === 200 || deleted.status === 204, String(deleted.status));
+    assert.equal((await call(server, '/api/v1/me', { token: token2 })).status, 401);
+  });
+
   it('an agent token is refused on organisation endpoints', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant());
     const token = await agentToken(server, g.id, agent);
