@@ -130,7 +130,8 @@ const appOption = { app: { type: 'string' } } as const;
 export const commands: Record<string, Command> = {
   me: {
     usage: 'me',
-    summary: 'Show the calling identity (an API token, or a signed-in person) and its account',
+    summary: 'Show the calling identity (an API token, a signed-in person, or the agent of SVC_AGENT_TOKEN) and its account',
+    agent: 'preferred',
     async run(svc) {
       const me = await svc.me();
       return {

@@ -47,7 +47,7 @@ function help(): string {
     'svc logout (or setting SVC_API_TOKEN) goes back to the API token. svc login signs in with --client-id, else',
     "SVC_OAUTH_CLIENT_ID, else the sandbox's client; a confidential client's secret comes from --client-secret,",
     "SVC_OAUTH_CLIENT_SECRET or the sandbox (prefer the variable: a flag shows in the process list).",
-    'The commands an agent runs (authority check, escalations) act as the agent when SVC_AGENT_TOKEN is set; authority',
+    'The commands an agent runs (me, authority check, escalations) act as the agent when SVC_AGENT_TOKEN is set; authority',
     "check needs it. svc delegations exchange prints one, as the agent's OAuth client: --client-id or SVC_AGENT_CLIENT_ID,",
     "the secret from SVC_AGENT_CLIENT_SECRET (or the sandbox's client and secret).",
     'Exit codes: 0 success, 1 the API refused or could not be reached (or a receipt or audit trail did not verify, or an',
