@@ -15,6 +15,7 @@ import { recordsOperations } from './records/index.js';
 import { oauthClientOperations } from './oauth/index.js';
 import { agentIdentityOperations } from './agents/routes.js';
 import { delegationOperations } from './delegations/routes.js';
+import { disclosureOperations } from './disclosures/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -32,6 +33,7 @@ export const operationLists: Operation[][] = [
   oauthClientOperations,
   agentIdentityOperations,
   delegationOperations,
+  disclosureOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

@@ -50,6 +50,13 @@ export const flowStep = z.discriminatedUnion('type', [
 ]);
 export type FlowStep = z.infer<typeof flowStep>;
 
+/** An agent a flow discloses, and what it does in the flow (shown to auditors on the receipts). */
+export const disclosedAgent = z.strictObject({
+  agent_id: z.string().check(z.regex(/^agt_[a-z]+_[A-Za-z0-9]{1,40}$/, 'must be an agent identity id (agt_...)')),
+  role: z.optional(text(500)),
+});
+export type DisclosedAgent = z.infer<typeof disclosedAgent>;
+
 // z.iso.duration() accepts "P0D"; a consent that lasts no time at all is a mistake, so one field must be non-zero.
 const isoDuration = z.iso.duration().check(
   z.refine((d) => /[1-9]/.test(d), 'consent_duration must be longer than zero'),
@@ -82,6 +89,14 @@ export const flowConfig = z.strictObject({
     }),
   ),
   steps: z._default(z.array(flowStep).check(z.maxLength(20)), []),
+  /**
+   * The software agents this flow discloses to people (agent identities of the account), versioned with the rest of
+   * the terms: consent and notice records made under a version that declares agents carry `agent_disclosures`.
+   */
+  agents: z.optional(z.array(disclosedAgent).check(
+    z.maxLength(20),
+    z.refine((agents) => new Set(agents.map((a) => a.agent_id)).size === agents.length, 'an agent is declared once'),
+  )),
 });
 export type FlowConfig = z.infer<typeof flowConfig>;
 export type FlowConfigInput = z.input<typeof flowConfig>;

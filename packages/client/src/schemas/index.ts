@@ -24,3 +24,4 @@ export * from './consent-status.js';
 export * from './audit.js';
 export * from './agent-identities.js';
 export * from './delegations.js';
+export * from './disclosures.js';

@@ -1,5 +1,6 @@
 import {
   createFlowRequest,
+  type FlowConfig,
   flowEnvelope,
   flowList,
   flowVersionEnvelope,
@@ -16,6 +17,7 @@ import { notFound, unprocessable } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { DEFAULT_LIMIT } from '../lib/pagination.js';
 import { readJson, readQuery } from '../lib/validate.js';
+import { unknownDisclosedAgents } from '../disclosures/agents.js';
 import {
   EMPTY_FLOW_CONFIG,
   activateFlow,
@@ -30,8 +32,15 @@ import {
 
 const noSuchFlow = () => notFound('No such flow.');
 
+/** A flow may only disclose agent identities of its own account: anything else is 422 naming each entry. */
+function assertDisclosedAgents(ctx: ServerContext, accountId: string, config: FlowConfig | undefined): void {
+  const errors = unknownDisclosedAgents(ctx, accountId, config);
+  if (errors.length) throw unprocessable('flow.config.agents names agents that are not agent identities of this account.', 'validation_failed', errors);
+}
+
 async function revise(c: Context<Env>, ctx: ServerContext) {
   const { flow: changes } = await readJson(c, updateFlowRequest);
+  assertDisclosedAgents(ctx, c.get('principal').accountId, changes.config);
   const flow = reviseFlow(ctx, c.get('principal').accountId, c.req.param('id')!, changes);
   if (!flow) throw noSuchFlow();
   return c.json({ flow });
@@ -50,6 +59,7 @@ export const flowRoutes: RouteModule = (app, ctx) => {
   app.post('/api/v1/flows', requires('write'), async (c) => {
     const accountId = c.get('principal').accountId;
     const { flow: input } = await readJson(c, createFlowRequest);
+    assertDisclosedAgents(ctx, accountId, input.config);
     // Without application_id a flow joins the account's oldest application (the sandbox application in the sandbox).
     const application = input.application_id ? getApplication(ctx, accountId, input.application_id) : defaultApplication(ctx, accountId);
     if (!application) {

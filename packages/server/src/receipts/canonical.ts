@@ -52,6 +52,8 @@ export interface FrozenReceiptInput {
   presentationAttested?: boolean | undefined;
   renderingEvidence?: Record<string, unknown> | undefined;
   collectionPlatform?: string | undefined;
+  /** The agents the flow version discloses (`extensions.agent_disclosures`), when it declares any. */
+  agentDisclosures?: readonly Record<string, unknown>[] | undefined;
 }
 
 /** Whether a purpose counts as granted on the receipt: consent given, a legitimate interest not objected to, or notice-only. */
@@ -110,6 +112,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
       ...(input.presentationAttested !== undefined ? { presentation_attested: input.presentationAttested } : {}),
       ...(input.renderingEvidence ? { rendering_evidence: input.renderingEvidence } : {}),
       ...(input.collectionPlatform ? { collection_platform: input.collectionPlatform } : {}),
+      ...(input.agentDisclosures?.length ? { agent_disclosures: [...input.agentDisclosures] } : {}),
     },
   };
 }

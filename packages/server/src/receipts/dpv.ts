@@ -33,6 +33,30 @@ function purposeStatus(purposeId: string, basis: string, events: readonly Receip
 }
 
 /**
+ * `dpv:hasNotice`: the privacy notice, and a `dpv:AINotice` for each agent the record discloses (consent and notice
+ * records of a flow that declares agents). One notice is an object, several an array; none, absent.
+ */
+function noticesOf(receipt: ReceiptRecord): Record<string, unknown> {
+  const processing = receipt.pii_processing;
+  const disclosures = receipt.record_type === 'authorization_record' ? [] : (receipt.extensions?.agent_disclosures ?? []);
+  const notices: Record<string, unknown>[] = [
+    ...(processing?.privacy_notice
+      ? [{ '@id': processing.privacy_notice.reference, '@type': 'dpv:PrivacyNotice', 'dct:identifier': `sha256:${processing.privacy_notice.sha256}` }]
+      : []),
+    ...disclosures.map((d) => ({
+      '@id': urn('agent', String(d.agent_id)),
+      '@type': 'dpv:AINotice',
+      'dct:identifier': String(d.agent_id),
+      'dct:title': String(d.agent_name ?? d.agent_id),
+      ...(typeof d.role === 'string' ? { 'dct:description': d.role } : {}),
+      ...(typeof d.disclosed_at === 'string' ? { 'dct:date': d.disclosed_at } : {}),
+    })),
+  ];
+  if (notices.length === 0) return {};
+  return { 'dpv:hasNotice': notices.length === 1 ? notices[0] : notices };
+}
+
+/**
  * Maps a canonical receipt to JSON-LD with DPV terms: a `dpv:ConsentRecord` with its data subject, controller,
  * processor, notice, the consent status, and each granted purpose with its legal basis and status. The context is
  * embedded. Throws {@link DpvNotApplicableError} for an authorization record without personal-data processing.
@@ -74,9 +98,7 @@ export function toDpv(receipt: ReceiptRecord): Record<string, unknown> {
     ...(receipt.pii_principal_id ? { 'dpv:hasDataSubject': { '@id': urn('person', receipt.pii_principal_id), '@type': 'dpv:DataSubject' } } : {}),
     ...(controller ? { 'dpv:hasDataController': { '@id': urn('party', controller.party_id), '@type': 'dpv:DataController', 'dpv:hasName': controller.party_name } } : {}),
     ...(processor ? { 'dpv:hasDataProcessor': { '@id': urn('party', processor.party_id), '@type': 'dpv:DataProcessor', 'dpv:hasName': processor.party_name } } : {}),
-    ...(processing?.privacy_notice ? {
-      'dpv:hasNotice': { '@id': processing.privacy_notice.reference, '@type': 'dpv:PrivacyNotice', 'dct:identifier': `sha256:${processing.privacy_notice.sha256}` },
-    } : {}),
+    ...noticesOf(receipt),
     ...(processing ? { 'dct:language': processing.language } : {}),
     ...(recordStatus ? { 'dpv:hasConsentStatus': recordStatus } : {}),
     ...(given ? { 'dpv:isIndicatedBy': urn(given.entity_id === principal ? 'person' : 'party', given.entity_id), 'dpv:isIndicatedAtTime': given.event_time } : {}),

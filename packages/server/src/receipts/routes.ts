@@ -1,5 +1,5 @@
 // Receipts: `GET /api/v1/consent_receipts/{record_id}?flavor=canonical|dpv|signed` (every record kind: consent
-// records and the authorization records approvals leave), `GET /api/v1/authorization_receipts/{record_id}` (the
+// records, the authorization records approvals and grants leave, the notice records of disclosures), `GET /api/v1/authorization_receipts/{record_id}` (the
 // spec's path for authorization records only), and the published receipt schema at `/schemas/receipt/v2/record.json`.
 import {
   authorizationReceiptRecord,
@@ -18,6 +18,7 @@ import { ApiError, notFound } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { readQuery } from '../lib/validate.js';
 import { readReceipt } from '../records/service.js';
+import { readNoticeReceipt } from '../disclosures/store.js';
 import { DpvNotApplicableError, toDpv } from './dpv.js';
 import { receiptSchemaText } from './json-schema.js';
 import { signJcs } from './sign.js';
@@ -59,7 +60,7 @@ export function receiptRoutes(app: Hono<Env>, ctx: ServerContext): void {
     const { flavor = 'canonical' } = readQuery(c, receiptQuery);
     const accountId = c.get('principal').accountId;
     const id = c.req.param('id');
-    const receipt = readReceipt(ctx, accountId, id) ?? readAuthorizationReceipt(ctx, accountId, id);
+    const receipt = readReceipt(ctx, accountId, id) ?? readAuthorizationReceipt(ctx, accountId, id) ?? readNoticeReceipt(ctx, accountId, id);
     if (!receipt) throw notFound('No such record.');
     return sendReceipt(c, ctx, receipt, flavor, (r) => ({ consent_receipt: r }));
   });

@@ -20,6 +20,7 @@ import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable, type FieldError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { getActivatedVersions, getFlowVersion, type FlowVersionRecord } from '../flows/store.js';
+import { agentDisclosuresOf } from '../disclosures/agents.js';
 import { freezeReceipt, renderReceipt, type WithdrawalFact } from '../receipts/canonical.js';
 import { wordingVerdictOf } from '../receipts/notice.js';
 import { addDuration, capturabilityProblems, evaluateDecisions, personalDataPaths, type IssuedOutcome, type Refusal } from './attestation.js';
@@ -440,6 +441,7 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
     presentationAttested: input.presentationAttested,
     renderingEvidence: input.renderingEvidence,
     collectionPlatform: input.collectionPlatform,
+    agentDisclosures: agentDisclosuresOf(ctx, terms.config) as unknown as Record<string, unknown>[],
   });
 
   stmt(db, `INSERT INTO consent_records (id, account_id, application_id, flow_id, flow_version, person_id, external_id, channel, captured_at,

@@ -17,6 +17,7 @@ export const DPV_CONTEXT = {
   'dpv:isIndicatedAtTime': { '@type': 'xsd:dateTime' },
   'dct:created': { '@type': 'xsd:dateTime' },
   'dct:valid': { '@type': 'xsd:dateTime' },
+  'dct:date': { '@type': 'xsd:dateTime' },
 } as const;
 
 /** Every DPV term the dpv flavor uses (a test checks each against the DPV 2.3 Turtle). */
@@ -28,6 +29,7 @@ export const DPV_TERMS = [
   'DataProcessor',
   'Purpose',
   'PrivacyNotice',
+  'AINotice',
   'Consent',
   'LegitimateInterest',
   'Contract',
