@@ -1,7 +1,7 @@
 import { me, type Me } from '@svc/client/schemas';
 import type { RouteModule } from '../app.js';
 import { requires } from '../lib/auth.js';
-import type { Permission } from '../lib/context.js';
+import type { Permission, Principal, ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import type { Operation } from '../lib/operations.js';
 
@@ -30,16 +30,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
         } : {}),
       } satisfies Me);
     }
-    if (principal.kind === 'agent') {
-      const agent = stmt<[string], { id: string; display_name: string; agent_type: string }>(ctx.db,
-        'SELECT id, display_name, agent_type FROM agent_identities WHERE id = ?').get(principal.agentId)!;
-      const scopes = stmt<[string], string>(ctx.db, 'SELECT delegated_scopes FROM delegation_grants WHERE id = ?').pluck().get(principal.grantId) as unknown as string;
-      return c.json({
-        kind: 'agent', account, agent_identity: agent,
-        delegation_grant: { id: principal.grantId, principal_id: principal.personId, delegated_scopes: JSON.parse(scopes) as string[] },
-        token: { expires_at: principal.expiresAt, scopes: principal.scopes },
-      } satisfies Me);
-    }
+    if (principal.kind === 'agent') return c.json(agentMe(ctx, principal) satisfies Me);
     if (principal.kind !== 'api_token') throw new Error('unreachable: requires() refuses publishable keys');
     const token = stmt<[string], { id: string; name: string; permissions: string; created_at: string; expires_at: string | null; last_used_at: string | null }>(ctx.db,
       'SELECT id, name, permissions, created_at, expires_at, last_used_at FROM api_tokens WHERE id = ?',
@@ -52,6 +43,21 @@ export const meRoutes: RouteModule = (app, ctx) => {
     return c.json(body);
   });
 };
+
+/** `GET /api/v1/me` of an agent token (also the model-context gateway's `whoami`): the agent, its grant, its principal. */
+export function agentMe(ctx: ServerContext, principal: Extract<Principal, { kind: 'agent' }>): Extract<Me, { kind: 'agent' }> {
+  const account = stmt<[string], { id: string; name: string; created_at: string }>(ctx.db,
+    'SELECT id, name, created_at FROM accounts WHERE id = ?',
+  ).get(principal.accountId)!;
+  const agent = stmt<[string], { id: string; display_name: string; agent_type: string }>(ctx.db,
+    'SELECT id, display_name, agent_type FROM agent_identities WHERE id = ?').get(principal.agentId)!;
+  const scopes = stmt<[string], string>(ctx.db, 'SELECT delegated_scopes FROM delegation_grants WHERE id = ?').pluck().get(principal.grantId) as unknown as string;
+  return {
+    kind: 'agent', account, agent_identity: agent,
+    delegation_grant: { id: principal.grantId, principal_id: principal.personId, delegated_scopes: JSON.parse(scopes) as string[] },
+    token: { expires_at: principal.expiresAt, scopes: principal.scopes },
+  };
+}
 
 /** OpenAPI descriptor of `GET /api/v1/me`. */
 export const meOperations: Operation[] = [
