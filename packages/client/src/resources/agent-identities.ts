@@ -5,8 +5,7 @@ import {
   type AgentIdentityStatus,
   type CreateAgentIdentityRequest,
 } from '../schemas/agent-identities.js';
-import { z } from 'zod/mini';
-import { trustScore, type TrustScore } from '../schemas/delegations.js';
+import { trustScoreEnvelope, type TrustScore } from '../schemas/delegations.js';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 
@@ -59,7 +58,6 @@ export function revokeAgentIdentity(connection: SvcConnection<'bearer'>, id: str
 }
 
 // The spec names the trust score, not its envelope; the envelope is the API's usual one.
-const trustScoreEnvelope = z.object({ trust_score: trustScore });
 
 /**
  * Reads an agent's trust score (`GET /api/v1/agent_identities/{id}/trust_score`, API token): 0-100, computed

@@ -280,3 +280,5 @@ export const trustScore = z.object({
   computed_at: dateTime(),
 });
 export type TrustScore = z.infer<typeof trustScore>;
+/** `{trust_score}` envelope. */
+export const trustScoreEnvelope = z.object({ trust_score: trustScore });

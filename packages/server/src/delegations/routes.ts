@@ -12,9 +12,8 @@ import {
   escalationEnvelope,
   escalationList,
   escalationListQuery,
-  trustScore as trustScoreSchema,
+  trustScoreEnvelope,
 } from '@svc/client/schemas';
-import { z } from 'zod/mini';
 import type { RouteModule } from '../app.js';
 import { getAgentIdentity } from '../agents/store.js';
 import { requires } from '../lib/auth.js';
@@ -182,6 +181,6 @@ export const delegationOperations: Operation[] = [
   {
     method: 'get', path: '/api/v1/agent_identities/{id}/trust_score', summary: 'An agent\'s trust score (0-100) with its factors', tag: 'Agent identities',
     auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The score now', schema: z.object({ trust_score: trustScoreSchema }) }, errors: [404],
+    response: { status: 200, description: 'The score now', schema: trustScoreEnvelope }, errors: [404],
   },
 ];
