@@ -25,3 +25,4 @@ export * from './audit.js';
 export * from './agent-identities.js';
 export * from './delegations.js';
 export * from './disclosures.js';
+export * from './transparency.js';
