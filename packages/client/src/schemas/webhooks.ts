@@ -126,7 +126,9 @@ export type ApprovalDecisionData = z.infer<typeof approvalDecisionData>;
 
 /**
  * `data` of `escalation.opened`: an agent's action went beyond its grant and waits for the principal. `decision` is
- * the approval decision opened for them (`session_token` to hand to `<svc-decision>`, `url` of the hosted page).
+ * the approval decision opened for them: a full hosted page at `url` (for a link, an email, the inbox). To show the
+ * approval in the organisation's own page with `<svc-decision>`, open an embedded or popup decision for the
+ * escalation (`POST /api/v1/decisions` with `kind: approval`, `subject_ref` = `escalation_id`).
  */
 export const escalationOpenedData = z.looseObject({
   escalation_id: z.string(),

@@ -22,8 +22,8 @@ import type { GrantRecord } from './grants.js';
 
 /**
  * Opens an escalation of `action` under `grant` and the approval decision the principal answers, in the caller's
- * transaction; appends `escalation.opened` to the audit chain and emits it to webhooks (with the decision, so the
- * organisation can put `<svc-decision>` in front of the principal).
+ * transaction; appends `escalation.opened` to the audit chain and emits it to webhooks with the decision's hosted
+ * page (a full page: a link for the principal; an organisation embeds its own decision for the escalation).
  */
 export function openEscalation(
   ctx: ServerContext,
