@@ -11,7 +11,8 @@ import { oauth } from './009-oauth.js';
 import { agentIdentities } from './010-agent-identities.js';
 import { delegations } from './011-delegations.js';
 import { noticeRecords } from './012-notice-records.js';
+import { agentManifests } from './013-agent-manifests.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
 export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
-  agentIdentities, delegations, noticeRecords];
+  agentIdentities, delegations, noticeRecords, agentManifests];
