@@ -1,10 +1,15 @@
 // `/api/v1/agent_identities`: the software agents an account operates (API tokens only: `read` to look, `write` to
-// register and to suspend, resume or revoke). Another account's identity is a 404, as if it did not exist.
+// register and to suspend, resume or revoke, and to pin capability manifest versions). Another account's identity is
+// a 404, as if it did not exist.
 import {
   agentIdentityEnvelope,
   agentIdentityList,
   agentIdentityListQuery,
+  capabilityManifestEnvelope,
+  capabilityManifestList,
+  capabilityManifestListQuery,
   createAgentIdentityRequest,
+  pinCapabilityManifestRequest,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
 import type { RouteModule } from '../app.js';
@@ -14,6 +19,7 @@ import { notFound } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { DEFAULT_LIMIT } from '../lib/pagination.js';
 import { readJson, readQuery } from '../lib/validate.js';
+import { listPinnedManifests, pinCapabilityManifest } from './manifest.js';
 import {
   changeAgentIdentityStatus,
   createAgentIdentity,
@@ -38,7 +44,7 @@ function actorOf(c: Context<Env>): AgentActor {
   return principal.kind === 'api_token' ? { api_token_id: principal.tokenId } : {};
 }
 
-/** `GET|POST /api/v1/agent_identities`, `GET …/{id}`, `POST …/{id}/suspend|resume|revoke`. */
+/** `GET|POST /api/v1/agent_identities`, `GET …/{id}`, `POST …/{id}/suspend|resume|revoke`, `GET|POST …/{id}/manifests`. */
 export const agentIdentityRoutes: RouteModule = (app, ctx) => {
   app.get(BASE, requires('read'), (c) => {
     const { limit = DEFAULT_LIMIT, cursor, status } = readQuery(c, agentIdentityListQuery);
@@ -59,6 +65,20 @@ export const agentIdentityRoutes: RouteModule = (app, ctx) => {
       return c.json({ agent_identity: toAgentIdentity(agent) });
     });
   }
+
+  // Pinning freezes the manifest as the agent is now; an identical manifest pins nothing (200 with the latest).
+  app.post(`${BASE}/:id/manifests`, requires('write'), async (c) => {
+    const agent = owned(ctx, c);
+    const { delegated_scopes } = await readJson(c, pinCapabilityManifestRequest);
+    const { pinned, created } = pinCapabilityManifest(ctx, agent.id, delegated_scopes, actorOf(c));
+    return c.json({ capability_manifest: pinned }, created ? 201 : 200);
+  });
+
+  app.get(`${BASE}/:id/manifests`, requires('read'), (c) => {
+    const agent = owned(ctx, c);
+    const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, capabilityManifestListQuery);
+    return c.json(listPinnedManifests(ctx, agent.id, { limit, cursor }));
+  });
 };
 
 const tag = 'Agent identities';
@@ -90,4 +110,20 @@ export const agentIdentityOperations: Operation[] = [
   stateChange('suspend', 'Suspend an active agent identity (409 invalid_transition when revoked)'),
   stateChange('resume', 'Resume a suspended agent identity (409 invalid_transition when revoked)'),
   stateChange('revoke', 'Revoke an agent identity for good'),
+  {
+    method: 'post', path: `${BASE}/{id}/manifests`,
+    summary: "Pin the agent's capability manifest as it is now (name, type, the operator's declarations in metadata) with the scopes it is declared to request, as its next version",
+    tag, auth: ['api_token'], permission: 'write', body: pinCapabilityManifestRequest,
+    response: {
+      status: 201,
+      description: 'The new version, frozen, with its digest (sha256 over the RFC 8785 JSON of manifest), published at /.well-known/transparency/agents/{id}/manifests/{version}. 200 with the latest version when the manifest is identical to it. 409 agent_revoked for a revoked agent.',
+      schema: capabilityManifestEnvelope,
+    },
+    errors: [404, 409],
+  },
+  {
+    method: 'get', path: `${BASE}/{id}/manifests`, summary: "List the agent's pinned capability manifest versions, oldest first", tag,
+    auth: ['api_token'], permission: 'read', query: capabilityManifestListQuery,
+    response: { status: 200, description: 'A page of pinned versions', schema: capabilityManifestList }, errors: [400, 404],
+  },
 ];

@@ -21,6 +21,12 @@ export interface TrustFacts {
 export const BASE_TRUST_SCORE = 50;
 
 /**
+ * The version of {@link trustScoreOf}'s arithmetic, published in the platform attestation
+ * (`/.well-known/oap-attestation`): change it whenever a weight, cap or factor changes.
+ */
+export const TRUST_SCORE_FUNCTION_VERSION = 'svc-trust-score/1';
+
+/**
  * The score, 0-100: 50, plus one point per ten allowed actions (at most 30), minus two per denied action (at most
  * 30), five per denied escalation (at most 20) and ten per revoked grant (at most 40).
  */
