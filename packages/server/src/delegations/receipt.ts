@@ -9,7 +9,7 @@ import {
   type DelegationBounds,
   type ReceiptEvent,
 } from '@svc/client/schemas';
-import { capabilityManifestDigest, capabilityManifestOf } from '../agents/manifest.js';
+import { grantCapabilityManifestDigest } from '../agents/manifest.js';
 import type { AgentIdentityRecord } from '../agents/store.js';
 import { jcsHash } from '../audit/hash.js';
 import { findApplication } from '../lib/applications.js';
@@ -113,7 +113,7 @@ export function freezeGrantReceipt(
       scopes: [...grant.delegated_scopes].sort(),
       grant_integrity: { content_hash: grantContentHash(grant), key_versions: { receipt_signing_key: ctx.keys.kid } },
       ...(grant.parent_grant_id ? { delegation_chain_root: grant.delegation_chain_root } : {}),
-      ...(agent ? { capability_manifest: capabilityManifestDigest(capabilityManifestOf(agent, grant.delegated_scopes)) } : {}),
+      ...(agent ? { capability_manifest: grantCapabilityManifestDigest(ctx, agent, grant.delegated_scopes) } : {}),
       captured_at: grant.created_at,
       recorded_at: input.recordedAt,
     },
