@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { dateTime } from './common.js';
+import { escalationTrigger } from './delegations.js';
 
 /** What a decision asks: `consent` (a person permits an application) or `approval` (a human authorizes an action). */
 export const decisionKind = z.enum(['consent', 'approval']);
@@ -119,6 +120,11 @@ export const decision = z.object({
    * completes, and for decisions completed before the server recorded them.
    */
   record_id: z.nullable(z.string()),
+  /**
+   * On an approval that answers an agent's escalation (`subject_ref` = the escalation id): the approval trigger
+   * type, the bound the agent's action went beyond (or `escalation` when it asked for more on its own).
+   */
+  trigger: z.optional(escalationTrigger),
 });
 export type Decision = z.infer<typeof decision>;
 

@@ -343,7 +343,14 @@ export function toWire(ctx: ServerContext, row: DecisionRow): Decision {
     consent_transaction_id: row.consent_transaction_id,
     counter_proposal: row.counter_proposal,
     record_id: recordIdOf(ctx, row),
+    ...triggerOf(ctx, row),
   };
+}
+
+/** The approval trigger type of an approval that answers one of the account's escalations. */
+function triggerOf(ctx: ServerContext, row: DecisionRow): Pick<Decision, 'trigger'> {
+  const escalation = row.kind === 'approval' ? escalationOfDecision(ctx, row.account_id, row.subject_ref) : undefined;
+  return escalation ? { trigger: escalation.trigger } : {};
 }
 
 /** Where a decision stands, for the page. */

@@ -217,6 +217,7 @@ describe('agent tokens and bounds', () => {
 
     // The approval's receipt is identified and bounded to exactly that action, once.
     const decision = await call(server, `/api/v1/decisions/${session}`);
+    assert.equal(decision.body.decision.trigger, 'value', 'the approval decision carries its trigger type');
     const receipt = (await call(server, `/api/v1/authorization_receipts/${decision.body.decision.record_id}`)).body.authorization_receipt;
     assert.equal(receipt.pii_principal_id, ada.id);
     assert.equal(receipt.party_identification[1].party_type, 'software_agent');
