@@ -20,6 +20,7 @@ import { IMPORTS_PATH, recordsModule } from './records/index.js';
 import { oauthClientRoutes, oauthRoutes } from './oauth/index.js';
 import { agentIdentityRoutes } from './agents/routes.js';
 import { delegationRoutes } from './delegations/routes.js';
+import { transparencyRoutes } from './transparency/routes.js';
 import { disclosureRoutes } from './disclosures/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
@@ -44,6 +45,7 @@ const modules: RouteModule[] = [
   oauthRoutes, // the OpenID provider (/oauth/*, discovery) and its sign-in and consent pages
   agentIdentityRoutes, // the software agents an account operates: register, suspend, resume, revoke
   delegationRoutes, // delegation grants, authority checks, escalations, trust scores; agent tokens and delegates
+  transparencyRoutes, // public /.well-known discovery: transparency records, oap-*, api-catalog, did.json, ssf-configuration
   disclosureRoutes, // disclosure receipts: notice records that a flow disclosed an agent
 ];
 

@@ -15,6 +15,7 @@ import { recordsOperations } from './records/index.js';
 import { oauthClientOperations } from './oauth/index.js';
 import { agentIdentityOperations } from './agents/routes.js';
 import { delegationOperations } from './delegations/routes.js';
+import { transparencyOperations } from './transparency/routes.js';
 import { disclosureOperations } from './disclosures/routes.js';
 import type { Operation } from './lib/operations.js';
 
@@ -33,6 +34,7 @@ export const operationLists: Operation[][] = [
   oauthClientOperations,
   agentIdentityOperations,
   delegationOperations,
+  transparencyOperations,
   disclosureOperations,
 ];
 
