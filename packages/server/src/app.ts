@@ -21,6 +21,7 @@ import { oauthClientRoutes, oauthRoutes } from './oauth/index.js';
 import { agentIdentityRoutes } from './agents/routes.js';
 import { delegationRoutes } from './delegations/routes.js';
 import { transparencyRoutes } from './transparency/routes.js';
+import { mcpRoutes } from './mcp/routes.js';
 import { disclosureRoutes } from './disclosures/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
@@ -46,6 +47,7 @@ const modules: RouteModule[] = [
   agentIdentityRoutes, // the software agents an account operates: register, suspend, resume, revoke
   delegationRoutes, // delegation grants, authority checks, escalations, trust scores; agent tokens and delegates
   transparencyRoutes, // public /.well-known discovery: transparency records, oap-*, api-catalog, did.json, ssf-configuration
+  mcpRoutes, // the model-context gateway (/mcp/v1/agent, agent tokens only), its resource metadata and configuration
   disclosureRoutes, // disclosure receipts: notice records that a flow disclosed an agent
 ];
 

@@ -17,6 +17,7 @@ import { agentIdentityOperations } from './agents/routes.js';
 import { delegationOperations } from './delegations/routes.js';
 import { transparencyOperations } from './transparency/routes.js';
 import { disclosureOperations } from './disclosures/routes.js';
+import { mcpOperations } from './mcp/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -36,6 +37,7 @@ export const operationLists: Operation[][] = [
   delegationOperations,
   transparencyOperations,
   disclosureOperations,
+  mcpOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;
