@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { agentToken, answer, call, check, grant, newAgent, signIn, type Agent, type Json, type Person } from '../delegations/test-support.js';
-import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
+import { createActiveFlow, createRecord, grantAll, recordFlowConfig } from '../records/test-support.js';
 import { startTestServer, type TestServer } from '../testing.js';
 
 let server: TestServer;
@@ -80,7 +80,7 @@ describe('the gateway with an agent token', () => {
     assert.equal(client.getServerVersion()?.name, 'svc-agent-gateway');
     assert.match(client.getInstructions() ?? '', /check_authority before every action/);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['check_authority', 'request_escalation', 'get_escalation', 'check_consent_status', 'whoami']);
+    assert.deepEqual(tools.map((t) => t.name), ['check_authority', 'request_escalation', 'get_escalation', 'check_consent_status', 'record_disclosure', 'whoami']);
     const checkTool = tools.find((t) => t.name === 'check_authority')!;
     assert.deepEqual(checkTool.inputSchema.required, ['scope', 'action', 'description']);
     const props = checkTool.inputSchema.properties as Record<string, { description?: string; pattern?: string }>;
@@ -366,5 +366,29 @@ describe('discovery documents', () => {
     assert.deepEqual(doc.paths['/mcp/v1/agent']?.post?.security, [{ agent_token: [] }]);
     assert.ok(doc.paths['/.well-known/oauth-protected-resource/mcp/v1/agent']?.get);
     assert.ok(doc.paths['/.well-known/mcp-configuration']?.get);
+  });
+});
+
+describe('record_disclosure', () => {
+  it('records a disclosure of the calling agent as an action under its grant (scope disclosures:write), and nothing when refused', async () => {
+    const flowId = await createActiveFlow(server, { ...recordFlowConfig, agents: [{ agent_id: agent.id, role: 'Books trips' }] }, 'Travel chat');
+    const { client } = await session({ delegated_scopes: ['payments:write', 'disclosures:write'] });
+    const at = new Date(server.context.clock.now()).toISOString();
+    const done = structured(await callTool(client, 'record_disclosure', { flow_id: flowId, disclosed_at: at, jurisdiction: 'DE' }));
+    assert.equal(done.authority_check.outcome, 'allowed');
+    assert.equal(done.disclosure_receipt.agent_id, agent.id, 'always the calling agent');
+    const receipt = (await call(server, `/api/v1/consent_receipts/${done.disclosure_receipt.record_id}`)).body.consent_receipt;
+    assert.deepEqual(receipt.event.map((e: { event_state: string }) => e.event_state), ['notice shown']);
+
+    const before = (await call(server, '/api/v1/audit/events?limit=100')).body.audit_events.length;
+    const future = refusal(await callTool(client, 'record_disclosure', { flow_id: flowId, disclosed_at: new Date(server.context.clock.now() + 60_000).toISOString(), jurisdiction: 'DE' }));
+    assert.equal(future.errors[0].code, 'in_the_future');
+    assert.equal((await call(server, '/api/v1/audit/events?limit=100')).body.audit_events.length, before, 'a refused disclosure leaves no exercise');
+
+    const { client: without } = await session();
+    const outside = await callTool(without, 'record_disclosure', { flow_id: flowId, disclosed_at: at, jurisdiction: 'DE' });
+    const result = structured(outside);
+    assert.equal(result.authority_check.outcome, 'escalated', 'without disclosures:write the principal is asked');
+    assert.equal(result.disclosure_receipt, undefined);
   });
 });

@@ -1,13 +1,14 @@
 // The model-context gateway's tools: every tool an agent can call at /mcp/v1/agent, in one list. Each calls the
 // same service function as its REST route (the authority check, escalations, consent status, /api/v1/me), so the
-// bounds, the audit trail and what an agent may see are the REST API's own. Add a tool by adding an entry here
-// (`record_disclosure` will join once disclosure receipts have their service function).
+// bounds, the audit trail and what an agent may see are the REST API's own. Add a tool by adding an entry here.
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import {
   agentMe as agentMeSchema,
   authorityCheck,
   authorityCheckRequest,
+  createDisclosureReceiptRequest,
   createEscalationRequest,
+  disclosureReceipt,
   escalation as escalationSchema,
   purposeConsentStatus,
 } from '@svc/client/schemas';
@@ -22,6 +23,8 @@ import { ApiError, notFound } from '../lib/errors.js';
 import { findPerson } from '../records/service.js';
 import { consentStatusOf } from '../records/status.js';
 import { agentMe } from '../routes/me.js';
+import { createDisclosureReceipt } from '../disclosures/store.js';
+import { transaction } from '../lib/transaction.js';
 
 /** The agent a gateway request acts for, resolved from its token (grant, agent and expiry checked). */
 export type AgentPrincipal = Extract<Principal, { kind: 'agent' }>;
@@ -160,6 +163,40 @@ export const agentTools: AgentTool[] = [
           status: row?.status ?? 'pending', granted_at: row?.granted_at ?? null, expires_at: row?.expires_at ?? null, flow_id: row?.flow_id ?? null,
         },
       };
+    },
+  }),
+  tool({
+    name: 'record_disclosure',
+    title: 'Record that you were disclosed to a person',
+    description:
+      'Record that a flow of your organisation told a person you (this agent) were acting: a disclosure receipt (a ' +
+      'notice record). It is an action under your grant: scope disclosures:write, action write, checked against every ' +
+      'bound like check_authority (escalated: nothing is recorded until approved). The flow must declare you.',
+    input: z.strictObject({
+      flow_id: createDisclosureReceiptRequest.shape.flow_id,
+      disclosed_at: createDisclosureReceiptRequest.shape.disclosed_at,
+      locale: createDisclosureReceiptRequest.shape.locale,
+      jurisdiction: authorityCheckRequest.shape.jurisdiction,
+    }),
+    describe: {
+      flow_id: 'The flow (flw_…) that disclosed you; its version in force at disclosed_at must declare you in config.agents.',
+      disclosed_at: 'When the person was told (ISO 8601 with offset): never in the future, never before your registration.',
+      locale: 'The language the disclosure was shown in (BCP 47), default the flow\'s.',
+      jurisdiction: actionArguments.jurisdiction,
+    },
+    output: z.object({ authority_check: authorityCheck, disclosure_receipt: z.optional(disclosureReceipt), retry_after_seconds: pollHint }),
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run(ctx, agent, args) {
+      // One transaction: a disclosure the rules refuse leaves no exercise behind, and an exercise no disclosure.
+      return transaction(ctx.db, () => {
+        const { jurisdiction, ...disclosure } = args;
+        const { status, check } = checkAuthority(ctx, agent, {
+          scope: 'disclosures:write', action: 'write', description: `Record that flow ${args.flow_id} disclosed this agent`, ...(jurisdiction ? { jurisdiction } : {}),
+        });
+        if (status === 202) return { authority_check: check, retry_after_seconds: ESCALATION_POLL_SECONDS };
+        const receipt = createDisclosureReceipt(ctx, agent.accountId, { ...disclosure, agent_id: agent.agentId });
+        return { authority_check: check, disclosure_receipt: receipt };
+      });
     },
   }),
   tool({
