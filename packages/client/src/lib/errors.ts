@@ -1,6 +1,7 @@
 import type { AnyOAuthError } from '../oauth/errors.js';
 import type { Escalation, EscalationStatus } from '../schemas/delegations.js';
 import type { AnyReceiptVerificationError } from '../verify/receipt.js';
+import type { AnyTransparencyVerificationError } from '../verify/transparency.js';
 import type { AnyWebhookVerificationError } from '../verify/webhook.js';
 
 /** One field-level problem: in a 400/422 error body, or in a response that failed validation. */
@@ -204,6 +205,7 @@ export type AnySvcError =
   | SvcEscalationOutcomeError
   | AnyOAuthError
   | AnyReceiptVerificationError
+  | AnyTransparencyVerificationError
   | AnyWebhookVerificationError;
 
 /** The stable codes of {@link AnySvcError}. */

@@ -1,10 +1,10 @@
 // Offline receipt verification: the signed flavor is `{receipt, signature}`, where `signature` is a compact JWS with
 // detached payload (RFC 7515 appendix F) over the RFC 8785 (JCS) bytes of `receipt`, its `kid` in the service's
 // JWKS. jose and Web Crypto only, so it runs unchanged in Node 20+ and browsers.
-import { compactVerify, createLocalJWKSet, errors as joseErrors, type JSONWebKeySet } from 'jose';
+import type { JSONWebKeySet } from 'jose';
 import { SvcError, type SvcFieldError } from '../lib/errors.js';
 import { authorizationReceiptRecord, consentReceiptRecord, type ReceiptRecord } from '../schemas/receipts.js';
-import { base64url, canonicalBytes } from './jcs.js';
+import { verifySignedJcs, type SignedJcsFailure } from './signed-jcs.js';
 
 /** Options of {@link verifyReceipt}. */
 export interface VerifyReceiptOptions {
@@ -56,7 +56,12 @@ export type AnyReceiptVerificationError =
   | SvcReceiptSignatureError
   | SvcReceiptInvalidError;
 
-const DETACHED = /^([A-Za-z0-9_-]+)\.\.([A-Za-z0-9_-]+)$/;
+function receiptError(failure: SignedJcsFailure, message: string, cause?: unknown): SvcReceiptVerificationError {
+  const details = cause === undefined ? {} : { cause };
+  if (failure === 'key') return new SvcReceiptKeyError(message, details);
+  if (failure === 'signature') return new SvcReceiptSignatureError(message, details);
+  return new SvcReceiptFormatError(message, details);
+}
 
 /**
  * Verifies a signed receipt offline against a JWK Set (such as `/.well-known/jwks.json`, fetched once and kept) and
@@ -68,36 +73,7 @@ const DETACHED = /^([A-Za-z0-9_-]+)\.\.([A-Za-z0-9_-]+)$/;
  * const receipt = await verifyReceipt(signed, jwks); // throws when anything was changed
  */
 export async function verifyReceipt(signed: SignedReceiptInput | string, jwks: JSONWebKeySet, options: VerifyReceiptOptions = {}): Promise<ReceiptRecord> {
-  let input: unknown = signed;
-  if (typeof signed === 'string') {
-    try {
-      input = JSON.parse(signed);
-    } catch (cause) {
-      throw new SvcReceiptFormatError('The signed receipt is not JSON.', { cause });
-    }
-  }
-  const { receipt, signature } = (input ?? {}) as Partial<SignedReceiptInput>;
-  if (typeof receipt !== 'object' || receipt === null || Array.isArray(receipt)) throw new SvcReceiptFormatError('The signed receipt has no receipt object.');
-  const match = typeof signature === 'string' ? DETACHED.exec(signature) : null;
-  if (!match) throw new SvcReceiptFormatError('signature must be a compact JWS with detached payload (header..signature).');
-  if (!jwks || !Array.isArray((jwks as { keys?: unknown }).keys)) throw new SvcReceiptFormatError('jwks must be a JWK Set ({keys: [...]}).');
-  let payload: string;
-  try {
-    payload = base64url(canonicalBytes(receipt));
-  } catch (cause) {
-    throw new SvcReceiptFormatError('The receipt cannot be canonicalised (RFC 8785).', { cause });
-  }
-  try {
-    await compactVerify(`${match[1]}.${payload}.${match[2]}`, createLocalJWKSet(jwks), { algorithms: options.algorithms ?? ['ES256'] });
-  } catch (cause) {
-    if (cause instanceof joseErrors.JWKSNoMatchingKey || cause instanceof joseErrors.JWKSMultipleMatchingKeys) {
-      throw new SvcReceiptKeyError('No key of the JWK Set matches the signature (kid and algorithm).', { cause });
-    }
-    if (cause instanceof joseErrors.JWSSignatureVerificationFailed) {
-      throw new SvcReceiptSignatureError('The signature does not match the receipt.', { cause });
-    }
-    throw new SvcReceiptFormatError(`The signature cannot be checked: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
-  }
+  const receipt = await verifySignedJcs(signed, 'receipt', jwks, { algorithms: options.algorithms, noun: 'receipt' }, receiptError);
   if (options.validate === false) return receipt as ReceiptRecord;
   // The record kind picks the branch of the union, so errors name fields rather than "no branch matched".
   const kind = (receipt as { record_type?: unknown }).record_type === 'authorization_record' ? authorizationReceiptRecord : consentReceiptRecord;
