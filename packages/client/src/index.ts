@@ -86,6 +86,13 @@ export {
   suspendDelegationGrant,
 } from './resources/delegations.js';
 export { exchangeDelegationGrant, TOKEN_EXCHANGE_PATH } from './resources/token-exchange.js';
+export {
+  getAgentManifest,
+  getAgentTransparency,
+  getApplicationTransparency,
+  listAgentManifests,
+  pinAgentManifest,
+} from './resources/transparency.js';
 export { checkAuthority } from './resources/authority.js';
 export { createEscalation, getEscalation, listEscalations, readEscalation, waitForEscalation } from './resources/escalations.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
@@ -114,6 +121,7 @@ export type { CaptureOptions, CapturesResource, PublishableFlowsResource, Render
 export type { FormConnectionsResource } from './resources/form-connections.js';
 export type { AgentIdentitiesResource, AgentIdentityQuery } from './resources/agent-identities.js';
 export type { DelegationGrantQuery, DelegationsResource } from './resources/delegations.js';
+export type { TransparencyResource } from './resources/transparency.js';
 export type { AgentClientCredentials, ClientAuthMethod, ExchangeDelegationGrantOptions } from './resources/token-exchange.js';
 export type { AuthorityAllowed, AuthorityCheckResult, AuthorityDenied, AuthorityEscalated, AuthorityResource } from './resources/authority.js';
 export type { EscalationQuery, EscalationRead, EscalationsResource, WaitForEscalationOptions } from './resources/escalations.js';
@@ -196,6 +204,30 @@ export {
   verifyReceipt,
 } from './verify/receipt.js';
 export type { SignedReceiptInput, VerifyReceiptOptions } from './verify/receipt.js';
+export {
+  capabilityManifestDigest,
+  SvcTransparencyFormatError,
+  SvcTransparencyInvalidError,
+  SvcTransparencyKeyError,
+  SvcTransparencySignatureError,
+  SvcTransparencyVerificationError,
+  verifyTransparencyRecord,
+} from './verify/transparency.js';
+export type { AnyTransparencyVerificationError, SignedTransparencyInput, VerifyTransparencyRecordOptions } from './verify/transparency.js';
+export type {
+  AgentTransparencyRecord,
+  CapabilityManifest,
+  ControllerTransparencyRecord,
+  CredentialAttestationRecord,
+  ManifestTransparencyRecord,
+  PinCapabilityManifestRequest,
+  PinnedCapabilityManifest,
+  PlatformAttestationRecord,
+  RevocationListRecord,
+  SignedTransparencyRecord,
+  TransparencyRecord,
+  TransparencyRecordType,
+} from './schemas/index.js';
 export { merkleTreeHash, verifyAuditChain } from './verify/audit-chain.js';
 export type { AnchorWithReceipts, AuditChainFailureReason, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from './verify/audit-chain.js';
 export type { AnchorReceipt, AuditAnchor, AuditEvent, ConsentRecord, ConsentImport, ConsentStatus, ReceiptRecord, SignedReceipt } from './schemas/index.js';

@@ -27,6 +27,7 @@ import { agentIdentitiesResource, type AgentIdentitiesResource } from '../resour
 import { delegationsResource, type DelegationsResource } from '../resources/delegations.js';
 import { authorityResource, type AuthorityResource } from '../resources/authority.js';
 import { escalationsResource, type EscalationsResource } from '../resources/escalations.js';
+import { transparencyResource, type TransparencyResource } from '../resources/transparency.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -67,6 +68,8 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly authority: AuthorityResource;
   /** Escalations: an agent's actions beyond its grant, waiting for the principal; `waitFor` polls one to its end. */
   readonly escalations: EscalationsResource;
+  /** Transparency records (public, signed: controller, agent, manifest versions) and pinning an agent's manifest. */
+  readonly transparency: TransparencyResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -141,5 +144,6 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     delegations: delegationsResource(bearer, { fetch: options.fetch, timeoutMs: options.timeoutMs }),
     authority: authorityResource(bearer),
     escalations: escalationsResource(bearer),
+    transparency: transparencyResource(bearer),
   };
 }
