@@ -5,6 +5,7 @@ import { commands, type Command } from './commands.js';
 import { CliUsageError, loadConfig } from './config.js';
 import { exchangeCommands } from './exchange.js';
 import { chooseCredential, sessionCommands, type SessionCommand } from './session.js';
+import { transparencyCommands } from './transparency.js';
 
 /** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
 export interface CliIo {
@@ -20,7 +21,7 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
 
 /** Every command by its words: the API commands, the token exchange, then `login` and `logout`. */
-const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...exchangeCommands, ...sessionCommands };
+const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
 
 function help(): string {
   // Long synopses get their summary on the next line, so the short ones stay in one readable column.
