@@ -95,6 +95,7 @@ export {
 } from './resources/transparency.js';
 export { checkAuthority } from './resources/authority.js';
 export { createEscalation, getEscalation, listEscalations, readEscalation, waitForEscalation } from './resources/escalations.js';
+export { createDisclosureReceipt, getDisclosureReceipt } from './resources/disclosure-receipts.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,

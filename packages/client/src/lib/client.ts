@@ -28,6 +28,7 @@ import { delegationsResource, type DelegationsResource } from '../resources/dele
 import { authorityResource, type AuthorityResource } from '../resources/authority.js';
 import { escalationsResource, type EscalationsResource } from '../resources/escalations.js';
 import { transparencyResource, type TransparencyResource } from '../resources/transparency.js';
+import { disclosureReceiptsResource, type DisclosureReceiptsResource } from '../resources/disclosure-receipts.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -70,6 +71,8 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly escalations: EscalationsResource;
   /** Transparency records (public, signed: controller, agent, manifest versions) and pinning an agent's manifest. */
   readonly transparency: TransparencyResource;
+  /** Disclosure receipts: that a flow disclosed an agent to a person (`disclosures:write`). */
+  readonly disclosureReceipts: DisclosureReceiptsResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -145,5 +148,6 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     authority: authorityResource(bearer),
     escalations: escalationsResource(bearer),
     transparency: transparencyResource(bearer),
+    disclosureReceipts: disclosureReceiptsResource(bearer),
   };
 }
