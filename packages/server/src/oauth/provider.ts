@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { AGENT_TYPES } from '@svc/client/schemas';
+import { AGENT_TYPES, OAP_PROTOCOL_VERSIONS } from '@svc/client/schemas';
 import type { JWK } from 'jose';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
@@ -116,7 +116,7 @@ export function createProvider(ctx: ServerContext): Provider {
       agent_types_supported: [...AGENT_TYPES], // the agent_type an agent identity may have
       delegation_methods_supported: ['token_exchange'],
       oap_jwks_uri: `${ctx.baseUrl}/.well-known/jwks.json`,
-      oap_protocol_versions_supported: ['1.0'],
+      oap_protocol_versions_supported: [...OAP_PROTOCOL_VERSIONS],
     },
     renderError,
   };
