@@ -25,4 +25,5 @@ export * from './audit.js';
 export * from './agent-identities.js';
 export * from './delegations.js';
 export * from './disclosures.js';
+export * from './agreements.js';
 export * from './transparency.js';

@@ -1,0 +1,143 @@
+import { z } from 'zod/mini';
+import { dateTime, listOf, listQuery } from './common.js';
+import { countryCode } from './delegations.js';
+
+/**
+ * An agreement's status: `pending` until a party signs, `partially_signed` while signatures are fewer than the quorum,
+ * `active` once the quorum is reached (the spec's state table; a quorum of one goes from pending to active at once).
+ */
+export const agreementStatus = z.enum(['pending', 'partially_signed', 'active']);
+export type AgreementStatus = z.infer<typeof agreementStatus>;
+
+/**
+ * Where the quorum stands: `open` (it can still be reached), `reached`, or `unreachable` (too many parties declined,
+ * countered or ran out of time for the quorum ever to be reached).
+ */
+export const quorumStatus = z.enum(['open', 'reached', 'unreachable']);
+export type QuorumStatus = z.infer<typeof quorumStatus>;
+
+/** A party's signing outcome so far (the spec's signing decision outcomes, `pending` before one). */
+export const partyStatus = z.enum(['pending', 'signed', 'declined', 'countered', 'expired']);
+export type PartyStatus = z.infer<typeof partyStatus>;
+
+/** The most a document to sign may hold, in UTF-8 bytes. */
+export const AGREEMENT_DOCUMENT_MAX_BYTES = 200 * 1024;
+
+const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256 digest'));
+
+/**
+ * `POST /api/v1/agreements`: the document (its text, shown to each party, and its SHA-256, which the server checks),
+ * the parties by email with each one's home country, and the quorum (how many signatures make it active).
+ */
+export const createAgreementRequest = z.strictObject({
+  agreement: z.strictObject({
+    title: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+    document: z.strictObject({
+      text: z.string().check(z.minLength(1), z.refine((t) => new TextEncoder().encode(t).length <= AGREEMENT_DOCUMENT_MAX_BYTES, `text must be at most ${AGREEMENT_DOCUMENT_MAX_BYTES} bytes`)),
+      sha256: sha256Hex,
+    }),
+    parties: z.array(z.strictObject({
+      email: z.email().check(z.maxLength(254)),
+      home_country: countryCode,
+      name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+    })).check(
+      z.minLength(1),
+      z.maxLength(50),
+      z.refine((parties) => new Set(parties.map((p) => p.email.toLowerCase())).size === parties.length, 'a party appears once'),
+    ),
+    quorum: z.int().check(z.gte(1)),
+    /** The application the agreement belongs to (default: the account's oldest). */
+    application_id: z.optional(z.string().check(z.maxLength(64))),
+    /** How each party's signing session is delivered (default `redirect`, the full hosted page). */
+    delivery_mode: z.optional(z.enum(['embed', 'popup', 'redirect'])),
+    embed_origin: z.optional(z.string().check(z.maxLength(300))),
+    redirect_uri: z.optional(z.string().check(z.maxLength(2000))),
+  }).check(z.refine((a) => a.quorum <= a.parties.length, { message: 'quorum cannot be more than the number of parties', path: ['quorum'] })),
+});
+export type CreateAgreementRequest = z.input<typeof createAgreementRequest>;
+
+/** One party of an agreement, with its signing session while the organisation may hand it out. */
+export const agreementParty = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.nullable(z.string()),
+  home_country: z.string(),
+  status: partyStatus,
+  /** The party's quorum vote (approve when they signed, deny when they declined or countered), once cast. */
+  vote: z.nullable(z.enum(['approve', 'deny'])),
+  comment: z.nullable(z.string()),
+  decided_at: z.nullable(dateTime()),
+  /** The party's signing session: a decision of kind `signature_request` (the server infers the kind). */
+  session_token: z.string(),
+  url: z.string(),
+});
+export type AgreementParty = z.infer<typeof agreementParty>;
+
+/** The spec's Agreement, with the document's digest, the quorum and the parties in detail. */
+export const agreement = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: agreementStatus,
+  quorum_status: quorumStatus,
+  /** The parties' ids (the spec's array of strings); `party_details` has each one. */
+  parties: z.array(z.string()),
+  party_details: z.array(agreementParty),
+  quorum: z.int(),
+  document_sha256: z.string(),
+  application_id: z.string(),
+  created_at: dateTime(),
+  activated_at: z.nullable(dateTime()),
+});
+export type Agreement = z.infer<typeof agreement>;
+
+export const agreementEnvelope = z.object({ agreement });
+export const agreementList = listOf('agreements', agreement);
+export const agreementListQuery = z.object({ ...listQuery.shape, status: z.optional(agreementStatus) });
+
+/**
+ * One signature: a compact JWS (ES256, `typ: svc-signature+jwt`, `kid` in `/.well-known/jwks.json`) whose payload is
+ * `{agreement_id, document_sha256, party_id, party_email, signed_name, signed_at}`.
+ */
+export const agreementSignature = z.object({
+  party_id: z.string(),
+  signed_at: dateTime(),
+  jws: z.string().check(z.regex(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/, 'must be a compact JWS')),
+});
+export type AgreementSignature = z.infer<typeof agreementSignature>;
+
+/** The payload each signature's JWS carries. */
+export const signaturePayload = z.object({
+  agreement_id: z.string(),
+  document_sha256: sha256Hex,
+  party_id: z.string(),
+  party_email: z.string(),
+  signed_name: z.string(),
+  signed_at: dateTime(),
+});
+export type SignaturePayload = z.infer<typeof signaturePayload>;
+
+/**
+ * `GET /api/v1/agreements/{id}/receipt`: "the receipt is the set of signatures". The bundle names the agreement, the
+ * document digest and the quorum, and holds each signature's JWS; a verifier checks every JWS against the JWKS and
+ * that each payload names this agreement and this document.
+ */
+export const agreementReceipt = z.object({
+  agreement_id: z.string(),
+  title: z.string(),
+  document_sha256: sha256Hex,
+  quorum: z.int(),
+  status: agreementStatus,
+  signatures: z.array(agreementSignature),
+  issued_at: dateTime(),
+});
+export type AgreementReceipt = z.infer<typeof agreementReceipt>;
+export const agreementReceiptEnvelope = z.object({ agreement_receipt: agreementReceipt });
+
+/** A quorum vote: the spec's Cast quorum vote request's fields, per party. */
+export const quorumVote = z.object({
+  party_id: z.string(),
+  vote: z.enum(['approve', 'deny']),
+  comment: z.nullable(z.string()),
+  cast_at: dateTime(),
+});
+export const quorumVoteList = z.object({ quorum_votes: z.array(quorumVote) });
