@@ -7,32 +7,14 @@ import { limitBody } from '../lib/body-limit.js';
 import { ApiError, forbidden, notFound } from '../lib/errors.js';
 import { readJson } from '../lib/validate.js';
 import type { TransitionRequest } from '../pages/page-data.js';
-import { applyTransition, findDecision, recordDrop } from './store.js';
+import { cancelAction } from './actions.js';
+import { kindModules } from './kinds/index.js';
+import { findDecision, recordDrop } from './store.js';
 import { targetOriginOf } from './targets.js';
+import { applyTransition } from './transitions.js';
 
-const stepIndex = { step_index: z.optional(z.int().check(z.gte(0), z.lte(100))) };
-const keys = z.array(z.string().check(z.maxLength(64))).check(z.maxLength(50));
-
-/** `POST /decisions/{token}/transitions`: one participant step, discriminated by `action`. */
-export const transitionRequest = z.discriminatedUnion('action', [
-  z.strictObject({ action: z.literal('begin'), ...stepIndex }),
-  z.strictObject({ action: z.literal('sign_in'), email: z.email().check(z.maxLength(254)), ...stepIndex }),
-  z.strictObject({ action: z.literal('send_code'), email: z.optional(z.email().check(z.maxLength(254))), ...stepIndex }),
-  z.strictObject({ action: z.literal('verify'), code: z.string().check(z.regex(/^\d{6}$/, 'code must be 6 digits')), ...stepIndex }),
-  z.strictObject({ action: z.literal('acknowledge'), ...stepIndex }),
-  z.strictObject({ action: z.literal('answer'), answer: z.int().check(z.gte(0), z.lte(9)), ...stepIndex }),
-  z.strictObject({ action: z.literal('agree'), granted: keys, objected: keys, ...stepIndex }),
-  z.strictObject({ action: z.literal('decline'), ...stepIndex }),
-  z.strictObject({ action: z.literal('approve'), ...stepIndex }),
-  z.strictObject({ action: z.literal('deny'), ...stepIndex }),
-  z.strictObject({ action: z.literal('counter'), proposal: z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)), ...stepIndex }),
-  z.strictObject({
-    action: z.literal('cancel'),
-    cancelled_by: z.enum(['user', 'host']),
-    reason: z.optional(z.string().check(z.maxLength(200))),
-    ...stepIndex,
-  }),
-]);
+/** `POST /decisions/{token}/transitions`: one participant step, discriminated by `action`: every kind's, and `cancel`. */
+export const transitionRequest = z.discriminatedUnion('action', [cancelAction, ...kindModules.flatMap((kind) => kind.actions)]);
 
 /** `POST /decisions/{token}/drops`: messages the page could not post, for `trust_surface.postmessage_dropped_total`. */
 export const dropReport = z.strictObject({

@@ -13,7 +13,10 @@ import { requires } from '../lib/auth.js';
 import type { Env, ServerContext } from '../lib/context.js';
 import type { Operation } from '../lib/operations.js';
 import { readJson } from '../lib/validate.js';
-import { createDecision, exchangeDecision, findOwnedDecision, toWire, verifyConsentToken } from './store.js';
+import { exchangeDecision } from './exchange.js';
+import { verifyConsentToken } from './kinds/consent/token.js';
+import { createDecision, findOwnedDecision } from './store.js';
+import { toWire } from './wire.js';
 
 /** Where the current decisions API lives, and its deprecated alias. */
 const DECISIONS = '/api/v1/decisions';

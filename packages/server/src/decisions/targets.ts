@@ -1,6 +1,7 @@
 // Which origin a hosted page may post its messages to. Never `*`: only an origin registered for the application.
 import type { ServerContext } from '../lib/context.js';
-import { allowedOrigins, type DecisionRow } from './store.js';
+import { allowedOrigins } from './applications.js';
+import type { DecisionRow } from './row.js';
 
 /**
  * The exact target origin of the page's messages, or null when none applies (the page then drops and counts):

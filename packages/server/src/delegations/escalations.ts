@@ -1,6 +1,6 @@
 // Escalations: an agent's action beyond its grant, put to the principal as an approval decision (kind approval,
 // subject_ref the escalation id) on the same hosted page and element consent uses. The decision's completion
-// decides the escalation (decisions/store.ts); an approval then lets exactly that action through once.
+// decides the escalation (decisions/kinds/approval/record.ts); an approval then lets exactly that action through once.
 import type { Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/client/schemas';
 import { appendAuditEvent } from '../audit/chain.js';
 import { createDecision } from '../decisions/store.js';

@@ -38,10 +38,46 @@ export interface PageProgress {
   completed_at: string | null;
 }
 
+/** A consent decision's part of the page: the frozen terms and the screens to walk. */
+export interface ConsentPagePart {
+  flow_id: string;
+  flow_version: number;
+  title: string;
+  description: string | null;
+  policy_url: string | null;
+  purposes: PagePurpose[];
+  screens: Screen[];
+}
+
+/** An approval's part of the page: what is asked. */
+export interface ApprovalPagePart {
+  escalation_id: string;
+  scope: string | null;
+  state: string | null;
+  meeting_id: string | null;
+  /** An agent's escalation this approval answers: who asks, for what, and which bound it went beyond. */
+  agent: null | {
+    name: string;
+    description: string;
+    action: string;
+    amount: string | null;
+    jurisdiction: string | null;
+    reason: string;
+  };
+}
+
+/** Each kind's part of the page, under the kind's name; a page carries its own kind's part and null for the others. */
+export interface PageParts {
+  consent: ConsentPagePart;
+  approval: ApprovalPagePart;
+}
+
+type KindParts = { [K in keyof PageParts]: PageParts[K] | null };
+
 /** Everything the hosted page needs, rendered by the server into `<script type="application/json" id="svc-decision-data">`. */
-export interface PageData extends PageProgress {
+export interface PageData extends PageProgress, KindParts {
   session_token: string;
-  kind: 'consent' | 'approval';
+  kind: keyof PageParts;
   /** How this page is shown: `embed` (iframe), `popup`, or `redirect` (a top-level page that navigates back). */
   mode: 'embed' | 'popup' | 'redirect';
   deadline_at: string;
@@ -57,30 +93,6 @@ export interface PageData extends PageProgress {
   redirect_uri_denied: string | null;
   /** Base path of the participant API, `/decisions/{session_token}`. */
   api: string;
-  consent: null | {
-    flow_id: string;
-    flow_version: number;
-    title: string;
-    description: string | null;
-    policy_url: string | null;
-    purposes: PagePurpose[];
-    screens: Screen[];
-  };
-  approval: null | {
-    escalation_id: string;
-    scope: string | null;
-    state: string | null;
-    meeting_id: string | null;
-    /** An agent's escalation this approval answers: who asks, for what, and which bound it went beyond. */
-    agent: null | {
-      name: string;
-      description: string;
-      action: string;
-      amount: string | null;
-      jurisdiction: string | null;
-      reason: string;
-    };
-  };
 }
 
 /** What `POST /decisions/{token}/transitions` answers. */
@@ -94,8 +106,8 @@ export interface TransitionResult {
   sandbox_code?: string;
 }
 
-/** A participant action, the body of `POST /decisions/{token}/transitions`. */
-export type TransitionAction =
+/** A consent decision's participant actions. */
+export type ConsentAction =
   | { action: 'begin' }
   | { action: 'sign_in'; email: string }
   | { action: 'send_code'; email?: string }
@@ -103,11 +115,13 @@ export type TransitionAction =
   | { action: 'acknowledge' }
   | { action: 'answer'; answer: number }
   | { action: 'agree'; granted: string[]; objected: string[] }
-  | { action: 'decline' }
-  | { action: 'approve' }
-  | { action: 'deny' }
-  | { action: 'counter'; proposal: string }
-  | { action: 'cancel'; cancelled_by: 'user' | 'host'; reason?: string };
+  | { action: 'decline' };
+
+/** An approval's participant actions. */
+export type ApprovalAction = { action: 'approve' } | { action: 'deny' } | { action: 'counter'; proposal: string };
+
+/** A participant action, the body of `POST /decisions/{token}/transitions`; `cancel` is every kind's. */
+export type TransitionAction = ConsentAction | ApprovalAction | { action: 'cancel'; cancelled_by: 'user' | 'host'; reason?: string };
 
 /** A participant action with the screen it was taken on, so a double click cannot skip a screen. */
 export type TransitionRequest = TransitionAction & { step_index?: number };

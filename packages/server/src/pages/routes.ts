@@ -10,11 +10,12 @@ import { getActiveFlowVersion } from '../flows/store.js';
 import type { Env, Principal, ServerContext } from '../lib/context.js';
 import { isoNow } from '../lib/clock.js';
 import { ApiError } from '../lib/errors.js';
-import { allowedOrigins, createDecision, findDecision, getApplication, progressOf, screensOfRow, termsOf, type DecisionRow } from '../decisions/store.js';
+import { allowedOrigins, getApplication } from '../decisions/applications.js';
+import { kindModules, kindOf } from '../decisions/kinds/index.js';
+import type { DecisionRow } from '../decisions/row.js';
+import { createDecision, findDecision, progressOf } from '../decisions/store.js';
 import { targetOriginOf } from '../decisions/targets.js';
-import { actionOf, escalationOfDecision } from '../delegations/escalation-store.js';
-import { stmt } from '../lib/db.js';
-import type { PageData } from './page-data.js';
+import type { PageData, PageParts } from './page-data.js';
 import { messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './render.js';
 
 /**
@@ -69,62 +70,34 @@ function deniedUri(redirectUri: string | null): string | null {
   return url.toString();
 }
 
-/** The public data the page is rendered with; nothing secret (no comprehension answers, no tokens but its own). */
-export function pageDataOf(ctx: ServerContext, row: DecisionRow, frame: boolean, referer?: string): PageData {
+/** Every kind's part empty: a page carries only its own kind's. */
+const NO_PARTS = Object.fromEntries(kindModules.map((kind) => [kind.kind, null])) as Pick<PageData, keyof PageParts>;
+
+/**
+ * The public data the page is rendered with (nothing secret: no comprehension answers, no tokens but its own) and
+ * its document title.
+ */
+export function pageOf(ctx: ServerContext, row: DecisionRow, frame: boolean, referer?: string): { data: PageData; title: string } {
   const mode = frame ? 'embed' : row.delivery_mode === 'redirect' ? 'redirect' : 'popup';
-  const terms = termsOf(row);
+  const page = kindOf(row.kind).page(ctx, row);
   const application = getApplication(ctx, row.application_id);
-  return {
+  const data: PageData = {
     ...progressOf(row),
     session_token: row.session_token,
     kind: row.kind,
     mode,
     deadline_at: row.deadline_at,
     server_now: isoNow(ctx.clock),
-    locale: terms?.config.locale ?? 'en',
+    locale: page.locale ?? 'en',
     branding: { name: application?.name ?? 'svc' },
     target_origin: targetOriginOf(ctx, row, mode, referer),
     redirect_uri: row.redirect_uri,
     redirect_uri_denied: deniedUri(row.redirect_uri),
     api: `/decisions/${row.session_token}`,
-    consent: terms
-      ? {
-          flow_id: row.flow_id!,
-          flow_version: row.flow_version!,
-          title: terms.title,
-          description: terms.description,
-          policy_url: terms.config.policy_url ?? null,
-          purposes: terms.config.purposes.map((p) => ({
-            key: p.key, label: p.label, description: p.description, basis: p.basis, mechanism: p.mechanism, required: p.required,
-          })),
-          screens: screensOfRow(row),
-        }
-      : null,
-    approval: row.kind === 'approval'
-      ? { escalation_id: row.subject_ref, scope: row.scope, state: row.state, meeting_id: row.meeting_id, agent: agentRequestOf(ctx, row) }
-      : null,
+    ...NO_PARTS,
+    [row.kind]: page.part,
   };
-}
-
-/** What an agent's escalation asks, for the approval page (null for an approval that answers no escalation). */
-function agentRequestOf(ctx: ServerContext, row: DecisionRow): NonNullable<PageData['approval']>['agent'] {
-  const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
-  if (!escalation) return null;
-  const action = actionOf(escalation);
-  const name = stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?').pluck().get(escalation.agent_id) as unknown as string | undefined;
-  return {
-    name: name ?? escalation.agent_id,
-    description: action.description,
-    action: action.action,
-    amount: action.value !== null ? `${action.value} ${action.currency}` : null,
-    jurisdiction: action.jurisdiction,
-    reason: escalation.reason,
-  };
-}
-
-function titleOf(data: PageData): string {
-  if (data.consent) return `${data.consent.title} · ${data.branding.name}`;
-  return `Approval requested · ${data.branding.name}`;
+  return { data, title: `${page.heading} · ${data.branding.name}` };
 }
 
 const redirectQuery = z.object({ redirect_uri: z.optional(httpUri) });
@@ -160,10 +133,10 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
       return sendPage(c, messagePage({ title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' }),
         frame ? ['*'] : [], 404);
     }
-    const data = pageDataOf(ctx, row, frame, c.req.header('referer'));
+    const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'));
     const html = pageShell({
       lang: data.locale,
-      title: titleOf(data),
+      title,
       bodyClass: frame ? 'mode-embed' : 'mode-full',
       dataId: 'svc-decision-data',
       data,

@@ -1,12 +1,26 @@
 // The consent decision's screens and the status each one stands for: the spec's consent token statuses, laid
-// over the flow's step sequence. Pure functions, shared by the participant API and the page renderer.
+// over the flow's step sequence. Pure functions, shared by the participant steps and the page part.
 import type { FlowConfig, FlowStep } from '@svc/client/schemas';
-import type { PageStatus, Screen } from '../pages/page-data.js';
+import type { PageStatus, Screen } from '../../../pages/page-data.js';
+import type { DecisionRow } from '../../row.js';
 
-/** Statuses after which nothing more happens. */
-export const TERMINAL: ReadonlySet<PageStatus> = new Set<PageStatus>([
-  'fulfilled', 'declined', 'approved', 'denied', 'countered', 'cancelled', 'expired',
-]);
+/** The flow version's terms frozen into a consent decision. */
+export interface DecisionTerms {
+  title: string;
+  description: string | null;
+  config: FlowConfig;
+}
+
+/** The terms a consent decision is governed by. */
+export function termsOf(row: Pick<DecisionRow, 'terms'>): DecisionTerms | undefined {
+  return row.terms ? (JSON.parse(row.terms) as DecisionTerms) : undefined;
+}
+
+/** The screens of a consent decision. */
+export function screensOfRow(row: Pick<DecisionRow, 'terms'>): Screen[] {
+  const terms = termsOf(row);
+  return terms ? screensOf(terms.config) : [];
+}
 
 /** A flow that declares no steps walks the standard path. */
 const STANDARD_PATH: FlowStep[] = [

@@ -1,0 +1,79 @@
+// What a kind of decision is, as the shared delivery layer sees it. Sessions, deadlines and expiry, the
+// transitions table, exchange tokens, cancel and drops are the layer's; everything that differs by kind is here.
+import type { ConsentExchange, CreateDecisionRequest, Decision, DecisionClaims } from '@svc/client/schemas';
+import type { z } from 'zod/mini';
+import type { Principal, ServerContext } from '../../lib/context.js';
+import type { DomainEvent } from '../../lib/events.js';
+import type { ApiError } from '../../lib/errors.js';
+import type { PageParts, PageStatus, TransitionAction } from '../../pages/page-data.js';
+import type { ApplicationRow } from '../applications.js';
+import type { DecisionKind, DecisionRow } from '../row.js';
+
+/** What creation takes from the caller beyond the request (an escalation's application and deadline). */
+export interface CreateOptions {
+  applicationId?: string | undefined;
+  /** The shared deadline; a kind may shorten it (an approval cannot outlive its escalation). */
+  deadlineAt: string;
+}
+
+/** What a kind resolves from `subject_ref` at creation. */
+export interface Prepared {
+  /** The application that holds the decision; undefined refuses creation (`application_missing`). */
+  application: ApplicationRow | undefined;
+  deadlineAt: string;
+  /** The flow and its terms frozen into a consent decision; null for kinds without one. */
+  frozen: Pick<DecisionRow, 'flow_id' | 'flow_version' | 'terms'>;
+}
+
+/** How a participant action moved the decision (the kind mutates the row's own fields in place). */
+export interface StepResult {
+  /** The decision completes with this status and outcome. */
+  complete?: { status: PageStatus; outcome: string };
+  /** A refusal stored with the step (a wrong code counts as an attempt): thrown after the commit. */
+  refusal?: ApiError;
+  /** The reference server sends no email: the sign-in code is shown on the page instead. */
+  sandboxCode?: string;
+  /** The step changed nothing the host sees (a code re-sent): no transition is recorded or reported. */
+  unchanged?: true;
+}
+
+/** What the kind contributes to the hosted page. */
+export interface KindPage<K extends DecisionKind> {
+  /** The page's heading (its document title adds the application's name). */
+  heading: string;
+  locale?: string | undefined;
+  /** `PageData[kind]`. */
+  part: PageParts[K];
+}
+
+/** A participant action other than the shared `cancel`. */
+export type KindAction = Exclude<TransitionAction, { action: 'cancel' }>;
+
+/** One kind of decision: a module in `kinds/<kind>/`, registered in `kinds/index.ts`. */
+export interface DecisionKindModule<K extends DecisionKind = DecisionKind> {
+  readonly kind: K;
+  /** Body schemas of the participant actions the kind accepts, for `POST /decisions/{token}/transitions`. */
+  readonly actions: readonly z.core.$ZodTypeDiscriminable[];
+  /** Validates `subject_ref` and resolves the application, the deadline and what is frozen into the decision. */
+  prepare(ctx: ServerContext, principal: Principal, request: CreateDecisionRequest, options: CreateOptions): Prepared;
+  /** `total_steps` of the page: its screens plus the final (terminal) position. */
+  totalSteps(row: DecisionRow): number;
+  /** The kind's part of the hosted page's data. */
+  page(ctx: ServerContext, row: DecisionRow): KindPage<K>;
+  /** Applies one participant action inside the transition's transaction; refuses what the kind does not accept. */
+  act(ctx: ServerContext, row: DecisionRow, request: KindAction, now: string): StepResult;
+  /** At completion, before the row is written: a token the exchange hands out (sealed into the row); its value. */
+  issue?(ctx: ServerContext, row: DecisionRow, exchangeToken: string, now: string): string | undefined;
+  /** Makes the completion's record in its transaction and calls `announce` with the event data the record adds. */
+  record(ctx: ServerContext, row: DecisionRow, announce: (data: Record<string, unknown>) => void): void;
+  /** The domain event (webhook) of a completion; `issued` is what {@link issue} returned. */
+  event(row: DecisionRow, issued: string | undefined, data: Record<string, unknown>): DomainEvent;
+  /** The id of the record a completed decision made, or null. */
+  recordId(ctx: ServerContext, row: DecisionRow): string | null;
+  /** The claims of a completed decision, as the exchange returns them. */
+  claims(row: DecisionRow): DecisionClaims;
+  /** At exchange: the token {@link issue} sealed, opened with the exchange token. */
+  redeem?(ctx: ServerContext, row: DecisionRow, exchangeToken: string, now: string): Pick<ConsentExchange, 'access_token' | 'token_type' | 'expires_in'> | undefined;
+  /** Fields the API's decision adds for this kind (an approval's trigger). */
+  wire?(ctx: ServerContext, row: DecisionRow): Partial<Decision>;
+}
