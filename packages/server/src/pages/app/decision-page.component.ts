@@ -1,32 +1,23 @@
 import { createDeadlineClock, createFramePort, type DeadlineClock, type FramePort, type PostMessageDroppedMetric } from '@svc/protocol';
 import { html, LitElement, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { state } from 'lit/decorators.js';
-import type { PageData, PagePurpose, PageProgress, PageStatus, Screen, TransitionRequest, TransitionResult } from '../page-data.js';
+import type { PageData, PageProgress, PageStatus, TransitionRequest, TransitionResult } from '../page-data.js';
 import { decisionPageStyles } from './decision-page.styles.js';
+import type { Ending, KindView, PageHost } from './kind-view.js';
+import { viewOf } from './kind-views.js';
 import { ParticipantError, reportDrops, sendTransition } from './participant-client.js';
 
 const TERMINAL = new Set<PageStatus>(['fulfilled', 'declined', 'approved', 'denied', 'countered', 'cancelled', 'expired']);
 
-const basisLabel: Record<PagePurpose['basis'], string> = {
-  consent: 'Your consent',
-  legitimate_interest: 'Legitimate interest',
-  contract: 'Needed for the service you asked for',
-  legal_obligation: 'Required by law',
-};
-
-const endings: Record<string, { title: string; text: string }> = {
-  fulfilled: { title: 'Thank you', text: 'Your choices are recorded.' },
-  declined: { title: 'You declined', text: 'Nothing was shared. Your answer is recorded.' },
-  approved: { title: 'Approved', text: 'Your approval is recorded.' },
-  denied: { title: 'Denied', text: 'Your refusal is recorded.' },
-  countered: { title: 'Counter-proposal sent', text: 'Your counter-proposal is recorded.' },
+/** Endings every kind shares; each kind's view adds those of its outcomes. */
+const endings: Partial<Record<PageStatus, Ending>> = {
   cancelled: { title: 'Cancelled', text: 'No decision was recorded.' },
   expired: { title: 'This request has expired', text: 'Ask the site that sent you here to start again.' },
 };
 
 /**
- * The hosted decision page: walks a consent decision through its screens (or shows an approval), moving it only
- * through the participant API, and tells the host page about every step with protocol v2 messages posted to the
+ * The hosted decision page: shows the decision through its kind's view (a consent's screens, an approval), moving it
+ * only through the participant API, and tells the host page about every step with protocol v2 messages posted to the
  * exact embed origin (never `*`). Without a target origin each message is dropped and reported to the server.
  *
  * @summary The participant's side of one decision, rendered from the server's `svc-decision-data` block.
@@ -40,12 +31,9 @@ export class DecisionPage extends LitElement {
   @state() private error: string | null = null;
   @state() private announcement = '';
   @state() private sandboxCode: string | null = null;
-  @state() private answer: number | null = null;
-  @state() private countering = false;
   @state() private remaining: number | null = null;
 
-  private granted = new Set<string>();
-  private objected = new Set<string>();
+  private view?: KindView;
   private port?: FramePort;
   private clock?: DeadlineClock;
   private resizeObserver?: ResizeObserver;
@@ -70,6 +58,12 @@ export class DecisionPage extends LitElement {
       subject_email: this.data.subject_email,
       completed_at: this.data.completed_at,
     };
+    this.view = viewOf(this.pageHost(), this.data.kind);
+    // Without its kind's part the page cannot show the decision: as if the data were unreadable.
+    if (!this.view) {
+      this.data = undefined;
+      return;
+    }
     if (this.data.mode !== 'redirect') {
       this.port = createFramePort({
         targetOrigin: this.data.target_origin,
@@ -115,7 +109,7 @@ export class DecisionPage extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    const key = `${this.progress?.status}:${this.progress?.step_index}:${this.countering}`;
+    const key = `${this.progress?.status}:${this.progress?.step_index}:${this.view?.focusKey}`;
     if (key !== this.focusKey) {
       const first = this.focusKey === '';
       this.focusKey = key;
@@ -161,23 +155,30 @@ export class DecisionPage extends LitElement {
     const progress = this.progress!;
     if (TERMINAL.has(progress.status)) return;
     const last = progress.total_steps - 1;
-    this.post('svc:state', this.statePayload(progress.status, 'expired', last, progress.total_steps));
+    this.post('svc:state', this.view!.statePayload(progress.status, 'expired', last, progress.total_steps));
     this.progress = { ...progress, status: 'expired', step_index: last };
     this.remaining = null;
     this.announcement = 'This request has expired.';
   }
 
-  private statePayload(from: PageStatus, to: PageStatus, stepIndex: number, totalSteps: number): unknown {
-    const data = this.data!;
-    if (data.kind === 'consent') return { from, to, step_index: stepIndex, total_steps: totalSteps };
+  /** What the kind's view may use of the page. */
+  private pageHost(): PageHost {
+    const page = this;
     return {
-      from,
-      to,
-      kind_payload: {
-        escalation_id: data.approval?.escalation_id,
-        ...(this.progress?.outcome ? { outcome: this.progress.outcome } : {}),
-      },
+      get data() { return page.data!; },
+      get progress() { return page.progress!; },
+      get busy() { return page.busy; },
+      get sandboxCode() { return page.sandboxCode; },
+      act: (request, announce) => this.act(request, announce),
+      submit: (event, build) => this.handleSubmit(event, build),
+      field: (name) => this.field(name),
+      showError: (message) => { this.error = message; },
+      requestUpdate: () => this.requestUpdate(),
     };
+  }
+
+  private endingOf(status: PageStatus): Ending | undefined {
+    return this.view!.endings[status] ?? endings[status];
   }
 
   private async handleHostCancel(reason: string): Promise<void> {
@@ -204,7 +205,7 @@ export class DecisionPage extends LitElement {
     if (result.sandbox_code) this.sandboxCode = result.sandbox_code;
     if (result.transition) {
       const { from, to, step_index, total_steps } = result.transition;
-      this.post('svc:state', this.statePayload(from, to, step_index, total_steps));
+      this.post('svc:state', this.view!.statePayload(from, to, step_index, total_steps));
     }
     if (result.completion) {
       this.clock?.cancel();
@@ -214,7 +215,7 @@ export class DecisionPage extends LitElement {
       this.clock?.cancel();
       this.post('svc:cancel', { reason: request.reason ?? 'user_cancelled', cancelled_by: 'user' });
     }
-    this.announcement = announce ?? (TERMINAL.has(result.progress.status) ? endings[result.progress.status]!.title : `Step ${result.progress.step_index + 1} of ${result.progress.total_steps}.`);
+    this.announcement = announce ?? (TERMINAL.has(result.progress.status) ? this.endingOf(result.progress.status)!.title : `Step ${result.progress.step_index + 1} of ${result.progress.total_steps}.`);
     if (TERMINAL.has(result.progress.status) && data.mode === 'redirect') this.leave(result.progress.status);
     return result;
   }
@@ -235,7 +236,7 @@ export class DecisionPage extends LitElement {
   /** Redirect mode: back to the site, with no parameters added on success and `error=access_denied` otherwise. */
   private leave(status: PageStatus): void {
     const data = this.data!;
-    const target = status === 'fulfilled' || status === 'approved' ? data.redirect_uri : data.redirect_uri_denied;
+    const target = status === this.view!.success ? data.redirect_uri : data.redirect_uri_denied;
     if (target) setTimeout(() => window.location.assign(target), 600);
   }
 
@@ -249,26 +250,12 @@ export class DecisionPage extends LitElement {
     return this.renderRoot.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`)?.value.trim() ?? '';
   }
 
-  private togglePurpose(set: Set<string>, key: string, event: Event): void {
-    if ((event.target as HTMLInputElement).checked) set.add(key);
-    else set.delete(key);
-  }
-
-  private agree(): void {
-    const missing = this.data!.consent!.purposes.filter((p) => p.basis === 'consent' && p.required && !this.granted.has(p.key));
-    if (missing.length) {
-      this.error = `To continue, tick ${missing.map((p) => `"${p.label}"`).join(', ')}, or decline.`;
-      return;
-    }
-    void this.act({ action: 'agree', granted: [...this.granted], objected: [...this.objected] });
-  }
-
   // Rendering
 
   private renderEnding(status: PageStatus): TemplateResult {
     const data = this.data!;
-    const ending = endings[status] ?? { title: status, text: '' };
-    const back = status === 'fulfilled' || status === 'approved' ? data.redirect_uri : data.redirect_uri_denied;
+    const ending = this.endingOf(status) ?? { title: status, text: '' };
+    const back = status === this.view!.success ? data.redirect_uri : data.redirect_uri_denied;
     return html`
       <section aria-labelledby="screen-title">
         <h2 id="screen-title" tabindex="-1" data-focus>${ending.title}</h2>
@@ -281,196 +268,26 @@ export class DecisionPage extends LitElement {
       </section>`;
   }
 
-  private renderPurposes(interactive: boolean): TemplateResult {
-    const purposes = this.data!.consent!.purposes;
-    if (!interactive) {
-      return html`<ul class="purposes" aria-label="What this is about">${purposes.map((p) => html`<li>
-        <span class="purpose__label">${p.label}</span>
-        ${p.description ? html`<span class="purpose__description">${p.description}</span>` : nothing}
-        <span class="purpose__basis">${basisLabel[p.basis]}</span></li>`)}</ul>`;
-    }
-    const asked = purposes.filter((p) => p.basis === 'consent' || p.mechanism === 'opt_out');
-    const noticed = purposes.filter((p) => p.basis !== 'consent' && p.mechanism !== 'opt_out');
-    const item = (p: PagePurpose) => {
-      const id = `purpose-${p.key}`;
-      const description = p.description ? html`<span class="purpose__description" id="${id}-description">${p.description}</span>` : nothing;
-      if (p.basis === 'consent') {
-        return html`<li><div class="check">
-          <input type="checkbox" id=${id} name=${id} aria-describedby="${id}-description" ?checked=${this.granted.has(p.key)}
-            @change=${(e: Event) => this.togglePurpose(this.granted, p.key, e)}>
-          <label for=${id}>${p.label}${p.required ? ' (required to continue)' : ''}${description}</label>
-        </div></li>`;
-      }
-      return html`<li><div class="check">
-        <input type="checkbox" id=${id} name=${id} aria-describedby="${id}-description" ?checked=${this.objected.has(p.key)}
-          @change=${(e: Event) => this.togglePurpose(this.objected, p.key, e)}>
-        <label for=${id}>I object to: ${p.label}${description}</label>
-      </div><span class="purpose__basis">${basisLabel[p.basis]}; you may object</span></li>`;
-    };
-    return html`
-      ${asked.length ? html`<ul class="purposes" aria-label="Your choices">${asked.map(item)}</ul>` : nothing}
-      ${noticed.length
-        ? html`<p class="hint">We also use your data for:</p>
-          <ul class="purposes" aria-label="Other purposes">${noticed.map((p) => html`<li><span class="purpose__label">${p.label}</span>${p.description ? html`<span class="purpose__description">${p.description}</span>` : nothing}<span class="purpose__basis">${basisLabel[p.basis]}</span></li>`)}</ul>`
-        : nothing}`;
-  }
-
-  private renderScreen(screen: Screen): TemplateResult {
-    const data = this.data!;
-    const consent = data.consent!;
-    const heading = (text: string) => html`<h2 id="screen-title" tabindex="-1" data-focus>${text}</h2>`;
-    const decline = html`<button type="button" ?disabled=${this.busy} @click=${() => void this.act({ action: 'decline' })}>Decline</button>`;
-    switch (screen.type) {
-      case 'intro':
-        return html`
-          ${heading(`${data.branding.name} asks for your consent`)}
-          ${consent.description ? html`<p>${consent.description}</p>` : nothing}
-          ${this.renderPurposes(false)}
-          <div class="actions">
-            <button type="button" class="primary" ?disabled=${this.busy} @click=${() => void this.act({ action: 'begin' })}>Continue</button>
-            ${decline}
-          </div>`;
-      case 'sign_in':
-        return html`
-          ${heading(screen.title ?? 'Sign in with your email')}
-          <form @submit=${(e: SubmitEvent) => this.handleSubmit(e, () => ({ action: 'sign_in', email: this.field('email') }))}>
-            <div class="field">
-              <label for="email">Email address</label>
-              <input id="email" name="email" type="email" autocomplete="email" required aria-describedby="email-hint">
-              <span class="hint" id="email-hint">Sandbox: no email is sent; your code is shown on the next screen.</span>
-            </div>
-            <div class="actions"><button class="primary" ?disabled=${this.busy}>Continue</button>${decline}</div>
-          </form>`;
-      case 'verify': {
-        const email = this.progress!.subject_email;
-        return html`
-          ${heading(screen.title ?? 'Confirm it is you')}
-          ${email
-            ? html`<p>Enter the 6-digit code we sent to <strong>${email}</strong>.</p>`
-            : html`<form @submit=${(e: SubmitEvent) => this.handleSubmit(e, () => ({ action: 'send_code', email: this.field('email') }))}>
-                <div class="field"><label for="email">Email address</label><input id="email" name="email" type="email" autocomplete="email" required></div>
-                <div class="actions"><button ?disabled=${this.busy}>Send code</button></div></form>`}
-          ${this.sandboxCode ? html`<p class="sandbox">Sandbox: no email was sent. Your code is <code>${this.sandboxCode}</code></p>` : nothing}
-          <form @submit=${(e: SubmitEvent) => this.handleSubmit(e, () => ({ action: 'verify', code: this.field('code') }))}>
-            <div class="field">
-              <label for="code">Code</label>
-              <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
-            </div>
-            <div class="actions">
-              <button class="primary" ?disabled=${this.busy}>Verify</button>
-              ${email ? html`<button type="button" ?disabled=${this.busy} @click=${() => void this.act({ action: 'send_code' }, 'A new code was sent.')}>Send a new code</button>` : nothing}
-              ${decline}
-            </div>
-          </form>`;
-      }
-      case 'disclosure':
-        return html`
-          ${heading(screen.title)}
-          <p class="disclosure">${screen.body}</p>
-          <div class="actions">
-            <button type="button" class="primary" ?disabled=${this.busy} @click=${() => void this.act({ action: 'acknowledge' })}>I have read this</button>
-            ${decline}
-          </div>`;
-      case 'comprehension_check':
-        return html`
-          ${heading('Check your understanding')}
-          <form @submit=${(e: SubmitEvent) => this.handleSubmit(e, () => {
-            if (this.answer === null) {
-              this.error = 'Choose an answer.';
-              return undefined;
-            }
-            return { action: 'answer', answer: this.answer };
-          })}>
-            <fieldset>
-              <legend>${screen.question}</legend>
-              ${screen.choices.map((choice, index) => html`
-                <div class="check">
-                  <input type="radio" id="choice-${index}" name="answer" .value=${String(index)} ?checked=${this.answer === index}
-                    @change=${() => { this.answer = index; }}>
-                  <label for="choice-${index}">${choice}</label>
-                </div>`)}
-            </fieldset>
-            <div class="actions"><button class="primary" ?disabled=${this.busy}>Check answer</button>${decline}</div>
-          </form>`;
-      case 'review':
-      case 'confirm':
-        return html`
-          ${heading(screen.type === 'review' ? (screen.title ?? 'Review and decide') : 'Give your consent')}
-          <p>Tick what you agree to. Nothing is ticked for you.</p>
-          ${this.renderPurposes(true)}
-          ${consent.policy_url ? html`<p><a href=${consent.policy_url} target="_blank" rel="noopener noreferrer">Read the privacy policy</a></p>` : nothing}
-          <div class="actions">
-            <button type="button" class="primary" ?disabled=${this.busy} @click=${() => this.agree()}>Agree</button>
-            ${decline}
-          </div>`;
-    }
-  }
-
-  private renderApproval(): TemplateResult {
-    const approval = this.data!.approval!;
-    if (this.countering) {
-      return html`
-        <h2 id="screen-title" tabindex="-1" data-focus>Make a counter-proposal</h2>
-        <form @submit=${(e: SubmitEvent) => this.handleSubmit(e, () => {
-          const proposal = this.field('proposal');
-          if (!proposal) {
-            this.error = 'Write your counter-proposal first.';
-            return undefined;
-          }
-          return { action: 'counter', proposal };
-        })}>
-          <div class="field">
-            <label for="proposal">Your counter-proposal</label>
-            <textarea id="proposal" name="proposal" maxlength="1000" required aria-describedby="proposal-hint"></textarea>
-            <span class="hint" id="proposal-hint">Say what you would approve instead (at most 1000 characters).</span>
-          </div>
-          <div class="actions">
-            <button class="primary" ?disabled=${this.busy}>Send counter-proposal</button>
-            <button type="button" ?disabled=${this.busy} @click=${() => { this.countering = false; this.error = null; }}>Back</button>
-          </div>
-        </form>`;
-    }
-    return html`
-      <h2 id="screen-title" tabindex="-1" data-focus>What is asked</h2>
-      <dl>
-        ${approval.agent ? html`
-          <dt>Asked by</dt><dd>${approval.agent.name} (an AI agent acting for you)</dd>
-          <dt>Action</dt><dd>${approval.agent.description} (${approval.agent.action})</dd>
-          ${approval.agent.amount ? html`<dt>Amount</dt><dd>${approval.agent.amount}</dd>` : nothing}
-          ${approval.agent.jurisdiction ? html`<dt>Where</dt><dd>${approval.agent.jurisdiction}</dd>` : nothing}
-          <dt>Why you are asked</dt><dd>${approval.agent.reason}</dd>` : nothing}
-        ${approval.state ? html`<dt>Action</dt><dd>${approval.state}</dd>` : nothing}
-        ${approval.scope ? html`<dt>Permission</dt><dd>${approval.scope}</dd>` : nothing}
-        <dt>Reference</dt><dd>${approval.escalation_id}</dd>
-        ${approval.meeting_id ? html`<dt>Meeting</dt><dd>${approval.meeting_id}</dd>` : nothing}
-      </dl>
-      <div class="actions">
-        <button type="button" class="primary" ?disabled=${this.busy} @click=${() => void this.act({ action: 'approve' })}>Approve</button>
-        <button type="button" ?disabled=${this.busy} @click=${() => void this.act({ action: 'deny' })}>Deny</button>
-        <button type="button" ?disabled=${this.busy} @click=${() => { this.countering = true; this.error = null; }}>Counter…</button>
-      </div>`;
-  }
-
   protected override render(): TemplateResult {
     const data = this.data;
     const progress = this.progress;
-    if (!data || !progress) {
+    const view = this.view;
+    if (!data || !progress || !view) {
       return html`<main class="base"><h1>Something went wrong</h1><p>This page could not read its decision. Reload it, or ask the site for a new link.</p></main>`;
     }
     const terminal = TERMINAL.has(progress.status);
-    const screen = data.consent?.screens[progress.step_index];
-    const title = data.consent ? data.consent.title : 'Approval requested';
-    const steps = data.consent ? data.consent.screens.length : 0;
+    const title = view.title;
+    const step = terminal ? null : view.stepLabel();
     return html`
       <main class="base ${data.mode === 'embed' ? 'frame' : ''}" aria-label=${`${title} · ${data.branding.name}`} aria-busy=${this.busy ? 'true' : 'false'}>
         <header>
           <p class="brand">${data.branding.name}</p>
           <h1>${title}</h1>
-          ${data.consent && !terminal ? html`<p class="progress">Step ${progress.step_index + 1} of ${steps}</p>` : nothing}
+          ${step ? html`<p class="progress">${step}</p>` : nothing}
           ${this.remaining !== null && !terminal ? html`<p class="deadline">${this.remaining} seconds left</p>` : nothing}
         </header>
         <section aria-labelledby="screen-title">
-          ${terminal ? this.renderEnding(progress.status) : data.consent && screen ? this.renderScreen(screen) : this.renderApproval()}
+          ${terminal ? this.renderEnding(progress.status) : view.render()}
         </section>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         ${!terminal

@@ -1,0 +1,83 @@
+// An approval on the hosted page: what is asked, answered approve, deny, or with a counter-proposal.
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ApprovalPagePart, PageStatus } from '../page-data.js';
+import type { KindView, PageHost } from './kind-view.js';
+
+export class ApprovalView implements KindView {
+  readonly title = 'Approval requested';
+  readonly success = 'approved';
+  readonly endings = {
+    approved: { title: 'Approved', text: 'Your approval is recorded.' },
+    denied: { title: 'Denied', text: 'Your refusal is recorded.' },
+    countered: { title: 'Counter-proposal sent', text: 'Your counter-proposal is recorded.' },
+  };
+
+  private countering = false;
+
+  constructor(private readonly host: PageHost, private readonly part: ApprovalPagePart) {}
+
+  get focusKey(): string {
+    return String(this.countering);
+  }
+
+  stepLabel(): null {
+    return null;
+  }
+
+  statePayload(from: PageStatus, to: PageStatus): unknown {
+    const outcome = this.host.progress.outcome;
+    return { from, to, kind_payload: { escalation_id: this.part.escalation_id, ...(outcome ? { outcome } : {}) } };
+  }
+
+  private setCountering(countering: boolean): void {
+    this.countering = countering;
+    this.host.showError(null);
+    this.host.requestUpdate();
+  }
+
+  render(): TemplateResult {
+    const host = this.host;
+    const approval = this.part;
+    if (this.countering) {
+      return html`
+        <h2 id="screen-title" tabindex="-1" data-focus>Make a counter-proposal</h2>
+        <form @submit=${(e: SubmitEvent) => host.submit(e, () => {
+          const proposal = host.field('proposal');
+          if (!proposal) {
+            host.showError('Write your counter-proposal first.');
+            return undefined;
+          }
+          return { action: 'counter', proposal };
+        })}>
+          <div class="field">
+            <label for="proposal">Your counter-proposal</label>
+            <textarea id="proposal" name="proposal" maxlength="1000" required aria-describedby="proposal-hint"></textarea>
+            <span class="hint" id="proposal-hint">Say what you would approve instead (at most 1000 characters).</span>
+          </div>
+          <div class="actions">
+            <button class="primary" ?disabled=${host.busy}>Send counter-proposal</button>
+            <button type="button" ?disabled=${host.busy} @click=${() => this.setCountering(false)}>Back</button>
+          </div>
+        </form>`;
+    }
+    return html`
+      <h2 id="screen-title" tabindex="-1" data-focus>What is asked</h2>
+      <dl>
+        ${approval.agent ? html`
+          <dt>Asked by</dt><dd>${approval.agent.name} (an AI agent acting for you)</dd>
+          <dt>Action</dt><dd>${approval.agent.description} (${approval.agent.action})</dd>
+          ${approval.agent.amount ? html`<dt>Amount</dt><dd>${approval.agent.amount}</dd>` : nothing}
+          ${approval.agent.jurisdiction ? html`<dt>Where</dt><dd>${approval.agent.jurisdiction}</dd>` : nothing}
+          <dt>Why you are asked</dt><dd>${approval.agent.reason}</dd>` : nothing}
+        ${approval.state ? html`<dt>Action</dt><dd>${approval.state}</dd>` : nothing}
+        ${approval.scope ? html`<dt>Permission</dt><dd>${approval.scope}</dd>` : nothing}
+        <dt>Reference</dt><dd>${approval.escalation_id}</dd>
+        ${approval.meeting_id ? html`<dt>Meeting</dt><dd>${approval.meeting_id}</dd>` : nothing}
+      </dl>
+      <div class="actions">
+        <button type="button" class="primary" ?disabled=${host.busy} @click=${() => void host.act({ action: 'approve' })}>Approve</button>
+        <button type="button" ?disabled=${host.busy} @click=${() => void host.act({ action: 'deny' })}>Deny</button>
+        <button type="button" ?disabled=${host.busy} @click=${() => this.setCountering(true)}>Counter…</button>
+      </div>`;
+  }
+}
