@@ -1,6 +1,6 @@
 /**
- * The Lit web components of the svc service: `<svc-decision>`, which shows one decision (consent or approval) in
- * an iframe, a popup or by redirect and re-dispatches the hosted page's protocol v2 messages as DOM events,
+ * The Lit web components of the svc service: `<svc-decision>`, which shows one decision (consent, approval or
+ * signature request) in an iframe, a popup or by redirect and re-dispatches the hosted page's protocol v2 messages as DOM events,
  * `<svc-consent-field>`, which renders a flow's purposes inside the organisation's own form and captures the
  * person's choices, and `<svc-provider>`, which shares the service configuration with the elements inside it.
  * Importing this module defines the elements (once, however often it is imported); it touches no `window` or

@@ -2,7 +2,7 @@
 // test server reached as http://127.0.0.1:<port> is the service; http://127.0.0.2:<port> is a third origin.
 import { expect } from '@open-wc/testing';
 import { samplePayloads } from './testing/fakes.js';
-import { type DropReason, type HostChannel, type Kind, type SvcMessage, createHostChannel } from './index.js';
+import { type DropReason, type HostChannel, type SvcMessage, KINDS, createHostChannel } from './index.js';
 
 const HOST = location.origin;
 const SERVICE = `http://127.0.0.1:${location.port}`;
@@ -62,7 +62,7 @@ describe('host channel and frame port across origins', () => {
     for (const iframe of frames.splice(0)) iframe.remove();
   });
 
-  for (const kind of ['consent', 'approval'] as const satisfies readonly Kind[]) {
+  for (const kind of KINDS) {
     it(`exchanges every message type of a session of kind ${kind}, never posting to *`, async () => {
       let iframe: HTMLIFrameElement | undefined;
       const { channel, delivered, drops } = openChannel(() => iframe?.contentWindow);

@@ -18,7 +18,7 @@ describe('@svc/protocol entry', () => {
       'completePayloadSchema', 'consentCompletePayloadSchema', 'consentStatePayloadSchema', 'createDeadlineClock',
       'createFramePort', 'createHostChannel', 'createMessage', 'deadlinePayloadSchema', 'envelopeSchema',
       'errorPayloadSchema', 'isSvcMessage', 'kindSchema', 'messageSchema', 'parseMessage', 'payloadSchemas',
-      'readyPayloadSchema', 'resizePayloadSchema', 'statePayloadSchema',
+      'readyPayloadSchema', 'resizePayloadSchema', 'signatureCompletePayloadSchema', 'statePayloadSchema',
     ]);
   });
 
@@ -46,7 +46,7 @@ describe('@svc/protocol entry', () => {
   it('builds schemas from only the zod kinds the browser bundle pays for', () => {
     // Each zod schema kind or check ships its implementation to every page that embeds a decision. Before adding
     // one, see whether these already state the rule; if not, use zod's own kind for it and measure it with `pnpm size`.
-    // `union` only builds the exported either-kind schemas; the host path looks variants up instead.
+    // `union` only builds the exported any-kind schemas; the host path looks variants up instead.
     const allowed = new Set([
       'string', 'regex', 'int', 'nonnegative', 'positive', 'literal', 'strictObject', 'optional', 'nullable', 'union',
       'refine', 'record', 'unknown', 'httpUrl',

@@ -31,6 +31,7 @@ export {
   completePayloadSchema,
   consentCompletePayloadSchema,
   approvalCompletePayloadSchema,
+  signatureCompletePayloadSchema,
   cancelPayloadSchema,
   errorPayloadSchema,
   resizePayloadSchema,

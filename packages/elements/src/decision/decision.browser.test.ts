@@ -2,7 +2,15 @@
 // another origin: this test page is http://localhost:<port>, the "service" is http://127.0.0.1:<port> and
 // http://127.0.0.2:<port> is a third origin.
 import { aTimeout, expect, fixture, fixtureCleanup, html, oneEvent, waitUntil } from '@open-wc/testing';
-import { createMessage } from '@svc/protocol';
+import {
+  approvalCompletePayloadSchema,
+  consentCompletePayloadSchema,
+  createMessage,
+  envelopeSchema,
+  payloadSchemas,
+  readyPayloadSchema,
+} from '@svc/protocol';
+import * as z from 'zod/mini';
 import '../provider/provider.js';
 import type { SvcProvider } from '../provider/provider.js';
 import { SvcDecision } from './decision.js';
@@ -497,6 +505,228 @@ describe('<svc-decision>', () => {
       expect(frameOf(el)).to.equal(null);
       expect(part(el, 'button')!.textContent!.trim()).to.equal('Continue to the request');
       expect(el.status).to.equal('idle');
+    });
+  });
+
+  describe('signature requests', () => {
+    const signed = (outcome = 'signed') => ({ outcome, exchange_token: 's'.repeat(43), completed_at: inSeconds(0) });
+    const signingReady = (token: string, deadline: string | null) => ({ ...readyPayload(token, deadline), kind: 'signature_request' });
+    const signingState = { from: 'review', to: 'signing', kind_payload: { agreement_id: 'agr_1', parties_signed: 1, parties_total: 2 } };
+
+    for (const outcome of ['signed', 'declined', 'countered']) {
+      it(`re-dispatches a signing session's ready, state, resize, deadline and complete (${outcome}) with kind signature_request`, async () => {
+        const el = await embedded('dts_fixture_signature');
+        expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready']);
+        expect(seen[0]!.detail).to.include({ kind: 'signature_request', session_token: 'dts_fixture_signature' });
+        expect(el.kind).to.equal('signature_request');
+        await el.updateComplete;
+        expect(el.status).to.equal('ready');
+        expect(frameOf(el)!.title).to.equal('Signature request from Fixture Shop');
+        send(el, 'svc:state', signingState);
+        send(el, 'svc:resize', { height: 512 });
+        send(el, 'svc:deadline', { remaining_seconds: 30, level: 'warning', deadline_at: inSeconds(30) });
+        send(el, 'svc:complete', signed(outcome));
+        await waitUntil(() => seen.some((s) => s.type === 'svc-complete'));
+        await waitUntil(() => frameOf(el)!.style.height === '512px');
+        expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready', 'svc-state', 'svc-resize', 'svc-deadline', 'svc-complete']);
+        expect(seen.every((s) => s.detail.kind === 'signature_request')).to.equal(true);
+        expect(seen[1]!.detail).to.deep.equal({ ...signingState, kind: 'signature_request' });
+        expect(seen[2]!.detail).to.deep.equal({ height: 512, kind: 'signature_request' });
+        expect(seen[3]!.detail).to.include({ remaining_seconds: 30, level: 'warning', kind: 'signature_request' });
+        expect(seen[4]!.detail).to.deep.equal({ ...signed(outcome), completed_at: seen[4]!.detail.completed_at, kind: 'signature_request' });
+        expect(el.status).to.equal('complete');
+        expect(el.outcome).to.equal(outcome);
+        // Over once: a second completion is not re-dispatched.
+        send(el, 'svc:complete', signed('declined'));
+        await aTimeout(100);
+        expect(seen.filter((s) => s.type === 'svc-complete')).to.have.length(1);
+      });
+    }
+
+    it('shows a signing session’s expiry (no outcome of its own) through svc-deadline, with kind signature_request', async () => {
+      const el = await embedded('dts_fixture_signature_quiet');
+      await report('loaded');
+      send(el, 'svc:ready', signingReady('dts_fixture_signature_quiet', inSeconds(1)));
+      const ready = await oneEvent(el, 'svc-ready');
+      expect(ready.detail.kind).to.equal('signature_request');
+      const { detail } = await oneEvent(el, 'svc-deadline');
+      expect(detail).to.include({ level: 'expired', remaining_seconds: 0, kind: 'signature_request' });
+      await el.updateComplete;
+      expect(el.status).to.equal('expired');
+      expect(part(el, 'expired')!.textContent!.trim()).to.equal('This request has expired.');
+      expect(el.outcome).to.equal(undefined);
+    });
+
+    it('passes the axe audit once a signing session is ready', async () => {
+      const el = await embedded('dts_fixture_signature');
+      await el.updateComplete;
+      expect(await audit(el)).to.deep.equal([]);
+    });
+
+    it('runs a signing session in a popup: ready, complete signed, and the popup closing afterwards is quiet', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_signature" trust-url=${TRUST}></svc-decision>`);
+      const popup = openPopup(el);
+      const ready = await oneEvent(el, 'svc-ready');
+      expect(ready.detail).to.include({ kind: 'signature_request', mode: 'popup' });
+      command(popup, { fixture: 'send', type: 'svc:state', payload: signingState });
+      command(popup, { fixture: 'send', type: 'svc:complete', payload: signed() });
+      const { detail } = await oneEvent(el, 'svc-complete');
+      expect(detail).to.include({ kind: 'signature_request', outcome: 'signed' });
+      command(popup, { fixture: 'close' });
+      await waitUntil(() => popup.closed);
+      await aTimeout(SvcDecision.popupPollMs + 200);
+      expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready', 'svc-state', 'svc-complete']);
+      await el.updateComplete;
+      expect(el.status).to.equal('complete');
+      expect(part(el, 'status')!.textContent).to.equal('The request is complete.');
+    });
+
+    it('sends a signing session to the full page in redirect mode', async () => {
+      const el = await fixture<SvcDecision>(html`<svc-decision mode="redirect" token="dts_fixture_signature" trust-url=${TRUST}></svc-decision>`);
+      expect(frameOf(el)).to.equal(null);
+      expect(part(el, 'button')!.textContent!.trim()).to.equal('Continue to the request');
+      expect(el.status).to.equal('idle');
+    });
+
+    it('cancel() in a signing session sends svc:cancel of kind signature_request', async () => {
+      const el = await embedded('dts_fixture_signature');
+      const received = report('cancel-received');
+      expect(el.cancel('agreement_withdrawn')).to.equal(true);
+      const { message } = (await received) as { message: { type: string; kind: string; payload: unknown } };
+      expect(message).to.include({ type: 'svc:cancel', kind: 'signature_request' });
+      expect(seen.at(-1)).to.deep.equal({
+        type: 'svc-cancel', detail: { reason: 'agreement_withdrawn', cancelled_by: 'host', kind: 'signature_request' },
+      });
+    });
+
+    it('drops a forged signature_request svc:complete: another origin, another frame, version 1, a malformed payload, another kind', async () => {
+      const el = await embedded('dts_fixture_signature');
+      const forged = () => createMessage('svc:complete', 'signature_request', signed() as never);
+      // Well-formed, but from a frame on a third origin and from a second frame of the service origin.
+      for (const origin of [THIRD, SERVICE]) {
+        const rogue = document.createElement('iframe');
+        rogue.src = `${origin}/packages/elements/test/fixtures/decisions/dts_fixture_signature_quiet/embed`;
+        document.body.append(rogue);
+        await new Promise((resolve) => rogue.addEventListener('load', resolve, { once: true }));
+        rogue.contentWindow!.postMessage({ fixture: 'raw', data: forged() }, origin);
+        rogue.contentWindow!.postMessage({ fixture: 'send', type: 'svc:complete', payload: signed() }, origin);
+        await aTimeout(100);
+        rogue.remove();
+      }
+      // From the element's own frame, but not a valid signature_request completion of this session.
+      const { payload, ...envelope } = forged();
+      const invalid: unknown[] = [
+        { ...envelope, payload, version: 1 },
+        { ...envelope, payload, version: '2' },
+        { ...envelope, payload, type: 'complete' },
+        { ...envelope, payload, kind: 'signature' },
+        { ...envelope, payload, extra: true },
+        { ...envelope, payload: { ...payload, outcome: 'approved' } },
+        { ...envelope, payload: { ...payload, outcome: 'granted' } },
+        { ...envelope, payload: { ...payload, outcome: 'expired' } },
+        { ...envelope, payload: { ...payload, exchange_token: '' } },
+        { ...envelope, payload: { outcome: 'signed', completed_at: payload.completed_at } },
+        { ...envelope, payload: { ...payload, completed_at: '2030-01-01T01:00:00+01:00' } },
+        { ...envelope, payload: { ...payload, signature: 'x' } },
+        { ...envelope, payload: null },
+        JSON.stringify(forged()),
+        // Valid messages, but of another kind than the session's (fixed by its svc:ready).
+        createMessage('svc:complete', 'consent', { ...signed('declined'), outcome: 'declined' }),
+        createMessage('svc:complete', 'approval', { ...signed('countered'), outcome: 'countered' }),
+      ];
+      for (const data of invalid) command(frameOf(el)!.contentWindow, { fixture: 'raw', data });
+      await aTimeout(200);
+      expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready']);
+      expect(el.status).to.equal('ready');
+      expect(el.outcome).to.equal(undefined);
+      // The frame's own completion still goes through, once.
+      const genuine = forged();
+      command(frameOf(el)!.contentWindow, { fixture: 'raw', data: genuine });
+      command(frameOf(el)!.contentWindow, { fixture: 'raw', data: genuine });
+      const { detail } = await oneEvent(el, 'svc-complete');
+      expect(detail).to.deep.equal({ ...genuine.payload, kind: 'signature_request' });
+      await aTimeout(100);
+      expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready', 'svc-complete']);
+    });
+
+    it('drops a signature_request svc:complete in a consent or approval session', async () => {
+      for (const token of ['dts_fixture_a', 'dts_fixture_approval']) {
+        const el = await embedded(token);
+        command(frameOf(el)!.contentWindow, { fixture: 'raw', data: createMessage('svc:complete', 'signature_request', signed() as never) });
+        await aTimeout(150);
+        expect(seen.filter((s) => s.type === 'svc-complete')).to.deep.equal([]);
+        expect(el.status).to.equal('ready');
+        fixtureCleanup();
+      }
+    });
+
+    describe('a host validating with the schema from before signature_request', () => {
+      // What such a host checks, as the published documents then said: the envelope with the previous kind enum,
+      // then the payload by its type, with the previous ready kinds and completion outcomes.
+      const PREVIOUS_KINDS = ['consent', 'approval'] as const;
+      const previousEnvelope = z.strictObject({ ...envelopeSchema.shape, kind: z.literal(PREVIOUS_KINDS) });
+      const previousPayloads: Record<string, z.ZodMiniType> = {
+        ...payloadSchemas,
+        'svc:ready': z.strictObject({ ...readyPayloadSchema.shape, kind: z.literal(PREVIOUS_KINDS) }),
+        'svc:complete': z.union([consentCompletePayloadSchema, approvalCompletePayloadSchema]),
+      };
+      const previousHostAccepts = (data: unknown): boolean => {
+        const envelope = previousEnvelope.safeParse(data);
+        return envelope.success && previousPayloads[envelope.data.type]!.safeParse(envelope.data.payload).success;
+      };
+
+      it('is the previous enum: it takes a consent or approval message and refuses the same as signature_request', () => {
+        const message = createMessage('svc:resize', 'consent', { height: 1 });
+        expect(previousHostAccepts(message)).to.equal(true);
+        expect(previousHostAccepts({ ...message, kind: 'approval' })).to.equal(true);
+        expect(previousHostAccepts({ ...message, kind: 'signature_request' })).to.equal(false);
+        expect(previousHostAccepts(createMessage('svc:complete', 'approval', { ...signed(), outcome: 'countered' }))).to.equal(true);
+        expect(previousHostAccepts(createMessage('svc:complete', 'signature_request', signed() as never))).to.equal(false);
+      });
+
+      it('drops every signature_request message and still takes the consent messages around them', async () => {
+        const root = await fixture<HTMLElement>(html`<div>
+          <svc-decision token="dts_fixture_signature_quiet" trust-url=${TRUST}></svc-decision>
+          <svc-decision token="dts_fixture_quiet" trust-url=${TRUST}></svc-decision>
+        </div>`);
+        const [signing, consent] = Array.from(root.querySelectorAll('svc-decision'));
+        const frames = [frameOf(signing!)!.contentWindow, frameOf(consent!)!.contentWindow];
+        await Promise.all(frames.map((frame) => report('loaded', () => frame)));
+        // The older host listens beside the elements, to the same frames.
+        const heard: { kind: unknown; type: unknown; accepted: boolean }[] = [];
+        const previousHost = (event: MessageEvent) => {
+          if (event.origin !== SERVICE || !frames.includes(event.source as Window) || event.data?.fixture) return;
+          heard.push({ kind: event.data?.kind, type: event.data?.type, accepted: previousHostAccepts(event.data) });
+        };
+        addEventListener('message', previousHost);
+        try {
+          const steps: [string, unknown, unknown][] = [
+            ['svc:ready', signingReady('dts_fixture_signature_quiet', inSeconds(900)), readyPayload('dts_fixture_quiet', inSeconds(900))],
+            ['svc:state', signingState, { from: 'about', to: 'purposes', step_index: 1, total_steps: 3 }],
+            ['svc:resize', { height: 600 }, { height: 400 }],
+            ['svc:deadline', ...Array(2).fill({ remaining_seconds: 30, level: 'warning', deadline_at: inSeconds(30) })],
+            ['svc:complete', signed(), { ...signed(), outcome: 'granted' }],
+          ] as [string, unknown, unknown][];
+          for (const [type, signingPayload, consentPayload] of steps) {
+            send(signing as SvcDecision, type, signingPayload);
+            send(consent as SvcDecision, type, consentPayload);
+            const count = heard.length + 2;
+            await waitUntil(() => heard.length === count);
+          }
+        } finally {
+          removeEventListener('message', previousHost);
+        }
+        const types = ['svc:ready', 'svc:state', 'svc:resize', 'svc:deadline', 'svc:complete'];
+        // Dropped: every signature_request message. Taken: every consent message, as before.
+        expect(heard.filter((h) => h.kind === 'signature_request')).to.deep.equal(types.map((type) => ({ kind: 'signature_request', type, accepted: false })));
+        expect(heard.filter((h) => h.kind === 'consent')).to.deep.equal(types.map((type) => ({ kind: 'consent', type, accepted: true })));
+        // And the current elements hear both sessions in full.
+        const events = ['svc-ready', 'svc-state', 'svc-resize', 'svc-deadline', 'svc-complete'];
+        await waitUntil(() => seen.filter((s) => s.type === 'svc-complete').length === 2);
+        expect(seen.filter((s) => s.detail.kind === 'signature_request').map((s) => s.type)).to.deep.equal(events);
+        expect(seen.filter((s) => s.detail.kind === 'consent').map((s) => s.type)).to.deep.equal(events);
+        expect([signing!.outcome, consent!.outcome]).to.deep.equal(['signed', 'granted']);
+      });
     });
   });
 

@@ -32,6 +32,13 @@ const SANDBOX = 'allow-scripts allow-same-origin allow-forms allow-popups allow-
 
 const CANNOT_SHOW = 'This request cannot be shown.';
 
+/** What the iframe's accessible name calls each kind of decision (followed by "from" and the organisation). */
+const TITLES: Record<Kind, string> = {
+  consent: 'Consent request',
+  approval: 'Approval request',
+  signature_request: 'Signature request',
+};
+
 /** One token's session: what was set up for it, all released by `scope`. */
 interface Session {
   readonly mode: DecisionMode;
@@ -42,10 +49,15 @@ interface Session {
   kind?: Kind;
   /** True once `svc-complete` or `svc-cancel` (other than a closed popup) fired: the decision is over. */
   ended?: boolean;
-  pendingHeight?: number;
-  cancelHeightFrame?: (() => void) | undefined;
-  cancelReadyTimer?: (() => void) | undefined;
-  stopPolling?: (() => void) | undefined;
+  // Short names: property names survive minification, and each costs its length in every page's bundle.
+  /** The height the next animation frame gives the iframe. */
+  height?: number;
+  /** Cancels the animation frame that applies `height`; set while one is pending. */
+  sizing?: (() => void) | undefined;
+  /** Cancels the wait for `svc:ready` that began when the iframe loaded; set while it runs. */
+  readyTimer?: (() => void) | undefined;
+  /** Stops watching the popup for being closed; set while it is watched. */
+  polling?: (() => void) | undefined;
 }
 
 /** What the element's inputs resolve to; `key` changes exactly when a new session is needed. */
@@ -59,12 +71,12 @@ interface Resolved {
 }
 
 /**
- * One decision of the svc service (a consent or an approval) shown on the organisation's page, through the
- * service's hosted page: in an iframe (`embed`, the default), in a popup window, or by redirecting to it. The
- * element listens to the page's protocol v2 messages, accepting one only when it comes from the service origin and
- * from this element's own iframe or popup, and re-dispatches each as a DOM event, once per `message_id`, in the
- * order the page sent them. None of these events proves anything: hand the `exchange_token` of `svc-complete` to
- * your server, which asks the service.
+ * One decision of the svc service (a consent, an approval or a signature request) shown on the organisation's
+ * page, through the service's hosted page: in an iframe (`embed`, the default), in a popup window, or by redirecting
+ * to it. The element listens to the page's protocol v2 messages, accepting one only when it comes from the service
+ * origin and from this element's own iframe or popup, and re-dispatches each as a DOM event, once per `message_id`,
+ * in the order the page sent them. None of these events proves anything: hand the `exchange_token` of
+ * `svc-complete` to your server, which asks the service.
  *
  * The popup is opened without `noopener`, because the hosted page posts its messages to `window.opener`; its
  * fallback link (shown when a popup is blocked) tries the popup again on click, and only if that fails too opens a
@@ -81,7 +93,7 @@ interface Resolved {
  *
  * @fires {SvcReadyEvent} svc-ready - The hosted page loaded; detail is the `svc:ready` payload.
  * @fires {SvcStateEvent} svc-state - The decision changed state; detail is the `svc:state` payload plus `kind`.
- * @fires {SvcCompleteEvent} svc-complete - The person finished (once); detail has `outcome` and `exchange_token`.
+ * @fires {SvcCompleteEvent} svc-complete - The person finished (once); detail has `kind`, `outcome` and `exchange_token`.
  * @fires {SvcCancelEvent} svc-cancel - The decision was cancelled by the person, the page or `cancel()`, or the popup was closed (`popup_closed`).
  * @fires {SvcDecisionErrorEvent} svc-error - Something failed; detail has `code`, `message`, `fatal`, `recoverable_via`.
  * @fires {SvcResizeEvent} svc-resize - The hosted page's content height changed; detail has `height`.
@@ -122,7 +134,7 @@ export class SvcDecision extends LitElement {
     // manifest analyzer sees it too).
     phase: { attribute: false },
     announcement: { attribute: false },
-    readyPayload: { attribute: false },
+    ready: { attribute: false },
     popupBlocked: { attribute: false },
   };
 
@@ -148,7 +160,7 @@ export class SvcDecision extends LitElement {
     return this.phase;
   }
 
-  /** The decision's kind once the hosted page said it: `consent` or `approval`. */
+  /** The decision's kind once the hosted page said it: `consent`, `approval` or `signature_request`. */
   get kind(): Kind | undefined {
     return this.#session?.kind;
   }
@@ -161,7 +173,8 @@ export class SvcDecision extends LitElement {
   private phase: DecisionStatus = 'idle';
   /** What the status live region says. */
   private announcement = '';
-  private readyPayload?: ReadyPayload;
+  /** The session's `svc:ready` payload, once it came. */
+  private ready?: ReadyPayload;
   private popupBlocked = false;
 
   // Configuration from the closest <svc-provider> (it requests an update when it changes); the element's own
@@ -201,7 +214,7 @@ export class SvcDecision extends LitElement {
     this.#teardown();
     this.#sessionKey = next.key;
     this.#resolved = next;
-    this.readyPayload = this.#completedOutcome = undefined;
+    this.ready = this.#completedOutcome = undefined;
     this.popupBlocked = false;
     const embed = next.mode === 'embed';
     this.#problem = next.problem
@@ -314,8 +327,8 @@ export class SvcDecision extends LitElement {
         const payload = message.payload;
         // The frame's URL names the token, so a page for another decision is not ours to report.
         if (payload.session_token !== this.token) return;
-        session.cancelReadyTimer?.();
-        this.readyPayload = payload;
+        session.readyTimer?.();
+        this.ready = payload;
         if (this.phase === 'loading') this.phase = 'ready';
         if (session.mode === 'embed') this.announcement = '';
         session.deadline.start(payload.deadline_at);
@@ -365,21 +378,21 @@ export class SvcDecision extends LitElement {
 
   /** Sizes the iframe to the reported height, once per animation frame however many reports arrive. */
   #scheduleHeight(session: Session, height: number): void {
-    session.pendingHeight = height;
-    session.cancelHeightFrame ??= session.scope.frame(() => {
-      session.cancelHeightFrame = undefined;
+    session.height = height;
+    session.sizing ??= session.scope.frame(() => {
+      session.sizing = undefined;
       const frame = this.#frame;
-      if (frame) frame.style.height = `${session.pendingHeight}px`;
+      if (frame) frame.style.height = `${session.height}px`;
     });
   }
 
   /** Gives the hosted page `readyTimeoutMs` after its frame loaded to say it is ready. */
   #handleFrameLoad(): void {
     const session = this.#session;
-    if (!session || this.readyPayload || session.cancelReadyTimer) return;
-    session.cancelReadyTimer = session.scope.timeout(() => {
-      session.cancelReadyTimer = undefined;
-      if (this.#session !== session || this.readyPayload) return;
+    if (!session || this.ready || session.readyTimer) return;
+    session.readyTimer = session.scope.timeout(() => {
+      session.readyTimer = undefined;
+      if (this.#session !== session || this.ready) return;
       this.phase = 'error';
       this.announcement = CANNOT_SHOW;
       this.#emit('svc-error', {
@@ -413,11 +426,11 @@ export class SvcDecision extends LitElement {
     if (!session.ended && this.phase !== 'expired') this.phase = 'loading';
     this.announcement = 'The request is open in another window.';
     this.#listen(session, () => this.#popup);
-    session.stopPolling?.();
+    session.polling?.();
     // Watch for the person closing the window.
-    session.stopPolling = session.scope.interval(() => {
+    session.polling = session.scope.interval(() => {
       if (!popup.closed) return;
-      session.stopPolling?.();
+      session.polling?.();
       // A message posted just before the window closed may still be queued: let it arrive before judging.
       session.scope.timeout(() => {
         if (this.#session !== session || this.#popup !== popup || session.ended || this.phase === 'expired') return;
@@ -475,9 +488,9 @@ export class SvcDecision extends LitElement {
   }
 
   #frameTitle(): string {
-    const ready = this.readyPayload;
+    const ready = this.ready;
     if (this.label || !ready) return this.label || 'Decision request';
-    const what = ready.kind === 'approval' ? 'Approval request' : 'Consent request';
+    const what = TITLES[ready.kind];
     return ready.branding.name ? `${what} from ${ready.branding.name}` : what;
   }
 

@@ -5,7 +5,8 @@
 export interface RedirectResult {
   /**
    * `completed`: no `error` parameter (the page adds none on success). `declined`: `error=access_denied`, which the
-   * page sends for everything but a grant or an approval: declined, denied, countered, cancelled or expired.
+   * page sends for everything but a grant, an approval or a signature: declined, denied, countered, cancelled or
+   * expired.
    * `failed`: any other `error` value.
    */
   outcome: 'completed' | 'declined' | 'failed';

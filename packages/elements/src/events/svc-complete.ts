@@ -6,7 +6,10 @@ import type { WithKind } from './detail.js';
  */
 export type SvcCompleteDetail = WithKind<'svc:complete'>;
 
-/** Fired (bubbles, composed) once when the person finished: granted or declined, approved, denied or countered. */
+/**
+ * Fired (bubbles, composed) once when the person finished: granted or declined (consent), approved, denied or
+ * countered (approval), signed, declined or countered (signature request).
+ */
 export type SvcCompleteEvent = CustomEvent<SvcCompleteDetail>;
 
 declare global {

@@ -51,12 +51,17 @@ export interface FramePortOptions<K extends Kind = Kind> {
   onMetric?: (metric: PostMessageDroppedMetric) => void;
 }
 
+// Each kind's payload of each type, looked up rather than extracted: a lookup widens with the kind, so a port of
+// some kinds is also a port of every kind (`FramePort<'consent' | 'approval'>` is a `FramePort`), which keeps code
+// typed against fewer kinds compiling as kinds are added.
+type Payloads = { [K in Kind]: { [T in MessageType]: PayloadOf<T, K> } };
+
 /** The decision page's end of the protocol; see {@link createFramePort}. */
 export interface FramePort<K extends Kind = Kind> {
   /** How many incoming messages were dropped so far, by reason (a snapshot). */
   readonly dropped: Readonly<Record<DropReason, number>>;
   /** Posts a message to the host page at the exact target origin; returns false when it was dropped instead. */
-  post<T extends MessageType>(type: T, payload: PayloadOf<T, K>): boolean;
+  post<T extends MessageType>(type: T, payload: Payloads[K][T]): boolean;
   /** Stops listening; safe to call more than once, and later posts throw. */
   dispose(): void;
 }
@@ -79,7 +84,7 @@ export function createFramePort<K extends Kind>(options: FramePortOptions<K>): F
   if ((mode !== 'embed' && mode !== 'popup') || !KINDS.includes(kind) || frameWindow == null) {
     throw new ProtocolError(
       ProtocolErrorCode.InvalidOptions,
-      'createFramePort needs mode "embed" or "popup", kind "consent" or "approval" and a frameWindow',
+      'createFramePort needs mode "embed" or "popup", kind "consent", "approval" or "signature_request" and a frameWindow',
     );
   }
   const targetOrigin = options.targetOrigin ? normalizeOrigin(options.targetOrigin, 'targetOrigin') : null;
@@ -109,8 +114,9 @@ export function createFramePort<K extends Kind>(options: FramePortOptions<K>): F
     },
     post(type, payload) {
       if (disposed) throw new ProtocolError(ProtocolErrorCode.Disposed, `Cannot post ${type}: the frame port was disposed`);
-      // Built first, so a bad payload throws even while posting is impossible.
-      const message = createMessage(type, kind, payload);
+      // Built first, so a bad payload throws even while posting is impossible. The looked-up payload type is the
+      // extracted one, which TypeScript cannot see through the generic kind.
+      const message = createMessage(type, kind, payload as never);
       const target = targetOrigin ? recipient() : null;
       if (!targetOrigin || !target) {
         onMetric?.({

@@ -18,6 +18,7 @@ import {
   payloadSchemas,
   readyPayloadSchema,
   resizePayloadSchema,
+  signatureCompletePayloadSchema,
 } from './schemas.js';
 
 /** Where the message schemas are published; each document's `$id` is this plus its file name. */
@@ -66,18 +67,20 @@ describe([
   [readyPayloadSchema.shape.mode, 'How the decision page is shown.'],
   [readyPayloadSchema.shape.locale, 'The BCP 47 language tag of the page.'],
   [consentStatePayloadSchema, 'The state of a consent session.'],
-  [approvalStatePayloadSchema, 'The state of an approval session.'],
+  [approvalStatePayloadSchema, 'The state of an approval or signing session.'],
   [consentCompletePayloadSchema, 'The completion of a consent session.'],
   [approvalCompletePayloadSchema, 'The completion of an approval session.'],
+  [signatureCompletePayloadSchema, 'The completion of a signing session.'],
   [deadlineWarningPayloadSchema, 'A warning before the deadline.'],
   [deadlineExpiredPayloadSchema, 'The deadline has passed.'],
   [consentStatePayloadSchema.shape.from, 'The state left.'],
   [consentStatePayloadSchema.shape.to, 'The state entered.'],
   [consentStatePayloadSchema.shape.step_index, 'Zero-based index of the current step; below total_steps.'],
   [consentStatePayloadSchema.shape.total_steps, 'Number of steps of the consent flow.'],
-  [approvalStatePayloadSchema.shape.kind_payload, 'State specific to the approval.'],
+  [approvalStatePayloadSchema.shape.kind_payload, 'State specific to the approval or the signature request.'],
   [consentCompletePayloadSchema.shape.outcome, 'The consent outcome.'],
   [approvalCompletePayloadSchema.shape.outcome, 'The approval outcome.'],
+  [signatureCompletePayloadSchema.shape.outcome, 'The signing outcome.'],
   [consentCompletePayloadSchema.shape.exchange_token, 'One-time token the host server exchanges for the result.'],
   [consentCompletePayloadSchema.shape.completed_at, 'When the user finished, ISO 8601 in UTC.'],
   [cancelPayloadSchema.shape.reason, 'Why the decision was cancelled.'],
@@ -100,8 +103,10 @@ fields.add(brandingSchema.shape.logo_url, { description: 'An http(s) URL of the 
 
 const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
   'svc:ready': 'Frame to host when the frame has loaded.',
-  'svc:state': 'Frame to host on a state transition: step_index and total_steps for consent, kind_payload for approval.',
-  'svc:complete': 'Frame to host when the user finished: outcome granted|declined (consent) or approved|denied|countered (approval).',
+  'svc:state':
+    'Frame to host on a state transition: step_index and total_steps for consent, kind_payload for approval and signature_request.',
+  'svc:complete':
+    'Frame to host when the user finished: outcome granted|declined (consent), approved|denied|countered (approval) or signed|declined|countered (signature_request).',
   'svc:cancel': 'Either direction, when the user declines or the host cancels.',
   'svc:error': 'Frame to host on an error.',
   'svc:resize': 'Frame to host when the content height changes.',

@@ -137,7 +137,7 @@ describe('parseMessage against the variant of its kind and type', () => {
     it(`takes ${key} as an unknown kind or type, not a key of the lookup`, () => {
       rejects({ ...message, kind: key }, /kind/);
       rejects({ ...message, type: key }, /type/);
-      assert.deepEqual(inspectMessage({ ...message, type: `svc:${key}` }), { ok: false, reason: 'schema' });
+      assert.equal(inspectMessage({ ...message, type: `svc:${key}` }), 'schema');
     });
   }
 
@@ -217,15 +217,14 @@ describe('inspectMessage', () => {
   ];
   for (const [name, data, reason] of cases) {
     it(`names ${reason} for ${name}`, () => {
-      assert.deepEqual(inspectMessage(data), { ok: false, reason });
+      assert.equal(inspectMessage(data), reason);
     });
   }
 
   it('returns the validated copy for a valid message', () => {
     const inspection = inspectMessage(valid);
-    assert.ok(inspection.ok);
-    assert.deepEqual(inspection.message, valid);
-    assert.notEqual(inspection.message, valid);
+    assert.deepEqual(inspection, valid);
+    assert.notEqual(inspection, valid);
   });
 });
 

@@ -32,8 +32,11 @@ function safeParse(data: unknown): Result {
   return envelope.success ? (messageVariants[envelope.data.kind][envelope.data.type].safeParse(data) as Result) : envelope;
 }
 
-/** The verdict on untrusted data: the validated message, or the first rule it broke. */
-export type Inspection = { ok: true; message: SvcMessage } | { ok: false; reason: 'version' | 'type' | 'schema' };
+/**
+ * The verdict on untrusted data: the validated message, or the first rule it broke. A rule is a string and a message
+ * an object, so `typeof` tells them apart without a wrapper object (which every page's bundle would pay for).
+ */
+export type Inspection = SvcMessage | 'version' | 'type' | 'schema';
 
 /**
  * Validates untrusted data as a protocol v2 message without ever throwing, naming the first rule it breaks.
@@ -41,15 +44,15 @@ export type Inspection = { ok: true; message: SvcMessage } | { ok: false; reason
  */
 export function inspectMessage(data: unknown): Inspection {
   try {
-    if (typeof data !== 'object' || data === null) return { ok: false, reason: 'schema' };
+    if (typeof data !== 'object' || data === null) return 'schema';
     const { version, type } = data as { version?: unknown; type?: unknown };
-    if (version !== PROTOCOL_VERSION) return { ok: false, reason: 'version' };
-    if (typeof type !== 'string' || !type.startsWith('svc:')) return { ok: false, reason: 'type' };
+    if (version !== PROTOCOL_VERSION) return 'version';
+    if (typeof type !== 'string' || !type.startsWith('svc:')) return 'type';
     const result = safeParse(data);
-    return result.success ? { ok: true, message: result.data } : { ok: false, reason: 'schema' };
+    return result.success ? result.data : 'schema';
   } catch {
     // Throwing getters, revoked proxies and the like: whatever it is, it is not a message.
-    return { ok: false, reason: 'schema' };
+    return 'schema';
   }
 }
 
@@ -81,7 +84,7 @@ export function parseMessage(data: unknown): SvcMessage {
 
 /** Tells whether `data` is a valid protocol v2 message, envelope, payload and kind alike. */
 export function isSvcMessage(data: unknown): data is SvcMessage {
-  return inspectMessage(data).ok;
+  return typeof inspectMessage(data) === 'object';
 }
 
 /**

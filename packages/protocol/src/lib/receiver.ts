@@ -78,9 +78,8 @@ export function listen(options: ReceiverOptions): Receiver {
       const expected = source();
       if (expected == null || event.source !== expected) return reason;
       reason = 'schema';
-      const inspection = inspectMessage(event.data);
-      if (!inspection.ok) return inspection.reason;
-      const { message } = inspection;
+      const message = inspectMessage(event.data);
+      if (typeof message === 'string') return message;
       if (!types.includes(message.type)) return 'type';
       if (kind !== undefined && message.kind !== kind) return 'kind';
       if (seen.has(message.message_id)) return 'replay';

@@ -115,14 +115,37 @@ describe('messageSchema', () => {
       });
     }
 
-    it('takes step_index/total_steps only for consent and kind_payload only for approval', () => {
+    for (const outcome of ['signed', 'declined', 'countered']) {
+      it(`takes signing outcome ${outcome} in signature_request messages, and signed in no other kind`, () => {
+        const payload = { ...samplePayloads.signature_request['svc:complete'], outcome };
+        assert.equal(accepts(raw('svc:complete', 'signature_request', payload)), true);
+        if (outcome === 'signed') {
+          assert.equal(accepts(raw('svc:complete', 'consent', payload)), false);
+          assert.equal(accepts(raw('svc:complete', 'approval', payload)), false);
+        }
+      });
+    }
+
+    for (const outcome of ['granted', 'approved', 'denied', 'expired', 'signature_request', '']) {
+      it(`rejects outcome ${JSON.stringify(outcome)} in a signature_request completion`, () => {
+        const payload = { ...samplePayloads.signature_request['svc:complete'], outcome };
+        assert.equal(accepts(raw('svc:complete', 'signature_request', payload)), false);
+      });
+    }
+
+    it('takes step_index/total_steps only for consent and kind_payload only for approval and signature_request', () => {
       assert.equal(accepts(raw('svc:state', 'approval', samplePayloads.consent['svc:state'])), false);
       assert.equal(accepts(raw('svc:state', 'consent', samplePayloads.approval['svc:state'])), false);
+      assert.equal(accepts(raw('svc:state', 'signature_request', samplePayloads.consent['svc:state'])), false);
+      assert.equal(accepts(raw('svc:state', 'consent', samplePayloads.signature_request['svc:state'])), false);
+      assert.equal(accepts(raw('svc:state', 'signature_request', samplePayloads.approval['svc:state'])), true);
     });
 
     it('requires the ready payload kind to equal the envelope kind', () => {
       assert.equal(accepts(raw('svc:ready', 'approval', samplePayloads.consent['svc:ready'])), false);
       assert.equal(accepts(raw('svc:ready', 'consent', { ...samplePayloads.consent['svc:ready'], kind: 'approval' })), false);
+      assert.equal(accepts(raw('svc:ready', 'signature_request', samplePayloads.approval['svc:ready'])), false);
+      assert.equal(accepts(raw('svc:ready', 'approval', samplePayloads.signature_request['svc:ready'])), false);
     });
 
     it('rejects a payload of another type', () => {

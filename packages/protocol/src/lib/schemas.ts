@@ -12,7 +12,7 @@
 //   the fields that take any object;
 // - `z.refine` for the rules between fields: `step_index` below `total_steps`, and the deadline payload as one object
 //   whose `level` goes with its `remaining_seconds` (the JSON Schema states its two variants, see json-schemas.ts);
-// - `z.union` only for the exported either-kind schemas: a whole message is one strict object per kind and type,
+// - `z.union` only for the exported any-kind schemas: a whole message is one strict object per kind and type,
 //   looked up by `kind` and `type`, so the host path never touches a union.
 // Factories are `@__NO_SIDE_EFFECTS__` and chained constructions `@__PURE__`, so a bundle that only needs some
 // schemas (the deadline clock's date-time, say) drops the rest: a method call like `.check()` is otherwise kept.
@@ -32,8 +32,11 @@ export const MESSAGE_TYPES = [
   'svc:deadline',
 ] as const;
 
-/** The two kinds of decision a session can be. */
-export const KINDS = ['consent', 'approval'] as const;
+/**
+ * The kinds of decision a session can be: `signature_request` (a signing session; the server infers it from the
+ * session token) came after the first two, additively, so the protocol stays version 2.
+ */
+export const KINDS = ['consent', 'approval', 'signature_request'] as const;
 
 // Field schemas come from factories: each field gets its own instance, so each can carry its own description in
 // the published JSON Schemas. Regexes carry no flags, because JSON Schema keeps only a pattern's source.
@@ -56,7 +59,7 @@ const record = /* @__NO_SIDE_EFFECTS__ */ () => z.record(z.string(), z.unknown()
 /** Schema of an ISO 8601 UTC date-time such as `2030-01-01T00:00:00Z`, for the deadline clock's option. */
 export const utcDateTimeSchema = utcDateTime();
 
-/** Schema of `kind`: `consent` or `approval`. */
+/** Schema of `kind`: `consent`, `approval` or `signature_request`. */
 export const kindSchema = kind();
 
 /** Schema of `svc:ready` branding: display hints only, each optional; `accent` is a hex colour so it is safe in CSS. */
@@ -66,7 +69,7 @@ export const brandingSchema = /* @__PURE__ */ z.strictObject({
   accent: z.optional(matching(/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/)),
 });
 
-// The ready fields other than `kind`, shared by the either-kind schema and each kind's message variant.
+// The ready fields other than `kind`, shared by the any-kind schema and each kind's message variant.
 const readyFields = {
   session_token: text(),
   deadline_at: z.nullable(utcDateTime()),
@@ -92,13 +95,16 @@ export const consentStatePayloadSchema = /* @__PURE__ */ z
     }),
   );
 
-/** Schema of the approval `svc:state` payload: `kind_payload` is the approval's own state object. */
+/**
+ * Schema of the approval and signature request `svc:state` payload: `kind_payload` is the approval's or the signing
+ * session's own state object. The two kinds share the one schema.
+ */
 export const approvalStatePayloadSchema = z.strictObject({
   ...transition,
   kind_payload: record(),
 });
 
-/** Schema of the `svc:state` payload of either kind. */
+/** Schema of the `svc:state` payload of any kind. */
 export const statePayloadSchema = z.union([consentStatePayloadSchema, approvalStatePayloadSchema]);
 
 const completion = { exchange_token: text(), completed_at: utcDateTime() };
@@ -115,8 +121,21 @@ export const approvalCompletePayloadSchema = z.strictObject({
   ...completion,
 });
 
-/** Schema of the `svc:complete` payload of either kind. */
-export const completePayloadSchema = z.union([consentCompletePayloadSchema, approvalCompletePayloadSchema]);
+/**
+ * Schema of the signature request `svc:complete` payload. An expiry is no outcome here: the frame reports it with
+ * `svc:deadline` at T-0 (or `svc:state` to `expired`, `svc:error` `decision_expired`), as for the other kinds.
+ */
+export const signatureCompletePayloadSchema = z.strictObject({
+  outcome: z.literal(['signed', 'declined', 'countered']),
+  ...completion,
+});
+
+/** Schema of the `svc:complete` payload of any kind. */
+export const completePayloadSchema = z.union([
+  consentCompletePayloadSchema,
+  approvalCompletePayloadSchema,
+  signatureCompletePayloadSchema,
+]);
 
 /** Schema of the `svc:cancel` payload; `cancelled_by` says whether the host page, the frame or the user cancelled. */
 export const cancelPayloadSchema = z.strictObject({
@@ -155,7 +174,7 @@ export const deadlinePayloadSchema = /* @__PURE__ */ z
     }),
   ) as z.ZodMiniType<DeadlineWarning | DeadlineExpired, DeadlineWarning | DeadlineExpired>;
 
-/** The payload schema of each message type, covering both kinds. */
+/** The payload schema of each message type, covering every kind. */
 export const payloadSchemas = {
   'svc:ready': readyPayloadSchema,
   'svc:state': statePayloadSchema,
@@ -187,16 +206,28 @@ function variant<T extends MessageType, K extends Kind, P extends z.ZodMiniType>
 // with outcome `approved`, a ready payload naming another kind) fails validation instead of reaching a handler.
 /* @__NO_SIDE_EFFECTS__ */
 function variantsOf<K extends Kind, S extends z.ZodMiniType, C extends z.ZodMiniType>(kind: K, state: S, complete: C) {
-  return {
-    'svc:ready': variant('svc:ready', kind, z.strictObject({ kind: z.literal(kind), ...readyFields })),
-    'svc:state': variant('svc:state', kind, state),
-    'svc:complete': variant('svc:complete', kind, complete),
-    'svc:cancel': variant('svc:cancel', kind, cancelPayloadSchema),
-    'svc:error': variant('svc:error', kind, errorPayloadSchema),
-    'svc:resize': variant('svc:resize', kind, resizePayloadSchema),
-    'svc:deadline': variant('svc:deadline', kind, deadlinePayloadSchema),
-  };
+  // The payload schema of each type, in the order of MESSAGE_TYPES.
+  const payloads = [
+    z.strictObject({ kind: z.literal(kind), ...readyFields }),
+    state,
+    complete,
+    cancelPayloadSchema,
+    errorPayloadSchema,
+    resizePayloadSchema,
+    deadlinePayloadSchema,
+  ] as const;
+  // Built from the list rather than spelled out per type, which would ship each type's name twice more per kind.
+  return Object.fromEntries(
+    MESSAGE_TYPES.map((type, i) => [type, variant(type, kind, payloads[i]!)]),
+  ) as Variants<K, typeof payloads>;
 }
+
+/** The variants of kind `K` by type, given the payload schemas `P` in the order of `MESSAGE_TYPES`. */
+type Variants<K extends Kind, P extends readonly z.ZodMiniType[]> = {
+  [I in keyof typeof MESSAGE_TYPES & `${number}` as (typeof MESSAGE_TYPES)[I]]: ReturnType<
+    typeof variant<(typeof MESSAGE_TYPES)[I], K, I extends keyof P ? P[I] & z.ZodMiniType : never>
+  >;
+};
 
 /**
  * The schema of each whole message by kind and type: what `parseMessage` looks up after reading `kind` and
@@ -205,6 +236,7 @@ function variantsOf<K extends Kind, S extends z.ZodMiniType, C extends z.ZodMini
 export const messageVariants = {
   consent: variantsOf('consent', consentStatePayloadSchema, consentCompletePayloadSchema),
   approval: variantsOf('approval', approvalStatePayloadSchema, approvalCompletePayloadSchema),
+  signature_request: variantsOf('signature_request', approvalStatePayloadSchema, signatureCompletePayloadSchema),
 };
 
 type VariantOf<K extends Kind> = (typeof messageVariants)[K][MessageType];
@@ -212,9 +244,9 @@ const unionOf = /* @__NO_SIDE_EFFECTS__ */ <K extends Kind>(kind: K): z.ZodMiniU
   z.union(Object.values(messageVariants[kind]) as VariantOf<K>[]);
 
 /** Schema of a whole message: envelope and payload, with the payload matching both `type` and `kind`. */
-export const messageSchema = z.union([unionOf('consent'), unionOf('approval')]);
+export const messageSchema = z.union([unionOf('consent'), unionOf('approval'), unionOf('signature_request')]);
 
-/** A decision kind: `consent` or `approval`. */
+/** A decision kind: `consent`, `approval` or `signature_request`. */
 export type Kind = z.infer<typeof kindSchema>;
 /** A message type such as `svc:ready`. */
 export type MessageType = (typeof MESSAGE_TYPES)[number];

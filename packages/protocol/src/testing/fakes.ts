@@ -81,4 +81,20 @@ export const samplePayloads: { [K in Kind]: { [T in MessageType]: PayloadOf<T, K
     'svc:resize': { height: 0 },
     'svc:deadline': { remaining_seconds: 0, level: 'expired', deadline_at: '2030-01-01T00:10:00Z' },
   },
+  signature_request: {
+    'svc:ready': {
+      kind: 'signature_request',
+      session_token: 'dts_789',
+      deadline_at: '2030-01-01T00:10:00Z',
+      branding: { name: 'Acme GmbH' },
+      mode: 'embed',
+      locale: 'de-DE',
+    },
+    'svc:state': { from: 'review', to: 'signing', kind_payload: { agreement_id: 'agr_1', parties_signed: 1, parties_total: 2 } },
+    'svc:complete': { outcome: 'signed', exchange_token: 'ext_789', completed_at: '2030-01-01T00:05:00Z' },
+    'svc:cancel': { reason: 'user_closed', cancelled_by: 'frame' },
+    'svc:error': { code: 'decision_expired', message: 'This request has expired.', fatal: true, recoverable_via: null },
+    'svc:resize': { height: 1280 },
+    'svc:deadline': { remaining_seconds: 5, level: 'warning', deadline_at: '2030-01-01T00:10:00Z' },
+  },
 };
