@@ -1,6 +1,7 @@
 // The static Storybook build (`pnpm build-storybook`, which CI runs before the tests) served as a plain static site
-// on a loopback port: three stories open from it (a decision state, a consent field appearance, a right-to-left
-// locale), each rendering the real element with no console error and no page error. A missing build fails loudly.
+// on a loopback port: four stories open from it (a decision state, a signed signature request, a consent field
+// appearance, a right-to-left locale), each rendering the real element with no console error and no page error. A
+// missing build fails loudly.
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -77,6 +78,19 @@ test('a decision story: consent step 2 shows the story-local hosted page through
   const frame = page.frameLocator('svc-decision >> iframe[part="frame"]');
   await expect(frame.getByRole('heading', { name: 'What you agree to' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Events the element dispatched' })).toContainText('svc-ready');
+  expect(errors).toEqual([]);
+});
+
+test('a signature request story: the real <svc-decision> names the signing session and hears it signed', async ({ page }) => {
+  const { errors } = await openStory(page, 'elements-svc-decision--signature-signed');
+  const element = page.locator('svc-decision');
+  await defined(page, 'svc-decision');
+  await expect(element.locator('iframe[part="frame"]')).toHaveAttribute('title', 'Signature request from Northwind Clinic');
+  // The story clicks Sign in the page: svc:complete of kind signature_request, outcome signed.
+  await expect.poll(() => element.evaluate((el) => {
+    const decision = el as HTMLElement & { status: string; kind?: string; outcome?: string };
+    return [decision.status, decision.kind, decision.outcome];
+  })).toEqual(['complete', 'signature_request', 'signed']);
   expect(errors).toEqual([]);
 });
 

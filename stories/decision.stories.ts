@@ -120,6 +120,27 @@ export const ApprovalCountered = state('approval', {
   },
 });
 
+/** A signature request (kind `signature_request`) waiting for sign, decline or a proposed change. */
+export const SignatureRequest = state('signature', { name: 'Signature request' });
+/** The party signed: `svc-complete` with `kind: 'signature_request'` and `outcome: 'signed'`. */
+export const SignatureSigned = state('signature', {
+  name: 'Signature request: sign',
+  play: async ({ canvasElement }) => click(canvasElement, 'Sign'),
+});
+/** The party declined to sign: `svc-complete` with `outcome: 'declined'`. */
+export const SignatureDeclined = state('signature', {
+  name: 'Signature request: decline',
+  play: async ({ canvasElement }) => click(canvasElement, 'Decline'),
+});
+/** The party proposed a change: `svc:state` to `countering`, then `svc-complete` with `outcome: 'countered'`. */
+export const SignatureCountered = state('signature', {
+  name: 'Signature request: propose a change',
+  play: async ({ canvasElement }) => {
+    await click(canvasElement, 'Propose a change');
+    await click(canvasElement, 'Send counter-proposal');
+  },
+});
+
 /** 28 seconds before the deadline: `svc-deadline` warnings at T-30 s (at once), T-15 s and T-5 s, then expiry. */
 export const DeadlineWarning = state('deadline_warning', { name: 'Deadline warning' });
 /** The deadline passes 3 seconds in: `svc-deadline` `expired` and the element's expired view. */

@@ -70,13 +70,16 @@ function start(kind: Kind, s: FrameState): void {
     });
   }
 
-  const finish = (outcome: 'granted' | 'declined' | 'approved' | 'denied' | 'countered'): void => {
+  const finish = (outcome: NonNullable<FrameState['complete']>): void => {
     if (over) return;
     over = true;
     port.post('svc:complete', {
       outcome, exchange_token: `dxt_story_${name}_${outcome}`, completed_at: new Date().toISOString(),
     } as never);
-    const words = { granted: 'You agreed', declined: 'You declined', approved: 'Approved', denied: 'Denied', countered: 'Counter-offer sent' };
+    const words = {
+      granted: 'You agreed', declined: 'You declined', approved: 'Approved', denied: 'Denied', countered: 'Counter-offer sent',
+      signed: 'You signed',
+    };
     show(h('h1', { tabindex: '-1' }, words[outcome]), h('p', {}, `${brand} has been told. You can close this window.`));
   };
 
@@ -159,11 +162,36 @@ function start(kind: Kind, s: FrameState): void {
       counter);
   };
 
+  const signature = (): void => {
+    const note = h('textarea', { id: 'change', rows: '3' });
+    const counter = h('div', { class: 'counter', hidden: true },
+      h('label', { for: 'change' }, 'The change you propose'), ' ', note, ' ',
+      h('button', { type: 'button', class: 'primary', onclick: () => finish('countered') }, 'Send counter-proposal'));
+    show(h('h1', { tabindex: '-1' }, 'Sign the supply agreement'),
+      h('dl', {}, h('dt', {}, 'Agreement'), h('dd', {}, 'Supply of reminder devices, 2027'),
+        h('dt', {}, 'Parties'), h('dd', {}, `${brand} (DE) and Acme Supplies Ltd (US)`),
+        h('dt', {}, 'Signed so far'), h('dd', {}, '1 of 2')),
+      banner,
+      h('div', { class: 'actions' },
+        h('button', { type: 'button', class: 'primary', onclick: () => finish('signed') }, 'Sign'),
+        h('button', { type: 'button', onclick: () => finish('declined') }, 'Decline'),
+        h('button', {
+          type: 'button', onclick: () => {
+            if (!counter.hidden) return;
+            counter.hidden = false;
+            port.post('svc:state', { from: 'pending', to: 'countering', kind_payload: { parties_signed: 1, parties_total: 2 } } as never);
+            note.focus();
+          },
+        }, 'Propose a change')),
+      counter);
+  };
+
   port.post('svc:ready', {
     kind, session_token: token, deadline_at: deadlineAt, branding: { name: brand }, mode: embed ? 'embed' : 'popup', locale: 'en',
   } as never);
 
   if (s.flow === 'approval') approval();
+  else if (s.flow === 'signature') signature();
   else step(s.flow, s.step ?? 0);
   if (s.complete) finish(s.complete);
   if (s.error) {

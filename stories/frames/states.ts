@@ -8,7 +8,7 @@ import type { Kind } from '@svc/protocol';
 export interface FrameState {
   kind: Kind;
   /** Which flow of screens the page shows. */
-  flow: 'consent' | 'informed' | 'approval';
+  flow: 'consent' | 'informed' | 'approval' | 'signature';
   /** Zero-based step to open on. */
   step?: number;
   /** Seconds until the decision's deadline (none when absent). */
@@ -16,7 +16,7 @@ export interface FrameState {
   /** Never posts `svc:ready` (the element stays loading, then reports `frame_unavailable`). */
   quiet?: boolean;
   /** Finishes on its own right after `svc:ready` with this outcome. */
-  complete?: 'granted' | 'declined' | 'approved' | 'denied' | 'countered';
+  complete?: 'granted' | 'declined' | 'approved' | 'denied' | 'countered' | 'signed';
   /** Posts this `svc:error` right after `svc:ready` and shows it. */
   error?: { code: string; message: string; fatal: boolean; recoverable_via: string | null };
   /** Branding name the page reports. */
@@ -36,6 +36,7 @@ export const FRAME_STATES = {
   approval_approved: { kind: 'approval', flow: 'approval', complete: 'approved' },
   approval_denied: { kind: 'approval', flow: 'approval', complete: 'denied' },
   approval_countered: { kind: 'approval', flow: 'approval', complete: 'countered' },
+  signature: { kind: 'signature_request', flow: 'signature' },
   deadline_warning: { kind: 'consent', flow: 'consent', step: 2, deadlineSeconds: 28 },
   expired: { kind: 'consent', flow: 'consent', step: 2, deadlineSeconds: 3 },
   completed: { kind: 'consent', flow: 'consent', complete: 'granted' },
