@@ -10,6 +10,13 @@ export interface Migration {
   id: number;
   name: string;
   sql: string;
+  /**
+   * The step rebuilds a table other tables reference (SQLite cannot alter a CHECK): it runs with foreign keys off, as
+   * SQLite's own procedure for such changes asks (with them on, dropping the old table deletes its rows first, which
+   * fires the children's ON DELETE CASCADE and leaves the rest counted as violations). Before the step commits,
+   * `PRAGMA foreign_key_check` must find nothing dangling, or the step rolls back.
+   */
+  rebuildsReferencedTable?: boolean;
 }
 
 /** Opens (or creates) the SQLite database in `dataDir` with WAL and applies pending migrations. */
@@ -33,10 +40,29 @@ export function migrate(db: Db, list: readonly Migration[]): void {
     if (ids.has(m.id)) throw new Error(`duplicate migration id ${m.id}`);
     ids.add(m.id);
     if (applied.has(m.id)) continue;
-    db.transaction(() => {
+    const step = db.transaction(() => {
       db.exec(m.sql);
+      if (m.rebuildsReferencedTable) {
+        const dangling = db.pragma('foreign_key_check') as { table: string; parent: string }[];
+        if (dangling.length > 0) {
+          const first = dangling[0]!;
+          throw new Error(`migration ${m.id} (${m.name}) leaves ${dangling.length} rows dangling (first: ${first.table} -> ${first.parent})`);
+        }
+      }
       db.prepare('INSERT INTO schema_migrations (id, name, applied_at) VALUES (?, ?, ?)').run(m.id, m.name, new Date().toISOString());
-    })();
+    });
+    if (!m.rebuildsReferencedTable) {
+      step();
+      continue;
+    }
+    // PRAGMA foreign_keys is a no-op inside a transaction: it is switched around the step's transaction.
+    const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
+    db.pragma('foreign_keys = OFF');
+    try {
+      step();
+    } finally {
+      if (enforced) db.pragma('foreign_keys = ON');
+    }
   }
 }
 
