@@ -96,6 +96,7 @@ export {
 export { checkAuthority } from './resources/authority.js';
 export { createEscalation, getEscalation, listEscalations, readEscalation, waitForEscalation } from './resources/escalations.js';
 export { createDisclosureReceipt, getDisclosureReceipt } from './resources/disclosure-receipts.js';
+export { createAgreement, getAgreement, getAgreementReceipt, listAgreements, listQuorumVotes } from './resources/agreements.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -126,7 +127,17 @@ export type { TransparencyResource } from './resources/transparency.js';
 export type { AgentClientCredentials, ClientAuthMethod, ExchangeDelegationGrantOptions } from './resources/token-exchange.js';
 export type { AuthorityAllowed, AuthorityCheckResult, AuthorityDenied, AuthorityEscalated, AuthorityResource } from './resources/authority.js';
 export type { EscalationQuery, EscalationRead, EscalationsResource, WaitForEscalationOptions } from './resources/escalations.js';
+export type { AgreementQuery, AgreementsResource } from './resources/agreements.js';
 export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';
+export type {
+  Agreement,
+  AgreementParty,
+  AgreementReceipt,
+  AgreementStatus,
+  CreateAgreementRequest,
+  QuorumVote,
+  SignedAgreementReceipt,
+} from './schemas/index.js';
 export type {
   ActivityEvent,
   AgentIdentity,
@@ -232,3 +243,4 @@ export type {
 export { merkleTreeHash, verifyAuditChain } from './verify/audit-chain.js';
 export type { AnchorWithReceipts, AuditChainFailureReason, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from './verify/audit-chain.js';
 export type { AnchorReceipt, AuditAnchor, AuditEvent, ConsentRecord, ConsentImport, ConsentStatus, ReceiptRecord, SignedReceipt } from './schemas/index.js';
+export { SvcAgreementVerificationError, verifyAgreementReceipt, type VerifiedAgreementReceipt } from './verify/agreement.js';

@@ -23,6 +23,7 @@ import { delegationRoutes } from './delegations/routes.js';
 import { transparencyRoutes } from './transparency/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { disclosureRoutes } from './disclosures/routes.js';
+import { agreementRoutes } from './agreements/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -49,6 +50,7 @@ const modules: RouteModule[] = [
   transparencyRoutes, // public /.well-known discovery: transparency records, oap-*, api-catalog, did.json, ssf-configuration
   mcpRoutes, // the model-context gateway (/mcp/v1/agent, agent tokens only), its resource metadata and configuration
   disclosureRoutes, // disclosure receipts: notice records that a flow disclosed an agent
+  agreementRoutes, // agreements: documents to sign, parties (each a signing session), quorum, receipts of signatures
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

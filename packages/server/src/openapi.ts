@@ -18,6 +18,7 @@ import { delegationOperations } from './delegations/routes.js';
 import { transparencyOperations } from './transparency/routes.js';
 import { disclosureOperations } from './disclosures/routes.js';
 import { mcpOperations } from './mcp/routes.js';
+import { agreementOperations } from './agreements/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -38,6 +39,7 @@ export const operationLists: Operation[][] = [
   transparencyOperations,
   disclosureOperations,
   mcpOperations,
+  agreementOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

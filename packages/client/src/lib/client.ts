@@ -29,6 +29,7 @@ import { authorityResource, type AuthorityResource } from '../resources/authorit
 import { escalationsResource, type EscalationsResource } from '../resources/escalations.js';
 import { transparencyResource, type TransparencyResource } from '../resources/transparency.js';
 import { disclosureReceiptsResource, type DisclosureReceiptsResource } from '../resources/disclosure-receipts.js';
+import { agreementsResource, type AgreementsResource } from '../resources/agreements.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -73,6 +74,8 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly transparency: TransparencyResource;
   /** Disclosure receipts: that a flow disclosed an agent to a person (`disclosures:write`). */
   readonly disclosureReceipts: DisclosureReceiptsResource;
+  /** Agreements: documents to sign, their parties' signing sessions, quorum votes and receipts. */
+  readonly agreements: AgreementsResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -149,5 +152,6 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     escalations: escalationsResource(bearer),
     transparency: transparencyResource(bearer),
     disclosureReceipts: disclosureReceiptsResource(bearer),
+    agreements: agreementsResource(bearer),
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { dateTime, listOf, listQuery } from './common.js';
+import { httpUri, webOrigin } from './decisions.js';
 import { countryCode } from './delegations.js';
 
 /**
@@ -22,6 +23,11 @@ export type PartyStatus = z.infer<typeof partyStatus>;
 
 /** The most a document to sign may hold, in UTF-8 bytes. */
 export const AGREEMENT_DOCUMENT_MAX_BYTES = 200 * 1024;
+
+/** How long the parties have to sign when the request names no `expires_at`: seven days. */
+export const AGREEMENT_DEFAULT_LIFETIME_SECONDS = 7 * 24 * 60 * 60;
+/** The furthest `expires_at` may lie ahead: ninety days. */
+export const AGREEMENT_MAX_LIFETIME_SECONDS = 90 * 24 * 60 * 60;
 
 const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a lower-case hex SHA-256 digest'));
 
@@ -48,11 +54,27 @@ export const createAgreementRequest = z.strictObject({
     quorum: z.int().check(z.gte(1)),
     /** The application the agreement belongs to (default: the account's oldest). */
     application_id: z.optional(z.string().check(z.maxLength(64))),
-    /** How each party's signing session is delivered (default `redirect`, the full hosted page). */
+    /**
+     * How each party's signing session is delivered (default `redirect`, the full hosted page each party opens from
+     * their link). `embed_origin` (required for `embed`) and `redirect_uri` are checked as for decisions: an allowed
+     * origin of the application, and an http(s) URL (https for a production application).
+     */
     delivery_mode: z.optional(z.enum(['embed', 'popup', 'redirect'])),
-    embed_origin: z.optional(z.string().check(z.maxLength(300))),
-    redirect_uri: z.optional(z.string().check(z.maxLength(2000))),
-  }).check(z.refine((a) => a.quorum <= a.parties.length, { message: 'quorum cannot be more than the number of parties', path: ['quorum'] })),
+    embed_origin: z.optional(webOrigin),
+    redirect_uri: z.optional(httpUri),
+    /**
+     * Until when the parties can sign (default seven days from now, at most ninety): each party's signing session
+     * ends `expired` then, and the agreement's webhook endpoints receive `signature.expired` for each party that had
+     * not decided.
+     */
+    expires_at: z.optional(dateTime()),
+  }).check(
+    z.refine((a) => a.quorum <= a.parties.length, { message: 'quorum cannot be more than the number of parties', path: ['quorum'] }),
+    z.refine((a) => a.delivery_mode !== 'embed' || a.embed_origin !== undefined, {
+      message: 'embed_origin is required when delivery_mode is embed',
+      path: ['embed_origin'],
+    }),
+  ),
 });
 export type CreateAgreementRequest = z.input<typeof createAgreementRequest>;
 
@@ -87,12 +109,17 @@ export const agreement = z.object({
   application_id: z.string(),
   created_at: dateTime(),
   activated_at: z.nullable(dateTime()),
+  /** When the parties' signing sessions end (those still open end `expired`). */
+  expires_at: z.nullable(dateTime()),
 });
 export type Agreement = z.infer<typeof agreement>;
 
 export const agreementEnvelope = z.object({ agreement });
 export const agreementList = listOf('agreements', agreement);
 export const agreementListQuery = z.object({ ...listQuery.shape, status: z.optional(agreementStatus) });
+export type AgreementListQuery = z.input<typeof agreementListQuery>;
+/** Path parameter of the agreement endpoints. */
+export const agreementPath = z.object({ id: z.string().check(z.maxLength(64)) });
 
 /**
  * One signature: a compact JWS (ES256, `typ: svc-signature+jwt`, `kid` in `/.well-known/jwks.json`) whose payload is
@@ -133,6 +160,13 @@ export const agreementReceipt = z.object({
 export type AgreementReceipt = z.infer<typeof agreementReceipt>;
 export const agreementReceiptEnvelope = z.object({ agreement_receipt: agreementReceipt });
 
+/**
+ * The signed receipt `GET /api/v1/agreements/{id}/receipt` answers: `signature` is a compact JWS with detached
+ * payload over the RFC 8785 bytes of `agreement_receipt`, like a signed consent receipt (`verifyAgreementReceipt`).
+ */
+export const signedAgreementReceipt = z.object({ agreement_receipt: agreementReceipt, signature: z.string() });
+export type SignedAgreementReceipt = z.infer<typeof signedAgreementReceipt>;
+
 /** A quorum vote: the spec's Cast quorum vote request's fields, per party. */
 export const quorumVote = z.object({
   party_id: z.string(),
@@ -140,4 +174,6 @@ export const quorumVote = z.object({
   comment: z.nullable(z.string()),
   cast_at: dateTime(),
 });
+export type QuorumVote = z.infer<typeof quorumVote>;
+/** `GET /api/v1/agreements/{id}/quorum_votes`: every vote cast so far, in the order they were cast. */
 export const quorumVoteList = z.object({ quorum_votes: z.array(quorumVote) });

@@ -75,14 +75,39 @@ export const approvalClaims = z.object({
   state: z.nullable(z.string()),
 });
 
-/** The claims of either kind, discriminated by `kind`. */
-export const decisionClaims = z.discriminatedUnion('kind', [consentClaims, approvalClaims]);
+/**
+ * Claims of a completed signing session: the agreement and party, how it ended, and for a signature the party's typed
+ * name and the signature itself (a compact JWS over the document hash, the party and the time; also in the
+ * agreement's receipt).
+ */
+export const signatureClaims = z.object({
+  kind: z.literal('signature_request'),
+  decision_id: z.string(),
+  outcome: z.enum(['signed', 'declined', 'countered']),
+  agreement_id: z.string(),
+  party_id: z.string(),
+  party_email: z.string(),
+  home_country: z.string(),
+  document_sha256: z.string(),
+  /** The name the party typed to sign (`signed`), otherwise null. */
+  signed_name: z.nullable(z.string()),
+  /** The signature's compact JWS (`signed`), otherwise null. */
+  signature: z.nullable(z.string()),
+  /** The party's counter-proposal (`countered`), otherwise null. */
+  counter_proposal: z.nullable(z.string()),
+  /** The party's comment on a decline, otherwise null. */
+  comment: z.nullable(z.string()),
+  decided_at: dateTime(),
+});
+
+/** The claims of any kind, discriminated by `kind`. */
+export const decisionClaims = z.discriminatedUnion('kind', [consentClaims, approvalClaims, signatureClaims]);
 export type DecisionClaims = z.infer<typeof decisionClaims>;
 
 /**
  * ConsentExchange. A granted consent carries its consent token in `access_token` with `token_type:
- * "consent_token"` and `expires_in` (seconds the token has left of its 5 minutes). A declined consent and every
- * approval carry no token. `status` is the decision's final status; `provenance` says how it was collected.
+ * "consent_token"` and `expires_in` (seconds the token has left of its 5 minutes). A declined consent, every
+ * approval and every signing session carry no token. `status` is the decision's final status; `provenance` says how it was collected.
  */
 export const consentExchange = z.object({
   claims: decisionClaims,

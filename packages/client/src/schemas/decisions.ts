@@ -2,9 +2,18 @@ import { z } from 'zod/mini';
 import { dateTime } from './common.js';
 import { escalationTrigger } from './delegations.js';
 
-/** What a decision asks: `consent` (a person permits an application) or `approval` (a human authorizes an action). */
-export const decisionKind = z.enum(['consent', 'approval']);
+/**
+ * What a decision asks: `consent` (a person permits an application), `approval` (a human authorizes an action) or
+ * `signature_request` (a party signs an agreement: cross-border signing). The API answers every kind; a signing
+ * session is opened by its agreement (`POST /api/v1/agreements`), never by `POST /api/v1/decisions`, and the server
+ * infers its kind from the session token.
+ */
+export const decisionKind = z.enum(['consent', 'approval', 'signature_request']);
 export type DecisionKind = z.infer<typeof decisionKind>;
+
+/** The kinds `POST /api/v1/decisions` creates, as the spec's Decision creation request has them. */
+export const createDecisionKind = z.enum(['consent', 'approval']);
+export type CreateDecisionKind = z.infer<typeof createDecisionKind>;
 
 /** How the hosted decision page is shown: in an iframe, in a popup, or by redirecting the whole page. */
 export const deliveryMode = z.enum(['embed', 'popup', 'redirect']);
@@ -13,8 +22,11 @@ export type DeliveryMode = z.infer<typeof deliveryMode>;
 /**
  * Every state a decision passes through. Consent follows the spec's consent token statuses (`pending`,
  * `authenticating`, `verifying`, `reviewing`, or `informed`, `evidenced`, then `fulfilled`); an approval is `pending`
- * until it is `approved`, `denied` or `countered`. Either kind can end `declined` (consent only), `cancelled` (the
- * person or the host page gave up without deciding) or `expired` (its `deadline_at` passed first).
+ * until it is `approved`, `denied` or `countered`. A signing session (`signature_request`) is `pending` while the party
+ * reads, `verifying` while they enter their sign-in code, `reviewing` while they type their name, and ends `signed`,
+ * `declined` or `countered`. Every kind can end `expired` (its `deadline_at` passed first); consent and approval can
+ * end `cancelled` (the person or the host page gave up without deciding), a signing session cannot: it stays open
+ * until its deadline.
  */
 export const decisionStatus = z.enum([
   'pending',
@@ -28,13 +40,18 @@ export const decisionStatus = z.enum([
   'approved',
   'denied',
   'countered',
+  'signed',
   'cancelled',
   'expired',
 ]);
 export type DecisionStatus = z.infer<typeof decisionStatus>;
 
-/** A completed decision's outcome: `granted|declined` for consent, `approved|denied|countered` for approval. */
-export const decisionOutcome = z.enum(['granted', 'declined', 'approved', 'denied', 'countered']);
+/**
+ * A completed decision's outcome: `granted|declined` for consent, `approved|denied|countered` for approval,
+ * `signed|declined|countered` for a signing session (the spec's signing decision outcomes; `expired` is its status,
+ * with no outcome, as for every kind).
+ */
+export const decisionOutcome = z.enum(['granted', 'declined', 'approved', 'denied', 'countered', 'signed']);
 export type DecisionOutcome = z.infer<typeof decisionOutcome>;
 
 /** The session token of a decision: `dts_` and 43 URL-safe base64 characters (32 random bytes). */
@@ -65,7 +82,7 @@ const shortText = (max: number) => z.string().check(z.minLength(1), z.maxLength(
  */
 export const createDecisionRequest = z
   .strictObject({
-    kind: decisionKind,
+    kind: createDecisionKind,
     subject_ref: z.string().check(z.minLength(1), z.maxLength(200), z.regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')),
     delivery_mode: deliveryMode,
     embed_origin: z.optional(webOrigin),
@@ -125,6 +142,12 @@ export const decision = z.object({
    * type, the bound the agent's action went beyond (or `escalation` when it asked for more on its own).
    */
   trigger: z.optional(escalationTrigger),
+  /** On a signing session: the agreement it signs (`agr_...`); `subject_ref` is the party (`pty_...`). */
+  agreement_id: z.optional(z.string()),
+  /** On a decision addressed to a known person (a signing session's party): their email, lower-case. */
+  addressee_email: z.optional(z.string()),
+  /** On a signing session: the party's home country (ISO 3166-1 alpha-2). */
+  home_country: z.optional(z.string()),
 });
 export type Decision = z.infer<typeof decision>;
 

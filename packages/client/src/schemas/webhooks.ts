@@ -14,6 +14,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'approval.countered',
   'escalation.opened',
   'delegation.revoked',
+  'signature.signed',
+  'signature.declined',
+  'signature.expired',
+  'signature.countered',
 ] as const;
 
 /** A subscribable event type. */
@@ -164,6 +168,38 @@ export const delegationRevokedData = z.looseObject({
 });
 export type DelegationRevokedData = z.infer<typeof delegationRevokedData>;
 
+/**
+ * `data` of `signature.signed`, `signature.declined`, `signature.expired` and `signature.countered`: one party's
+ * signing session ended (the spec's signing decision outcomes), once per party. It carries the party's quorum vote
+ * (`approve` for a signature, `deny` for a decline or a counter-proposal, none for an expiry) and where the agreement
+ * stands after it: `agreement_status` moves `pending -> partially_signed -> active` as signatures reach the quorum.
+ */
+export const signatureDecisionData = z.looseObject({
+  agreement_id: z.string(),
+  party_id: z.string(),
+  /** The party's email, lower-case, as the agreement names them. */
+  party_email: z.string(),
+  /** The party's home country (ISO 3166-1 alpha-2). */
+  home_country: z.string(),
+  /** The party's signing session (`dec_...`). */
+  decision_id: z.string(),
+  outcome: z.enum(['signed', 'declined', 'expired', 'countered']),
+  vote: z.nullable(z.enum(['approve', 'deny'])),
+  /** The party's comment on a decline, or their counter-proposal (also in `counter_proposal`); otherwise null. */
+  comment: z.nullable(z.string()),
+  counter_proposal: z.nullable(z.string()),
+  /** The signature's compact JWS (`signature.signed`), otherwise null. */
+  signature: z.nullable(z.string()),
+  document_sha256: z.string(),
+  agreement_status: z.enum(['pending', 'partially_signed', 'active']),
+  quorum_status: z.enum(['open', 'reached', 'unreachable']),
+  /** Signatures so far, and how many make the agreement active. */
+  signatures: z.int(),
+  quorum: z.int(),
+  decided_at: dateTime(),
+});
+export type SignatureDecisionData = z.infer<typeof signatureDecisionData>;
+
 /** `data` of `webhook.test`. */
 export const webhookTestData = z.looseObject({
   webhook_endpoint_id: z.string(),
@@ -196,6 +232,10 @@ export const webhookEventSchemas = {
   'approval.countered': eventOf('approval.countered', approvalDecisionData),
   'escalation.opened': eventOf('escalation.opened', escalationOpenedData),
   'delegation.revoked': eventOf('delegation.revoked', delegationRevokedData),
+  'signature.signed': eventOf('signature.signed', signatureDecisionData),
+  'signature.declined': eventOf('signature.declined', signatureDecisionData),
+  'signature.expired': eventOf('signature.expired', signatureDecisionData),
+  'signature.countered': eventOf('signature.countered', signatureDecisionData),
   'webhook.test': eventOf('webhook.test', webhookTestData),
 } as const;
 
@@ -210,6 +250,10 @@ export const webhookEvent = z.discriminatedUnion('type', [
   webhookEventSchemas['approval.countered'],
   webhookEventSchemas['escalation.opened'],
   webhookEventSchemas['delegation.revoked'],
+  webhookEventSchemas['signature.signed'],
+  webhookEventSchemas['signature.declined'],
+  webhookEventSchemas['signature.expired'],
+  webhookEventSchemas['signature.countered'],
   webhookEventSchemas['webhook.test'],
 ]);
 export type WebhookEvent = z.infer<typeof webhookEvent>;

@@ -163,10 +163,10 @@ describe('verifyWebhook', () => {
   });
 
   it('reports an authentic event of an unknown type with the parsed event', async () => {
-    const future = JSON.stringify({ id: 'evt_0123456789abcdef', type: 'signature.signed', application_id: 'tp_dev_1', occurred_at: granted.occurred_at, data: {} });
+    const future = JSON.stringify({ id: 'evt_0123456789abcdef', type: 'vouch.created', application_id: 'tp_dev_1', occurred_at: granted.occurred_at, data: {} });
     const err = await rejects<SvcWebhookUnknownEventError>(verifyWebhook(future, headersFor(future), secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_UNKNOWN_EVENT');
     assert.ok(err instanceof SvcWebhookUnknownEventError);
-    assert.equal(err.event.type, 'signature.signed');
+    assert.equal(err.event.type, 'vouch.created');
     assert.ok(isWebhookVerificationError(err));
   });
 

@@ -36,7 +36,7 @@ export function exchangeDecision(ctx: ServerContext, principal: Principal, token
     stmt(ctx.db, 'UPDATE decisions SET exchanged_at = ?, sealed_consent_token = NULL, updated_at = ? WHERE id = ?').run(now, now, row.id);
     ctx.metrics.increment('decisions.exchanged_total', { kind: row.kind });
     return {
-      claims: kind.claims(row),
+      claims: kind.claims(row, ctx),
       status: row.status,
       outcome: row.outcome as ConsentExchange['outcome'],
       application_id: row.application_id,

@@ -3,10 +3,12 @@
 import type { Hono } from 'hono';
 import { authorizationPageRoutes } from '../authorizations/routes.js';
 import type { Env, ServerContext } from '../lib/context.js';
+import { onClose } from '../lib/lifecycle.js';
 import { pageRoutes } from '../pages/routes.js';
 import { playgroundRoutes } from '../playground/routes.js';
 import { participantRoutes } from './participant.js';
 import { decisionRoutes } from './routes.js';
+import { startExpirySweep } from './store.js';
 
 export { decisionOperations } from './routes.js';
 
@@ -17,4 +19,6 @@ export function decisionsModule(app: Hono<Env>, ctx: ServerContext): void {
   pageRoutes(app, ctx);
   authorizationPageRoutes(app, ctx);
   playgroundRoutes(app, ctx);
+  // Kinds whose expiry records something (a signing session's party outcome) are swept at their deadline.
+  onClose(ctx, startExpirySweep(ctx));
 }

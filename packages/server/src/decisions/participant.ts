@@ -13,8 +13,11 @@ import { findDecision, recordDrop } from './store.js';
 import { targetOriginOf } from './targets.js';
 import { applyTransition } from './transitions.js';
 
-/** `POST /decisions/{token}/transitions`: one participant step, discriminated by `action`: every kind's, and `cancel`. */
-export const transitionRequest = z.discriminatedUnion('action', [cancelAction, ...kindModules.flatMap((kind) => kind.actions)]);
+/**
+ * `POST /decisions/{token}/transitions`: one participant step, discriminated by `action`: every kind's (an action
+ * several kinds share is one schema, listed once), and `cancel`.
+ */
+export const transitionRequest = z.discriminatedUnion('action', [cancelAction, ...new Set(kindModules.flatMap((kind) => kind.actions))]);
 
 /** `POST /decisions/{token}/drops`: messages the page could not post, for `trust_surface.postmessage_dropped_total`. */
 export const dropReport = z.strictObject({

@@ -13,7 +13,7 @@ export const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
 /** Statuses after which nothing more happens. */
 export const TERMINAL: ReadonlySet<PageStatus> = new Set<PageStatus>([
-  'fulfilled', 'declined', 'approved', 'denied', 'countered', 'cancelled', 'expired',
+  'fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired',
 ]);
 
 /** A stored decision. */
@@ -53,6 +53,10 @@ export interface DecisionRow {
   created_at: string;
   updated_at: string;
   completed_at: string | null;
+  /** The person the decision is addressed to (a signing session's party), lower-case; null when anyone may answer. */
+  addressee_email: string | null;
+  /** The addressee's home country, an ISO code (a signing session's party). */
+  home_country: string | null;
 }
 
 export const plusSeconds = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString();

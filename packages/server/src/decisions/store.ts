@@ -1,6 +1,5 @@
 // Decision storage, shared by every kind: creation (the kind resolves `subject_ref`), reading with the deadline
 // applied, the transitions table and dropped-message reports. Every expiry reads ctx.clock.
-import type { CreateDecisionRequest } from '@svc/client/schemas';
 import { isoNow } from '../lib/clock.js';
 import type { Principal, ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
@@ -9,7 +8,8 @@ import { newId, newSecret } from '../lib/ids.js';
 import { transaction } from '../lib/transaction.js';
 import type { PageProgress, PageStatus } from '../pages/page-data.js';
 import { allowedOrigins, type ApplicationRow } from './applications.js';
-import { kindOf } from './kinds/index.js';
+import { kindModules, kindOf } from './kinds/index.js';
+import type { OpenDecisionRequest } from './kinds/kind.js';
 import { field } from './refusals.js';
 import { plusSeconds, TERMINAL, type DecisionRow } from './row.js';
 
@@ -25,14 +25,14 @@ export function isSessionToken(value: string): boolean {
 
 /**
  * Creates a decision. Its kind resolves `subject_ref` (consent: an active flow, approval: an escalation or a free
- * reference); `embed_origin` must be an allowed origin of the application (422 `embed_origin_not_allowed`); with a
- * publishable key, `redirect_uri` must be on an allowed origin (422 `redirect_uri_not_allowed`); a production
- * application needs https for it.
+ * reference, signing session: its agreement's party); `embed_origin` must be an allowed origin of the application
+ * (422 `embed_origin_not_allowed`); with a publishable key, `redirect_uri` must be on an allowed origin (422
+ * `redirect_uri_not_allowed`); a production application needs https for it.
  */
 export function createDecision(
   ctx: ServerContext,
   principal: Principal,
-  request: CreateDecisionRequest,
+  request: OpenDecisionRequest,
   options: { applicationId?: string; deadlineAt?: string } = {},
 ): DecisionRow {
   const now = isoNow(ctx.clock);
@@ -51,6 +51,8 @@ export function createDecision(
     application_id: application.id,
     kind: request.kind,
     subject_ref: request.subject_ref,
+    addressee_email: null,
+    home_country: null,
     ...prepared.frozen,
     delivery_mode: request.delivery_mode,
     embed_origin: request.embed_origin ?? null,
@@ -80,16 +82,18 @@ export function createDecision(
     completed_at: null,
   };
   transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id,
-      flow_version, terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at)
+      flow_version, terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at,
+      addressee_email, home_country)
     VALUES (@id, @session_token, @account_id, @application_id, @kind, @subject_ref, @flow_id, @flow_version, @terms,
-      @delivery_mode, @embed_origin, @redirect_uri, @scope, @state, @meeting_id, @status, @deadline_at, @created_at, @updated_at)`)
+      @delivery_mode, @embed_origin, @redirect_uri, @scope, @state, @meeting_id, @status, @deadline_at, @created_at, @updated_at,
+      @addressee_email, @home_country)`)
     .run(row));
   ctx.metrics.increment('decisions.created_total', { kind: row.kind });
   return row;
 }
 
 /** Refuses an `embed_origin` or `redirect_uri` the application does not allow. */
-function checkDelivery(ctx: ServerContext, principal: Principal, application: ApplicationRow, request: CreateDecisionRequest): void {
+function checkDelivery(ctx: ServerContext, principal: Principal, application: ApplicationRow, request: OpenDecisionRequest): void {
   const origins = request.embed_origin !== undefined || request.redirect_uri !== undefined ? allowedOrigins(ctx, application.id) : [];
   if (request.embed_origin !== undefined && !origins.includes(request.embed_origin)) {
     throw unprocessable(`embed_origin ${request.embed_origin} is not among the application's allowed origins.`, 'embed_origin_not_allowed',
@@ -121,7 +125,10 @@ export function recordTransition(ctx: ServerContext, row: DecisionRow, action: s
 
 /**
  * The decision behind a session token, with its deadline applied: an in-flight decision past `deadline_at` is
- * moved to `expired` here, since expiry is a matter of the server clock, not of anyone calling.
+ * moved to `expired` here, since expiry is a matter of the server clock, not of anyone calling. The move is one
+ * conditional update, and what the kind records of an expiry (its `expire`) runs in the same transaction only when
+ * that update moved the row: so it happens exactly once, whoever reads first (and not at all if the caller's
+ * transaction rolls back, in which case the next read moves it again).
  */
 export function findDecision(ctx: ServerContext, token: string): DecisionRow | undefined {
   if (!isSessionToken(token)) return undefined;
@@ -134,12 +141,54 @@ export function findDecision(ctx: ServerContext, token: string): DecisionRow | u
     row.step_index = lastIndex(row);
     row.updated_at = now;
     transaction(ctx.db, () => {
-      stmt(ctx.db, "UPDATE decisions SET status = 'expired', step_index = ?, updated_at = ? WHERE id = ? AND status = ?")
-        .run(row.step_index, now, row.id, from);
+      const moved = stmt(ctx.db, "UPDATE decisions SET status = 'expired', step_index = ?, updated_at = ? WHERE id = ? AND status = ?")
+        .run(row.step_index, now, row.id, from).changes === 1;
+      if (!moved) return;
       recordTransition(ctx, row, 'expire', from, now);
+      kindOf(row.kind).expire?.(ctx, row, now);
     });
   }
   return row;
+}
+
+/** Kinds whose expiry records something (their decisions are swept, not only moved when read). */
+const SWEPT_KINDS = kindModules.filter((kind) => kind.expire).map((kind) => kind.kind);
+const OPEN = `status NOT IN (${[...TERMINAL].map((s) => `'${s}'`).join(', ')})`;
+
+/**
+ * Moves every open decision of a kind whose expiry records something (a signing session) that is past its deadline
+ * to `expired`, through {@link findDecision}, so what the kind records of it does not wait for someone to read the
+ * decision. At most `limit` per call; answers how many it moved.
+ */
+export function expireDue(ctx: ServerContext, limit = 200): number {
+  if (SWEPT_KINDS.length === 0) return 0;
+  const now = isoNow(ctx.clock);
+  let moved = 0;
+  for (const kind of SWEPT_KINDS) {
+    const tokens = stmt<[string, string, number], string>(ctx.db,
+      `SELECT session_token FROM decisions WHERE kind = ? AND deadline_at <= ? AND ${OPEN} ORDER BY deadline_at LIMIT ?`)
+      .pluck().all(kind, now, limit - moved) as unknown as string[];
+    for (const token of tokens) if (findDecision(ctx, token)?.status === 'expired') moved += 1;
+    if (moved >= limit) break;
+  }
+  return moved;
+}
+
+/**
+ * Starts the expiry sweep: every second (so a test clock moved forward is noticed at once) it runs
+ * {@link expireDue}. Answers the function that stops it.
+ */
+export function startExpirySweep(ctx: ServerContext, options: { checkEveryMs?: number } = {}): () => void {
+  const timer = setInterval(() => {
+    if (!ctx.db.open) return clearInterval(timer);
+    try {
+      expireDue(ctx);
+    } catch (err) {
+      if (ctx.db.open) console.error('[svc-server] decision expiry sweep failed', err);
+    }
+  }, options.checkEveryMs ?? 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** The decision behind a session token if it belongs to the caller's account; 404 otherwise. */

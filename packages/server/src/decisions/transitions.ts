@@ -33,6 +33,9 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
     const kind = kindOf(row.kind);
     let step: StepResult = {};
     if (request.action === 'cancel') {
+      if (kind.cancellable === false) {
+        throw refuse('invalid_transition', 'This decision cannot be cancelled: it stays open until its deadline. Leave the page to decide later.', 'action');
+      }
       row.status = 'cancelled';
       row.cancelled_by = request.cancelled_by;
       row.step_index = lastIndex(row);

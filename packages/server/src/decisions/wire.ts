@@ -42,6 +42,8 @@ export function toWire(ctx: ServerContext, row: DecisionRow): Decision {
     consent_transaction_id: row.consent_transaction_id,
     counter_proposal: row.counter_proposal,
     record_id: recordIdOf(ctx, row),
+    ...(row.addressee_email ? { addressee_email: row.addressee_email } : {}),
+    ...(row.home_country ? { home_country: row.home_country } : {}),
     ...kindOf(row.kind).wire?.(ctx, row),
   };
 }

@@ -4,7 +4,7 @@
 /** The participant-visible status of a decision (the API's `status` values). */
 export type PageStatus =
   | 'pending' | 'authenticating' | 'verifying' | 'reviewing' | 'informed' | 'evidenced' | 'fulfilled' | 'declined'
-  | 'approved' | 'denied' | 'countered' | 'cancelled' | 'expired';
+  | 'approved' | 'denied' | 'countered' | 'signed' | 'cancelled' | 'expired';
 
 /** One screen of a consent decision's hosted page; the answer of a comprehension check never reaches the page. */
 export type Screen =
@@ -66,10 +66,26 @@ export interface ApprovalPagePart {
   };
 }
 
+/** A signing session's part of the page: the document to sign, the party, and where the agreement stands. */
+export interface SignaturePagePart {
+  agreement_id: string;
+  title: string;
+  /** The document's text, shown as text (never as markup). */
+  document_text: string;
+  /** The SHA-256 of the document's UTF-8 bytes, lower-case hex: what the signature signs. */
+  document_sha256: string;
+  party: { id: string; email: string; name: string | null; home_country: string };
+  /** How many signatures make the agreement active, how many it has, and how many parties it names. */
+  quorum: number;
+  signed_count: number;
+  party_count: number;
+}
+
 /** Each kind's part of the page, under the kind's name; a page carries its own kind's part and null for the others. */
 export interface PageParts {
   consent: ConsentPagePart;
   approval: ApprovalPagePart;
+  signature_request: SignaturePagePart;
 }
 
 type KindParts = { [K in keyof PageParts]: PageParts[K] | null };
@@ -115,13 +131,24 @@ export type ConsentAction =
   | { action: 'acknowledge' }
   | { action: 'answer'; answer: number }
   | { action: 'agree'; granted: string[]; objected: string[] }
-  | { action: 'decline' };
+  | { action: 'decline'; comment?: string };
 
 /** An approval's participant actions. */
 export type ApprovalAction = { action: 'approve' } | { action: 'deny' } | { action: 'counter'; proposal: string };
 
-/** A participant action, the body of `POST /decisions/{token}/transitions`; `cancel` is every kind's. */
-export type TransitionAction = ConsentAction | ApprovalAction | { action: 'cancel'; cancelled_by: 'user' | 'host'; reason?: string };
+/**
+ * A signing session's participant actions: the sign-in code (sent to the party's own email; shown on the page in the
+ * sandbox) and its check, then `sign` with the typed name, `decline` (optional comment) or `counter`.
+ */
+export type SignatureAction =
+  | { action: 'send_code'; email?: string }
+  | { action: 'verify'; code: string }
+  | { action: 'sign'; name: string }
+  | { action: 'decline'; comment?: string }
+  | { action: 'counter'; proposal: string };
+
+/** A participant action, the body of `POST /decisions/{token}/transitions`; `cancel` is every kind's that allows it. */
+export type TransitionAction = ConsentAction | ApprovalAction | SignatureAction | { action: 'cancel'; cancelled_by: 'user' | 'host'; reason?: string };
 
 /** A participant action with the screen it was taken on, so a double click cannot skip a screen. */
 export type TransitionRequest = TransitionAction & { step_index?: number };

@@ -123,7 +123,7 @@ function exercise(name: string, start: Start) {
       const raw = JSON.stringify({ id: 'evt_forged000000001', type: 'consent.granted', application_id: 'x', occurred_at: new Date(now()).toISOString(), data: {} });
       const forged = await post(raw, { ...(await signWebhook(raw, 'whsec_not_the_secret', { timestamp: Math.floor(now() / 1000) })) });
       assert.deepEqual([forged.status, forged.body.error], [400, 'ERR_SVC_WEBHOOK_SIGNATURE']);
-      const future = JSON.stringify({ id: 'evt_future000000001', type: 'signature.signed', application_id: 'x', occurred_at: new Date(now()).toISOString(), data: {} });
+      const future = JSON.stringify({ id: 'evt_future000000001', type: 'vouch.created', application_id: 'x', occurred_at: new Date(now()).toISOString(), data: {} });
       const unknown = await post(future, { ...(await signWebhook(future, secret, { timestamp: Math.floor(now() / 1000) })) });
       assert.deepEqual([unknown.status, unknown.body.ignored], [200, true]);
       assert.equal(seen.length, 2);

@@ -5,6 +5,7 @@ import {
   consentDecisionData,
   consentPurposeRevokedData,
   consentRevokedData,
+  signatureDecisionData,
   webhookEvent,
   webhookEventSchemas,
   webhookPurposeOutcome,
@@ -28,6 +29,7 @@ describe([
   [consentRevokedData, 'A withdrawn consent: the subject reference and every purpose\'s outcome after the withdrawal.'],
   [consentPurposeRevokedData, 'One purpose withdrawn (purpose, outcome); the same carriage as consent.revoked.'],
   [approvalDecisionData, 'An approval outcome: the escalation decided, how, and any counter-proposal.'],
+  [signatureDecisionData, "A party's signing outcome (once per party): the party, their quorum vote, the signature (signed) and where the agreement and its quorum stand."],
   [webhookTestData, 'A test delivery requested through POST .../webhook_endpoints/{id}/test.'],
   [consentDecisionData.shape.consent_token, 'The single-use consent token of a hosted decision (valid 5 minutes; null for other channels).'],
   [consentDecisionData.shape.user_id, 'The person\'s identifier at the service, when it has one.'],
@@ -44,6 +46,9 @@ describe([
   [consentDecisionData.shape.consent_token_expires_at, 'When the consent token stops verifying, null without a token.'],
   [approvalDecisionData.shape.escalation_id, 'The escalation the approval decided (the decision\'s subject_ref).'],
   [approvalDecisionData.shape.counter_proposal, 'The person\'s counter-proposal (approval.countered), otherwise null.'],
+  [signatureDecisionData.shape.signature, 'The compact JWS of the signature (signature.signed): ES256 over the document hash, the party and the time; otherwise null.'],
+  [signatureDecisionData.shape.vote, 'The party\'s quorum vote: approve for a signature, deny for a decline or a counter-proposal, null for an expiry.'],
+  [signatureDecisionData.shape.agreement_status, 'The agreement after this outcome: pending, partially_signed, or active once signatures reach the quorum.'],
 ]);
 for (const schema of Object.values(webhookEventSchemas)) {
   describe([
@@ -64,6 +69,10 @@ const titles: Record<keyof typeof webhookEventSchemas, string> = {
   'approval.countered': 'An approval was answered with a counter-proposal.',
   'escalation.opened': "An agent's action went beyond its grant and waits for the principal's approval.",
   'delegation.revoked': 'A delegation grant was revoked, with every grant made under it and every token issued from them.',
+  'signature.signed': 'A party signed an agreement.',
+  'signature.declined': 'A party declined to sign an agreement.',
+  'signature.expired': "A party's signing session ended at its deadline without an outcome.",
+  'signature.countered': 'A party answered an agreement with a counter-proposal.',
   'webhook.test': 'A test delivery; it cannot be subscribed to.',
 };
 

@@ -40,7 +40,8 @@ describe('buildEventBody', () => {
     assert.ok(isDeliverable('consent.purpose_revoked'));
     assert.ok(!isDeliverable('webhook.test'));
     assert.ok(!isDeliverable('webhook.delivery_failed'));
-    assert.ok(!isDeliverable('signature.signed'));
+    assert.ok(!isDeliverable('vouch.created'));
+    assert.ok(isDeliverable('signature.expired'));
   });
 });
 

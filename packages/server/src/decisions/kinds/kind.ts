@@ -9,6 +9,12 @@ import type { PageParts, PageStatus, TransitionAction } from '../../pages/page-d
 import type { ApplicationRow } from '../applications.js';
 import type { DecisionKind, DecisionRow } from '../row.js';
 
+/**
+ * What opens a decision: the API's Decision creation request (consent or approval), or, inside the server, a kind the
+ * API does not create (a signing session, which its agreement opens).
+ */
+export type OpenDecisionRequest = Omit<CreateDecisionRequest, 'kind'> & { kind: DecisionKind };
+
 /** What creation takes from the caller beyond the request (an escalation's application and deadline). */
 export interface CreateOptions {
   applicationId?: string | undefined;
@@ -21,8 +27,11 @@ export interface Prepared {
   /** The application that holds the decision; undefined refuses creation (`application_missing`). */
   application: ApplicationRow | undefined;
   deadlineAt: string;
-  /** The flow and its terms frozen into a consent decision; null for kinds without one. */
-  frozen: Pick<DecisionRow, 'flow_id' | 'flow_version' | 'terms'>;
+  /**
+   * The flow and its terms frozen into a consent decision (null for kinds without one); the addressee and their home
+   * country for a decision addressed to a known person (a signing session's party).
+   */
+  frozen: Pick<DecisionRow, 'flow_id' | 'flow_version' | 'terms'> & Partial<Pick<DecisionRow, 'addressee_email' | 'home_country'>>;
 }
 
 /** How a participant action moved the decision (the kind mutates the row's own fields in place). */
@@ -54,8 +63,13 @@ export interface DecisionKindModule<K extends DecisionKind = DecisionKind> {
   readonly kind: K;
   /** Body schemas of the participant actions the kind accepts, for `POST /decisions/{token}/transitions`. */
   readonly actions: readonly z.core.$ZodTypeDiscriminable[];
+  /**
+   * False when the kind's decisions cannot be cancelled (`cancel` is refused `invalid_transition`): a signing session
+   * stays open until its deadline, since "later" must not end it without one of its outcomes.
+   */
+  readonly cancellable?: false;
   /** Validates `subject_ref` and resolves the application, the deadline and what is frozen into the decision. */
-  prepare(ctx: ServerContext, principal: Principal, request: CreateDecisionRequest, options: CreateOptions): Prepared;
+  prepare(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared;
   /** `total_steps` of the page: its screens plus the final (terminal) position. */
   totalSteps(row: DecisionRow): number;
   /** The kind's part of the hosted page's data. */
@@ -71,9 +85,14 @@ export interface DecisionKindModule<K extends DecisionKind = DecisionKind> {
   /** The id of the record a completed decision made, or null. */
   recordId(ctx: ServerContext, row: DecisionRow): string | null;
   /** The claims of a completed decision, as the exchange returns them. */
-  claims(row: DecisionRow): DecisionClaims;
+  claims(row: DecisionRow, ctx: ServerContext): DecisionClaims;
   /** At exchange: the token {@link issue} sealed, opened with the exchange token. */
   redeem?(ctx: ServerContext, row: DecisionRow, exchangeToken: string, now: string): Pick<ConsentExchange, 'access_token' | 'token_type' | 'expires_in'> | undefined;
+  /**
+   * When the shared layer moved the decision to `expired` (once: inside the transaction whose conditional update moved
+   * it): what the kind records and announces of an expiry (a signing session's party outcome and `signature.expired`).
+   */
+  expire?(ctx: ServerContext, row: DecisionRow, now: string): void;
   /** Fields the API's decision adds for this kind (an approval's trigger). */
   wire?(ctx: ServerContext, row: DecisionRow): Partial<Decision>;
 }

@@ -7,7 +7,7 @@ import type { Ending, KindView, PageHost } from './kind-view.js';
 import { viewOf } from './kind-views.js';
 import { ParticipantError, reportDrops, sendTransition } from './participant-client.js';
 
-const TERMINAL = new Set<PageStatus>(['fulfilled', 'declined', 'approved', 'denied', 'countered', 'cancelled', 'expired']);
+const TERMINAL = new Set<PageStatus>(['fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired']);
 
 /** Endings every kind shares; each kind's view adds those of its outcomes. */
 const endings: Partial<Record<PageStatus, Ending>> = {
@@ -32,6 +32,8 @@ export class DecisionPage extends LitElement {
   @state() private announcement = '';
   @state() private sandboxCode: string | null = null;
   @state() private remaining: number | null = null;
+  /** The person (or the host) set a decision that cannot be cancelled aside: nothing was sent, the link still works. */
+  @state() private setAside = false;
 
   private view?: KindView;
   private port?: FramePort;
@@ -109,7 +111,7 @@ export class DecisionPage extends LitElement {
 
   protected override updated(changed: PropertyValues<this>): void {
     super.updated(changed);
-    const key = `${this.progress?.status}:${this.progress?.step_index}:${this.view?.focusKey}`;
+    const key = `${this.progress?.status}:${this.progress?.step_index}:${this.view?.focusKey}:${this.setAside}`;
     if (key !== this.focusKey) {
       const first = this.focusKey === '';
       this.focusKey = key;
@@ -182,8 +184,27 @@ export class DecisionPage extends LitElement {
   }
 
   private async handleHostCancel(reason: string): Promise<void> {
-    if (TERMINAL.has(this.progress!.status)) return;
+    if (TERMINAL.has(this.progress!.status) || this.setAside) return;
+    if (this.view!.cancellable === false) {
+      this.putAside('host');
+      return;
+    }
     await this.act({ action: 'cancel', cancelled_by: 'host', reason: reason.slice(0, 200) }, 'The site cancelled this request.');
+  }
+
+  /** "Decide later" on a decision that stays open until its deadline: leave it as it is and say the link still works. */
+  private putAside(by: 'user' | 'host'): void {
+    this.clock?.cancel();
+    this.setAside = true;
+    this.remaining = null;
+    this.error = null;
+    if (by === 'user') this.post('svc:cancel', { reason: 'user_cancelled', cancelled_by: 'user' });
+    this.announcement = 'Nothing was recorded. You can come back to this link later.';
+  }
+
+  private decideLater(): void {
+    if (this.view!.cancellable === false) this.putAside('user');
+    else void this.act({ action: 'cancel', cancelled_by: 'user', reason: 'user_cancelled' }, 'Cancelled.');
   }
 
   /** Sends one step to the server, then tells the host what changed. */
@@ -252,6 +273,17 @@ export class DecisionPage extends LitElement {
 
   // Rendering
 
+  private renderSetAside(): TemplateResult {
+    const data = this.data!;
+    const until = new Date(data.deadline_at);
+    return html`
+      <h2 id="screen-title" tabindex="-1" data-focus>Nothing was recorded yet</h2>
+      <p>You can come back to this link until <time datetime=${data.deadline_at}>${until.toUTCString()}</time> to decide.</p>
+      ${data.mode === 'popup'
+        ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
+        : data.mode === 'redirect' ? html`<p>You can close this page.</p>` : nothing}`;
+  }
+
   private renderEnding(status: PageStatus): TemplateResult {
     const data = this.data!;
     const ending = this.endingOf(status) ?? { title: status, text: '' };
@@ -275,7 +307,7 @@ export class DecisionPage extends LitElement {
     if (!data || !progress || !view) {
       return html`<main class="base"><h1>Something went wrong</h1><p>This page could not read its decision. Reload it, or ask the site for a new link.</p></main>`;
     }
-    const terminal = TERMINAL.has(progress.status);
+    const terminal = TERMINAL.has(progress.status) || this.setAside;
     const title = view.title;
     const step = terminal ? null : view.stepLabel();
     return html`
@@ -287,12 +319,12 @@ export class DecisionPage extends LitElement {
           ${this.remaining !== null && !terminal ? html`<p class="deadline">${this.remaining} seconds left</p>` : nothing}
         </header>
         <section aria-labelledby="screen-title">
-          ${terminal ? this.renderEnding(progress.status) : view.render()}
+          ${this.setAside ? this.renderSetAside() : terminal ? this.renderEnding(progress.status) : view.render()}
         </section>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
         ${!terminal
           ? html`<div class="actions"><button type="button" class="link" ?disabled=${this.busy}
-              @click=${() => void this.act({ action: 'cancel', cancelled_by: 'user', reason: 'user_cancelled' }, 'Cancelled.')}>Decide later</button></div>`
+              @click=${() => this.decideLater()}>Decide later</button></div>`
           : nothing}
         <p class="sr-only" role="status" aria-live="polite">${this.announcement}</p>
       </main>`;

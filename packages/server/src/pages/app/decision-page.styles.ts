@@ -61,6 +61,15 @@ export const decisionPageStyles = css`
   dt { font-weight: 600; }
   dd { margin: 0; overflow-wrap: anywhere; }
   .disclosure { white-space: pre-line; }
+  .document {
+    white-space: pre-wrap; overflow-wrap: anywhere; max-height: 22rem; overflow: auto; margin: 0 0 0.75rem;
+    padding: 0.75rem 0.9rem; border: 1px solid var(--svc-border); border-radius: 0.4rem; line-height: 1.5;
+  }
+  .document:focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 2px; }
+  .digest { font-size: 0.8rem; overflow-wrap: anywhere; }
+  details { margin: 0 0 1rem; }
+  summary { cursor: pointer; font-weight: 500; margin-bottom: 0.5rem; }
+  summary:focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 2px; }
   .sr-only {
     position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
     white-space: nowrap; border: 0;

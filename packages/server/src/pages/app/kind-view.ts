@@ -42,6 +42,11 @@ export interface KindView {
   readonly endings: Partial<Record<PageStatus, Ending>>;
   /** The outcome that sends redirect mode back without `error=access_denied`. */
   readonly success: PageStatus;
+  /**
+   * False for a kind whose decision stays open until its deadline (a signing session): "Decide later" and the host's
+   * cancel leave the page without telling the server, and the link keeps working.
+   */
+  readonly cancellable?: false;
   /** The kind's screen while the decision is open. */
   render(): TemplateResult | typeof nothing;
 }

@@ -1,12 +1,11 @@
 // Creating an approval: `subject_ref` is an escalation id (one of the account's agents' escalations) or the
 // organisation's own free-form reference.
-import type { CreateDecisionRequest } from '@svc/client/schemas';
 import { escalationOfDecision, escalationStatusAt } from '../../../delegations/escalation-store.js';
 import type { Principal, ServerContext } from '../../../lib/context.js';
 import { ApiError } from '../../../lib/errors.js';
 import { defaultApplication, getApplication } from '../../applications.js';
 import { field } from '../../refusals.js';
-import type { CreateOptions, Prepared } from '../kind.js';
+import type { CreateOptions, OpenDecisionRequest, Prepared } from '../kind.js';
 
 const NOTHING_FROZEN: Prepared['frozen'] = { flow_id: null, flow_version: null, terms: null };
 
@@ -15,7 +14,7 @@ const NOTHING_FROZEN: Prepared['frozen'] = { flow_id: null, flow_version: null, 
  * escalations belongs to the escalation's application and cannot outlive it (decided or expired: 409
  * `escalation_decided`); else to the publishable key's application, or for an API token the account's first one.
  */
-export function prepareApproval(ctx: ServerContext, principal: Principal, request: CreateDecisionRequest, options: CreateOptions): Prepared {
+export function prepareApproval(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared {
   if (options.applicationId) return { application: getApplication(ctx, options.applicationId), deadlineAt: options.deadlineAt, frozen: NOTHING_FROZEN };
   const escalation = escalationOfDecision(ctx, principal.accountId, request.subject_ref);
   if (!escalation) {

@@ -1,9 +1,8 @@
 // The participant steps of an approval: one screen, answered `approve` (approved), `deny` (denied) or `counter`
 // (countered, with the person's counter-proposal).
-import { z } from 'zod/mini';
 import { escalationOfDecision, escalationStatusAt } from '../../../delegations/escalation-store.js';
 import type { ServerContext } from '../../../lib/context.js';
-import { actionBody } from '../../actions.js';
+import { actionBody, counterAction } from '../../actions.js';
 import { invalidTransition, refuse } from '../../refusals.js';
 import type { DecisionRow } from '../../row.js';
 import type { KindAction, StepResult } from '../kind.js';
@@ -12,7 +11,7 @@ import type { KindAction, StepResult } from '../kind.js';
 export const approvalActions = [
   actionBody('approve'),
   actionBody('deny'),
-  actionBody('counter', { proposal: z.string().check(z.trim(), z.minLength(1), z.maxLength(1000)) }),
+  counterAction,
 ];
 
 /** One answer. Refusals (422): `escalation_decided` (its escalation was decided or expired meanwhile), `invalid_transition`. */

@@ -1,15 +1,14 @@
 // Creating a consent decision: `subject_ref` names an active flow the caller may use, whose terms are frozen into
 // the decision (the version that governs it, whatever is published later).
-import type { CreateDecisionRequest } from '@svc/client/schemas';
 import { getActiveTermsText } from '../../../flows/store.js';
 import type { Principal, ServerContext } from '../../../lib/context.js';
 import { ApiError, unprocessable } from '../../../lib/errors.js';
 import { getApplication } from '../../applications.js';
 import { field } from '../../refusals.js';
-import type { CreateOptions, Prepared } from '../kind.js';
+import type { CreateOptions, OpenDecisionRequest, Prepared } from '../kind.js';
 
 /** Unknown or inaccessible flow: 404 `flow_not_found`; a draft: 422 `flow_not_active`. */
-export function prepareConsent(ctx: ServerContext, principal: Principal, request: CreateDecisionRequest, options: CreateOptions): Prepared {
+export function prepareConsent(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared {
   const flow = getActiveTermsText(ctx, request.subject_ref);
   if (!flow || flow.account_id !== principal.accountId || (principal.kind === 'publishable_key' && flow.application_id !== principal.applicationId)) {
     throw new ApiError(404, `No flow ${request.subject_ref} is accessible to this credential.`, 'flow_not_found',

@@ -1,41 +1,29 @@
 // The participant steps of a consent decision: the screens in order (intro, sign-in, verification, disclosures,
 // comprehension checks, review or confirm), then `agree` (fulfilled, granted) or `decline` (declined) on any screen.
 import type { FlowConfig, PurposeOutcome } from '@svc/client/schemas';
-import { randomInt } from 'node:crypto';
 import { z } from 'zod/mini';
 import type { ServerContext } from '../../../lib/context.js';
-import type { ApiError } from '../../../lib/errors.js';
-import { hashSecret, safeEqual } from '../../../lib/ids.js';
 import type { Screen } from '../../../pages/page-data.js';
-import { actionBody } from '../../actions.js';
+import { actionBody, actionEmail, declineAction, sendCodeAction, verifyAction } from '../../actions.js';
 import { invalidTransition, refuse } from '../../refusals.js';
 import type { DecisionRow } from '../../row.js';
+import { checkCode, issueCode } from '../../sign-in.js';
 import type { KindAction, StepResult } from '../kind.js';
 import { answerAt, screensOfRow, statusOfScreen, termsOf } from './screens.js';
 
-/** Wrong sign-in codes tolerated before the code is void and a new one must be sent. */
-export const MAX_CODE_ATTEMPTS = 5;
-
-const email = z.email().check(z.maxLength(254));
 const keys = z.array(z.string().check(z.maxLength(64))).check(z.maxLength(50));
 
-/** The actions of a consent decision's page. */
+/** The actions of a consent decision's page (a decline's comment, which signing sessions keep, is not kept). */
 export const consentActions = [
   actionBody('begin'),
-  actionBody('sign_in', { email }),
-  actionBody('send_code', { email: z.optional(email) }),
-  actionBody('verify', { code: z.string().check(z.regex(/^\d{6}$/, 'code must be 6 digits')) }),
+  actionBody('sign_in', { email: actionEmail }),
+  sendCodeAction,
+  verifyAction,
   actionBody('acknowledge'),
   actionBody('answer', { answer: z.int().check(z.gte(0), z.lte(9)) }),
   actionBody('agree', { granted: keys, objected: keys }),
-  actionBody('decline'),
+  declineAction,
 ];
-
-function newCode(): string {
-  return String(randomInt(0, 1_000_000)).padStart(6, '0');
-}
-
-const codeHash = (row: DecisionRow, code: string) => hashSecret(`${row.id}:${code}`);
 
 /**
  * One step on the current screen. Refusals (422): `invalid_transition`, `email_required`, `wrong_code`,
@@ -50,12 +38,6 @@ export function actConsent(_ctx: ServerContext, row: DecisionRow, request: KindA
   const advance = () => {
     row.step_index += 1;
     row.status = statusOfScreen(screens, row.step_index);
-  };
-  const issueCode = (): string => {
-    const code = newCode();
-    row.verify_code_hash = codeHash(row, code);
-    row.verify_attempts = 0;
-    return code;
   };
   // An email typed at sign-in but never verified is not kept: it names nobody the decision can be bound to.
   const complete = (status: 'fulfilled' | 'declined', outcome: 'granted' | 'declined'): StepResult => {
@@ -72,19 +54,19 @@ export function actConsent(_ctx: ServerContext, row: DecisionRow, request: KindA
       if (screen?.type !== 'sign_in') throw invalid();
       row.subject_email = request.email.toLowerCase();
       advance();
-      return screens[row.step_index]?.type === 'verify' ? { sandboxCode: issueCode() } : {};
+      return screens[row.step_index]?.type === 'verify' ? { sandboxCode: issueCode(row) } : {};
     case 'send_code':
       if (screen?.type !== 'verify') throw invalid();
       if (request.email) row.subject_email = request.email.toLowerCase();
       if (!row.subject_email) throw refuse('email_required', 'Enter your email address first.', 'email');
-      return { sandboxCode: issueCode(), unchanged: true };
-    case 'verify':
+      return { sandboxCode: issueCode(row), unchanged: true };
+    case 'verify': {
       if (screen?.type !== 'verify') throw invalid();
-      if (!row.verify_code_hash) throw refuse('code_required', 'Request a new code first.', 'code');
-      if (!safeEqual(codeHash(row, request.code), row.verify_code_hash)) return { refusal: wrongCode(row) };
-      row.verify_code_hash = null;
+      const wrong = checkCode(row, request.code);
+      if (wrong) return { refusal: wrong };
       advance();
       return {};
+    }
     case 'acknowledge':
       if (screen?.type !== 'disclosure') throw invalid();
       advance();
@@ -112,15 +94,6 @@ export function actConsent(_ctx: ServerContext, row: DecisionRow, request: KindA
     default:
       throw invalid();
   }
-}
-
-/** Counts a wrong code; the last tolerated one voids the code. */
-function wrongCode(row: DecisionRow): ApiError {
-  row.verify_attempts += 1;
-  if (row.verify_attempts >= MAX_CODE_ATTEMPTS) row.verify_code_hash = null;
-  return row.verify_code_hash
-    ? refuse('wrong_code', 'That code is not right. Check it and try again.', 'code')
-    : refuse('code_required', 'Too many wrong codes: request a new code.', 'code');
 }
 
 /** How each purpose ends when the person agrees with `granted` consent purposes and `objected` opt-outs. */
