@@ -111,6 +111,15 @@ export const createConsentRecordRequest = z.strictObject({
   client_facts: z.optional(clientFacts),
   /** Do not send the receipt email to the person. */
   suppress_receipt: z.optional(z.boolean()),
+  /**
+   * The signature the consent was captured with: a party of one of the caller's agreements who signed, and who is
+   * the record's subject (the same email). The record's receipt then carries `extensions.signature_evidence`: a
+   * pointer to the agreement's receipt and the SHA-256 of the signature's JWS. An addition to the spec's request.
+   */
+  signature: z.optional(z.strictObject({
+    agreement_id: z.string().check(z.minLength(1), z.maxLength(64)),
+    party_id: z.string().check(z.minLength(1), z.maxLength(64)),
+  })),
 });
 export type CreateConsentRecordRequest = z.infer<typeof createConsentRecordRequest>;
 

@@ -5,11 +5,12 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { SvcAgreementVerificationError, verifyAgreementReceipt, type WebhookEvent } from '@svc/client';
+import { SvcAgreementVerificationError, verifyAgreementReceipt, verifyReceipt, type WebhookEvent } from '@svc/client';
 import { signatureDecisionData, type Agreement, type Decision, type SignedAgreementReceipt } from '@svc/client/schemas';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import type { PageData, TransitionRequest, TransitionResult } from '../pages/page-data.js';
 import { startTestServer, type TestServer } from '../testing.js';
+import { createActiveFlow, grantAll } from '../records/test-support.js';
 import { createEndpoint, delivered, startReceiver, waitFor, type Receiver } from '../webhooks/test-support.js';
 
 const TEXT = 'Tenancy agreement\n\n1. The tenant pays rent monthly.\n2. Either party may end it with three months\u2019 notice.\n';
@@ -364,5 +365,53 @@ describe('agreements: creation refusals', () => {
     assert.equal(res.status, 403);
     await refused(await server.api('/api/v1/agreements/agr_0000000000000000000A'), 'not_found', 404);
     await refused(await server.api('/api/v1/agreements/agr_0000000000000000000A/receipt'), 'not_found', 404);
+  });
+});
+
+describe('agreements: a consent record captured with a signature carries signature_evidence', () => {
+  let server: TestServer;
+  let agreement: Agreement;
+  let flowId: string;
+  before(async () => {
+    server = await startTestServer();
+    flowId = await createActiveFlow(server);
+    agreement = (await body<{ agreement: Agreement }>(await createAgreement(server), 201)).agreement;
+    const anna = agreement.party_details[0]!;
+    await signIn(server, anna.session_token);
+    await ok(server, anna.session_token, { action: 'sign', name: 'Anna Schmidt' });
+  });
+  after(() => server.dispose());
+
+  const record = (email: string, signature?: Record<string, string>) => server.api('/api/v1/consent_records', {
+    method: 'POST',
+    json: { flow_id: flowId, subject: { email }, decisions: grantAll, ...(signature ? { signature } : {}) },
+  });
+
+  it("points at the agreement's receipt and digests the signature's JWS; the signed receipt verifies offline", async () => {
+    const anna = agreement.party_details[0]!;
+    const { consent_record } = await body<{ consent_record: { id: string } }>(
+      await record('Anna@example.de', { agreement_id: agreement.id, party_id: anna.id }), 201);
+    const { consent_receipt: receipt } = await body<{ consent_receipt: { extensions: Record<string, unknown> } }>(
+      await server.api(`/api/v1/consent_receipts/${consent_record.id}`), 200);
+    const signed = await body<SignedAgreementReceipt>(await server.api(`/api/v1/agreements/${agreement.id}/receipt`), 200);
+    const jws = signed.agreement_receipt.signatures.find((s) => s.party_id === anna.id)!.jws;
+    assert.deepEqual(receipt.extensions.signature_evidence, {
+      pointer: `${server.url}/api/v1/agreements/${agreement.id}/receipt`,
+      digest: `sha256:${createHash('sha256').update(jws).digest('hex')}`,
+    });
+    const flavored = await body<{ receipt: Record<string, unknown>; signature: string }>(await server.api(`/api/v1/consent_receipts/${consent_record.id}?flavor=signed`), 200);
+    const verified = (await verifyReceipt(flavored, await jwksOf(server))) as { extensions?: Record<string, unknown> };
+    assert.deepEqual(verified.extensions?.signature_evidence, receipt.extensions.signature_evidence);
+  });
+
+  it('refuses a party who did not sign, a signer who is not the subject, and an unknown party; a record without one has none', async () => {
+    const [anna, bob] = agreement.party_details;
+    await refused(await record('bob@example.com', { agreement_id: agreement.id, party_id: bob!.id }), 'signature_not_signed');
+    await refused(await record('someone@example.com', { agreement_id: agreement.id, party_id: anna!.id }), 'signature_subject_mismatch');
+    await refused(await record('anna@example.de', { agreement_id: agreement.id, party_id: 'pty_AAAAAAAAAAAAAAAAAAAA' }), 'signature_not_found');
+    await refused(await record('anna@example.de', { agreement_id: 'agr_AAAAAAAAAAAAAAAAAAAA', party_id: anna!.id }), 'signature_not_found');
+    const { consent_record } = await body<{ consent_record: { id: string } }>(await record('dora@example.com'), 201);
+    const plain = await body<{ consent_receipt: { extensions: Record<string, unknown> } }>(await server.api(`/api/v1/consent_receipts/${consent_record.id}`), 200);
+    assert.equal(plain.consent_receipt.extensions.signature_evidence, undefined);
   });
 });

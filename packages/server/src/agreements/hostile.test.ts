@@ -66,6 +66,10 @@ const cases: HostileCase[] = [
   { name: 'create: publishable key', method: 'POST', path: BASE, headers: { authorization: null, 'x-publishable-key': '{{pk}}' }, json: agreement(), status: 403 },
   { name: 'list: publishable key', path: BASE, headers: { authorization: null, 'x-publishable-key': '{{pk}}' }, status: 403 },
   { name: 'create: a decision of kind signature_request', method: 'POST', path: '/api/v1/decisions', json: { kind: 'signature_request', subject_ref: '{{party}}', delivery_mode: 'redirect' }, status: 422 },
+  // A consent record naming a signature
+  { name: 'record: signature a string', method: 'POST', path: '/api/v1/consent_records', json: { flow_id: '{{flow}}', subject: { email: 'a@example.com' }, decisions: {}, signature: 'pty_x' }, status: 422 },
+  { name: 'record: signature with an unknown field', method: 'POST', path: '/api/v1/consent_records', json: { flow_id: '{{flow}}', subject: { email: 'a@example.com' }, decisions: {}, signature: { agreement_id: 'agr_x', party_id: '{{party}}', jws: 'x' } }, status: 422 },
+  { name: 'record: signature of an unknown agreement', method: 'POST', path: '/api/v1/consent_records', json: { flow_id: '{{flow}}', subject: { email: 'a@example.com' }, decisions: {}, signature: { agreement_id: 'agr_AAAAAAAAAAAAAAAAAAAA', party_id: '{{party}}' } }, status: 422, code: 'signature_not_found' },
   // Reads
   { name: 'read: unknown id', path: `${BASE}/agr_AAAAAAAAAAAAAAAAAAAA`, status: 404 },
   { name: 'read: traversal', path: `${BASE}/..%2F..%2Fkeys.json`, status: 404 },

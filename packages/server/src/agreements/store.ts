@@ -283,6 +283,26 @@ export function quorumVotesOf(ctx: ServerContext, row: AgreementRow): QuorumVote
     .map((p) => ({ party_id: p.id, vote: p.vote!, comment: p.comment, cast_at: p.decided_at! }));
 }
 
+/**
+ * What the receipt of a consent record captured with a party's signature says of it (`extensions.signature_evidence`):
+ * a pointer to the agreement's receipt, where the signature is, and `sha256:<hex>` of the signature's JWS (its ASCII
+ * bytes). The party must be one of the account's agreements' and have signed (422 `signature_not_found`,
+ * `signature_not_signed`), and be the record's subject, by email (422 `signature_subject_mismatch`).
+ */
+export function signatureEvidenceFor(ctx: ServerContext, accountId: string, ref: { agreement_id: string; party_id: string }, subjectEmail: string) {
+  const refuse = (code: string, message: string) => unprocessable(message, code, [{ path: 'signature', code, message }]);
+  const agreement = findAgreementRow(ctx, accountId, ref.agreement_id);
+  const party = agreement && findPartyRow(ctx, ref.party_id);
+  if (!agreement || !party || party.agreement_id !== agreement.id) {
+    throw refuse('signature_not_found', `No party ${ref.party_id} of agreement ${ref.agreement_id} in this account.`);
+  }
+  if (party.status !== 'signed' || !party.signature_jws) throw refuse('signature_not_signed', `Party ${party.id} has not signed (it is ${party.status}).`);
+  if (party.email !== subjectEmail.trim().toLowerCase()) {
+    throw refuse('signature_subject_mismatch', "The signature is not the record's subject's: the party's email differs from subject.email.");
+  }
+  return { pointer: `${ctx.baseUrl}/api/v1/agreements/${agreement.id}/receipt`, digest: `sha256:${sha256Hex(party.signature_jws)}` };
+}
+
 /** The receipt of an agreement: the set of its signatures, in the order the parties signed. */
 export function agreementReceiptOf(ctx: ServerContext, row: AgreementRow): AgreementReceipt {
   const signatures = partiesOf(ctx, row.id)

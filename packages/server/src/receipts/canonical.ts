@@ -54,6 +54,8 @@ export interface FrozenReceiptInput {
   collectionPlatform?: string | undefined;
   /** The agents the flow version discloses (`extensions.agent_disclosures`), when it declares any. */
   agentDisclosures?: readonly Record<string, unknown>[] | undefined;
+  /** The signature the consent was captured with (`extensions.signature_evidence`): where to find it, and its digest. */
+  signatureEvidence?: { pointer: string; digest: string } | undefined;
 }
 
 /** Whether a purpose counts as granted on the receipt: consent given, a legitimate interest not objected to, or notice-only. */
@@ -113,6 +115,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
       ...(input.renderingEvidence ? { rendering_evidence: input.renderingEvidence } : {}),
       ...(input.collectionPlatform ? { collection_platform: input.collectionPlatform } : {}),
       ...(input.agentDisclosures?.length ? { agent_disclosures: [...input.agentDisclosures] } : {}),
+      ...(input.signatureEvidence ? { signature_evidence: { ...input.signatureEvidence } } : {}),
     },
   };
 }

@@ -20,6 +20,7 @@ import { ApiError, notFound } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { readJson, readQuery } from '../lib/validate.js';
 import { isAuthorizationRecord } from '../authorizations/store.js';
+import { signatureEvidenceFor } from '../agreements/store.js';
 import { getImport, runImport } from './imports.js';
 import { createConsentRecord, findPerson, getConsentRecord, withdrawConsentRecord } from './service.js';
 import { consentStatusOf } from './status.js';
@@ -45,8 +46,10 @@ function noConsentRecord(ctx: ServerContext, accountId: string, id: string): Api
 export function recordRoutes(app: Hono<Env>, ctx: ServerContext): void {
   app.post('/api/v1/consent_records', requires('write'), async (c) => {
     const body = await readJson(c, createConsentRecordRequest);
+    const accountId = c.get('principal').accountId;
+    const signatureEvidence = body.signature && signatureEvidenceFor(ctx, accountId, body.signature, body.subject.email);
     const { record, created } = createConsentRecord(ctx, {
-      accountId: c.get('principal').accountId,
+      accountId,
       flowId: body.flow_id,
       subject: body.subject,
       decisions: body.decisions,
@@ -57,6 +60,7 @@ export function recordRoutes(app: Hono<Env>, ctx: ServerContext): void {
       noticeHash: body.notice_hash,
       clientFacts: body.client_facts,
       suppressReceipt: body.suppress_receipt,
+      signatureEvidence,
     });
     c.header('Location', `/api/v1/consent_records/${record.id}`);
     return c.json({ consent_record: record }, created ? 201 : 200);
@@ -110,7 +114,7 @@ const tag = 'Consent records';
 /** OpenAPI descriptors of the record, import and consent status routes. */
 export const recordOperations: Operation[] = [
   {
-    method: 'post', path: '/api/v1/consent_records', summary: 'Record decisions made in the organisation\'s own systems (Record API, channel controller_attested)', tag,
+    method: 'post', path: '/api/v1/consent_records', summary: 'Record decisions made in the organisation\'s own systems (Record API, channel controller_attested); naming a signature ({agreement_id, party_id}, the subject\'s own) adds extensions.signature_evidence to the receipt', tag,
     auth: ['api_token'], permission: 'write', body: createConsentRecordRequest,
     response: { status: 201, description: 'The record (200 with the earlier record when the idempotency key repeats)', schema: consentRecordEnvelope },
     errors: [404, 422],

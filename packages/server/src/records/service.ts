@@ -74,6 +74,8 @@ export interface ConsentRecordInput {
   collectionPlatform?: string | undefined;
   /** Set by the import: the import the record belongs to. */
   importId?: string | undefined;
+  /** The signature the consent was captured with (receipt `signature_evidence`), resolved by the caller. */
+  signatureEvidence?: { pointer: string; digest: string } | undefined;
 }
 
 /** The record made (or found again through its idempotency key). */
@@ -328,6 +330,8 @@ function fingerprint(input: ConsentRecordInput): string {
     notice_hashes: input.noticeHashes ?? null,
     client_facts: input.clientFacts ?? null,
     suppress_receipt: input.suppressReceipt ?? false,
+    // Absent unless given, so fingerprints of records made before it existed stay as they were.
+    ...(input.signatureEvidence ? { signature_evidence: input.signatureEvidence } : {}),
   });
 }
 
@@ -442,6 +446,7 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
     renderingEvidence: input.renderingEvidence,
     collectionPlatform: input.collectionPlatform,
     agentDisclosures: agentDisclosuresOf(ctx, terms.config) as unknown as Record<string, unknown>[],
+    signatureEvidence: input.signatureEvidence,
   });
 
   stmt(db, `INSERT INTO consent_records (id, account_id, application_id, flow_id, flow_version, person_id, external_id, channel, captured_at,
