@@ -24,6 +24,7 @@ import { transparencyRoutes } from './transparency/routes.js';
 import { mcpRoutes } from './mcp/routes.js';
 import { disclosureRoutes } from './disclosures/routes.js';
 import { agreementRoutes } from './agreements/routes.js';
+import { inboxRoutes } from './inbox/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -51,6 +52,7 @@ const modules: RouteModule[] = [
   mcpRoutes, // the model-context gateway (/mcp/v1/agent, agent tokens only), its resource metadata and configuration
   disclosureRoutes, // disclosure receipts: notice records that a flow disclosed an agent
   agreementRoutes, // agreements: documents to sign, parties (each a signing session), quorum, receipts of signatures
+  inboxRoutes, // the Trust Inbox: GET /api/v1/inbox, a person's open decisions across organisations
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

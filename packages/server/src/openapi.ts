@@ -19,6 +19,7 @@ import { transparencyOperations } from './transparency/routes.js';
 import { disclosureOperations } from './disclosures/routes.js';
 import { mcpOperations } from './mcp/routes.js';
 import { agreementOperations } from './agreements/routes.js';
+import { inboxOperations } from './inbox/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -40,6 +41,7 @@ export const operationLists: Operation[][] = [
   disclosureOperations,
   mcpOperations,
   agreementOperations,
+  inboxOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

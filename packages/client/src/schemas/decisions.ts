@@ -75,6 +75,9 @@ export const httpUri = z.url({ protocol: /^https?$/, message: 'must be an absolu
 
 const shortText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 
+/** An email address a decision is addressed to (compared lower-case, surrounding spaces ignored). */
+const addresseeEmail = z.string().check(z.maxLength(320), z.regex(/^\s*[^\s@]{1,64}@[^\s@]{1,255}\s*$/, 'must be an email address such as ada@example.com'));
+
 /**
  * `POST /api/v1/decisions`: the Decision creation request, exactly as the spec has it. `subject_ref` is a flow id
  * for consent and an escalation id for approval; `embed_origin` is required for `embed` and must be one of the
@@ -90,6 +93,13 @@ export const createDecisionRequest = z
     scope: z.optional(shortText(1000)),
     state: z.optional(shortText(2000)),
     meeting_id: z.optional(shortText(200)),
+    /**
+     * A server addition to the spec's request: the person the decision is addressed to, by email. It then waits in
+     * their Trust Inbox (`/inbox`, `GET /api/v1/inbox`) until it is answered or its deadline passes; the link still
+     * works for whoever holds it. For consent and for an approval of the organisation's own workflow; an approval that
+     * answers an agent's escalation is addressed to the escalation's principal and takes none.
+     */
+    addressee: z.optional(z.strictObject({ email: addresseeEmail })),
   })
   .check(
     z.refine((request) => request.delivery_mode !== 'embed' || request.embed_origin !== undefined, {
@@ -144,7 +154,10 @@ export const decision = z.object({
   trigger: z.optional(escalationTrigger),
   /** On a signing session: the agreement it signs (`agr_...`); `subject_ref` is the party (`pty_...`). */
   agreement_id: z.optional(z.string()),
-  /** On a decision addressed to a known person (a signing session's party): their email, lower-case. */
+  /**
+   * On a decision addressed to a known person, lower-case: a signing session's party, an agent's escalation's principal,
+   * or the `addressee` the organisation named. It waits in their Trust Inbox.
+   */
   addressee_email: z.optional(z.string()),
   /** On a signing session: the party's home country (ISO 3166-1 alpha-2). */
   home_country: z.optional(z.string()),

@@ -26,4 +26,5 @@ export * from './agent-identities.js';
 export * from './delegations.js';
 export * from './disclosures.js';
 export * from './agreements.js';
+export * from './inbox.js';
 export * from './transparency.js';

@@ -30,6 +30,7 @@ const SCOPE_TEXT: Record<string, string> = {
   offline_access: 'Keep access while you are away (until you revoke it)',
   'audit:verify': 'Read the receipts of authorizations made for you',
   'disclosures:write': 'Record that an agent was disclosed to you',
+  'inbox:read': 'See the decisions that wait for you, from every organisation (your Trust Inbox)',
 };
 
 interface SignIn {

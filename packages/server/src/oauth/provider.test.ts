@@ -70,7 +70,7 @@ describe('OpenID provider', () => {
     for (const grant of ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange']) {
       assert.ok(as.grant_types_supported?.includes(grant), grant);
     }
-    assert.deepEqual(as.scopes_supported, ['openid', 'profile', 'email', 'offline_access', 'audit:verify', 'disclosures:write']);
+    assert.deepEqual(as.scopes_supported, ['openid', 'profile', 'email', 'offline_access', 'audit:verify', 'disclosures:write', 'inbox:read']);
     for (const field of ['agent_claims_supported', 'agent_types_supported', 'delegation_methods_supported', 'oap_jwks_uri', 'oap_protocol_versions_supported']) {
       assert.ok(doc[field], field);
     }

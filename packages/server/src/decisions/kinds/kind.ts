@@ -1,6 +1,6 @@
 // What a kind of decision is, as the shared delivery layer sees it. Sessions, deadlines and expiry, the
 // transitions table, exchange tokens, cancel and drops are the layer's; everything that differs by kind is here.
-import type { ConsentExchange, CreateDecisionRequest, Decision, DecisionClaims } from '@svc/client/schemas';
+import type { ConsentExchange, CreateDecisionRequest, Decision, DecisionClaims, EscalationTrigger } from '@svc/client/schemas';
 import type { z } from 'zod/mini';
 import type { Principal, ServerContext } from '../../lib/context.js';
 import type { DomainEvent } from '../../lib/events.js';
@@ -55,6 +55,16 @@ export interface KindPage<K extends DecisionKind> {
   part: PageParts[K];
 }
 
+/** How an open decision shows in the Trust Inbox of the person it is addressed to. */
+export interface InboxEntry {
+  /** What is asked, in a few words. */
+  title: string;
+  /** One more line about it (who asks, how much), or null. */
+  summary: string | null;
+  /** An approval's trigger type when it answers an agent's escalation; null otherwise. */
+  trigger: EscalationTrigger | null;
+}
+
 /** A participant action other than the shared `cancel`. */
 export type KindAction = Exclude<TransitionAction, { action: 'cancel' }>;
 
@@ -68,7 +78,11 @@ export interface DecisionKindModule<K extends DecisionKind = DecisionKind> {
    * stays open until its deadline, since "later" must not end it without one of its outcomes.
    */
   readonly cancellable?: false;
-  /** Validates `subject_ref` and resolves the application, the deadline and what is frozen into the decision. */
+  /**
+   * Validates `subject_ref` and resolves the application, the deadline and what is frozen into the decision, among it
+   * who the decision is addressed to (`addressee_email`, lower-case: the person whose Trust Inbox lists it), by the
+   * kind's rule.
+   */
   prepare(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared;
   /** `total_steps` of the page: its screens plus the final (terminal) position. */
   totalSteps(row: DecisionRow): number;
@@ -93,6 +107,12 @@ export interface DecisionKindModule<K extends DecisionKind = DecisionKind> {
    * it): what the kind records and announces of an expiry (a signing session's party outcome and `signature.expired`).
    */
   expire?(ctx: ServerContext, row: DecisionRow, now: string): void;
+  /**
+   * How an open decision addressed to someone shows in their Trust Inbox, or null when it no longer waits there though
+   * it is still open (an approval whose escalation was answered through another decision). Absent: listed under its
+   * page's heading.
+   */
+  inbox?(ctx: ServerContext, row: DecisionRow): InboxEntry | null;
   /** Fields the API's decision adds for this kind (an approval's trigger). */
   wire?(ctx: ServerContext, row: DecisionRow): Partial<Decision>;
 }

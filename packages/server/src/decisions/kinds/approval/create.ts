@@ -1,25 +1,41 @@
 // Creating an approval: `subject_ref` is an escalation id (one of the account's agents' escalations) or the
 // organisation's own free-form reference.
-import { escalationOfDecision, escalationStatusAt } from '../../../delegations/escalation-store.js';
+import { escalationOfDecision, escalationStatusAt, type EscalationRow } from '../../../delegations/escalation-store.js';
 import type { Principal, ServerContext } from '../../../lib/context.js';
-import { ApiError } from '../../../lib/errors.js';
+import { stmt } from '../../../lib/db.js';
+import { ApiError, unprocessable } from '../../../lib/errors.js';
+import { addresseeOf } from '../../addressee.js';
 import { defaultApplication, getApplication } from '../../applications.js';
 import { field } from '../../refusals.js';
 import type { CreateOptions, OpenDecisionRequest, Prepared } from '../kind.js';
 
 const NOTHING_FROZEN: Prepared['frozen'] = { flow_id: null, flow_version: null, terms: null };
 
+/** The escalation's principal's email, lower-case: the person who granted the agent its authority (verified at sign-in). */
+function principalEmailOf(ctx: ServerContext, escalation: EscalationRow): string | null {
+  const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(escalation.principal_id) as unknown as string | undefined;
+  return email?.includes('@') ? email.toLowerCase() : null;
+}
+
 /**
  * An approval belongs to `options.applicationId` when the caller names one; else an approval of one of the account's
  * escalations belongs to the escalation's application and cannot outlive it (decided or expired: 409
  * `escalation_decided`); else to the publishable key's application, or for an API token the account's first one.
+ *
+ * It is addressed to the escalation's principal when it answers one of the account's escalations (an `addressee` is
+ * then refused, 422 `addressee_not_allowed`: the escalation names who decides); else to the `addressee` named, if any.
  */
 export function prepareApproval(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared {
-  if (options.applicationId) return { application: getApplication(ctx, options.applicationId), deadlineAt: options.deadlineAt, frozen: NOTHING_FROZEN };
   const escalation = escalationOfDecision(ctx, principal.accountId, request.subject_ref);
+  if (escalation && request.addressee) {
+    throw unprocessable(`Escalation ${escalation.id} is decided by its principal: an approval of it takes no addressee.`, 'addressee_not_allowed',
+      field('addressee', 'addressee_not_allowed', "an escalation's approval is addressed to its principal"));
+  }
+  const frozen: Prepared['frozen'] = { ...NOTHING_FROZEN, addressee_email: escalation ? principalEmailOf(ctx, escalation) : addresseeOf(request) };
+  if (options.applicationId) return { application: getApplication(ctx, options.applicationId), deadlineAt: options.deadlineAt, frozen };
   if (!escalation) {
     const application = principal.kind === 'publishable_key' ? getApplication(ctx, principal.applicationId) : defaultApplication(ctx, principal.accountId);
-    return { application, deadlineAt: options.deadlineAt, frozen: NOTHING_FROZEN };
+    return { application, deadlineAt: options.deadlineAt, frozen };
   }
   const status = escalationStatusAt(escalation, ctx.clock.now());
   if (status !== 'pending') {
@@ -29,6 +45,6 @@ export function prepareApproval(ctx: ServerContext, principal: Principal, reques
   return {
     application: getApplication(ctx, escalation.application_id),
     deadlineAt: Date.parse(escalation.expires_at) < Date.parse(options.deadlineAt) ? escalation.expires_at : options.deadlineAt,
-    frozen: NOTHING_FROZEN,
+    frozen,
   };
 }

@@ -2,6 +2,7 @@
 import { escalationOfDecision } from '../../../delegations/escalation-store.js';
 import type { DecisionKindModule } from '../kind.js';
 import { prepareApproval } from './create.js';
+import { approvalInbox } from './inbox.js';
 import { approvalPage } from './page.js';
 import { approvalClaimsOf, approvalEvent, approvalRecordIdOf, recordApproval } from './record.js';
 import { actApproval, approvalActions } from './steps.js';
@@ -17,6 +18,7 @@ export const approvalKind: DecisionKindModule<'approval'> = {
   event: approvalEvent,
   recordId: approvalRecordIdOf,
   claims: approvalClaimsOf,
+  inbox: approvalInbox,
   // The approval trigger type, when it answers one of the account's escalations.
   wire: (ctx, row) => {
     const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);

@@ -15,7 +15,7 @@ export function approvalPage(ctx: ServerContext, row: DecisionRow): KindPage<'ap
 }
 
 /** What an agent's escalation asks (null for an approval that answers no escalation). */
-function agentRequestOf(ctx: ServerContext, row: DecisionRow): ApprovalPagePart['agent'] {
+export function agentRequestOf(ctx: ServerContext, row: DecisionRow): ApprovalPagePart['agent'] {
   const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
   if (!escalation) return null;
   const action = actionOf(escalation);

@@ -3,11 +3,15 @@
 import { getActiveTermsText } from '../../../flows/store.js';
 import type { Principal, ServerContext } from '../../../lib/context.js';
 import { ApiError, unprocessable } from '../../../lib/errors.js';
+import { addresseeOf } from '../../addressee.js';
 import { getApplication } from '../../applications.js';
 import { field } from '../../refusals.js';
 import type { CreateOptions, OpenDecisionRequest, Prepared } from '../kind.js';
 
-/** Unknown or inaccessible flow: 404 `flow_not_found`; a draft: 422 `flow_not_active`. */
+/**
+ * Unknown or inaccessible flow: 404 `flow_not_found`; a draft: 422 `flow_not_active`. The decision is addressed to the
+ * `addressee` the caller names, if any.
+ */
 export function prepareConsent(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared {
   const flow = getActiveTermsText(ctx, request.subject_ref);
   if (!flow || flow.account_id !== principal.accountId || (principal.kind === 'publishable_key' && flow.application_id !== principal.applicationId)) {
@@ -21,6 +25,6 @@ export function prepareConsent(ctx: ServerContext, principal: Principal, request
   return {
     application: getApplication(ctx, flow.application_id),
     deadlineAt: options.deadlineAt,
-    frozen: { flow_id: flow.flow_id, flow_version: flow.version, terms: flow.terms },
+    frozen: { flow_id: flow.flow_id, flow_version: flow.version, terms: flow.terms, addressee_email: addresseeOf(request) },
   };
 }

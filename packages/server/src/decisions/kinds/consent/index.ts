@@ -2,6 +2,7 @@
 import type { DecisionKindModule } from '../kind.js';
 import { prepareConsent } from './create.js';
 import { consentPage } from './page.js';
+import { consentInbox } from './inbox.js';
 import { consentClaimsOf, consentEvent, consentRecordIdOf, recordConsentDecision } from './record.js';
 import { screensOfRow, totalSteps } from './screens.js';
 import { actConsent, consentActions } from './steps.js';
@@ -20,4 +21,5 @@ export const consentKind: DecisionKindModule<'consent'> = {
   recordId: consentRecordIdOf,
   claims: consentClaimsOf,
   redeem: redeemConsentToken,
+  inbox: (_ctx, row) => consentInbox(row),
 };

@@ -3,6 +3,7 @@
 import { findPartyRow } from '../../../agreements/store.js';
 import type { DecisionKindModule } from '../kind.js';
 import { prepareSignature } from './create.js';
+import { signatureInbox } from './inbox.js';
 import { signaturePage } from './page.js';
 import { expireSignature, recordSignature, signatureClaimsOf, signatureEvent } from './record.js';
 import { actSignature, SIGNATURE_SCREENS, signatureActions } from './steps.js';
@@ -21,6 +22,7 @@ export const signatureKind: DecisionKindModule<'signature_request'> = {
   // The record of a signature is the agreement's receipt (GET /api/v1/agreements/{id}/receipt), not a consent record.
   recordId: () => null,
   claims: signatureClaimsOf,
+  inbox: signatureInbox,
   wire: (ctx, row) => {
     const party = findPartyRow(ctx, row.subject_ref);
     return party ? { agreement_id: party.agreement_id } : {};
