@@ -52,7 +52,7 @@ const modules: RouteModule[] = [
   mcpRoutes, // the model-context gateway (/mcp/v1/agent, agent tokens only), its resource metadata and configuration
   disclosureRoutes, // disclosure receipts: notice records that a flow disclosed an agent
   agreementRoutes, // agreements: documents to sign, parties (each a signing session), quorum, receipts of signatures
-  inboxRoutes, // the Trust Inbox: GET /api/v1/inbox, a person's open decisions across organisations
+  inboxRoutes, // the Trust Inbox: GET /api/v1/inbox, the hosted page /inbox (signed in through the provider), /oap/escalations -> /inbox
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

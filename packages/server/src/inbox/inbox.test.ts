@@ -1,5 +1,6 @@
 // The Trust Inbox over HTTP: what waits for a person (addressed to their verified email by any organisation), its
-// filters, orders and pages, and who may read it.
+// filters, orders and pages, who may read it, and the hosted page `/inbox` with its sign-in through the service's
+// own OpenID provider.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
@@ -7,7 +8,7 @@ import { inboxList, type InboxDecision } from '@svc/client/schemas';
 import { hashSecret, newId, newSecret } from '../lib/ids.js';
 import { createDecision, ok } from '../decisions/test-support.js';
 import { agentToken, call, check, grant, newAgent, type Agent, type Json, type Person } from '../delegations/test-support.js';
-import { personAccessToken } from '../oauth/test-support.js';
+import { Browser, personAccessToken } from '../oauth/test-support.js';
 import { startTestServer, type TestServer } from '../testing.js';
 
 let server: TestServer;
@@ -265,5 +266,93 @@ describe('GET /api/v1/inbox', () => {
       json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', addressee: { email: 'not an email' } },
     });
     assert.equal(invalid.status, 422);
+  });
+});
+
+describe('legacy operator inbox URLs', () => {
+  it('/oap/escalations answers a permanent redirect to /inbox; the per-row page and the JSON namespace are unchanged', async () => {
+    const res = await fetch(`${server.url}/oap/escalations`, { redirect: 'manual' });
+    assert.equal(res.status, 301);
+    assert.equal(res.headers.get('location'), '/inbox');
+    const row = await fetch(`${server.url}/oap/escalations/${created.valueEscalation}`);
+    assert.equal(row.status, 200);
+    assert.match(await row.text(), /Travel agent/);
+    const json = await call(server, '/api/v1/oap/escalations', { token: ada.token });
+    assert.equal(json.status, 200);
+    assert.ok(json.body.escalations.some((e: Json) => e.id === created.valueEscalation));
+  });
+});
+
+describe('/inbox (hosted page)', () => {
+  const origin = () => new URL(server.url).origin;
+
+  it('asks a person without a session to sign in, under the strict CSP, with no script at all', async () => {
+    const res = await fetch(`${server.url}/inbox?kind=approval`);
+    assert.equal(res.status, 200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /script-src 'self'/);
+    assert.match(csp, /frame-ancestors 'none'/);
+    const html = await res.text();
+    assert.doesNotMatch(html, /<script/);
+    assert.match(html, /<form method="post" action="\/inbox\/sign_in">/);
+    assert.match(html, /name="kind" value="approval"/);
+    const css = await fetch(`${server.url}/inbox/inbox.css`);
+    assert.equal(css.status, 200);
+    assert.match(css.headers.get('content-type') ?? '', /text\/css/);
+  });
+
+  it('signs in through the provider (no consent screen for the service itself), lists the rows, filters, and signs out', async () => {
+    const bobs = (await createDecision(server, { kind: 'approval', subject_ref: 'leave-request-3', delivery_mode: 'redirect', addressee: { email: 'bob@example.com' } })).session_token;
+    const browser = new Browser(server.url);
+    const start = await browser.request('/inbox/sign_in', { form: { kind: 'approval', sort: 'newest' }, headers: { origin: origin() } });
+    assert.equal(start.status, 303);
+    assert.match(start.headers.get('location') ?? '', /^\/oauth\/authorize\?client_id=oc_/);
+    const back = await browser.authorize(start.headers.get('location')!, 'Bob@Example.com');
+    assert.equal(back.pathname, '/inbox/callback');
+    assert.ok(back.searchParams.get('code'), 'the provider came back with a code');
+    const landed = await browser.request(`${back.pathname}${back.search}`);
+    assert.equal(landed.status, 303);
+    assert.equal(landed.headers.get('location'), '/inbox?kind=approval&sort=newest', 'the filters survive the sign-in');
+
+    const page = await browser.request('/inbox');
+    const html = await page.text();
+    assert.equal(page.status, 200);
+    assert.match(html, /Signed in as <strong>bob@example\.com<\/strong>/);
+    assert.match(html, new RegExp(`href="${server.url}/decisions/${bobs}"`));
+    assert.doesNotMatch(html, new RegExp(created.consent!), 'Ada\'s rows are never on Bob\'s page');
+
+    const empty = await (await browser.request('/inbox?kind=signature_request')).text();
+    assert.match(empty, /Nothing waits for you/);
+    assert.match(empty, /No open decision matches these filters/);
+
+    const sessions = () => server.context.db.prepare("SELECT COUNT(*) FROM oidc_payloads WHERE model = 'Session'").pluck().get() as number;
+    const open = sessions();
+    const refused = await browser.request('/inbox/sign_out', { form: {}, headers: { origin: 'https://evil.example' } });
+    assert.equal(refused.status, 403);
+    assert.equal(sessions(), open, 'another site cannot sign the person out');
+    const out = await browser.request('/inbox/sign_out', { form: {}, headers: { origin: origin() } });
+    assert.equal(out.status, 303);
+    assert.equal(sessions(), open - 1, "signing out ends the provider's session, not only the cookie");
+    const after_ = await (await browser.request('/inbox?signed_out')).text();
+    assert.match(after_, /You are signed out/);
+    assert.match(after_, /action="\/inbox\/sign_in"/);
+  });
+
+  it('says plainly when nothing waits, and ignores filters it does not know', async () => {
+    const browser = new Browser(server.url);
+    const start = await browser.request('/inbox/sign_in', { form: {}, headers: { origin: origin() } });
+    const back = await browser.authorize(start.headers.get('location')!, 'erin@example.com');
+    await browser.request(`${back.pathname}${back.search}`);
+    const res = await browser.request('/inbox?kind=nonsense&cursor=%3Cscript%3E&sort=sideways');
+    assert.equal(res.status, 200);
+    const html = await res.text();
+    assert.match(html, /<h2 id="results">Nothing waits for you<\/h2>/);
+    assert.doesNotMatch(html, /<script/);
+  });
+
+  it('refuses a sign-in started from another site', async () => {
+    const res = await fetch(`${server.url}/inbox/sign_in`, { method: 'POST', redirect: 'manual', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    assert.equal(res.status, 403);
   });
 });

@@ -13,6 +13,7 @@ import { hashSecret, newSecret } from '../lib/ids.js';
 import { messagePage } from '../pages/render.js';
 import { sqliteAdapter } from './adapter.js';
 import { clientMetadata } from './clients.js';
+import { firstPartyScopes } from './first-party.js';
 import { deviceCodePage, deviceSuccessPage } from './device-pages.js';
 import { EXCHANGE_PARAMETERS, exchangeDelegationGrant } from '../delegations/exchange.js';
 
@@ -86,6 +87,19 @@ export function createProvider(ctx: ServerContext): Provider {
     conformIdTokenClaims: true,
     // A refresh token only for what asked for offline access, and only to a client allowed the grant.
     issueRefreshToken: async (_, client, code) => client.grantTypeAllowed('refresh_token') && code.scopes.has('offline_access'),
+    // The grant a person made to a client before (oidc-provider's default); the service's own clients (the Trust
+    // Inbox's) are granted their scopes at once: nobody is asked to consent to the service itself.
+    loadExistingGrant: async (koa) => {
+      const { client, session, result, provider: op } = koa.oidc;
+      const grantId = result?.consent?.grantId || (client && session?.grantIdFor(client.clientId));
+      if (grantId) return op.Grant.find(grantId);
+      const scopes = client && session?.accountId ? firstPartyScopes(ctx, client.clientId) : undefined;
+      if (!client || !session?.accountId || !scopes) return undefined;
+      const grant = new op.Grant({ clientId: client.clientId, accountId: session.accountId });
+      grant.addOIDCScope(scopes.join(' '));
+      await grant.save();
+      return grant;
+    },
     features: {
       devInteractions: { enabled: false },
       pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: true },

@@ -10,13 +10,14 @@ export class Browser {
   constructor(readonly origin: string) {}
 
   /** One request with the browser's cookies, keeping the ones the answer sets; never follows a redirect. */
-  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<Response> {
+  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
     const res = await fetch(new URL(url, this.origin), {
       method: init.method ?? (init.form ? 'POST' : 'GET'),
       redirect: 'manual',
       headers: {
         cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '),
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
       },
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
     });

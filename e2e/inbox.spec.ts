@@ -1,0 +1,278 @@
+// The Trust Inbox in Chromium against the reference server: a person signs in at `/inbox` through the service's own
+// hosted sign-in pages (no consent screen for the service itself), sees what organisations ask of them (a consent, an
+// approval of another organisation's workflow, and two approvals of an agent's escalations, one per trigger), filters
+// by kind, trigger and application and sorts both ways with the keyboard alone, never sees another person's rows, is
+// told plainly when nothing waits, opens a row on its hosted decision page, and signs out. Every page is axe-clean
+// under the strict CSP with no violation; the retired `/oap/escalations` answers 301 to `/inbox`.
+import AxeBuilder from '@axe-core/playwright';
+import { createClient, exchangeDelegationGrant } from '@svc/client';
+import type { Page } from '@playwright/test';
+import { createHash, randomBytes } from 'node:crypto';
+import * as oauth from 'oauth4webapi';
+import { expect, test, type Service } from './fixtures.js';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+async function audit(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  expect(result.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`)).toEqual([]);
+}
+
+/** Console errors and CSP violations of the page. */
+function problems(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) seen.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
+  return seen;
+}
+
+const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+/**
+ * A person's access token from the sandbox's confidential client, as its backend would get one: PAR with PKCE, the
+ * hosted sign-in (email, the sandbox code the page shows) and consent walked with a cookie jar, the code exchanged.
+ */
+async function personToken(svc: Service, email: string): Promise<{ token: string; personId: string }> {
+  const { sandbox } = svc.server;
+  const issuer = new URL(svc.server.url);
+  const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
+  const client = { client_id: sandbox.oauth_client_id! };
+  const auth = oauth.ClientSecretBasic(sandbox.oauth_client_secret!);
+  const verifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const pushed = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
+    redirect_uri: sandbox.oauth_redirect_uri!, response_type: 'code', scope: 'openid email', state,
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  }, insecure));
+  const cookies = new Map<string, string>();
+  const go = async (url: string, form?: Record<string, string>) => {
+    const res = await fetch(new URL(url, issuer), {
+      method: form ? 'POST' : 'GET', redirect: 'manual',
+      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      cookies.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
+    }
+    return res;
+  };
+  let res = await go(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(pushed.request_uri)}`);
+  let at = new URL(as.authorization_endpoint!);
+  for (let hop = 0; hop < 20; hop += 1) {
+    if (res.status >= 300 && res.status < 400) {
+      at = new URL(res.headers.get('location')!, at);
+      if (!at.pathname.startsWith('/oauth/')) break;
+      res = await go(at.href);
+      continue;
+    }
+    const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(await res.text())![1]!) as { uid: string; step: string; sandbox_code: string };
+    const step = data.step === 'email' ? ['sign_in', { email }] : data.step === 'code' ? ['verify', { code: data.sandbox_code }] : ['consent', { decision: 'allow' }];
+    res = await go(`/oauth/interaction/${data.uid}/${step[0]}`, step[1] as Record<string, string>);
+  }
+  const params = oauth.validateAuthResponse(as, client, at, state);
+  const tokens = await oauth.processAuthorizationCodeResponse(as, client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, sandbox.oauth_redirect_uri!, verifier, insecure));
+  const me = await createClient({ baseUrl: svc.server.url, accessToken: tokens.access_token }).me();
+  if (me.kind !== 'person') throw new Error('not a person');
+  return { token: tokens.access_token, personId: me.person.id };
+}
+
+/** Two escalations of an agent the person authorised: one above its value bound, one outside its scope. */
+async function escalations(svc: Service, email: string): Promise<void> {
+  const person = await personToken(svc, email);
+  const org = createClient({ baseUrl: svc.server.url, apiToken: svc.server.sandbox.api_token });
+  const runtime = await svc.api<{ oauth_client: { client_id: string; client_secret: string } }>(`/api/v1/applications/${svc.server.sandbox.application_id}/oauth_clients`, {
+    json: { oauth_client: { name: 'Inbox agent runtime', client_type: 'confidential', redirect_uris: ['https://agent.example/cb'], grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] } },
+  });
+  expect(runtime.status).toBe(201);
+  const agent = await org.agentIdentities.create({ display_name: 'Errand agent', agent_type: 'autonomous', oauth_application_id: runtime.body.oauth_client.client_id });
+  const grant = await createClient({ baseUrl: svc.server.url, accessToken: person.token }).delegations.create({
+    delegate_id: agent.id,
+    delegation_grant: {
+      delegation_type: 'ai_agent', delegated_scopes: ['payments:write'],
+      bounds: { actions: ['write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true } },
+    },
+  });
+  const { access_token } = await exchangeDelegationGrant({
+    baseUrl: svc.server.url, delegationGrantId: grant.id, clientId: runtime.body.oauth_client.client_id, clientSecret: runtime.body.oauth_client.client_secret,
+  });
+  const asAgent = createClient({ baseUrl: svc.server.url, agentToken: access_token });
+  const value = await asAgent.authority.check({ scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', description: 'Pay the plumber' });
+  expect(value.outcome).toBe('escalated');
+  await new Promise((r) => setTimeout(r, 5));
+  const scope = await asAgent.authority.check({ scope: 'bookings:write', action: 'write', description: 'Book the car service' });
+  expect(scope.outcome).toBe('escalated');
+}
+
+/** Another organisation (its own account, application and API token), written straight into storage: the API has no signup. */
+function otherOrganisation(svc: Service): { token: string; applicationId: string } {
+  const db = svc.server.context.db;
+  const now = new Date().toISOString();
+  const suffix = randomBytes(6).toString('hex');
+  const token = randomBytes(32).toString('base64url');
+  db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(`acct_inbox${suffix}`, 'Hardware store', now);
+  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Hardware store', 'development', ?, ?)`)
+    .run(`tp_dev_inbox${suffix}`, `acct_inbox${suffix}`, now, now);
+  db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'inbox e2e', '["read","write"]', ?, ?)`)
+    .run(`api_token_inbox${suffix}`, `acct_inbox${suffix}`, createHash('sha256').update(token).digest('hex'), now);
+  return { token, applicationId: `tp_dev_inbox${suffix}` };
+}
+
+const rowTitles = (page: Page) => page.locator('.inbox-row h3').allTextContents();
+
+test.describe('the Trust Inbox', () => {
+  test('sign in, filter and sort with the keyboard, open a row, sign out: only the person\'s rows, axe-clean under the strict CSP', async ({ page, svc }) => {
+    test.setTimeout(90_000);
+    const seen = problems(page);
+    const email = 'inbox.ada@example.com';
+    const other = otherOrganisation(svc);
+
+    // What organisations ask of the person, oldest first: a consent, another organisation's approval, two escalations.
+    const consent = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'redirect', addressee: { email: 'Inbox.Ada@Example.com' } });
+    await new Promise((r) => setTimeout(r, 5));
+    const res = await fetch(`${svc.server.url}/api/v1/decisions`, {
+      method: 'POST', headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'approval', subject_ref: 'order-1234', scope: 'refunds:write', delivery_mode: 'redirect', addressee: { email } }),
+    });
+    expect(res.status).toBe(201);
+    const approval = ((await res.json()) as { decision: { session_token: string } }).decision;
+    await new Promise((r) => setTimeout(r, 5));
+    await escalations(svc, email);
+    // Someone else's decision, from the same organisation: never on this person's page.
+    const bobs = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'redirect', addressee: { email: 'inbox.bob@example.com' } });
+
+    // Not signed in: what the inbox is, and a button. Axe-clean, the strict CSP, no script.
+    const landing = await page.goto(`${svc.origin}/inbox`);
+    const csp = landing!.headers()['content-security-policy'] ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    await expect(page.getByRole('heading', { level: 1, name: 'Trust Inbox' })).toBeVisible();
+    expect(await page.locator('script').count()).toBe(0);
+    await audit(page, 'sign-in page');
+
+    // The provider's own pages: email, then the code; no consent screen for the service itself.
+    await page.getByRole('button', { name: 'Sign in' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: /Sign in to continue to Trust Inbox/ })).toBeVisible();
+    await page.keyboard.type(email);
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('heading', { name: 'Confirm it is you' })).toBeVisible();
+    await page.keyboard.type((await page.locator('svc-oauth-page .sandbox code').textContent())!);
+    await page.keyboard.press('Enter');
+
+    // Back in the inbox, soonest deadline first: the two 15-minute decisions, then the two 24-hour escalations.
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe('/inbox');
+    await expect(page.getByRole('heading', { level: 2, name: 'Waiting for you' })).toBeVisible();
+    const titles = await rowTitles(page);
+    expect(titles).toHaveLength(4);
+    expect(titles[1]).toBe('Approval requested');
+    expect(titles[2]).toMatch(/Pay the plumber/);
+    expect(titles[3]).toMatch(/Book the car service/);
+    expect(await page.locator(`a[href$="/decisions/${consent.session_token}"]`).count()).toBe(1);
+    expect(await page.locator(`a[href$="/decisions/${approval.session_token}"]`).count()).toBe(1);
+    expect(await page.locator(`a[href*="${bobs.session_token}"]`).count(), 'another person\'s row is never shown').toBe(0);
+    expect(await page.content()).not.toContain(bobs.session_token);
+    await audit(page, 'inbox');
+
+    // Keyboard only: from "Sign out", Tab to the filters, choose with the arrows, Tab to Apply, Enter.
+    const tabTo = async (name: string) => {
+      for (let i = 0; i < 20; i += 1) {
+        await page.keyboard.press('Tab');
+        if (await page.evaluate((n) => {
+          const el = document.activeElement as HTMLElement | null;
+          return !!el && ((el.labels?.[0]?.textContent ?? el.textContent ?? '').trim() === n);
+        }, name)) return;
+      }
+      throw new Error(`no focusable ${name}`);
+    };
+    await page.getByRole('button', { name: 'Sign out' }).focus();
+    await tabTo('Kind');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await expect(page.getByLabel('Kind')).toHaveValue('approval');
+    await tabTo('Apply');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/kind=approval/);
+    expect(await rowTitles(page)).toEqual([titles[1], titles[2], titles[3]]);
+
+    // The approval trigger type: value, then scope.
+    await page.getByLabel('Approval trigger').selectOption('value');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await rowTitles(page)).toEqual([titles[2]]);
+    await page.getByLabel('Approval trigger').selectOption('scope');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await rowTitles(page)).toEqual([titles[3]]);
+    await expect(page.locator('.inbox-facts').getByText('scope', { exact: true })).toBeVisible();
+
+    // The application: the other organisation's only.
+    await page.getByLabel('Kind').selectOption('');
+    await page.getByLabel('Approval trigger').selectOption('');
+    await page.getByLabel('Application').selectOption({ label: 'Hardware store' });
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page).toHaveURL(new RegExp(`application_id=${other.applicationId}`));
+    expect(await rowTitles(page)).toEqual([titles[1]]);
+    await expect(page.getByText('Scope: refunds:write')).toBeVisible();
+
+    // Newest first, over everything.
+    await page.getByLabel('Application').selectOption('');
+    await page.getByLabel('Order').selectOption('newest');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect(await rowTitles(page)).toEqual([titles[3], titles[2], titles[1], titles[0]]);
+    await expect(page.getByLabel('Order')).toHaveValue('newest');
+
+    // Nothing of this kind: said plainly, with the way back.
+    await page.getByLabel('Kind').selectOption('signature_request');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Nothing waits for you' })).toBeVisible();
+    await expect(page.getByText('No open decision matches these filters.')).toBeVisible();
+    await audit(page, 'empty filter');
+    await page.getByRole('link', { name: 'Show everything that waits for you' }).click();
+    expect(await rowTitles(page)).toHaveLength(4);
+
+    // A row opens its hosted decision page.
+    await page.locator(`a[href$="/decisions/${approval.session_token}"]`).focus();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(`${svc.origin}/decisions/${approval.session_token}`);
+    await expect(page.getByRole('heading', { name: 'Approval requested' })).toBeVisible();
+
+    // The retired operator inbox sends the browser here, for good.
+    const legacy = await page.request.get(`${svc.origin}/oap/escalations`, { maxRedirects: 0 });
+    expect(legacy.status()).toBe(301);
+    expect(legacy.headers().location).toBe('/inbox');
+    await page.goto(`${svc.origin}/oap/escalations`);
+    await expect(page).toHaveURL(`${svc.origin}/inbox`);
+    await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
+
+    // Signing out ends the provider's session: the next visit asks to sign in again.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('status')).toHaveText('You are signed out.');
+    await page.goto(`${svc.origin}/inbox`);
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    expect(seen).toEqual([]);
+  });
+
+  test('a person nothing waits for is told so plainly', async ({ page, svc }) => {
+    const seen = problems(page);
+    await page.goto(`${svc.origin}/inbox?kind=approval`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByLabel('Email address').fill('inbox.carol@example.com');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.getByLabel('Code').fill((await page.locator('svc-oauth-page .sandbox code').textContent())!);
+    await page.getByRole('button', { name: 'Verify' }).click();
+    // The filter the page had before signing in survives it.
+    await expect(page).toHaveURL(`${svc.origin}/inbox?kind=approval`);
+    await expect(page.getByRole('heading', { level: 2, name: 'Nothing waits for you' })).toBeVisible();
+    await page.getByLabel('Kind').selectOption('');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Nothing waits for you' })).toBeVisible();
+    await expect(page.getByText('No organisation is waiting for a decision from you.')).toBeVisible();
+    expect(await page.locator('.inbox-row').count()).toBe(0);
+    await audit(page, 'empty inbox');
+    expect(seen).toEqual([]);
+  });
+});
