@@ -97,6 +97,7 @@ export { checkAuthority } from './resources/authority.js';
 export { createEscalation, getEscalation, listEscalations, readEscalation, waitForEscalation } from './resources/escalations.js';
 export { createDisclosureReceipt, getDisclosureReceipt } from './resources/disclosure-receipts.js';
 export { createAgreement, getAgreement, getAgreementReceipt, listAgreements, listQuorumVotes } from './resources/agreements.js';
+export { listInbox } from './resources/inbox.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -128,6 +129,7 @@ export type { AgentClientCredentials, ClientAuthMethod, ExchangeDelegationGrantO
 export type { AuthorityAllowed, AuthorityCheckResult, AuthorityDenied, AuthorityEscalated, AuthorityResource } from './resources/authority.js';
 export type { EscalationQuery, EscalationRead, EscalationsResource, WaitForEscalationOptions } from './resources/escalations.js';
 export type { AgreementQuery, AgreementsResource } from './resources/agreements.js';
+export type { InboxListQuery, InboxResource } from './resources/inbox.js';
 export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';
 export type {
   Agreement,
@@ -165,6 +167,8 @@ export type {
   Decision,
   Flow,
   FlowVersion,
+  InboxDecision,
+  InboxSort,
   Me,
 } from './schemas/index.js';
 

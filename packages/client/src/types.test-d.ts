@@ -26,6 +26,7 @@ import {
   checkAuthority,
   exchangeDelegationGrant,
   waitForEscalation,
+  listInbox,
   type AuthorityCheckResult,
   type SvcClient,
   type SvcPublishableClient,
@@ -333,4 +334,18 @@ export function escalationOutcomeError(): void {
     unknownError.escalation.status satisfies 'pending' | 'approved' | 'denied' | 'countered' | 'expired';
     unknownError.expected satisfies 'approved' | 'denied' | 'countered' | 'expired';
   }
+}
+
+/** The person's Trust Inbox: filters and order are closed sets; every row links to its hosted page. */
+export async function trustInbox(person: SvcClient): Promise<void> {
+  for await (const row of person.inbox.list({ kind: 'approval', trigger: 'value', sort: 'newest', limit: 50 })) {
+    row.url satisfies string;
+    row.trigger satisfies 'scope' | 'action' | 'value' | 'time' | 'escalation' | 'reputation' | null;
+    row.kind satisfies 'consent' | 'approval' | 'signature_request';
+  }
+  await listInbox(connect({ baseUrl, accessToken: 't' }), { application_id: 'tp_dev_1' }).page();
+  // @ts-expect-error the inbox is deadline-first or newest-first
+  person.inbox.list({ sort: 'oldest' });
+  // @ts-expect-error trigger types are a closed set
+  person.inbox.list({ trigger: 'mood' });
 }

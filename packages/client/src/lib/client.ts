@@ -30,6 +30,7 @@ import { escalationsResource, type EscalationsResource } from '../resources/esca
 import { transparencyResource, type TransparencyResource } from '../resources/transparency.js';
 import { disclosureReceiptsResource, type DisclosureReceiptsResource } from '../resources/disclosure-receipts.js';
 import { agreementsResource, type AgreementsResource } from '../resources/agreements.js';
+import { inboxResource, type InboxResource } from '../resources/inbox.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -76,6 +77,8 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly disclosureReceipts: DisclosureReceiptsResource;
   /** Agreements: documents to sign, their parties' signing sessions, quorum votes and receipts. */
   readonly agreements: AgreementsResource;
+  /** The person's Trust Inbox: the decisions that wait for them, across organisations (scope `inbox:read`). */
+  readonly inbox: InboxResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -153,5 +156,6 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     transparency: transparencyResource(bearer),
     disclosureReceipts: disclosureReceiptsResource(bearer),
     agreements: agreementsResource(bearer),
+    inbox: inboxResource(bearer),
   };
 }
