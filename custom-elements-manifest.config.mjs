@@ -39,7 +39,7 @@ function svcDefine() {
 
 // Run from packages/elements (its `cem` script does), so module paths in the manifest are the package's own (`src/...`).
 export default {
-  globs: ['src/**/*.component.ts', 'src/{decision,consent-field,provider}/*.ts'],
+  globs: ['src/**/*.component.ts', 'src/{decision,consent-field,inbox,provider}/*.ts'],
   exclude: ['**/*.test.ts', '**/*.styles.ts', '**/redirect-result.ts', '**/appearance.ts', '**/strings.ts',
     '**/render-data.ts', '**/form-registry.ts', '**/consent-field-error.ts'],
   outdir: '.',

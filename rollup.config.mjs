@@ -25,10 +25,10 @@ const MANIFEST = 'packages/elements/dist/sdk-chunks.json';
 
 const chunked = { dir: SDK, format: 'es', entryFileNames: '[name]-[hash:6].js', chunkFileNames: '[name]-[hash:6].js', sourcemap: 'hidden' };
 
-const plugins = () => [
+const plugins = (minify = {}) => [
   minifyCssLiterals(),
   nodeResolve({ browser: true, exportConditions: ['browser', 'import', 'default'] }),
-  terser({ format: { comments: false }, compress: { passes: 2 } }),
+  terser({ format: { comments: false }, compress: { passes: 2 }, ...minify }),
 ];
 
 export default [
@@ -39,6 +39,7 @@ export default [
       'svc-provider': 'packages/elements/dist/sdk/provider.js',
       'svc-decision': 'packages/elements/dist/sdk/decision.js',
       'svc-consent-field': 'packages/elements/dist/sdk/consent-field.js',
+      'svc-inbox': 'packages/elements/dist/sdk/inbox.js',
     },
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.
@@ -51,10 +52,12 @@ export default [
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST })],
     output: chunked,
   },
-  // The loader: a classic script (IIFE) that sets `window.Svc` itself, so it works as `type="module"` too.
+  // The loader: a classic script (IIFE) that sets `window.Svc` itself, so it works as `type="module"` too. Every page
+  // downloads it, so it is minified a step further: its functions use no `this`, `arguments` or `new`, so terser may
+  // write them as arrows (ES2020 output; the loader needs ES2021 already).
   {
     input: 'packages/elements/dist/sdk/loader.js',
-    plugins: [chunksModule(MANIFEST), ...plugins()],
+    plugins: [chunksModule(MANIFEST), ...plugins({ ecma: 2020, compress: { passes: 2, unsafe_arrows: true } })],
     output: { file: `${SDK}/svc.js`, format: 'iife', strict: false, sourcemap: 'hidden' },
   },
   // Every element and the capture helper in one ES module, for `import { ... } from '/sdk/v1/svc.mjs'`.

@@ -8,6 +8,8 @@ import AxeBuilder from '@axe-core/playwright';
 import { createClient, exchangeDelegationGrant } from '@svc/client';
 import type { Page } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { expect, test, type Service } from './fixtures.js';
 
@@ -34,7 +36,7 @@ const insecure = { [oauth.allowInsecureRequests]: true } as const;
  * A person's access token from the sandbox's confidential client, as its backend would get one: PAR with PKCE, the
  * hosted sign-in (email, the sandbox code the page shows) and consent walked with a cookie jar, the code exchanged.
  */
-async function personToken(svc: Service, email: string): Promise<{ token: string; personId: string }> {
+async function personToken(svc: Service, email: string, scope = 'openid email'): Promise<{ token: string; personId: string }> {
   const { sandbox } = svc.server;
   const issuer = new URL(svc.server.url);
   const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, insecure));
@@ -43,7 +45,7 @@ async function personToken(svc: Service, email: string): Promise<{ token: string
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const pushed = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
-    redirect_uri: sandbox.oauth_redirect_uri!, response_type: 'code', scope: 'openid email', state,
+    redirect_uri: sandbox.oauth_redirect_uri!, response_type: 'code', scope, state,
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
   }, insecure));
   const cookies = new Map<string, string>();
@@ -274,5 +276,48 @@ test.describe('the Trust Inbox', () => {
     expect(await page.locator('.inbox-row').count()).toBe(0);
     await audit(page, 'empty inbox');
     expect(seen).toEqual([]);
+  });
+
+  test('<svc-inbox> from the script tag on an application\'s own page lists the person\'s rows; a row answered in its popup passes svc-complete through and leaves', async ({ page, svc }) => {
+    const email = 'inbox.element@example.com';
+    // The application's single-page app holds the person's access token, with the inbox:read scope they allowed.
+    const { token } = await personToken(svc, email, 'openid inbox:read');
+    const decision = await svc.createDecision({ kind: 'approval', subject_ref: 'invoice-9', scope: 'invoices:pay', delivery_mode: 'popup', addressee: { email } });
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your requests</title>
+<script src="${svc.origin}/sdk/v1/svc.js" defer></script></head>
+<body><main><h1>Your requests</h1><svc-inbox base-url="${svc.origin}"></svc-inbox></main>
+<script>
+window.seen = [];
+for (const type of ['svc-inbox-open', 'svc-complete']) document.addEventListener(type, (e) => seen.push(type + ' ' + (e.detail.outcome ?? e.detail.session_token)));
+document.querySelector('svc-inbox').accessToken = ${JSON.stringify(token)};
+</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://localhost:${(site.address() as AddressInfo).port}`;
+    expect((await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } })).status).toBeLessThan(300);
+    try {
+      const seen = problems(page);
+      await page.goto(`${origin}/`);
+      const inbox = page.locator('svc-inbox');
+      await expect.poll(() => inbox.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('ready');
+      await expect(inbox.locator('[part="row"]')).toHaveCount(1);
+      await expect(inbox.locator('[part="summary"]')).toHaveText('Scope: invoices:pay');
+      await audit(page, 'inbox element');
+      const popup = page.waitForEvent('popup');
+      await inbox.getByRole('button', { name: 'Approval requested' }).click();
+      const window = await popup;
+      await window.getByRole('button', { name: 'Approve' }).click();
+      await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen))
+        .toEqual([`svc-inbox-open ${decision.session_token}`, 'svc-complete approved']);
+      // Answered: the inbox reads the list again, and nothing waits.
+      await expect.poll(() => inbox.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('empty');
+      await expect(inbox.locator('slot[name="empty"] p')).toBeVisible();
+      await expect(inbox.getByRole('status')).toHaveText('Nothing waits for you.');
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
   });
 });

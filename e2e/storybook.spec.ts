@@ -1,7 +1,7 @@
 // The static Storybook build (`pnpm build-storybook`, which CI runs before the tests) served as a plain static site
-// on a loopback port: four stories open from it (a decision state, a signed signature request, a consent field
-// appearance, a right-to-left locale), each rendering the real element with no console error and no page error. A
-// missing build fails loudly.
+// on a loopback port: five stories open from it (a decision state, a signed signature request, a consent field
+// appearance, a right-to-left locale, an inbox whose row opens in a popup), each rendering the real element with no
+// console error and no page error. A missing build fails loudly.
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -118,5 +118,21 @@ test('a right-to-left story: the Arabic consent field renders right to left', as
   await expect(field.getByRole('group', { name: 'ابقَ على تواصل مع نورثويند' })).toBeVisible();
   await expect(field.getByText('مسجّل بواسطة svc')).toBeVisible();
   expect(await fieldset.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+  expect(errors).toEqual([]);
+});
+
+test('an inbox story: the real <svc-inbox> lists its rows and opens one in a <svc-decision> popup, whose completion passes through', async ({ page }) => {
+  const { errors } = await openStory(page, 'elements-svc-inbox--list');
+  const inbox = page.locator('svc-inbox');
+  await defined(page, 'svc-inbox');
+  await expect.poll(() => inbox.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('ready');
+  await expect(inbox.locator('[part="row"]')).toHaveCount(3);
+  const popup = page.waitForEvent('popup');
+  await inbox.getByRole('button', { name: 'Pay the flight to Paris (240 EUR)' }).click();
+  const window = await popup;
+  await window.getByRole('button', { name: 'Approve' }).click();
+  const log = page.getByRole('list', { name: 'Events the element dispatched' });
+  await expect(log).toContainText('svc-inbox-open');
+  await expect(log).toContainText('"outcome":"approved"');
   expect(errors).toEqual([]);
 });

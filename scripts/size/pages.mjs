@@ -15,6 +15,7 @@ const ARGS = ['--disable-gpu', '--disable-background-networking', '--disable-com
 function html(service, sandbox, elements, token) {
   const body = elements.map((element) => {
     if (element === 'svc-decision') return `<svc-decision token="${token}"></svc-decision>`;
+    if (element === 'svc-inbox') return '<svc-inbox></svc-inbox>';
     const control = element === 'snippet'
       ? '<label><input type="checkbox" name="news" data-svc-purpose="newsletter"> Send me the newsletter</label>'
       : '<svc-consent-field name="consent"></svc-consent-field>';

@@ -1,6 +1,6 @@
 // <story-event-log>: lists the events the elements before it (in the same parent) dispatch, so each story shows
 // what a host page would hear. A story helper only; it listens, it does not change the elements.
-const EVENTS = ['svc-ready', 'svc-state', 'svc-complete', 'svc-cancel', 'svc-error', 'svc-resize', 'svc-deadline',
+const EVENTS = ['svc-ready', 'svc-state', 'svc-complete', 'svc-cancel', 'svc-error', 'svc-resize', 'svc-deadline', 'svc-inbox-open',
   'svc-capture', 'change'];
 
 class StoryEventLog extends HTMLElement {

@@ -83,6 +83,18 @@ describe('custom-elements.json', () => {
     assert.deepEqual(names(provider.attributes), ['base-url', 'locale', 'publishable-key', 'theme', 'trust-url']);
     const definitions = checkedIn.modules.flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'))
       .map((e) => e.name).sort();
-    assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-provider']);
+    assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-inbox', 'svc-provider']);
+  });
+
+  it('describes <svc-inbox>: its events, parts, custom properties, slots and attributes', () => {
+    const inbox = element(checkedIn, 'svc-inbox');
+    assert.equal(inbox.customElement, true);
+    assert.ok(inbox.summary);
+    assert.deepEqual(names(inbox.events), ['svc-error', 'svc-inbox-open']);
+    assert.deepEqual(names(inbox.cssParts), ['base', 'list', 'meta', 'more', 'retry', 'row', 'status', 'summary', 'title']);
+    assert.deepEqual(names(inbox.cssProperties), ['--svc-inbox-accent', '--svc-inbox-border', '--svc-inbox-color', '--svc-inbox-font',
+      '--svc-inbox-gap', '--svc-inbox-radius']);
+    assert.deepEqual(names(inbox.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(inbox.attributes), ['application-id', 'base-url', 'kind', 'limit', 'sort', 'trigger', 'trust-url']);
   });
 });

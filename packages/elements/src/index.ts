@@ -2,7 +2,8 @@
  * The Lit web components of the svc service: `<svc-decision>`, which shows one decision (consent, approval or
  * signature request) in an iframe, a popup or by redirect and re-dispatches the hosted page's protocol v2 messages as DOM events,
  * `<svc-consent-field>`, which renders a flow's purposes inside the organisation's own form and captures the
- * person's choices, and `<svc-provider>`, which shares the service configuration with the elements inside it.
+ * person's choices, `<svc-inbox>`, which lists the decisions that wait for a signed-in person and opens each in a
+ * popup, and `<svc-provider>`, which shares the service configuration with the elements inside it.
  * Importing this module defines the elements (once, however often it is imported); it touches no `window` or
  * `document` at import time, so server-side rendering can import it.
  *
@@ -32,6 +33,11 @@ export type { SvcCancelDetail, SvcCancelEvent } from './events/svc-cancel.js';
 export type { DecisionErrorDetail, SvcDecisionErrorEvent, SvcErrorDetail } from './events/svc-error.js';
 export type { SvcResizeDetail, SvcResizeEvent } from './events/svc-resize.js';
 export type { SvcDeadlineDetail, SvcDeadlineEvent } from './events/svc-deadline.js';
+
+// Inbox: the signed-in person's decisions, each opened in an <svc-decision> popup
+export { SvcInbox } from './inbox/inbox.js';
+export type { InboxStatus, InboxTokenProvider } from './inbox/inbox.component.js';
+export type { InboxErrorDetail, InboxRow, SvcInboxErrorEvent, SvcInboxOpenDetail, SvcInboxOpenEvent } from './events/svc-inbox-open.js';
 
 // Consent field
 export { SvcConsentField } from './consent-field/consent-field.js';

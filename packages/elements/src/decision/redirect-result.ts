@@ -36,8 +36,8 @@ export function readRedirectResult(url?: string | URL): RedirectResult {
   return resultOf(href);
 }
 
-/** {@link readRedirectResult} of a given URL (the script tag's loader always has one). */
-export function resultOf(href: string | URL): RedirectResult {
+/** {@link readRedirectResult} of a given URL, by default the page's (the script tag's loader always has one). */
+export function resultOf(href: string | URL = location.href): RedirectResult {
   const error = new URL(href).searchParams.get('error');
   const outcome = error === null ? 'completed' : error === 'access_denied' ? 'declined' : 'failed';
   return { outcome, error, verified: false };

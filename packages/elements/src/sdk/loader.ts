@@ -1,9 +1,10 @@
 /**
  * The script tag `/sdk/v1/svc.js`: a small classic script that defines each element only when the page uses it.
- * It watches the document for `<svc-decision>`, `<svc-consent-field>`, `<svc-provider>` and `<form data-svc-flow>`
- * (present now or added later) and then imports that element's ES module chunk, plus the chunks it shares with
- * the others, from the directory it was loaded from; a page pays for what it shows and nothing else. Elements
- * inside another component's shadow root are out of its sight: `Svc.load('svc-decision')` defines one by name.
+ * It watches the document for `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>`, `<svc-provider>` and
+ * `<form data-svc-flow>` (present now or added later) and then imports that element's ES module chunk, plus the chunks
+ * it shares with the others, from the directory it was loaded from; a page pays for what it shows and nothing else.
+ * Elements inside another component's shadow root are out of its sight: `Svc.load('svc-decision')` defines one by
+ * name (`<svc-inbox>` defines the `<svc-decision>` popups of its rows itself).
  *
  * It runs as a classic script (with `async`, `defer` or neither) and as `type="module"`. It creates no script
  * element: chunks come through `import()`, which carries the tag's nonce, so a strict policy needs nothing more.
@@ -16,7 +17,7 @@ import type { CaptureHandle, CaptureOptions, AutoAttachHandle } from '@svc/captu
 import chunks from 'svc:chunks';
 import { type RedirectResult, resultOf } from '../decision/redirect-result.js';
 
-/** What the page can ask for by name: the three elements, and the capture helper behind the snippet. */
+/** What the page can ask for by name: the four elements, and the capture helper behind the snippet. */
 type Part = keyof typeof chunks;
 /** A part's chunk: its element as the default export, the shared defaults' setter, and its public exports. */
 type Chunk = Record<string, unknown> & { default?: CustomElementConstructor; setConfigDefaults?: (config: { trustUrl: string }) => void };
@@ -50,14 +51,6 @@ const PARTS = Object.keys(chunks) as Part[];
 const FORMS = 'form[data-svc-flow]';
 const selector = (part: Part) => (part === 'svc-capture' ? FORMS : part);
 
-/** Imports a part's chunk and the chunks it imports, all at once (no waterfall), once. */
-function chunk(part: Part): Promise<Chunk> {
-  return (loading[part] ??= Promise.all(chunks[part].map((file) => import(new URL(file, base).href) as Promise<Chunk>)).then(([own]) => {
-    if (service) own!.setConfigDefaults?.({ trustUrl: service });
-    return own!;
-  }));
-}
-
 /**
  * Loads a part and defines its element (unless another copy of the elements already did), after `<svc-provider>`
  * when the page has one, since it answers the others' requests for configuration. A chunk that cannot be fetched
@@ -66,14 +59,17 @@ function chunk(part: Part): Promise<Chunk> {
 async function use(part: Part): Promise<Chunk> {
   const provider = part !== 'svc-provider' && document.querySelector('svc-provider') ? use('svc-provider') : undefined;
   try {
-    const own = await chunk(part);
+    // The part's chunk and the chunks it imports, all at once (no waterfall), once.
+    const own = await (loading[part] ??= Promise.all(chunks[part].map((file) => import(new URL(file, base).href) as Promise<Chunk>)).then(([own]) => {
+      if (service) own!.setConfigDefaults?.({ trustUrl: service });
+      return own!;
+    }));
     await provider;
     if (own.default && !customElements.get(part)) customElements.define(part, own.default);
     return own;
   } catch (error) {
-    const detail = { code: 'network', message: String(error) };
     for (const target of document.querySelectorAll(selector(part))) {
-      target.dispatchEvent(new CustomEvent('svc-error', { bubbles: true, composed: true, detail }));
+      target.dispatchEvent(new CustomEvent('svc-error', { bubbles: true, composed: true, detail: { code: 'network', message: String(error) } }));
     }
     throw error;
   }
@@ -92,7 +88,7 @@ const later = (name: string) => (...args: unknown[]) => {
 };
 
 const Svc = {
-  readRedirectResult: (url) => resultOf(url ?? location.href),
+  readRedirectResult: resultOf,
   load: (...parts) => Promise.all((parts.length ? parts : PARTS).map(use)),
   attachCapture: later('attachCapture'),
   autoAttach: later('autoAttach'),
@@ -113,7 +109,7 @@ function watch(): void {
       waiting.delete(part);
       if (part !== 'svc-capture') use(part).catch(() => {});
       else if (document.readyState !== 'loading') snippet();
-      else document.addEventListener('DOMContentLoaded', snippet);
+      else addEventListener('DOMContentLoaded', snippet);
     }
     if (!waiting.size) observer.disconnect();
   };
