@@ -278,6 +278,50 @@ test.describe('the Trust Inbox', () => {
     expect(seen).toEqual([]);
   });
 
+  test('<svc-inbox> filters by kind and sorts both ways against the service, and never lists another person\'s rows', async ({ page, svc }) => {
+    const email = 'inbox.sorting@example.com';
+    const { token } = await personToken(svc, email, 'openid inbox:read');
+    // Three approvals and a consent for the person, created in this order (so their deadlines are in this order too),
+    // and one approval for someone else.
+    for (const scope of ['first:pay', 'second:pay', 'third:pay']) {
+      await svc.createDecision({ kind: 'approval', subject_ref: `errand-${scope}`, scope, delivery_mode: 'popup', addressee: { email } });
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id!, delivery_mode: 'popup', addressee: { email } });
+    await svc.createDecision({ kind: 'approval', subject_ref: 'not-yours', scope: 'other:pay', delivery_mode: 'popup', addressee: { email: 'someone.else@example.com' } });
+    const site = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your requests</title>
+<script src="${svc.origin}/sdk/v1/svc.js" defer></script></head>
+<body><main><h1>Your requests</h1><svc-inbox base-url="${svc.origin}"></svc-inbox></main>
+<script>document.querySelector('svc-inbox').accessToken = ${JSON.stringify(token)};</script></body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://localhost:${(site.address() as AddressInfo).port}`;
+    expect((await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } })).status).toBeLessThan(300);
+    try {
+      const seen = problems(page);
+      await page.goto(`${origin}/`);
+      const inbox = page.locator('svc-inbox');
+      const summaries = () => inbox.locator('[part="summary"]').allTextContents();
+      await expect.poll(() => inbox.locator('[part="row"]').count()).toBe(4);
+      // Deadline ascending by default: the oldest approval first; nobody else's row.
+      await inbox.evaluate((el) => el.setAttribute('kind', 'approval'));
+      await expect.poll(summaries).toEqual(['Scope: first:pay', 'Scope: second:pay', 'Scope: third:pay']);
+      await inbox.evaluate((el) => el.setAttribute('sort', 'newest'));
+      await expect.poll(summaries).toEqual(['Scope: third:pay', 'Scope: second:pay', 'Scope: first:pay']);
+      await inbox.evaluate((el) => el.setAttribute('kind', 'consent'));
+      await expect.poll(() => inbox.locator('[part="row"]').count()).toBe(1);
+      await inbox.evaluate((el) => el.removeAttribute('kind'));
+      await expect.poll(() => inbox.locator('[part="row"]').count()).toBe(4);
+      expect((await summaries()).join(' ')).not.toContain('other:pay');
+      await audit(page, 'inbox element, sorted and filtered');
+      expect(seen).toEqual([]);
+    } finally {
+      await new Promise((resolve) => site.close(resolve));
+    }
+  });
+
   test('<svc-inbox> from the script tag on an application\'s own page lists the person\'s rows; a row answered in its popup passes svc-complete through and leaves', async ({ page, svc }) => {
     const email = 'inbox.element@example.com';
     // The application's single-page app holds the person's access token, with the inbox:read scope they allowed.
