@@ -1,17 +1,9 @@
 // Accessibility: axe-core at WCAG 2.2 AA on both elements in an organisation's page and on every hosted decision
 // page (no rule disabled), and a consent decision and a consent field completed with the keyboard alone (Tab,
 // Shift+Tab, Space, Enter: no clicks), checking after every key that the focused control shows a focus indicator.
-import AxeBuilder from '@axe-core/playwright';
 import type { Frame, Page } from '@playwright/test';
 import { expect, test } from './examples.fixtures.js';
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function audit(page: Page, label: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  const found = result.violations.map((v) => `${label}: ${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`);
-  expect(found).toEqual([]);
-}
+import { audit } from './fixtures.js';
 
 interface Focused {
   tag: string;

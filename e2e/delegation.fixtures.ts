@@ -9,10 +9,11 @@
 // Needs `pnpm run build` first (the server and the SDK bundle come from dist/).
 import type { Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
 import * as oauth from 'oauth4webapi';
-import { expect, test as base, type Service } from './fixtures.js';
+import { expect, listen, readJson, test as base, type Service } from './fixtures.js';
+
+export { problems } from './fixtures.js';
 
 /** A person signed in at the site: what its backend holds after the code exchange. */
 export interface SignedInPerson {
@@ -105,20 +106,6 @@ ${body}
 </main>
 </body>
 </html>`;
-}
-
-async function readJson(req: IncomingMessage): Promise<Record<string, string>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
-}
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  return (server.address() as AddressInfo).port;
 }
 
 const cookieOf = (req: IncomingMessage, name: string) =>
@@ -290,15 +277,5 @@ export const test = base.extend<{ events: (page: Page) => Promise<SeenEvent[]> }
     await use(async (page) => (await page.evaluate(() => (window as unknown as { svcEvents?: SeenEvent[] }).svcEvents)) ?? []);
   },
 });
-
-/** Console errors, page errors and CSP reports of a page and its frames, as they happen. */
-export function problems(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) seen.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  return seen;
-}
 
 export { expect };

@@ -2,7 +2,9 @@
 // organisation's host site on a DIFFERENT loopback origin that embeds the hosted pages and records every message
 // it receives. The service runs on http://127.0.0.1:<port>, the host site on http://localhost:<port2>, so the two
 // are cross-origin exactly as in production. Needs `pnpm run build` first (it imports the built @svc/server).
+import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import type { IncomingMessage } from 'node:http';
 import { startServer, type RunningServer } from '@svc/server';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -74,7 +76,8 @@ function hostHtml(title: string, head: string, body: string): string {
 <body><h1>${title}</h1>${body}</body></html>`;
 }
 
-async function listen(server: Server, host: string): Promise<number> {
+/** Starts `server` on a free loopback port of `host` and answers the port. */
+export async function listen(server: Server, host = '127.0.0.1'): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, host, resolve);
@@ -171,3 +174,30 @@ export { expect };
 export function ofTypes(messages: Received[], ...types: string[]): Received[] {
   return messages.filter((m) => types.includes(m.data.type));
 }
+
+/** The WCAG rule sets every page is audited against. */
+export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+/** Asserts axe finds no WCAG violation on the page; `label` names the state audited. */
+export async function audit(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
+  expect(result.violations.map((v) => `${label}: ${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`)).toEqual([]);
+}
+
+/** Console errors, page errors and CSP reports of a page and its frames, as they happen. */
+export function problems(page: Page): string[] {
+  const seen: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) seen.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
+  return seen;
+}
+
+/** A test site's JSON request body. */
+export async function readJson(req: IncomingMessage): Promise<Record<string, string>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
+}
+

@@ -4,31 +4,13 @@
 // by kind, trigger and application and sorts both ways with the keyboard alone, never sees another person's rows, is
 // told plainly when nothing waits, opens a row on its hosted decision page, and signs out. Every page is axe-clean
 // under the strict CSP with no violation; the retired `/oap/escalations` answers 301 to `/inbox`.
-import AxeBuilder from '@axe-core/playwright';
 import { createClient, exchangeDelegationGrant } from '@svc/client';
 import type { Page } from '@playwright/test';
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
-import { expect, test, type Service } from './fixtures.js';
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function audit(page: Page, label: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  expect(result.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`)).toEqual([]);
-}
-
-/** Console errors and CSP violations of the page. */
-function problems(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) seen.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  return seen;
-}
+import { audit, expect, problems, test, type Service } from './fixtures.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 

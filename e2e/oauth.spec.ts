@@ -2,26 +2,7 @@
 // person signs in and consents on the hosted Lit pages (keyboard only, axe-clean, no CSP violation), the
 // playground's server verifies the ID token against the JWKS and calls userinfo and /api/v1/me, then refreshes and
 // revokes.
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
-
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function audit(page: Page, label: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  expect(result.violations.map((v) => `${label}: ${v.id}: ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`)).toEqual([]);
-}
-
-/** Console errors and CSP violations of the page. */
-function problems(page: Page): string[] {
-  const seen: string[] = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) seen.push(`${m.type()}: ${m.text()}`);
-  });
-  page.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
-  return seen;
-}
+import { audit, expect, problems, test } from './fixtures.js';
 
 test('the playground signs a person in with PAR + PKCE, then refreshes and revokes', async ({ page, svc }) => {
   const seen = problems(page);

@@ -6,9 +6,8 @@
 // loopback that keeps every request as it arrived, for the spec to verify with `verifyWebhook`.
 // Needs `pnpm run build` first (the server and the SDK bundle come from dist/).
 import type { BrowserContext, Page } from '@playwright/test';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { expect, test as base, type Service } from './fixtures.js';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import { expect, listen, readJson, test as base, type Service } from './fixtures.js';
 
 /** An event `<svc-decision>` dispatched, as the signing page's listener on `document` recorded it. */
 export interface SeenEvent {
@@ -93,20 +92,6 @@ function signingHtml(service: string, token: string, mode: string): string {
 </main>
 </body>
 </html>`;
-}
-
-async function readJson(req: IncomingMessage): Promise<Record<string, string>> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
-}
-
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  return (server.address() as AddressInfo).port;
 }
 
 /** Starts the site for `svc` and registers its origin with the sandbox API token. */

@@ -1,6 +1,7 @@
 // An approval on the hosted page: what is asked, answered approve, deny, or with a counter-proposal.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ApprovalPagePart, PageStatus } from '../page-data.js';
+import { counterForm } from './counter-form.js';
 import type { KindView, PageHost } from './kind-view.js';
 
 export class ApprovalView implements KindView {
@@ -41,24 +42,7 @@ export class ApprovalView implements KindView {
     if (this.countering) {
       return html`
         <h2 id="screen-title" tabindex="-1" data-focus>Make a counter-proposal</h2>
-        <form @submit=${(e: SubmitEvent) => host.submit(e, () => {
-          const proposal = host.field('proposal');
-          if (!proposal) {
-            host.showError('Write your counter-proposal first.');
-            return undefined;
-          }
-          return { action: 'counter', proposal };
-        })}>
-          <div class="field">
-            <label for="proposal">Your counter-proposal</label>
-            <textarea id="proposal" name="proposal" maxlength="1000" required aria-describedby="proposal-hint"></textarea>
-            <span class="hint" id="proposal-hint">Say what you would approve instead (at most 1000 characters).</span>
-          </div>
-          <div class="actions">
-            <button class="primary" ?disabled=${host.busy}>Send counter-proposal</button>
-            <button type="button" ?disabled=${host.busy} @click=${() => this.setCountering(false)}>Back</button>
-          </div>
-        </form>`;
+        ${counterForm(host, 'Say what you would approve instead (at most 1000 characters).', () => this.setCountering(false))}`;
     }
     return html`
       <h2 id="screen-title" tabindex="-1" data-focus>What is asked</h2>

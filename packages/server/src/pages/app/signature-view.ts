@@ -2,6 +2,7 @@
 // the party's own email, then "Type your full name to sign" with Sign, Decline… and Counter….
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PageStatus, SignaturePagePart } from '../page-data.js';
+import { counterForm } from './counter-form.js';
 import type { KindView, PageHost } from './kind-view.js';
 
 /** What the last screen shows: the signature form, or the decline or counter-proposal form instead of it. */
@@ -177,23 +178,6 @@ export class SignatureView implements KindView {
     const host = this.host;
     return html`
       ${this.heading('Make a counter-proposal')}
-      <form @submit=${(e: SubmitEvent) => host.submit(e, () => {
-        const proposal = host.field('proposal');
-        if (!proposal) {
-          host.showError('Write your counter-proposal first.');
-          return undefined;
-        }
-        return { action: 'counter', proposal };
-      })}>
-        <div class="field">
-          <label for="proposal">Your counter-proposal</label>
-          <textarea id="proposal" name="proposal" maxlength="1000" required aria-describedby="proposal-hint"></textarea>
-          <span class="hint" id="proposal-hint">Say what you would sign instead (at most 1000 characters). You do not sign this document.</span>
-        </div>
-        <div class="actions">
-          <button class="primary" ?disabled=${host.busy}>Send counter-proposal</button>
-          <button type="button" ?disabled=${host.busy} @click=${() => this.setAnswer('sign')}>Back</button>
-        </div>
-      </form>`;
+      ${counterForm(host, 'Say what you would sign instead (at most 1000 characters). You do not sign this document.', () => this.setAnswer('sign'))}`;
   }
 }
