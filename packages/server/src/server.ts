@@ -12,6 +12,7 @@ import { Metrics } from './lib/metrics.js';
 import { demoFlowSeeder } from './flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
 import { oauthSandboxSeeder } from './oauth/sandbox.js';
+import { Cells } from './countries/directory.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -61,6 +62,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     metrics: new Metrics(),
     events: new DomainEvents(),
     dataDir,
+    country: 'US',
+    cells: new Cells(),
     baseUrl: '',
     trustUrl: '',
   };

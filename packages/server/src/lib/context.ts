@@ -3,6 +3,7 @@ import type { Clock, TestClock } from './clock.js';
 import type { SigningKeys } from './keys.js';
 import type { DomainEvents } from './events.js';
 import type { Metrics } from './metrics.js';
+import type { CellDirectory } from '../countries/directory.js';
 
 /** Everything a route module needs, made once per server. */
 export interface ServerContext {
@@ -15,6 +16,10 @@ export interface ServerContext {
   /** In-process bus for domain events (decisions, records) that webhooks and the audit trail consume. */
   events: DomainEvents;
   dataDir: string;
+  /** The home country this cell serves (ISO 3166-1 alpha-2, upper case): its personal data lives here only. */
+  country: string;
+  /** Every cell of the deployment, this one included (their URLs and published keys). */
+  cells: CellDirectory;
   /** The server's own URL, e.g. `http://127.0.0.1:4010` (known once it listens). */
   baseUrl: string;
   /** Where hosted decision pages live; the same server as `baseUrl` in the reference server. */

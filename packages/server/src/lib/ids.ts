@@ -34,6 +34,15 @@ export function newId(prefix: string, length = 16): string {
   return `${prefix}${randomBase62(length)}`;
 }
 
+/**
+ * The id of a resource homed in a country cell: the cell's country code follows the type prefix (`cr_de_…`), so
+ * any cell can route an id to its home without looking it up. Ids without a country predate cells and belong to
+ * the first country.
+ */
+export function homedId(country: string, prefix: string, length = 16): string {
+  return `${prefix}${country.toLowerCase()}_${randomBase62(length)}`;
+}
+
 /** A high-entropy secret (32 random bytes) as URL-safe base64 without padding. */
 export function newSecret(bytes = 32): string {
   return freshBytes(bytes).toString('base64url');
