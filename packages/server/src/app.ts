@@ -25,6 +25,7 @@ import { mcpRoutes } from './mcp/routes.js';
 import { disclosureRoutes } from './disclosures/routes.js';
 import { agreementRoutes } from './agreements/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
+import { countryGate, countryRoutes } from './countries/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -32,6 +33,7 @@ export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
 /** Route modules in mounting order. Add a module with one line here. */
 const modules: RouteModule[] = [
   corsRoutes, // first: its middleware must run before every other module's handlers
+  countryRoutes, // then a browser's request for another country's resource is answered 421 (readable under CORS)
   systemRoutes,
   openApiRoutes,
   meRoutes,
@@ -63,6 +65,7 @@ export function createApp(ctx: ServerContext): Hono<Env> {
   const app = new Hono<Env>();
   app.onError(onError);
   app.notFound(onNotFound);
+  app.use('*', countryGate(ctx));
   const defaultLimit = limitBody(DEFAULT_BODY_LIMIT);
   // The import sets its own, larger limit on its route; every other route keeps the default.
   app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === IMPORTS_PATH ? next() : defaultLimit(c, next)));

@@ -6,6 +6,7 @@ const { sandbox } = server;
 console.log(`svc reference server on ${server.url}
   playground        ${server.url}/
   trust url         ${sandbox.trust_url}
+  country cells     ${Object.values(server.cells).map((cell) => `${cell.country} ${cell.url}`).join(', ')} (SVC_COUNTRIES)
   application       ${sandbox.application_id}
   publishable key   ${sandbox.publishable_key}
   demo flow         ${sandbox.flow_id ?? '(none)'} (standard path: sign-in, verify, review)

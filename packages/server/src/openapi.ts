@@ -20,6 +20,7 @@ import { disclosureOperations } from './disclosures/routes.js';
 import { mcpOperations } from './mcp/routes.js';
 import { agreementOperations } from './agreements/routes.js';
 import { inboxOperations } from './inbox/routes.js';
+import { countryOperations } from './countries/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -42,6 +43,7 @@ export const operationLists: Operation[][] = [
   mcpOperations,
   agreementOperations,
   inboxOperations,
+  countryOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

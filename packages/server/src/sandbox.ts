@@ -6,8 +6,11 @@ import { hashSecret, newId, newSecret, randomBase62 } from './lib/ids.js';
 
 /** What `.svc/sandbox.json` holds: everything a newcomer needs to talk to the sandbox. */
 export interface Sandbox {
+  /** The first country's cell. */
   base_url: string;
   trust_url: string;
+  /** Every country cell by ISO code, the first one included: where a `421 wrong_country` answer sends a client. */
+  countries?: Record<string, { base_url: string; trust_url: string }>;
   application_id: string;
   publishable_key: string;
   api_token: string;
@@ -101,8 +104,16 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
     sandbox = { ...base, api_token: apiToken, ...(clientSecret ? { oauth_client_secret: clientSecret } : {}), base_url: ctx.baseUrl, trust_url: ctx.trustUrl };
   }
 
-  db.prepare('INSERT OR IGNORE INTO allowed_origins (application_id, origin, created_at) VALUES (?, ?, ?)')
-    .run(sandbox.application_id, new URL(ctx.baseUrl).origin, now);
+  // Every cell's own origin: a hosted page or playground of one country calls the others.
+  const origins = ctx.cells.list().length ? ctx.cells.list().map((cell) => cell.base_url) : [ctx.baseUrl];
+  for (const url of origins) {
+    db.prepare('INSERT OR IGNORE INTO allowed_origins (application_id, origin, created_at) VALUES (?, ?, ?)')
+      .run(sandbox.application_id, new URL(url).origin, now);
+  }
+  sandbox = {
+    ...sandbox,
+    countries: Object.fromEntries(ctx.cells.list().map((cell) => [cell.country, { base_url: cell.base_url, trust_url: cell.trust_url }])),
+  };
   writeFileSync(file, JSON.stringify(sandbox, null, 2) + '\n', { mode: 0o600 });
   return sandbox;
 }

@@ -1,6 +1,6 @@
 import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { createApp } from './app.js';
 import { createTestClock, systemClock, type Clock, type TestClock } from './lib/clock.js';
 import type { ServerContext } from './lib/context.js';
@@ -13,28 +13,42 @@ import { demoFlowSeeder } from './flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
 import { oauthSandboxSeeder } from './oauth/sandbox.js';
 import { Cells } from './countries/directory.js';
+import { DEFAULT_COUNTRIES, parseCountries } from './countries/config.js';
+import { ControlPlane } from './countries/control-plane.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
-  /** TCP port; 0 picks a free one. Default `PORT` or 4010. */
+  /** TCP port of the first country's cell (each further cell takes the next port); 0 picks free ones. Default `PORT` or 4010. */
   port?: number;
   /** Interface to listen on. Default `HOST` or `127.0.0.1`. */
   host?: string;
-  /** Where SQLite, keys and `sandbox.json` live. Default `SVC_DATA_DIR` or `.svc`. */
+  /** Where SQLite, keys and `sandbox.json` live (further cells under `cells/<code>/`). Default `SVC_DATA_DIR` or `.svc`. */
   dataDir?: string;
   /** A clock to read instead of the wall clock; pass `true` for a fresh test clock (`SVC_TEST_CLOCK=1`). */
   clock?: Clock | TestClock | boolean;
+  /** The home countries, one cell each, first country first. Default `SVC_COUNTRIES` or `US,DE`. */
+  countries?: readonly string[];
+}
+
+/** One country cell of a running server. */
+export interface RunningCell {
+  country: string;
+  /** The cell's base URL (its hosted pages live here too). */
+  url: string;
+  context: ServerContext;
 }
 
 /** A running reference server. */
 export interface RunningServer {
-  /** Base URL, e.g. `http://127.0.0.1:4010`. */
+  /** Base URL of the first country's cell, e.g. `http://127.0.0.1:4010`. */
   url: string;
   /** The seeded sandbox (also written to `<dataDir>/sandbox.json`). */
   sandbox: Sandbox;
-  /** The server's context (database, clock, keys), for tests and tools in the same process. */
+  /** The first cell's context (database, clock, keys), for tests and tools in the same process. */
   context: ServerContext;
-  /** Stops accepting connections, waits for open ones, and closes the database. */
+  /** Every cell by country code, the first one included. */
+  cells: Record<string, RunningCell>;
+  /** Stops accepting connections, waits for open ones, and closes the databases. */
   close(): Promise<void>;
 }
 
@@ -45,55 +59,98 @@ function isTestClock(clock: unknown): clock is TestClock {
   return typeof clock === 'object' && clock !== null && 'advance' in clock;
 }
 
-/** Starts the reference server: opens storage, loads keys, seeds the sandbox, listens. */
+/** The first country's cell keeps the data directory itself (as before cells existed); the others a folder each. */
+const cellDir = (dataDir: string, country: string, first: boolean) => (first ? dataDir : join(dataDir, 'cells', country.toLowerCase()));
+
+function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<{ server: ServerType; url: string }> {
+  return new Promise((resolveServer, reject) => {
+    const server: ServerType = serve({ fetch: app.fetch, port, hostname: host }, () => {
+      const address = server.address() as AddressInfo;
+      const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolveServer({ server, url: `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${address.port}` });
+    });
+    server.once('error', reject);
+  });
+}
+
+function closeServer(server: ServerType): Promise<void> {
+  return new Promise<void>((done) => {
+    server.close(() => done());
+    // Idle keep-alive sockets would hold close() open.
+    if ('closeIdleConnections' in server) server.closeIdleConnections();
+  });
+}
+
+/**
+ * Starts the reference server: one cell per home country, each with its own database, keys and port, sharing the
+ * control plane (organisation configuration); seeds the sandbox in the first cell and listens.
+ */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? Number(process.env.PORT ?? 4010);
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir ?? process.env.SVC_DATA_DIR ?? '.svc');
+  const countries = options.countries ? parseCountries(options.countries.join(',')) : parseCountries(process.env.SVC_COUNTRIES ?? DEFAULT_COUNTRIES.join(','));
   const wantsTestClock = options.clock === true || (options.clock === undefined && process.env.SVC_TEST_CLOCK === '1');
   const clock = wantsTestClock ? createTestClock() : typeof options.clock === 'object' ? options.clock : systemClock;
+  const cells = new Cells();
 
-  const db = openDatabase(dataDir);
-  const ctx: ServerContext = {
-    db,
-    clock,
-    ...(isTestClock(clock) ? { testClock: clock } : {}),
-    keys: await loadSigningKeys(dataDir),
-    metrics: new Metrics(),
-    events: new DomainEvents(),
-    dataDir,
-    country: 'US',
-    cells: new Cells(),
-    baseUrl: '',
-    trustUrl: '',
-  };
-  const app = createApp(ctx);
-
-  const server: ServerType = await new Promise((resolveServer, reject) => {
-    const s = serve({ fetch: app.fetch, port, hostname: host }, () => resolveServer(s));
-    s.once('error', reject);
-  });
-  const address = server.address() as AddressInfo;
-  const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  ctx.baseUrl = `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${address.port}`;
-  ctx.trustUrl = ctx.baseUrl;
-  const sandbox = ensureSandbox(ctx, [demoFlowSeeder, oauthSandboxSeeder, ...sandboxSeeders]);
+  const contexts: ServerContext[] = [];
+  for (const [index, country] of countries.entries()) {
+    const dir = cellDir(dataDir, country, index === 0);
+    const db = openDatabase(dir);
+    contexts.push({
+      db,
+      clock,
+      ...(isTestClock(clock) ? { testClock: clock } : {}),
+      keys: await loadSigningKeys(dir),
+      metrics: new Metrics(),
+      events: new DomainEvents(),
+      dataDir: dir,
+      country,
+      cells,
+      baseUrl: '',
+      trustUrl: '',
+    });
+  }
+  const controlPlane = new ControlPlane(contexts.map(({ country, db }) => ({ country, db })));
+  const listening: { server: ServerType; ctx: ServerContext }[] = [];
+  try {
+    for (const [index, ctx] of contexts.entries()) {
+      ctx.replicate = () => controlPlane.sync();
+      const { server, url } = await listen(createApp(ctx), port === 0 ? 0 : port + index, host);
+      listening.push({ server, ctx });
+      ctx.baseUrl = url;
+      ctx.trustUrl = url;
+      cells.add({ country: ctx.country, base_url: url, trust_url: url, jwks: ctx.keys.jwks, context: ctx });
+    }
+  } catch (error) {
+    await Promise.all(listening.map(({ server }) => closeServer(server)));
+    for (const ctx of contexts) ctx.db.close();
+    throw error;
+  }
+  const first = contexts[0]!;
+  controlPlane.catchUp();
+  const sandbox = ensureSandbox(first, [demoFlowSeeder, oauthSandboxSeeder, ...sandboxSeeders]);
+  controlPlane.sync();
+  // Writes a cell makes outside a request (its webhook worker) reach the others within a second.
+  const timer = setInterval(() => controlPlane.sync(), 1000);
+  timer.unref();
 
   let closed: Promise<void> | undefined;
   return {
-    url: ctx.baseUrl,
+    url: first.baseUrl,
     sandbox,
-    context: ctx,
+    context: first,
+    cells: Object.fromEntries(contexts.map((ctx) => [ctx.country, { country: ctx.country, url: ctx.baseUrl, context: ctx }])),
     close() {
-      // Close hooks (the webhook worker) finish their writes while the database is still open.
-      closed ??= runCloseHooks(ctx).then(() => new Promise<void>((done) => {
-        server.close(() => {
-          db.close();
-          done();
-        });
-        // Idle keep-alive sockets would hold close() open.
-        if ('closeIdleConnections' in server) server.closeIdleConnections();
-      }));
+      // Close hooks (the webhook worker) finish their writes while the databases are still open.
+      closed ??= (async () => {
+        clearInterval(timer);
+        await Promise.all(contexts.map((ctx) => runCloseHooks(ctx)));
+        await Promise.all(listening.map(({ server }) => closeServer(server)));
+        controlPlane.sync();
+        for (const ctx of contexts) ctx.db.close();
+      })();
       return closed;
     },
   };

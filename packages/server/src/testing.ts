@@ -15,10 +15,41 @@ export interface TestServer extends RunningServer {
   dispose(): Promise<void>;
 }
 
-/** Starts a server in a fresh temporary data directory (or `dataDir`) with a test clock. */
-export async function startTestServer(options: { dataDir?: string } = {}): Promise<TestServer> {
+/**
+ * Starts a server in a fresh temporary data directory (or `dataDir`) with a test clock: one cell (`US`) unless
+ * `countries` names more; the answer is the first cell's.
+ */
+export async function startTestServer(options: { dataDir?: string; countries?: readonly string[] } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const server = await startServer({ port: 0, dataDir, clock: true });
+  const server = await startServer({ port: 0, dataDir, clock: true, countries: options.countries ?? ['US'] });
+  return testServer(server, dataDir, !options.dataDir);
+}
+
+/** A server of several country cells (default `US` and `DE`), each cell a {@link TestServer} sharing the sandbox. */
+export interface TestCells {
+  cells: Record<string, TestServer>;
+  /** The first cell. */
+  first: TestServer;
+  dispose(): Promise<void>;
+}
+
+/** Starts one server with a cell per country, each callable on its own base URL with the sandbox's API token. */
+export async function startTestCells(countries: readonly string[] = ['US', 'DE']): Promise<TestCells> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
+  const server = await startServer({ port: 0, dataDir, clock: true, countries });
+  const cells = Object.fromEntries(Object.values(server.cells).map((cell) =>
+    [cell.country, testServer({ ...server, url: cell.url, context: cell.context }, dataDir, false)]));
+  return {
+    cells,
+    first: cells[countries[0]!.toUpperCase()]!,
+    async dispose() {
+      await server.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function testServer(server: RunningServer, dataDir: string, removeDataDir: boolean): TestServer {
   return {
     ...server,
     dataDir,
@@ -36,7 +67,7 @@ export async function startTestServer(options: { dataDir?: string } = {}): Promi
     },
     async dispose() {
       await server.close();
-      if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+      if (removeDataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { dateTime, listOf, listQuery } from './common.js';
 import { httpUri, webOrigin } from './decisions.js';
-import { countryCode } from './delegations.js';
+import { countryCode } from './countries.js';
 
 /**
  * An agreement's status: `pending` until a party signs, `partially_signed` while signatures are fewer than the quorum,

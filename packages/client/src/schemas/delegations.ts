@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { countryCode } from './countries.js';
 import { dateTime, listOf, listQuery } from './common.js';
 
 // ---- Vocabulary -------------------------------------------------------------------------------------------------
@@ -30,8 +31,6 @@ export type EscalationTrigger = z.infer<typeof escalationTrigger>;
 
 /** An API scope: letters, digits and `_ . : - /`, as OAuth scope tokens are (e.g. `payments:write`). */
 export const apiScope = z.string().check(z.regex(/^[A-Za-z0-9_.:/-]{1,100}$/, 'must be a scope token such as payments:write'));
-/** An ISO 3166-1 alpha-2 country code, upper case. */
-export const countryCode = z.string().check(z.regex(/^[A-Z]{2}$/, 'must be an ISO 3166-1 alpha-2 country code such as DE'));
 /** An ISO 4217 currency code, upper case. */
 export const currencyCode = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code such as EUR'));
 

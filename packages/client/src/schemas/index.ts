@@ -28,3 +28,5 @@ export * from './disclosures.js';
 export * from './agreements.js';
 export * from './inbox.js';
 export * from './transparency.js';
+export * from './countries.js';
+export * from './credentials.js';

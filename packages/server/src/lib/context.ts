@@ -20,6 +20,8 @@ export interface ServerContext {
   country: string;
   /** Every cell of the deployment, this one included (their URLs and published keys). */
   cells: CellDirectory;
+  /** Copies control-plane writes (organisation configuration) made so far to the other cells. */
+  replicate?: () => void;
   /** The server's own URL, e.g. `http://127.0.0.1:4010` (known once it listens). */
   baseUrl: string;
   /** Where hosted decision pages live; the same server as `baseUrl` in the reference server. */
