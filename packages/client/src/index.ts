@@ -21,6 +21,7 @@ export type {
   ClientOptions,
   CredentialKind,
   FetchImplementation,
+  MisdirectedInfo,
   PublishableClientOptions,
   PublishableKeyCredential,
   SvcWarning,
@@ -191,11 +192,12 @@ export {
   SvcTimeoutError,
   SvcTokenProviderError,
   SvcValidationError,
+  SvcWrongCountryError,
 } from './lib/errors.js';
 // The OAuth helpers' errors (`@svc/client/oauth`), here too so one `isSvcError` switch covers them.
 export { SvcOAuthError, SvcOAuthSignedOutError, SvcOAuthValidationError } from './oauth/errors.js';
 export type { AnyOAuthError } from './oauth/errors.js';
-export type { AnySvcError, SvcErrorCode, SvcFieldError, SvcRequestInfo } from './lib/errors.js';
+export type { AnySvcError, SvcErrorCode, SvcFieldError, SvcRequestInfo, WrongCountryRefusal } from './lib/errors.js';
 
 // Offline verification
 export {

@@ -98,6 +98,25 @@ export function credentials(): void {
   createClient({ baseUrl, apiToken: 'secret', timeoutMs: '100' });
 }
 
+export function countryOptions(): void {
+  createClient({
+    baseUrl,
+    apiToken: 'secret',
+    countries: { DE: 'https://de.api.example.com', US: new URL('https://us.api.example.com') },
+    discoverCountries: false,
+    onMisdirected: ({ from, to, homeCountry, method, path }) => [from, to, method, path].every(Boolean) && homeCountry !== 'FR',
+  }) satisfies SvcClient;
+  createClient({ baseUrl, publishableKey: 'pk_test_abc', onMisdirected: (info) => console.log(info.homeCountry) }) satisfies SvcPublishableClient;
+  connect({ baseUrl, agentToken: 'ra_agent_abc', countries: {} });
+
+  // @ts-expect-error a country's base URL is a string or a URL
+  createClient({ baseUrl, apiToken: 'secret', countries: { DE: 443 } });
+  // @ts-expect-error discovery is switched by a boolean
+  createClient({ baseUrl, apiToken: 'secret', discoverCountries: 'no' });
+  // @ts-expect-error the hook refuses with false, or says nothing
+  createClient({ baseUrl, apiToken: 'secret', onMisdirected: () => 'no' });
+}
+
 export async function requestShapes(svc: SvcClient): Promise<void> {
   // @ts-expect-error kind is required
   await svc.decisions.create({ subject_ref: 'flw_dev_1', delivery_mode: 'redirect' });
@@ -144,6 +163,12 @@ export function errors(): void {
       unknownError.errors satisfies readonly { path: string; code: string; message: string }[];
       // @ts-expect-error only a rate limit error carries retryAfter
       void unknownError.retryAfter;
+      break;
+    case 'ERR_SVC_WRONG_COUNTRY':
+      // A wrong-country error always names the home country, and says why it was not (again) re-issued.
+      unknownError.homeCountry satisfies string;
+      unknownError.refusal satisfies 'second_hop' | 'unknown_country' | 'discovery_failed' | 'refused';
+      unknownError.to satisfies string | undefined;
       break;
     // @ts-expect-error codes are a closed set
     case 'ERR_SVC_TEAPOT':

@@ -1,5 +1,6 @@
 import type { z } from 'zod/mini';
 import { errorBody } from '../schemas/common.js';
+import { countriesResponse } from '../schemas/countries.js';
 import { deprecationWarning } from './deprecation.js';
 import {
   errorForStatus,
@@ -9,9 +10,20 @@ import {
   SvcError,
   SvcTimeoutError,
   SvcTokenProviderError,
+  SvcWrongCountryError,
   type SvcRequestInfo,
+  type WrongCountryRefusal,
 } from './errors.js';
-import { isHeaderSafe, resolveOptions, type ClientOptions, type CredentialKind, type CredentialOf, type ResolvedOptions } from './options.js';
+import {
+  COUNTRY_CODE,
+  httpBaseUrl,
+  isHeaderSafe,
+  resolveOptions,
+  type ClientOptions,
+  type CredentialKind,
+  type CredentialOf,
+  type ResolvedOptions,
+} from './options.js';
 import { backoffMs, isRetryableStatus, isRetrySafe, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep } from './retry.js';
 import { fieldErrors } from './validation.js';
 
@@ -88,13 +100,21 @@ export interface SvcConnection<K extends CredentialKind = CredentialKind> {
  */
 export function connect<const O extends ClientOptions>(options: O): SvcConnection<CredentialOf<O>> {
   const config = resolveOptions(options);
-  const warned = new Set<string>();
+  const state: ConnectionState = { warned: new Set() };
   return {
     baseUrl: config.baseUrl,
     credential: config.credential as CredentialOf<O>,
     request: ((request: SvcRequest & { schema?: Schema<unknown> }, callOptions?: WriteOptions) =>
-      send(config, warned, request, callOptions ?? {})) as SvcConnection['request'],
+      send(config, state, request, callOptions ?? {})) as SvcConnection['request'],
   };
+}
+
+/** What one connection keeps between its calls. */
+interface ConnectionState {
+  /** Paths whose deprecation was already reported. */
+  warned: Set<string>;
+  /** Base URL per country as `GET /api/v1/countries` of the base URL listed them, once read. */
+  cells?: Map<string, string> | undefined;
 }
 
 function queryString(query: SvcRequest['query']): string {
@@ -119,7 +139,7 @@ type Outcome<T> = { value: T } | { error: SvcError; retryable: boolean; retryAft
 
 async function send<T>(
   config: ResolvedOptions,
-  warned: Set<string>,
+  state: ConnectionState,
   request: SvcRequest & { schema?: Schema<T> },
   options: WriteOptions,
 ): Promise<T> {
@@ -153,12 +173,52 @@ async function send<T>(
       ? new SvcTimeoutError(`${method} ${path} did not finish within ${timeoutMs} ms.`, { request: info, cause })
       : new SvcAbortError(`${method} ${path} was aborted.`, { request: info, cause: signal?.reason ?? cause });
 
+  // The cell the next attempt goes to: the base URL until a `421 wrong_country` names the resource's home.
+  let base = config.baseUrl;
+  let followed = false;
+
+  /**
+   * The base URL to re-issue the call at after `misdirected` (a 421 `wrong_country`), from `countries`, else from
+   * the service's list; or the `SvcWrongCountryError` that says why there is none, or why not again.
+   */
+  const homeCell = async (misdirected: SvcError): Promise<string> => {
+    const home = misdirected.homeCountry!.toUpperCase();
+    const refuse = (refusal: WrongCountryRefusal, why: string, to?: string, cause: unknown = misdirected): never => {
+      throw new SvcWrongCountryError(`${method} ${path} addresses a resource homed in ${home}${why}`, {
+        request: info, status: 421, reason: 'wrong_country', homeCountry: home, refusal, from: base, to, cause,
+      });
+    };
+    if (followed) return refuse('second_hop', `, and ${home}'s cell (${base}) answered 421 too; a call is re-issued once, never twice.`, base);
+    let to = COUNTRY_CODE.test(home) ? config.countries.get(home) : undefined;
+    if (!to && config.discoverCountries && COUNTRY_CODE.test(home)) {
+      // Read again when the country is missing: a cell may have been added since.
+      if (!state.cells?.has(home)) {
+        try {
+          state.cells = await listCells(config, { ...config.headers, ...(headers.authorization && { authorization: headers.authorization }) }, controller.signal);
+        } catch (cause) {
+          if (controller.signal.aborted) throw interrupted(cause);
+          return refuse('discovery_failed', `, whose base URL is not in countries, and GET ${config.baseUrl}/api/v1/countries failed: ${explain(cause)}`, undefined, cause);
+        }
+      }
+      to = state.cells.get(home);
+    }
+    if (!to) {
+      return refuse('unknown_country', `, whose base URL is neither in countries${config.discoverCountries ? ` nor in GET ${config.baseUrl}/api/v1/countries` : ' (discoverCountries is false)'}; the call was not re-issued.`);
+    }
+    if (to === base) return refuse('second_hop', `, and ${home}'s own cell (${base}) answered 421; the call was not re-issued.`, to);
+    if (config.onMisdirected?.({ from: base, to, homeCountry: home, method, path }) === false) {
+      return refuse('refused', `; onMisdirected refused to re-issue it at ${to}.`, to);
+    }
+    followed = true;
+    return to;
+  };
+
   const attempt = async (): Promise<Outcome<T>> => {
     if (config.getAccessToken) headers.authorization = `Bearer ${await tokenFrom(config.getAccessToken, controller.signal, info, interrupted)}`;
     let response: Response;
     let text: string;
     try {
-      response = await config.fetch(config.baseUrl + path, {
+      response = await config.fetch(base + path, {
         method,
         headers,
         ...(body === undefined ? {} : { body }),
@@ -172,8 +232,8 @@ async function send<T>(
     }
 
     const warning = deprecationWarning(method, request.path, response.headers);
-    if (warning && !warned.has(request.path)) {
-      warned.add(request.path);
+    if (warning && !state.warned.has(request.path)) {
+      state.warned.add(request.path);
       config.onWarning(warning);
     }
 
@@ -186,10 +246,16 @@ async function send<T>(
   };
 
   try {
-    for (let retry = 0; ; retry++) {
+    for (let retry = 0; ; ) {
       const outcome = await attempt();
       if ('value' in outcome) return outcome.value;
       const { error } = outcome;
+      // A 421 means the cell did nothing with the request, so any method may be re-issued (RFC 9110, 15.5.20); it
+      // is not a retry and waits for nothing.
+      if (error.status === 421 && error.reason === 'wrong_country' && error.homeCountry) {
+        base = await homeCell(error);
+        continue;
+      }
       if (!outcome.retryable || retry >= maxRetries || !isRetrySafe(method, idempotencyKey)) throw error;
       const wait = outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : backoffMs(retry);
       // Waiting past the deadline would only turn a clear error into a timeout.
@@ -199,11 +265,30 @@ async function send<T>(
       } catch (cause) {
         throw interrupted(cause);
       }
+      retry++;
     }
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
+}
+
+/**
+ * The cells `GET /api/v1/countries` of the base URL lists, by country: only well-formed http(s) base URLs, and
+ * under an `https` base URL only `https` ones (the credential never travels on in clear text). Throws what failed.
+ */
+async function listCells(config: ResolvedOptions, headers: Record<string, string>, signal: AbortSignal): Promise<Map<string, string>> {
+  const info: SvcRequestInfo = { method: 'GET', path: '/api/v1/countries' };
+  const response = await config.fetch(`${config.baseUrl}${info.path}`, { method: 'GET', headers, signal, credentials: 'omit' });
+  const text = await response.text();
+  if (!response.ok) throw httpError(response, text, info, undefined);
+  const secure = config.baseUrl.startsWith('https:');
+  const cells = new Map<string, string>();
+  for (const cell of parseBody(text, response.status, countriesResponse, info).countries) {
+    const url = httpBaseUrl(cell.base_url);
+    if (url && (!secure || url.startsWith('https:'))) cells.set(cell.country, url);
+  }
+  return cells;
 }
 
 /**

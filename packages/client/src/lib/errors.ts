@@ -166,6 +166,48 @@ export class SvcTokenProviderError extends SvcError {
   readonly code = 'ERR_SVC_TOKEN_PROVIDER';
 }
 
+/** Why a `421 wrong_country` answer was not re-issued at the resource's home country. */
+export type WrongCountryRefusal =
+  /** The home country's cell answered 421 as well: the client re-issues a request once, never twice. */
+  | 'second_hop'
+  /** The home country's base URL is neither in `countries` nor (with `discoverCountries`) in the service's list. */
+  | 'unknown_country'
+  /** `GET /api/v1/countries` of the base URL failed; `cause` is its error. */
+  | 'discovery_failed'
+  /** `onMisdirected` returned `false`. */
+  | 'refused';
+
+/** Details of {@link SvcWrongCountryError} besides those of every error. */
+export interface SvcWrongCountryErrorDetails extends SvcErrorDetails {
+  refusal: WrongCountryRefusal;
+  from: string;
+  to?: string | undefined;
+}
+
+/**
+ * 421 `wrong_country`: the resource lives in another country's cell (`homeCountry`) and the call was not re-issued
+ * there, or was and the home cell answered 421 too; `refusal` says which. The resource was not read or changed.
+ */
+export class SvcWrongCountryError extends SvcError {
+  override readonly name = 'SvcWrongCountryError';
+  readonly code = 'ERR_SVC_WRONG_COUNTRY';
+  /** The country the service named as the resource's home (ISO 3166-1 alpha-2, upper case). */
+  declare readonly homeCountry: string;
+  /** Why the call was not (or no longer) re-issued. */
+  readonly refusal: WrongCountryRefusal;
+  /** Base URL of the cell that answered 421 last. */
+  readonly from: string;
+  /** Base URL of the home cell, when it was known. */
+  readonly to: string | undefined;
+
+  constructor(message: string, details: SvcWrongCountryErrorDetails) {
+    super(message, details);
+    this.refusal = details.refusal;
+    this.from = details.from;
+    this.to = details.to;
+  }
+}
+
 /**
  * An escalation the caller waited for (`escalations.waitFor(id, { outcome })`) was decided otherwise: denied,
  * countered or expired instead of the outcome asked for. `escalation` is the escalation as last read (its
@@ -202,6 +244,7 @@ export type AnySvcError =
   | SvcAbortError
   | SvcResponseValidationError
   | SvcTokenProviderError
+  | SvcWrongCountryError
   | SvcEscalationOutcomeError
   | AnyOAuthError
   | AnyReceiptVerificationError

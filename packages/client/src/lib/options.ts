@@ -29,6 +29,40 @@ export interface BaseClientOptions {
   maxRetries?: number;
   /** Receives warnings such as a deprecated endpoint; default `console.warn` of the message. */
   onWarning?: (warning: SvcWarning) => void;
+  /**
+   * Base URL of each country cell of the service by ISO 3166-1 alpha-2 code, e.g.
+   * `{ DE: 'https://de.api.example.com' }`. A cell answers `421 wrong_country` with the resource's `home_country`
+   * for a resource homed elsewhere; the client then re-issues the call once at that country's base URL from here,
+   * else from the service's own list (see `discoverCountries`), with the same credential, headers, body and
+   * idempotency key, within the call's `timeoutMs`. Every call still goes first to `baseUrl`: the client does not
+   * remember where a resource lives.
+   */
+  countries?: Readonly<Record<string, string | URL>>;
+  /**
+   * Whether a home country missing from `countries` is looked up in `GET /api/v1/countries` of `baseUrl` (once
+   * per connection, on the first 421); default `true`. Only the original `baseUrl` is asked, never the cell that
+   * answered 421, and an `https` base URL never leads to an `http` cell. `false` follows configured countries only.
+   */
+  discoverCountries?: boolean;
+  /**
+   * Called before a call is re-issued at the resource's home country; returning `false` refuses, and the call
+   * fails with `SvcWrongCountryError` (`refusal: 'refused'`).
+   */
+  onMisdirected?: (info: MisdirectedInfo) => boolean | void;
+}
+
+/** What {@link BaseClientOptions.onMisdirected} is told about a call about to be re-issued. */
+export interface MisdirectedInfo {
+  /** Base URL of the cell that answered `421 wrong_country`. */
+  from: string;
+  /** Base URL of the home country's cell, where the call would go. */
+  to: string;
+  /** The resource's home country (ISO 3166-1 alpha-2, upper case). */
+  homeCountry: string;
+  /** HTTP method of the call. */
+  method: string;
+  /** Path and query of the call, e.g. `/api/v1/consent_records/cr_de_...`. */
+  path: string;
 }
 
 /** Credential of a server: an API token (`Authorization: Bearer`). */
@@ -138,6 +172,10 @@ export interface ResolvedOptions {
   timeoutMs: number;
   maxRetries: number;
   onWarning: (warning: SvcWarning) => void;
+  /** Configured base URL per upper-case country code. */
+  countries: ReadonlyMap<string, string>;
+  discoverCountries: boolean;
+  onMisdirected: ((info: MisdirectedInfo) => boolean | void) | undefined;
 }
 
 const fail = (message: string): never => {
@@ -158,18 +196,35 @@ const headerSafe = (name: string, value: unknown): string => {
   return value as string;
 };
 
-/** Checks a base URL (http(s), no query, fragment or credentials) and answers it without a trailing slash. */
-export function resolveBaseUrl(value: string | URL): string {
-  let url: URL | undefined;
+/** A country code as cells name themselves: ISO 3166-1 alpha-2. */
+export const COUNTRY_CODE = /^[A-Za-z]{2}$/;
+
+/** A base URL (http(s), no query, fragment or credentials) without its trailing slash, or undefined. */
+export function httpBaseUrl(value: unknown): string | undefined {
+  let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(value as string | URL);
   } catch {
-    fail(`baseUrl is not a URL: ${String(value)}`);
+    return undefined;
   }
-  if (!url || !/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) {
-    fail('baseUrl must be an http(s) URL without query, fragment or credentials, e.g. https://api.example.com');
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || url.username || url.password) return undefined;
+  return url.href.replace(/\/+$/, '');
+}
+
+/** Checks a base URL (http(s), no query, fragment or credentials) and answers it without a trailing slash. */
+export function resolveBaseUrl(value: string | URL, name = 'baseUrl'): string {
+  return httpBaseUrl(value) ?? fail(`${name} must be an http(s) URL without query, fragment or credentials, e.g. https://api.example.com; got ${JSON.stringify(String(value))}`);
+}
+
+function resolveCountries(countries: BaseClientOptions['countries']): Map<string, string> {
+  const resolved = new Map<string, string>();
+  if (countries === undefined) return resolved;
+  if (typeof countries !== 'object' || countries === null) fail('countries must map ISO country codes to base URLs, e.g. { DE: "https://de.api.example.com" }.');
+  for (const [code, url] of Object.entries(countries)) {
+    if (!COUNTRY_CODE.test(code)) fail(`countries: ${JSON.stringify(code)} is not an ISO 3166-1 alpha-2 country code (such as DE).`);
+    resolved.set(code.toUpperCase(), resolveBaseUrl(url, `countries.${code}`));
   }
-  return url!.href.replace(/\/+$/, '');
+  return resolved;
 }
 
 /** Checks client options (exactly one credential, a usable base URL, sane numbers) and resolves defaults. */
@@ -186,6 +241,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
   }
 
   const baseUrl = resolveBaseUrl(options.baseUrl);
+  if (options.onMisdirected !== undefined && typeof options.onMisdirected !== 'function') fail('onMisdirected must be a function.');
 
   const headers: Record<string, string> = { accept: 'application/json' };
   let credential: CredentialKind = 'bearer';
@@ -229,5 +285,8 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     timeoutMs: count('timeoutMs', options.timeoutMs, 30_000, 1),
     maxRetries: count('maxRetries', options.maxRetries, 2, 0),
     onWarning: options.onWarning ?? ((warning) => console.warn(warning.message)),
+    countries: resolveCountries(options.countries),
+    discoverCountries: options.discoverCountries ?? true,
+    onMisdirected: options.onMisdirected,
   };
 }

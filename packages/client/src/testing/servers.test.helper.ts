@@ -14,6 +14,8 @@ export interface TestSandbox {
   oauth_client_id?: string | null;
   oauth_client_secret?: string;
   oauth_redirect_uri?: string | null;
+  /** Every country cell by ISO code. */
+  countries?: Record<string, { base_url: string; trust_url: string }>;
 }
 
 /** The part of the reference server's `startTestServer()` result the client tests use. */
@@ -34,6 +36,19 @@ const serverTesting = '../../../server/src/testing.js';
 export async function startTestServer(): Promise<TestServer> {
   const module = (await import(serverTesting)) as { startTestServer(): Promise<TestServer> };
   return module.startTestServer();
+}
+
+/** A reference server of several country cells, each a {@link TestServer} on its own URL sharing the sandbox. */
+export interface TestCells {
+  cells: Record<string, TestServer>;
+  first: TestServer;
+  dispose(): Promise<void>;
+}
+
+/** Starts a reference server with a cell per country (default US and DE). */
+export async function startTestCells(countries: readonly string[] = ['US', 'DE']): Promise<TestCells> {
+  const module = (await import(serverTesting)) as { startTestCells(countries: readonly string[]): Promise<TestCells> };
+  return module.startTestCells(countries);
 }
 
 /** A request a loopback server received. */
