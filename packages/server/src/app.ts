@@ -25,6 +25,7 @@ import { mcpRoutes } from './mcp/routes.js';
 import { disclosureRoutes } from './disclosures/routes.js';
 import { agreementRoutes } from './agreements/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
+import { complyRoutes } from './evidence/routes.js';
 import { countryGate, countryRoutes } from './countries/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
@@ -55,6 +56,7 @@ const modules: RouteModule[] = [
   disclosureRoutes, // disclosure receipts: notice records that a flow disclosed an agent
   agreementRoutes, // agreements: documents to sign, parties (each a signing session), quorum, receipts of signatures
   inboxRoutes, // the Trust Inbox: GET /api/v1/inbox, the hosted page /inbox (signed in through the provider), /oap/escalations -> /inbox
+  complyRoutes, // Comply: transfer register, residency posture, breach scope, their signed evidence packages, GET /api/v1/evidence_packages/{id}
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

@@ -20,6 +20,7 @@ import { disclosureOperations } from './disclosures/routes.js';
 import { mcpOperations } from './mcp/routes.js';
 import { agreementOperations } from './agreements/routes.js';
 import { inboxOperations } from './inbox/routes.js';
+import { complyOperations } from './evidence/routes.js';
 import { countryOperations } from './countries/routes.js';
 import type { Operation } from './lib/operations.js';
 
@@ -43,6 +44,7 @@ export const operationLists: Operation[][] = [
   mcpOperations,
   agreementOperations,
   inboxOperations,
+  complyOperations,
   countryOperations,
 ];
 

@@ -28,5 +28,7 @@ export * from './disclosures.js';
 export * from './agreements.js';
 export * from './inbox.js';
 export * from './transparency.js';
+export * from './cross-border.js';
+export * from './breach-scope.js';
 export * from './countries.js';
 export * from './credentials.js';

@@ -98,3 +98,10 @@ export async function signEvidencePackage(
     .run(id, options.accountId ?? null, formatType, ctx.keys.kid, createHash('sha256').update(bytes).digest('hex'), jws, drawn_at);
   return { evidence_package_id: id, format_type: formatType, package: jws };
 }
+
+/** A package this cell drew for the account, as it was answered; undefined when absent. */
+export function findEvidencePackage(ctx: ServerContext, accountId: string, id: string): EvidencePackage | undefined {
+  const row = stmt<[string, string], { id: string; format_type: string; package: string }>(ctx.db,
+    'SELECT id, format_type, package FROM evidence_packages WHERE id = ? AND account_id = ?').get(id, accountId);
+  return row && { evidence_package_id: row.id, format_type: row.format_type, package: row.package };
+}

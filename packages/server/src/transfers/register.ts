@@ -6,6 +6,7 @@ import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { newId } from '../lib/ids.js';
+import { decodeCursor, toPage } from '../lib/pagination.js';
 
 /** One transfer as a module records it. Countries are ISO 3166-1 alpha-2 codes. */
 export interface TransferInput {
@@ -98,4 +99,64 @@ export function recordTransfer(ctx: ServerContext, entry: TransferInput): void {
   stmt(ctx.db, `INSERT INTO transfers (id, application_id, category, from_country, to_country, lawful_basis, adequacy, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
     .run(newId('trf_'), entry.application_id, entry.category, from, to, entry.lawful_basis, entry.adequacy, isoNow(ctx.clock));
+}
+
+interface TransferRow extends TransferEntry {
+  seq: number;
+}
+
+const toEntry = ({ seq: _seq, ...row }: TransferRow): TransferEntry => row;
+
+/** A page of the register for the account's applications (optionally one application's), oldest first. */
+export function listTransfers(
+  ctx: ServerContext,
+  accountId: string,
+  page: { limit: number; cursor?: string | undefined; application_id?: string | undefined },
+): { transfers: TransferEntry[]; next_cursor: string | null } {
+  const after = decodeCursor(page.cursor);
+  const rows = page.application_id === undefined
+    ? stmt<[string, number, number], TransferRow>(ctx.db, `SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id
+        WHERE a.account_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`).all(accountId, after, page.limit + 1)
+    : stmt<[string, string, number, number], TransferRow>(ctx.db, `SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id
+        WHERE a.account_id = ? AND t.application_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`).all(accountId, page.application_id, after, page.limit + 1);
+  const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
+  return { transfers: items.map(toEntry), next_cursor };
+}
+
+/** The most entries an evidence package lists one by one (the route totals always cover every entry). */
+export const EVIDENCE_MAX_ENTRIES = 5000;
+
+/** One route of the register, totalled: what moved where under which basis, how often, first and last. */
+export interface TransferRoute {
+  application_id: string;
+  category: string;
+  from_country: string;
+  to_country: string;
+  lawful_basis: string;
+  adequacy: string;
+  count: number;
+  first_at: string;
+  last_at: string;
+}
+
+/** The whole register of the account (or one application) as an evidence package states it. */
+export function transferRegisterSnapshot(ctx: ServerContext, accountId: string, applicationId?: string) {
+  const where = `a.account_id = ?${applicationId === undefined ? '' : ' AND t.application_id = ?'}`;
+  const args = applicationId === undefined ? [accountId] : [accountId, applicationId];
+  const routes = ctx.db.prepare(`SELECT t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy,
+      COUNT(*) AS count, MIN(t.created_at) AS first_at, MAX(t.created_at) AS last_at
+    FROM transfers t JOIN applications a ON a.id = t.application_id WHERE ${where}
+    GROUP BY t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy
+    ORDER BY t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy`).all(...args) as TransferRoute[];
+  const total = routes.reduce((n, r) => n + r.count, 0);
+  const entries = (ctx.db.prepare(`SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id WHERE ${where}
+    ORDER BY t.seq DESC LIMIT ?`).all(...args, EVIDENCE_MAX_ENTRIES) as TransferRow[]).reverse().map(toEntry);
+  return {
+    application_id: applicationId ?? null,
+    total,
+    routes,
+    /** The newest entries, oldest first; `entries_complete` says whether they are all of them. */
+    transfers: entries,
+    entries_complete: entries.length === total,
+  };
 }

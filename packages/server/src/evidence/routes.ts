@@ -1,0 +1,46 @@
+// The Comply surface's evidence: the transfer register, the residency posture and breach scope (each with its signed
+// evidence package), and `GET /api/v1/evidence_packages/{id}`, a package drawn before, as it was answered.
+import { evidencePackage } from '@svc/client/schemas';
+import type { RouteModule } from '../app.js';
+import { breachScopeOperations, breachScopeRoutes } from '../breach/routes.js';
+import { wrongCountry } from '../countries/routing.js';
+import { requires } from '../lib/auth.js';
+import { notFound } from '../lib/errors.js';
+import type { Operation } from '../lib/operations.js';
+import { residencyOperations, residencyRoutes } from '../residency/routes.js';
+import { transferRegisterOperations, transferRegisterRoutes } from '../transfers/routes.js';
+import { findEvidencePackage } from './package.js';
+
+const BASE = '/api/v1/evidence_packages';
+
+const evidencePackageRoutes: RouteModule = (app, ctx) => {
+  app.get(`${BASE}/:id`, requires('read'), (c) => {
+    const id = c.req.param('id');
+    const found = findEvidencePackage(ctx, c.get('principal').accountId, id);
+    if (found) return c.json(found);
+    // Packages are kept by the cell that drew them (`evp_<country>_…`).
+    const home = /^evp_([a-z]{2})_/.exec(id)?.[1]?.toUpperCase();
+    if (home && home !== ctx.country && ctx.cells.get(home)) throw wrongCountry(home);
+    throw notFound('No such evidence package.');
+  });
+};
+
+/** Transfer register, residency posture, breach scope and evidence packages, mounted together. */
+export const complyRoutes: RouteModule = (app, ctx) => {
+  transferRegisterRoutes(app, ctx);
+  residencyRoutes(app, ctx);
+  breachScopeRoutes(app, ctx);
+  evidencePackageRoutes(app, ctx);
+};
+
+/** OpenAPI descriptors of the Comply routes. */
+export const complyOperations: Operation[] = [
+  ...transferRegisterOperations,
+  ...residencyOperations,
+  ...breachScopeOperations,
+  {
+    method: 'get', path: `${BASE}/{id}`, summary: 'Read an evidence package drawn before, exactly as it was answered (from the cell that drew it: 421 elsewhere)',
+    tag: 'Cross-border', auth: ['api_token'], permission: 'read',
+    response: { status: 200, description: 'The evidence package', schema: evidencePackage }, errors: [404, 421],
+  },
+];
