@@ -18,6 +18,12 @@ export interface CliConfig {
   flowId: string | undefined;
   /** The sandbox's capturable flow, the default of `records create --flow`. */
   captureFlowId: string | undefined;
+  /**
+   * The base URL of each country cell, from the sandbox's `countries`: where a `421 wrong_country` answer is
+   * re-issued. Only when the base URL is one of the sandbox's own cells, so a token for another service
+   * (`SVC_BASE_URL`) is never sent to the sandbox's hosts; else the client asks the service (`GET /api/v1/countries`).
+   */
+  countries?: Record<string, string> | undefined;
   /** Where the values came from, for error messages. */
   source: string;
 }
@@ -35,7 +41,22 @@ interface SandboxFile {
   capture_flow_id?: unknown;
   oauth_client_id?: unknown;
   oauth_client_secret?: unknown;
+  countries?: unknown;
 }
+
+/** The sandbox's cells as `{ISO code: base_url}`, leaving out what is not a string. */
+function cellsOf(countries: unknown): Record<string, string> {
+  if (typeof countries !== 'object' || countries === null) return {};
+  const cells: Record<string, string> = {};
+  for (const [code, cell] of Object.entries(countries)) {
+    const url = text((cell as { base_url?: unknown } | null)?.base_url);
+    if (url) cells[code] = url;
+  }
+  return cells;
+}
+
+/** `url` without trailing slashes, to compare base URLs. */
+const trimmed = (url: string) => url.replace(/\/+$/, '');
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
@@ -64,6 +85,8 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
   if (!baseUrl) throw new CliUsageError(`no base URL: ${CONFIG_HINT}`);
   const apiTokenFrom = text(env.SVC_API_TOKEN) ? 'env' : text(sandbox.api_token) ? 'sandbox' : undefined;
   const fromEnv = [env.SVC_BASE_URL && 'SVC_BASE_URL', env.SVC_API_TOKEN && 'SVC_API_TOKEN'].filter(Boolean).join(', ');
+  const cells = cellsOf(sandbox.countries);
+  const ours = [text(sandbox.base_url), ...Object.values(cells)].some((url) => url !== undefined && trimmed(url) === trimmed(baseUrl));
   return {
     baseUrl,
     apiToken: text(env.SVC_API_TOKEN) ?? text(sandbox.api_token),
@@ -74,6 +97,7 @@ export function loadConfig(env: Record<string, string | undefined>, cwd: string)
     applicationId: text(sandbox.application_id),
     flowId: text(sandbox.flow_id),
     captureFlowId: text(sandbox.capture_flow_id),
+    countries: ours && Object.keys(cells).length ? cells : undefined,
     source: [fromEnv, readFrom].filter(Boolean).join(' and '),
   };
 }

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createClient } from '../lib/client.js';
 import { isSvcError, type AnySvcError } from '../lib/errors.js';
+import type { FetchImplementation } from '../lib/options.js';
 import { commands, type Command } from './commands.js';
 import { CliUsageError, loadConfig } from './config.js';
 import { exchangeCommands } from './exchange.js';
@@ -36,7 +37,7 @@ function help(): string {
     ...lines,
     '',
     'Options:',
-    '  --json     print the result as JSON (errors as one JSON line on stderr)',
+    '  --json     print the result as JSON (on stderr one JSON line: the error, or the country that answered)',
     '  -h, --help show this help',
     '',
     'The service comes from SVC_BASE_URL, or else from the sandbox.json that the reference server writes into its',
@@ -51,6 +52,8 @@ function help(): string {
     'The commands an agent runs (me, authority check, escalations) act as the agent when SVC_AGENT_TOKEN is set; authority',
     "check needs it. svc delegations exchange prints one, as the agent's OAuth client: --client-id or SVC_AGENT_CLIENT_ID,",
     "the secret from SVC_AGENT_CLIENT_SECRET (or the sandbox's client and secret).",
+    'Every answer names the country cell that gave it (country: DE on stderr). A resource homed in another country is',
+    "asked again there once, at that cell's base URL from the sandbox.json's countries, or else as the service lists it.",
     'Exit codes: 0 success, 1 the API refused or could not be reached (or a receipt or audit trail did not verify, or an',
     'authority check was denied), 2 usage or setup error, 3 an authority check was escalated to the principal.',
     '',
@@ -65,6 +68,26 @@ function findCommand(argv: string[]): { command: Command | SessionCommand; rest:
     if (command && argv.slice(0, words).every((w) => !w.startsWith('-'))) return { command, rest: argv.slice(words) };
   }
   return undefined;
+}
+
+/** Which country answered: the `Svc-Country` header of each answer, read by the `fetch` the client is given. */
+function countryWatch(): { fetch: FetchImplementation; answered(): { country: string; reissuedFrom?: string } | undefined } {
+  const answers: { country: string; status: number }[] = [];
+  return {
+    fetch: async (url, init) => {
+      const response = await globalThis.fetch(url, init);
+      const country = response.headers.get('svc-country');
+      if (country) answers.push({ country, status: response.status });
+      return response;
+    },
+    answered() {
+      const last = answers.at(-1);
+      if (!last) return undefined;
+      // A 421 before the last answer: the client re-issued the call at the resource's home country.
+      const misdirected = answers.slice(0, -1).findLast((a) => a.status === 421 && a.country !== last.country);
+      return { country: last.country, ...(misdirected && { reissuedFrom: misdirected.country }) };
+    },
+  };
 }
 
 function describeError(err: AnySvcError): string {
@@ -108,6 +131,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     return fail(EXIT.usage, `usage: svc ${command.usage}`);
   }
 
+  const watch = countryWatch();
   try {
     const args = { args: parsed.positionals, flags: parsed.values };
     let output;
@@ -115,10 +139,24 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       output = await command.run({ ...args, config: () => loadConfig(io.env, io.cwd), env: io.env, stderr: io.stderr });
     } else {
       const config = loadConfig(io.env, io.cwd);
-      const svc = createClient({ baseUrl: config.baseUrl, ...chooseCredential(config, io.env, command.agent), onWarning: (w) => io.stderr(`${w.message}\n`) });
+      const svc = createClient({
+        baseUrl: config.baseUrl,
+        ...chooseCredential(config, io.env, command.agent),
+        ...(config.countries && { countries: config.countries }),
+        fetch: watch.fetch,
+        onWarning: (w) => io.stderr(`${w.message}\n`),
+      });
       output = await command.run(svc, { ...args, config });
     }
     io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.human}\n`);
+    // Which country answered, on stderr so that stdout stays the result alone.
+    const answered = watch.answered();
+    if (answered) {
+      const { country, reissuedFrom } = answered;
+      io.stderr(json
+        ? `${JSON.stringify({ country, ...(reissuedFrom && { reissued_from: reissuedFrom }) })}\n`
+        : `country: ${country}${reissuedFrom ? ` (re-issued there: ${reissuedFrom} answered that the resource lives in ${country})` : ''}\n`);
+    }
     return output.exitCode ?? EXIT.ok;
   } catch (err) {
     if (err instanceof CliUsageError) return fail(EXIT.usage, err.message);
@@ -126,6 +164,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       const usage = err.code === 'ERR_SVC_CONFIGURATION';
       return fail(usage ? EXIT.usage : EXIT.api, describeError(err), {
         code: err.code, status: err.status, reason: err.reason, errors: err.errors, method: err.method, path: err.path,
+        home_country: err.homeCountry, country: watch.answered()?.country,
       });
     }
     throw err;
