@@ -99,6 +99,8 @@ export { createEscalation, getEscalation, listEscalations, readEscalation, waitF
 export { createDisclosureReceipt, getDisclosureReceipt } from './resources/disclosure-receipts.js';
 export { createAgreement, getAgreement, getAgreementReceipt, listAgreements, listQuorumVotes } from './resources/agreements.js';
 export { listInbox } from './resources/inbox.js';
+export { getResidencyPosture, getResidencyPostureEvidence, getTransferRegisterEvidence, listTransferRegister } from './resources/cross-border.js';
+export { getBreachScopeEvidence, reportBreachScope } from './resources/breach-scope.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -131,6 +133,20 @@ export type { AuthorityAllowed, AuthorityCheckResult, AuthorityDenied, Authority
 export type { EscalationQuery, EscalationRead, EscalationsResource, WaitForEscalationOptions } from './resources/escalations.js';
 export type { AgreementQuery, AgreementsResource } from './resources/agreements.js';
 export type { InboxListQuery, InboxResource } from './resources/inbox.js';
+export type { ResidencyPostureResource, TransferRegisterListQuery, TransferRegisterResource } from './resources/cross-border.js';
+export type { BreachScopeResource } from './resources/breach-scope.js';
+export type {
+  BreachCoverage,
+  BreachCredentialType,
+  BreachScope,
+  BreachScopeRequest,
+  EvidencePackage,
+  ResidencyAssurance,
+  ResidencyCountry,
+  ResidencyPosture,
+  TransferEntry,
+  TransferRegisterEvidenceRequest,
+} from './schemas/index.js';
 export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';
 export type {
   Agreement,
@@ -250,3 +266,10 @@ export { merkleTreeHash, verifyAuditChain } from './verify/audit-chain.js';
 export type { AnchorWithReceipts, AuditChainFailureReason, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from './verify/audit-chain.js';
 export type { AnchorReceipt, AuditAnchor, AuditEvent, ConsentRecord, ConsentImport, ConsentStatus, ReceiptRecord, SignedReceipt } from './schemas/index.js';
 export { SvcAgreementVerificationError, verifyAgreementReceipt, type VerifiedAgreementReceipt } from './verify/agreement.js';
+export {
+  EVIDENCE_PACKAGE_TYP,
+  SvcEvidenceVerificationError,
+  verifyEvidencePackage,
+  type VerifiedEvidencePackage,
+  type VerifyEvidencePackageOptions,
+} from './verify/evidence.js';

@@ -31,6 +31,8 @@ import { transparencyResource, type TransparencyResource } from '../resources/tr
 import { disclosureReceiptsResource, type DisclosureReceiptsResource } from '../resources/disclosure-receipts.js';
 import { agreementsResource, type AgreementsResource } from '../resources/agreements.js';
 import { inboxResource, type InboxResource } from '../resources/inbox.js';
+import { residencyPostureResource, transferRegisterResource, type ResidencyPostureResource, type TransferRegisterResource } from '../resources/cross-border.js';
+import { breachScopeResource, type BreachScopeResource } from '../resources/breach-scope.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -79,6 +81,12 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly agreements: AgreementsResource;
   /** The person's Trust Inbox: the decisions that wait for them, across organisations (scope `inbox:read`). */
   readonly inbox: InboxResource;
+  /** The transfer register: cross-border transfers with lawful basis and adequacy verdict, and its signed evidence package. */
+  readonly transferRegister: TransferRegisterResource;
+  /** Where subjects' data is stored per country, with an assurance status, and its signed proof of residency. */
+  readonly residencyPosture: ResidencyPostureResource;
+  /** What a leaked credential could have touched (counts and categories, `admin`), and its signed evidence package. */
+  readonly breachScope: BreachScopeResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -157,5 +165,8 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     disclosureReceipts: disclosureReceiptsResource(bearer),
     agreements: agreementsResource(bearer),
     inbox: inboxResource(bearer),
+    transferRegister: transferRegisterResource(bearer),
+    residencyPosture: residencyPostureResource(bearer),
+    breachScope: breachScopeResource(bearer),
   };
 }
