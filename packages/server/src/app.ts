@@ -27,6 +27,7 @@ import { agreementRoutes } from './agreements/routes.js';
 import { inboxRoutes } from './inbox/routes.js';
 import { complyRoutes } from './evidence/routes.js';
 import { countryGate, countryRoutes } from './countries/routes.js';
+import { credentialRoutes } from './credentials/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
 export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
@@ -57,6 +58,7 @@ const modules: RouteModule[] = [
   agreementRoutes, // agreements: documents to sign, parties (each a signing session), quorum, receipts of signatures
   inboxRoutes, // the Trust Inbox: GET /api/v1/inbox, the hosted page /inbox (signed in through the provider), /oap/escalations -> /inbox
   complyRoutes, // Comply: transfer register, residency posture, breach scope, their signed evidence packages, GET /api/v1/evidence_packages/{id}
+  credentialRoutes, // credentials (SD-JWT VC) of fulfilled consents, their status lists, presentations verified against the issuing cell's key
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

@@ -22,6 +22,7 @@ import { agreementOperations } from './agreements/routes.js';
 import { inboxOperations } from './inbox/routes.js';
 import { complyOperations } from './evidence/routes.js';
 import { countryOperations } from './countries/routes.js';
+import { credentialOperations } from './credentials/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -46,6 +47,7 @@ export const operationLists: Operation[][] = [
   inboxOperations,
   complyOperations,
   countryOperations,
+  credentialOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

@@ -176,7 +176,7 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     const created = await svc(['delegations', 'create', '--delegate', agentId, '--scopes', 'payments:write', '--max-value', '100', '--currency', 'EUR',
       '--jurisdictions', 'DE,FR', '--escalation', '--max-per-day', '5', '--min-trust', '10']);
     assert.equal(created.code, 0, created.stderr);
-    const id = /^id\s+(dlg_dev_\w+)$/m.exec(created.stdout)?.[1];
+    const id = /^id\s+(dlg_\w+)$/m.exec(created.stdout)?.[1];
     assert.ok(id, created.stdout);
     assert.match(created.stdout, /^delegate\s+agt_dev_\w+ \(agent\)$/m);
     assert.match(created.stdout, /^ {2}value\s+at most 100 EUR per action$/m);

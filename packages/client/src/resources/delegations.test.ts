@@ -93,7 +93,7 @@ describe('delegated authority against the reference server', () => {
 
   it('a person grants an agent bounded authority, and reads it back and in their list', async () => {
     const grant = await ada.delegations.create(paymentGrant());
-    assert.match(grant.id, /^dlg_dev_/);
+    assert.match(grant.id, /^dlg_us_/);
     assert.equal(grant.status, 'active');
     assert.equal(grant.principal_id, adaId);
     assert.equal(grant.delegate_id, agent.id);

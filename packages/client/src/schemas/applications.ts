@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { dateTime, listOf } from './common.js';
+import { countryCode } from './countries.js';
 
 /** Where an application's data lives: `dev` for development applications, `us` or `eu` for production ones. */
 export const applicationRegion = z.enum(['dev', 'us', 'eu']);
@@ -14,6 +15,8 @@ export const application = z.object({
   visibility: z.string(),
   region: applicationRegion,
   browser_commit_enabled: z.boolean(),
+  /** Where the personal data the application collects is homed when a capture or record names no subject country. */
+  home_country: countryCode,
   created_at: dateTime(),
   updated_at: dateTime(),
 });
@@ -35,6 +38,8 @@ export const createApplicationRequest = z.strictObject({
     application_type: z._default(applicationType, 'web'),
     visibility: z._default(visibility, 'private'),
     browser_commit_enabled: z._default(z.boolean(), false),
+    /** One of the service's country cells (`GET /api/v1/countries`); default the first. */
+    home_country: z.optional(countryCode),
   }).check(z.refine((a) => !(a.environment === 'development' && a.region), {
     message: 'region applies to production applications only',
     path: ['region'],
@@ -50,6 +55,8 @@ export const updateApplicationRequest = z.strictObject({
     application_type: z.optional(applicationType),
     visibility: z.optional(visibility),
     browser_commit_enabled: z.optional(z.boolean()),
+    /** Homes what the application collects from now on; what it collected stays where it is. */
+    home_country: z.optional(countryCode),
   }),
 });
 export type UpdateApplicationRequest = z.input<typeof updateApplicationRequest>;

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { countryCode } from './countries.js';
 import { wordingVerdict } from './captures.js';
 import { dateTime } from './common.js';
 import { purposeBasis } from './flows.js';
@@ -16,6 +17,8 @@ export const authorizeRequest = z.strictObject({
     email: z.email().check(z.maxLength(320)),
     /** The organisation's own id of the person; stored on the record, never on the person. */
     external_id: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+    /** The person's home country; it must be the capture's (the cell it was posted to). */
+    country: z.optional(countryCode),
   }),
   /** Do not send the receipt email to the person. */
   suppress_receipt: z.optional(z.boolean()),

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { countryCode } from './countries.js';
 
 /**
  * The capture snapshot limit: 16 KB, counted as 16384 bytes of the snapshot's UTF-8 encoding (a limit on what
@@ -47,6 +48,8 @@ export const captureSubject = z.strictObject({
   email: z.optional(z.email().check(z.maxLength(320))),
   /** The organisation's own id of the person; stored on the record, never on the person. */
   external_id: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  /** The person's home country: the capture and its record live only in its cell. Default the application's. */
+  country: z.optional(countryCode),
 });
 export type CaptureSubject = z.infer<typeof captureSubject>;
 

@@ -55,7 +55,7 @@ export const decisionOutcome = z.enum(['granted', 'declined', 'approved', 'denie
 export type DecisionOutcome = z.infer<typeof decisionOutcome>;
 
 /** The session token of a decision: `dts_` and 43 URL-safe base64 characters (32 random bytes). */
-export const sessionToken = z.string().check(z.regex(/^dts_[A-Za-z0-9_-]{43}$/, 'must be a decision session token (dts_...)'));
+export const sessionToken = z.string().check(z.regex(/^dts_(?:[a-z]{2}_)?[A-Za-z0-9_-]{43}$/, 'must be a decision session token (dts_...)'));
 
 /** An origin: scheme, host and optional port, with no path, query, fragment or trailing slash. */
 export const webOrigin = z.string().check(

@@ -168,7 +168,7 @@ export const authorityCheckRequest = z.strictObject({
   currency: z.optional(currencyCode),
   jurisdiction: z.optional(countryCode),
   description: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
-  escalation_id: z.optional(z.string().check(z.regex(/^esc_[A-Za-z0-9]{1,40}$/, 'must be an escalation id (esc_...)'))),
+  escalation_id: z.optional(z.string().check(z.regex(/^esc_(?:[a-z]{2}_)?[A-Za-z0-9]{1,40}$/, 'must be an escalation id (esc_...)'))),
 }).check(
   z.refine((r) => (r.value === undefined) === (r.currency === undefined), { message: 'value and currency go together', path: ['currency'] }),
 );

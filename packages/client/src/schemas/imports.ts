@@ -11,7 +11,8 @@ export const IMPORT_MAX_ROWS = 5000;
  * key), `purpose_missing` (a consent purpose without a decision), `default_checked`, `mandatory` (a consent control
  * shown ticked or required), `notice_only_purpose` (a contract or legal-obligation purpose cannot be declined).
  * Rows: `invalid_row` (the row does not match the row shape), `captured_in_future`, `idempotency_key_reused` (the
- * key names an earlier record with different content).
+ * key names an earlier record with different content), `wrong_country` (the subject's home country, or else the
+ * application's, is another cell's: send the row there).
  */
 export const refusalCode = z.enum([
   'unknown_purpose',
@@ -22,6 +23,7 @@ export const refusalCode = z.enum([
   'invalid_row',
   'captured_in_future',
   'idempotency_key_reused',
+  'wrong_country',
 ]);
 export type RefusalCode = z.infer<typeof refusalCode>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { countryCode } from './countries.js';
 import { decisionEntry, noticeDigest, wordingVerdict } from './captures.js';
 import { dateTime } from './common.js';
 import { purposeBasis } from './flows.js';
@@ -67,6 +68,8 @@ export const recordSubject = z.strictObject({
   email: z.email().check(z.maxLength(320)),
   /** The organisation's own id of the person. */
   external_id: z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  /** The person's home country: their records live only in its cell. Default the application's `home_country`. */
+  country: z.optional(countryCode),
 });
 export type RecordSubject = z.infer<typeof recordSubject>;
 

@@ -23,7 +23,7 @@ import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { ApiError, unprocessable } from '../lib/errors.js';
 import type { SigningKeys } from '../lib/keys.js';
-import { newId } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { transaction } from '../lib/transaction.js';
 
@@ -70,7 +70,7 @@ export type PartyOutcome =
 
 /** The agreement `id` of `accountId`, or undefined. */
 export function findAgreementRow(ctx: ServerContext, accountId: string, id: string): AgreementRow | undefined {
-  if (!/^agr_[A-Za-z0-9]{16,24}$/.test(id)) return undefined;
+  if (!/^agr_(?:[a-z]{2}_)?[A-Za-z0-9]{16,24}$/.test(id)) return undefined;
   const row = stmt<[string], AgreementRow>(ctx.db, 'SELECT * FROM agreements WHERE id = ?').get(id);
   return row?.account_id === accountId ? row : undefined;
 }
@@ -130,7 +130,7 @@ export function toAgreement(ctx: ServerContext, row: AgreementRow): Agreement {
 
 /** The party `id` (any account; callers check the agreement's), or undefined. */
 export function findPartyRow(ctx: ServerContext, id: string): PartyRow | undefined {
-  if (!/^pty_[A-Za-z0-9]{16,24}$/.test(id)) return undefined;
+  if (!/^pty_(?:[a-z]{2}_)?[A-Za-z0-9]{16,24}$/.test(id)) return undefined;
   return stmt<[string], PartyRow>(ctx.db, 'SELECT * FROM agreement_parties WHERE id = ?').get(id);
 }
 
@@ -167,7 +167,7 @@ export function createAgreement(
       { path: 'agreement.document.sha256', code: 'digest_mismatch', message: `the text's SHA-256 is ${digest}` },
     ]);
   }
-  const id = newId('agr_', 20);
+  const id = homedId(ctx.country, 'agr_', 20);
   const now = isoNow(ctx.clock);
   const expiresAt = signingDeadline(now, agreement.expires_at);
   return transaction(ctx.db, () => {
@@ -175,7 +175,7 @@ export function createAgreement(
       VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`)
       .run(id, input.accountId, input.applicationId, agreement.title, agreement.document.text, digest, agreement.quorum, now, now, expiresAt);
     for (const party of agreement.parties) {
-      const partyId = newId('pty_', 20);
+      const partyId = homedId(ctx.country, 'pty_', 20);
       const email = party.email.toLowerCase();
       stmt(ctx.db, `INSERT INTO agreement_parties (id, agreement_id, email, name, home_country, status) VALUES (?, ?, ?, ?, ?, 'pending')`)
         .run(partyId, id, email, party.name ?? null, party.home_country);

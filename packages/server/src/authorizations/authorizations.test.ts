@@ -119,7 +119,7 @@ describe('approval decisions leave authorization records, receipts and audit eve
       assert.equal(done.completion?.outcome, o.outcome);
 
       const read = await readDecision(server, d.session_token);
-      assert.match(read.record_id ?? '', /^ar_[A-Za-z0-9]{20}$/);
+      assert.match(read.record_id ?? '', /^ar_us_[A-Za-z0-9]{20}$/);
       const recordId = read.record_id!;
       const exchanged = await exchange(server, d.session_token, done.completion!.exchange_token);
       assert.equal(exchanged.status, 200);

@@ -7,7 +7,7 @@ import { findApplication } from '../lib/applications.js';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
-import { newId } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
 import { freezeAuthorizationReceipt, type ApprovalOutcome } from '../receipts/authorization.js';
 import { lifecycleEvents } from '../delegations/receipt.js';
 import { actionOf, ESCALATION_USE_SECONDS, escalationOfDecision, type EscalationRow } from '../delegations/escalation-store.js';
@@ -55,7 +55,7 @@ interface AuthorizationRow {
 
 /** A record id shaped like one this module issues (`ar_` and 20 characters); anything else is not looked up. */
 export function isAuthorizationRecordId(id: string): boolean {
-  return /^ar_[A-Za-z0-9]{20}$/.test(id);
+  return /^ar_(?:[a-z]{2}_)?[A-Za-z0-9]{20}$/.test(id);
 }
 
 /**
@@ -74,7 +74,7 @@ export function withdrawalMethodOf(ctx: ServerContext, recordId: string): string
  */
 export function recordApprovalDecision(ctx: ServerContext, input: ApprovalDecisionInput): string {
   const now = isoNow(ctx.clock);
-  const id = newId('ar_', 20);
+  const id = homedId(ctx.country, 'ar_', 20);
   const application = findApplication(ctx, input.applicationId);
   const escalation = escalationOfDecision(ctx, input.accountId, input.escalationId);
   const receipt = freezeAuthorizationReceipt({

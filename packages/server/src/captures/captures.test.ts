@@ -57,7 +57,7 @@ describe('POST /api/v1/captures', () => {
       const res = await captureRequest(server, body({ form_id: 'signup', page_url: 'https://shop.example/signup', locale: 'en' }));
       assert.equal(res.status, 201);
       const { capture: result } = (await res.json()) as { capture: Record<string, unknown> };
-      assert.match(String(result.session_token), /^dts_[A-Za-z0-9_-]{43}$/);
+      assert.match(String(result.session_token), /^dts_us_[A-Za-z0-9_-]{43}$/);
       assert.match(String(result.attestation_id), /^att_/);
       assert.equal(result.committed, false);
       assert.equal(result.record_id, null);

@@ -9,7 +9,8 @@ import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { transaction } from '../lib/transaction.js';
 import { ApiError, notFound, unprocessable, type FieldError } from '../lib/errors.js';
-import { newId, newSecret } from '../lib/ids.js';
+import { newId } from '../lib/ids.js';
+import { applicationHome, assertCreatesHere, SESSION_TOKEN, sessionTokenFor } from '../countries/routing.js';
 import { allowedOriginsOf } from '../lib/origins.js';
 import { getActiveFlowVersion, type FlowVersionRecord } from '../flows/store.js';
 import { evaluateDecisions } from '../records/attestation.js';
@@ -27,8 +28,8 @@ import {
 } from './store.js';
 import { compareWording, type WordingComparison } from './wording.js';
 
-/** The capture token format: `dts_` and 43 URL-safe base64 characters (a decision-like session token). */
-export const CAPTURE_TOKEN = /^dts_[A-Za-z0-9_-]{43}$/;
+/** The capture token format: `dts_`, the home country and 43 URL-safe base64 characters (a decision-like session token). */
+export const CAPTURE_TOKEN = SESSION_TOKEN;
 
 /** Who posted a capture: the publishable key's application and the browser origin the request came from. */
 export interface CaptureCaller {
@@ -118,6 +119,7 @@ function recordInput(
  * `decisions.<key>` with `unknown_purpose`, `purpose_missing`, `default_checked`, `mandatory` or `notice_only_purpose`).
  */
 export async function createCapture(ctx: ServerContext, caller: CaptureCaller, request: CaptureRequest): Promise<CaptureResult> {
+  assertCreatesHere(ctx, applicationHome(ctx, caller.applicationId), request.subject?.country);
   const version = captureTerms(ctx, caller.accountId, caller.applicationId, request.flow_id);
 
   if (request.commit) {
@@ -161,7 +163,7 @@ export async function createCapture(ctx: ServerContext, caller: CaptureCaller, r
   if (wording.wording_verdict === null && channel === 'embedded_field') wording = { wording_verdict: 'match', notice_hash: 'match' };
 
   const now = isoNow(ctx.clock);
-  const token = `dts_${newSecret()}`;
+  const token = sessionTokenFor(ctx.country);
   const row: Omit<CaptureRow, 'token_hash'> = {
     id: newId('att_', 20),
     account_id: caller.accountId,

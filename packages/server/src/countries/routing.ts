@@ -1,18 +1,22 @@
-import { ApiError } from '../lib/errors.js';
+import { ApiError, unprocessable } from '../lib/errors.js';
+import { newSecret } from '../lib/ids.js';
 import type { ServerContext } from '../lib/context.js';
+import { stmt } from '../lib/db.js';
 
 /**
  * Type prefixes of ids whose resource is personal data homed in one cell. A homed id carries its country after the
  * prefix (`cr_de_…`); an id of these types without one predates cells and belongs to the first country.
  */
 export const HOMED_PREFIXES = [
-  'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'act_', 'agr_', 'pty_', 'cred_',
+  'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'agr_', 'pty_', 'cred_',
 ] as const;
 
 const SESSION_PREFIX = 'dts_';
 /** A session or capture token is `dts_` and 43 base64url characters, or 46 with its country: the length tells. */
 const HOMED_SESSION = /^dts_([a-z]{2})_[A-Za-z0-9_-]{43}$/;
 const LEGACY_SESSION = /^dts_[A-Za-z0-9_-]{43}$/;
+/** Any decision session or capture token, with or without its country. */
+export const SESSION_TOKEN = /^dts_(?:[a-z]{2}_)?[A-Za-z0-9_-]{43}$/;
 const COUNTRY_PART = /^([a-z]{2})_[0-9A-Za-z]+$/;
 
 /**
@@ -36,6 +40,11 @@ export function homeOf(id: string, firstCountry: string): string | undefined {
   return undefined;
 }
 
+/** A fresh session or capture token homed in `country`: `dts_de_` and 32 random bytes. */
+export function sessionTokenFor(country: string): string {
+  return `${SESSION_PREFIX}${country.toLowerCase()}_${newSecret()}`;
+}
+
 /** The 421 a cell answers for a resource homed elsewhere: the country to re-issue against, nothing of the resource. */
 export function wrongCountry(home: string): ApiError {
   return new ApiError(421, `This resource is served from its home country, ${home}. Re-issue the request there.`, 'wrong_country', undefined, home);
@@ -50,4 +59,33 @@ export function firstCountry(ctx: ServerContext): string {
 export function assertHomedHere(ctx: ServerContext, id: string): void {
   const home = homeOf(id, firstCountry(ctx));
   if (home && home !== ctx.country) throw wrongCountry(home);
+}
+
+/** Refuses a country the service runs no cell for: nothing could be homed there. */
+export function assertCountryCell(ctx: ServerContext, country: string | undefined, path = 'home_country'): void {
+  if (country === undefined || ctx.cells.get(country)) return;
+  const known = ctx.cells.list().map((cell) => cell.country).join(', ');
+  const message = `${country} is not a country this service runs a cell for (${known}).`;
+  throw unprocessable(message, 'validation_failed', [{ path, code: 'unknown_country', message }]);
+}
+
+/**
+ * Where a new person's record is homed: the subject's country when the request names one, else the application's.
+ * Throws the 421 when that is not this cell, so the client re-issues the request there.
+ */
+export function assertCreatesHere(ctx: ServerContext, applicationHome: string, subjectCountry?: string): void {
+  const home = subjectCountry ?? applicationHome;
+  if (home !== ctx.country) throw wrongCountry(home);
+}
+
+/** The home country of an application's new personal data (its `home_country`, else the first country). */
+export function applicationHome(ctx: ServerContext, applicationId: string): string {
+  const home = stmt<[string], string | null>(ctx.db, 'SELECT home_country FROM applications WHERE id = ?').pluck().get(applicationId) as string | null | undefined;
+  return home ?? firstCountry(ctx);
+}
+
+/** The home of a flow's application, or undefined when the account has no such flow (the caller then answers as before). */
+export function flowHome(ctx: ServerContext, accountId: string, flowId: string): string | undefined {
+  const applicationId = stmt<[string, string], string>(ctx.db, 'SELECT application_id FROM flows WHERE id = ? AND account_id = ?').pluck().get(flowId, accountId) as string | undefined;
+  return applicationId === undefined ? undefined : applicationHome(ctx, applicationId);
 }

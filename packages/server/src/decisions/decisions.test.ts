@@ -46,7 +46,7 @@ describe('POST /api/v1/decisions', () => {
     assert.equal(res.status, 201);
     const json = await body(res);
     const { decision } = decisionEnvelope.parse(json);
-    assert.match(decision.session_token, /^dts_[A-Za-z0-9_-]{43}$/);
+    assert.match(decision.session_token, /^dts_us_[A-Za-z0-9_-]{43}$/);
     assert.equal(decision.url, `${server.sandbox.trust_url}/decisions/${decision.session_token}`);
     assert.equal(decision.embed_url, `${decision.url}/embed`);
     assert.equal(decision.status, 'pending');

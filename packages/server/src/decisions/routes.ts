@@ -45,7 +45,7 @@ function deprecated(ctx: ServerContext): MiddlewareHandler<Env> {
 export function decisionRoutes(app: Hono<Env>, ctx: ServerContext): void {
   const create = async (c: Context<Env>) => {
     const request = await readJson(c, createDecisionRequest);
-    const row = createDecision(ctx, c.get('principal'), request);
+    const row = createDecision(ctx, c.get('principal'), request, { atApplicationHome: true });
     c.header('Location', `${DECISIONS}/${row.session_token}`);
     return c.json({ decision: toWire(ctx, row) }, 201);
   };

@@ -4,7 +4,8 @@ import { isoNow } from '../lib/clock.js';
 import type { Principal, ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { notFound, unprocessable } from '../lib/errors.js';
-import { newId, newSecret } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
+import { applicationHome, assertCreatesHere, SESSION_TOKEN, sessionTokenFor } from '../countries/routing.js';
 import { transaction } from '../lib/transaction.js';
 import type { PageProgress, PageStatus } from '../pages/page-data.js';
 import { allowedOrigins, type ApplicationRow } from './applications.js';
@@ -15,8 +16,6 @@ import { plusSeconds, TERMINAL, type DecisionRow } from './row.js';
 
 /** How long a decision can be decided, from creation. */
 export const DECISION_LIFETIME_SECONDS = 15 * 60;
-
-const SESSION_TOKEN = /^dts_[A-Za-z0-9_-]{43}$/;
 
 /** Whether `value` looks like a session token; anything else is answered 404 before touching storage. */
 export function isSessionToken(value: string): boolean {
@@ -33,7 +32,12 @@ export function createDecision(
   ctx: ServerContext,
   principal: Principal,
   request: OpenDecisionRequest,
-  options: { applicationId?: string; deadlineAt?: string } = {},
+  options: {
+    applicationId?: string;
+    deadlineAt?: string;
+    /** Answer 421 unless this cell is the application's home (a decision asked for through the API). */
+    atApplicationHome?: boolean;
+  } = {},
 ): DecisionRow {
   const now = isoNow(ctx.clock);
   const prepared = kindOf(request.kind).prepare(ctx, principal, request, {
@@ -42,11 +46,12 @@ export function createDecision(
   });
   const application = prepared.application;
   if (!application) throw unprocessable('The account has no active application to hold this decision.', 'application_missing');
+  if (options.atApplicationHome) assertCreatesHere(ctx, applicationHome(ctx, application.id));
   checkDelivery(ctx, principal, application, request);
 
   const row: DecisionRow = {
-    id: newId('dec_'),
-    session_token: `dts_${newSecret()}`,
+    id: homedId(ctx.country, 'dec_'),
+    session_token: sessionTokenFor(ctx.country),
     account_id: application.account_id,
     application_id: application.id,
     kind: request.kind,

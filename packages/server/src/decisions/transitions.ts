@@ -4,7 +4,7 @@ import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { notFound, type ApiError } from '../lib/errors.js';
-import { hashSecret, newId, newSecret } from '../lib/ids.js';
+import { hashSecret, newSecret, homedId } from '../lib/ids.js';
 import { transaction } from '../lib/transaction.js';
 import type { TransitionRequest, TransitionResult } from '../pages/page-data.js';
 import { kindOf } from './kinds/index.js';
@@ -52,7 +52,7 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
       row.outcome = step.complete.outcome;
       row.step_index = lastIndex(row);
       row.completed_at = now;
-      row.consent_transaction_id = newId('ctxn_');
+      row.consent_transaction_id = homedId(ctx.country, 'ctxn_');
       row.exchange_token_hash = hashSecret(exchangeToken);
       row.exchange_expires_at = plusSeconds(now, TOKEN_LIFETIME_SECONDS);
       issued = kind.issue?.(ctx, row, exchangeToken, now);

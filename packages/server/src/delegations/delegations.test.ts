@@ -32,7 +32,7 @@ const paymentGrant = (extra: Record<string, unknown> = {}) => ({
 describe('delegation grants', () => {
   it('a person grants an agent bounded authority; the grant and its authorization receipt say exactly what is enforced', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant());
-    assert.match(g.id, /^dlg_dev_[A-Za-z0-9]{16}$/);
+    assert.match(g.id, /^dlg_us_[A-Za-z0-9]{16}$/);
     assert.equal(g.status, 'active');
     assert.equal(g.principal_id, ada.id);
     assert.equal(g.delegate_type, 'agent');

@@ -32,7 +32,7 @@ export interface EscalationRow {
 
 /** Whether `id` looks like an escalation id; anything else is not looked up. */
 export function isEscalationId(id: string): boolean {
-  return /^esc_[A-Za-z0-9]{20}$/.test(id);
+  return /^esc_(?:[a-z]{2}_)?[A-Za-z0-9]{20}$/.test(id);
 }
 
 /** The status at `now`: a pending escalation past `expires_at` is expired. */

@@ -8,7 +8,7 @@ import { isoNow } from '../lib/clock.js';
 import type { Principal, ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { notFound } from '../lib/errors.js';
-import { newId } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { transaction } from '../lib/transaction.js';
 import {
@@ -34,7 +34,7 @@ export function openEscalation(
   reason: string,
 ): EscalationRow {
   return transaction(ctx.db, () => {
-    const id = newId('esc_', 20);
+    const id = homedId(ctx.country, 'esc_', 20);
     const now = isoNow(ctx.clock);
     const expiresAt = new Date(ctx.clock.now() + ESCALATION_LIFETIME_SECONDS * 1000).toISOString();
     stmt(ctx.db, `INSERT INTO escalations (id, account_id, application_id, grant_id, agent_id, principal_id, trigger, reason, action, status,

@@ -10,7 +10,7 @@ import { isoNow } from '../lib/clock.js';
 import type { Principal, ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { ApiError, forbidden, notFound, unprocessable, type FieldError } from '../lib/errors.js';
-import { newId } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { transaction } from '../lib/transaction.js';
 import { findClient } from '../oauth/clients.js';
@@ -190,10 +190,6 @@ function invalid(message: string, path: string, code = 'invalid'): ApiError {
   return unprocessable(message, 'validation_failed', [{ path, code, message }]);
 }
 
-function regionOf(applicationId: string): string {
-  return /^tp_([a-z]+)_/.exec(applicationId)?.[1] ?? 'dev';
-}
-
 function personExists(ctx: ServerContext, accountId: string, personId: string): boolean {
   return stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM persons WHERE id = ? AND account_id = ?').pluck().get(personId, accountId) !== undefined;
 }
@@ -281,8 +277,8 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
     }
   }
 
-  const id = newId(`dlg_${regionOf(applicationId)}_`);
-  const recordId = newId('ar_', 20);
+  const id = homedId(ctx.country, 'dlg_');
+  const recordId = homedId(ctx.country, 'ar_', 20);
   const grantForReceipt = {
     id, principal_id: principalId, delegate_id: request.delegate_id, delegate_type: agent ? 'agent' as const : 'person' as const,
     delegation_type: body.delegation_type, ...terms, parent_grant_id: parent?.id ?? null, delegation_chain_root: parent?.delegation_chain_root ?? id,

@@ -39,7 +39,7 @@ describe('disclosure receipts', () => {
     const res = await disclose({ flow_id: flowId, agent_id: agent.id, disclosed_at: at, locale: 'en-GB' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const d = res.body.disclosure_receipt;
-    assert.match(d.record_id, /^nr_[A-Za-z0-9]{20}$/);
+    assert.match(d.record_id, /^nr_us_[A-Za-z0-9]{20}$/);
     assert.deepEqual({ ...d, record_id: undefined, recorded_at: undefined }, {
       record_id: undefined, record_type: 'notice_record', flow_id: flowId, flow_version: 1, agent_id: agent.id,
       application_id: server.sandbox.application_id, locale: 'en-GB', disclosed_at: at, recorded_at: undefined,

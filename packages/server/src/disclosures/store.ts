@@ -16,7 +16,7 @@ import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { ApiError, unprocessable } from '../lib/errors.js';
-import { newId } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
 import { transaction } from '../lib/transaction.js';
 import { PLATFORM_PARTY_ID, PLATFORM_PARTY_NAME } from '../receipts/canonical.js';
 import { noticeHash, noticeReference } from '../receipts/notice.js';
@@ -44,7 +44,7 @@ function versionAt(versions: readonly FlowVersionRecord[], at: number): FlowVers
 
 /** A notice record id shaped like the ones this module issues. */
 export function isNoticeRecordId(id: string): boolean {
-  return /^nr_[A-Za-z0-9]{20}$/.test(id);
+  return /^nr_(?:[a-z]{2}_)?[A-Za-z0-9]{20}$/.test(id);
 }
 
 /**
@@ -70,7 +70,7 @@ export function createDisclosureReceipt(ctx: ServerContext, accountId: string, i
     throw refuse('agent_id', 'agent_not_disclosed', `Version ${version.version} of flow ${input.flow_id} (in force at disclosed_at) does not disclose agent ${agent.id}: declare it in the flow's config.agents.`);
   }
 
-  const id = newId('nr_', 20);
+  const id = homedId(ctx.country, 'nr_', 20);
   const recordedAt = isoNow(ctx.clock);
   const at = new Date(disclosedAt).toISOString();
   const locale = input.locale ?? version.config.locale;
@@ -89,7 +89,7 @@ export function createDisclosureReceipt(ctx: ServerContext, accountId: string, i
       purposes: [],
       privacy_notice: { reference: noticeReference(version.flow_id, hash), sha256: hash },
       collection_method: 'Disclosure of an agent declared by the organisation through the disclosure receipts API',
-      ...(application?.region === 'us' ? { storage_locations: ['US'] } : {}),
+      storage_locations: [ctx.country],
     },
     party_identification: [
       { party_id: version.application_id, party_name: application?.name ?? version.application_id, party_role: 'controller', party_type: 'organization', provenance: 'declared' },

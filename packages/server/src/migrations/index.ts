@@ -15,9 +15,11 @@ import { agentManifests } from './013-agent-manifests.js';
 import { agreements } from './014-agreements.js';
 import { signatureRequests } from './015-signature-requests.js';
 import { inboxAddressees } from './016-inbox-addressees.js';
+import { homeCountries } from './017-home-countries.js';
+import { credentials } from './018-credentials.js';
 import { transfers } from './019-transfers.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
 export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
   agentIdentities, delegations, noticeRecords, agentManifests, agreements, signatureRequests, inboxAddressees,
-  transfers];
+  homeCountries, credentials, transfers];

@@ -168,7 +168,7 @@ describe('hosted flow page /accord/{flow_id}', () => {
     const res = await fetch(`${server.url}/accord/${server.sandbox.flow_id}?redirect_uri=${encodeURIComponent(back)}`, { redirect: 'manual' });
     assert.equal(res.status, 303);
     const location = res.headers.get('location') ?? '';
-    assert.match(location, /^\/decisions\/dts_[A-Za-z0-9_-]{43}$/);
+    assert.match(location, /^\/decisions\/dts_us_[A-Za-z0-9_-]{43}$/);
     const data = dataOf(await (await fetch(server.url + location)).text());
     assert.equal(data.mode, 'redirect');
     assert.equal(data.redirect_uri, back);

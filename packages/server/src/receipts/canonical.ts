@@ -56,6 +56,8 @@ export interface FrozenReceiptInput {
   agentDisclosures?: readonly Record<string, unknown>[] | undefined;
   /** The signature the consent was captured with (`extensions.signature_evidence`): where to find it, and its digest. */
   signatureEvidence?: { pointer: string; digest: string } | undefined;
+  /** The country of the cell that stores the record: the person's home (`storage_locations`). */
+  storedIn: string;
 }
 
 /** Whether a purpose counts as granted on the receipt: consent given, a legitimate interest not objected to, or notice-only. */
@@ -83,7 +85,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
     ...(input.expiresAt && flow.config.consent_duration ? { validity_duration: flow.config.consent_duration } : {}),
     ...(input.supersedesRecordId ? { record_reference: input.supersedesRecordId } : {}),
   });
-  const storage = application.region === 'us' ? { storage_locations: ['US'] } : {};
+  const storage = { storage_locations: [input.storedIn] };
   return {
     schema_version: RECEIPT_SCHEMA_VERSION,
     conforms_to: RECEIPT_CONFORMS_TO,

@@ -5,7 +5,7 @@ import { z } from 'zod/mini';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { unprocessable } from '../lib/errors.js';
-import { newId } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
 import { fieldErrors, validate } from '../lib/validate.js';
 import { FlowTermsResolver, recordDecisions } from './service.js';
 import { stmt } from '../lib/db.js';
@@ -110,7 +110,7 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
   const sendReceipts = request.send_receipts ?? false;
   const allowance = importAllowance(ctx, accountId);
   const applicationId = resolver.versionFor(isoNow(ctx.clock)).application_id;
-  const id = newId('imp_', 20);
+  const id = homedId(ctx.country, 'imp_', 20);
   const startedAt = isoNow(ctx.clock);
   const base: ImportRowRecord = {
     seq: 0, id, account_id: accountId, application_id: applicationId, flow_id: request.flow_id, status: 'running',

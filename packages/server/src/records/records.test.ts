@@ -31,7 +31,7 @@ describe('Record API: POST /api/v1/consent_records', () => {
     const { status, body } = await postRecord(server, record({ subject: { email: 'Ada@Example.com', external_id: 'crm-1' }, decisions: { ...grantAll, research: { decision: 'declined' } } }));
     assert.equal(status, 201, JSON.stringify(body));
     const r = body.consent_record;
-    assert.match(r.id, /^cr_[A-Za-z0-9]{20}$/);
+    assert.match(r.id, /^cr_us_[A-Za-z0-9]{20}$/);
     assert.equal(r.status, 'fulfilled');
     assert.equal(r.receipt_id, r.id);
     assert.equal(r.channel, 'controller_attested');

@@ -11,6 +11,7 @@ import type {
   RecordPurposeOutcome,
 } from '@svc/client/schemas';
 import type { ConsentReceiptRecord } from '@svc/client/schemas';
+import { applicationHome } from '../countries/routing.js';
 import { appendAuditEvent } from '../audit/chain.js';
 import { jcsHash } from '../audit/hash.js';
 import { findApplication } from '../lib/applications.js';
@@ -18,7 +19,7 @@ import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import type { DomainEvent } from '../lib/events.js';
 import { ApiError, notFound, unprocessable, type FieldError } from '../lib/errors.js';
-import { newId } from '../lib/ids.js';
+import { homedId } from '../lib/ids.js';
 import { getActivatedVersions, getFlowVersion, type FlowVersionRecord } from '../flows/store.js';
 import { agentDisclosuresOf } from '../disclosures/agents.js';
 import { freezeReceipt, renderReceipt, type WithdrawalFact } from '../receipts/canonical.js';
@@ -44,7 +45,7 @@ export interface ConsentRecordInput {
    * decision nobody signed in to): the record is anonymous, its receipt says `anonymous: true` and has no
    * `pii_principal_id`, and the record id stands in for the principal (see {@link isAnonymousPrincipal}).
    */
-  subject: { email: string; external_id?: string | null | undefined } | null;
+  subject: { email: string; external_id?: string | null | undefined; country?: string | undefined } | null;
   /** Map purpose key -> Decision entry. */
   decisions: Readonly<Record<string, DecisionEntry>>;
   /** ISO 8601; default now. Never more than five minutes ahead of the server clock. */
@@ -312,7 +313,7 @@ export function personFor(ctx: ServerContext, accountId: string, email: string, 
   const normalised = normaliseEmail(email);
   const found = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND email = ?').get(accountId, normalised);
   if (found) return found.id;
-  const id = newId('prs_', 20);
+  const id = homedId(ctx.country, 'prs_', 20);
   stmt(ctx.db, 'INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run(id, accountId, normalised, now);
   return id;
 }
@@ -397,11 +398,18 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
     }
   }
 
+  // A person's records live only in their home cell: the subject's country, else the application's.
+  const home = input.subject?.country ?? applicationHome(ctx, applicationId);
+  if (home !== ctx.country) {
+    const refusal: Refusal = { purpose: null, code: 'wrong_country', message: `The subject's records are homed in ${home}; send this record to that country's cell.` };
+    return { kind: 'refused', refusals: [refusal], errors: [{ path: 'subject.country', code: refusal.code, message: refusal.message }] };
+  }
+
   const evaluation = evaluateDecisions(terms.config, input.decisions);
   if (!evaluation.ok) return { kind: 'refused', refusals: evaluation.refusals, errors: refusalErrors(evaluation.refusals) };
   const outcomes = evaluation.outcomes;
 
-  const id = newId('cr_', 20);
+  const id = homedId(ctx.country, 'cr_', 20);
   const anonymous = input.subject === null;
   const personId = input.subject ? personFor(ctx, terms.account_id, input.subject.email, now) : anonymousPrincipal(ctx, terms.account_id, id, now);
   const email = input.subject ? normaliseEmail(input.subject.email) : '';
@@ -427,6 +435,7 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
     : [];
 
   const receipt = freezeReceipt({
+    storedIn: ctx.country,
     recordId: id,
     personId,
     anonymous,

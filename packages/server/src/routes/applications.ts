@@ -10,6 +10,7 @@ import {
 import { z } from 'zod/mini';
 import type { RouteModule } from '../app.js';
 import { listActivity } from '../lib/activity.js';
+import { assertCountryCell } from '../countries/routing.js';
 import { createApplication, getApplication, listApplications, toApplication, updateApplication } from '../lib/applications.js';
 import { requires } from '../lib/auth.js';
 import { notFound } from '../lib/errors.js';
@@ -31,6 +32,7 @@ export const applicationRoutes: RouteModule = (app, ctx) => {
 
   app.post('/api/v1/applications', requires('write'), async (c) => {
     const { application } = await readJson(c, createApplicationRequest);
+    assertCountryCell(ctx, application.home_country);
     const created = createApplication(ctx, c.get('principal').accountId, application);
     return c.json({ application: toApplication(created.application), publishable_key: created.publishable_key }, 201);
   });
@@ -43,6 +45,7 @@ export const applicationRoutes: RouteModule = (app, ctx) => {
 
   app.patch('/api/v1/applications/:id', requires('write'), async (c) => {
     const { application } = await readJson(c, updateApplicationRequest);
+    assertCountryCell(ctx, application.home_country);
     const updated = updateApplication(ctx, c.get('principal').accountId, c.req.param('id'), application);
     if (!updated) throw notFound('No such application.');
     return c.json({ application: toApplication(updated) });

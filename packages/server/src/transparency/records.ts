@@ -76,8 +76,8 @@ export function controllerRecord(ctx: ServerContext, applicationId: string): Con
     environment: application.environment,
     region: application.region,
     active: application.active,
-    // Stated exactly when the receipts state it (a `us` application's records live in the US).
-    ...(application.region === 'us' ? { storage_locations: ['US'] } : {}),
+    // Where the receipts may be stored: each person's records live in their home country's cell.
+    storage_locations: ctx.cells.list().map((cell) => cell.country),
     receipts: {
       schema_version: RECEIPT_SCHEMA_VERSION,
       conforms_to: RECEIPT_CONFORMS_TO,
