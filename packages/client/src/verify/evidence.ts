@@ -1,7 +1,7 @@
 // Offline verification of an evidence package (transfer register, residency posture, breach scope):
 // `{evidence_package_id, format_type, package}`, `package` a compact JWS (ES256, `typ` `svc-evidence+jwt`) over the
 // package's JSON content, its `kid` in the answering cell's `/.well-known/jwks.json`. jose and Web Crypto only.
-import { compactVerify, createLocalJWKSet, errors as joseErrors, type JSONWebKeySet } from 'jose';
+import { base64url, compactVerify, createLocalJWKSet, errors as joseErrors, type JSONWebKeySet } from 'jose';
 import { SvcError } from '../lib/errors.js';
 
 /** The JWS `typ` of every evidence package. */
@@ -77,6 +77,17 @@ export async function verifyEvidencePackage<T extends Record<string, unknown> = 
   const jws = envelope.package;
   if (typeof jws !== 'string' || !COMPACT.test(jws)) throw fail('format', 'package must be a compact JWS (header.payload.signature).');
   if (!jwks || !Array.isArray((jwks as { keys?: unknown }).keys)) throw fail('format', 'jwks must be a JWK Set ({keys: [...]}).');
+  // Base64url decoders ignore the spare bits of a segment's last character: a package whose characters are not the
+  // one encoding of its bytes was changed after signing, even when its bytes were not.
+  for (const segment of jws.split('.')) {
+    let canonical: boolean;
+    try {
+      canonical = base64url.encode(base64url.decode(segment)) === segment;
+    } catch {
+      canonical = false;
+    }
+    if (!canonical) throw fail('signature', 'The package is not the canonical encoding of what was signed.');
+  }
   let verified: Awaited<ReturnType<typeof compactVerify>>;
   try {
     verified = await compactVerify(jws, createLocalJWKSet(jwks), { algorithms: options.algorithms ?? ['ES256'] });
