@@ -59,6 +59,7 @@ const statusText: Record<number, string> = {
   404: 'No such resource (or not this account\'s)',
   409: 'A request with the same Idempotency-Key is still running, or a status change the current status does not allow',
   413: 'Request body too large',
+  421: 'Misdirected: the resource is homed in another country\'s cell; `home_country` names the cell to re-issue against',
   422: 'Validation failed; `errors` names each path',
 };
 
@@ -78,7 +79,9 @@ function pathParameters(path: string) {
 
 function operationObject(op: Operation) {
   const errorRef = { $ref: '#/components/responses/Error' };
-  const statuses = new Set<number>([...(op.auth.length ? [401, 403] : []), ...(op.body ? [400, 413, 422] : []), ...(op.errors ?? [])]);
+  // Any API request can name another cell's resource (in its path or, for a create, its subject's country).
+  const misdirectable = op.path.startsWith('/api/v1/') ? [421] : [];
+  const statuses = new Set<number>([...(op.auth.length ? [401, 403] : []), ...misdirectable, ...(op.body ? [400, 413, 422] : []), ...(op.errors ?? [])]);
   const write = op.path.startsWith('/api/v1/') && op.method !== 'get' && op.auth.length > 0;
   const parameters = [
     ...pathParameters(op.path),
