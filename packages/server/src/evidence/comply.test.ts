@@ -273,7 +273,7 @@ describe('residency posture', () => {
     assert.equal(payload.drawn_at, payload.residency_posture.drawn_at);
     assert.deepEqual((payload.residency_posture.countries as Json[]).map((c) => [c.country, c.consent_records, c.assurance]), [['US', 0, 'verified'], ['DE', 1, 'verified']]);
     assert.deepEqual((payload.audit_anchors as Json[]).map((a) => a.country), ['US', 'DE']);
-    const deChains = (payload.audit_anchors as Json[])[1].chains as Json[];
+    const deChains = (payload.audit_anchors as Json[])[1]!.chains as Json[];
     assert.ok(deChains.some((c) => c.sequence > 0 && /^[0-9a-f]{64}$/.test(c.head_hash)), 'the DE chain holds the record\'s event');
     await assertEveryCharacterMatters(res.body, jwks);
     const withBody = await call(de, '/api/v1/residency_posture/evidence_package', { json: {} });
