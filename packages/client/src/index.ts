@@ -101,6 +101,7 @@ export { createAgreement, getAgreement, getAgreementReceipt, listAgreements, lis
 export { listInbox } from './resources/inbox.js';
 export { getResidencyPosture, getResidencyPostureEvidence, getTransferRegisterEvidence, listTransferRegister } from './resources/cross-border.js';
 export { getBreachScopeEvidence, reportBreachScope } from './resources/breach-scope.js';
+export { createCredential, getCredential, listCredentials, revokeCredential, verifyPresentation } from './resources/credentials.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -135,6 +136,8 @@ export type { AgreementQuery, AgreementsResource } from './resources/agreements.
 export type { InboxListQuery, InboxResource } from './resources/inbox.js';
 export type { ResidencyPostureResource, TransferRegisterListQuery, TransferRegisterResource } from './resources/cross-border.js';
 export type { BreachScopeResource } from './resources/breach-scope.js';
+export type { CredentialQuery, CredentialsResource, PresentationsResource } from './resources/credentials.js';
+export type { CreateCredentialRequest, Credential, CredentialStatus, PresentationVerification, VerifyPresentationRequest } from './schemas/index.js';
 export type {
   BreachCoverage,
   BreachCredentialType,

@@ -33,6 +33,7 @@ import { agreementsResource, type AgreementsResource } from '../resources/agreem
 import { inboxResource, type InboxResource } from '../resources/inbox.js';
 import { residencyPostureResource, transferRegisterResource, type ResidencyPostureResource, type TransferRegisterResource } from '../resources/cross-border.js';
 import { breachScopeResource, type BreachScopeResource } from '../resources/breach-scope.js';
+import { credentialsResource, presentationsResource, type CredentialsResource, type PresentationsResource } from '../resources/credentials.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -87,6 +88,10 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly residencyPosture: ResidencyPostureResource;
   /** What a leaked credential could have touched (counts and categories, `admin`), and its signed evidence package. */
   readonly breachScope: BreachScopeResource;
+  /** Verifiable credentials (SD-JWT VC) of fulfilled consents: issue, read, list, revoke (`@svc/client/credentials` presents them). */
+  readonly credentials: CredentialsResource;
+  /** Verifying a presented credential in any cell, against the issuing cell's published key. */
+  readonly presentations: PresentationsResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -168,5 +173,7 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     transferRegister: transferRegisterResource(bearer),
     residencyPosture: residencyPostureResource(bearer),
     breachScope: breachScopeResource(bearer),
+    credentials: credentialsResource(bearer),
+    presentations: presentationsResource(bearer),
   };
 }
