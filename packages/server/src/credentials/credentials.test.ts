@@ -258,8 +258,10 @@ describe('credentials and presentations across country cells', () => {
     }
   });
 
-  it('a credential of a withdrawn consent is refused', async () => {
+  it('withdrawing the consent revokes its credentials, and no new one is issued', async () => {
     const withdrawnTxn = await fulfilledConsent(us, 'bob@example.com');
+    const before = await issue(us, { consent_transaction_id: withdrawnTxn, credential_type: 'ConsentCredential' });
+    assert.equal(before.status, 'active');
     const decision = us.context.db.prepare('SELECT id FROM decisions WHERE consent_transaction_id = ?').pluck().get(withdrawnTxn) as string;
     const recordId = us.context.db.prepare("SELECT id FROM consent_records WHERE idempotency_key = ?").pluck().get(`decision:${decision}`) as string;
     const withdraw = await us.api(`/api/v1/consent_records/${recordId}/withdraw`, { method: 'POST', json: {} });
@@ -267,6 +269,12 @@ describe('credentials and presentations across country cells', () => {
     const res = await us.api('/api/v1/credentials', { method: 'POST', json: { consent_transaction_id: withdrawnTxn, credential_type: 'ConsentCredential' } });
     assert.equal(res.status, 422);
     assert.equal(((await res.json()) as { code: string }).code, 'consent_not_fulfilled');
+    const after = ((await (await us.api(`/api/v1/credentials/${before.id}`)).json()) as { credential: Credential }).credential;
+    assert.equal(after.status, 'revoked');
+    const token = await (await fetch(after.status_list.uri)).text();
+    const { StatusList } = await import('@sd-jwt/jwt-status-list');
+    const { status_list } = decodeJwt(token) as { status_list: { lst: string } };
+    assert.equal(StatusList.decompressStatusList(status_list.lst, 1).getStatus(after.status_list.idx), 1);
   });
 
   it('a holder-bound credential needs a key binding JWT over the verifier\'s nonce and audience', async () => {

@@ -21,7 +21,7 @@ import { notFound } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
 import { DEFAULT_LIMIT } from '../lib/pagination.js';
 import { readJson, readQuery } from '../lib/validate.js';
-import { findCredentialRow, issueCredential, listCredentials, revokeCredential, toCredential } from './store.js';
+import { findCredentialRow, followWithdrawals, issueCredential, listCredentials, revokeCredential, toCredential } from './store.js';
 import {
   STATUS_LIST_MEDIA_TYPE,
   STATUS_LIST_PATH,
@@ -71,6 +71,7 @@ export function issuerMetadata(ctx: ServerContext): CredentialIssuerMetadata {
 
 /** The credential and presentation routes, and the issuer's public discovery. */
 export const credentialRoutes: RouteModule = (app, ctx) => {
+  followWithdrawals(ctx);
   app.post(BASE, requires('write'), async (c) => {
     const input = await readJson(c, createCredentialRequest);
     const credential = await issueCredential(ctx, c.get('principal').accountId, input);

@@ -197,17 +197,43 @@ export function listCredentials(ctx: ServerContext, accountId: string, query: Pi
  * Revokes a credential: sets its bit in its status list (published at once; verifiers see it when their cached copy
  * of the list expires, within its `ttl`). Revoking a revoked credential changes nothing and answers it as it is.
  */
-export function revokeCredential(ctx: ServerContext, row: CredentialRow): CredentialRow {
+export function revokeCredential(ctx: ServerContext, row: CredentialRow, reason: 'revoked' | 'consent_withdrawn' = 'revoked'): CredentialRow {
   if (row.revoked_at) return row;
   const now = isoNow(ctx.clock);
   transaction(ctx.db, () => {
     stmt(ctx.db, 'UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, row.id);
     appendAuditEvent(ctx, {
       applicationId: row.application_id, type: 'credential.revoked', occurredAt: now,
-      data: { credential_id: row.id, credential_type: row.credential_type, consent_transaction_id: row.consent_transaction_id, status_list_id: row.status_list_id, status_idx: row.status_idx },
+      data: { credential_id: row.id, credential_type: row.credential_type, consent_transaction_id: row.consent_transaction_id, status_list_id: row.status_list_id, status_idx: row.status_idx, reason },
     });
   });
   statusListChanged(ctx, row.status_list_id);
-  ctx.metrics.increment('credentials.revoked_total');
+  ctx.metrics.increment('credentials.revoked_total', { reason });
   return { ...row, revoked_at: now };
+}
+
+const followed = new WeakSet<ServerContext>();
+
+/**
+ * A credential never outlives the consent it attests: when a consent record made by a decision loses a purpose
+ * (`consent.purpose_revoked`) or all of them (`consent.revoked`), the decision's credentials attesting it are
+ * revoked in the same transaction. Subscribed once per cell.
+ */
+export function followWithdrawals(ctx: ServerContext): void {
+  if (followed.has(ctx)) return;
+  followed.add(ctx);
+  const revokeFor = (eventCtx: ServerContext, recordId: unknown, purposes: readonly string[] | 'all') => {
+    if (typeof recordId !== 'string') return;
+    const key = stmt<[string], string | null>(eventCtx.db, 'SELECT idempotency_key FROM consent_records WHERE id = ?').pluck().get(recordId) as string | null | undefined;
+    if (!key?.startsWith('decision:')) return;
+    const rows = stmt<[string], CredentialRow>(eventCtx.db, 'SELECT * FROM credentials WHERE decision_id = ? AND revoked_at IS NULL').all(key.slice('decision:'.length));
+    for (const row of rows) {
+      const attested = JSON.parse(row.purposes) as string[];
+      if (purposes === 'all' || attested.some((p) => purposes.includes(p))) revokeCredential(eventCtx, row, 'consent_withdrawn');
+    }
+  };
+  ctx.events.on('consent.revoked', (eventCtx, event) => revokeFor(eventCtx, event.data.record_id, 'all'));
+  ctx.events.on('consent.purpose_revoked', (eventCtx, event) => {
+    if (event.data.outcome === 'revoked' && typeof event.data.purpose === 'string') revokeFor(eventCtx, event.data.record_id, [event.data.purpose]);
+  });
 }
