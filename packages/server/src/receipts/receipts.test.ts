@@ -63,6 +63,8 @@ describe('receipts: GET /api/v1/consent_receipts/{id}', () => {
         ],
         privacy_notice: { reference: `urn:svc:notice:${flowId}:${noticeHash(version).slice(0, 16)}`, sha256: noticeHash(version) },
         collection_method: 'Attested by the organisation through the Record API',
+        // Stated because the cell that stores the record knows its own country.
+        storage_locations: ['US'],
       },
       party_identification: [
         { party_id: server.sandbox.application_id, party_name: 'Sandbox application', party_role: 'controller', party_type: 'organization', provenance: 'declared' },
@@ -76,7 +78,7 @@ describe('receipts: GET /api/v1/consent_receipts/{id}', () => {
       extensions: { consent_flow_id: flowId, collection_channel: 'controller_attested', captured_at: r.captured_at, recorded_at: r.recorded_at },
     });
     // Not stated because the platform cannot state them truthfully.
-    for (const absent of ['withdrawal_method', 'recipient_third_parties', 'storage_locations', 'processing_locations', 'privacy_rights']) {
+    for (const absent of ['withdrawal_method', 'recipient_third_parties', 'processing_locations', 'privacy_rights']) {
       assert.equal(absent in receipt.pii_processing, false, absent);
     }
     assert.equal('anonymous' in receipt, false);

@@ -28,7 +28,7 @@ describe('applications and allowed origins', () => {
     assert.match(publishable_key, /^pk_test_[A-Za-z0-9]+$/);
     assert.deepEqual(
       { ...application, id: '', created_at: '', updated_at: '' },
-      { id: '', name: 'Shop', active: true, application_type: 'web', environment: 'development', visibility: 'private', region: 'dev', browser_commit_enabled: false, created_at: '', updated_at: '' },
+      { id: '', name: 'Shop', active: true, application_type: 'web', environment: 'development', visibility: 'private', region: 'dev', browser_commit_enabled: false, home_country: 'US', created_at: '', updated_at: '' },
     );
     const read = await server.api(`/api/v1/applications/${application.id}`);
     assert.deepEqual(((await read.json()) as { application: Application }).application, application);

@@ -47,7 +47,7 @@ describe('CORS for publishable-key browser calls', () => {
     assert.ok(seen <= server.context.clock.now() && seen > server.context.clock.now() - 5000, 'stamped by the server clock just now');
   });
 
-  it('lets a browser client read the deprecation and rate-limit headers', async () => {
+  it('lets a browser client read the deprecation, rate-limit and answering-country headers', async () => {
     const res = await fetch(`${server.url}/api/v1/consent_sessions`, {
       method: 'POST',
       headers: { origin: shop, 'x-publishable-key': server.sandbox.publishable_key, 'content-type': 'application/json' },
@@ -55,7 +55,7 @@ describe('CORS for publishable-key browser calls', () => {
     });
     assert.equal(res.headers.get('access-control-allow-origin'), shop);
     const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(',').sort();
-    assert.deepEqual(exposed, ['deprecation', 'link', 'retry-after', 'sunset']);
+    assert.deepEqual(exposed, ['deprecation', 'link', 'retry-after', 'sunset', 'svc-country']);
     assert.ok(res.headers.get('deprecation'), 'the alias is deprecated');
   });
 
