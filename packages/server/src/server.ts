@@ -106,6 +106,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       metrics: new Metrics(),
       events: new DomainEvents(),
       dataDir: dir,
+      controlDataDir: dataDir,
       country,
       cells,
       baseUrl: '',

@@ -2,7 +2,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { verifyWebhook } from '@svc/client';
 import { startTestCells, type TestCells } from '../testing.js';
+import { createActiveFlow, grantAll } from '../records/test-support.js';
+import { createEndpoint, startReceiver } from '../webhooks/test-support.js';
 
 let server: TestCells;
 before(async () => {
@@ -56,5 +59,25 @@ describe('country cells', () => {
     const legacy = await server.cells.DE!.api('/api/v1/consent_records/cr_AAAAAAAAAAAAAAAAAAAA');
     assert.equal(legacy.status, 421);
     assert.equal((await legacy.json() as { home_country: string }).home_country, 'US');
+  });
+
+  it('delivers a DE record\'s webhook, signed with the secret of the endpoint registered through US', async () => {
+    const receiver = await startReceiver(200);
+    try {
+      const endpoint = await createEndpoint(server.cells.US!, receiver.url, ['consent.granted']);
+      const flowId = await createActiveFlow(server.cells.US!);
+      const made = await server.cells.DE!.api('/api/v1/consent_records', {
+        method: 'POST', json: { flow_id: flowId, subject: { email: 'dora@example.de', country: 'DE' }, decisions: grantAll },
+      });
+      assert.equal(made.status, 201);
+      const { consent_record } = await made.json() as { consent_record: { id: string } };
+      const deadline = Date.now() + 10_000;
+      while (!receiver.received.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(receiver.received.length > 0, 'the DE cell delivered nothing');
+      const event = await verifyWebhook(receiver.received[0]!.body, receiver.received[0]!.headers, endpoint.secret, { now: server.cells.DE!.context.clock.now() });
+      assert.match(JSON.stringify(event), new RegExp(consent_record.id));
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -41,7 +41,7 @@ const sealers = new WeakMap<ServerContext, Sealer>();
 /** The at-rest sealer of signing secrets, loaded once per server. */
 export function sealerOf(ctx: ServerContext): Sealer {
   let sealer = sealers.get(ctx);
-  if (!sealer) sealers.set(ctx, (sealer = loadSealer(ctx.dataDir)));
+  if (!sealer) sealers.set(ctx, (sealer = loadSealer(ctx.controlDataDir)));
   return sealer;
 }
 

@@ -16,6 +16,11 @@ export interface ServerContext {
   /** In-process bus for domain events (decisions, records) that webhooks and the audit trail consume. */
   events: DomainEvents;
   dataDir: string;
+  /**
+   * Where the control plane's own secrets live (the at-rest key sealing webhook and form-connection secrets, which
+   * every cell must open): the first cell's data directory.
+   */
+  controlDataDir: string;
   /** The home country this cell serves (ISO 3166-1 alpha-2, upper case): its personal data lives here only. */
   country: string;
   /** Every cell of the deployment, this one included (their URLs and published keys). */

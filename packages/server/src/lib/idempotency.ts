@@ -18,7 +18,7 @@ const KEY = /^[\x21-\x7e]{1,255}$/;
  * while the first is still running is a 409. A 5xx answer is not kept, so the retry runs.
  */
 export function idempotency(ctx: ServerContext): MiddlewareHandler<Env> {
-  const sealer = loadSealer(ctx.dataDir);
+  const sealer = loadSealer(ctx.controlDataDir);
   const find = ctx.db.prepare<[string, string], { request_hash: string; status: number | null; body: string | null; created_at: string }>(
     'SELECT request_hash, status, body, created_at FROM idempotency_keys WHERE account_id = ? AND key = ?',
   );

@@ -21,7 +21,7 @@ const services = new WeakMap<ServerContext, WebhookService>();
 export function webhookService(ctx: ServerContext): WebhookService {
   let service = services.get(ctx);
   if (service) return service;
-  const sealer = loadSealer(ctx.dataDir);
+  const sealer = loadSealer(ctx.controlDataDir);
   const worker = new WebhookWorker(ctx, sealer, settingsFromEnv());
   service = { sealer, worker };
   services.set(ctx, service);
