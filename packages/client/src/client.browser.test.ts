@@ -7,7 +7,9 @@ import {
   createDecision,
   SvcNetworkError,
   SvcNotFoundError,
+  SvcPermissionError,
   SvcValidationError,
+  SvcWrongCountryError,
   type SvcError,
 } from './index.js';
 
@@ -16,6 +18,8 @@ interface Sandbox {
   publishable_key: string;
   flow_id: string;
   application_id: string;
+  /** Base URL per country cell: US (the base URL) and DE. */
+  countries: Record<string, string>;
 }
 
 async function rejection<T extends SvcError>(promise: Promise<unknown>, type: abstract new (...args: never[]) => T): Promise<T> {
@@ -69,6 +73,40 @@ describe('@svc/client in a browser', function () {
   it('reads a 404 for an unknown flow as SvcNotFoundError', async () => {
     const svc = createClient({ baseUrl: sandbox.base_url, publishableKey: sandbox.publishable_key });
     await rejection(svc.decisions.create({ kind: 'consent', subject_ref: 'flw_dev_nothing', delivery_mode: 'popup' }), SvcNotFoundError);
+  });
+
+  describe('across country cells', () => {
+    // A session token homed in DE (the cells answer for the country an id names, whether or not it exists).
+    const token = `dts_de_${'A'.repeat(43)}`;
+    /** A fetch that records what the page asked and which cell answered (Svc-Country, exposed by CORS). */
+    const recorder = () => {
+      const seen: string[] = [];
+      const fetch = async (url: string, init: RequestInit) => {
+        const response = await globalThis.fetch(url, init);
+        seen.push(`${init.method ?? 'GET'} ${url} ${response.status} ${response.headers.get('svc-country')}`);
+        return response;
+      };
+      return { seen, fetch };
+    };
+
+    it("re-issues a request the US cell answers 421 at DE, as the US cell's list names it", async () => {
+      const { seen, fetch } = recorder();
+      const page = connect({ baseUrl: sandbox.base_url, publishableKey: sandbox.publishable_key, fetch });
+      // A publishable key may not read a decision: DE's own refusal proves that DE was asked.
+      const err = await rejection(page.request({ method: 'GET', path: `/api/v1/decisions/${token}` }), SvcPermissionError);
+      expect(seen).to.deep.equal([
+        `GET ${sandbox.base_url}/api/v1/decisions/${token} 421 US`,
+        `GET ${sandbox.base_url}/api/v1/countries 200 US`,
+        `GET ${sandbox.countries.DE}/api/v1/decisions/${token} ${err.status} DE`,
+      ]);
+    });
+
+    it('fails with SvcWrongCountryError when discovery is off and DE is not configured', async () => {
+      const page = connect({ baseUrl: sandbox.base_url, publishableKey: sandbox.publishable_key, discoverCountries: false });
+      const err = await rejection(page.request({ method: 'GET', path: `/api/v1/decisions/${token}` }), SvcWrongCountryError);
+      expect(err.homeCountry).to.equal('DE');
+      expect(err.refusal).to.equal('unknown_country');
+    });
   });
 
   it('cannot use a server credential from a page: CORS blocks it, which surfaces as SvcNetworkError', async () => {

@@ -1,12 +1,14 @@
 // Child process of the @web/test-runner plugin: a reference server for the browser tests, with the test page's
-// origin registered and a public OAuth client whose redirect URI is the plugin's callback page on that origin.
+// origin registered and a public OAuth client whose redirect URI is the plugin's callback page on that origin. It
+// runs two country cells, US (the base URL) and DE, sharing that configuration.
 // Prints one JSON line (what the page may know) and runs until it is sent SIGTERM.
-import { startTestServer } from '../../server/src/testing.js';
+import { startTestCells } from '../../server/src/testing.js';
 
 const origin = process.argv[2];
 if (!origin) throw new Error('usage: sandbox-server.ts <page origin>');
 
-const server = await startTestServer();
+const cells = await startTestCells(['US', 'DE']);
+const server = cells.first;
 const registered = await server.api(`/api/v1/applications/${server.sandbox.application_id}/allowed_origins`, {
   method: 'POST',
   json: { allowed_origin: { origin } },
@@ -27,8 +29,9 @@ const { url, sandbox } = server;
 process.stdout.write(`${JSON.stringify({
   base_url: url, publishable_key: sandbox.publishable_key, flow_id: sandbox.flow_id, application_id: sandbox.application_id,
   oauth_client_id: oauthClientId, oauth_redirect_uri: oauthRedirectUri,
+  countries: Object.fromEntries(Object.entries(cells.cells).map(([country, cell]) => [country, cell.url])),
 })}\n`);
 
-const stop = () => void server.dispose().then(() => process.exit(0));
+const stop = () => void cells.dispose().then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

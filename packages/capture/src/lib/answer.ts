@@ -28,9 +28,12 @@ export interface AskOptions {
 }
 
 /**
- * Sends one request to the service, without cookies or cache, and resolves with the answer's JSON body (see
- * {@link answerBody}), or rejects with a {@link CaptureError}: `network`, `timeout` or `http_<status>`; an abort
- * through `signal` rejects with the signal's reason. Shared with `<svc-consent-field>`.
+ * Sends one request to `url` (`{base_url}/api/v1/...`), without cookies or cache, and resolves with the answer's JSON
+ * body (see {@link answerBody}), or rejects with a {@link CaptureError}: `network`, `timeout` or `http_<status>`; an
+ * abort through `signal` rejects with the signal's reason. An error answer naming a `home_country` (a country cell's
+ * 421 for a resource homed elsewhere) is re-issued once, within `timeoutMs`, at the base URL that
+ * `GET {base_url}/api/v1/countries` lists for that country; when it lists none the error stands. Shared with
+ * `<svc-consent-field>`.
  */
 export async function askService(url: string, init: RequestInit, options: AskOptions, service = 'The service'): Promise<unknown> {
   const { timeoutMs, signal } = options;
@@ -39,12 +42,12 @@ export async function askService(url: string, init: RequestInit, options: AskOpt
   signal?.addEventListener('abort', onAbort);
   let timer: ReturnType<typeof setTimeout> | undefined;
 
-  const exchange = async (): Promise<unknown> => {
+  const exchange = async (to: string, request: RequestInit): Promise<unknown> => {
     let response: Response;
     let text: string;
     try {
       // No cookies: the publishable key (and a render proof) authenticate, never the person's session.
-      response = await (options.fetch ?? fetch)(url, { ...init, signal: controller.signal, credentials: 'omit', cache: 'no-store' });
+      response = await (options.fetch ?? fetch)(to, { ...request, signal: controller.signal, credentials: 'omit', cache: 'no-store' });
       text = await response.text();
     } catch (cause) {
       if (signal?.aborted) throw signal.reason;
@@ -54,10 +57,22 @@ export async function askService(url: string, init: RequestInit, options: AskOpt
     return answerBody(response, text, service);
   };
 
+  // An error answer with a `home_country` (a 421): the resource lives in another country's cell. The request is
+  // re-issued there once, at the base URL that `GET /api/v1/countries` of this same service lists for it, never to
+  // any other host; that answer, whatever it is, is the answer.
+  const base = url.split('/api/v1/')[0]!;
+  const follow = async (error: CaptureError): Promise<unknown> => {
+    const home = (error?.body as { home_country?: string } | undefined)?.home_country;
+    const cell = home && ((await exchange(`${base}/api/v1/countries`, { headers: init.headers })) as { countries: { country: string; base_url: string }[] })
+      .countries.find((c) => c.country == home);
+    if (cell) return exchange(url.replace(base, cell.base_url), init);
+    throw error;
+  };
+
   // The timer races the exchange rather than trusting the abort alone: a fetch that ignores its signal must not
   // hold the caller (and the person's form) back either.
   try {
-    return await Promise.race([exchange(), new Promise<never>((_, reject) => {
+    return await Promise.race([exchange(url, init).catch(follow), new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         controller.abort();
         reject(new CaptureError('timeout', `${service} did not answer within ${timeoutMs} ms.`));

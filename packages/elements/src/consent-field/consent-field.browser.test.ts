@@ -758,6 +758,50 @@ describe('<svc-consent-field>', () => {
     });
   });
 
+  describe('country cells', () => {
+    const DE = 'https://de.svc.example';
+    const wrong = () => json(421, { message: 'This resource is served from its home country, DE.', code: 'wrong_country', home_country: 'DE' });
+    /** The BASE cell answers `first` for the render or the capture, and lists DE; DE answers like the service. */
+    function cells(first: { render?: Answer; capture?: Answer }) {
+      const home = service();
+      const misdirected = service(first);
+      const fetch = (url: string, init: RequestInit) => (url.startsWith(DE) ? home.fetch(url, init)
+        : url === `${BASE}/api/v1/countries` ? Promise.resolve(json(200, { country: 'US', countries: [{ country: 'DE', base_url: DE, trust_url: DE }] }))
+        : misdirected.fetch(url, init));
+      return { fetch, home, misdirected };
+    }
+
+    it('renders from the home cell when the base URL answers 421, and posts the capture there with the render proof', async () => {
+      const svc = cells({ render: wrong, capture: wrong });
+      const form = await fixture<HTMLFormElement>(html`<form><svc-consent-field name="consent" flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field><button>Go</button></form>`);
+      form.addEventListener('submit', (event) => event.preventDefault());
+      const el = form.querySelector('svc-consent-field')!;
+      await ready(el);
+      expect(svc.home.renders().map((c) => c.url)).to.deep.equal([`${DE}/api/v1/flows/flw_test_1/render`]);
+      const captured = oneEvent(el, 'svc-capture');
+      form.requestSubmit();
+      await captured;
+      expect(svc.misdirected.captures().length).to.equal(1);
+      const [post] = svc.home.captures();
+      expect(post!.url).to.equal(`${DE}/api/v1/captures`);
+      expect(post!.headers['x-publishable-key']).to.equal('pk_test_1');
+      expect(post!.headers['x-svc-render-proof']).to.equal(PROOF);
+      expect(post!.body).to.deep.equal(svc.misdirected.captures()[0]!.body);
+    });
+
+    it('reports the 421 when the home cell answers 421 too, without a third request', async () => {
+      const svc = cells({ render: wrong });
+      svc.home.fetch = async (url, init) => (svc.home.calls.push({ url, method: 'GET', headers: {}, init }), wrong());
+      const events = record();
+      const el = await fixture<SvcConsentField>(html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>`);
+      await waitUntil(() => el.state === 'error');
+      events.stop();
+      expect(events.errors[0]).to.include({ code: 'http_421', status: 421, phase: 'render' });
+      expect(svc.home.calls.length).to.equal(1);
+      expect(svc.misdirected.calls.length).to.equal(1);
+    });
+  });
+
   describe('right-to-left locales', () => {
     for (const locale of ['ar', 'he', 'fa', 'ur']) {
       it(`lays out right to left for ${locale}`, async () => {

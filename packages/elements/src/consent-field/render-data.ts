@@ -90,7 +90,7 @@ export function renderUrl(baseUrl: string, flowId: string, locale: string | unde
 export async function fetchRenderData(request: RenderRequest): Promise<RenderData> {
   // No cookies (askService sends none): the publishable key and the page's origin are what the service checks.
   const body = await askService(renderUrl(request.baseUrl, request.flowId, request.locale), {
-    method: 'GET', headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
+    headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
   }, request);
   // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
   const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
