@@ -80,7 +80,7 @@ describe('custom-elements.json', () => {
 
   it('describes <svc-provider> and defines each tag from its own module', () => {
     const provider = element(checkedIn, 'svc-provider');
-    assert.deepEqual(names(provider.attributes), ['base-url', 'locale', 'publishable-key', 'theme', 'trust-url']);
+    assert.deepEqual(names(provider.attributes), ['base-url', 'locale', 'publishable-key', 'theme', 'trust-url', 'trust-urls']);
     const definitions = checkedIn.modules.flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'))
       .map((e) => e.name).sort();
     assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-inbox', 'svc-provider']);

@@ -224,6 +224,29 @@ describe('<svc-decision>', () => {
       expect(getComputedStyle(root).display).to.equal('contents');
     });
 
+    it("shows a token that names its home country from the provider's trust URL for that country, the only cell that serves it", async () => {
+      // `dts_de_` and 43 more characters: a session homed in DE (its fixture folder posts svc:ready).
+      const homed = `dts_de_${'fixture'.padEnd(43, 'x')}`;
+      const legacy = `dts_${'de_fixture'.padEnd(43, 'x')}`;
+      const unlisted = `dts_fr_${'fixture'.padEnd(43, 'x')}`;
+      const root = await fixture<SvcProvider>(html`<svc-provider trust-url="${THIRD}/us" trust-urls=${JSON.stringify({ DE: TRUST })}>
+        <svc-decision token=${homed}></svc-decision>
+        <svc-decision token=${homed} trust-url="${THIRD}/own"></svc-decision>
+        <svc-decision token=${legacy}></svc-decision>
+        <svc-decision token=${unlisted}></svc-decision>
+      </svc-provider>`);
+      const [inherited, own, old, other] = Array.from(root.querySelectorAll('svc-decision'));
+      expect(root.trustUrls).to.deep.equal({ DE: TRUST });
+      expect(frameOf(inherited!)!.src).to.equal(`${TRUST}/decisions/${homed}/embed`);
+      expect(frameOf(own!)!.src).to.equal(`${TRUST}/decisions/${homed}/embed`);
+      // A token without a country (47 characters), and a country the provider does not list: the trust URL as ever.
+      expect(frameOf(old!)!.src).to.equal(`${THIRD}/us/decisions/${legacy}/embed`);
+      expect(frameOf(other!)!.src).to.equal(`${THIRD}/us/decisions/${unlisted}/embed`);
+      // The home cell's page speaks from the origin the element expects.
+      const ready = await oneEvent(inherited!, 'svc-ready');
+      expect(ready.detail.session_token).to.equal(homed);
+    });
+
     it('reaches elements inside shadow roots and follows provider changes, falling back to base-url', async () => {
       const root = await fixture<SvcProvider>(html`<svc-provider base-url="${THIRD}/base"><div></div></svc-provider>`);
       const host = root.querySelector('div')!;

@@ -14,6 +14,11 @@ export interface SvcConfig {
   locale?: string | undefined;
   /** Name of the visual theme the elements should use. */
   theme?: string | undefined;
+  /**
+   * The trust URL of each country cell by ISO code, such as `{DE: 'https://de.svc.example'}`: a session token that
+   * names its home country (`dts_de_...`) is shown from that country's hosted pages, the only ones that serve it.
+   */
+  trustUrls?: Record<string, string> | undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { providerStyles } from './provider.styles.js';
  * Shares the service configuration with every svc element inside it (through shadow roots too), so a page sets
  * its trust URL and publishable key once. An element's own attributes win over the provider's.
  *
- * @summary Configures the svc elements inside it: trust URL, base URL, publishable key, locale and theme.
+ * @summary Configures the svc elements inside it: trust URL (and one per country), base URL, publishable key, locale and theme.
  *
  * @slot - The page content holding svc elements.
  */
@@ -22,6 +22,7 @@ export class SvcProvider extends LitElement {
     publishableKey: { attribute: 'publishable-key' },
     locale: {},
     theme: {},
+    trustUrls: { attribute: 'trust-urls', type: Object },
   };
 
   /** Where the service's hosted pages live (`{trust_url}`), such as `https://svc.example`. */
@@ -38,6 +39,13 @@ export class SvcProvider extends LitElement {
 
   /** Name of the visual theme the elements should use. */
   theme?: string;
+
+  /**
+   * The trust URL of each country cell by ISO code, as JSON: `trust-urls='{"DE": "https://de.svc.example"}'`. An
+   * `<svc-decision>` whose session token names its home country (`dts_de_...`) shows that country's hosted pages:
+   * another country's cell would send the page on to its home, whose messages the element would not accept.
+   */
+  trustUrls?: Record<string, string>;
 
   readonly #provider = new ContextProvider(this, { context: svcConfigContext, initialValue: {} });
 
@@ -63,8 +71,8 @@ export class SvcProvider extends LitElement {
 
   /** Rebuilds the value consumers receive from the attributes. */
   #snapshot(): void {
-    const { trustUrl, baseUrl, publishableKey, locale, theme } = this;
-    this.config = { trustUrl, baseUrl, publishableKey, locale, theme };
+    const { trustUrl, baseUrl, publishableKey, locale, theme, trustUrls } = this;
+    this.config = { trustUrl, baseUrl, publishableKey, locale, theme, trustUrls };
   }
 
   protected override render(): TemplateResult {
