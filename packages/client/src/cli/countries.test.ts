@@ -27,8 +27,12 @@ describe('svc and country cells', { concurrency: 4 }, () => {
   let token: string;
   before(async () => {
     server = await startTestCells(['US', 'DE']);
-    const de = createClient({ baseUrl: server.cells.DE!.url, apiToken: server.first.sandbox.api_token });
-    token = (await de.decisions.create({ kind: 'consent', subject_ref: server.first.sandbox.flow_id!, delivery_mode: 'redirect' })).session_token;
+    // The sandbox application's personal data lives in DE: a decision made for it is homed there.
+    const { api_token: apiToken, application_id: applicationId, flow_id: flowId } = server.first.sandbox;
+    const de = createClient({ baseUrl: server.cells.DE!.url, apiToken });
+    await de.applications.update(applicationId, { home_country: 'DE' });
+    token = (await de.decisions.create({ kind: 'consent', subject_ref: flowId!, delivery_mode: 'redirect' })).session_token;
+    assert.match(token, /^dts_de_/);
   });
   after(async () => {
     await server.dispose();
@@ -47,6 +51,13 @@ describe('svc and country cells', { concurrency: 4 }, () => {
     assert.equal(code, 0, stderr);
     assert.match(stdout, new RegExp(`^session token\\s+${token}$`, 'm'));
     assert.equal(stderr, 'country: DE (re-issued there: US answered that the resource lives in DE)\n');
+  });
+
+  it('creates a decision at the home cell of the application, re-issuing the POST there', async () => {
+    const { code, stdout, stderr } = await svc(['decisions', 'create', '--json'], { SVC_DATA_DIR: server.first.dataDir });
+    assert.equal(code, 0, stderr);
+    assert.match((JSON.parse(stdout) as { session_token: string }).session_token, /^dts_de_/);
+    assert.deepEqual(JSON.parse(stderr), { country: 'DE', reissued_from: 'US' });
   });
 
   it('finds the home cell in the service list with SVC_BASE_URL, and prints the country as JSON under --json', async () => {

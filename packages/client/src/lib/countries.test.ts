@@ -286,12 +286,22 @@ describe('createClient against a reference server of two country cells', () => {
   });
   after(() => server.dispose());
 
-  it("reads a decision homed in DE through the US cell, by the service's list or by the sandbox's countries", async () => {
+  it("creates and reads a decision homed in DE through the US cell, by the service's list or by the sandbox's countries", async () => {
     const { US: us, DE: de } = server.cells;
-    const token = server.first.sandbox.api_token;
-    const inDe = createClient({ baseUrl: de!.url, apiToken: token });
-    const created = await inDe.decisions.create({ kind: 'consent', subject_ref: server.first.sandbox.flow_id!, delivery_mode: 'redirect' });
+    const { api_token: token, application_id: applicationId, flow_id: flowId } = server.first.sandbox;
+    // The sandbox application's personal data lives in DE from now on: the US cell answers 421 to a new decision.
+    await createClient({ baseUrl: us!.url, apiToken: token }).applications.update(applicationId, { home_country: 'DE' });
+    const calls: string[] = [];
+    const recording: FetchImplementation = (url, init) => {
+      calls.push(`${init.method} ${url}`);
+      return globalThis.fetch(url, init);
+    };
+    const created = await createClient({ baseUrl: us!.url, apiToken: token, fetch: recording }).decisions.create(
+      { kind: 'consent', subject_ref: flowId!, delivery_mode: 'redirect' },
+      { idempotencyKey: 'one-decision' },
+    );
     assert.match(created.session_token, /^dts_de_/);
+    assert.deepEqual(calls, [`POST ${us!.url}/api/v1/decisions`, `GET ${us!.url}/api/v1/countries`, `POST ${de!.url}/api/v1/decisions`]);
 
     const direct = createClient({ baseUrl: us!.url, apiToken: token, discoverCountries: false });
     await refusal(direct.decisions.get(created.session_token), 'unknown_country', /homed in DE/);
