@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ConsentRecord } from '@svc/client/schemas';
 import { startTestCells, type TestCells, type TestServer } from '../testing.js';
 import { createActiveFlow, grantAll, importRows } from '../records/test-support.js';
-import { captureFlowConfig, captureRequest, createActiveFlow as createCaptureFlow } from '../captures/test-support.js';
+import { capture, captureFlowConfig, captureRequest, createActiveFlow as createCaptureFlow, render } from '../captures/test-support.js';
 
 type Body = Record<string, unknown>;
 
@@ -137,5 +137,21 @@ describe('residency: an application homed in DE', () => {
     const made = await captureRequest(de, body, { key: publishableKey, origin: new URL(us.url).origin });
     assert.equal(made.status, 201, await made.clone().text());
     assert.equal(made.headers.get('svc-country'), 'DE');
+  });
+
+  it('takes a capture in DE with the render proof the US cell signed (checked with US\'s published keys)', async () => {
+    const origin = new URL(us.url).origin;
+    const { render_proof } = await render(us, deFlow, { origin, key: publishableKey });
+    const body = { flow_id: deFlow, decisions: { newsletter: { decision: 'granted' }, partners: { decision: 'granted' } } };
+    const made = await capture(de, body, { origin, proof: render_proof, key: publishableKey });
+    // A proof that does not verify is refused, never downgraded: 201 means DE verified it.
+    assert.match(made.session_token, /^dts_de_/);
+    assert.equal(made.wording_verdict, 'match');
+    // A proof is still bound to its issuer: one whose signature is not US's does not pass as US's.
+    const [header, payload] = render_proof.split('.');
+    const forged = `${header}.${payload}.${'A'.repeat(86)}`;
+    const refused = await captureRequest(de, body, { origin, proof: forged, key: publishableKey });
+    assert.equal(refused.status, 422);
+    assert.equal((await refused.json() as { code: string }).code, 'render_proof_invalid');
   });
 });

@@ -2,7 +2,8 @@
 // capture (`X-Svc-Render-Proof`). A valid proof is what makes a capture `embedded_field`: it shows the service
 // rendered this flow version's wording for this origin, recently.
 import { RENDER_PROOF_LIFETIME_SECONDS, RENDER_PROOF_TYP, type RenderProofClaims } from '@svc/client/schemas';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import type { CellInfo } from '../countries/directory.js';
 import type { ServerContext } from '../lib/context.js';
 import { ApiError } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
@@ -11,7 +12,28 @@ import { newId } from '../lib/ids.js';
 export const RENDER_PROOF_HEADER = 'X-Svc-Render-Proof';
 
 /** The audience of every render proof: the capture endpoint it is meant for. */
-export const renderProofAudience = (ctx: ServerContext) => `${ctx.baseUrl}/api/v1/captures`;
+export const renderProofAudience = (ctx: Pick<ServerContext, 'baseUrl'>) => `${ctx.baseUrl}/api/v1/captures`;
+
+/** Another cell's published keys as jose's resolver, made once per cell. */
+const cellKeySets = new WeakMap<CellInfo, ReturnType<typeof createLocalJWKSet>>();
+
+/**
+ * The cell that signed a proof, by its claimed issuer: the field renders at one cell and captures at the person's
+ * home cell, which verifies the proof with the signing cell's published keys (no call to it).
+ */
+function signingCell(ctx: ServerContext, token: string): { baseUrl: string; keySet: ReturnType<typeof createLocalJWKSet> } {
+  let issuer: unknown;
+  try {
+    issuer = decodeJwt(token).iss;
+  } catch {
+    issuer = undefined;
+  }
+  const cell = ctx.cells.list().find((c) => c.base_url === issuer && c.country !== ctx.country);
+  if (!cell) return { baseUrl: ctx.baseUrl, keySet: ctx.keys.keySet };
+  let keySet = cellKeySets.get(cell);
+  if (!keySet) cellKeySets.set(cell, (keySet = createLocalJWKSet(cell.jwks)));
+  return { baseUrl: cell.base_url, keySet };
+}
 
 /** What a render proof binds. */
 export interface RenderBinding {
@@ -55,8 +77,8 @@ function refuse(code: string, message: string): ApiError {
 const COMPACT_JWS = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]{1,200}$/;
 
 /**
- * Verifies a render proof against the server's own keys (every key in its JWKS, so a proof survives a key
- * rotation) and the server clock, then checks it was issued for `expected`. Refusals (422):
+ * Verifies a render proof against the keys of the cell that issued it (this cell's or another's, as the cell
+ * directory publishes them; every key in a JWKS, so a proof survives a key rotation) and the server clock, then checks it was issued for `expected`. Refusals (422):
  * `render_proof_invalid` (malformed, bad signature, wrong typ, issuer or audience, missing claims),
  * `render_proof_expired`, `render_proof_mismatch` (another application, flow, origin or wording) and
  * `render_proof_stale` (the flow has published a newer version since the field rendered).
@@ -68,12 +90,13 @@ export async function verifyRenderProof(
 ): Promise<RenderProofClaims> {
   if (!COMPACT_JWS.test(token)) throw refuse('render_proof_invalid', 'The render proof is not a compact JWS.');
   let payload: Record<string, unknown>;
+  const signer = signingCell(ctx, token);
   try {
-    ({ payload } = await jwtVerify(token, ctx.keys.keySet, {
+    ({ payload } = await jwtVerify(token, signer.keySet, {
       algorithms: ['ES256'],
       typ: RENDER_PROOF_TYP,
-      issuer: ctx.baseUrl,
-      audience: renderProofAudience(ctx),
+      issuer: signer.baseUrl,
+      audience: renderProofAudience(signer),
       currentDate: new Date(ctx.clock.now()),
       requiredClaims: ['jti', 'iat', 'exp'],
     }));
