@@ -18,8 +18,9 @@ import { inboxAddressees } from './016-inbox-addressees.js';
 import { homeCountries } from './017-home-countries.js';
 import { credentials } from './018-credentials.js';
 import { transfers } from './019-transfers.js';
+import { verifyAgree } from './021-verify-agree.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
 export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
   agentIdentities, delegations, noticeRecords, agentManifests, agreements, signatureRequests, inboxAddressees,
-  homeCountries, credentials, transfers];
+  homeCountries, credentials, transfers, verifyAgree];
