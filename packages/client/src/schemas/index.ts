@@ -32,3 +32,4 @@ export * from './cross-border.js';
 export * from './breach-scope.js';
 export * from './countries.js';
 export * from './credentials.js';
+export * from './comply.js';

@@ -21,6 +21,10 @@ export const CONTROL_TABLES: readonly { table: string; key: readonly string[] }[
   { table: 'agent_manifests', key: ['agent_id', 'version'] },
   { table: 'form_connections', key: ['id'] },
   { table: 'transfers', key: ['id'] }, // the transfer register: routes, bases and verdicts, no personal data
+  { table: 'account_modules', key: ['account_id', 'key'] }, // Comply: which product modules an account enabled
+  { table: 'governance_settings', key: ['account_id'] }, // Comply: an account's governance settings
+  { table: 'governance_changes', key: ['id'] }, // Comply: who changed which setting or module, from and to
+  { table: 'meeting_consents', key: ['id'] }, // Comply: a meeting, its time, consent template and disclosed agents (no attendees)
 ];
 
 const LOCAL_COLUMNS = new Set(['seq']);

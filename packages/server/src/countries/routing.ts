@@ -8,7 +8,7 @@ import { stmt } from '../lib/db.js';
  * prefix (`cr_de_…`); an id of these types without one predates cells and belongs to the first country.
  */
 export const HOMED_PREFIXES = [
-  'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'agr_', 'pty_', 'cred_',
+  'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'agr_', 'pty_', 'cred_', 'clr_', 'crq_',
   'vch_', 'col_', 'cmb_', // vouches, collaborations and their memberships
 ] as const;
 
