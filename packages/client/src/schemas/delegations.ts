@@ -268,12 +268,31 @@ export const authorityCheckEnvelope = z.object({ authority_check: authorityCheck
 
 // ---- Trust scores -----------------------------------------------------------------------------------------------
 
-/** One factor of a trust score and what it added or took away. */
-export const trustScoreFactor = z.object({ name: z.string(), value: z.number(), contribution: z.number() });
+/**
+ * One factor of a trust score: the signal's `value` (a count, or days), its `weight` (points per unit of value), and
+ * its `contribution`, `weight` times `value` rounded towards zero and bounded by `cap` either way.
+ */
+export const trustScoreFactor = z.object({
+  name: z.string(),
+  weight: z.number(),
+  value: z.number(),
+  contribution: z.number(),
+  /** The most this factor adds (or, for a negative weight, takes away). */
+  cap: z.number(),
+});
+export type TrustScoreFactor = z.infer<typeof trustScoreFactor>;
 
-/** An agent's trust score, 0-100, a deterministic function of what the service recorded, with its factors. */
+/** What a trust score is about: a person (`prs_…`) or an agent identity (`agt_…`). */
+export const trustSubjectType = z.enum(['person', 'agent']);
+export type TrustSubjectType = z.infer<typeof trustSubjectType>;
+
+/**
+ * A trust score, 0-100: 50 plus the sum of its factors' contributions, a deterministic function of what the service
+ * recorded about the subject (`function_version` in `/.well-known/oap-attestation` names the arithmetic).
+ */
 export const trustScore = z.object({
   subject_id: z.string(),
+  subject_type: trustSubjectType,
   score: z.int().check(z.gte(0), z.lte(100)),
   factors: z.array(trustScoreFactor),
   computed_at: dateTime(),

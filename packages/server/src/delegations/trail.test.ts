@@ -132,7 +132,7 @@ describe('time bounds, expiry and the trust score', () => {
     const score = await call(server, `/api/v1/agent_identities/${fresh.id}/trust_score`);
     assert.equal(score.status, 200);
     assert.equal(score.body.trust_score.score, 50);
-    assert.deepEqual(score.body.trust_score.factors.map((f: { name: string }) => f.name), ['actions_allowed', 'actions_denied', 'escalations_denied', 'grants_revoked']);
+    assert.deepEqual(score.body.trust_score.factors.map((f: { name: string }) => f.name), ['actions_allowed', 'actions_denied', 'escalations_denied', 'grants_revoked', 'vouches_received', 'vouches_revoked']);
 
     const g = await grant(server, ada, fresh.id, { delegation_type: 'ai_agent', delegated_scopes: ['payments:write'], bounds: { reputation: { min_trust_score: 45 }, escalation: { allowed: true } } });
     const token = await agentToken(server, g.id, fresh);
@@ -143,7 +143,7 @@ describe('time bounds, expiry and the trust score', () => {
     for (let i = 0; i < 3; i += 1) assert.equal((await check(server, strictToken, { scope: 'admin:write', action: 'write' })).status, 403);
     const lowered = (await call(server, `/api/v1/agent_identities/${fresh.id}/trust_score`)).body.trust_score;
     assert.equal(lowered.score, 44);
-    assert.deepEqual(lowered.factors.find((f: { name: string }) => f.name === 'actions_denied'), { name: 'actions_denied', value: 3, contribution: -6 });
+    assert.deepEqual(lowered.factors.find((f: { name: string }) => f.name === 'actions_denied'), { name: 'actions_denied', weight: -2, value: 3, contribution: -6, cap: 30 });
     const below = await check(server, token, { scope: 'payments:write', action: 'write' });
     assert.equal(below.status, 202, 'below the reputation bound the principal is asked');
     assert.equal(below.body.authority_check.bound, 'reputation');

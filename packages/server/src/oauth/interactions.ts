@@ -15,6 +15,7 @@ import { hashSecret } from '../lib/ids.js';
 import { transaction } from '../lib/transaction.js';
 import { messagePage, PAGE_HEADERS, pageCsp, pageShell } from '../pages/render.js';
 import { personFor } from '../records/service.js';
+import { recordVerifiedSignIn } from '../delegations/trust-score.js';
 import { findClient } from './clients.js';
 import type { OAuthPageData, OAuthScope } from './page-data.js';
 
@@ -141,7 +142,9 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     // The person is the account's person with this email: the same `sub` as the consent records that know them.
     const accountId = transaction(ctx.db, () => {
       stmt(ctx.db, 'DELETE FROM oauth_sign_ins WHERE uid = ?').run(uid);
-      return personFor(ctx, client.account_id, signIn.email, isoNow(ctx.clock));
+      const personId = personFor(ctx, client.account_id, signIn.email, isoNow(ctx.clock));
+      recordVerifiedSignIn(ctx, personId); // a verified sign-in counts in the person's trust score
+      return personId;
     });
     await provider().interactionFinished(node(c).incoming, node(c).outgoing, { login: { accountId } }, { mergeWithLastSubmission: false });
     return RESPONSE_ALREADY_SENT;

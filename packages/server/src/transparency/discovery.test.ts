@@ -84,7 +84,7 @@ describe('/.well-known/oap-attestation', () => {
     assert.deepEqual(record.jwks, jwks);
     assert.equal(record.jwks_uri, `${server.url}/.well-known/jwks.json`);
     assert.equal(record.trust_score.function_version, TRUST_SCORE_FUNCTION_VERSION);
-    assert.deepEqual(record.trust_score.factors, ['actions_allowed', 'actions_denied', 'escalations_denied', 'grants_revoked']);
+    assert.deepEqual(record.trust_score.factors, ['actions_allowed', 'actions_denied', 'escalations_denied', 'grants_revoked', 'vouches_received', 'vouches_revoked']);
     const did = didDocument.parse(await (await get('/.well-known/did.json')).json());
     assert.equal(record.did, did.id);
     const openid = (await (await get('/.well-known/openid-configuration')).json()) as Record<string, unknown>;

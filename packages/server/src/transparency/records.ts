@@ -20,7 +20,7 @@ import {
 } from '@svc/client/schemas';
 import { allPinnedManifests, capabilityManifestOf, type PinnedManifest } from '../agents/manifest.js';
 import { findAgentIdentity, type AgentIdentityRecord } from '../agents/store.js';
-import { BASE_TRUST_SCORE, TRUST_SCORE_FUNCTION_VERSION, trustScoreOf } from '../delegations/trust-score.js';
+import { AGENT_TRUST_FACTORS, BASE_TRUST_SCORE, TRUST_SCORE_FUNCTION_VERSION } from '../delegations/trust-score.js';
 import { findApplication } from '../lib/applications.js';
 import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
@@ -257,7 +257,7 @@ export function platformAttestation(ctx: ServerContext): PlatformAttestationReco
       minimum: 0,
       maximum: 100,
       base_score: BASE_TRUST_SCORE,
-      factors: trustScoreOf({ actions_allowed: 0, actions_denied: 0, escalations_denied: 0, grants_revoked: 0 }).factors.map((f) => f.name),
+      factors: [...AGENT_TRUST_FACTORS],
     },
     receipts: { schema_version: RECEIPT_SCHEMA_VERSION, conforms_to: RECEIPT_CONFORMS_TO, schema_url: urls.receiptSchema(ctx) },
     transparency_format: TRANSPARENCY_FORMAT,
