@@ -177,3 +177,39 @@ export const quorumVote = z.object({
 export type QuorumVote = z.infer<typeof quorumVote>;
 /** `GET /api/v1/agreements/{id}/quorum_votes`: every vote cast so far, in the order they were cast. */
 export const quorumVoteList = z.object({ quorum_votes: z.array(quorumVote) });
+
+/**
+ * The spec's Cast quorum vote request, `POST /api/v1/agreements/{id}/quorum_votes` with a party's own access token (the
+ * person whose email is a party's): `approve` signs the document (the same signature a signing session makes), `deny`
+ * declines it; either ends the party's signing session. A party votes once.
+ */
+export const castQuorumVoteRequest = z.strictObject({
+  vote: z.enum(['approve', 'deny']),
+  comment: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(2000))),
+});
+export type CastQuorumVoteRequest = z.input<typeof castQuorumVoteRequest>;
+/** The vote cast and the agreement after it (its status and quorum status). */
+export const quorumVoteCast = z.object({ quorum_vote: quorumVote, agreement });
+export type QuorumVoteCast = z.infer<typeof quorumVoteCast>;
+
+/**
+ * Agree's multi-party agreement: an agreement whose quorum is two or more (several parties must sign before it is
+ * active), with its signatures counted and the quorum votes cast so far. The same resource as
+ * `/api/v1/agreements/{id}`, under the same id.
+ */
+export const multiPartyAgreement = z.extend(agreement, {
+  /** Signatures so far (quorum votes `approve`). */
+  signed_count: z.int(),
+  quorum_votes: z.array(quorumVote),
+});
+export type MultiPartyAgreement = z.infer<typeof multiPartyAgreement>;
+export const multiPartyAgreementEnvelope = z.object({ multi_party_agreement: multiPartyAgreement });
+export const multiPartyAgreementList = listOf('multi_party_agreements', multiPartyAgreement);
+
+/** `POST /api/v1/multi_party_agreements`: an agreement's request whose quorum is at least two. */
+export const createMultiPartyAgreementRequest = z.strictObject({
+  multi_party_agreement: createAgreementRequest.shape.agreement.check(
+    z.refine((a) => a.quorum >= 2, { message: 'a multi-party agreement needs a quorum of at least two', path: ['quorum'] }),
+  ),
+});
+export type CreateMultiPartyAgreementRequest = z.input<typeof createMultiPartyAgreementRequest>;

@@ -33,3 +33,5 @@ export * from './breach-scope.js';
 export * from './countries.js';
 export * from './credentials.js';
 export * from './comply.js';
+export * from './vouches.js';
+export * from './collaborations.js';
