@@ -185,7 +185,7 @@ export const quorumVoteList = z.object({ quorum_votes: z.array(quorumVote) });
  */
 export const castQuorumVoteRequest = z.strictObject({
   vote: z.enum(['approve', 'deny']),
-  comment: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(2000))),
+  comment: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))),
 });
 export type CastQuorumVoteRequest = z.input<typeof castQuorumVoteRequest>;
 /** The vote cast and the agreement after it (its status and quorum status). */

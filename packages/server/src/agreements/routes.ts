@@ -9,13 +9,14 @@ import {
   createAgreementRequest,
   quorumVoteList,
   signedAgreementReceipt,
+  type CreateAgreementRequest,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
 import type { RouteModule } from '../app.js';
 import { defaultApplication, getApplication } from '../decisions/applications.js';
 import { createDecision, findDecision } from '../decisions/store.js';
 import { requires } from '../lib/auth.js';
-import type { Env, ServerContext } from '../lib/context.js';
+import type { Env, Principal, ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { ApiError, notFound, unprocessable } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
@@ -39,7 +40,7 @@ const BASE = '/api/v1/agreements';
  * `signature.expired` once): the shared layer's expiry, applied when the agreement is read rather than only when a
  * session is (the sweep does the same every second).
  */
-function expireDueSessions(ctx: ServerContext, agreementId: string): void {
+export function expireDueSessions(ctx: ServerContext, agreementId: string): void {
   const now = ctx.clock.now();
   for (const party of partiesOf(ctx, agreementId)) {
     if (party.status !== 'pending' || !party.decision_id) continue;
@@ -58,25 +59,33 @@ function owned(ctx: ServerContext, c: Context<Env>) {
   return findAgreementRow(ctx, c.get('principal').accountId, id)!;
 }
 
+/**
+ * Creates the agreement `principal` asked for, in its application (the named one, 404 `application_not_found` when it
+ * is not the account's; else the account's first), opening each party's signing session. `path` names the request's
+ * envelope in errors. The multi-party agreements of the Agree surface are made here too.
+ */
+export function createAgreementFor(ctx: ServerContext, principal: Principal, agreement: CreateAgreementRequest['agreement'], path = 'agreement') {
+  const application = agreement.application_id ? getApplication(ctx, agreement.application_id) : defaultApplication(ctx, principal.accountId);
+  if (agreement.application_id && application?.account_id !== principal.accountId) {
+    throw new ApiError(404, `No application ${agreement.application_id} in this account.`, 'application_not_found',
+      [{ path: `${path}.application_id`, code: 'application_not_found', message: 'no such application' }]);
+  }
+  if (!application) throw unprocessable('The account has no active application to hold this agreement.', 'application_missing');
+  return createAgreement(ctx, { accountId: principal.accountId, applicationId: application.id, agreement }, (party, deadlineAt) =>
+    createDecision(ctx, principal, {
+      kind: 'signature_request',
+      subject_ref: party.id,
+      delivery_mode: agreement.delivery_mode ?? 'redirect',
+      ...(agreement.embed_origin !== undefined ? { embed_origin: agreement.embed_origin } : {}),
+      ...(agreement.redirect_uri !== undefined ? { redirect_uri: agreement.redirect_uri } : {}),
+    }, { applicationId: application.id, deadlineAt }).id);
+}
+
 /** `POST|GET /api/v1/agreements`, `GET …/{id}`, `GET …/{id}/receipt`, `GET …/{id}/quorum_votes`. */
 export const agreementRoutes: RouteModule = (app, ctx) => {
   app.post(BASE, requires('write'), async (c) => {
-    const principal = c.get('principal');
     const { agreement } = await readJson(c, createAgreementRequest);
-    const application = agreement.application_id ? getApplication(ctx, agreement.application_id) : defaultApplication(ctx, principal.accountId);
-    if (agreement.application_id && application?.account_id !== principal.accountId) {
-      throw new ApiError(404, `No application ${agreement.application_id} in this account.`, 'application_not_found',
-        [{ path: 'agreement.application_id', code: 'application_not_found', message: 'no such application' }]);
-    }
-    if (!application) throw unprocessable('The account has no active application to hold this agreement.', 'application_missing');
-    const row = createAgreement(ctx, { accountId: principal.accountId, applicationId: application.id, agreement }, (party, deadlineAt) =>
-      createDecision(ctx, principal, {
-        kind: 'signature_request',
-        subject_ref: party.id,
-        delivery_mode: agreement.delivery_mode ?? 'redirect',
-        ...(agreement.embed_origin !== undefined ? { embed_origin: agreement.embed_origin } : {}),
-        ...(agreement.redirect_uri !== undefined ? { redirect_uri: agreement.redirect_uri } : {}),
-      }, { applicationId: application.id, deadlineAt }).id);
+    const row = createAgreementFor(ctx, c.get('principal'), agreement);
     c.header('Location', `${BASE}/${row.id}`);
     return c.json({ agreement: toAgreement(ctx, row) }, 201);
   });

@@ -27,7 +27,7 @@ import { homedId } from '../lib/ids.js';
 import { decodeCursor, toPage } from '../lib/pagination.js';
 import { transaction } from '../lib/transaction.js';
 
-interface AgreementRow {
+export interface AgreementRow {
   seq: number;
   id: string;
   account_id: string;

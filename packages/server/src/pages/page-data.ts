@@ -143,7 +143,7 @@ export type ApprovalAction = { action: 'approve' } | { action: 'deny' } | { acti
 export type SignatureAction =
   | { action: 'send_code'; email?: string }
   | { action: 'verify'; code: string }
-  | { action: 'sign'; name: string }
+  | { action: 'sign'; name: string; comment?: string }
   | { action: 'decline'; comment?: string }
   | { action: 'counter'; proposal: string };
 

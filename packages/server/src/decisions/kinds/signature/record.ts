@@ -15,7 +15,7 @@ function partyOutcomeOf(row: DecisionRow): PartyOutcome {
   const evidence = signatureEvidenceOf(row);
   switch (row.outcome as SignatureOutcome) {
     case 'signed':
-      return { outcome: 'signed', signedName: evidence.signed_name ?? '' };
+      return { outcome: 'signed', signedName: evidence.signed_name ?? '', comment: evidence.comment ?? null };
     case 'declined':
       return { outcome: 'declined', comment: evidence.comment ?? null };
     case 'countered':

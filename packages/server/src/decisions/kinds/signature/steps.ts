@@ -30,7 +30,11 @@ export function signatureEvidenceOf(row: Pick<DecisionRow, 'evidence'>): Signatu
 export const signatureActions = [
   sendCodeAction,
   verifyAction,
-  actionBody('sign', { name: z.string().check(z.trim(), z.minLength(1, 'Type your full name to sign.'), z.maxLength(200)) }),
+  actionBody('sign', {
+    name: z.string().check(z.trim(), z.minLength(1, 'Type your full name to sign.'), z.maxLength(200)),
+    // The signer's remark, kept with their quorum vote (a party approving through the API gives one).
+    comment: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(1000))),
+  }),
   declineAction,
   counterAction,
 ];
@@ -67,7 +71,7 @@ export function actSignature(_ctx: ServerContext, row: DecisionRow, request: Kin
     }
     case 'sign':
       signedIn();
-      row.evidence = JSON.stringify({ signed_name: request.name } satisfies SignatureEvidence);
+      row.evidence = JSON.stringify({ signed_name: request.name, ...(request.comment ? { comment: request.comment } : {}) } satisfies SignatureEvidence);
       return { complete: { status: 'signed', outcome: 'signed' } };
     case 'decline':
       signedIn();
