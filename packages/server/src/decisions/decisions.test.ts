@@ -322,7 +322,10 @@ describe('exchange and consent tokens', () => {
   after(() => server.dispose());
 
   it('exchanges a granted consent once for claims and a 5-minute consent token', async () => {
-    const d = await createConsent(server, { scope: 'profile newsletter', state: 'abc', meeting_id: 'm-1' });
+    const meeting = await server.api('/api/v1/meeting_consents', { method: 'POST', json: { title: 'Weekly review', template: server.sandbox.flow_id } });
+    assert.equal(meeting.status, 201);
+    const meetingId = ((await meeting.json()) as { meeting_consent: { id: string } }).meeting_consent.id;
+    const d = await createConsent(server, { scope: 'profile newsletter', state: 'abc', meeting_id: meetingId });
     const completion = await grantStandard(server, d.session_token, ['newsletter']);
     assert.equal(completion.outcome, 'granted');
     assert.match(completion.exchange_token, /^[A-Za-z0-9_-]{43}$/);
@@ -351,7 +354,7 @@ describe('exchange and consent tokens', () => {
       { newsletter: 'granted', analytics: 'noticed', service: 'noticed', invoices: 'noticed' },
     );
     assert.equal(result.claims.state, 'abc');
-    assert.equal(result.claims.meeting_id, 'm-1');
+    assert.equal(result.claims.meeting_id, meetingId);
 
     const again = await exchange(server, d.session_token, completion.exchange_token);
     assert.equal(again.status, 422);

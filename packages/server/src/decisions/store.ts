@@ -7,6 +7,7 @@ import { notFound, unprocessable } from '../lib/errors.js';
 import { homedId } from '../lib/ids.js';
 import { applicationHome, assertCreatesHere, SESSION_TOKEN, sessionTokenFor } from '../countries/routing.js';
 import { transaction } from '../lib/transaction.js';
+import { assertMeetingOpen } from '../comply/meetings.js';
 import type { PageProgress, PageStatus } from '../pages/page-data.js';
 import { allowedOrigins, type ApplicationRow } from './applications.js';
 import { kindModules, kindOf } from './kinds/index.js';
@@ -47,6 +48,8 @@ export function createDecision(
   const application = prepared.application;
   if (!application) throw unprocessable('The account has no active application to hold this decision.', 'application_missing');
   if (options.atApplicationHome) assertCreatesHere(ctx, applicationHome(ctx, application.id));
+  // A decision for a meeting: the account's meeting consent, still open, asked with its template.
+  if (request.meeting_id !== undefined) assertMeetingOpen(ctx, application.account_id, request.meeting_id, request);
   checkDelivery(ctx, principal, application, request);
 
   const row: DecisionRow = {
