@@ -23,6 +23,7 @@ import { inboxOperations } from './inbox/routes.js';
 import { complyOperations } from './evidence/routes.js';
 import { countryOperations } from './countries/routes.js';
 import { credentialOperations } from './credentials/routes.js';
+import { connectOperations } from './connect/routes.js';
 import type { Operation } from './lib/operations.js';
 
 /** Every module's operation list. Add a module's list with one line here. */
@@ -48,6 +49,7 @@ export const operationLists: Operation[][] = [
   complyOperations,
   countryOperations,
   credentialOperations,
+  connectOperations,
 ];
 
 type JsonSchema = Record<string, unknown>;

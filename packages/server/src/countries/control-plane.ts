@@ -9,6 +9,7 @@ import type { Db } from '../lib/db.js';
  */
 export const CONTROL_TABLES: readonly { table: string; key: readonly string[] }[] = [
   { table: 'accounts', key: ['id'] },
+  { table: 'account_users', key: ['id'] }, // a person's id only: their email stays in their home cell
   { table: 'applications', key: ['id'] },
   { table: 'publishable_keys', key: ['key'] },
   { table: 'api_tokens', key: ['id'] },

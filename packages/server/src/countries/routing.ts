@@ -10,6 +10,7 @@ import { stmt } from '../lib/db.js';
 export const HOMED_PREFIXES = [
   'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'agr_', 'pty_', 'cred_', 'clr_', 'crq_',
   'vch_', 'col_', 'cmb_', // vouches, collaborations and their memberships
+  'con_', 'dlk_', 'pair_', // Connect: connections, device links, trust pairings
 ] as const;
 
 const SESSION_PREFIX = 'dts_';
