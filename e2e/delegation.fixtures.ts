@@ -207,7 +207,7 @@ async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<
       // opens an embedded approval decision for it bound to this site's origin (the first answer to any decision of
       // the escalation decides it), and puts it in <svc-decision>. The escalation's own decision is a redirect-mode
       // one with no embed origin: embedded, its page has no origin to post svc-ready or svc-complete to.
-      const approval = /^\/approvals\/(esc_[A-Za-z0-9]+)$/.exec(url.pathname);
+      const approval = /^\/approvals\/(esc_[A-Za-z0-9_]+)$/.exec(url.pathname);
       if (req.method === 'GET' && approval) {
         const who = person();
         const escalation = await svc.api<{ escalation: { principal_id: string; status: string } }>(`/api/v1/oap/escalations/${approval[1]}`);
