@@ -32,6 +32,7 @@ export * from './cross-border.js';
 export * from './breach-scope.js';
 export * from './countries.js';
 export * from './credentials.js';
+export * from './protect.js';
 export * from './connect.js';
 export * from './comply.js';
 export * from './vouches.js';

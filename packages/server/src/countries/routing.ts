@@ -11,6 +11,7 @@ export const HOMED_PREFIXES = [
   'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'agr_', 'pty_', 'cred_', 'clr_', 'crq_',
   'vch_', 'col_', 'cmb_', // vouches, collaborations and their memberships
   'con_', 'dlk_', 'pair_', // Connect: connections, device links, trust pairings
+  'pol_', 'dsar_', 'dlic_', 'dla_', 'dof_', 'ptr_', // Protect: policies, data requests, data licenses and accesses, data offers, portability transfers
 ] as const;
 
 const SESSION_PREFIX = 'dts_';

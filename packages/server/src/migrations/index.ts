@@ -20,9 +20,10 @@ import { credentials } from './018-credentials.js';
 import { transfers } from './019-transfers.js';
 import { connect } from './020-connect.js';
 import { verifyAgree } from './021-verify-agree.js';
+import { protect } from './022-protect.js';
 import { comply } from './024-comply.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
 export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
   agentIdentities, delegations, noticeRecords, agentManifests, agreements, signatureRequests, inboxAddressees,
-  homeCountries, credentials, transfers, connect, verifyAgree, comply];
+  homeCountries, credentials, transfers, connect, verifyAgree, protect, comply];
