@@ -52,11 +52,27 @@ describe('svc command line', { concurrency: 4 }, () => {
     await server.dispose();
   });
 
-  it('prints help and exits 0', async () => {
+  it('prints help grouped by product surface and exits 0', async () => {
     const { code, stdout } = await svc(['--help']);
     assert.equal(code, 0);
     assert.match(stdout, /^Usage: svc <command>/);
-    assert.match(stdout, /decisions create/);
+    assert.match(stdout, /^ {2}Consent +flows {2}decisions {2}verify {2}records/m);
+    assert.match(stdout, /^ {2}Delegate +agents {2}delegations/m);
+    // The overview names groups and words only: every line stays short enough to read.
+    const overview = stdout.slice(0, stdout.indexOf('Options:'));
+    assert.ok(overview.split('\n').every((line) => line.length <= 120), overview);
+  });
+
+  it('prints one group\'s commands with their options on svc <group> --help', async () => {
+    const { code, stdout } = await svc(['decisions', '--help']);
+    assert.equal(code, 0);
+    assert.match(stdout, /^Usage: svc decisions <command>/);
+    assert.match(stdout, /decisions create \[--flow <id>\]/);
+    assert.match(stdout, /decisions exchange <session_token> <exchange_token>/);
+    assert.doesNotMatch(stdout, /records create/);
+    const unknown = await svc(['frobnicate', '--help']);
+    assert.equal(unknown.code, 0);
+    assert.match(unknown.stdout, /^Usage: svc <command>/);
   });
 
   it('prints the identity as JSON from SVC_BASE_URL and SVC_API_TOKEN', async () => {

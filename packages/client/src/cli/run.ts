@@ -7,6 +7,7 @@ import { CliUsageError, loadConfig } from './config.js';
 import { exchangeCommands } from './exchange.js';
 import { chooseCredential, sessionCommands, type SessionCommand } from './session.js';
 import { transparencyCommands } from './transparency.js';
+import { groupLines, topicLines } from './help.js';
 
 /** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
 export interface CliIo {
@@ -25,16 +26,12 @@ const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', shor
 const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
 
 function help(): string {
-  // Long synopses get their summary on the next line, so the short ones stay in one readable column.
-  const column = 36;
-  const lines = Object.values(allCommands).map((c) =>
-    c.usage.length <= column ? `  ${c.usage.padEnd(column)}  ${c.summary}` : `  ${c.usage}
-  ${''.padEnd(column)}  ${c.summary}`);
   return [
     'Usage: svc <command> [options] [--json]',
+    '       svc <group> --help    the commands of one group, e.g. svc records --help',
     '',
-    'Commands:',
-    ...lines,
+    'Commands, by product surface:',
+    ...groupLines(allCommands),
     '',
     'Options:',
     '  --json     print the result as JSON (on stderr one JSON line: the error, or the country that answered)',
@@ -107,7 +104,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
 
   const found = findCommand(argv);
   if (!found) {
-    if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+    const asksHelp = argv.includes('--help') || argv.includes('-h');
+    const topic = asksHelp && argv[0] && !argv[0].startsWith('-') ? topicLines(allCommands, argv[0]) : [];
+    if (topic.length) {
+      io.stdout(`Usage: svc ${argv[0]} <command> [options] [--json]\n\n${topic.join('\n')}\n`);
+      return EXIT.ok;
+    }
+    if (argv.length === 0 || asksHelp) {
       io.stdout(help());
       return EXIT.ok;
     }
