@@ -8,6 +8,7 @@ import { exchangeCommands } from './exchange.js';
 import { chooseCredential, sessionCommands, type SessionCommand } from './session.js';
 import { transparencyCommands } from './transparency.js';
 import { groupLines, topicLines } from './help.js';
+import { crossBorderCommands } from './cross-border.js';
 
 /** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
 export interface CliIo {
@@ -23,7 +24,7 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
 
 /** Every command by its words: the API commands, the token exchange, then `login` and `logout`. */
-const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
+const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...crossBorderCommands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
 
 function help(): string {
   return [
