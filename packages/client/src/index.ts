@@ -102,6 +102,11 @@ export { listInbox } from './resources/inbox.js';
 export { getResidencyPosture, getResidencyPostureEvidence, getTransferRegisterEvidence, listTransferRegister } from './resources/cross-border.js';
 export { getBreachScopeEvidence, reportBreachScope } from './resources/breach-scope.js';
 export { createCredential, getCredential, listCredentials, revokeCredential, verifyPresentation } from './resources/credentials.js';
+export {
+  addAccountUser, cancelDeviceLink, claimDeviceLink, createConnection, createDeviceLink, disconnectConnection, getAccount, getConnection,
+  getDeviceLink, getTrustPairing, listAccounts, listConnections, listDeviceLinks, listTrustPairings, removeAccountUser, resumeConnection,
+  revokeTrustPairing, suspendConnection, updateAccount,
+} from './resources/connect.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
   createFormConnection,
@@ -137,6 +142,12 @@ export type { InboxListQuery, InboxResource } from './resources/inbox.js';
 export type { ResidencyPostureResource, TransferRegisterListQuery, TransferRegisterResource } from './resources/cross-border.js';
 export type { BreachScopeResource } from './resources/breach-scope.js';
 export type { CredentialQuery, CredentialsResource, PresentationsResource } from './resources/credentials.js';
+export type { AccountsResource, ConnectionQuery, ConnectionsResource, DeviceLinkQuery, DeviceLinksResource, TrustPairingQuery, TrustPairingsResource } from './resources/connect.js';
+export type {
+  Account, AccountUser, ActivePolicy, ClaimDeviceLinkRequest, Connection, ConnectionDetail, ConnectionStatus, ConnectionSuspension,
+  CreateAccountUserRequest, CreateConnectionRequest, CreateDeviceLinkRequest, DeviceLink, DeviceLinkStatus, DisconnectResult,
+  SuspendConnectionRequest, TrustPairing, TrustTier, UpdateAccountRequest,
+} from './schemas/index.js';
 export type { CreateCredentialRequest, Credential, CredentialStatus, PresentationVerification, VerifyPresentationRequest } from './schemas/index.js';
 export type {
   BreachCoverage,

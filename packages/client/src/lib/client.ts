@@ -34,6 +34,7 @@ import { inboxResource, type InboxResource } from '../resources/inbox.js';
 import { residencyPostureResource, transferRegisterResource, type ResidencyPostureResource, type TransferRegisterResource } from '../resources/cross-border.js';
 import { breachScopeResource, type BreachScopeResource } from '../resources/breach-scope.js';
 import { credentialsResource, presentationsResource, type CredentialsResource, type PresentationsResource } from '../resources/credentials.js';
+import { accountsResource, connectionsResource, deviceLinksResource, trustPairingsResource, type AccountsResource, type ConnectionsResource, type DeviceLinksResource, type TrustPairingsResource } from '../resources/connect.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -92,6 +93,11 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly credentials: CredentialsResource;
   /** Verifying a presented credential in any cell, against the issuing cell's published key. */
   readonly presentations: PresentationsResource;
+  /** Connect: the account and its users (API token); a person's connections to applications, device links and trust pairings. */
+  readonly accounts: AccountsResource;
+  readonly connections: ConnectionsResource;
+  readonly deviceLinks: DeviceLinksResource;
+  readonly trustPairings: TrustPairingsResource;
 }
 
 /** A client holding a publishable key: only what a browser page may do. */
@@ -175,5 +181,9 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     breachScope: breachScopeResource(bearer),
     credentials: credentialsResource(bearer),
     presentations: presentationsResource(bearer),
+    accounts: accountsResource(bearer),
+    connections: connectionsResource(bearer),
+    deviceLinks: deviceLinksResource(bearer),
+    trustPairings: trustPairingsResource(bearer),
   };
 }
