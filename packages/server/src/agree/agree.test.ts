@@ -163,7 +163,7 @@ describe('collaborations', () => {
 
   before(async () => {
     server = await startTestServer();
-    [ada, bob, carol, dan, erin] = await Promise.all(['ada', 'bob', 'carol', 'dan', 'erin'].map((n) => signIn(server, `${n}@example.com`)));
+    [ada, bob, carol, dan, erin] = (await Promise.all(['ada', 'bob', 'carol', 'dan', 'erin'].map((n) => signIn(server, `${n}@example.com`)))) as [Person, Person, Person, Person, Person];
   });
   after(() => server.dispose());
 
