@@ -1,0 +1,134 @@
+// The `svc accounts …`, `svc connections …`, `svc device-links …` and `svc trust-pairings …` commands, run in this
+// process (run()) against a reference server: the API token for the account, a person signed in on two "devices"
+// (two stored sign-ins) for connections and pairing; usage errors exit 2 before anything is sent, refusals exit 1.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Account, ConnectionDetail, DeviceLink, DisconnectResult, TrustPairing } from '../schemas/connect.js';
+import { signInPerson } from '../testing/oauth.test.helper.js';
+import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
+import { credentialsPath, writeCredentials } from './credentials.js';
+import { EXIT, run } from './run.js';
+
+describe('svc connect commands against the reference server', () => {
+  let server: TestServer;
+  let laptop: string;
+  let phone: string;
+
+  async function signedIn(): Promise<string> {
+    const home = mkdtempSync(join(tmpdir(), 'svc-connect-'));
+    const tokens = await signInPerson(server, 'ada@example.com', 'openid email');
+    writeCredentials(credentialsPath({ XDG_CONFIG_HOME: home }), {
+      version: 1, issuer: server.url, client_id: server.sandbox.oauth_client_id!, access_token: tokens.access_token,
+      expires_at: Math.floor(Date.now() / 1000) + 3000, scope: 'openid email', email: 'ada@example.com', signed_in_at: new Date().toISOString(),
+    });
+    return home;
+  }
+
+  /** Runs `svc <argv>` as the person signed in under `home` (or with `env`, e.g. an API token). */
+  async function svc(argv: string[], home: string, env: Record<string, string> = {}) {
+    let stdout = '';
+    let stderr = '';
+    const code = await run(argv, {
+      env: { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...env },
+      cwd: home,
+      stdout: (text) => { stdout += text; },
+      stderr: (text) => { stderr += text; },
+    });
+    return { code, stdout, stderr };
+  }
+  const json = async <T>(argv: string[], home: string, env: Record<string, string> = {}): Promise<T> => {
+    const result = await svc([...argv, '--json'], home, env);
+    assert.equal(result.code, EXIT.ok, result.stderr);
+    return JSON.parse(result.stdout) as T;
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    laptop = await signedIn();
+    phone = await signedIn();
+  });
+  after(async () => {
+    for (const home of [laptop, phone]) rmSync(home, { recursive: true, force: true });
+    await server.dispose();
+  });
+
+  it('shows the account and renames it with the API token', async () => {
+    const admin = { SVC_API_TOKEN: server.sandbox.api_token };
+    const shown = await svc(['accounts', 'show'], laptop, admin);
+    assert.equal(shown.code, EXIT.ok, shown.stderr);
+    assert.match(shown.stdout, /^account\s+Sandbox \(acct_\w+\)$/m);
+    assert.match(shown.stdout, /^owner\s+the organisation itself$/m);
+    const [account] = await json<Account[]>(['accounts', 'list'], laptop, admin);
+    const renamed = await json<Account>(['accounts', 'update', account!.id, '--name', 'Sandbox Ltd'], laptop, admin);
+    assert.equal(renamed.name, 'Sandbox Ltd');
+    const usage = await svc(['accounts', 'update', account!.id], laptop, admin);
+    assert.equal(usage.code, EXIT.usage);
+    assert.match(usage.stderr, /needs --name <name> or --owner <user_id>/);
+    const refused = await svc(['accounts', 'list'], laptop);
+    assert.equal(refused.code, EXIT.api, 'a person\'s token reads no account');
+    assert.match(refused.stderr, /403/);
+  });
+
+  it('connects the signed-in person, suspends, resumes and disconnects, printing what stopped', async () => {
+    const made = await json<ConnectionDetail>(['connections', 'create', server.sandbox.application_id], laptop);
+    assert.equal(made.status, 'active');
+    const listed = await svc(['connections', 'list'], laptop);
+    assert.match(listed.stdout, /^ID\s+STATUS\s+APPLICATION\s+PERSON\s+TRUST TIER\s+LAST ACTIVE$/m);
+    assert.match(listed.stdout, new RegExp(`^${made.id}\\s+active\\s+Sandbox application`, 'm'));
+    const missing = await svc(['connections', 'suspend', made.id], laptop);
+    assert.equal(missing.code, EXIT.usage);
+    const paused = await svc(['connections', 'suspend', made.id, '--reason', 'Travelling'], laptop);
+    assert.equal(paused.code, EXIT.ok, paused.stderr);
+    assert.match(paused.stdout, /^Suspensions:\n {2}\S+ by the person: Travelling$/m);
+    const twice = await svc(['connections', 'suspend', made.id, '--reason', 'Again', '--json'], laptop);
+    assert.equal(twice.code, EXIT.api);
+    assert.equal(JSON.parse(twice.stderr.split('\n')[0]!).error.reason, 'illegal_transition');
+    assert.equal((await json<ConnectionDetail>(['connections', 'resume', made.id], laptop)).status, 'active');
+    const cut = await svc(['connections', 'disconnect', made.id], laptop);
+    assert.equal(cut.code, EXIT.ok, cut.stderr);
+    assert.match(cut.stdout, /^Warnings:\n {2}- Nothing else depended on this connection/m);
+    const shown = await json<ConnectionDetail>(['connections', 'show', made.id], laptop, { SVC_API_TOKEN: server.sandbox.api_token });
+    assert.equal(shown.status, 'disconnected');
+    const wrong = await svc(['connections', 'list', '--status', 'paused'], laptop);
+    assert.equal(wrong.code, EXIT.usage);
+    assert.match(wrong.stderr, /--status is one of active, suspended, disconnected/);
+  });
+
+  it('pairs the phone with the code the laptop shows, then revokes the pairing', async () => {
+    const link = await json<DeviceLink & { code: string }>(['device-links', 'create', '--name', 'Laptop'], laptop);
+    const printed = await svc(['device-links', 'show', link.id], laptop);
+    assert.match(printed.stdout, /^status\s+pending$/m);
+    const human = await svc(['device-links', 'create'], laptop);
+    assert.match(human.stdout, /svc device-links claim [A-Z2-9]{4}-[A-Z2-9]{4} --name <device>/);
+    const same = await svc(['device-links', 'claim', link.code, '--name', 'Laptop'], laptop);
+    assert.equal(same.code, EXIT.api);
+    assert.match(same.stderr, /other device/);
+    const pairing = await json<TrustPairing>(['device-links', 'claim', link.code, '--name', 'Phone'], phone);
+    assert.equal(pairing.initiator.device_name, 'Laptop');
+    assert.equal(pairing.claimant.device_name, 'Phone');
+    const listed = await svc(['trust-pairings', 'list'], phone);
+    assert.match(listed.stdout, new RegExp(`^${pairing.id}\\s+active\\s+prs_\\w+\\s+Laptop \\+ Phone`, 'm'));
+    assert.equal((await json<TrustPairing>(['trust-pairings', 'revoke', pairing.id], laptop)).status, 'revoked');
+    const links = await json<DeviceLink[]>(['device-links', 'list', '--status', 'claimed'], laptop);
+    assert.deepEqual(links.map((l) => l.id), [link.id]);
+    const noName = await svc(['device-links', 'claim', 'ABCD-EFGH'], phone);
+    assert.equal(noName.code, EXIT.usage);
+  });
+
+  it('lists the Connect commands under their group in svc --help and svc connections --help', async () => {
+    const help = await svc(['--help'], laptop);
+    assert.match(help.stdout, /^ {2}Connect +connections {2}device-links {2}trust-pairings$/m);
+    assert.match(help.stdout, /^ {2}Account +.*accounts/m);
+    const topic = await svc(['connections', '--help'], laptop);
+    assert.match(topic.stdout, /connections disconnect <id>\s+Disconnect for good/);
+  });
+
+  it('disconnect as JSON is the API\'s answer', async () => {
+    const made = await json<ConnectionDetail>(['connections', 'create', server.sandbox.application_id], laptop);
+    const result = await json<DisconnectResult>(['connections', 'disconnect', made.id], laptop);
+    assert.deepEqual(Object.keys(result).sort(), ['connection', 'warnings']);
+  });
+});
