@@ -202,7 +202,7 @@ describe('comply: clean rooms and their queries', () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { clean_rooms: Json[]; next_cursor: string | null } = await expect(server, `/api/v1/clean_rooms?limit=1${cursor ? `&cursor=${cursor}` : ''}`, 200, { token: read });
+      const page = (await expect(server, `/api/v1/clean_rooms?limit=1${cursor ? `&cursor=${cursor}` : ''}`, 200, { token: read })) as { clean_rooms: Json[]; next_cursor: string | null };
       ids.push(...page.clean_rooms.map((r) => r.id as string));
       cursor = page.next_cursor;
     } while (cursor);

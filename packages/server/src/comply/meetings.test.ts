@@ -86,7 +86,7 @@ describe('comply: meeting consents', () => {
     const all: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { meeting_consents: { id: string }[]; next_cursor: string | null } = await expect(server, `/api/v1/meeting_consents?limit=2${cursor ? `&cursor=${cursor}` : ''}`, 200, { token: read });
+      const page = (await expect(server, `/api/v1/meeting_consents?limit=2${cursor ? `&cursor=${cursor}` : ''}`, 200, { token: read })) as { meeting_consents: { id: string }[]; next_cursor: string | null };
       assert.ok(page.meeting_consents.length <= 2);
       all.push(...page.meeting_consents.map((m) => m.id));
       cursor = page.next_cursor;
