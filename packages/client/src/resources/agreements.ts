@@ -1,9 +1,12 @@
 import {
   agreementEnvelope,
   agreementList,
+  quorumVoteCast,
   quorumVoteList,
   signedAgreementReceipt,
   type Agreement,
+  type CastQuorumVoteRequest,
+  type QuorumVoteCast,
   type AgreementStatus,
   type CreateAgreementRequest,
   type QuorumVote,
@@ -54,6 +57,15 @@ export function listQuorumVotes(connection: SvcConnection<'bearer'>, id: string,
   return connection.request({ method: 'GET', path: path(id, '/quorum_votes'), schema: quorumVoteList }, options).then((body) => body.quorum_votes);
 }
 
+/**
+ * Casts the calling party's quorum vote (`POST /api/v1/agreements/{id}/quorum_votes`, with the party's own access
+ * token: the person whose email is a party's): `approve` signs the document, `deny` declines it, either ending the
+ * party's signing session; answers the vote and the agreement after it. A party votes once (409 `party_decided`).
+ */
+export function castQuorumVote(connection: SvcConnection<'bearer'>, id: string, request: CastQuorumVoteRequest, options?: WriteOptions): Promise<QuorumVoteCast> {
+  return connection.request({ method: 'POST', path: path(id, '/quorum_votes'), body: request, schema: quorumVoteCast }, options);
+}
+
 /** `svc.agreements`. */
 export interface AgreementsResource {
   /** Creates an agreement; see {@link createAgreement}. */
@@ -66,6 +78,8 @@ export interface AgreementsResource {
   receipt(id: string, options?: CallOptions): Promise<SignedAgreementReceipt>;
   /** Reads the quorum votes; see {@link listQuorumVotes}. */
   quorumVotes(id: string, options?: CallOptions): Promise<QuorumVote[]>;
+  /** Casts the calling party's quorum vote; see {@link castQuorumVote}. */
+  castQuorumVote(id: string, request: CastQuorumVoteRequest, options?: WriteOptions): Promise<QuorumVoteCast>;
 }
 
 /** Binds the agreement functions to a connection. */
@@ -76,5 +90,6 @@ export function agreementsResource(connection: SvcConnection<'bearer'>): Agreeme
     get: (id, options) => getAgreement(connection, id, options),
     receipt: (id, options) => getAgreementReceipt(connection, id, options),
     quorumVotes: (id, options) => listQuorumVotes(connection, id, options),
+    castQuorumVote: (id, request, options) => castQuorumVote(connection, id, request, options),
   };
 }
