@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { accountEnvelope, accountList, connectionEnvelope, connectionList, deviceLinkEnvelope, deviceLinkList, disconnectResult, trustPairingEnvelope, trustPairingList } from '@svc/client/schemas';
 import { fulfilledConsent, issue } from '../credentials/test-support.js';
-import { call, grant, newAgent, signIn, type Json, type Person } from '../delegations/test-support.js';
+import { createConsent } from '../decisions/test-support.js';
+import { agentToken, call, grant, newAgent, signIn, type Json, type Person } from '../delegations/test-support.js';
 import { hashSecret, newSecret } from '../lib/ids.js';
 import { personAccessToken } from '../oauth/test-support.js';
 import { startTestServer, type TestServer } from '../testing.js';
@@ -253,7 +254,12 @@ describe('connections', () => {
 
     const credential = await issue(server, { consent_transaction_id: ctxn, credential_type: 'ConsentCredential' });
     const agent = await newAgent(server, 'Shopping agent');
-    const g = await grant(server, carol, agent.id, { delegation_type: 'ai_agent', delegated_scopes: ['orders:read'] });
+    const g = await grant(server, carol, agent.id, { delegation_type: 'ai_agent', delegated_scopes: ['orders:read'], bounds: { escalation: { allowed: true } } });
+    const asked = await call(server, '/api/v1/oap/escalations', {
+      token: await agentToken(server, g.id, agent), json: { scope: 'orders:write', action: 'write', description: 'Place the order' },
+    });
+    assert.equal(asked.status, 201, JSON.stringify(asked.body));
+    const open = await createConsent(server, { addressee: { email: 'carol@example.com' } });
     detail = connectionEnvelope.parse((await call(server, `${CONNECTIONS}/${id}`, { token: carol.token })).body).connection;
     assert.equal(detail.trust_tier, 'delegated');
     assert.deepEqual(detail.active_policies.map((p) => [p.type, p.id]), [['consent_record', consent.id], ['delegation_grant', g.id]]);
@@ -271,6 +277,12 @@ describe('connections', () => {
     assert.match(text, new RegExp(`Consent record ${consent.id}.*newsletter`));
     assert.match(text, new RegExp(`Credential ${credential.id} is revoked`));
     assert.match(text, new RegExp(`Delegation grant ${g.id} to agent ${agent.id} is revoked`));
+    assert.match(text, new RegExp(`Escalation ${asked.body.escalation.id} under grant ${g.id} may still be answered, but its agent can no longer act on it`));
+    assert.match(text, /Decision dec_\w+ \(consent\) from this application is still open until .*: disconnecting does not answer it, and granting it connects you again/);
+    // The escalation's own approval decision waits for carol too.
+    assert.match(text, /Decision dec_\w+ \(approval\) from this application is still open until .*: disconnecting does not answer it\./);
+    assert.equal(result.warnings.length, 6, text);
+    assert.equal((await call(server, `/api/v1/decisions/${open.session_token}`)).body.decision.status, 'pending', 'the open decision is left as it was');
 
     // What the warnings say is what the service now holds.
     const record = await call(server, `/api/v1/consent_records/${consent.id}`);

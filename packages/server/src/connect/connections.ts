@@ -269,7 +269,7 @@ export function disconnectConnection(ctx: ServerContext, principal: Principal, r
       changeGrantStatus(ctx, principal, grant, 'revoke');
       const delegate = policy.delegate_type === 'agent' ? `agent ${policy.delegate_id}` : `person ${policy.delegate_id}`;
       warnings.push(`Delegation grant ${policy.id} to ${delegate} is revoked, with every grant made under it: its tokens stop working now.`);
-      if (escalations.length) warnings.push(`Escalations ${list(escalations)} under grant ${policy.id} can no longer be acted on.`);
+      if (escalations.length) warnings.push(`Escalation${escalations.length === 1 ? '' : 's'} ${list(escalations)} under grant ${policy.id} may still be answered, but its agent can no longer act on ${escalations.length === 1 ? 'it' : 'them'}.`);
     }
 
     const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(current.person_id) as string | undefined;
