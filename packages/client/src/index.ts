@@ -97,11 +97,18 @@ export {
 export { checkAuthority } from './resources/authority.js';
 export { createEscalation, getEscalation, listEscalations, readEscalation, waitForEscalation } from './resources/escalations.js';
 export { createDisclosureReceipt, getDisclosureReceipt } from './resources/disclosure-receipts.js';
-export { createAgreement, getAgreement, getAgreementReceipt, listAgreements, listQuorumVotes } from './resources/agreements.js';
+export { castQuorumVote, createAgreement, getAgreement, getAgreementReceipt, listAgreements, listQuorumVotes } from './resources/agreements.js';
 export { listInbox } from './resources/inbox.js';
 export { getResidencyPosture, getResidencyPostureEvidence, getTransferRegisterEvidence, listTransferRegister } from './resources/cross-border.js';
 export { getBreachScopeEvidence, reportBreachScope } from './resources/breach-scope.js';
 export { createCredential, getCredential, listCredentials, revokeCredential, verifyPresentation } from './resources/credentials.js';
+export { getTrustScore } from './resources/trust-scores.js';
+export { createVouch, getVouch, listVouches, revokeVouch } from './resources/vouches.js';
+export { createMultiPartyAgreement, getMultiPartyAgreement, listMultiPartyAgreements } from './resources/multi-party-agreements.js';
+export {
+  addCollaborationMember, createCollaboration, dissolveCollaboration, getCollaboration, getCollaborationMembership, listCollaborations,
+  revokeCollaborationMembership, signCollaborationMembership,
+} from './resources/collaborations.js';
 export {
   addAccountUser, cancelDeviceLink, claimDeviceLink, createConnection, createDeviceLink, disconnectConnection, getAccount, getConnection,
   getDeviceLink, getTrustPairing, listAccounts, listConnections, listDeviceLinks, listTrustPairings, removeAccountUser, resumeConnection,
@@ -149,6 +156,15 @@ export type {
   SuspendConnectionRequest, TrustPairing, TrustTier, UpdateAccountRequest,
 } from './schemas/index.js';
 export type { CreateCredentialRequest, Credential, CredentialStatus, PresentationVerification, VerifyPresentationRequest } from './schemas/index.js';
+export type { TrustScoresResource } from './resources/trust-scores.js';
+export type { VouchesResource, VouchQuery } from './resources/vouches.js';
+export type { MultiPartyAgreementsResource } from './resources/multi-party-agreements.js';
+export type { CollaborationQuery, CollaborationsResource } from './resources/collaborations.js';
+export type {
+  AddMembershipRequest, CastQuorumVoteRequest, Collaboration, CollaborationDetail, CollaborationMembership, CollaborationStatus,
+  CreateCollaborationRequest, CreateMultiPartyAgreementRequest, CreateVouchRequest, MembershipRole, MembershipStatus, MultiPartyAgreement,
+  QuorumVoteCast, SignMembershipRequest, TrustScoreFactor, TrustSubjectType, Vouch, VouchStatus,
+} from './schemas/index.js';
 export type {
   BreachCoverage,
   BreachCredentialType,

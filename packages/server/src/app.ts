@@ -28,6 +28,8 @@ import { inboxRoutes } from './inbox/routes.js';
 import { complyRoutes } from './evidence/routes.js';
 import { countryGate, countryRoutes } from './countries/routes.js';
 import { credentialRoutes } from './credentials/routes.js';
+import { verifyRoutes } from './verify/routes.js';
+import { agreeRoutes } from './agree/routes.js';
 import { connectRoutes } from './connect/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
@@ -60,6 +62,8 @@ const modules: RouteModule[] = [
   inboxRoutes, // the Trust Inbox: GET /api/v1/inbox, the hosted page /inbox (signed in through the provider), /oap/escalations -> /inbox
   complyRoutes, // Comply: transfer register, residency posture, breach scope, their signed evidence packages, GET /api/v1/evidence_packages/{id}
   credentialRoutes, // credentials (SD-JWT VC) of fulfilled consents, their status lists, presentations verified against the issuing cell's key
+  verifyRoutes, // Verify: trust scores of persons and agents (the reputation bound's function), vouches
+  agreeRoutes, // Agree: multi-party agreements (quorum of two or more), a party's quorum vote, collaborations and memberships
   connectRoutes, // Connect: accounts and their users, connections (a person and an application), device links and trust pairings
 ];
 

@@ -23,6 +23,8 @@ import { inboxOperations } from './inbox/routes.js';
 import { complyOperations } from './evidence/routes.js';
 import { countryOperations } from './countries/routes.js';
 import { credentialOperations } from './credentials/routes.js';
+import { verifyOperations } from './verify/routes.js';
+import { agreeOperations } from './agree/routes.js';
 import { connectOperations } from './connect/routes.js';
 import type { Operation } from './lib/operations.js';
 
@@ -49,6 +51,8 @@ export const operationLists: Operation[][] = [
   complyOperations,
   countryOperations,
   credentialOperations,
+  verifyOperations,
+  agreeOperations,
   connectOperations,
 ];
 

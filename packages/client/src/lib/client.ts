@@ -34,6 +34,10 @@ import { inboxResource, type InboxResource } from '../resources/inbox.js';
 import { residencyPostureResource, transferRegisterResource, type ResidencyPostureResource, type TransferRegisterResource } from '../resources/cross-border.js';
 import { breachScopeResource, type BreachScopeResource } from '../resources/breach-scope.js';
 import { credentialsResource, presentationsResource, type CredentialsResource, type PresentationsResource } from '../resources/credentials.js';
+import { trustScoresResource, type TrustScoresResource } from '../resources/trust-scores.js';
+import { vouchesResource, type VouchesResource } from '../resources/vouches.js';
+import { multiPartyAgreementsResource, type MultiPartyAgreementsResource } from '../resources/multi-party-agreements.js';
+import { collaborationsResource, type CollaborationsResource } from '../resources/collaborations.js';
 import { accountsResource, connectionsResource, deviceLinksResource, trustPairingsResource, type AccountsResource, type ConnectionsResource, type DeviceLinksResource, type TrustPairingsResource } from '../resources/connect.js';
 import type { Me } from '../schemas/me.js';
 
@@ -93,6 +97,14 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly credentials: CredentialsResource;
   /** Verifying a presented credential in any cell, against the issuing cell's published key. */
   readonly presentations: PresentationsResource;
+  /** Trust scores (0-100, with their factors) of persons and agents: the function a delegation's reputation bound reads. */
+  readonly trustScores: TrustScoresResource;
+  /** Vouches: a person's word for another person or an agent, counted in their trust score (the voucher's access token). */
+  readonly vouches: VouchesResource;
+  /** Multi-party agreements: agreements of quorum two or more, with their signatures counted and quorum votes. */
+  readonly multiPartyAgreements: MultiPartyAgreementsResource;
+  /** Collaborations and their memberships: added, signed by each member, revoked; active once all have signed. */
+  readonly collaborations: CollaborationsResource;
   /** Connect: the account and its users (API token); a person's connections to applications, device links and trust pairings. */
   readonly accounts: AccountsResource;
   readonly connections: ConnectionsResource;
@@ -181,6 +193,10 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     breachScope: breachScopeResource(bearer),
     credentials: credentialsResource(bearer),
     presentations: presentationsResource(bearer),
+    trustScores: trustScoresResource(bearer),
+    vouches: vouchesResource(bearer),
+    multiPartyAgreements: multiPartyAgreementsResource(bearer),
+    collaborations: collaborationsResource(bearer),
     accounts: accountsResource(bearer),
     connections: connectionsResource(bearer),
     deviceLinks: deviceLinksResource(bearer),
