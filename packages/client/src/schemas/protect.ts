@@ -247,7 +247,8 @@ export const dataRequest = z.object({
   application_id: z.string(),
   person_id: z.string(),
   dsar_type: dsarType,
-  scope: z.nullable(z.unknown()),
+  /** As filed: a string, a list of strings or an object (null when none was given). */
+  scope: z.nullable(z.union([z.string(), z.array(z.string()), z.record(z.string(), z.unknown())])),
   status: dataRequestStatus,
   /** When the answer is due: 30 days after receipt, later once extended. */
   due_date: dateTime(),

@@ -68,7 +68,7 @@ export function toDataRequest(ctx: ServerContext, row: DataRequestRow): DataRequ
     application_id: row.application_id,
     person_id: row.person_id,
     dsar_type: row.dsar_type,
-    scope: parsed<unknown>(row.scope),
+    scope: parsed<DataRequest['scope']>(row.scope),
     status: row.status,
     due_date: row.due_date,
     overdue: OPEN.includes(row.status) && Date.parse(row.due_date) < ctx.clock.now(),
