@@ -20,6 +20,8 @@ export const PERSONAL_TABLES = [
   { table: 'delegation_grants', prefix: 'dlg_' },
   { table: 'escalations', prefix: 'esc_' },
   { table: 'agreements', prefix: 'agr_' },
+  { table: 'vouches', prefix: 'vch_' },
+  { table: 'collaborations', prefix: 'col_' },
 ] as const;
 
 type PersonalTable = (typeof PERSONAL_TABLES)[number]['table'];
