@@ -10,6 +10,7 @@ import { transparencyCommands } from './transparency.js';
 import { groupLines, topicLines } from './help.js';
 import { crossBorderCommands } from './cross-border.js';
 import { connectCommands } from './connect.js';
+import { protectCommands } from './protect.js';
 import { complyCommands } from './comply.js';
 import { verifyCommands } from './verify.js';
 import { agreeCommands } from './agree.js';
@@ -28,7 +29,7 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
 
 /** Every command by its words: the API commands, the token exchange, then `login` and `logout`. */
-const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...crossBorderCommands, ...connectCommands, ...complyCommands, ...verifyCommands, ...agreeCommands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
+const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...crossBorderCommands, ...connectCommands, ...protectCommands, ...complyCommands, ...verifyCommands, ...agreeCommands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
 
 function help(): string {
   return [
