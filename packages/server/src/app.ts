@@ -30,6 +30,8 @@ import { countryGate, countryRoutes } from './countries/routes.js';
 import { credentialRoutes } from './credentials/routes.js';
 import { verifyRoutes } from './verify/routes.js';
 import { agreeRoutes } from './agree/routes.js';
+import { complySurfaceRoutes } from './comply/routes.js';
+import { protectRoutes } from './protect/routes.js';
 import { connectRoutes } from './connect/routes.js';
 
 /** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
@@ -64,6 +66,8 @@ const modules: RouteModule[] = [
   credentialRoutes, // credentials (SD-JWT VC) of fulfilled consents, their status lists, presentations verified against the issuing cell's key
   verifyRoutes, // Verify: trust scores of persons and agents (the reputation bound's function), vouches
   agreeRoutes, // Agree: multi-party agreements (quorum of two or more), a party's quorum vote, collaborations and memberships
+  complySurfaceRoutes, // Comply: modules, governance and its change log, clean rooms and their queries, meeting consents
+  protectRoutes, // Protect: policy templates, policies, data requests (DSAR), data licenses, data offers (the data deal), portability transfers
   connectRoutes, // Connect: accounts and their users, connections (a person and an application), device links and trust pairings
 ];
 

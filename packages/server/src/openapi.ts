@@ -25,6 +25,8 @@ import { countryOperations } from './countries/routes.js';
 import { credentialOperations } from './credentials/routes.js';
 import { verifyOperations } from './verify/routes.js';
 import { agreeOperations } from './agree/routes.js';
+import { complySurfaceOperations } from './comply/routes.js';
+import { protectOperations } from './protect/routes.js';
 import { connectOperations } from './connect/routes.js';
 import type { Operation } from './lib/operations.js';
 
@@ -53,6 +55,8 @@ export const operationLists: Operation[][] = [
   credentialOperations,
   verifyOperations,
   agreeOperations,
+  complySurfaceOperations,
+  protectOperations,
   connectOperations,
 ];
 
