@@ -57,6 +57,20 @@ describe('protect: country cells', () => {
     await body('/api/v1/portability_transfers', { policy_id: ids.policy, source_application_id: us.sandbox.application_id, destination_application_id: us.sandbox.application_id });
   });
 
+  it('counts the Protect rows in the residency posture of the cell that holds them, all homed there', async () => {
+    const posture = await expect(us, 200, '/api/v1/residency_posture');
+    const cell = (country: string) => (posture.residency_posture ?? posture).countries.find((c: { country: string }) => c.country === country);
+    const before = cell('DE');
+    assert.equal(before.assurance, 'verified');
+    // Two policies, the request, the offer, the transfer and the license (besides the person, agreements and decisions).
+    const more = await expect(de, 201, '/api/v1/policies', { token: ada.token, json: { template_id: 'retention', config: { data_categories: ['x'], retention_days: 1 } } });
+    assert.match(more.policy.id, /^pol_de_/);
+    const after = (await expect(de, 200, '/api/v1/residency_posture')) as typeof posture;
+    const de2 = (after.residency_posture ?? after).countries.find((c: { country: string }) => c.country === 'DE');
+    assert.equal(de2.rows_checked, before.rows_checked + 1);
+    assert.equal(de2.rows_homed_elsewhere, 0);
+  });
+
   it('lists per cell, and the home cell answers', async () => {
     assert.deepEqual((await expect(us, 200, '/api/v1/data_requests')).data_requests, []);
     assert.deepEqual((await expect(us, 200, '/api/v1/policies')).policies, []);
