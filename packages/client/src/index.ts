@@ -102,6 +102,13 @@ export { listInbox } from './resources/inbox.js';
 export { getResidencyPosture, getResidencyPostureEvidence, getTransferRegisterEvidence, listTransferRegister } from './resources/cross-border.js';
 export { getBreachScopeEvidence, reportBreachScope } from './resources/breach-scope.js';
 export { createCredential, getCredential, listCredentials, revokeCredential, verifyPresentation } from './resources/credentials.js';
+export {
+  acceptDataOffer, cancelPortabilityTransfer, completeDataRequest, confirmPortabilityTransfer, counterDataOffer, createDataLicense, createDataOffer,
+  createDataRequest, createPolicy, createPortabilityTransfer, declineDataOffer, extendDataRequest, getDataLicense, getDataOffer, getDataRequest,
+  getPolicy, getPolicyTemplate, getPortabilityTransfer, listDataLicenseAccesses, listDataLicenses, listDataOffers, listDataRequests, listPolicies,
+  listPolicyTemplates, listPortabilityTransfers, markPortabilityTransferReady, recordDataLicenseAccess, rejectDataRequest, reviseDataOffer,
+  revokeDataLicense, revokePolicy, sendDataOffer, startDataRequest,
+} from './resources/protect.js';
 export { getTrustScore } from './resources/trust-scores.js';
 export { createVouch, getVouch, listVouches, revokeVouch } from './resources/vouches.js';
 export { createMultiPartyAgreement, getMultiPartyAgreement, listMultiPartyAgreements } from './resources/multi-party-agreements.js';
@@ -156,6 +163,17 @@ export type {
   SuspendConnectionRequest, TrustPairing, TrustTier, UpdateAccountRequest,
 } from './schemas/index.js';
 export type { CreateCredentialRequest, Credential, CredentialStatus, PresentationVerification, VerifyPresentationRequest } from './schemas/index.js';
+export type {
+  DataLicenseQuery, DataLicensesResource, DataOfferQuery, DataOffersResource, DataRequestQuery, DataRequestsResource, PoliciesResource, PolicyQuery,
+  PolicyTemplatesResource, PortabilityTransferQuery, PortabilityTransfersResource, ProtectResources,
+} from './resources/protect.js';
+export type {
+  ConfirmPortabilityTransferRequest, CreateDataLicenseRequest, CreateDataOfferRequest, CreateDsarRequest, CreatePolicyRequest,
+  CreatePortabilityTransferRequest, DataLicense, DataLicenseAccess, DataLicenseStatus, DataOffer, DataOfferAction, DataOfferRound, DataOfferStatus,
+  DataOfferTermsRequest, DataRequest, DataRequestExport, DataRequestStatus, DsarType, ExtendDataRequestRequest, MarkPortabilityTransferReadyRequest,
+  Policy, PolicyAcceptance, PolicyOwnerType, PolicyStatus, PolicyTemplate, PolicyTemplateConfig, PolicyTemplateId, PortabilityTransfer,
+  PortabilityTransferStatus, RecordDataLicenseAccessRequest, RejectDataRequestRequest,
+} from './schemas/index.js';
 export type { TrustScoresResource } from './resources/trust-scores.js';
 export type { VouchesResource, VouchQuery } from './resources/vouches.js';
 export type { MultiPartyAgreementsResource } from './resources/multi-party-agreements.js';

@@ -39,6 +39,7 @@ import { vouchesResource, type VouchesResource } from '../resources/vouches.js';
 import { multiPartyAgreementsResource, type MultiPartyAgreementsResource } from '../resources/multi-party-agreements.js';
 import { collaborationsResource, type CollaborationsResource } from '../resources/collaborations.js';
 import { accountsResource, connectionsResource, deviceLinksResource, trustPairingsResource, type AccountsResource, type ConnectionsResource, type DeviceLinksResource, type TrustPairingsResource } from '../resources/connect.js';
+import { protectResources, type DataLicensesResource, type DataOffersResource, type DataRequestsResource, type PoliciesResource, type PolicyTemplatesResource, type PortabilityTransfersResource } from '../resources/protect.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -97,6 +98,18 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly credentials: CredentialsResource;
   /** Verifying a presented credential in any cell, against the issuing cell's published key. */
   readonly presentations: PresentationsResource;
+  /** Protect: the built-in policy templates, each with the JSON Schema of its config. */
+  readonly policyTemplates: PolicyTemplatesResource;
+  /** Protect: policies made from templates (a person's own with their access token, the account's with an API token). */
+  readonly policies: PoliciesResource;
+  /** Protect: data requests (DSAR) a person files and the organisation processes, with a due date. */
+  readonly dataRequests: DataRequestsResource;
+  /** Protect: data licenses under an active agreement, each access counted up to `max_access_count`. */
+  readonly dataLicenses: DataLicensesResource;
+  /** Protect: data offers, the data deal (draft, offered, countered, user_revised, accepted, declined, expired). */
+  readonly dataOffers: DataOffersResource;
+  /** Protect: portability transfers between two applications, confirmed with the declared data hash. */
+  readonly portabilityTransfers: PortabilityTransfersResource;
   /** Trust scores (0-100, with their factors) of persons and agents: the function a delegation's reputation bound reads. */
   readonly trustScores: TrustScoresResource;
   /** Vouches: a person's word for another person or an agent, counted in their trust score (the voucher's access token). */
@@ -193,6 +206,7 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     breachScope: breachScopeResource(bearer),
     credentials: credentialsResource(bearer),
     presentations: presentationsResource(bearer),
+    ...protectResources(bearer),
     trustScores: trustScoresResource(bearer),
     vouches: vouchesResource(bearer),
     multiPartyAgreements: multiPartyAgreementsResource(bearer),
