@@ -93,6 +93,17 @@ describe('protect: data licenses', () => {
     assert.deepEqual(burst.map((r) => r.body.data_license_access.sequence).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  it('counts a retried access with the same Idempotency-Key once', async () => {
+    const license = await issue({ agreement_id: active, max_access_count: 5 });
+    const path = `/api/v1/data_licenses/${license.id}/accesses`;
+    const first = await call(server, path, { json: { purpose: 'nightly' }, headers: { 'idempotency-key': 'access-2026-06-01' } });
+    const retry = await call(server, path, { json: { purpose: 'nightly' }, headers: { 'idempotency-key': 'access-2026-06-01' } });
+    assert.deepEqual([first.status, retry.status], [201, 201]);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+    assert.deepEqual(retry.body, first.body);
+    assert.equal((await expect(server, 200, `/api/v1/data_licenses/${license.id}`)).data_license.access_count, 1);
+  });
+
   it('is revoked once (active or exhausted -> revoked); a revoked license counts no access', async () => {
     const license = await issue({ agreement_id: active, max_access_count: 5 });
     const revoked = await expect(server, 200, `/api/v1/data_licenses/${license.id}/revoke`, { method: 'POST' });
