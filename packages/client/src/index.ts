@@ -117,6 +117,25 @@ export {
   revokeCollaborationMembership, signCollaborationMembership,
 } from './resources/collaborations.js';
 export {
+  cancelMeetingConsent,
+  closeCleanRoom,
+  createCleanRoom,
+  createCleanRoomQuery,
+  createMeetingConsent,
+  getCleanRoom,
+  getCleanRoomQuery,
+  getGovernance,
+  getMeetingConsent,
+  getModule,
+  listCleanRoomQueries,
+  listCleanRooms,
+  listGovernanceChanges,
+  listMeetingConsents,
+  listModules,
+  updateGovernance,
+  updateModule,
+} from './resources/comply.js';
+export {
   addAccountUser, cancelDeviceLink, claimDeviceLink, createConnection, createDeviceLink, disconnectConnection, getAccount, getConnection,
   getDeviceLink, getTrustPairing, listAccounts, listConnections, listDeviceLinks, listTrustPairings, removeAccountUser, resumeConnection,
   revokeTrustPairing, suspendConnection, updateAccount,
@@ -182,6 +201,28 @@ export type {
   AddMembershipRequest, CastQuorumVoteRequest, Collaboration, CollaborationDetail, CollaborationMembership, CollaborationStatus,
   CreateCollaborationRequest, CreateMultiPartyAgreementRequest, CreateVouchRequest, MembershipRole, MembershipStatus, MultiPartyAgreement,
   QuorumVoteCast, SignMembershipRequest, TrustScoreFactor, TrustSubjectType, Vouch, VouchStatus,
+} from './schemas/index.js';
+export type { CleanRoomQueryFilter, CleanRoomsResource, GovernanceResource, MeetingConsentQuery, MeetingConsentsResource, ModulesResource } from './resources/comply.js';
+export type {
+  CleanRoom,
+  CleanRoomQuery,
+  CleanRoomQuerySummary,
+  CleanRoomResult,
+  CleanRoomStatus,
+  ComputationType,
+  CreateCleanRoomQueryRequest,
+  CreateCleanRoomRequest,
+  CreateMeetingConsentRequest,
+  Governance,
+  GovernanceChange,
+  GovernanceSettings,
+  MeetingConsent,
+  MeetingConsentStatus,
+  ModuleKey,
+  PrivacyParameters,
+  ProductModule,
+  QueryDefinition,
+  UpdateGovernanceRequest,
 } from './schemas/index.js';
 export type {
   BreachCoverage,

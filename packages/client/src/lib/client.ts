@@ -40,6 +40,7 @@ import { multiPartyAgreementsResource, type MultiPartyAgreementsResource } from 
 import { collaborationsResource, type CollaborationsResource } from '../resources/collaborations.js';
 import { accountsResource, connectionsResource, deviceLinksResource, trustPairingsResource, type AccountsResource, type ConnectionsResource, type DeviceLinksResource, type TrustPairingsResource } from '../resources/connect.js';
 import { protectResources, type DataLicensesResource, type DataOffersResource, type DataRequestsResource, type PoliciesResource, type PolicyTemplatesResource, type PortabilityTransfersResource } from '../resources/protect.js';
+import { cleanRoomsResource, governanceResource, meetingConsentsResource, modulesResource, type CleanRoomsResource, type GovernanceResource, type MeetingConsentsResource, type ModulesResource } from '../resources/comply.js';
 import type { Me } from '../schemas/me.js';
 
 /**
@@ -118,6 +119,14 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly multiPartyAgreements: MultiPartyAgreementsResource;
   /** Collaborations and their memberships: added, signed by each member, revoked; active once all have signed. */
   readonly collaborations: CollaborationsResource;
+  /** The product modules the account has enabled (Comply). */
+  readonly modules: ModulesResource;
+  /** The account's governance settings and their change log (Comply). */
+  readonly governance: GovernanceResource;
+  /** Clean rooms over an active agreement, and their aggregate, privacy-protected queries (Comply). */
+  readonly cleanRooms: CleanRoomsResource;
+  /** Meeting consents: a meeting, its consent template and the AI note-takers it discloses; decisions name it (Comply). */
+  readonly meetingConsents: MeetingConsentsResource;
   /** Connect: the account and its users (API token); a person's connections to applications, device links and trust pairings. */
   readonly accounts: AccountsResource;
   readonly connections: ConnectionsResource;
@@ -211,6 +220,10 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     vouches: vouchesResource(bearer),
     multiPartyAgreements: multiPartyAgreementsResource(bearer),
     collaborations: collaborationsResource(bearer),
+    modules: modulesResource(bearer),
+    governance: governanceResource(bearer),
+    cleanRooms: cleanRoomsResource(bearer),
+    meetingConsents: meetingConsentsResource(bearer),
     accounts: accountsResource(bearer),
     connections: connectionsResource(bearer),
     deviceLinks: deviceLinksResource(bearer),
