@@ -23,6 +23,7 @@ export const PERSONAL_TABLES = [
   { table: 'vouches', prefix: 'vch_' },
   { table: 'collaborations', prefix: 'col_' },
   { table: 'policies', prefix: 'pol_' }, { table: 'data_requests', prefix: 'dsar_' }, { table: 'data_licenses', prefix: 'dlic_' }, { table: 'data_offers', prefix: 'dof_' }, { table: 'portability_transfers', prefix: 'ptr_' }, // Protect
+  { table: 'clean_rooms', prefix: 'clr_' }, // Comply: homed with their agreement (aggregates only; their queries hang off them)
 ] as const;
 
 type PersonalTable = (typeof PERSONAL_TABLES)[number]['table'];
