@@ -5,37 +5,10 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { MultiPartyAgreement, QuorumVoteCast } from '../schemas/agreements.js';
 import type { Collaboration, CollaborationDetail, CollaborationMembership } from '../schemas/collaborations.js';
-import type { Command, Invocation } from './commands.js';
+import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';
-import { collect } from './verify.js';
-
-type Cell = string | number | boolean | null | undefined;
-
-const show = (value: Cell): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-
-function lines(pairs: [string, Cell][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-
-function table<T>(items: T[], columns: [string, (item: T) => Cell][], empty: string): string {
-  if (items.length === 0) return empty;
-  const cells = [columns.map(([title]) => title.toUpperCase()), ...items.map((item) => columns.map(([, cell]) => show(cell(item))))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-const flag = (flags: Invocation['flags'], name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
-const listFlag = (flags: Invocation['flags'], name: string): string[] | undefined => {
-  const value = flag(flags, name);
-  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean);
-};
-
-function oneOf<T extends string>(flags: Invocation['flags'], name: string, allowed: readonly T[]): T | undefined {
-  const value = flag(flags, name);
-  if (value !== undefined && !allowed.includes(value as T)) throw new CliUsageError(`--${name} is one of ${allowed.join(', ')}`);
-  return value as T | undefined;
-}
+import { collect, flag, listFlag, oneOf } from './flags.js';
+import { lines, table, type Cell } from './output.js';
 
 const AGREEMENT_STATUSES = ['pending', 'partially_signed', 'active'] as const;
 

@@ -1,7 +1,6 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { SvcClient } from '../lib/client.js';
 import type { AuthorityCheckResult } from '../resources/authority.js';
-import type { SvcList } from '../lib/pagination.js';
 import { AGENT_TYPES, type AgentIdentity, type AgentIdentityStatus, type AgentType } from '../schemas/agent-identities.js';
 import type { ApiToken, Permission } from '../schemas/api-tokens.js';
 import type { Decision, DeliveryMode } from '../schemas/decisions.js';
@@ -25,6 +24,8 @@ import {
 } from '../schemas/delegations.js';
 import { verifyReceipt } from '../verify/receipt.js';
 import { CliUsageError, type CliConfig } from './config.js';
+import { appOption, application, collect, flag, limitOption, listOf, oneOf } from './flags.js';
+import { lines, table, type Cell } from './output.js';
 import type { AgentUse } from './session.js';
 
 /** What a command hands back: the value `--json` prints, and the lines a person reads. */
@@ -57,54 +58,7 @@ export interface Command {
   run(svc: SvcClient, invocation: Invocation): Promise<Output>;
 }
 
-// ---- output helpers --------------------------------------------------------------------------------------
-
-type Cell = string | number | boolean | null | undefined;
-
-const show = (value: Cell): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-
-/** Aligned `label  value` lines for one record. */
-function record(pairs: [string, Cell][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-
-/** Aligned columns, one line per item; a note when there are none. */
-function table<T>(items: T[], columns: [string, (item: T) => Cell][], empty: string): string {
-  if (items.length === 0) return empty;
-  const cells = [columns.map(([title]) => title.toUpperCase()), ...items.map((item) => columns.map(([, cell]) => show(cell(item))))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-const limitOption = { limit: { type: 'string' } } as const;
-
-/** Collects a list's items, at most `--limit` of them (all when not given). */
-async function collect<T>(list: (pageSize: number | undefined) => SvcList<T>, flags: Invocation['flags']): Promise<T[]> {
-  const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
-  if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1)) throw new CliUsageError('--limit must be a whole number of at least 1');
-  const items: T[] = [];
-  for await (const item of list(Number.isFinite(limit) ? Math.min(limit, 100) : 100)) {
-    items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
-
-const string = (flags: Invocation['flags'], name: string): string | undefined => {
-  const value = flags[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
-function application(invocation: Invocation): string {
-  const id = string(invocation.flags, 'app') ?? invocation.config.applicationId;
-  if (!id) throw new CliUsageError('no application: pass --app <application_id>');
-  return id;
-}
-
-/** A comma-separated flag as a list (empty when not given). */
-const listOf = (flags: Invocation['flags'], name: string): string[] =>
-  (string(flags, name) ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+// ---- flag helpers --------------------------------------------------------------------------------------
 
 const permissionsOf = (value: string | undefined): Permission[] | undefined => {
   if (value === undefined) return undefined;
@@ -124,8 +78,6 @@ const tokenColumns: [string, (token: ApiToken) => Cell][] = [
   ['last used', (t) => t.last_used_at],
 ];
 
-const appOption = { app: { type: 'string' } } as const;
-
 /** Every command, keyed by its words (`tokens create`). */
 export const commands: Record<string, Command> = {
   me: {
@@ -136,7 +88,7 @@ export const commands: Record<string, Command> = {
       const me = await svc.me();
       return {
         json: me,
-        human: record(me.kind === 'person'
+        human: lines(me.kind === 'person'
           ? [
               ['account', `${me.account.name} (${me.account.id})`],
               ['person', `${me.person.email} (${me.person.id})`],
@@ -181,16 +133,16 @@ export const commands: Record<string, Command> = {
     summary: 'Create an API token and print its value (shown once)',
     options: { name: { type: 'string' }, permissions: { type: 'string' }, 'expires-at': { type: 'string' } },
     async run(svc, { flags }) {
-      const name = string(flags, 'name');
+      const name = flag(flags, 'name');
       if (!name) throw new CliUsageError('tokens create needs --name <name>');
       const token = await svc.apiTokens.create({
         name,
-        permissions: permissionsOf(string(flags, 'permissions')),
-        expires_at: string(flags, 'expires-at'),
+        permissions: permissionsOf(flag(flags, 'permissions')),
+        expires_at: flag(flags, 'expires-at'),
       });
       return {
         json: token,
-        human: `${record([['id', token.id], ['name', token.name], ['permissions', token.permissions.join(', ')], ['expires', token.expires_at]])}\n\n` +
+        human: `${lines([['id', token.id], ['name', token.name], ['permissions', token.permissions.join(', ')], ['expires', token.expires_at]])}\n\n` +
           `Token (shown once, store it now):\n${token.token}`,
       };
     },
@@ -234,7 +186,7 @@ export const commands: Record<string, Command> = {
       const app = await svc.applications.get(application(invocation));
       return {
         json: app,
-        human: record([['id', app.id], ['name', app.name], ['environment', app.environment], ['region', app.region], ['active', app.active],
+        human: lines([['id', app.id], ['name', app.name], ['environment', app.environment], ['region', app.region], ['active', app.active],
           ['browser commit', app.browser_commit_enabled], ['updated', app.updated_at]]),
       };
     },
@@ -291,7 +243,7 @@ export const commands: Record<string, Command> = {
       const purposes = flow.config.purposes.map((p) => `${p.key} (${p.basis}, ${p.mechanism}${p.required ? ', required' : ''})`);
       return {
         json: flow,
-        human: record([['id', flow.id], ['title', flow.title], ['status', flow.status], ['version', flow.version],
+        human: lines([['id', flow.id], ['title', flow.title], ['status', flow.status], ['version', flow.version],
           ['active version', flow.active_version], ['purposes', purposes.join('; ')]]),
       };
     },
@@ -317,17 +269,17 @@ export const commands: Record<string, Command> = {
       state: { type: 'string' },
     },
     async run(svc, { flags, config }) {
-      const flow = string(flags, 'flow') ?? config.flowId;
+      const flow = flag(flags, 'flow') ?? config.flowId;
       if (!flow) throw new CliUsageError('decisions create needs --flow <flow_id>');
-      const mode = string(flags, 'mode') ?? 'redirect';
+      const mode = flag(flags, 'mode') ?? 'redirect';
       if (!['redirect', 'popup', 'embed'].includes(mode)) throw new CliUsageError('--mode is one of redirect, popup, embed');
       const decision = await svc.decisions.create({
         kind: 'consent',
         subject_ref: flow,
         delivery_mode: mode as DeliveryMode,
-        embed_origin: string(flags, 'embed-origin'),
-        redirect_uri: string(flags, 'redirect-uri'),
-        state: string(flags, 'state'),
+        embed_origin: flag(flags, 'embed-origin'),
+        redirect_uri: flag(flags, 'redirect-uri'),
+        state: flag(flags, 'state'),
       });
       return { json: decision, human: decisionRecord(decision) };
     },
@@ -349,7 +301,7 @@ export const commands: Record<string, Command> = {
       const result = await svc.decisions.exchange(token!, exchangeToken!);
       return {
         json: result,
-        human: record([['outcome', result.outcome], ['status', result.status], ['transaction', result.consent_transaction_id],
+        human: lines([['outcome', result.outcome], ['status', result.status], ['transaction', result.consent_transaction_id],
           ['consent token', result.access_token], ['expires in', result.expires_in === undefined ? undefined : `${result.expires_in} s`]]),
       };
     },
@@ -363,7 +315,7 @@ export const commands: Record<string, Command> = {
       const result = await svc.consentTokens.verify(token!);
       return {
         json: result,
-        human: record([['valid', result.valid ? 'yes' : 'no'], ['status', result.status], ['flow', result.flow_id], ['expires', result.expires_at]]),
+        human: lines([['valid', result.valid ? 'yes' : 'no'], ['status', result.status], ['flow', result.flow_id], ['expires', result.expires_at]]),
       };
     },
   },
@@ -382,16 +334,16 @@ export const commands: Record<string, Command> = {
       'suppress-receipt': { type: 'boolean' },
     },
     async run(svc, { flags, config }) {
-      const flow = string(flags, 'flow') ?? config.captureFlowId;
+      const flow = flag(flags, 'flow') ?? config.captureFlowId;
       if (!flow) throw new CliUsageError('records create needs --flow <flow_id> (a flow without sign-in or verification steps)');
-      const email = string(flags, 'email');
+      const email = flag(flags, 'email');
       if (!email) throw new CliUsageError('records create needs --email <email>');
       const granted = listOf(flags, 'grant');
       const declined = listOf(flags, 'decline');
       if (granted.length + declined.length === 0) throw new CliUsageError('records create needs --grant <keys> and/or --decline <keys> (comma-separated purpose keys)');
       const twice = granted.filter((key) => declined.includes(key));
       if (twice.length) throw new CliUsageError(`a purpose is either granted or declined, not both: ${twice.join(', ')}`);
-      const externalId = string(flags, 'external-id');
+      const externalId = flag(flags, 'external-id');
       const record = await svc.consentRecords.create(
         {
           flow_id: flow,
@@ -400,11 +352,11 @@ export const commands: Record<string, Command> = {
             ...granted.map((key) => [key, { decision: 'granted' as const }]),
             ...declined.map((key) => [key, { decision: 'declined' as const }]),
           ]),
-          captured_at: string(flags, 'captured-at'),
+          captured_at: flag(flags, 'captured-at'),
           suppress_receipt: flags['suppress-receipt'] === true ? true : undefined,
         },
         // Sent as the record's idempotency_key, which also lets the client retry a lost answer safely.
-        { idempotencyKey: string(flags, 'idempotency-key') },
+        { idempotencyKey: flag(flags, 'idempotency-key') },
       );
       return { json: record, human: consentRecordLines(record) };
     },
@@ -427,7 +379,7 @@ export const commands: Record<string, Command> = {
       const purposes = listOf(flags, 'purposes');
       const record = await svc.consentRecords.withdraw(id!, {
         purposes: purposes.length ? purposes : undefined,
-        event_channel: string(flags, 'channel') as WithdrawEventChannel | undefined, // the server names the channels it takes
+        event_channel: flag(flags, 'channel') as WithdrawEventChannel | undefined, // the server names the channels it takes
       });
       return { json: record, human: consentRecordLines(record) };
     },
@@ -439,7 +391,7 @@ export const commands: Record<string, Command> = {
     options: { flavor: { type: 'string' } },
     args: ['record_id'],
     async run(svc, { args: [id], flags }) {
-      const flavor = string(flags, 'flavor') ?? 'canonical';
+      const flavor = flag(flags, 'flavor') ?? 'canonical';
       if (flavor === 'dpv') {
         const dpv = await svc.receipts.getDpv(id!);
         return { json: dpv, human: JSON.stringify(dpv, null, 2) };
@@ -449,7 +401,7 @@ export const commands: Record<string, Command> = {
         // A receipt that does not verify is an error (exit 1), never printed as if it were evidence.
         const receipt = await verifyReceipt(signed, jwks);
         const header = JSON.parse(Buffer.from(signed.signature.split('.')[0]!, 'base64url').toString('utf8')) as { kid?: string; alg?: string };
-        return { json: signed, human: `${record([['signature', `valid (${header.alg}, key ${header.kid})`]])}\n${receiptLines(receipt)}` };
+        return { json: signed, human: `${lines([['signature', `valid (${header.alg}, key ${header.kid})`]])}\n${receiptLines(receipt)}` };
       }
       if (flavor !== 'canonical') throw new CliUsageError('--flavor is one of canonical, dpv, signed');
       const receipt = await svc.receipts.get(id!);
@@ -463,17 +415,17 @@ export const commands: Record<string, Command> = {
     options: { ...appOption, email: { type: 'string' }, 'external-id': { type: 'string' }, 'person-id': { type: 'string' }, flow: { type: 'string' } },
     async run(svc, invocation) {
       const { flags } = invocation;
-      const email = string(flags, 'email');
-      const externalId = string(flags, 'external-id');
-      const personId = string(flags, 'person-id');
+      const email = flag(flags, 'email');
+      const externalId = flag(flags, 'external-id');
+      const personId = flag(flags, 'person-id');
       if ([email, externalId, personId].filter((v) => v !== undefined).length !== 1) {
         throw new CliUsageError('status takes exactly one of --email, --external-id, --person-id');
       }
       const who: ConsentStatusQuery = email !== undefined ? { subject: { email } } : externalId !== undefined ? { subject: { external_id: externalId } } : { person_id: personId! };
-      const status = await svc.consentStatus.get(application(invocation), { ...who, flow_id: string(flags, 'flow') });
+      const status = await svc.consentStatus.get(application(invocation), { ...who, flow_id: flag(flags, 'flow') });
       return {
         json: status,
-        human: `${record([['person', status.user_id], ['email', status.subject_ref?.email], ['external id', status.subject_ref?.external_id], ['overall', status.overall_status]])}\n\n` +
+        human: `${lines([['person', status.user_id], ['email', status.subject_ref?.email], ['external id', status.subject_ref?.external_id], ['overall', status.overall_status]])}\n\n` +
           table(status.purposes, [['purpose', (p) => p.purpose], ['status', (p) => p.status], ['granted', (p) => p.granted_at], ['expires', (p) => p.expires_at], ['record', (p) => p.record_id]], 'No purposes.'),
       };
     },
@@ -493,13 +445,13 @@ export const commands: Record<string, Command> = {
     summary: 'Subscribe a URL to events (default: every type) and print its signing secret (shown once)',
     options: { ...appOption, url: { type: 'string' }, events: { type: 'string' }, description: { type: 'string' } },
     async run(svc, invocation) {
-      const url = string(invocation.flags, 'url');
+      const url = flag(invocation.flags, 'url');
       if (!url) throw new CliUsageError('webhooks create needs --url <url>');
       const events = listOf(invocation.flags, 'events');
       const endpoint = await svc.webhookEndpoints.create(application(invocation), {
         url,
         events: (events.length ? events : ['*']) as WebhookEventSelector[],
-        description: string(invocation.flags, 'description'),
+        description: flag(invocation.flags, 'description'),
       });
       return { json: endpoint, human: `${endpointLines(endpoint)}\n\nSigning secret (shown once, store it now):\n${endpoint.secret}` };
     },
@@ -528,7 +480,7 @@ export const commands: Record<string, Command> = {
       const attempt = delivery.attempts.at(-1);
       return {
         json: delivery,
-        human: record([['delivery', delivery.id], ['event', `${delivery.event_type} (${delivery.event_id})`], ['status', delivery.status],
+        human: lines([['delivery', delivery.id], ['event', `${delivery.event_type} (${delivery.event_id})`], ['status', delivery.status],
           ['answer', attempt?.status_code ?? attempt?.error], ['took', attempt?.duration_ms === null || attempt?.duration_ms === undefined ? undefined : `${attempt.duration_ms} ms`]]),
       };
     },
@@ -539,7 +491,7 @@ export const commands: Record<string, Command> = {
     options: { ...appOption, ...limitOption, status: { type: 'string' } },
     args: ['id'],
     async run(svc, invocation) {
-      const status = string(invocation.flags, 'status');
+      const status = flag(invocation.flags, 'status');
       if (status !== undefined && !['pending', 'acknowledged', 'failed'].includes(status)) throw new CliUsageError('--status is one of pending, acknowledged, failed');
       const deliveries = await collect(
         (limit) => svc.webhookEndpoints.deliveries(application(invocation), invocation.args[0]!, { limit, status: status as WebhookDelivery['status'] | undefined }),
@@ -568,7 +520,7 @@ export const commands: Record<string, Command> = {
     summary: "List the account's agent identities",
     options: { ...limitOption, status: { type: 'string' } },
     async run(svc, { flags }) {
-      const status = string(flags, 'status');
+      const status = flag(flags, 'status');
       if (status !== undefined && !AGENT_STATUSES.includes(status)) throw new CliUsageError('--status is one of active, suspended, revoked');
       const agents = await collect((limit) => svc.agentIdentities.list({ limit, status: status as AgentIdentityStatus | undefined }), flags);
       return { json: agents, human: table(agents, agentColumns, 'No agent identities.') };
@@ -579,15 +531,15 @@ export const commands: Record<string, Command> = {
     summary: "Register an agent identity, optionally linked to one of the account's OAuth clients",
     options: { name: { type: 'string' }, type: { type: 'string' }, 'oauth-client': { type: 'string' }, metadata: { type: 'string' } },
     async run(svc, { flags }) {
-      const name = string(flags, 'name');
+      const name = flag(flags, 'name');
       if (!name) throw new CliUsageError('agents create needs --name <display name>');
-      const type = string(flags, 'type');
+      const type = flag(flags, 'type');
       if (type !== undefined && !AGENT_TYPE_NAMES.includes(type)) throw new CliUsageError(`--type is one of ${AGENT_TYPES.join(', ')}`);
       const agent = await svc.agentIdentities.create({
         display_name: name,
         ...(type === undefined ? {} : { agent_type: type as AgentType }),
-        ...(string(flags, 'oauth-client') === undefined ? {} : { oauth_application_id: string(flags, 'oauth-client') }),
-        ...(string(flags, 'metadata') === undefined ? {} : { metadata: metadataOf(string(flags, 'metadata')!) }),
+        ...(flag(flags, 'oauth-client') === undefined ? {} : { oauth_application_id: flag(flags, 'oauth-client') }),
+        ...(flag(flags, 'metadata') === undefined ? {} : { metadata: metadataOf(flag(flags, 'metadata')!) }),
       });
       return { json: agent, human: agentLines(agent) };
     },
@@ -637,7 +589,7 @@ export const commands: Record<string, Command> = {
       const score = await svc.agentIdentities.trustScore(id!);
       return {
         json: score,
-        human: `${record([['agent', score.subject_id], ['score', `${score.score} / 100`], ['computed', score.computed_at]])}\n\n` +
+        human: `${lines([['agent', score.subject_id], ['score', `${score.score} / 100`], ['computed', score.computed_at]])}\n\n` +
           table(score.factors, [['factor', (f) => f.name], ['value', (f) => f.value], ['contribution', (f) => (f.contribution > 0 ? `+${f.contribution}` : f.contribution)]], 'No factors.'),
       };
     },
@@ -759,18 +711,18 @@ export const commands: Record<string, Command> = {
     },
     agent: 'required',
     async run(svc, { flags }) {
-      const scope = string(flags, 'scope');
-      const description = string(flags, 'description');
+      const scope = flag(flags, 'scope');
+      const description = flag(flags, 'description');
       const action = oneOf(flags, 'action', AUTHORITY_ACTIONS);
       if (!scope || !action || !description) throw new CliUsageError('authority check needs --scope, --action and --description');
       const value = number(flags, 'value');
-      const currency = string(flags, 'currency');
+      const currency = flag(flags, 'currency');
       if ((value === undefined) !== (currency === undefined)) throw new CliUsageError('--value and --currency go together');
       const result = await svc.authority.check({
         scope, action, description,
         ...(value === undefined ? {} : { value, currency }),
-        ...(string(flags, 'jurisdiction') === undefined ? {} : { jurisdiction: string(flags, 'jurisdiction') }),
-        ...(string(flags, 'escalation-id') === undefined ? {} : { escalation_id: string(flags, 'escalation-id') }),
+        ...(flag(flags, 'jurisdiction') === undefined ? {} : { jurisdiction: flag(flags, 'jurisdiction') }),
+        ...(flag(flags, 'escalation-id') === undefined ? {} : { escalation_id: flag(flags, 'escalation-id') }),
       });
       return authorityOutput(result);
     },
@@ -781,7 +733,7 @@ export const commands: Record<string, Command> = {
     summary: "List an application's hash-chained audit events, oldest first",
     options: { ...appOption, ...limitOption },
     async run(svc, { flags }) {
-      const events = await collect((limit) => svc.audit.events({ application_id: string(flags, 'app'), limit }), flags);
+      const events = await collect((limit) => svc.audit.events({ application_id: flag(flags, 'app'), limit }), flags);
       return {
         json: events,
         human: table(events, [['seq', (e) => e.sequence], ['type', (e) => e.type], ['occurred', (e) => e.occurred_at], ['hash', (e) => `${e.hash.slice(0, 16)}...`],
@@ -794,7 +746,7 @@ export const commands: Record<string, Command> = {
     summary: "List an application's audit anchors (signed Merkle roots), oldest first",
     options: { ...appOption, ...limitOption },
     async run(svc, { flags }) {
-      const anchors = await collect((limit) => svc.audit.anchors({ application_id: string(flags, 'app'), limit }), flags);
+      const anchors = await collect((limit) => svc.audit.anchors({ application_id: flag(flags, 'app'), limit }), flags);
       return {
         json: anchors,
         human: table(anchors, [['id', (a) => a.id], ['events', (a) => `${a.sequence_from}..${a.sequence_to}`], ['root', (a) => `${a.merkle_root.slice(0, 16)}...`],
@@ -807,7 +759,7 @@ export const commands: Record<string, Command> = {
     summary: "Fetch an application's audit trail and verify it offline (exit 1 when it does not verify)",
     options: { ...appOption, 'require-witness': { type: 'boolean' } },
     async run(svc, { flags }) {
-      const verdict = await svc.audit.verify({ applicationId: string(flags, 'app'), requireWitness: flags['require-witness'] === true });
+      const verdict = await svc.audit.verify({ applicationId: flag(flags, 'app'), requireWitness: flags['require-witness'] === true });
       if (!verdict.ok) return { json: verdict, human: `Audit trail does NOT verify: ${verdict.message} (${verdict.reason}).`, exitCode: 1 };
       const through = verdict.anchored_through === null ? 'nothing anchored yet' : `anchored through event ${verdict.anchored_through}`;
       return {
@@ -837,16 +789,9 @@ const DELEGATION_STATUSES: readonly DelegationStatus[] = ['active', 'suspended',
 const ESCALATION_STATUSES: readonly EscalationStatus[] = ['pending', 'approved', 'denied', 'countered', 'expired'];
 const DELEGATION_TYPES: readonly DelegationType[] = [...HUMAN_DELEGATION_TYPES, 'ai_agent'];
 
-/** A flag that must be one of `values`, or absent. */
-function oneOf<T extends string>(flags: Invocation['flags'], name: string, values: readonly T[]): T | undefined {
-  const value = string(flags, name);
-  if (value !== undefined && !values.includes(value as T)) throw new CliUsageError(`--${name} is one of ${values.join(', ')}`);
-  return value as T | undefined;
-}
-
 /** A numeric flag, or undefined when absent. */
 function number(flags: Invocation['flags'], name: string): number | undefined {
-  const value = string(flags, name);
+  const value = flag(flags, name);
   if (value === undefined) return undefined;
   const parsed = Number(value);
   if (value.trim() === '' || !Number.isFinite(parsed)) throw new CliUsageError(`--${name} must be a number`);
@@ -865,7 +810,7 @@ function integer(flags: Invocation['flags'], name: string): number | undefined {
  * the human types. Bounds are for agents only; the service checks the rest (scopes, dates, ranges) and names the field.
  */
 export function delegationRequestOf(flags: Invocation['flags']): CreateDelegationRequest {
-  const delegate = string(flags, 'delegate');
+  const delegate = flag(flags, 'delegate');
   if (!delegate) throw new CliUsageError('delegations create needs --delegate <agt_...|prs_...>');
   const type = oneOf(flags, 'type', DELEGATION_TYPES) ?? (delegate.startsWith('agt_') ? 'ai_agent' : undefined);
   if (!type) throw new CliUsageError(`a delegation to a person needs --type, one of ${HUMAN_DELEGATION_TYPES.join(', ')}`);
@@ -876,11 +821,11 @@ export function delegationRequestOf(flags: Invocation['flags']): CreateDelegatio
   if (wrong.length) throw new CliUsageError(`--actions takes a comma-separated list of ${AUTHORITY_ACTIONS.join(', ')}`);
   if (actions.length) bounds.actions = actions as AuthorityAction[];
   const maxValue = number(flags, 'max-value');
-  const currency = string(flags, 'currency');
+  const currency = flag(flags, 'currency');
   if ((maxValue === undefined) !== (currency === undefined)) throw new CliUsageError('--max-value and --currency go together');
   if (maxValue !== undefined) bounds.value = { max_per_transaction: maxValue, currency: currency!.toUpperCase() };
-  const notBefore = string(flags, 'not-before');
-  const notAfter = string(flags, 'not-after');
+  const notBefore = flag(flags, 'not-before');
+  const notAfter = flag(flags, 'not-after');
   if (notBefore !== undefined || notAfter !== undefined) {
     bounds.time = { ...(notBefore === undefined ? {} : { not_before: notBefore }), ...(notAfter === undefined ? {} : { not_after: notAfter }) };
   }
@@ -899,9 +844,9 @@ export function delegationRequestOf(flags: Invocation['flags']): CreateDelegatio
       ...(scopes.length ? { delegated_scopes: scopes } : {}),
       ...(flags['allow-sub-delegation'] === true ? { allow_sub_delegation: true } : {}),
       ...(integer(flags, 'max-per-day') === undefined ? {} : { max_actions_per_day: integer(flags, 'max-per-day') }),
-      ...(string(flags, 'expires') === undefined ? {} : { expires_at: string(flags, 'expires') }),
+      ...(flag(flags, 'expires') === undefined ? {} : { expires_at: flag(flags, 'expires') }),
       ...(Object.keys(bounds).length ? { bounds } : {}),
-      ...(string(flags, 'parent') === undefined ? {} : { parent_grant_id: string(flags, 'parent') }),
+      ...(flag(flags, 'parent') === undefined ? {} : { parent_grant_id: flag(flags, 'parent') }),
     },
   };
 }
@@ -909,7 +854,7 @@ export function delegationRequestOf(flags: Invocation['flags']): CreateDelegatio
 /** The bounds in one line each, in the spec's order (scope and sequence are the grant's own fields). */
 function boundLines(grant: DelegationGrant): [string, Cell][] {
   const { actions, value, time, escalation, reputation, jurisdiction } = grant.bounds;
-  const lines: Partial<Record<(typeof BOUND_NAMES)[number], Cell>> = {
+  const shown: Partial<Record<(typeof BOUND_NAMES)[number], Cell>> = {
     scope: grant.delegated_scopes.join(' ') || undefined,
     action: actions?.join(', '),
     value: value && `at most ${value.max_per_transaction} ${value.currency} per action`,
@@ -919,7 +864,7 @@ function boundLines(grant: DelegationGrant): [string, Cell][] {
     jurisdiction: jurisdiction?.allowed.join(', '),
     sequence: grant.max_actions_per_day === null ? undefined : `${grant.max_actions_per_day} actions a day`,
   };
-  return BOUND_NAMES.filter((name) => lines[name] !== undefined).map((name) => [`  ${name}`, lines[name]]);
+  return BOUND_NAMES.filter((name) => shown[name] !== undefined).map((name) => [`  ${name}`, shown[name]]);
 }
 
 const grantColumns: [string, (grant: DelegationGrant) => Cell][] = [
@@ -933,7 +878,7 @@ const grantColumns: [string, (grant: DelegationGrant) => Cell][] = [
 
 function grantLines(grant: DelegationGrant): string {
   const bounds = boundLines(grant);
-  return record([['id', grant.id], ['status', grant.status], ['type', grant.delegation_type], ['principal', grant.principal_id],
+  return lines([['id', grant.id], ['status', grant.status], ['type', grant.delegation_type], ['principal', grant.principal_id],
     ['delegate', `${grant.delegate_id} (${grant.delegate_type})`], ['parent', grant.parent_grant_id], ['sub-delegation', grant.allow_sub_delegation ? 'allowed' : 'not allowed'],
     ['expires', grant.expires_at], ['created', grant.created_at], ['suspended', grant.suspended_at], ['revoked', grant.revoked_at],
     ['authorization', grant.authorization_record_id], ['bounds', bounds.length ? '' : 'none beyond its scopes'], ...bounds]);
@@ -952,7 +897,7 @@ const escalationColumns: [string, (escalation: Escalation) => Cell][] = [
 ];
 
 function escalationLines(escalation: Escalation): string {
-  return record([['id', escalation.id], ['status', escalation.status], ['trigger', escalation.trigger], ['action', describeAction(escalation.action)],
+  return lines([['id', escalation.id], ['status', escalation.status], ['trigger', escalation.trigger], ['action', describeAction(escalation.action)],
     ['reason', escalation.reason], ['counter-proposal', escalation.counter_proposal], ['grant', escalation.delegation_grant_id],
     ['agent', escalation.agent_identity_id], ['principal', escalation.principal_id], ['decision', escalation.decision?.url],
     ['created', escalation.created_at], ['expires', escalation.expires_at], ['decided', escalation.decided_at], ['used', escalation.used_at]]);
@@ -1004,7 +949,7 @@ const agentColumns: [string, (agent: AgentIdentity) => Cell][] = [
 ];
 
 function agentLines(agent: AgentIdentity): string {
-  return record([['id', agent.id], ['name', agent.display_name], ['type', agent.agent_type], ['status', agent.status],
+  return lines([['id', agent.id], ['name', agent.display_name], ['type', agent.agent_type], ['status', agent.status],
     ['oauth client', agent.oauth_application_id], ['delegation grant', agent.delegation_grant_id], ['created', agent.created_at],
     ['suspended', agent.suspended_at], ['revoked', agent.revoked_at],
     ['metadata', Object.keys(agent.metadata).length ? JSON.stringify(agent.metadata) : undefined]]);
@@ -1019,12 +964,12 @@ const endpointColumns: [string, (endpoint: WebhookEndpoint) => Cell][] = [
 ];
 
 function endpointLines(endpoint: WebhookEndpoint): string {
-  return record([['id', endpoint.id], ['url', endpoint.url], ['events', endpoint.events.join(', ')], ['status', endpoint.status],
+  return lines([['id', endpoint.id], ['url', endpoint.url], ['events', endpoint.events.join(', ')], ['status', endpoint.status],
     ['description', endpoint.description]]);
 }
 
 function consentRecordLines(r: ConsentRecord): string {
-  return record([
+  return lines([
     ['id', r.id],
     ['status', r.status],
     ['channel', r.channel],
@@ -1040,7 +985,7 @@ function consentRecordLines(r: ConsentRecord): string {
 function receiptLines(receipt: ReceiptRecord): string {
   const purposes = receipt.pii_processing?.purposes.map((p) => `${p.purpose_id} (${p.lawful_basis})`).join('; ');
   const events = receipt.event.map((e) => `${e.event_time}  ${e.event_state}${e.purpose_id ? ` (${e.purpose_id})` : ''}`);
-  return `${record([
+  return `${lines([
     ['record', receipt.record_id],
     ['type', receipt.record_type ?? 'consent_record'],
     ['schema', `${receipt.schema_version} (${receipt.conforms_to})`],
@@ -1050,7 +995,7 @@ function receiptLines(receipt: ReceiptRecord): string {
 }
 
 function decisionRecord(decision: Decision): string {
-  return record([
+  return lines([
     ['session token', decision.session_token],
     ['status', decision.status],
     ['outcome', decision.outcome],

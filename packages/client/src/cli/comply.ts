@@ -1,7 +1,6 @@
 // `svc modules …`, `svc governance …`, `svc clean-rooms …`, `svc meetings …`: the Comply surface's modules and
 // governance settings, clean rooms and their queries, and meeting consents (an API token: read to look, write to
 // create, admin for modules and governance).
-import type { SvcList } from '../lib/pagination.js';
 import {
   MODULE_KEYS,
   type CleanRoom,
@@ -18,28 +17,8 @@ import {
 } from '../schemas/comply.js';
 import type { Command, Invocation } from './commands.js';
 import { CliUsageError } from './config.js';
-
-type Cell = string | number | boolean | null | undefined;
-
-const show = (value: Cell): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-
-function lines(pairs: [string, Cell][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-
-function table<T>(items: T[], columns: [string, (item: T) => Cell][], empty: string): string {
-  if (items.length === 0) return empty;
-  const cells = [columns.map(([title]) => title.toUpperCase()), ...items.map((item) => columns.map(([, cell]) => show(cell(item))))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-const flag = (flags: Invocation['flags'], name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
-const list = (flags: Invocation['flags'], name: string): string[] | undefined => {
-  const value = flag(flags, name);
-  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean);
-};
+import { collect, flag, limitOption, listFlag, oneOf, oneOfValues } from './flags.js';
+import { lines, table } from './output.js';
 
 /** A whole number flag, or undefined (or null for `none` when `clearable`); anything else is a usage error. */
 function whole(flags: Invocation['flags'], name: string): number | undefined;
@@ -58,24 +37,6 @@ function decimal(flags: Invocation['flags'], name: string): number | undefined {
   if (!/^\d{1,6}(\.\d{1,3})?$/.test(value)) throw new CliUsageError(`--${name} must be a number with at most three decimals`);
   return Number(value);
 }
-
-function oneOf<T extends string>(value: string | undefined, name: string, allowed: readonly T[]): T | undefined {
-  if (value !== undefined && !allowed.includes(value as T)) throw new CliUsageError(`${name} is one of ${allowed.join(', ')}`);
-  return value as T | undefined;
-}
-
-async function collect<T>(make: (pageSize: number) => SvcList<T>, flags: Invocation['flags']): Promise<T[]> {
-  const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
-  if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1)) throw new CliUsageError('--limit must be a whole number of at least 1');
-  const items: T[] = [];
-  for await (const item of make(Number.isFinite(limit) ? Math.min(limit, 100) : 100)) {
-    items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
-
-const limitOption = { limit: { type: 'string' } } as const;
 
 function governanceLines(g: Governance): string {
   return lines([
@@ -134,7 +95,7 @@ function meetingLines(m: MeetingConsent): string {
   ]);
 }
 
-const moduleKey = (key: string): ModuleKey => oneOf(key, '<key>', MODULE_KEYS)!;
+const moduleKey = (key: string): ModuleKey => oneOfValues(key, '<key>', MODULE_KEYS)!;
 const COMPUTATIONS: readonly ComputationType[] = ['count', 'count_by_purpose', 'overlap', 'histogram'];
 const ROOM_STATUSES: readonly CleanRoomStatus[] = ['active', 'closed', 'expired'];
 const MEETING_STATUSES: readonly MeetingConsentStatus[] = ['scheduled', 'in_progress', 'ended', 'cancelled'];
@@ -191,7 +152,7 @@ export const complyCommands: Record<string, Command> = {
       'allowed-countries': { type: 'string' }, 'retention-days': { type: 'string' }, 'token-approvals': { type: 'string' }, 'meeting-template': { type: 'string' },
     },
     async run(svc, { flags }) {
-      const requireNoise = oneOf(flag(flags, 'require-noise'), '--require-noise', ['yes', 'no', 'true', 'false'] as const);
+      const requireNoise = oneOf(flags, 'require-noise', ['yes', 'no', 'true', 'false'] as const);
       const changes: UpdateGovernanceRequest['governance'] = {
         dsar_due_days: whole(flags, 'dsar-due-days'),
         clean_room_min_cohort: whole(flags, 'min-cohort'),
@@ -232,7 +193,7 @@ export const complyCommands: Record<string, Command> = {
     options: { agreement: { type: 'string' }, participants: { type: 'string' }, 'expires-at': { type: 'string' } },
     async run(svc, { flags }) {
       const agreement = flag(flags, 'agreement');
-      const participants = list(flags, 'participants');
+      const participants = listFlag(flags, 'participants');
       if (!agreement || !participants?.length) throw new CliUsageError('clean-rooms create needs --agreement <id> and --participants <application,application>');
       const room = await svc.cleanRooms.create({ agreement_id: agreement, participants, ...(flag(flags, 'expires-at') ? { expires_at: flag(flags, 'expires-at') } : {}) });
       return { json: room, human: roomLines(room) };
@@ -243,7 +204,7 @@ export const complyCommands: Record<string, Command> = {
     summary: "List the account's clean rooms of this cell",
     options: { ...limitOption, status: { type: 'string' } },
     async run(svc, { flags }) {
-      const status = oneOf(flag(flags, 'status'), '--status', ROOM_STATUSES);
+      const status = oneOf(flags, 'status', ROOM_STATUSES);
       const rooms = await collect((limit) => svc.cleanRooms.list({ limit, status }), flags);
       return {
         json: rooms,
@@ -278,13 +239,13 @@ export const complyCommands: Record<string, Command> = {
       to: { type: 'string' }, 'min-cohort': { type: 'string' }, epsilon: { type: 'string' }, sensitivity: { type: 'string' },
     },
     async run(svc, { args: [id], flags }) {
-      const type = oneOf(flag(flags, 'type'), '--type', COMPUTATIONS);
+      const type = oneOf(flags, 'type', COMPUTATIONS);
       if (!type) throw new CliUsageError(`clean-rooms query needs --type, one of ${COMPUTATIONS.join(', ')}`);
       const epsilon = decimal(flags, 'epsilon');
       const sensitivity = whole(flags, 'sensitivity');
       if (sensitivity !== undefined && epsilon === undefined) throw new CliUsageError('--sensitivity goes with --epsilon');
       const definition: CreateCleanRoomQueryRequest['query_definition'] = Object.fromEntries(Object.entries({
-        participants: list(flags, 'participants'), purpose: flag(flags, 'purpose'), purposes: list(flags, 'purposes'),
+        participants: listFlag(flags, 'participants'), purpose: flag(flags, 'purpose'), purposes: listFlag(flags, 'purposes'),
         from: flag(flags, 'from'), to: flag(flags, 'to'), min_cohort: whole(flags, 'min-cohort'),
       }).filter(([, v]) => v !== undefined));
       const query = await svc.cleanRooms.query(id!, {
@@ -326,7 +287,7 @@ export const complyCommands: Record<string, Command> = {
       const request: CreateMeetingConsentRequest = Object.fromEntries(Object.entries({
         title: flag(flags, 'title'), description: flag(flags, 'description'), platform: flag(flags, 'platform'),
         external_meeting_id: flag(flags, 'external-id'), scheduled_at: flag(flags, 'scheduled-at'), duration_minutes: whole(flags, 'duration'),
-        template: flag(flags, 'template'), agent_ids: list(flags, 'agents'),
+        template: flag(flags, 'template'), agent_ids: listFlag(flags, 'agents'),
       }).filter(([, v]) => v !== undefined));
       const m = await svc.meetingConsents.create(request);
       return { json: m, human: meetingLines(m) };
@@ -337,7 +298,7 @@ export const complyCommands: Record<string, Command> = {
     summary: "List the account's meeting consents",
     options: { ...limitOption, status: { type: 'string' } },
     async run(svc, { flags }) {
-      const status = oneOf(flag(flags, 'status'), '--status', MEETING_STATUSES);
+      const status = oneOf(flags, 'status', MEETING_STATUSES);
       const meetings = await collect((limit) => svc.meetingConsents.list({ limit, status }), flags);
       return {
         json: meetings,

@@ -1,7 +1,6 @@
 // `svc accounts …`, `svc connections …`, `svc device-links …`, `svc trust-pairings …`: the Connect surface. Accounts
 // take an API token; connections, device links and pairings are a person's own (sign in with `svc login`), and an
 // API token lists and manages the account's connections and pairings too.
-import type { SvcList } from '../lib/pagination.js';
 import {
   CONNECTION_STATUSES,
   DEVICE_LINK_STATUSES,
@@ -13,44 +12,10 @@ import {
   type DeviceLinkStatus,
   type TrustPairing,
 } from '../schemas/connect.js';
-import type { Command, Invocation } from './commands.js';
+import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';
-
-type Cell = string | number | boolean | null | undefined;
-
-const show = (value: Cell): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-
-function lines(pairs: [string, Cell][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-
-function table<T>(items: T[], columns: [string, (item: T) => Cell][], empty: string): string {
-  if (items.length === 0) return empty;
-  const cells = [columns.map(([title]) => title.toUpperCase()), ...items.map((item) => columns.map(([, cell]) => show(cell(item))))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-const flag = (flags: Invocation['flags'], name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
-
-/** Collects a list's items, at most `--limit` of them (all when not given). */
-async function collect<T>(list: (pageSize: number) => SvcList<T>, flags: Invocation['flags']): Promise<T[]> {
-  const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
-  if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1)) throw new CliUsageError('--limit must be a whole number of at least 1');
-  const items: T[] = [];
-  for await (const item of list(Number.isFinite(limit) ? Math.min(limit, 100) : 100)) {
-    items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
-
-function oneOf<T extends string>(flags: Invocation['flags'], name: string, allowed: readonly T[]): T | undefined {
-  const value = flag(flags, name);
-  if (value !== undefined && !allowed.includes(value as T)) throw new CliUsageError(`--${name} is one of ${allowed.join(', ')}`);
-  return value as T | undefined;
-}
+import { collect, flag, limitOption, oneOf } from './flags.js';
+import { lines, show, table, type Cell } from './output.js';
 
 function accountLines(account: Account): string {
   const users = account.account_users.map((u) => `  ${u.id}  ${u.user_id}${u.user_id === account.owner_id ? '  (owner)' : ''}`);
@@ -130,8 +95,6 @@ function pairingLines(p: TrustPairing): string {
     ['revoked', p.revoked_at],
   ]);
 }
-
-const limitOption = { limit: { type: 'string' } } as const;
 
 /** The Connect commands, merged into the command list by `run`. */
 export const connectCommands: Record<string, Command> = {

@@ -8,32 +8,14 @@ import { breachCredentialType, type BreachCredentialType } from '../schemas/brea
 import { verifyEvidencePackage } from '../verify/evidence.js';
 import type { Command, Invocation } from './commands.js';
 import { CliUsageError } from './config.js';
+import { flag, required, take } from './flags.js';
+import { lines } from './output.js';
 
-type Value = string | number | boolean | null | undefined;
-const show = (value: Value): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-function lines(pairs: [string, Value][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-const flag = (flags: Invocation['flags'], name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
-const required = (flags: Invocation['flags'], name: string): string => {
-  const value = flag(flags, name);
-  if (!value) throw new CliUsageError(`--${name} is required`);
-  return value;
-};
 const limitOf = (flags: Invocation['flags']): number => {
   const text = flag(flags, 'limit') ?? '20';
   if (!/^[1-9][0-9]{0,2}$/.test(text) || Number(text) > 100) throw new CliUsageError('--limit is a whole number from 1 to 100');
   return Number(text);
 };
-async function firstPage<T>(list: AsyncIterable<T>, limit: number): Promise<T[]> {
-  const items: T[] = [];
-  for await (const item of list) {
-    items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
 /** A file's text, or standard input's for `-`, trimmed. */
 function readInput(path: string): string {
   try {
@@ -101,7 +83,7 @@ export const crossBorderCommands: Record<string, Command> = {
     async run(svc, { flags }) {
       const status = flag(flags, 'status');
       if (status !== undefined && !STATUSES.includes(status as CredentialStatus)) throw new CliUsageError(`--status is one of ${STATUSES.join(', ')}`);
-      const items = await firstPage(svc.credentials.list(status ? { status: status as CredentialStatus } : {}), limitOf(flags));
+      const items = await take(svc.credentials.list(status ? { status: status as CredentialStatus } : {}), limitOf(flags));
       return { json: items, human: items.length ? items.map((c) => `${c.id}  ${c.status.padEnd(7)}  ${c.credential_type}  ${c.expires_at}`).join('\n') : '(none)' };
     },
   },
@@ -144,7 +126,7 @@ export const crossBorderCommands: Record<string, Command> = {
     options: { app: { type: 'string' }, limit: { type: 'string' } },
     async run(svc, { flags }) {
       const app = flag(flags, 'app');
-      const items = await firstPage(svc.transferRegister.list(app ? { application_id: app } : {}), limitOf(flags));
+      const items = await take(svc.transferRegister.list(app ? { application_id: app } : {}), limitOf(flags));
       return {
         json: items,
         human: items.length ? items.map((t) => `${t.created_at}  ${t.from_country} -> ${t.to_country}  ${t.category}  ${t.adequacy} (${t.lawful_basis})`).join('\n') : '(none)',

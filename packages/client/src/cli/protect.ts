@@ -4,7 +4,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SvcList } from '../lib/pagination.js';
 import {
   DATA_OFFER_STATUSES,
   DSAR_TYPES,
@@ -20,37 +19,10 @@ import {
 } from '../schemas/protect.js';
 import type { Command, Invocation } from './commands.js';
 import { CliUsageError } from './config.js';
+import { application, collect, flag, limitOption, oneOf, required } from './flags.js';
+import { lines, table } from './output.js';
 
-type Cell = string | number | boolean | null | undefined;
 type Flags = Invocation['flags'];
-
-const show = (value: Cell): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-
-function lines(pairs: [string, Cell][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-
-function table<T>(items: T[], columns: [string, (item: T) => Cell][], empty: string): string {
-  if (items.length === 0) return empty;
-  const cells = [columns.map(([title]) => title.toUpperCase()), ...items.map((item) => columns.map(([, cell]) => show(cell(item))))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-const flag = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
-
-function required(flags: Flags, name: string, what: string): string {
-  const value = flag(flags, name);
-  if (value === undefined || value === '') throw new CliUsageError(`--${name} <${what}> is required`);
-  return value;
-}
-
-function oneOf<T extends string>(flags: Flags, name: string, allowed: readonly T[]): T | undefined {
-  const value = flag(flags, name);
-  if (value !== undefined && !allowed.includes(value as T)) throw new CliUsageError(`--${name} is one of ${allowed.join(', ')}`);
-  return value as T | undefined;
-}
 
 function integer(flags: Flags, name: string): number | undefined {
   const value = flag(flags, name);
@@ -73,13 +45,6 @@ function jsonObject(flags: Flags, name: string): Record<string, unknown> | undef
   return parsed as Record<string, unknown>;
 }
 
-/** `--app`, else the sandbox application. */
-function appOf(flags: Flags, config: Invocation['config']): string {
-  const app = flag(flags, 'app') ?? config.applicationId;
-  if (!app) throw new CliUsageError('no application: pass --app <application_id>');
-  return app;
-}
-
 /** The digest `--hash` gives, or the SHA-256 of the file `--file` names (relative to the working directory). */
 function digestOf(invocation: Invocation): string {
   const hash = flag(invocation.flags, 'hash');
@@ -95,19 +60,6 @@ function digestOf(invocation: Invocation): string {
   return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 }
 
-/** Collects a list's items, at most `--limit` of them (all when not given). */
-async function collect<T>(list: (pageSize: number) => SvcList<T>, flags: Flags): Promise<T[]> {
-  const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
-  if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1)) throw new CliUsageError('--limit must be a whole number of at least 1');
-  const items: T[] = [];
-  for await (const item of list(Number.isFinite(limit) ? Math.min(limit, 100) : 100)) {
-    items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
-
-const limit = { limit: { type: 'string' } } as const;
 const str = { type: 'string' } as const;
 
 // ---- what each resource looks like -------------------------------------------------------------------------------
@@ -208,7 +160,7 @@ export const protectCommands: Record<string, Command> = {
   'policies list': {
     usage: 'policies list [--template <id>] [--status <s>]',
     summary: 'List policies (your own when signed in)',
-    options: { ...limit, template: str, status: str, owner: str },
+    options: { ...limitOption, template: str, status: str, owner: str },
     async run(svc, { flags }) {
       const query = {
         template_id: oneOf(flags, 'template', POLICY_TEMPLATE_IDS), status: oneOf(flags, 'status', ['active', 'revoked'] as const),
@@ -245,13 +197,13 @@ export const protectCommands: Record<string, Command> = {
           throw new CliUsageError('--scope is text, or a JSON list or object');
         }
       }
-      return one(requestLines)(await svc.dataRequests.create({ application_id: appOf(flags, config), dsar_type: type, ...(scope !== undefined ? { scope } : {}) }));
+      return one(requestLines)(await svc.dataRequests.create({ application_id: application({ flags, config }), dsar_type: type, ...(scope !== undefined ? { scope } : {}) }));
     },
   },
   'data-requests list': {
     usage: 'data-requests list [--status <s>] [--type <t>]',
     summary: 'List data requests with their due dates (your own when signed in)',
-    options: { ...limit, status: str, type: str, app: str },
+    options: { ...limitOption, status: str, type: str, app: str },
     async run(svc, { flags }) {
       const query = {
         status: oneOf(flags, 'status', ['received', 'in_progress', 'completed', 'rejected'] as const), dsar_type: oneOf(flags, 'type', DSAR_TYPES),
@@ -306,7 +258,7 @@ export const protectCommands: Record<string, Command> = {
     },
   },
   'data-licenses list': {
-    usage: 'data-licenses list [--status <s>]', summary: "List the account's data licenses", options: { ...limit, status: str, agreement: str },
+    usage: 'data-licenses list [--status <s>]', summary: "List the account's data licenses", options: { ...limitOption, status: str, agreement: str },
     async run(svc, { flags }) {
       const query = { status: oneOf(flags, 'status', ['active', 'exhausted', 'revoked'] as const), agreement_id: flag(flags, 'agreement') };
       const items = await collect((n) => svc.dataLicenses.list({ ...query, limit: n }), flags);
@@ -334,7 +286,7 @@ export const protectCommands: Record<string, Command> = {
     },
   },
   'data-licenses accesses': {
-    usage: 'data-licenses accesses <license_id>', summary: "List a license's counted accesses", args: ['license_id'], options: { ...limit },
+    usage: 'data-licenses accesses <license_id>', summary: "List a license's counted accesses", args: ['license_id'], options: { ...limitOption },
     async run(svc, { args: [id], flags }) {
       const items = await collect((n) => svc.dataLicenses.listAccesses(id!, { limit: n }), flags);
       return { json: items, human: table(items, [['#', (a) => a.sequence], ['at', (a) => a.accessed_at], ['purpose', (a) => a.purpose], ['accessor', (a) => a.accessor]], 'No accesses.') };
@@ -354,12 +306,12 @@ export const protectCommands: Record<string, Command> = {
       if (!terms) throw new CliUsageError('--terms <json> is required');
       const expires = flag(flags, 'expires-at');
       return one(offerLines)(await svc.dataOffers.create({
-        policy_id: required(flags, 'policy', 'policy_id'), application_id: appOf(flags, config), terms, ...(expires ? { expires_at: expires } : {}),
+        policy_id: required(flags, 'policy', 'policy_id'), application_id: application({ flags, config }), terms, ...(expires ? { expires_at: expires } : {}),
       }));
     },
   },
   'data-offers list': {
-    usage: 'data-offers list [--status <s>]', summary: 'List data offers and whose turn it is', options: { ...limit, status: str, policy: str },
+    usage: 'data-offers list [--status <s>]', summary: 'List data offers and whose turn it is', options: { ...limitOption, status: str, policy: str },
     async run(svc, { flags }) {
       const query = { status: oneOf(flags, 'status', DATA_OFFER_STATUSES), policy_id: flag(flags, 'policy') };
       const items = await collect((n) => svc.dataOffers.list({ ...query, limit: n }), flags);
@@ -422,7 +374,7 @@ export const protectCommands: Record<string, Command> = {
     },
   },
   'portability list': {
-    usage: 'portability list [--status <s>]', summary: 'List portability transfers', options: { ...limit, status: str, policy: str },
+    usage: 'portability list [--status <s>]', summary: 'List portability transfers', options: { ...limitOption, status: str, policy: str },
     async run(svc, { flags }) {
       const query = { status: oneOf(flags, 'status', ['pending', 'ready', 'confirmed', 'cancelled'] as const), policy_id: flag(flags, 'policy') };
       const items = await collect((n) => svc.portabilityTransfers.list({ ...query, limit: n }), flags);

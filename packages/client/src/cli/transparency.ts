@@ -3,19 +3,10 @@
 import type { SvcClient } from '../lib/client.js';
 import type { PinnedCapabilityManifest, SignedTransparencyRecord, TransparencyRecordType } from '../schemas/transparency.js';
 import { verifyTransparencyRecord } from '../verify/transparency.js';
-import type { Command, Invocation } from './commands.js';
+import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';
-
-type Cell = string | number | boolean | null | undefined;
-
-const show = (value: Cell): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-
-function lines(pairs: [string, Cell][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-
-const flag = (flags: Invocation['flags'], name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+import { application, flag } from './flags.js';
+import { lines } from './output.js';
 
 /** Verifies `signed` as a `recordType` against the service's JWKS and names the key that signed it. */
 async function verified<T extends TransparencyRecordType>(svc: SvcClient, signed: SignedTransparencyRecord, recordType: T) {
@@ -50,8 +41,7 @@ export const transparencyCommands: Record<string, Command> = {
     summary: "Show an application's controller record (public, signed; verified against the JWKS)",
     options: { app: { type: 'string' } },
     async run(svc, { flags, config }) {
-      const id = flag(flags, 'app') ?? config.applicationId;
-      if (!id) throw new CliUsageError('no application: pass --app <application_id>');
+      const id = application({ flags, config });
       const signed = await svc.transparency.getApplication(id);
       const { record, signature } = await verified(svc, signed, 'controller_record');
       return {

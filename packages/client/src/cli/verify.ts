@@ -1,48 +1,10 @@
 // `svc trust-scores get`, `svc vouches …`: the Verify surface's trust scores (an API token, or a signed-in person for
 // their own) and vouches (a signed-in person vouches, lists and revokes; an API token reads the account's).
-import type { SvcList } from '../lib/pagination.js';
 import type { TrustScore } from '../schemas/delegations.js';
 import type { Vouch } from '../schemas/vouches.js';
-import type { Command, Invocation } from './commands.js';
-import { CliUsageError } from './config.js';
-
-type Cell = string | number | boolean | null | undefined;
-
-const show = (value: Cell): string => (value === null || value === undefined || value === '' ? '-' : String(value));
-
-function lines(pairs: [string, Cell][]): string {
-  const width = Math.max(...pairs.map(([label]) => label.length));
-  return pairs.map(([label, value]) => `${label.padEnd(width)}  ${show(value)}`).join('\n');
-}
-
-function table<T>(items: T[], columns: [string, (item: T) => Cell][], empty: string): string {
-  if (items.length === 0) return empty;
-  const cells = [columns.map(([title]) => title.toUpperCase()), ...items.map((item) => columns.map(([, cell]) => show(cell(item))))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((row) => row[i]!.length)));
-  return cells.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
-}
-
-const flag = (flags: Invocation['flags'], name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
-
-/** A flag that must be one of `allowed`, or undefined. */
-function oneOf<T extends string>(flags: Invocation['flags'], name: string, allowed: readonly T[]): T | undefined {
-  const value = flag(flags, name);
-  if (value !== undefined && !allowed.includes(value as T)) throw new CliUsageError(`--${name} is one of ${allowed.join(', ')}`);
-  return value as T | undefined;
-}
-
-/** Collects a list's items, at most `--limit` of them (all when not given). */
-export async function collect<T>(list: (pageSize: number) => SvcList<T>, flags: Invocation['flags']): Promise<T[]> {
-  const raw = flag(flags, 'limit');
-  const limit = raw === undefined ? Infinity : Number(raw);
-  if (raw !== undefined && !(/^\d{1,6}$/.test(raw) && limit >= 1)) throw new CliUsageError('--limit must be a whole number of at least 1');
-  const items: T[] = [];
-  for await (const item of list(Math.min(limit, 100))) {
-    items.push(item);
-    if (items.length >= limit) break;
-  }
-  return items;
-}
+import type { Command } from './commands.js';
+import { collect, flag, oneOf } from './flags.js';
+import { lines, table, type Cell } from './output.js';
 
 /** A score with its factors, as a person reads it. */
 export function scoreLines(score: TrustScore): string {
