@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { dateTime, listOf, listQuery } from './common.js';
+import { depthWithin, jsonBytes } from './json-bounds.js';
 
 /** The agent types the OpenID provider advertises as `agent_types_supported`; an agent identity is one of them. */
 export const AGENT_TYPES = ['assistant', 'autonomous', 'workflow'] as const;
@@ -22,18 +23,6 @@ export const AGENT_METADATA_MAX_BYTES = 16 * 1024;
 /** Deepest nesting of `metadata` (the object itself is depth 1). */
 export const AGENT_METADATA_MAX_DEPTH = 8;
 
-// Iterative, so a hostile body nested thousands of levels deep cannot exhaust the stack.
-function depthWithin(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > max) return false;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
-
 /**
  * The operator's own facts about an agent (model, version, owner team): a bounded JSON object, kept as given, except
  * that a top-level `__proto__` key is dropped (zod strips it so it can never become the object's prototype).
@@ -41,8 +30,7 @@ function depthWithin(value: unknown, max: number): boolean {
 export const agentMetadata = z.record(z.string().check(z.minLength(1), z.maxLength(100)), z.unknown()).check(
   z.refine((meta) => Object.keys(meta).length <= AGENT_METADATA_MAX_KEYS, `metadata may have at most ${AGENT_METADATA_MAX_KEYS} keys`),
   z.refine((meta) => depthWithin(meta, AGENT_METADATA_MAX_DEPTH), { message: `metadata may nest at most ${AGENT_METADATA_MAX_DEPTH} levels`, abort: true }),
-  z.refine((meta) => new TextEncoder().encode(JSON.stringify(meta)).length <= AGENT_METADATA_MAX_BYTES,
-    `metadata must be at most ${AGENT_METADATA_MAX_BYTES} bytes of JSON`),
+  z.refine((meta) => jsonBytes(meta) <= AGENT_METADATA_MAX_BYTES, `metadata must be at most ${AGENT_METADATA_MAX_BYTES} bytes of JSON`),
 );
 
 /**

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { dateTime, listOf, listQuery } from './common.js';
+import { depthWithin, jsonBytes } from './json-bounds.js';
 
 /**
  * A collaboration is `pending` until it has at least two current members and every one of them signed, then `active`;
@@ -35,20 +36,8 @@ export const sharedDataCategories = z.array(sharedDataCategory).check(
 /** How deep a collaboration's terms may nest. */
 export const COLLABORATION_TERMS_MAX_DEPTH = 20;
 
-/** Whether `value` nests at most `max` levels deep (walked without recursion, so no depth can overflow the stack). */
-function nestsWithin(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (item === null || typeof item !== 'object') continue;
-    if (depth > max) return false;
-    for (const child of Object.values(item)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
-
 const terms = z.record(z.string(), z.unknown()).check(
-  z.refine((value) => nestsWithin(value, COLLABORATION_TERMS_MAX_DEPTH) && new TextEncoder().encode(JSON.stringify(value)).length <= COLLABORATION_TERMS_MAX_BYTES,
+  z.refine((value) => depthWithin(value, COLLABORATION_TERMS_MAX_DEPTH) && jsonBytes(value) <= COLLABORATION_TERMS_MAX_BYTES,
     `terms must be at most ${COLLABORATION_TERMS_MAX_BYTES} bytes of JSON, nested at most ${COLLABORATION_TERMS_MAX_DEPTH} deep`),
 );
 

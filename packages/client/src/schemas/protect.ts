@@ -4,6 +4,7 @@
 import { z } from 'zod/mini';
 import { dateTime, listOf, listQuery } from './common.js';
 import { countryCode } from './countries.js';
+import { depthWithin, jsonBytes } from './json-bounds.js';
 
 // ---- bounded JSON objects --------------------------------------------------------------------------------------
 
@@ -11,20 +12,6 @@ import { countryCode } from './countries.js';
 export const PROTECT_OBJECT_MAX_BYTES = 16 * 1024;
 /** Deepest nesting of a free-form object (the object itself is depth 1). */
 export const PROTECT_OBJECT_MAX_DEPTH = 8;
-
-// Iterative, so a body nested thousands of levels deep cannot exhaust the stack.
-function depthWithin(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > max) return false;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
-
-const jsonBytes = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
 
 /** A JSON object of at most 16 KB and 8 levels, with keys of 1 to 100 characters. */
 const boundedObject = (name: string) =>

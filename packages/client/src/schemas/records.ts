@@ -3,6 +3,7 @@ import { countryCode } from './countries.js';
 import { decisionEntry, noticeDigest, wordingVerdict } from './captures.js';
 import { dateTime } from './common.js';
 import { purposeBasis } from './flows.js';
+import { depthWithin } from './json-bounds.js';
 
 /** Most purposes one record may name (a flow declares at most 50). */
 export const RECORD_MAX_PURPOSES = 50;
@@ -80,18 +81,6 @@ export const recordDecisions = z.record(purposeKey, decisionEntry).check(
 
 /** Deepest nesting of `client_facts` (the object itself is depth 1). */
 export const CLIENT_FACTS_MAX_DEPTH = 8;
-
-// Iterative, so a hostile body nested a hundred thousand levels deep cannot exhaust the stack.
-function depthWithin(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length) {
-    const [v, depth] = stack.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (depth > max) return false;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return true;
-}
 
 /** Capture context sent with a record: never personal data (an email or phone number anywhere in it is refused). */
 export const clientFacts = z.record(z.string().check(z.maxLength(100)), z.unknown()).check(
