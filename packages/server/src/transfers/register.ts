@@ -127,13 +127,7 @@ export function listTransfers(
 export const EVIDENCE_MAX_ENTRIES = 5000;
 
 /** One route of the register, totalled: what moved where under which basis, how often, first and last. */
-export interface TransferRoute {
-  application_id: string;
-  category: string;
-  from_country: string;
-  to_country: string;
-  lawful_basis: string;
-  adequacy: string;
+export interface TransferRoute extends TransferInput {
   count: number;
   first_at: string;
   last_at: string;
