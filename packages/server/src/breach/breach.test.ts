@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { verifyEvidencePackage } from '@svc/client';
-import type { JSONWebKeySet } from 'jose';
 import { capture, captureFlowConfig, createActiveFlow as createCaptureFlow, validDecisions } from '../captures/test-support.js';
 import { agentToken, check, grant, newAgent, signIn } from '../delegations/test-support.js';
+import { call, jwksOf, newToken } from '../evidence/test-support.js';
 import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
 import { startTestCells, type TestCells, type TestServer } from '../testing.js';
 
@@ -33,23 +33,6 @@ before(async () => {
   await createRecord(de, { flow_id: usFlow, subject: { email: 'grete@example.de', country: 'DE' }, decisions: grantAll, idempotency_key: 'second' });
 });
 after(() => cells.dispose());
-
-async function call(server: TestServer, path: string, init: { method?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {}) {
-  const res = await server.api(path, {
-    method: init.method ?? (init.json === undefined && init.body === undefined ? 'GET' : 'POST'),
-    ...(init.headers ? { headers: init.headers } : {}),
-    ...(init.json === undefined ? {} : { json: init.json }),
-    ...(init.body === undefined ? {} : { body: init.body }),
-  });
-  const text = await res.text();
-  return { status: res.status, text, body: (text ? JSON.parse(text) : {}) as Json };
-}
-
-async function newToken(server: TestServer, permissions: string[]): Promise<{ id: string; token: string }> {
-  const res = await call(server, '/api/v1/api_tokens', { json: { api_token: { name: permissions.join('+'), permissions } } });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return { id: res.body.api_token.id, token: res.body.api_token.token };
-}
 
 const fingerprint = (id: string) => `sha256:${createHash('sha256').update(id).digest('hex')}`;
 
@@ -206,7 +189,7 @@ describe('breach scope evidence', () => {
     const res = await call(us, EVIDENCE, { json: request });
     assert.equal(res.status, 201, res.text);
     assert.equal(res.body.format_type, 'svc.breach_scope.v1');
-    const jwks = (await (await fetch(`${us.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
+    const jwks = await jwksOf(us);
     const verified = await verifyEvidencePackage(res.body, jwks, { formatType: 'svc.breach_scope.v1' });
     const payload = verified.payload as Json;
     const report = (await scope(us, request)).body.breach_scope as Json;

@@ -8,6 +8,7 @@ import type { JSONWebKeySet } from 'jose';
 import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
 import { startTestCells, type TestCells, type TestServer } from '../testing.js';
 import { adequacyOf, lawfulBasisFor, recordTransfer } from '../transfers/register.js';
+import { call, jwksOf, newToken } from './test-support.js';
 
 type Json = Record<string, any>;
 
@@ -21,29 +22,6 @@ before(async () => {
   de = cells.cells.DE!;
 });
 after(() => cells.dispose());
-
-async function call(server: TestServer, path: string, init: { method?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {}) {
-  const res = await server.api(path, {
-    method: init.method ?? (init.json === undefined && init.body === undefined ? 'GET' : 'POST'),
-    ...(init.headers ? { headers: init.headers } : {}),
-    ...(init.json === undefined ? {} : { json: init.json }),
-    ...(init.body === undefined ? {} : { body: init.body }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json };
-}
-
-async function newToken(server: TestServer, permissions: string[]): Promise<string> {
-  const res = await call(server, '/api/v1/api_tokens', { json: { api_token: { name: permissions.join('+'), permissions } } });
-  assert.equal(res.status, 201, JSON.stringify(res.body));
-  return res.body.api_token.token as string;
-}
-
-async function jwksOf(server: TestServer): Promise<JSONWebKeySet> {
-  const res = await fetch(`${server.url}/.well-known/jwks.json`);
-  assert.equal(res.status, 200);
-  return (await res.json()) as JSONWebKeySet;
-}
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -283,7 +261,7 @@ describe('residency posture', () => {
 
 describe('who may call', () => {
   it('admits read tokens, refuses publishable keys and people', async () => {
-    const read = await newToken(us, ['read']);
+    const { token: read } = await newToken(us, ['read']);
     for (const [method, path] of [['GET', '/api/v1/transfer_register'], ['GET', '/api/v1/residency_posture'],
       ['POST', '/api/v1/transfer_register/evidence_package'], ['POST', '/api/v1/residency_posture/evidence_package']] as const) {
       const ok = await call(us, path, { method, headers: { authorization: `Bearer ${read}` } });
