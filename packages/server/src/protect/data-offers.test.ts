@@ -5,8 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dataOfferEnvelope, dataOfferList, policyEnvelope, type DataOffer } from '@svc/client/schemas';
-import { startTestServer, type TestServer } from '../testing.js';
-import { apiToken, expect, otherAccount, policy, refusal, signIn, type Person } from './test-support.js';
+import type { TestServer } from '../testing.js';
+import { expect, otherAccount, policy, refusal, startWithPeople, type Person } from './test-support.js';
 
 const DAY = 86_400;
 
@@ -26,11 +26,8 @@ describe('protect: data offers (the data deal)', () => {
   const move = async (offer: Pick<DataOffer, 'id'>, action: string, token: string | undefined, json?: unknown): Promise<DataOffer> =>
     dataOfferEnvelope.parse(await expect(server, 200, `/api/v1/data_offers/${offer.id}/${action}`, { ...(token ? { token } : {}), ...(json === undefined ? { method: 'POST' } : { json }) })).data_offer;
   before(async () => {
-    server = await startTestServer();
+    ({ server, ada, bob, reader } = await startWithPeople());
     app = server.sandbox.application_id;
-    ada = await signIn(server, 'ada@example.com');
-    bob = await signIn(server, 'bob@example.com');
-    reader = await apiToken(server, ['read']);
   });
   after(() => server.dispose());
 

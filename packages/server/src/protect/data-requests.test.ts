@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { dataRequestEnvelope, dataRequestList } from '@svc/client/schemas';
 import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
-import { startTestServer, type TestServer } from '../testing.js';
-import { apiToken, expect, otherAccount, policy, refusal, signIn, type Person } from './test-support.js';
+import type { TestServer } from '../testing.js';
+import { expect, otherAccount, policy, refusal, startWithPeople, type Person } from './test-support.js';
 
 const DAY = 86_400;
 const days = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / (DAY * 1000);
@@ -20,11 +20,8 @@ describe('protect: data requests', () => {
   const file = (person: Person, body: Record<string, unknown>) =>
     expect(server, 201, '/api/v1/data_requests', { token: person.token, json: { application_id: app, ...body } }).then((b) => dataRequestEnvelope.parse(b).data_request);
   before(async () => {
-    server = await startTestServer();
+    ({ server, ada, bob, reader } = await startWithPeople());
     app = server.sandbox.application_id;
-    ada = await signIn(server, 'ada@example.com');
-    bob = await signIn(server, 'bob@example.com');
-    reader = await apiToken(server, ['read']);
   });
   after(() => server.dispose());
 

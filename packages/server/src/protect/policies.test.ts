@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { policyEnvelope, policyList, policyTemplateList, POLICY_TEMPLATE_IDS } from '@svc/client/schemas';
-import { startTestServer, type TestServer } from '../testing.js';
-import { apiToken, expect, otherAccount, policy, refusal, signIn, type Person } from './test-support.js';
+import type { TestServer } from '../testing.js';
+import { expect, otherAccount, policy, refusal, startWithPeople, type Person } from './test-support.js';
 
 describe('protect: policy templates and policies', () => {
   let server: TestServer;
@@ -12,10 +12,7 @@ describe('protect: policy templates and policies', () => {
   let bob: Person;
   let reader: string;
   before(async () => {
-    server = await startTestServer();
-    ada = await signIn(server, 'ada@example.com');
-    bob = await signIn(server, 'bob@example.com');
-    reader = await apiToken(server, ['read']);
+    ({ server, ada, bob, reader } = await startWithPeople());
   });
   after(() => server.dispose());
 

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { portabilityTransferEnvelope, portabilityTransferList } from '@svc/client/schemas';
-import { startTestServer, type TestServer } from '../testing.js';
-import { apiToken, expect, otherAccount, policy, refusal, secondApplication, signIn, type Person } from './test-support.js';
+import type { TestServer } from '../testing.js';
+import { expect, otherAccount, policy, refusal, secondApplication, startWithPeople, type Person } from './test-support.js';
 
 const PACKAGE = JSON.stringify({ orders: [{ id: 1, total: 42 }], contact: { email: 'ada@example.com' } });
 const DIGEST = createHash('sha256').update(PACKAGE).digest('hex');
@@ -24,12 +24,9 @@ describe('protect: portability transfers', () => {
       ...(token ? { token } : {}), json: { policy_id: portability, source_application_id: source, destination_application_id: destination, ...extra },
     })).portability_transfer;
   before(async () => {
-    server = await startTestServer();
+    ({ server, ada, bob, reader } = await startWithPeople());
     source = server.sandbox.application_id;
     destination = await secondApplication(server);
-    ada = await signIn(server, 'ada@example.com');
-    bob = await signIn(server, 'bob@example.com');
-    reader = await apiToken(server, ['read']);
     portability = (await policy(server, ada.token, { template_id: 'portability', config: { data_categories: ['orders', 'contact'], formats: ['json', 'text/csv'] } })).id;
   });
   after(() => server.dispose());

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { call, signIn, type Json, type Person } from '../delegations/test-support.js';
 import { hashSecret, newId, newSecret } from '../lib/ids.js';
-import type { TestServer } from '../testing.js';
+import { startTestServer, type TestServer } from '../testing.js';
 
 export { call, signIn, type Json, type Person };
 
@@ -42,6 +42,15 @@ export function otherAccount(server: TestServer): { token: string; applicationId
 export async function apiToken(server: TestServer, permissions: string[]): Promise<string> {
   const body = await expect(server, 201, '/api/v1/api_tokens', { json: { api_token: { name: `protect ${permissions.join(' ')}`, permissions } } });
   return body.api_token.token as string;
+}
+
+/** What most Protect tests start from: a fresh server, ada and bob signed in, and an API token that may only read. */
+export async function startWithPeople(): Promise<{ server: TestServer; ada: Person; bob: Person; reader: string }> {
+  const server = await startTestServer();
+  const ada = await signIn(server, 'ada@example.com');
+  const bob = await signIn(server, 'bob@example.com');
+  const reader = await apiToken(server, ['read']);
+  return { server, ada, bob, reader };
 }
 
 /** A second application of the sandbox account. */
