@@ -8,23 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CleanRoom, CleanRoomQuery, Governance, MeetingConsent, ProductModule } from '../schemas/comply.js';
+import { runSvc } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
-import { EXIT, run } from './run.js';
+import { EXIT } from './run.js';
 
 describe('svc comply commands against the reference server', () => {
   let server: TestServer;
   let home: string;
 
-  async function svc(argv: string[]) {
-    let stdout = '';
-    let stderr = '';
-    const code = await run(argv, {
-      env: { SVC_BASE_URL: server.url, SVC_API_TOKEN: server.sandbox.api_token, XDG_CONFIG_HOME: home },
-      cwd: home,
-      stdout: (text) => { stdout += text; },
-      stderr: (text) => { stderr += text; },
-    });
-    return { code, stdout, stderr };
+  function svc(argv: string[]) {
+    return runSvc(argv, { SVC_BASE_URL: server.url, SVC_API_TOKEN: server.sandbox.api_token, XDG_CONFIG_HOME: home }, home);
   }
   const json = async <T>(argv: string[]): Promise<T> => {
     const result = await svc([...argv, '--json']);

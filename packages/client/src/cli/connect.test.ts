@@ -7,10 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Account, ConnectionDetail, DeviceLink, DisconnectResult, TrustPairing } from '../schemas/connect.js';
-import { signInPerson } from '../testing/oauth.test.helper.js';
+import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
-import { credentialsPath, writeCredentials } from './credentials.js';
-import { EXIT, run } from './run.js';
+import { EXIT } from './run.js';
 
 describe('svc connect commands against the reference server', () => {
   let server: TestServer;
@@ -19,25 +18,13 @@ describe('svc connect commands against the reference server', () => {
 
   async function signedIn(): Promise<string> {
     const home = mkdtempSync(join(tmpdir(), 'svc-connect-'));
-    const tokens = await signInPerson(server, 'ada@example.com', 'openid email');
-    writeCredentials(credentialsPath({ XDG_CONFIG_HOME: home }), {
-      version: 1, issuer: server.url, client_id: server.sandbox.oauth_client_id!, access_token: tokens.access_token,
-      expires_at: Math.floor(Date.now() / 1000) + 3000, scope: 'openid email', email: 'ada@example.com', signed_in_at: new Date().toISOString(),
-    });
+    await storeSignIn(server, home, 'ada@example.com');
     return home;
   }
 
   /** Runs `svc <argv>` as the person signed in under `home` (or with `env`, e.g. an API token). */
-  async function svc(argv: string[], home: string, env: Record<string, string> = {}) {
-    let stdout = '';
-    let stderr = '';
-    const code = await run(argv, {
-      env: { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...env },
-      cwd: home,
-      stdout: (text) => { stdout += text; },
-      stderr: (text) => { stderr += text; },
-    });
-    return { code, stdout, stderr };
+  function svc(argv: string[], home: string, env: Record<string, string> = {}) {
+    return runSvc(argv, { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...env }, home);
   }
   const json = async <T>(argv: string[], home: string, env: Record<string, string> = {}): Promise<T> => {
     const result = await svc([...argv, '--json'], home, env);

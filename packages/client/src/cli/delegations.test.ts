@@ -9,12 +9,11 @@ import { after, before, describe, it } from 'node:test';
 import type { SvcClient } from '../lib/client.js';
 import type { AuthorityCheckResult } from '../resources/authority.js';
 import type { DelegationGrant, Escalation, TokenExchangeResponse, TrustScore } from '../schemas/delegations.js';
-import { signInPerson } from '../testing/oauth.test.helper.js';
+import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { commands, delegationRequestOf, EXIT_ESCALATED, type Invocation } from './commands.js';
 import { CliUsageError, type CliConfig } from './config.js';
-import { credentialsPath, writeCredentials } from './credentials.js';
-import { EXIT, run } from './run.js';
+import { EXIT } from './run.js';
 import { checkedAt, escalationOf, proposedAction } from '../testing/delegations.test.helper.js';
 
 describe('svc delegations create: the request its flags make', () => {
@@ -124,16 +123,8 @@ describe('svc delegations, escalations, authority check and agents trust-score a
   let clientSecret: string;
 
   /** Runs `svc <argv>` in this process with only the given environment; answers exit code and output. */
-  async function svc(argv: string[], env: Record<string, string> = {}) {
-    let stdout = '';
-    let stderr = '';
-    const code = await run(argv, {
-      env: { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: configHome, ...env },
-      cwd: configHome,
-      stdout: (text) => { stdout += text; },
-      stderr: (text) => { stderr += text; },
-    });
-    return { code, stdout, stderr };
+  function svc(argv: string[], env: Record<string, string> = {}) {
+    return runSvc(argv, { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: configHome, ...env }, configHome);
   }
   const json = async <T>(argv: string[], env: Record<string, string> = {}): Promise<T> => {
     const result = await svc([...argv, '--json'], env);
@@ -145,11 +136,7 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     server = await startTestServer();
     configHome = mkdtempSync(join(tmpdir(), 'svc-delegations-'));
     // Ada signed in with svc login: her stored access token is what the delegation commands act with.
-    const tokens = await signInPerson(server, 'ada@example.com', 'openid email');
-    writeCredentials(credentialsPath({ XDG_CONFIG_HOME: configHome }), {
-      version: 1, issuer: server.url, client_id: server.sandbox.oauth_client_id!, access_token: tokens.access_token,
-      expires_at: Math.floor(Date.now() / 1000) + 3000, scope: 'openid email', email: 'ada@example.com', signed_in_at: new Date().toISOString(),
-    });
+    await storeSignIn(server, configHome, 'ada@example.com');
     const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/oauth_clients`, {
       method: 'POST',
       json: { oauth_client: { name: 'CLI agent runtime', client_type: 'confidential', redirect_uris: ['https://agent.example/cb'], grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] } },

@@ -8,26 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DataLicense, DataOffer, DataRequest, Policy, PolicyTemplate, PortabilityTransfer } from '../schemas/protect.js';
-import { signInPerson } from '../testing/oauth.test.helper.js';
+import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
-import { credentialsPath, writeCredentials } from './credentials.js';
-import { EXIT, run } from './run.js';
+import { EXIT } from './run.js';
 
 describe('svc protect commands against the reference server', () => {
   let server: TestServer;
   let home: string;
   let admin: Record<string, string>;
 
-  async function svc(argv: string[], env: Record<string, string> = {}) {
-    let stdout = '';
-    let stderr = '';
-    const code = await run(argv, {
-      env: { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...env },
-      cwd: home,
-      stdout: (text) => { stdout += text; },
-      stderr: (text) => { stderr += text; },
-    });
-    return { code, stdout, stderr };
+  function svc(argv: string[], env: Record<string, string> = {}) {
+    return runSvc(argv, { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...env }, home);
   }
   const json = async <T>(argv: string[], env: Record<string, string> = {}): Promise<T> => {
     const result = await svc([...argv, '--json'], env);
@@ -39,11 +30,7 @@ describe('svc protect commands against the reference server', () => {
     server = await startTestServer();
     admin = { SVC_API_TOKEN: server.sandbox.api_token };
     home = mkdtempSync(join(tmpdir(), 'svc-protect-'));
-    const tokens = await signInPerson(server, 'ada@example.com', 'openid email');
-    writeCredentials(credentialsPath({ XDG_CONFIG_HOME: home }), {
-      version: 1, issuer: server.url, client_id: server.sandbox.oauth_client_id!, access_token: tokens.access_token,
-      expires_at: Math.floor(Date.now() / 1000) + 3000, scope: 'openid email', email: 'ada@example.com', signed_in_at: new Date().toISOString(),
-    });
+    await storeSignIn(server, home, 'ada@example.com');
   });
   after(async () => {
     rmSync(home, { recursive: true, force: true });

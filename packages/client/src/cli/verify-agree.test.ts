@@ -10,10 +10,9 @@ import type { MultiPartyAgreement, QuorumVoteCast } from '../schemas/agreements.
 import type { CollaborationDetail, CollaborationMembership } from '../schemas/collaborations.js';
 import type { TrustScore } from '../schemas/delegations.js';
 import type { Vouch } from '../schemas/vouches.js';
-import { signInPerson } from '../testing/oauth.test.helper.js';
+import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
-import { credentialsPath, writeCredentials } from './credentials.js';
-import { EXIT, run } from './run.js';
+import { EXIT } from './run.js';
 
 describe('svc trust-scores, vouches, agreements vote, multi-party and collaborations against the reference server', () => {
   let server: TestServer;
@@ -21,17 +20,9 @@ describe('svc trust-scores, vouches, agreements vote, multi-party and collaborat
   const people: Record<string, { home: string; id: string }> = {};
 
   /** Runs `svc <argv>` as `who` (a signed-in person) or, by default, with the sandbox's API token. */
-  async function svc(argv: string[], who?: string) {
-    let stdout = '';
-    let stderr = '';
+  function svc(argv: string[], who?: string) {
     const home = who ? people[who]!.home : homes[0]!;
-    const code = await run(argv, {
-      env: { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...(who ? {} : { SVC_API_TOKEN: server.sandbox.api_token }) },
-      cwd: home,
-      stdout: (text) => { stdout += text; },
-      stderr: (text) => { stderr += text; },
-    });
-    return { code, stdout, stderr };
+    return runSvc(argv, { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...(who ? {} : { SVC_API_TOKEN: server.sandbox.api_token }) }, home);
   }
   const json = async <T>(argv: string[], who?: string): Promise<T> => {
     const result = await svc([...argv, '--json'], who);
@@ -45,11 +36,7 @@ describe('svc trust-scores, vouches, agreements vote, multi-party and collaborat
     for (const name of ['ada', 'bob']) {
       const home = mkdtempSync(join(tmpdir(), `svc-${name}-`));
       homes.push(home);
-      const tokens = await signInPerson(server, `${name}@example.com`, 'openid email');
-      writeCredentials(credentialsPath({ XDG_CONFIG_HOME: home }), {
-        version: 1, issuer: server.url, client_id: server.sandbox.oauth_client_id!, access_token: tokens.access_token,
-        expires_at: Math.floor(Date.now() / 1000) + 3000, scope: 'openid email', email: `${name}@example.com`, signed_in_at: new Date().toISOString(),
-      });
+      await storeSignIn(server, home, `${name}@example.com`);
       people[name] = { home, id: '' };
       const me = await json<{ person: { id: string } }>(['me'], name);
       people[name]!.id = me.person.id;
