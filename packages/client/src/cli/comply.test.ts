@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { CleanRoom, CleanRoomQuery, Governance, MeetingConsent, ProductModule } from '../schemas/comply.js';
 import { runSvc } from '../testing/cli.test.helper.js';
+import { signAsParty } from '../testing/participant.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { EXIT } from './run.js';
 
@@ -81,15 +82,7 @@ describe('svc comply commands against the reference server', () => {
       json: { agreement: { title: 'Terms', document: { text, sha256: createHash('sha256').update(text).digest('hex') }, quorum: 1, parties: [{ email: 'x@example.com', home_country: 'US' }] } },
     });
     const agreement = ((await created.json()) as { agreement: { id: string; party_details: { session_token: string }[] } }).agreement;
-    const step = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${server.url}/decisions/${agreement.party_details[0]!.session_token}/transitions`, {
-        method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body),
-      });
-      return (await res.json()) as { sandbox_code?: string };
-    };
-    const { sandbox_code } = await step({ action: 'send_code' });
-    await step({ action: 'verify', code: sandbox_code });
-    await step({ action: 'sign', name: 'X' });
+    await signAsParty(server.url, agreement.party_details[0]!.session_token, 'X');
 
     const room = await json<CleanRoom>(['clean-rooms', 'create', '--agreement', agreement.id, '--participants', server.sandbox.application_id]);
     assert.equal(room.status, 'active');

@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { presentCredential } from '../credentials/index.js';
 import { createClient, type SvcClient } from '../lib/client.js';
+import { consentToNewsletter } from '../testing/participant.test.helper.js';
 import { startTestCells, type TestCells, type TestServer } from '../testing/servers.test.helper.js';
 
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
@@ -36,17 +37,7 @@ describe('svc cross-border commands', () => {
     client = createClient({ baseUrl: us.url, apiToken: us.sandbox.api_token });
     env = { SVC_DATA_DIR: server.first.dataDir };
     const decision = await client.decisions.create({ kind: 'consent', subject_ref: us.sandbox.flow_id!, delivery_mode: 'embed', embed_origin: us.url });
-    const step = async (body: Record<string, unknown>) => {
-      const res = await fetch(`${us.url}/decisions/${decision.session_token}/transitions`, {
-        method: 'POST', headers: { 'content-type': 'application/json', origin: us.url }, body: JSON.stringify(body),
-      });
-      assert.equal(res.status, 200, await res.clone().text());
-      return (await res.json()) as { sandbox_code?: string };
-    };
-    await step({ action: 'begin' });
-    const { sandbox_code } = await step({ action: 'sign_in', email: 'ines@example.com' });
-    await step({ action: 'verify', code: sandbox_code });
-    await step({ action: 'agree', granted: ['newsletter'], objected: [] });
+    await consentToNewsletter(us.url, decision.session_token, 'ines@example.com');
     transaction = (await client.decisions.get(decision.session_token)).consent_transaction_id!;
   });
   after(async () => {

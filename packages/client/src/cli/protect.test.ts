@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { DataLicense, DataOffer, DataRequest, Policy, PolicyTemplate, PortabilityTransfer } from '../schemas/protect.js';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
+import { signAsParty } from '../testing/participant.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { EXIT } from './run.js';
 
@@ -103,12 +104,7 @@ describe('svc protect commands against the reference server', () => {
       method: 'POST', json: { agreement: { title: 'L', document: { text, sha256: createHash('sha256').update(text).digest('hex') }, quorum: 1, parties: [{ email: 'lena@example.com', home_country: 'US' }] } },
     });
     const { agreement } = (await created.json()) as { agreement: { id: string; party_details: { session_token: string }[] } };
-    const step = async (body: Record<string, unknown>) => (await fetch(`${server.url}/decisions/${agreement.party_details[0]!.session_token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body),
-    })).json() as Promise<{ sandbox_code?: string }>;
-    const { sandbox_code } = await step({ action: 'send_code' });
-    await step({ action: 'verify', code: sandbox_code });
-    await step({ action: 'sign', name: 'Lena' });
+    await signAsParty(server.url, agreement.party_details[0]!.session_token, 'Lena');
 
     const license = await json<DataLicense>(['data-licenses', 'create', '--agreement', agreement.id, '--max-accesses', '1', '--terms', '{"purpose":"research"}'], admin);
     const access = await svc(['data-licenses', 'access', license.id, '--purpose', 'report'], admin);

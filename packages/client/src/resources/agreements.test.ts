@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcValidationError } from '../lib/errors.js';
+import { signAsParty } from '../testing/participant.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { verifyAgreementReceipt } from '../verify/agreement.js';
@@ -23,15 +24,6 @@ describe('agreements against the reference server', () => {
   });
   after(() => server.dispose());
 
-  /** One participant step, as the hosted page sends it. */
-  async function step(token: string, body: Record<string, unknown>): Promise<{ sandbox_code?: string }> {
-    const res = await fetch(`${server.url}/decisions/${token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    return (await res.json()) as { sandbox_code?: string };
-  }
-
   it('creates, signs, reads, lists, and verifies the receipt offline', async () => {
     const created = await svc.agreements.create({
       agreement: {
@@ -44,9 +36,7 @@ describe('agreements against the reference server', () => {
     assert.equal(decision.kind, 'signature_request');
 
     const token = created.party_details[0]!.session_token;
-    const { sandbox_code } = await step(token, { action: 'send_code' });
-    await step(token, { action: 'verify', code: sandbox_code });
-    await step(token, { action: 'sign', name: 'Ana Costa' });
+    await signAsParty(server.url, token, 'Ana Costa');
 
     const read = await svc.agreements.get(created.id);
     assert.deepEqual([read.status, read.quorum_status], ['active', 'reached']);

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcHttpError, SvcNotFoundError, SvcPermissionError, SvcValidationError } from '../lib/errors.js';
+import { signAsParty } from '../testing/participant.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { listModules } from './comply.js';
@@ -20,14 +21,6 @@ describe('comply resources against the reference server', () => {
     svc = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token });
   });
   after(() => server.dispose());
-
-  async function step(token: string, body: Record<string, unknown>): Promise<{ sandbox_code?: string }> {
-    const res = await fetch(`${server.url}/decisions/${token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    return (await res.json()) as { sandbox_code?: string };
-  }
 
   it('lists, disables and enables modules; reads and changes governance; walks its change log', async () => {
     const modules: string[] = [];
@@ -54,9 +47,7 @@ describe('comply resources against the reference server', () => {
       agreement: { title: 'Data collaboration', document: { text: TEXT, sha256: createHash('sha256').update(TEXT).digest('hex') }, quorum: 1, parties: [{ email: 'lena@example.com', home_country: 'US' }] },
     });
     const token = agreement.party_details[0]!.session_token;
-    const { sandbox_code } = await step(token, { action: 'send_code' });
-    await step(token, { action: 'verify', code: sandbox_code });
-    await step(token, { action: 'sign', name: 'Lena' });
+    await signAsParty(server.url, token, 'Lena');
 
     const room = await svc.cleanRooms.create({ agreement_id: agreement.id, participants: [server.sandbox.application_id] });
     assert.equal(room.status, 'active');

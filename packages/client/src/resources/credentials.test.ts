@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { credentialClaims, presentCredential } from '../credentials/index.js';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcValidationError } from '../lib/errors.js';
+import { consentToNewsletter } from '../testing/participant.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 import { startTestCells, type TestCells, type TestServer } from '../testing/servers.test.helper.js';
 
@@ -23,20 +24,9 @@ describe('credentials and presentations against the reference server', () => {
   });
   after(() => cells.dispose());
 
-  async function step(token: string, body: Record<string, unknown>): Promise<{ sandbox_code?: string }> {
-    const res = await fetch(`${us.url}/decisions/${token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: us.url }, body: JSON.stringify(body),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
-    return (await res.json()) as { sandbox_code?: string };
-  }
-
   it('issues, presents one claim, verifies in the other cell, lists and revokes', async () => {
     const decision = await issuer.decisions.create({ kind: 'consent', subject_ref: us.sandbox.flow_id!, delivery_mode: 'embed', embed_origin: us.url });
-    await step(decision.session_token, { action: 'begin' });
-    const { sandbox_code } = await step(decision.session_token, { action: 'sign_in', email: 'cleo@example.com' });
-    await step(decision.session_token, { action: 'verify', code: sandbox_code });
-    await step(decision.session_token, { action: 'agree', granted: ['newsletter'], objected: [] });
+    await consentToNewsletter(us.url, decision.session_token, 'cleo@example.com');
     const { consent_transaction_id } = await issuer.decisions.get(decision.session_token);
     assert.ok(consent_transaction_id);
 

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcHttpError, SvcPermissionError, SvcValidationError } from '../lib/errors.js';
 import { signInPerson } from '../testing/oauth.test.helper.js';
+import { signAsParty } from '../testing/participant.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 
@@ -74,13 +75,7 @@ describe('protect against the reference server', () => {
     const created = await org.agreements.create({
       agreement: { title: 'License', document: { text: TEXT, sha256: SHA }, quorum: 1, parties: [{ email: 'lena@example.com', home_country: 'US' }] },
     });
-    const session = created.party_details[0]!.session_token;
-    const step = async (body: Record<string, unknown>) => (await fetch(`${server.url}/decisions/${session}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify(body),
-    })).json() as Promise<{ sandbox_code?: string }>;
-    const { sandbox_code } = await step({ action: 'send_code' });
-    await step({ action: 'verify', code: sandbox_code });
-    await step({ action: 'sign', name: 'Lena' });
+    await signAsParty(server.url, created.party_details[0]!.session_token, 'Lena');
     const license = await org.dataLicenses.create({ agreement_id: created.id, max_access_count: 2 });
     assert.equal((await org.dataLicenses.recordAccess(license.id, { purpose: 'report' })).remaining_accesses, 1);
     assert.equal((await org.dataLicenses.recordAccess(license.id)).remaining_accesses, 0);
