@@ -69,31 +69,16 @@ type C = Context<Env>;
 const caller = (c: C) => callerOf(c.get('principal'));
 const idOf = (c: C) => c.req.param('id') ?? '';
 
-function policyOf(ctx: ServerContext, c: C) {
-  const row = findPolicy(ctx, caller(c), idOf(c));
-  if (!row) throw notFound('No such policy.');
+/** What a lookup found, or the 404 `No such <what>.` (for a resource that does not exist or is not the caller's). */
+function found<T>(row: T | undefined, what: string): T {
+  if (!row) throw notFound(`No such ${what}.`);
   return row;
 }
-function requestOf(ctx: ServerContext, c: C) {
-  const row = findDataRequest(ctx, caller(c), idOf(c));
-  if (!row) throw notFound('No such data request.');
-  return row;
-}
-function licenseOf(ctx: ServerContext, c: C) {
-  const row = findDataLicense(ctx, c.get('principal').accountId, idOf(c));
-  if (!row) throw notFound('No such data license.');
-  return row;
-}
-function offerOf(ctx: ServerContext, c: C) {
-  const row = findDataOffer(ctx, caller(c), idOf(c));
-  if (!row) throw notFound('No such data offer.');
-  return row;
-}
-function transferOf(ctx: ServerContext, c: C, id = idOf(c)) {
-  const row = findTransfer(ctx, caller(c), id);
-  if (!row) throw notFound('No such portability transfer.');
-  return row;
-}
+const policyOf = (ctx: ServerContext, c: C) => found(findPolicy(ctx, caller(c), idOf(c)), 'policy');
+const requestOf = (ctx: ServerContext, c: C) => found(findDataRequest(ctx, caller(c), idOf(c)), 'data request');
+const licenseOf = (ctx: ServerContext, c: C) => found(findDataLicense(ctx, c.get('principal').accountId, idOf(c)), 'data license');
+const offerOf = (ctx: ServerContext, c: C) => found(findDataOffer(ctx, caller(c), idOf(c)), 'data offer');
+const transferOf = (ctx: ServerContext, c: C, id = idOf(c)) => found(findTransfer(ctx, caller(c), id), 'portability transfer');
 
 /** Every Protect route. */
 export const protectRoutes: RouteModule = (app, ctx) => {
@@ -105,11 +90,7 @@ export const protectRoutes: RouteModule = (app, ctx) => {
     const { items, next_cursor } = toPage(rows, limit, (r) => r.position);
     return c.json({ policy_templates: items.map((r) => r.template), next_cursor });
   });
-  app.get(`${TEMPLATES}/:id`, requires('read', personToo), (c) => {
-    const template = findTemplate(idOf(c));
-    if (!template) throw notFound('No such policy template.');
-    return c.json({ policy_template: template });
-  });
+  app.get(`${TEMPLATES}/:id`, requires('read', personToo), (c) => c.json({ policy_template: found(findTemplate(idOf(c)), 'policy template') }));
 
   // ---- policies
   app.post(POLICIES, requires('write', personToo), async (c) => {
