@@ -7,7 +7,7 @@ import type { MultiPartyAgreement, QuorumVoteCast } from '../schemas/agreements.
 import type { Collaboration, CollaborationDetail, CollaborationMembership } from '../schemas/collaborations.js';
 import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';
-import { collect, flag, listFlag, oneOf } from './flags.js';
+import { collect, flag, jsonObject, listFlag, oneOf } from './flags.js';
 import { lines, table, type Cell } from './output.js';
 
 const AGREEMENT_STATUSES = ['pending', 'partially_signed', 'active'] as const;
@@ -118,16 +118,7 @@ export const agreeCommands: Record<string, Command> = {
     summary: 'Create a collaboration (signed in, you are its initiator)',
     options: { participants: { type: 'string' }, terms: { type: 'string' }, app: { type: 'string' } },
     async run(svc, { flags }) {
-      const raw = flag(flags, 'terms');
-      let terms: Record<string, unknown> | undefined;
-      if (raw !== undefined) {
-        try {
-          terms = JSON.parse(raw) as Record<string, unknown>;
-        } catch {
-          throw new CliUsageError('--terms must be a JSON object');
-        }
-        if (terms === null || typeof terms !== 'object' || Array.isArray(terms)) throw new CliUsageError('--terms must be a JSON object');
-      }
+      const terms = jsonObject(flags, 'terms');
       const participants = listFlag(flags, 'participants');
       const app = flag(flags, 'app');
       const c = await svc.collaborations.create({ ...(participants ? { participant_ids: participants } : {}), ...(terms ? { terms } : {}), ...(app ? { application_id: app } : {}) });

@@ -24,7 +24,7 @@ import {
 } from '../schemas/delegations.js';
 import { verifyReceipt } from '../verify/receipt.js';
 import { CliUsageError, type CliConfig } from './config.js';
-import { appOption, application, collect, flag, limitOption, listOf, oneOf } from './flags.js';
+import { appOption, application, collect, flag, jsonObject, limitOption, listOf, oneOf } from './flags.js';
 import { lines, table, type Cell } from './output.js';
 import type { AgentUse } from './session.js';
 
@@ -535,11 +535,12 @@ export const commands: Record<string, Command> = {
       if (!name) throw new CliUsageError('agents create needs --name <display name>');
       const type = flag(flags, 'type');
       if (type !== undefined && !AGENT_TYPE_NAMES.includes(type)) throw new CliUsageError(`--type is one of ${AGENT_TYPES.join(', ')}`);
+      const metadata = jsonObject(flags, 'metadata', '{"model":"x-1"}');
       const agent = await svc.agentIdentities.create({
         display_name: name,
         ...(type === undefined ? {} : { agent_type: type as AgentType }),
         ...(flag(flags, 'oauth-client') === undefined ? {} : { oauth_application_id: flag(flags, 'oauth-client') }),
-        ...(flag(flags, 'metadata') === undefined ? {} : { metadata: metadataOf(flag(flags, 'metadata')!) }),
+        ...(metadata === undefined ? {} : { metadata }),
       });
       return { json: agent, human: agentLines(agent) };
     },
@@ -927,18 +928,6 @@ function authorityOutput(result: AuthorityCheckResult): Output {
 
 const AGENT_STATUSES: readonly string[] = ['active', 'suspended', 'revoked'];
 const AGENT_TYPE_NAMES: readonly string[] = AGENT_TYPES;
-
-/** `--metadata` as the JSON object it must be. */
-function metadataOf(text: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new CliUsageError('--metadata must be a JSON object, e.g. \'{"model":"x-1"}\'');
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new CliUsageError('--metadata must be a JSON object');
-  return value as Record<string, unknown>;
-}
 
 const agentColumns: [string, (agent: AgentIdentity) => Cell][] = [
   ['id', (a) => a.id],

@@ -32,6 +32,23 @@ export function oneOfValues<T extends string>(value: string | undefined, label: 
 export const oneOf = <T extends string>(flags: Flags, name: string, allowed: readonly T[]): T | undefined =>
   oneOfValues(flag(flags, name), `--${name}`, allowed);
 
+/**
+ * A flag holding a JSON object, or undefined when it is not given. Text that is not JSON is a usage error that shows
+ * `example` when given; JSON that is not an object (an array, a string, null) is one too.
+ */
+export function jsonObject(flags: Flags, name: string, example?: string): Record<string, unknown> | undefined {
+  const value = flag(flags, name);
+  if (value === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    throw new CliUsageError(`--${name} must be a JSON object${example === undefined ? '' : `, e.g. '${example}'`}`);
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliUsageError(`--${name} must be a JSON object`);
+  return parsed as Record<string, unknown>;
+}
+
 /** A flag that must be given and not be empty; the usage error shows `--name <what>` when `what` is given. */
 export function required(flags: Flags, name: string, what?: string): string {
   const value = flag(flags, name);

@@ -19,7 +19,7 @@ import {
 } from '../schemas/protect.js';
 import type { Command, Invocation } from './commands.js';
 import { CliUsageError } from './config.js';
-import { application, collect, flag, limitOption, oneOf, required } from './flags.js';
+import { application, collect, flag, jsonObject, limitOption, oneOf, required } from './flags.js';
 import { lines, table } from './output.js';
 
 type Flags = Invocation['flags'];
@@ -31,19 +31,8 @@ function integer(flags: Flags, name: string): number | undefined {
   return Number(value);
 }
 
-/** A flag holding a JSON object. */
-function jsonObject(flags: Flags, name: string): Record<string, unknown> | undefined {
-  const value = flag(flags, name);
-  if (value === undefined) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(value);
-  } catch {
-    throw new CliUsageError(`--${name} must be a JSON object, e.g. '{"key": "value"}'`);
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new CliUsageError(`--${name} must be a JSON object`);
-  return parsed as Record<string, unknown>;
-}
+/** A flag holding a JSON object (`config`, `terms`). */
+const jsonObjectOf = (flags: Flags, name: string) => jsonObject(flags, name, '{"key": "value"}');
 
 /** The digest `--hash` gives, or the SHA-256 of the file `--file` names (relative to the working directory). */
 function digestOf(invocation: Invocation): string {
@@ -153,7 +142,7 @@ export const protectCommands: Record<string, Command> = {
     async run(svc, { flags }) {
       const template = oneOf(flags, 'template', POLICY_TEMPLATE_IDS) ?? (() => { throw new CliUsageError(`--template is one of ${POLICY_TEMPLATE_IDS.join(', ')}`); })();
       const title = flag(flags, 'title');
-      const config = jsonObject(flags, 'config');
+      const config = jsonObjectOf(flags, 'config');
       return one(policyLines)(await svc.policies.create({ template_id: template, ...(title ? { title } : {}), ...(config ? { config } : {}) }));
     },
   },
@@ -250,7 +239,7 @@ export const protectCommands: Record<string, Command> = {
     options: { agreement: str, app: str, 'max-accesses': str, terms: str },
     async run(svc, { flags }) {
       const max = integer(flags, 'max-accesses');
-      const terms = jsonObject(flags, 'terms');
+      const terms = jsonObjectOf(flags, 'terms');
       const app = flag(flags, 'app');
       return one(licenseLines)(await svc.dataLicenses.create({
         agreement_id: required(flags, 'agreement', 'agreement_id'), ...(app ? { application_id: app } : {}), ...(max !== undefined ? { max_access_count: max } : {}), ...(terms ? { terms } : {}),
@@ -302,7 +291,7 @@ export const protectCommands: Record<string, Command> = {
     summary: 'Draft a data offer for a deal policy of yours (signed in; --app, --expires-at)',
     options: { policy: str, app: str, terms: str, 'expires-at': str },
     async run(svc, { flags, config }) {
-      const terms = jsonObject(flags, 'terms');
+      const terms = jsonObjectOf(flags, 'terms');
       if (!terms) throw new CliUsageError('--terms <json> is required');
       const expires = flag(flags, 'expires-at');
       return one(offerLines)(await svc.dataOffers.create({
@@ -333,7 +322,7 @@ export const protectCommands: Record<string, Command> = {
     usage: 'data-offers counter <offer_id> --terms <json>', summary: "Counter the person's terms (the organisation; --message)", args: ['offer_id'],
     options: { terms: str, message: str },
     async run(svc, { args: [id], flags }) {
-      const terms = jsonObject(flags, 'terms');
+      const terms = jsonObjectOf(flags, 'terms');
       if (!terms) throw new CliUsageError('--terms <json> is required');
       const message = flag(flags, 'message');
       return one(offerLines)(await svc.dataOffers.counter(id!, { terms, ...(message ? { message } : {}) }));
@@ -343,7 +332,7 @@ export const protectCommands: Record<string, Command> = {
     usage: 'data-offers revise <offer_id> --terms <json>', summary: "Revise after the organisation's counter (signed in; --message)", args: ['offer_id'],
     options: { terms: str, message: str },
     async run(svc, { args: [id], flags }) {
-      const terms = jsonObject(flags, 'terms');
+      const terms = jsonObjectOf(flags, 'terms');
       if (!terms) throw new CliUsageError('--terms <json> is required');
       const message = flag(flags, 'message');
       return one(offerLines)(await svc.dataOffers.revise(id!, { terms, ...(message ? { message } : {}) }));
