@@ -3,7 +3,7 @@
 // Germany's published key and answers from Germany's status list, never reading the record itself.
 import { createClient, type SvcClient } from '@svc/client';
 import { presentCredential } from '@svc/client/credentials';
-import { expect, test } from './fixtures.js';
+import { expect, grantConsent, test } from './fixtures.js';
 
 test.describe('cross-border credentials', () => {
   test('a consent in DE, a credential issued there, one claim presented in US, revoked and refused after the status list refreshes', async ({ page, svc, host }) => {
@@ -35,14 +35,7 @@ test.describe('cross-border credentials', () => {
     // The person decides in the German cell's hosted page, embedded in the shop.
     await page.goto(host.embedPage(decision.embed_url!));
     const frame = page.frameLocator('#svc');
-    await frame.getByRole('button', { name: 'Continue' }).click();
-    await frame.getByLabel('Email address').fill('greta@example.de');
-    await frame.getByRole('button', { name: 'Continue' }).click();
-    const code = (await frame.locator('.sandbox code').textContent())!;
-    await frame.getByLabel('Code').fill(code);
-    await frame.getByRole('button', { name: 'Verify' }).click();
-    await frame.getByRole('checkbox', { name: /Email newsletter/ }).check();
-    await frame.getByRole('button', { name: 'Agree' }).click();
+    await grantConsent(frame, 'greta@example.de');
     await expect(frame.getByRole('heading', { level: 2, name: 'Thank you' })).toBeVisible();
 
     const fulfilled = await shop.decisions.get(decision.session_token);

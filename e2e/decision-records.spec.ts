@@ -2,7 +2,7 @@
 // offline with nothing but the service's JWKS: the host's server exchanges the token, reads the record id, fetches
 // the signed receipt once and checks it with verifyReceipt from @svc/client.
 import { verifyReceipt, SvcReceiptVerificationError, type ReceiptRecord } from '@svc/client';
-import { expect, ofTypes, test, type Received, type Service } from './fixtures.js';
+import { expect, grantConsent, ofTypes, test, type Received, type Service } from './fixtures.js';
 
 interface Exchanged {
   record_id?: string;
@@ -43,14 +43,7 @@ test.describe('records of decisions completed in the embed', () => {
     const decision = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: host.origin });
     await page.goto(host.embedPage(decision.embed_url));
     const frame = page.frameLocator('#svc');
-    await frame.getByRole('button', { name: 'Continue' }).click();
-    await frame.getByLabel('Email address').fill('receipt@example.com');
-    await frame.getByRole('button', { name: 'Continue' }).click();
-    const code = (await frame.locator('.sandbox code').textContent())!;
-    await frame.getByLabel('Code').fill(code);
-    await frame.getByRole('button', { name: 'Verify' }).click();
-    await frame.getByRole('checkbox', { name: /Email newsletter/ }).check();
-    await frame.getByRole('button', { name: 'Agree' }).click();
+    await grantConsent(frame, 'receipt@example.com');
     await expect(frame.getByRole('heading', { level: 2, name: 'Thank you' })).toBeVisible();
 
     const { exchanged, signed, jwks } = await receiptOf(svc, decision.session_token, await completion(() => messages(page)));

@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createExampleBackend, type BackendLog } from '../examples/site/backend.js';
 import { expect, test as base } from './fixtures.js';
+export { grantConsent } from './fixtures.js';
 import { createCaptureFlow } from './pages/org-site.js';
 
 export interface ExampleSite {
@@ -62,14 +63,3 @@ export async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   return async () => [...seen, ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []))];
 }
 
-/** The standard consent path of the sandbox flow: intro, sign-in, code, review with the newsletter ticked. */
-export async function grantConsent(ui: Page | ReturnType<Page['frameLocator']>): Promise<void> {
-  await ui.getByRole('button', { name: 'Continue' }).click();
-  await ui.getByLabel('Email address').fill('ada@example.com');
-  await ui.getByRole('button', { name: 'Continue' }).click();
-  const code = (await ui.locator('.sandbox code').textContent())!;
-  await ui.getByLabel('Code').fill(code);
-  await ui.getByRole('button', { name: 'Verify' }).click();
-  await ui.getByRole('checkbox', { name: /Email newsletter/ }).check();
-  await ui.getByRole('button', { name: 'Agree' }).click();
-}

@@ -201,3 +201,14 @@ export async function readJson(req: IncomingMessage): Promise<Record<string, str
   return JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, string>;
 }
 
+/** The standard consent path of the sandbox flow: intro, sign-in, code, review with the newsletter ticked. */
+export async function grantConsent(ui: Page | ReturnType<Page['frameLocator']>, email = 'ada@example.com'): Promise<void> {
+  await ui.getByRole('button', { name: 'Continue' }).click();
+  await ui.getByLabel('Email address').fill(email);
+  await ui.getByRole('button', { name: 'Continue' }).click();
+  const code = (await ui.locator('.sandbox code').textContent())!;
+  await ui.getByLabel('Code').fill(code);
+  await ui.getByRole('button', { name: 'Verify' }).click();
+  await ui.getByRole('checkbox', { name: /Email newsletter/ }).check();
+  await ui.getByRole('button', { name: 'Agree' }).click();
+}
