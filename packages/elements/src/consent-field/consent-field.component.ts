@@ -66,9 +66,9 @@ const keysOf = (list: string | null | undefined): string[] =>
  *
  * @slot - None: everything the field shows comes from the flow, so what the person saw is what was recorded.
  *
- * @fires svc-capture - The service accepted the capture; `detail` is the `capture` object (`session_token`, ...).
- * @fires svc-error - Loading or capturing failed, or the field is a duplicate; `detail` is a `ConsentFieldErrorDetail`.
- * @fires change - The person ticked or unticked a box (bubbles, not composed, like a native control's).
+ * @fires {SvcCaptureEvent} svc-capture - The service accepted the capture; `detail` is the `capture` object (`session_token`, ...).
+ * @fires {SvcConsentFieldErrorEvent} svc-error - Loading or capturing failed, or the field is a duplicate; `detail` is a `ConsentFieldErrorDetail`.
+ * @fires {Event} change - The person ticked or unticked a box (bubbles, not composed, like a native control's).
  *
  * @csspart base - The `fieldset` around everything.
  * @csspart legend - The flow's title.
@@ -153,7 +153,7 @@ export class SvcConsentField extends LitElement {
   disabled = false;
 
   /** Milliseconds to wait for the service before giving up (loading, and capturing on submit). */
-  timeoutMs = DEFAULT_TIMEOUT_MS;
+  timeoutMs: number = DEFAULT_TIMEOUT_MS;
 
   /** Who the capture is about; default the form's fields marked `data-svc-subject="email"` / `"external_id"`. */
   subject?: CaptureSubject;
