@@ -1,6 +1,6 @@
-// Browser bundles, built from the tsc output in each package's dist/, minified, with source maps. Add a bundle with
-// one line in `bundles`. The script tag is three builds, in this order: the element chunks (code splitting), the
-// loader that names them (`svc.js`), and the all-in-one module (`svc.mjs`).
+// Browser bundles, built from the tsc output in each package's dist/ (the server's .tsc/), minified, with source
+// maps. Add a bundle with one line in `bundles`. The script tag is three builds, in this order: the element chunks
+// (code splitting), the loader that names them (`svc.js`), and the all-in-one module (`svc.mjs`).
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { chunkManifest, chunksModule } from './scripts/size/sdk-chunks.mjs';
@@ -8,9 +8,9 @@ import { minifyCssLiterals } from './scripts/size/minify-css.mjs';
 
 /** @type {{input: string, file: string, name?: string}[]} */
 const bundles = [
-  { input: 'packages/server/dist/pages/app/decision-page.js', file: 'packages/server/dist/public/decision-page' },
-  { input: 'packages/server/dist/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
-  { input: 'packages/server/dist/oauth/app/oauth-page.js', file: 'packages/server/dist/public/oauth-page' },
+  { input: 'packages/server/.tsc/pages/app/decision-page.js', file: 'packages/server/dist/public/decision-page' },
+  { input: 'packages/server/.tsc/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
+  { input: 'packages/server/.tsc/oauth/app/oauth-page.js', file: 'packages/server/dist/public/oauth-page' },
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
   { input: 'packages/elements/dist/decision/decision.js', file: 'packages/elements/dist/browser/svc-decision' },

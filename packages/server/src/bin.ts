@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { startServer } from './server.js';
 
-const server = await startServer();
-const { sandbox } = server;
-console.log(`svc reference server on ${server.url}
+// No top-level await: the file is built with the package's entry, which is CommonJS too.
+async function main(): Promise<void> {
+  const server = await startServer();
+  const { sandbox } = server;
+  console.log(`svc reference server on ${server.url}
   playground        ${server.url}/
   trust url         ${sandbox.trust_url}
   country cells     ${Object.values(server.cells).map((cell) => `${cell.country} ${cell.url}`).join(', ')} (SVC_COUNTRIES)
@@ -16,8 +18,11 @@ console.log(`svc reference server on ${server.url}
   sandbox file      ${server.context.dataDir}/sandbox.json (holds the admin API token and the OAuth client secret)
 ${server.context.testClock ? '  test clock        on (POST /api/v1/test_clock/advance)\n' : ''}`);
 
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    void server.close().then(() => process.exit(0));
-  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      void server.close().then(() => process.exit(0));
+    });
+  }
 }
+
+void main();

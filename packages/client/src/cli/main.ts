@@ -7,9 +7,12 @@
  */
 import { run } from './run.js';
 
-process.exitCode = await run(process.argv.slice(2), {
+// No top-level await: the file is built with the package's entries, which are CommonJS too.
+void run(process.argv.slice(2), {
   env: process.env,
   cwd: process.cwd(),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+}).then((code) => {
+  process.exitCode = code;
 });

@@ -19,12 +19,17 @@ import type { PageData, PageParts } from './page-data.js';
 import { messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './render.js';
 
 /**
- * Where the rollup bundles live: `dist/public` beside the compiled module, or, when running from `src` under tsx,
- * the package's `dist/public` (so one `pnpm run build` serves both).
+ * Where the rollup bundles live: `dist/public` beside the built module (tsup's `dist/*.js`), or, when running from
+ * `src` under tsx, the package's `dist/public` (so one `pnpm run build` serves both). Looked up on first use, so that
+ * importing the server reads nothing.
  */
-export const PUBLIC_DIR = [new URL('../public/', import.meta.url), new URL('../../dist/public/', import.meta.url)]
-  .map((url) => fileURLToPath(url))
-  .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('../public/', import.meta.url));
+let publicDir: string | undefined;
+function publicDirectory(): string {
+  publicDir ??= [new URL('./public/', import.meta.url), new URL('../../dist/public/', import.meta.url)]
+    .map((url) => fileURLToPath(url))
+    .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('./public/', import.meta.url));
+  return publicDir;
+}
 
 const ASSETS: Record<string, string> = {
   'decision-page.js': 'text/javascript; charset=utf-8',
@@ -114,7 +119,7 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
   app.get('/assets/:file', (c) => {
     const file = c.req.param('file');
     const type = ASSETS[file];
-    const path = type ? `${PUBLIC_DIR}/${file}` : undefined;
+    const path = type ? `${publicDirectory()}${file}` : undefined;
     if (!type || !path || !existsSync(path)) {
       return c.json({ message: type ? `${file} is not built yet: run pnpm run build.` : `No asset ${file}.`, code: 'not_found' }, 404);
     }

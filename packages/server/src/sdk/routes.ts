@@ -4,8 +4,8 @@
 import type { Context, Hono } from 'hono';
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { RouteModule } from '../app.js';
 import type { Env } from '../lib/context.js';
 
@@ -32,7 +32,8 @@ interface Loaded {
 /** Where `@svc/elements` keeps the built SDK, or undefined when the package has not been built. */
 function builtDir(): string | undefined {
   try {
-    return dirname(fileURLToPath(import.meta.resolve('@svc/elements/browser/sdk/svc.js')));
+    // Resolved as a require would (the same answer here, and `import.meta.resolve` does not exist in the CommonJS build).
+    return dirname(createRequire(import.meta.url).resolve('@svc/elements/browser/sdk/svc.js'));
   } catch {
     return undefined;
   }
