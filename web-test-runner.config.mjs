@@ -2,6 +2,7 @@
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 
@@ -11,10 +12,14 @@ export const chromeArgs = [
 ];
 
 export default {
-  files: ['packages/*/src/**/*.browser.test.ts'],
+  files: ['packages/*/src/**/*.browser.test.ts', 'frameworks/**/*.browser.test.{ts,tsx}'],
   nodeResolve: { exportConditions: ['source', 'browser', 'import'] },
   plugins: [
     esbuildPlugin({ ts: true, tsconfig: 'tsconfig.base.json', target: 'es2022' }),
+    // The React tests' TSX, with React 19's JSX runtime (frameworks/tsconfig.json says `react-jsx`).
+    esbuildPlugin({ tsx: true, tsconfig: 'frameworks/tsconfig.json', target: 'es2022' }),
+    // React as ES modules and Vue's browser build with its template compiler, for frameworks/*.browser.test.*.
+    frameworksPlugin(),
     // Serves /__svc__/sandbox.json, starting a reference server with the page's origin allowed on first use.
     svcSandboxPlugin(),
   ],

@@ -27,7 +27,8 @@ const { oauth_client: { client_id: oauthClientId } } = (await client.json()) as 
 // No API token and no client secret: the page gets only what a page may hold.
 const { url, sandbox } = server;
 process.stdout.write(`${JSON.stringify({
-  base_url: url, publishable_key: sandbox.publishable_key, flow_id: sandbox.flow_id, application_id: sandbox.application_id,
+  base_url: url, publishable_key: sandbox.publishable_key, flow_id: sandbox.flow_id, capture_flow_id: sandbox.capture_flow_id,
+  application_id: sandbox.application_id,
   oauth_client_id: oauthClientId, oauth_redirect_uri: oauthRedirectUri,
   countries: Object.fromEntries(Object.entries(cells.cells).map(([country, cell]) => [country, cell.url])),
 })}\n`);

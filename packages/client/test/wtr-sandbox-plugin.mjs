@@ -40,7 +40,7 @@ async function authorizeInTab(page, url, email, decision, appOrigin) {
   return page.url();
 }
 
-/** The plugin; tests fetch `/__svc__/sandbox.json` for `{base_url, publishable_key, flow_id, application_id, oauth_client_id, oauth_redirect_uri}`. */
+/** The plugin; tests fetch `/__svc__/sandbox.json` for `{base_url, publishable_key, flow_id, capture_flow_id, application_id, oauth_client_id, oauth_redirect_uri, countries}`. */
 export function svcSandboxPlugin() {
   let child;
   let sandbox;
