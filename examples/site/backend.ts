@@ -31,6 +31,25 @@ export interface ExampleBackendOptions {
   decisionFlowId?: string;
   /** This site's own origin, e.g. `http://localhost:3000` (an allowed origin of the application). */
   origin: string;
+  /**
+   * Pages this server renders itself, by path (server-side rendering: examples/ssr/server.ts). Each request creates
+   * an embedded decision for the visitor, and the page is rendered with its session token.
+   */
+  pages?: Record<string, (props: PageProps) => string | Promise<string>>;
+  /** Scripts served from memory, by path: the bundles that hydrate those pages. */
+  scripts?: Record<string, string>;
+}
+
+/** What a server-rendered page is rendered with: all of it public, so it can go into the page. */
+export interface PageProps {
+  /** The service's origin, e.g. `http://127.0.0.1:4010`. */
+  service: string;
+  /** The application's publishable key. */
+  publishableKey: string;
+  /** The consent flow the page's consent field captures against. */
+  flow: string;
+  /** The session token of the decision created for this visitor. */
+  decisionToken: string;
 }
 
 /** What the backend decided for each request it acted on, for a test (or a log) to read. */
@@ -156,6 +175,14 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
           return send(res, 400, TYPES['.html']!, '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not recorded</title></head><body><main><h1>Not recorded</h1></main></body></html>');
         }
       }
+      const page = req.method === 'GET' ? options.pages?.[url.pathname] : undefined;
+      if (page) {
+        const { session_token } = await startDecision('embed');
+        const props = { service, publishableKey: options.publishableKey, flow: options.flowId, decisionToken: session_token };
+        return send(res, 200, TYPES['.html']!, await page(props));
+      }
+      const script = req.method === 'GET' ? options.scripts?.[url.pathname] : undefined;
+      if (script !== undefined) return send(res, 200, TYPES['.js']!, script);
       if (req.method === 'GET') {
         const name = url.pathname === '/' ? 'index.html' : url.pathname.slice(1);
         const type = TYPES[extname(name)];
@@ -178,8 +205,11 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
   return Object.assign(server, { log });
 }
 
-// Started directly: read the sandbox and listen on PORT (3000).
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+/**
+ * The options for a local sandbox (`pnpm start`): from SVC_* variables, else `.svc/sandbox.json`, for a site on
+ * http://localhost:`port`.
+ */
+export function sandboxOptions(port: number): ExampleBackendOptions {
   const sandbox = (() => {
     try {
       return JSON.parse(readFileSync(join(process.env.SVC_DATA_DIR ?? '.svc', 'sandbox.json'), 'utf8')) as Record<string, string>;
@@ -187,8 +217,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
       return {} as Record<string, string>;
     }
   })();
-  const port = Number(process.env.PORT ?? 3000);
-  const server = createExampleBackend({
+  return {
     baseUrl: process.env.SVC_BASE_URL ?? sandbox.base_url ?? 'http://127.0.0.1:4010',
     apiToken: process.env.SVC_API_TOKEN ?? sandbox.api_token ?? '',
     publishableKey: process.env.SVC_PUBLISHABLE_KEY ?? sandbox.publishable_key ?? '',
@@ -196,6 +225,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     flowId: process.env.SVC_FLOW_ID ?? sandbox.capture_flow_id ?? sandbox.flow_id ?? '',
     decisionFlowId: process.env.SVC_DECISION_FLOW_ID ?? sandbox.flow_id ?? '',
     origin: `http://localhost:${port}`,
-  });
+  };
+}
+
+// Started directly: read the sandbox and listen on PORT (3000).
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const port = Number(process.env.PORT ?? 3000);
+  const server = createExampleBackend(sandboxOptions(port));
   server.listen(port, () => console.log(`Example site on http://localhost:${port}/`));
 }
