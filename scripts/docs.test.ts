@@ -1,7 +1,7 @@
 // The docs cannot rot: every fenced code block in docs/*.md names, on the line before it, the file it is copied
 // from (`<!-- from: examples/... -->`), and must appear there verbatim (up to a common indentation). Those files
-// are the runnable examples e2e/examples.spec.ts drives. A block that is deliberately not run (a framework the
-// repository does not install) says so with `<!-- not run: reason -->`, and the doc must say so in plain words too.
+// are the runnable examples e2e/examples.spec.ts and e2e/ssr.spec.ts drive. There is no exception: React and Vue
+// are installed, so their guides run too.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -60,11 +60,6 @@ describe('docs snippets', () => {
     const text = readFileSync(join(docsDir, name), 'utf8');
     for (const block of blocksOf(name, text)) {
       it(`${name}:${block.line} is copied from a runnable file`, () => {
-        const notRun = /^<!-- not run: .+ -->$/.exec(block.marker);
-        if (notRun) {
-          assert.match(text, /not run in CI/i, `${name} must say plainly which snippets are not run in CI`);
-          return;
-        }
         const from = /^<!-- from: (\S+) -->$/.exec(block.marker);
         assert.ok(from, `${name}:${block.line}: put <!-- from: path --> on the line before the fence`);
         const path = join(root, from[1]!);
