@@ -17,7 +17,7 @@ export const decision: PropsOf<'svc-decision'> = {
 };
 export const field: PropsOf<'svc-consent-field'> = {
   name: 'consent', flow: 'flw_1', 'publishable-key': 'pk_test_1', appearance: { accent: '#1d4ed8' }, commit: true,
-  onSvcCapture: (event) => event.detail.session_token, onSvcError: (event) => event.detail.code, onChange: (event) => event.type,
+  'onSvc-capture': (event) => event.detail.session_token, onSvcError: (event) => event.detail.code, onChange: (event) => event.type,
 };
 export const inbox: PropsOf<'svc-inbox'> = { accessToken: 'tok', limit: 20, onSvcInboxOpen: (event) => event.detail.session_token };
 export const provider: PropsOf<'svc-provider'> = { 'trust-url': 'https://svc.example', trustUrls: { DE: 'https://de.svc.example' } };
@@ -29,6 +29,8 @@ export const typoProperty: PropsOf<'svc-decision'> = { tokn: 'dts_x' };
 export const typoAttribute: PropsOf<'svc-decision'> = { 'trust-urll': 'https://svc.example' };
 // @ts-expect-error `onSvcComplet` (`@svc-complet`) is not an event of <svc-decision>
 export const typoEvent: PropsOf<'svc-decision'> = { onSvcComplet: () => undefined };
+// @ts-expect-error `@svc-capture` would listen to `svc` in the capture phase (Vue reads the Capture ending as a modifier)
+export const captureModifier: PropsOf<'svc-consent-field'> = { onSvcCapture: () => undefined };
 // @ts-expect-error mode is embed, popup or redirect
 export const wrongMode: PropsOf<'svc-decision'> = { mode: 'inline' };
 // @ts-expect-error svc-complete's detail has no `token`
@@ -43,11 +45,13 @@ declare const complete: SvcCompleteEvent;
 declare const capture: SvcCaptureEvent;
 export const refs = [decisionRef satisfies SvcDecision, fieldRef satisfies SvcConsentField, decisionRef.status, fieldRef.value];
 decisionRef.$emit('svc-complete', complete);
-fieldRef.$emit('svc-capture', capture);
+fieldRef.$emit('change', capture);
 // @ts-expect-error `svc-complet` is not an event of <svc-decision>
 decisionRef.$emit('svc-complet', complete);
-// @ts-expect-error svc-capture carries an SvcCaptureEvent
-fieldRef.$emit('svc-capture', complete);
+// @ts-expect-error svc-complete carries an SvcCompleteEvent
+decisionRef.$emit('svc-complete', capture);
+// @ts-expect-error `@svc-capture` is left out of the template events: it would not reach the handler (see above)
+fieldRef.$emit('svc-capture', capture);
 
 // The manifest's types agree with the classes: every prop that is also a property of the element accepts no more
 // than the property does (a prop typed wider than its property would be a lie the generated file tells).

@@ -178,6 +178,18 @@ ${intrinsic}
 `;
 }
 
+// Vue reads a listener name ending in Once, Passive or Capture as that modifier: `@svc-capture` (`onSvcCapture`)
+// would listen to `svc` in the capture phase. Such an event keeps its dash in the handler's name (`onSvc-capture`,
+// which Vue reads as `svc-capture`) and stays out of the template events, so that `@svc-capture` is a type error.
+const VUE_MODIFIER = /(Once|Passive|Capture)$/;
+const VUE_MODIFIER_DASH = /-(once|passive|capture)$/i;
+const vueTemplateEvent = (name) => !VUE_MODIFIER.test(pascal(name));
+const vueHandler = (name) => (vueTemplateEvent(name) ? `on${pascal(name)}` : `on${name[0].toUpperCase()}${name.slice(1)}`);
+const vueEventDoc = ({ name, description }) => (vueTemplateEvent(name)
+  ? `\`${name}\` (\`@${name}\` in a template): ${description ?? ''}`
+  : `\`${name}\`: ${description ?? ''}\nNot \`@${name}\`, which Vue reads as a capture-phase listener of \`${name.replace(VUE_MODIFIER_DASH, '')}\`: write ` +
+    `\`v-on="{ '${name}': handler }"\` in a template, \`'${vueHandler(name)}'\` in a render function.`).trim();
+
 function vueFile(elements, scope) {
   const types = typeUser(scope);
   const blocks = elements.map((declaration) => {
@@ -186,15 +198,15 @@ function vueFile(elements, scope) {
     const members = [
       ...properties.map((p) => `${doc(p.description, '  ')}  ${quoteKey(p.key)}?: ${p.type};`),
       ...attributes.map((a) => `${doc(a.description, '  ')}  ${quoteKey(a.key)}?: ${a.type};`),
-      ...events.map((e) => `${doc(`\`${e.name}\` (\`@${e.name}\` in a template): ${e.description ?? ''}`.trim(), '  ')}  on${pascal(e.name)}?: (event: ${e.type}) => void;`),
+      ...events.map((e) => `${doc(vueEventDoc(e), '  ')}  ${quoteKey(vueHandler(e.name))}?: (event: ${e.type}) => void;`),
     ];
-    const eventMap = events.map((e) => `  ${quoteKey(e.name)}: ${e.type};`);
+    const eventMap = events.filter((e) => vueTemplateEvent(e.name)).map((e) => `  ${quoteKey(e.name)}: ${e.type};`);
     return {
       tag: declaration.tagName,
       element: declaration.name,
       code: `${doc(`Props of \`<${declaration.tagName}>\` in Vue 3: ${declaration.summary ?? declaration.description ?? ''}`.trim(), '')}` +
         `export interface ${declaration.name}Props {\n${members.join('\n')}\n}\n\n` +
-        `/** The events of \`<${declaration.tagName}>\`, by name. */\n` +
+        `/** The events of \`<${declaration.tagName}>\` a template can listen to with \`@\`, by name. */\n` +
         `export interface ${declaration.name}Events ${eventMap.length ? `{\n${eventMap.join('\n')}\n}` : '{}'}`,
     };
   });
@@ -205,8 +217,9 @@ function vueFile(elements, scope) {
  * \`<svc-decision>\`, \`<svc-consent-field>\`, \`<svc-inbox>\` and \`<svc-provider>\` to \`GlobalComponents\`, which Vue's
  * language tools check templates against. Tell Vue's compiler they are custom elements
  * (\`compilerOptions.isCustomElement: (tag) => tag.startsWith('svc-')\`). Vue sets a binding as the element's property
- * when the element has one (\`:token\`, \`:fetch\`, or \`.prop\`) and as an attribute otherwise (\`trust-url\`);
- * \`@svc-complete\` listens to \`svc-complete\`.
+ * when the element has one (\`:token\`, \`:fetch\`, \`:accessToken\`, or \`.prop\`) and as an attribute otherwise
+ * (\`:trust-url\`, and \`:access-token\` too: bind a property that is no attribute by its camelCase name).
+ * \`@svc-complete\` listens to \`svc-complete\`; \`svc-capture\` is the exception (see its handler below).
  *
  * @module @svc/elements/vue
  */

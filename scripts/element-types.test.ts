@@ -60,14 +60,23 @@ describe('scripts/element-types.mjs', () => {
     for (const element of elements) {
       assert.match(generated.vue, new RegExp(`'${element.tagName}': SvcVueElement<${element.name}, ${element.name}Props, ${element.name}Events>;`));
       const props = body(generated.vue, `${element.name}Props`);
-      const events = (element.events ?? []).map((e) => `  ${e.name.includes('-') ? `'${e.name}'` : e.name}: ${e.type!.text};`);
+      const inTemplates = (element.events ?? []).filter((e) => !/-(once|passive|capture)$/.test(e.name));
+      const events = inTemplates.map((e) => `  ${e.name.includes('-') ? `'${e.name}'` : e.name}: ${e.type!.text};`);
       if (events.length) assert.equal(body(generated.vue, `${element.name}Events`), events.join('\n'));
-      for (const event of element.events ?? []) {
+      for (const event of inTemplates) {
         const handler = `on${event.name.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
         assert.ok(props.includes(`  ${handler}?: (event: ${event.type!.text}) => void;`), `${element.tagName} ${handler}`);
       }
     }
     assert.ok(body(generated.vue, 'SvcDecisionProps').includes('  onSvcComplete?: (event: SvcCompleteEvent) => void;'));
+  });
+
+  it('keeps the dash in a Vue handler whose camelCase name Vue would read as a modifier (svc-capture is not `svc` + Capture)', () => {
+    const field = body(generated.vue, 'SvcConsentFieldProps');
+    assert.ok(field.includes("  'onSvc-capture'?: (event: SvcCaptureEvent) => void;"));
+    assert.ok(!field.includes('onSvcCapture'));
+    assert.ok(!body(generated.vue, 'SvcConsentFieldEvents').includes('svc-capture'));
+    assert.match(field, /Not `@svc-capture`, which Vue reads as a capture-phase listener of `svc`: write `v-on="\{ 'svc-capture': handler \}"`/);
   });
 
   it('follows a change in the manifest: a new attribute and event appear in both files, typed', () => {

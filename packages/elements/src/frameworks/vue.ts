@@ -5,8 +5,9 @@
  * `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>` and `<svc-provider>` to `GlobalComponents`, which Vue's
  * language tools check templates against. Tell Vue's compiler they are custom elements
  * (`compilerOptions.isCustomElement: (tag) => tag.startsWith('svc-')`). Vue sets a binding as the element's property
- * when the element has one (`:token`, `:fetch`, or `.prop`) and as an attribute otherwise (`trust-url`);
- * `@svc-complete` listens to `svc-complete`.
+ * when the element has one (`:token`, `:fetch`, `:accessToken`, or `.prop`) and as an attribute otherwise
+ * (`:trust-url`, and `:access-token` too: bind a property that is no attribute by its camelCase name).
+ * `@svc-complete` listens to `svc-complete`; `svc-capture` is the exception (see its handler below).
  *
  * @module @svc/elements/vue
  */
@@ -65,15 +66,17 @@ export interface SvcConsentFieldProps {
   onSvcError?: (event: SvcConsentFieldErrorEvent) => void;
   /** `change` (`@change` in a template): The person ticked or unticked a box (bubbles, not composed, like a native control's). */
   onChange?: (event: Event) => void;
-  /** `svc-capture` (`@svc-capture` in a template): The service accepted the capture; `detail` is the `capture` object (`session_token`, ...). */
-  onSvcCapture?: (event: SvcCaptureEvent) => void;
+  /**
+   * `svc-capture`: The service accepted the capture; `detail` is the `capture` object (`session_token`, ...).
+   * Not `@svc-capture`, which Vue reads as a capture-phase listener of `svc`: write `v-on="{ 'svc-capture': handler }"` in a template, `'onSvc-capture'` in a render function.
+   */
+  'onSvc-capture'?: (event: SvcCaptureEvent) => void;
 }
 
-/** The events of `<svc-consent-field>`, by name. */
+/** The events of `<svc-consent-field>` a template can listen to with `@`, by name. */
 export interface SvcConsentFieldEvents {
   'svc-error': SvcConsentFieldErrorEvent;
   change: Event;
-  'svc-capture': SvcCaptureEvent;
 }
 
 /** Props of `<svc-decision>` in Vue 3: Lets a person make one decision on the service's hosted page, embedded, in a popup or by redirect. */
@@ -104,7 +107,7 @@ export interface SvcDecisionProps {
   onSvcDeadline?: (event: SvcDeadlineEvent) => void;
 }
 
-/** The events of `<svc-decision>`, by name. */
+/** The events of `<svc-decision>` a template can listen to with `@`, by name. */
 export interface SvcDecisionEvents {
   'svc-ready': SvcReadyEvent;
   'svc-state': SvcStateEvent;
@@ -149,7 +152,7 @@ export interface SvcInboxProps {
   onSvcInboxOpen?: (event: SvcInboxOpenEvent) => void;
 }
 
-/** The events of `<svc-inbox>`, by name. */
+/** The events of `<svc-inbox>` a template can listen to with `@`, by name. */
 export interface SvcInboxEvents {
   'svc-error': SvcInboxErrorEvent;
   'svc-inbox-open': SvcInboxOpenEvent;
@@ -187,7 +190,7 @@ export interface SvcProviderProps {
   'trust-urls'?: string;
 }
 
-/** The events of `<svc-provider>`, by name. */
+/** The events of `<svc-provider>` a template can listen to with `@`, by name. */
 export interface SvcProviderEvents {}
 
 declare module 'vue' {
