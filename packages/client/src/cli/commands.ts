@@ -26,6 +26,7 @@ import { verifyReceipt } from '../verify/receipt.js';
 import { CliUsageError, type CliConfig } from './config.js';
 import { appOption, application, collect, flag, jsonObject, limitOption, listOf, oneOf } from './flags.js';
 import { lines, table, type Cell } from './output.js';
+import type { CliIo } from './run.js';
 import type { AgentUse } from './session.js';
 
 /** What a command hands back: the value `--json` prints, and the lines a person reads. */
@@ -55,7 +56,8 @@ export interface Command {
   args?: string[];
   /** Whether the command acts as an agent with `SVC_AGENT_TOKEN` (see `chooseCredential`). */
   agent?: AgentUse;
-  run(svc: SvcClient, invocation: Invocation): Promise<Output>;
+  /** `io` is for a command that reports as it goes (`records import`); the others only return their output. */
+  run(svc: SvcClient, invocation: Invocation, io?: CliIo): Promise<Output>;
 }
 
 // ---- flag helpers --------------------------------------------------------------------------------------

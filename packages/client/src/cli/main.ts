@@ -13,6 +13,7 @@ void run(process.argv.slice(2), {
   cwd: process.cwd(),
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  terminal: process.stdout.isTTY && process.stderr.isTTY ? process.stderr : undefined,
 }).then((code) => {
   process.exitCode = code;
 });

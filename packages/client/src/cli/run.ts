@@ -14,6 +14,7 @@ import { protectCommands } from './protect.js';
 import { complyCommands } from './comply.js';
 import { verifyCommands } from './verify.js';
 import { agreeCommands } from './agree.js';
+import { importCommands } from './import.js';
 
 /** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
 export interface CliIo {
@@ -21,6 +22,8 @@ export interface CliIo {
   cwd: string;
   stdout(text: string): void;
   stderr(text: string): void;
+  /** Where a long command draws a progress bar: stderr, when stdout and stderr are both a terminal. */
+  terminal?: NodeJS.WritableStream | undefined;
 }
 
 /** Exit codes: success, an error the API (or the network) reported, a usage or setup mistake. */
@@ -29,7 +32,7 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
 
 /** Every command by its words: the API commands, the token exchange, then `login` and `logout`. */
-const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...crossBorderCommands, ...connectCommands, ...protectCommands, ...complyCommands, ...verifyCommands, ...agreeCommands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
+const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...crossBorderCommands, ...connectCommands, ...protectCommands, ...complyCommands, ...verifyCommands, ...agreeCommands, ...importCommands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
 
 function help(): string {
   return [
@@ -155,7 +158,7 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
         fetch: watch.fetch,
         onWarning: (w) => io.stderr(`${w.message}\n`),
       });
-      output = await command.run(svc, { ...args, config });
+      output = await command.run(svc, { ...args, config }, io);
     }
     io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.human}\n`);
     // Which country answered, on stderr so that stdout stays the result alone.
