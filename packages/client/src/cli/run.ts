@@ -61,7 +61,8 @@ function help(): string {
     'Every answer names the country cell that gave it (country: DE on stderr). A resource homed in another country is',
     "asked again there once, at that cell's base URL from the sandbox.json's countries, or else as the service lists it.",
     'Exit codes: 0 success, 1 the API refused or could not be reached (or a receipt or audit trail did not verify, or an',
-    'authority check was denied), 2 usage or setup error, 3 an authority check was escalated to the principal.',
+    'authority check was denied), 2 usage or setup error, 3 an authority check was escalated to the principal, 130 an',
+    'import stopped by Ctrl-C (svc records import prints the command that resumes it).',
     '',
   ].join('\n');
 }
