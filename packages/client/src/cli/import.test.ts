@@ -167,6 +167,25 @@ describe('svc records import', () => {
     assert.match(stdout, /^created {8}0$/m);
   });
 
+  it('stops on Ctrl-C during the dry run before the next chunk, having written nothing, and says to run the same command again', async () => {
+    const file = write('csv', ['email,captured_at,newsletter', ...[1, 2, 3].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
+    let stdout = '';
+    let stderr = '';
+    const listeners = process.listenerCount('SIGINT');
+    const code = await run(['records', 'import', file, '--chunk-size', '1'], {
+      env, cwd: dir, stdout: (t) => { stdout += t; },
+      // Ctrl-C as the first chunk's answer is reported.
+      stderr: (t) => { stderr += t; if (t.startsWith('dry run: chunk 1,')) process.emit('SIGINT', 'SIGINT'); },
+    });
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /^svc: stopping before the next chunk; Ctrl-C again to stop at once$/m);
+    assert.equal(stderr.split('\n').filter((l) => / chunk \d/.test(l)).length, 1);
+    assert.ok(stdout.endsWith(`Interrupted during the dry run: nothing was written. Run the same command again:\n  svc records import ${file} --chunk-size 1\n`), stdout);
+    assert.equal(process.listenerCount('SIGINT'), listeners, 'the handler is gone once the command ends');
+    const again = await svc(file, '--json');
+    assert.equal(summaryOf(again.stdout).created, 3);
+  });
+
   describe('progress', () => {
     const fiveRows = () => write('csv', ['email,captured_at,newsletter', ...[1, 2, 3, 4, 5].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
 
