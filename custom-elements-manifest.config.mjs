@@ -1,7 +1,8 @@
 // @custom-elements-manifest/analyzer configuration: reads the elements' JSDoc (@summary, @slot, @fires, @csspart,
 // @cssprop) and writes packages/elements/custom-elements.json, which the package's `customElements` field names and
-// Storybook's autodocs read. Regenerate with `pnpm --filter @svc/elements cem`; the
-// unit test packages/elements/src/custom-elements.test.ts fails when the checked-in manifest drifts.
+// Storybook's autodocs read. Regenerate with `pnpm --filter @svc/elements cem`, which then writes the React and Vue
+// declarations from it (scripts/element-types.mjs); the unit tests packages/elements/src/custom-elements.test.ts and
+// scripts/element-types.test.ts fail when the checked-in manifest or declarations drift.
 
 /** Tag names come from the package's own `define('svc-x', Class)` helper, which the analyzer does not know. */
 function svcDefine() {
