@@ -167,6 +167,38 @@ describe('svc records import', () => {
     assert.match(stdout, /^created {8}0$/m);
   });
 
+  describe('under an import allowance', () => {
+    // The reference server reads SVC_IMPORT_ALLOWANCE at each import (it runs in this process). Its allowance counts
+    // the records imports have made, so `left` is set over what a dry run (which writes nothing) reports as used.
+    const allowance = async (left: number) => {
+      process.env.SVC_IMPORT_ALLOWANCE = '1000000';
+      const probe = await svc(write('csv', `email,captured_at,newsletter\n${person(1)},2024-03-01,yes\n`), '--dry-run', '--json');
+      const used = 1_000_000 - (JSON.parse(probe.stdout) as { allowance: { remaining: number } }).allowance.remaining;
+      process.env.SVC_IMPORT_ALLOWANCE = String(used + left);
+    };
+    after(() => { delete process.env.SVC_IMPORT_ALLOWANCE; });
+    const fourRows = () => write('csv', ['email,captured_at,newsletter', ...[1, 2, 3, 4].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
+
+    it('writes nothing when the dry run shows the file would exceed it', async () => {
+      await allowance(3);
+      const file = fourRows();
+      const { code, stdout } = await svc(file);
+      assert.equal(code, 1);
+      assert.match(stdout, /The import would create 4 records and the import allowance has 3 left: nothing was imported\./);
+      await allowance(4);
+      assert.equal(summaryOf((await svc(file, '--json')).stdout).created, 4, 'the first run wrote nothing');
+    });
+
+    it('stops at a chunk the service fails, and prints the command that resumes after the chunks it took', async () => {
+      await allowance(3);
+      const file = fourRows();
+      const { code, stdout } = await svc(file, '--no-dry-run', '--chunk-size', '2');
+      assert.equal(code, 1);
+      assert.match(stdout, /^created {8}2$/m);
+      assert.match(stdout, /The import failed: allowance_exceeded: the import has 2 rows and the allowance has 1 left; nothing was written\. Resume with:\n {2}svc records import \S+ --chunk-size 2 --from-row 4 --no-dry-run$/m);
+    });
+  });
+
   it('stops on Ctrl-C during the dry run before the next chunk, having written nothing, and says to run the same command again', async () => {
     const file = write('csv', ['email,captured_at,newsletter', ...[1, 2, 3].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
     let stdout = '';

@@ -10,7 +10,7 @@ import cliProgress from 'cli-progress';
 import { parse, type Info } from 'csv-parse';
 import type { SvcClient } from '../lib/client.js';
 import { canonicalJson } from '../verify/jcs.js';
-import { IMPORT_MAX_ROWS, type ConsentImport, type ImportResult, type ImportRow } from '../schemas/imports.js';
+import { IMPORT_MAX_ROWS, type ConsentImport, type ImportAllowance, type ImportResult, type ImportRow } from '../schemas/imports.js';
 import type { Command, Invocation, Output } from './commands.js';
 import { CliUsageError } from './config.js';
 import { lines } from './output.js';
@@ -492,6 +492,8 @@ interface PhaseResult {
   /** Why the phase stopped early: Ctrl-C, or the service's answer for a failed import. */
   stopped?: 'interrupted' | 'failed';
   error?: string;
+  /** The import allowance as the last answer gave it. */
+  allowance?: ImportAllowance;
 }
 
 function positiveInt(flags: Invocation['flags'], name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -602,6 +604,7 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
       } finally {
         inFlight = undefined;
       }
+      result.allowance = answer.allowance;
       if (answer.status === 'failed') {
         result.stopped = 'failed';
         result.error = answer.error ?? 'the import failed; none of its rows were written';
@@ -654,11 +657,18 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
   };
 
   let failure: unknown;
+  let skipped: 'none_accepted' | 'up_to_date' | 'allowance' | undefined;
   try {
     const dry = dryRunFirst ? await runPhase('dry_run') : undefined;
-    // Nothing to do when the dry run found every acceptable row already imported (a rerun of a finished import).
-    const upToDate = dry !== undefined && dry.accepted > 0 && dry.existing === dry.accepted;
-    if (!dryRunOnly && !dry?.stopped && (!dry || dry.accepted > 0) && !upToDate) await runPhase('import');
+    if (dry && !dry.stopped && !dryRunOnly) {
+      const remaining = dry.allowance?.remaining;
+      if (dry.accepted === 0) skipped = 'none_accepted';
+      // A rerun of a finished import: every row the dry run accepted found its record.
+      else if (dry.existing === dry.accepted) skipped = 'up_to_date';
+      // The whole file is checked against the allowance before anything is written, not chunk by chunk.
+      else if (remaining !== undefined && remaining !== null && dry.accepted - dry.existing > remaining) skipped = 'allowance';
+    }
+    if (!dryRunOnly && !dry?.stopped && !skipped) await runPhase('import');
   } catch (err) {
     failure = err;
   } finally {
@@ -684,15 +694,13 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
     throw failure;
   }
 
-  const upToDate = !real && !dryRunOnly && dry !== undefined && !dry.stopped && dry.accepted > 0 && dry.existing === dry.accepted;
-  const noneAccepted = dry !== undefined && dry.stopped === undefined && dry.accepted === 0;
   const refusedCount = new Set(last.refusals.map((r) => r.row)).size;
   const refusalCodes = Object.fromEntries([...last.refusals.reduce((m, r) => m.set(r.code, (m.get(r.code) ?? 0) + 1), new Map<string, number>())].sort());
   const summary = {
     file, format, flow_id: flowId, rows: total, from_row: fromRow,
     /** Records made by this run, and rows that found the record an earlier run made. */
     created: real?.created ?? 0,
-    existing: real?.existing ?? (upToDate ? dry!.existing : 0),
+    existing: real?.existing ?? (skipped === 'up_to_date' ? dry!.existing : 0),
     /** Rows refused (by the service, or before sending as `refused_locally`). */
     refused: refusedCount,
     refused_locally: last.refusedLocally,
@@ -702,6 +710,9 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
     dry_run: dry ? { accepted: dry.accepted, existing: dry.existing, refused: new Set(dry.refusals.map((r) => r.row)).size, chunks: dry.chunks } : null,
     report: reportPath,
     refusal_codes: refusalCodes,
+    allowance: last.allowance ?? null,
+    /** Why the real run did not happen after the dry run: no row accepted, nothing new, or over the allowance. */
+    skipped: skipped ?? null,
     interrupted,
     ...((interrupted || failed) && { next_row: nextRow, resume_command: resume }),
     ...(failed && { error: last.error }),
@@ -718,17 +729,20 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
   const wrongCountry = refusalCodes.wrong_country;
   const notes: string[] = [];
   if (wrongCountry) notes.push(`${n(wrongCountry)} ${wrongCountry === 1 ? 'row belongs' : 'rows belong'} to a person homed in another country: import ${wrongCountry === 1 ? 'it' : 'them'} at that country's cell.`);
-  if (upToDate) notes.push('Every row the dry run accepted is already imported: nothing new to import.');
+  if (skipped === 'up_to_date') notes.push('Every row the dry run accepted is already imported: nothing new to import.');
+  if (skipped === 'allowance') {
+    notes.push(`The import would create ${n(dry!.accepted - dry!.existing)} records and the import allowance has ${n(dry!.allowance!.remaining!)} left: nothing was imported.`);
+  }
   if (interrupted) {
     notes.push(real
       ? `Interrupted: ${n(real.rowsSent)} rows were sent (up to row ${real.lastSentRow}). Resume with:\n  ${resume}\n(running the same command again also works: no row is created twice)`
       : `Interrupted during the dry run: nothing was written. Run the same command again:\n  ${resume}`);
   }
   if (failed) notes.push(`The import failed: ${summary.error}. Resume with:\n  ${resume}`);
-  if (noneAccepted) notes.push('The dry run accepted no row, so nothing was imported: check the mapping and the refusals.');
+  if (skipped === 'none_accepted') notes.push('The dry run accepted no row, so nothing was imported: check the mapping and the refusals.');
   if (dryRunOnly && !interrupted) notes.push('Dry run only: nothing was written.');
 
-  const exitCode = interrupted ? EXIT_INTERRUPTED : failed || noneAccepted ? 1 : 0;
+  const exitCode = interrupted ? EXIT_INTERRUPTED : failed || skipped === 'none_accepted' || skipped === 'allowance' ? 1 : 0;
   return { json: summary, human: [lines(pairs), ...notes].join('\n'), exitCode };
 }
 
