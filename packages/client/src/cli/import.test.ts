@@ -10,7 +10,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { runSvc } from '../testing/cli.test.helper.js';
-import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
+import { json as answer, loopback, startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { capturedAt } from './import.js';
 import { run } from './run.js';
 
@@ -197,6 +197,36 @@ describe('svc records import', () => {
       assert.match(stdout, /^created {8}2$/m);
       assert.match(stdout, /The import failed: allowance_exceeded: the import has 2 rows and the allowance has 1 left; nothing was written\. Resume with:\n {2}svc records import \S+ --chunk-size 2 --from-row 4 --no-dry-run$/m);
     });
+  });
+
+  it('stops at a chunk the API refuses as a whole, saying how many rows were imported and how to resume', async () => {
+    // The service, except that the second import request is answered 400.
+    let imports = 0;
+    const stub = await loopback(async (req, res) => {
+      if (req.method === 'POST' && req.url === '/api/v1/consent_records/imports' && ++imports === 2) {
+        answer(res, 400, { message: 'Something is wrong with this chunk.', code: 'bad_request', errors: [] });
+        return;
+      }
+      const forwarded = await fetch(server.url + req.url, {
+        method: req.method, headers: { authorization: String(req.headers.authorization), 'content-type': 'application/json' }, ...(req.body && { body: req.body }),
+      });
+      answer(res, forwarded.status, await forwarded.json());
+    });
+    try {
+      const file = write('csv', ['email,captured_at,newsletter', ...[1, 2, 3, 4].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
+      const stubEnv = { ...env, SVC_BASE_URL: stub.url, SVC_API_TOKEN: server.sandbox.api_token };
+      const { code, stdout, stderr } = await runSvc(['records', 'import', file, '--no-dry-run', '--chunk-size', '2'], stubEnv, dir);
+      assert.equal(code, 1);
+      assert.equal(stdout, '');
+      assert.equal(stderr.split('\n').filter((l) => l.startsWith('svc:')).slice(-2).join('\n'),
+        `svc: 2 rows were imported before this error; the refusals so far are in ${join(dir, `${file}.refusals.csv`)}. `
+        + `Resume with: svc records import ${file} --chunk-size 2 --from-row 4 --no-dry-run\n`
+        + 'svc: Something is wrong with this chunk. (400 POST /api/v1/consent_records/imports)');
+      const resumed = await svc(file, '--chunk-size', '2', '--from-row', '4', '--no-dry-run', '--json');
+      assert.equal(summaryOf(resumed.stdout).created, 2);
+    } finally {
+      await stub.close();
+    }
   });
 
   it('stops on Ctrl-C during the dry run before the next chunk, having written nothing, and says to run the same command again', async () => {
