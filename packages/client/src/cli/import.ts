@@ -112,8 +112,9 @@ async function* jsonlRows(source: Source): AsyncGenerator<Item> {
   const input = createReadStream(source.path);
   const reader = createInterface({ input, crlfDelay: Infinity });
   let row = 0;
-  for await (const line of reader) {
+  for await (const read of reader) {
     row++;
+    const line = row === 1 ? read.replace(/^\uFEFF/, '') : read;
     if (line.trim() === '') continue;
     let value: unknown;
     try {
