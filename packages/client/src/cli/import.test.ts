@@ -57,7 +57,8 @@ describe('svc records import', () => {
 
   it('reads JSON Lines by the flow\'s own names, takes an import row as it is, and refuses what it cannot read by line', async () => {
     const file = write('jsonl', [
-      JSON.stringify({ email: person(1), captured_at: '2024-03-01', newsletter: true, analytics: 'no', shoe_size: 42 }),
+      // A byte order mark, as some editors write.
+      '\uFEFF' + JSON.stringify({ email: person(1), captured_at: '2024-03-01', newsletter: true, analytics: 'no', shoe_size: 42 }),
       JSON.stringify({ subject: { email: person(2) }, decisions: { newsletter: { decision: 'declined' } }, captured_at: '2024-03-02T10:00:00Z' }),
       '',
       '{"email": "broken',
