@@ -158,8 +158,9 @@ function reactFile(elements, scope) {
  * \`<svc-decision>\`, \`<svc-consent-field>\`, \`<svc-inbox>\` and \`<svc-provider>\` typed elements. React 19 sets a prop
  * as the element's property when the element has one (\`token\`, \`trustUrl\`, \`fetch\`, \`accessToken\`) and as an
  * attribute otherwise (\`trust-url\`), and \`on\` + an event's own name (\`onsvc-complete\`) listens to that event.
- * A misspelt property is a type error; TypeScript does not check JSX names with a dash (\`trust-url\`, \`onsvc-complete\`,
- * like \`data-*\`), so a misspelt handler shows only as its untyped parameter (\`noImplicitAny\`).
+ * A misspelt tag or property is a type error. TypeScript checks the value given to a JSX name with a dash but never
+ * reports a dashed name it does not know (that is how \`data-*\` passes), so prefer the properties (\`trustUrl\`) to
+ * the dashed attributes; a misspelt handler (\`onsvc-complet\`) shows as its parameter left untyped (\`noImplicitAny\`).
  *
  * @module @svc/elements/react
  */
