@@ -159,8 +159,8 @@ function reactFile(elements, scope) {
  * as the element's property when the element has one (\`token\`, \`trustUrl\`, \`fetch\`, \`accessToken\`) and as an
  * attribute otherwise (\`trust-url\`), and \`on\` + an event's own name (\`onsvc-complete\`) listens to that event.
  * A misspelt tag or property is a type error. TypeScript checks the value given to a JSX name with a dash but never
- * reports a dashed name it does not know (that is how \`data-*\` passes), so prefer the properties (\`trustUrl\`) to
- * the dashed attributes; a misspelt handler (\`onsvc-complet\`) shows as its parameter left untyped (\`noImplicitAny\`).
+ * reports a dashed name it does not know (that is how \`data-*\` passes): a misspelt attribute (\`trust-urll\`) goes
+ * unreported, and a misspelt handler (\`onsvc-complet\`) shows as its parameter left untyped (\`noImplicitAny\`).
  *
  * @module @svc/elements/react
  */
