@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs every test runner (node unit tests, @web/test-runner in Chromium, Playwright e2e), then prints one
-// closing line `N passed, N failed` summed over all of them. Usage: node scripts/test.mjs [unit|browser|e2e]...
+// Runs every test runner (node unit tests, the packed packages, @web/test-runner in Chromium, Playwright e2e), then
+// prints one closing line `N passed, N failed` summed over all of them.
+// Usage: node scripts/test.mjs [unit|packages|browser|e2e]...
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -40,6 +41,16 @@ const runners = {
     const file = join(out, 'unit.json');
     const status = run(process.execPath, ['--conditions=source', '--import', 'tsx', '--test',
       '--test-reporter=spec', '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${file}`, ...files]);
+    return readCounts(file, status);
+  },
+  // The packed tarballs of @svc/client and @svc/server: publint, attw, and installed into a scratch project
+  // (scripts/packages/). Needs `pnpm run build`.
+  packages() {
+    const files = find(join(root, 'scripts', 'packages'), (n) => n.endsWith('.test.mjs'));
+    if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
+    const file = join(out, 'packages.json');
+    const status = run(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${file}`, ...files]);
     return readCounts(file, status);
   },
