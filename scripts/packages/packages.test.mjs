@@ -22,7 +22,7 @@ const run = promisify(execFile);
 /** The workspace packages packed: the two under test and what the server's tarball needs beside it. */
 const WORKSPACE = ['protocol', 'capture', 'elements', 'client', 'server'];
 
-/** Each entry users load, what it must export (name: typeof) and the package whose dependencies are the baseline. */
+/** Each entry users load and what it must export (name: typeof). */
 const ENTRIES = [
   {
     specifier: '@svc/client',
@@ -107,22 +107,18 @@ async function filesOf(tarball) {
 }
 
 describe('the tarballs', () => {
-  const wanted = {
-    client: [
-      ...['index', 'schemas/index', 'oauth/index', 'credentials/index'].flatMap((name) => [`dist/esm/${name}.js`, `dist/types/${name}.d.ts`]),
-      ...['index', 'schemas', 'oauth', 'credentials'].flatMap((name) => [`dist/cjs/${name}.cjs`, `dist/cjs/${name}.d.cts`]),
-      'dist/esm/cli/main.js',
-    ],
-    server: [
-      ...['js', 'cjs', 'd.ts', 'd.cts'].map((ext) => `dist/index.${ext}`),
-      'dist/bin.js',
-      ...['decision-page', 'playground', 'oauth-page'].map((name) => `dist/public/${name}.js`),
-    ],
+  /** Every file the exports map (but `source`) and the bins name, and for the server its hosted pages' bundles. */
+  const wanted = (name) => {
+    const { exports, bin } = manifestOf(name);
+    const targets = (value) => (typeof value === 'string' ? [value]
+      : Object.entries(value).flatMap(([condition, inner]) => (condition === 'source' ? [] : targets(inner))));
+    return [...targets(exports), ...Object.values(bin), ...(name === 'server' ? ['decision-page', 'playground', 'oauth-page'].map((page) => `dist/public/${page}.js`) : [])]
+      .map((file) => file.replace(/^\.\//, ''));
   };
   for (const name of ['client', 'server']) {
     test(`@svc/${name}'s holds its ESM and CommonJS builds with their declarations, and no sources or tests`, async (t) => {
       const files = await filesOf(tarballs[name]);
-      for (const file of wanted[name]) assert.ok(files.includes(file), `${file} is missing from the tarball`);
+      for (const file of wanted(name)) assert.ok(files.includes(file), `${file} is missing from the tarball`);
       assert.deepEqual(files.filter((file) => !file.startsWith('dist/') && !['package.json', 'README.md'].includes(file)), []);
       assert.deepEqual(files.filter((file) => /\.test(-d)?\.|\.tsbuildinfo$|\/testing\//.test(file)), []);
       t.diagnostic(`@svc/${name} tarball: ${(statSync(tarballs[name]).size / 1024).toFixed(0)} kB, ${files.length} files`);
@@ -148,21 +144,20 @@ describe('the tarballs', () => {
       assert.deepEqual(Object.values(problems).flat().filter((problem) => problem.resolutionKind !== 'node10'), []);
       const subpaths = ENTRIES.filter(({ specifier }) => packageOf(specifier) === `@svc/${name}`)
         .map(({ specifier }) => `.${specifier.slice(`@svc/${name}`.length)}`);
+      // Each resolves where the exports map says: .d.cts and .cjs from CommonJS, .d.ts and .js from ESM.
+      const { exports } = manifestOf(name);
       for (const subpath of subpaths) {
+        const { import: esm, require: cjs } = exports[subpath];
+        assert.deepEqual([cjs.types, cjs.default, esm.types, esm.default].map((file) => file.match(/\.d\.cts$|\.cjs$|\.d\.ts$|\.js$/)?.[0]),
+          ['.d.cts', '.cjs', '.d.ts', '.js'], subpath);
         const { resolutions } = analysis.entrypoints[subpath];
-        const found = Object.fromEntries(['node16-cjs', 'node16-esm', 'bundler'].map((kind) => [kind, [
-          resolutions[kind].resolution?.fileName.replace(/.*\/dist\//, ''),
-          resolutions[kind].implementationResolution?.fileName.replace(/.*\/dist\//, ''),
-        ]]));
-        const base = subpath === '.' ? 'index' : subpath.slice(2);
-        // The client's ESM types are tsc's, one per module (dist/types); the server's are bundled like its code.
-        const [types, esm] = name === 'client' ? [`types/${base === 'index' ? base : `${base}/index`}`, `esm/${base === 'index' ? base : `${base}/index`}`] : [base, base];
-        const cjs = name === 'client' ? `cjs/${base}` : base;
-        assert.deepEqual(found, {
-          'node16-cjs': [`${cjs}.d.cts`, `${cjs}.cjs`],
-          'node16-esm': [`${types}.d.ts`, `${esm}.js`],
-          bundler: [`${types}.d.ts`, `${esm}.js`],
-        }, `${subpath}`);
+        const at = (kind) => [resolutions[kind].resolution?.fileName, resolutions[kind].implementationResolution?.fileName]
+          .map((file) => file?.replace(`/node_modules/@svc/${name}/`, './'));
+        assert.deepEqual({ 'node16-cjs': at('node16-cjs'), 'node16-esm': at('node16-esm'), bundler: at('bundler') }, {
+          'node16-cjs': [cjs.types, cjs.default],
+          'node16-esm': [esm.types, esm.default],
+          bundler: [esm.types, esm.default],
+        }, subpath);
       }
     });
   }
