@@ -10,6 +10,7 @@ import { useState, type ReactNode } from 'react';
 import { flushSync } from 'react-dom';
 import { createRoot, type Root } from 'react-dom/client';
 import {
+  openRowWithoutPopups,
   completePayload, frameOf, inboxApi, inboxRow, referenceServer, sendFromPage, TRUST, until, watchConsole, watchLeaks, type Sandbox,
 } from './support.js';
 
@@ -109,19 +110,7 @@ describe('React 19', function () {
       expect(calls[0]!.authorization).to.equal('Bearer tok_ada');
       expect(Object.fromEntries(new URL(calls[0]!.url).searchParams)).to.deep.equal({ kind: 'approval', limit: '5' });
 
-      const decision = el.shadowRoot!.querySelector<SvcDecision>('svc-decision')!;
-      await decision.updateComplete;
-      const open = window.open;
-      let popups = 0;
-      window.open = () => {
-        popups += 1;
-        return null;
-      };
-      try {
-        decision.shadowRoot!.querySelector<HTMLElement>('[part~=button]')!.click();
-      } finally {
-        window.open = open;
-      }
+      const popups = await openRowWithoutPopups(el);
       expect(opened).to.deep.equal(['dts_fixture_a']);
       expect(popups).to.equal(0);
       expect(console_.seen).to.deep.equal([]);

@@ -153,3 +153,24 @@ export function watchConsole() {
   }
   return { seen, stop: () => void Object.assign(console, original) };
 }
+
+/**
+ * Clicks the open button of an inbox row's `<svc-decision>` with `window.open` counted instead of called; answers how
+ * many popups the click asked for (0 when the app's `svc-inbox-open` handler prevented the default).
+ */
+export async function openRowWithoutPopups(inbox: Element): Promise<number> {
+  const decision = inbox.shadowRoot!.querySelector('svc-decision') as (HTMLElement & { updateComplete: Promise<unknown> }) | null;
+  await decision!.updateComplete;
+  const open = window.open;
+  let popups = 0;
+  window.open = () => {
+    popups += 1;
+    return null;
+  };
+  try {
+    decision!.shadowRoot!.querySelector<HTMLElement>('[part~=button]')!.click();
+  } finally {
+    window.open = open;
+  }
+  return popups;
+}
