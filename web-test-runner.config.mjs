@@ -1,7 +1,12 @@
-// Component and browser tests run in real Chromium (Debian's, or the one CHROME_PATH names).
+// Component and browser tests run in real browsers: Chromium (Debian's, or the one CHROME_PATH names) by default;
+// SVC_ENGINE=firefox|webkit|chromium,firefox,webkit|all picks Firefox ESR and WebKitGTK too (see scripts/engines.mjs).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { defaultReporter, summaryReporter } from '@web/test-runner';
+import { chromeLauncher } from '@web/test-runner-chrome';
 import { playwrightLauncher } from '@web/test-runner-playwright';
+import { WebdriverLauncher } from '@web/test-runner-webdriver';
+import * as puppeteerCore from 'puppeteer-core';
+import { firefoxLaunchOptions, paths, selectedEngines, startWebKitDriver, webkitCapabilities } from './scripts/engines.mjs';
 import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
@@ -10,6 +15,36 @@ export const chromeArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run',
 ];
+
+/** WebKitGTK's MiniBrowser through WebKitWebDriver, which this launcher starts (on an Xvfb screen) and stops. */
+class WebKitLauncher extends WebdriverLauncher {
+  constructor() {
+    super({ hostname: '127.0.0.1', port: 0, path: '/', logLevel: 'error', capabilities: webkitCapabilities });
+  }
+
+  async initialize(config, testFiles) {
+    this.webkit = await startWebKitDriver();
+    this.options.port = this.webkit.port;
+    await super.initialize(config, testFiles);
+    this.name = 'WebKit';
+  }
+
+  async stop() {
+    await super.stop();
+    this.webkit?.stop();
+  }
+}
+
+const launchers = {
+  chromium: () =>
+    playwrightLauncher({
+      product: 'chromium',
+      launchOptions: { executablePath: paths.chromium, args: chromeArgs },
+    }),
+  // puppeteer-core drives Firefox over WebDriver BiDi; Playwright cannot drive a stock Firefox.
+  firefox: () => chromeLauncher({ puppeteer: puppeteerCore, launchOptions: firefoxLaunchOptions }),
+  webkit: () => new WebKitLauncher(),
+};
 
 export default {
   files: ['packages/*/src/**/*.browser.test.ts', 'frameworks/**/*.browser.test.{ts,tsx}'],
@@ -26,12 +61,7 @@ export default {
   concurrency: 1,
   browserStartTimeout: 60_000,
   testFramework: { config: { timeout: 10_000 } },
-  browsers: [
-    playwrightLauncher({
-      product: 'chromium',
-      launchOptions: { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromeArgs },
-    }),
-  ],
+  browsers: selectedEngines().map((engine) => launchers[engine]()),
   reporters: [
     defaultReporter(),
     summaryReporter(),

@@ -501,7 +501,12 @@ describe('attachCapture', () => {
       host.addEventListener('submit', cancel, { capture: true });
       form.requestSubmit();
       host.removeEventListener('submit', cancel, { capture: true });
+      // Gecko (Firefox ESR 153) still submits a form on an untrusted submit event, unlike the spec, Chromium and
+      // WebKit, and does so before the event bubbles on: a listener on the form after ours cancels it, so the test
+      // page stays in every engine.
+      form.addEventListener('submit', cancel);
       form.dispatchEvent(new Event('submit', { cancelable: true }));
+      form.removeEventListener('submit', cancel);
       await aTimeout(50);
       expect(calls.length).to.equal(0);
     });

@@ -2,7 +2,8 @@
 // child process, from the TypeScript sources) the first time a test asks, with the test page's origin allowed and
 // a public OAuth client registered for it. For the OAuth tests it also serves the client's callback page
 // (`/__svc__/oauth/callback`) and the `svc-oauth-authorize` command: a person signing in on the service's hosted
-// pages in another tab of the same Chromium (Playwright drives it; a page cannot script another origin's page).
+// pages in another tab of the same browser engine (Playwright drives Chromium, puppeteer-core Firefox, a second
+// WebDriver session WebKit; a page cannot script another origin's page).
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +41,66 @@ async function authorizeInTab(page, url, email, decision, appOrigin) {
   return page.url();
 }
 
+/**
+ * In the hosted page: answers the step it shows, filling the field and clicking the button by their visible names
+ * (the same ones the Playwright walk uses), for engines driven without Playwright's locators.
+ */
+function answerStepInPage(email, decision) {
+  const data = JSON.parse(document.querySelector('#svc-oauth-data')?.textContent ?? 'null');
+  const host = document.querySelector('svc-oauth-page');
+  const root = host?.shadowRoot ?? host ?? document;
+  const fill = (label, value) => {
+    const forId = [...root.querySelectorAll('label')].find((l) => l.textContent.trim() === label)?.htmlFor;
+    const input = forId && root.querySelector(`#${forId}`);
+    if (!input) throw new Error(`no field labelled ${label}`);
+    input.focus();
+    input.value = value;
+    input.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+    input.dispatchEvent(new Event('change', { bubbles: true }));
+  };
+  const click = (name) => {
+    const button = [...root.querySelectorAll('button')].find((b) => b.textContent.trim() === name);
+    if (!button) throw new Error(`no button ${name}`);
+    button.click();
+  };
+  if (data?.step === 'email') {
+    fill('Email address', email);
+    click('Continue');
+  } else if (data?.step === 'code') {
+    fill('Code', data.sandbox_code);
+    click('Verify');
+  } else if (data?.step === 'consent') {
+    click(decision === 'deny' ? 'Deny' : 'Allow');
+  } else {
+    return `not a sign-in page: ${location.href}`;
+  }
+  return '';
+}
+
+/**
+ * The same walk as authorizeInTab through a minimal driver `{goto(url), url(), answer(email, decision)}` (puppeteer
+ * page or WebDriver session): answer a step, wait for the URL to change, until the callback page.
+ */
+async function authorizeWithDriver(driver, url, email, decision) {
+  const done = (at) => new URL(at).pathname === CALLBACK;
+  await driver.goto(url);
+  for (let step = 0; step < 6 && !done(await driver.url()); step += 1) {
+    const before = await driver.url();
+    const problem = await driver.answer(email, decision);
+    if (problem) throw new Error(problem);
+    const until = Date.now() + 10_000;
+    while ((await driver.url()) === before) {
+      if (Date.now() > until) throw new Error(`the sign-in did not leave ${before}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Let the next page's element render before reading it.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  const at = await driver.url();
+  if (!done(at)) throw new Error(`the sign-in did not reach the callback: ${at}`);
+  return at;
+}
+
 /** The plugin; tests fetch `/__svc__/sandbox.json` for `{base_url, publishable_key, flow_id, capture_flow_id, application_id, oauth_client_id, oauth_redirect_uri, countries}`. */
 export function svcSandboxPlugin() {
   let child;
@@ -73,7 +134,36 @@ export function svcSandboxPlugin() {
      */
     async executeCommand({ command, payload, session }) {
       if (command !== 'svc-oauth-authorize') return undefined;
-      if (session.browser.type !== 'playwright') throw new Error('svc-oauth-authorize needs the Playwright launcher');
+      if (session.browser.type === 'puppeteer') {
+        // Firefox over WebDriver BiDi: a page in a browser context of its own (its own cookies).
+        const testPage = session.browser.getPage(session.id);
+        const person = await testPage.browser().createBrowserContext();
+        try {
+          const page = await person.newPage();
+          return await authorizeWithDriver({
+            goto: (to) => page.goto(to),
+            url: async () => page.url(),
+            answer: (...args) => page.evaluate(answerStepInPage, ...args),
+          }, payload.url, payload.email, payload.decision);
+        } finally {
+          await person.close();
+        }
+      }
+      if (session.browser.type === 'webdriver') {
+        // WebKit over classic WebDriver: a second session, so a second MiniBrowser with its own cookies.
+        const { remote } = await import('webdriverio');
+        const person = await remote({ ...session.browser.options, logLevel: 'error' });
+        try {
+          return await authorizeWithDriver({
+            goto: (to) => person.navigateTo(to),
+            url: () => person.getUrl(),
+            answer: (...args) => person.execute(answerStepInPage, ...args),
+          }, payload.url, payload.email, payload.decision);
+        } finally {
+          await person.deleteSession();
+        }
+      }
+      if (session.browser.type !== 'playwright') throw new Error(`svc-oauth-authorize cannot drive ${session.browser.type}`);
       const testPage = session.browser.getPage(session.id);
       const person = await testPage.context().browser().newContext();
       try {

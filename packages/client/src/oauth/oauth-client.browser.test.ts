@@ -30,7 +30,7 @@ async function rejection<T extends Error>(promise: Promise<unknown>, type: abstr
   throw new Error(`expected ${type.name}, but the call succeeded`);
 }
 
-describe('@svc/client/oauth in Chromium', function () {
+describe('@svc/client/oauth in the browser', function () {
   this.timeout(60_000); // the first test waits for the reference server; each sign-in walks three pages
   let sandbox: Sandbox;
 

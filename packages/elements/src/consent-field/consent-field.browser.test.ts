@@ -718,11 +718,11 @@ describe('<svc-consent-field>', () => {
       expect(ring.outlineStyle).to.equal('solid');
       expect(ring.outlineColor).to.equal('rgb(200, 0, 100)');
       expect(parseFloat(ring.outlineWidth)).to.be.at.least(2);
-      await sendKeys({ press: 'Space' });
+      await sendKeys({ press: ' ' }) // Space: puppeteer's BiDi keyboard knows ' ', not the name 'Space';
       expect(box(el, 'Email newsletter').checked).to.equal(true);
       await sendKeys({ press: 'Tab' });
       expect(focused()).to.equal(box(el, 'Product analytics'));
-      await sendKeys({ press: 'Space' });
+      await sendKeys({ press: ' ' }) // Space: puppeteer's BiDi keyboard knows ' ', not the name 'Space';
       expect(box(el, 'Product analytics').checked).to.equal(false);
       await sendKeys({ press: 'Tab' });
       expect(focused()).to.equal(inner(el, 'a[part=policy]'));
@@ -738,7 +738,7 @@ describe('<svc-consent-field>', () => {
       const { form, el, svc } = await signup();
       const seen = submissions(form);
       box(el, 'Email newsletter').focus();
-      await sendKeys({ press: 'Space' });
+      await sendKeys({ press: ' ' }) // Space: puppeteer's BiDi keyboard knows ' ', not the name 'Space';
       form.querySelector<HTMLInputElement>('[name=email]')!.focus();
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => seen.length === 1);
