@@ -29,8 +29,20 @@ class WebKitLauncher extends WebdriverLauncher {
     this.name = 'WebKit';
   }
 
+  /**
+   * A second MiniBrowser, with cookies of its own, for a person acting in another window (the OAuth walk of
+   * packages/client/test/wtr-sandbox-plugin.mjs): WebKitWebDriver runs one session at a time, so a second driver.
+   */
+  async newIsolatedSession() {
+    this.second ??= startWebKitDriver(this.webkit.display);
+    const { port } = await this.second;
+    const { remote } = await import('webdriverio');
+    return remote({ ...this.options, port });
+  }
+
   async stop() {
     await super.stop();
+    (await this.second)?.stop();
     this.webkit?.stop();
   }
 }

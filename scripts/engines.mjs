@@ -77,9 +77,12 @@ export async function ensureDisplay() {
   throw new Error('no free X display for Xvfb');
 }
 
-/** Starts WebKitWebDriver on a free port with an X display; answers `{port, display, stop}`. */
-export async function startWebKitDriver() {
-  const screen = await ensureDisplay();
+/**
+ * Starts WebKitWebDriver on a free port with an X display (`display`, else DISPLAY, else a new Xvfb screen);
+ * answers `{port, display, stop}`. One WebKitWebDriver serves one session at a time.
+ */
+export async function startWebKitDriver(display) {
+  const screen = display ? { display, stop() {} } : await ensureDisplay();
   const port = await freePort();
   const driver = spawn(paths.webkitDriver, [`--port=${port}`], {
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -99,7 +102,7 @@ export async function startWebKitDriver() {
 /** The WebDriver capabilities of a MiniBrowser session (classic WebDriver: WebKitWebDriver has no BiDi). */
 export const webkitCapabilities = {
   browserName: 'MiniBrowser',
-  'webkitgtk:browserOptions': { binary: paths.webkitBrowser, args: ['--automation'] },
+  'webkitgtk:browserOptions': { binary: paths.webkitBrowser, args: ['--automation', '--javascript-can-open-windows-automatically=true'] },
   'wdio:enforceWebDriverClassic': true,
 };
 

@@ -151,8 +151,8 @@ export function svcSandboxPlugin() {
       }
       if (session.browser.type === 'webdriver') {
         // WebKit over classic WebDriver: a second session, so a second MiniBrowser with its own cookies.
-        const { remote } = await import('webdriverio');
-        const person = await remote({ ...session.browser.options, logLevel: 'error' });
+        if (!session.browser.newIsolatedSession) throw new Error('svc-oauth-authorize needs a WebDriver launcher with newIsolatedSession()');
+        const person = await session.browser.newIsolatedSession();
         try {
           return await authorizeWithDriver({
             goto: (to) => person.navigateTo(to),
