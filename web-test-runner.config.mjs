@@ -10,6 +10,7 @@ import { firefoxLaunchOptions, paths, selectedEngines, startWebKitDriver, webkit
 import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
+import { keysPlugin } from './scripts/wtr-keys-plugin.mjs';
 
 export const chromeArgs = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -69,6 +70,8 @@ export default {
     frameworksPlugin(),
     // Serves /__svc__/sandbox.json, starting a reference server with the page's origin allowed on first use.
     svcSandboxPlugin(),
+    // `svc-press`: key chords (Shift+Tab) in every engine.
+    keysPlugin(),
   ],
   concurrency: 1,
   browserStartTimeout: 60_000,

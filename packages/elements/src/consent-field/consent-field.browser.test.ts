@@ -2,7 +2,7 @@
 // that answers like GET /api/v1/flows/{id}/render and POST /api/v1/captures and records every request.
 import { aTimeout, expect, fixture, fixtureCleanup, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { CaptureRequest } from '@svc/capture';
-import { sendKeys } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import type { Appearance } from './appearance.js';
 import type { ConsentFieldErrorDetail } from './consent-field-error.js';
 import { SvcConsentField } from './consent-field.js';
@@ -718,18 +718,18 @@ describe('<svc-consent-field>', () => {
       expect(ring.outlineStyle).to.equal('solid');
       expect(ring.outlineColor).to.equal('rgb(200, 0, 100)');
       expect(parseFloat(ring.outlineWidth)).to.be.at.least(2);
-      await sendKeys({ press: ' ' }) // Space: puppeteer's BiDi keyboard knows ' ', not the name 'Space';
+      await sendKeys({ press: ' ' }); // Space (puppeteer's BiDi keyboard knows ' ', not the name 'Space')
       expect(box(el, 'Email newsletter').checked).to.equal(true);
       await sendKeys({ press: 'Tab' });
       expect(focused()).to.equal(box(el, 'Product analytics'));
-      await sendKeys({ press: ' ' }) // Space: puppeteer's BiDi keyboard knows ' ', not the name 'Space';
+      await sendKeys({ press: ' ' }); // Space (puppeteer's BiDi keyboard knows ' ', not the name 'Space')
       expect(box(el, 'Product analytics').checked).to.equal(false);
       await sendKeys({ press: 'Tab' });
       expect(focused()).to.equal(inner(el, 'a[part=policy]'));
       expect(getComputedStyle(focused()).outlineStyle).to.equal('solid');
       await sendKeys({ press: 'Tab' });
       expect(focused()).to.equal(form.querySelector('button'));
-      await sendKeys({ press: 'Shift+Tab' });
+      await executeServerCommand('svc-press', 'Shift+Tab'); // a chord: see scripts/wtr-keys-plugin.mjs
       expect(focused()).to.equal(inner(el, 'a[part=policy]'));
       expect(el.decisions).to.deep.equal({ newsletter: 'granted', analytics: 'declined' });
     });
@@ -738,7 +738,7 @@ describe('<svc-consent-field>', () => {
       const { form, el, svc } = await signup();
       const seen = submissions(form);
       box(el, 'Email newsletter').focus();
-      await sendKeys({ press: ' ' }) // Space: puppeteer's BiDi keyboard knows ' ', not the name 'Space';
+      await sendKeys({ press: ' ' }); // Space (puppeteer's BiDi keyboard knows ' ', not the name 'Space')
       form.querySelector<HTMLInputElement>('[name=email]')!.focus();
       await sendKeys({ press: 'Enter' });
       await waitUntil(() => seen.length === 1);
