@@ -1,10 +1,11 @@
 #!/usr/bin/env node
-// Runs every test runner (node unit tests, the packed packages, @web/test-runner in Chromium, Playwright e2e), then
-// prints one closing line `N passed, N failed` summed over all of them.
+// Runs every test runner (node unit tests, the packed packages, @web/test-runner in Chromium, Firefox ESR and WebKitGTK,
+// Playwright e2e), then prints one closing line `N passed, N failed` summed over all of them.
 // Usage: node scripts/test.mjs [unit|packages|browser|e2e]...
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { selectedEngines } from './engines.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const out = join(root, '.test-results');
@@ -58,9 +59,17 @@ const runners = {
     if (find(join(root, 'packages'), (n) => n.endsWith('.browser.test.ts')).length === 0) {
       return { passed: 0, failed: 0, skipped: 0 };
     }
-    const file = join(out, 'browser.json');
-    const status = run('pnpm', ['exec', 'wtr', '--config', 'web-test-runner.config.mjs'], { SVC_WTR_COUNTS: file });
-    return readCounts(file, status);
+    // One run per engine (SVC_ENGINE, default all three), so each engine's count and time is its own line.
+    const total = { passed: 0, failed: 0, skipped: 0 };
+    for (const engine of selectedEngines(process.env.SVC_ENGINE || 'all')) {
+      const file = join(out, `browser-${engine}.json`);
+      const started = Date.now();
+      const status = run('pnpm', ['exec', 'wtr', '--config', 'web-test-runner.config.mjs'], { SVC_WTR_COUNTS: file, SVC_ENGINE: engine });
+      const counts = readCounts(file, status);
+      console.log(`== browser (${engine}): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s ==`);
+      for (const key of Object.keys(total)) total[key] += counts[key];
+    }
+    return total;
   },
   e2e() {
     if (find(join(root, 'e2e'), (n) => n.endsWith('.spec.ts')).length === 0) return { passed: 0, failed: 0, skipped: 0 };
