@@ -7,6 +7,7 @@ import type { Page } from '@playwright/test';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test as base, type Service } from './fixtures.js';
+import { checkout } from './pages/checkout.js';
 
 /** An event the host page saw on `document` (so it bubbled and was composed). */
 export interface SeenEvent {
@@ -29,36 +30,6 @@ export interface ElementSite {
   page(options: { token: string; mode?: 'embed' | 'popup' | 'redirect'; forge?: boolean }): string;
   /** A page on the site (`/back` shows `Svc.readRedirectResult()` as JSON in `#result`). */
   url(path: string): string;
-}
-
-const EVENTS = ['svc-ready', 'svc-state', 'svc-complete', 'svc-cancel', 'svc-error', 'svc-resize', 'svc-deadline'];
-
-const escape = (value: string) => value.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-
-function checkout(service: string, token: string, mode: string, forge: string | null): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<title>Shop checkout</title>
-<script src="${service}/sdk/v1/svc.js"></script>
-<script>
-  window.svcEvents = [];
-  for (const type of ${JSON.stringify(EVENTS)}) {
-    document.addEventListener(type, (event) => svcEvents.push({ type, detail: event.detail, target: event.target.localName }));
-  }
-  window.svcForged = [];
-  addEventListener('message', (event) => { if (event.data && event.data.forged) svcForged.push(event.data.forged); });
-</script>
-</head>
-<body>
-<main>
-<h1>Checkout</h1>
-<svc-decision token="${escape(token)}" mode="${escape(mode)}"></svc-decision>
-${forge ? `<iframe title="Advertisement" src="${escape(forge)}" style="width: 10px; height: 10px; border: 0"></iframe>` : ''}
-</main>
-</body>
-</html>`;
 }
 
 // A frame on a third origin posting a well-formed svc:complete to its parent, exactly and with the wildcard.

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every test runner (node unit tests, the packed packages, @web/test-runner in Chromium, Firefox ESR and WebKitGTK,
-// Playwright e2e), then prints one closing line `N passed, N failed` summed over all of them.
+// Playwright e2e in Chromium and the e2e/engines/ subset in Firefox ESR and WebKitGTK), then prints one closing line
+// `N passed, N failed` summed over all of them.
 // Usage: node scripts/test.mjs [unit|packages|browser|e2e]...
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -75,10 +76,22 @@ const runners = {
     if (find(join(root, 'e2e'), (n) => n.endsWith('.spec.ts')).length === 0) return { passed: 0, failed: 0, skipped: 0 };
     const file = join(out, 'e2e.json');
     const status = run('pnpm', ['exec', 'playwright', 'test'], { PLAYWRIGHT_JSON_OUTPUT_NAME: file });
-    if (!existsSync(file)) return readCounts(file, status);
-    const { stats } = JSON.parse(readFileSync(file, 'utf8'));
+    const stats = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).stats : { expected: 0, flaky: 0, unexpected: 0, skipped: 0 };
     const counts = { passed: stats.expected + stats.flaky, failed: stats.unexpected, skipped: stats.skipped };
+    // A crash, a load error: Playwright exits non-zero with nothing counted failed.
     if (status !== 0 && counts.failed === 0) counts.failed = 1;
+    console.log(`== e2e (chromium, Playwright): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped ==`);
+    // The subset of e2e/engines/ in the other engines SVC_ENGINE names (default both), one count line each.
+    for (const engine of selectedEngines(process.env.SVC_ENGINE || 'all').filter((name) => name !== 'chromium')) {
+      const file = join(out, `e2e-${engine}.json`);
+      const started = Date.now();
+      const engineStatus = run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
+        '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${file}`,
+        ...find(join(root, 'e2e', 'engines'), (n) => n.endsWith('.test.ts'))], { SVC_ENGINE: engine });
+      const engineCounts = readCounts(file, engineStatus);
+      console.log(`== e2e (${engine}): ${engineCounts.passed} passed, ${engineCounts.failed} failed, ${engineCounts.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s ==`);
+      for (const key of Object.keys(counts)) counts[key] += engineCounts[key];
+    }
     return counts;
   },
 };

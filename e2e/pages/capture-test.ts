@@ -6,7 +6,7 @@ import { createCaptureFlow, startOrgSite, type OrgSite } from './org-site.js';
 
 /** What a page recorded (record.js): svc events on the way to submitting, and CSP violations. */
 export interface Recorded {
-  type: 'svc-capture' | 'svc-error' | 'csp';
+  type: 'svc-capture' | 'svc-error' | 'svc-complete' | 'csp';
   target?: string;
   detail: Record<string, unknown>;
 }

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sdkCopy } from '../sdk-copy.js';
+import { checkout } from './checkout.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -44,17 +45,20 @@ export interface OrgSite {
   /** Every form post the backend received, in order. */
   submissions: Submission[];
   /**
-   * The URL of a page of this folder with its placeholders filled: `flow` is the flow id; `csp` serves it under a
-   * strict Content-Security-Policy with the script tag copied to the site's own origin.
+   * The URL of a page of this folder with its placeholders filled: `flow` is the flow id, `token` a decision's
+   * session token; `csp` serves it under a strict Content-Security-Policy with the script tag copied to the site's
+   * own origin.
    */
-  page(name: string, options: { flow: string; csp?: boolean }): string;
+  page(name: string, options: { flow: string; token?: string; csp?: boolean }): string;
+  /** The URL of the checkout page (./checkout.ts) showing the decision `token` in `mode`. */
+  checkout(token: string, mode?: 'embed' | 'popup'): string;
   close(): Promise<void>;
 }
 
 /** The policy of the `csp` pages: scripts and styles only from the page's own origin, no inline anything. */
 export function strictPolicy(service: string): string {
   return [
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", `connect-src ${service}`, "img-src 'self'",
+    "default-src 'none'", "script-src 'self'", "style-src 'self'", `connect-src ${service}`, `frame-src ${service}`, "img-src 'self'",
     "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
   ].join('; ');
 }
@@ -92,12 +96,17 @@ export async function startOrgSite(service: SiteService, applicationId: string):
           // Under the strict policy the script must come from the page's own origin: the site's copy of it.
           sdk: csp ? '/assets/sdk/svc.js' : `${service.baseUrl}/sdk/v1/svc.js`,
           flow_id: url.searchParams.get('flow') ?? '',
+          token: url.searchParams.get('token') ?? '',
           publishable_key: service.publishableKey,
           base_url: service.baseUrl,
         };
         const html = readFileSync(join(here, name), 'utf8').replace(/\{\{(\w+)\}\}/g, (_, key: string) => escapeHtml(values[key] ?? ''));
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...security });
         return void res.end(html);
+      }
+      if (req.method === 'GET' && url.pathname === '/checkout') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+        return void res.end(checkout(serviceOrigin, url.searchParams.get('token') ?? '', url.searchParams.get('mode') ?? 'embed'));
       }
       const copy = req.method === 'GET' && url.pathname.startsWith('/assets/sdk/') ? sdkCopy(url.pathname.slice('/assets/sdk/'.length)) : undefined;
       if (copy) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(copy);
@@ -145,7 +154,9 @@ export async function startOrgSite(service: SiteService, applicationId: string):
   return {
     origin,
     submissions,
-    page: (name, { flow, csp }) => `${origin}/pages/${name}?flow=${encodeURIComponent(flow)}${csp ? '&csp=1' : ''}`,
+    page: (name, { flow, token, csp }) =>
+      `${origin}/pages/${name}?${new URLSearchParams({ flow, ...(token ? { token } : {}), ...(csp ? { csp: '1' } : {}) })}`,
+    checkout: (token, mode = 'embed') => `${origin}/checkout?${new URLSearchParams({ token, mode })}`,
     close: () => new Promise((resolve) => http.close(() => resolve())),
   };
 }

@@ -7,11 +7,10 @@
     list.push(entry);
     sessionStorage.setItem(KEY, JSON.stringify(list));
   }
-  document.addEventListener('svc-capture', function (event) {
-    push({ type: 'svc-capture', target: event.target.localName, detail: event.detail });
-  });
-  document.addEventListener('svc-error', function (event) {
-    push({ type: 'svc-error', target: event.target.localName, detail: event.detail });
+  ['svc-capture', 'svc-error', 'svc-complete'].forEach(function (type) {
+    document.addEventListener(type, function (event) {
+      push({ type: type, target: event.target.localName, detail: event.detail });
+    });
   });
   document.addEventListener('securitypolicyviolation', function (event) {
     push({ type: 'csp', detail: { directive: event.violatedDirective, blocked: event.blockedURI, sample: event.sample } });
