@@ -1,4 +1,4 @@
-// The elements inside React 19 components, in Chromium: React 19 sets a prop as the element's property when the
+// The elements inside React 19 components, in every engine: React 19 sets a prop as the element's property when the
 // element has one and listens to `on` + an event's name; the JSX is typed by `@svc/elements/react` (generated
 // from custom-elements.json). The decision talks to the stand-in hosted page, the inbox to a fetch double, and the
 // consent field captures against the reference server the test runner starts.

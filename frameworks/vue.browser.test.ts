@@ -1,4 +1,4 @@
-// The elements inside Vue 3 components, in Chromium: templates compiled at run time by Vue's full build with
+// The elements inside Vue 3 components, in every engine: templates compiled at run time by Vue's full build with
 // `isCustomElement` for the svc- tags (as a Vue app's build compiles its .vue files), and render functions. Vue sets
 // a binding as the element's property when the element has one (`:token`, `:accessToken`, `.prop`) and as an
 // attribute otherwise (`:trust-url`); `@svc-complete` listens to `svc-complete`. The decision talks to the stand-in

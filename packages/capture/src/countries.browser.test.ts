@@ -1,4 +1,4 @@
-// askService (the capture helper's and <svc-consent-field>'s one way to the service) in Chromium, across origins,
+// askService (the capture helper's and <svc-consent-field>'s one way to the service) in every engine, across origins,
 // against a reference server of two country cells, US and DE (started by packages/client/test/wtr-sandbox-plugin.mjs).
 import { expect } from '@open-wc/testing';
 import { askService, CaptureError } from './index.js';

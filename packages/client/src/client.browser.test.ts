@@ -1,4 +1,4 @@
-// The client's browser entry in Chromium, against a reference server that lists this page's origin as allowed
+// The client's browser entry in every engine, against a reference server that lists this page's origin as allowed
 // (started by packages/client/test/wtr-sandbox-plugin.mjs).
 import { expect } from '@open-wc/testing';
 import {

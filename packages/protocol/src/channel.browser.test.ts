@@ -1,4 +1,4 @@
-// Real Chromium, real cross-origin frames: this test page (http://localhost:<port>) is the host, and the same
+// Every engine, real cross-origin frames: this test page (http://localhost:<port>) is the host, and the same
 // test server reached as http://127.0.0.1:<port> is the service; http://127.0.0.2:<port> is a third origin.
 import { expect } from '@open-wc/testing';
 import { samplePayloads } from './testing/fakes.js';

@@ -1,4 +1,4 @@
-// @svc/client/oauth in Chromium against the reference server (started by test/wtr-sandbox-plugin.mjs with a public
+// @svc/client/oauth in every engine against the reference server (started by test/wtr-sandbox-plugin.mjs with a public
 // OAuth client whose redirect URI is on this page's origin). Discovery, the pushed request, the token exchange
 // with its state and nonce checks, userinfo, refresh and revocation all run in this page, across origins. Only the
 // person's part runs elsewhere: the plugin signs in on the hosted pages in a second tab of the same browser

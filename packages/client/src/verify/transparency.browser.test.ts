@@ -1,4 +1,4 @@
-// verifyTransparencyRecord in Chromium: the same Web Crypto and jose code paths as Node, checked against a manifest
+// verifyTransparencyRecord in every engine: the same Web Crypto and jose code paths as Node, checked against a manifest
 // version signed in Node by the server's own signer (the vector below), so both runtimes agree offline.
 import { expect } from '@open-wc/testing';
 import { capabilityManifestDigest, verifyTransparencyRecord } from '../index.js';

@@ -1,4 +1,4 @@
-// verifyReceipt and verifyAuditChain in Chromium: the same Web Crypto and jose code paths as Node, checked against a
+// verifyReceipt and verifyAuditChain in every engine: the same Web Crypto and jose code paths as Node, checked against a
 // receipt and an audit chain signed in Node (the vector below), so both runtimes agree offline.
 import { expect } from '@open-wc/testing';
 import { verifyAuditChain, verifyReceipt } from '../index.js';

@@ -1,4 +1,4 @@
-// verifyWebhook in Chromium: the same Web Crypto code path as Node, checked against signatures made by Node's
+// verifyWebhook in every engine: the same Web Crypto code path as Node, checked against signatures made by Node's
 // crypto module (the vector below), so both runtimes agree on the contract.
 import { expect } from '@open-wc/testing';
 import { signWebhook, verifyWebhook } from '../index.js';

@@ -1,4 +1,4 @@
-// <svc-consent-field> in real Chromium. The service is replaced at the network boundary only: an injected fetch
+// <svc-consent-field> in every engine. The service is replaced at the network boundary only: an injected fetch
 // that answers like GET /api/v1/flows/{id}/render and POST /api/v1/captures and records every request.
 import { aTimeout, expect, fixture, fixtureCleanup, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { CaptureRequest } from '@svc/capture';

@@ -1,4 +1,4 @@
-// <svc-decision> in real Chromium against a stand-in for the service's hosted page (test/fixtures/frame.ts) on
+// <svc-decision> in every engine against a stand-in for the service's hosted page (test/fixtures/frame.ts) on
 // another origin: this test page is http://localhost:<port>, the "service" is http://127.0.0.1:<port> and
 // http://127.0.0.2:<port> is a third origin.
 import { aTimeout, expect, fixture, fixtureCleanup, html, oneEvent, waitUntil } from '@open-wc/testing';

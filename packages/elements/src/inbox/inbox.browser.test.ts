@@ -1,4 +1,4 @@
-// <svc-inbox> in real Chromium: the inbox answers come from a fetch double, the rows' decisions open the stand-in
+// <svc-inbox> in every engine: the inbox answers come from a fetch double, the rows' decisions open the stand-in
 // hosted page (test/fixtures/decisions) on another origin in real popups, as <svc-decision mode="popup"> does.
 import { aTimeout, expect, fixture, fixtureCleanup, html, oneEvent, waitUntil } from '@open-wc/testing';
 import type { InboxRow } from '../events/svc-inbox-open.js';
