@@ -1,6 +1,7 @@
 // The harness the in-browser benchmarks share: the reference server in-process on http://127.0.0.1:<port>, an
 // organisation's page on http://localhost:<port2> (a different origin, allowed by the sandbox application), and
-// Debian's Chromium (or CHROME_PATH) through Playwright, launched as the test configs launch it.
+// Debian's Chromium (or CHROME_PATH) through Playwright, launched as the test configs launch it (unless a bench
+// asks for no Chromium: `{ chromium: false }`).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +12,8 @@ import { startServer } from '@svc/server';
 
 /** A running server, organisation site and browser; `close()` stops all three and removes the data directory. */
 export interface BrowserBench {
-  browser: Browser;
+  /** Chromium (Playwright); throws when the bench was started with `{ chromium: false }`. */
+  readonly browser: Browser;
   /** The reference server's origin, where `/sdk/v1/svc.js` is served. */
   service: string;
   /** The reference server's base URL (the API lives under it). */
@@ -27,10 +29,14 @@ export interface BrowserBench {
 }
 
 /**
- * Starts the server, the organisation site and Chromium. The site answers every path with an empty page (a
- * `main#slot`); paths for which `withScript` is true also load the script tag from the server.
+ * Starts the server, the organisation site and Chromium (unless `chromium` is false). The site answers every path
+ * with an empty page (a `main#slot`); paths for which `withScript` is true also load the script tag from the server.
  */
-export async function startBrowserBench(name: string, withScript: (path: string) => boolean): Promise<BrowserBench> {
+export async function startBrowserBench(
+  name: string,
+  withScript: (path: string) => boolean,
+  { chromium: launchChromium = true }: { chromium?: boolean } = {},
+): Promise<BrowserBench> {
   const dataDir = mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));
   const server = await startServer({ port: 0, host: '127.0.0.1', dataDir });
   const service = new URL(server.url).origin;
@@ -55,12 +61,17 @@ ${script}</head><body><main id="slot"></main></body></html>`);
   const origin = `http://localhost:${(site.address() as AddressInfo).port}`;
   await post(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, { allowed_origin: { origin } });
 
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+  const browser = launchChromium
+    ? await chromium.launch({
+        executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+        args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      })
+    : undefined;
   return {
-    browser,
+    get browser() {
+      if (!browser) throw new Error(`bench ${name}: Chromium was not launched (started with { chromium: false })`);
+      return browser;
+    },
     service,
     serviceUrl: server.url,
     sandbox,
@@ -71,7 +82,7 @@ ${script}</head><body><main id="slot"></main></body></html>`);
         kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: origin,
       })).decision.session_token,
     async close() {
-      await browser.close();
+      await browser?.close();
       site.close();
       await server.close();
       rmSync(dataDir, { recursive: true, force: true });
