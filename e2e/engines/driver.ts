@@ -34,7 +34,7 @@ export interface Tab {
   waitFor<A extends unknown[], R>(what: string, fn: (...args: A) => R | Promise<R>, ...args: A): Promise<NonNullable<R>>;
   /** The text of the element `find` finds, once it finds one. */
   text<A extends unknown[]>(find: Find<A>, ...args: A): Promise<string>;
-  /** A real click on the element `find` finds, once it finds one (scrolled into view). */
+  /** A real click on the element `find` finds, once it finds one and it has settled in view. */
   click<A extends unknown[]>(find: Find<A>, ...args: A): Promise<void>;
   /** Focuses the element `find` finds, once it finds one, and types `text` with real key presses. */
   type<A extends unknown[]>(text: string, find: Find<A>, ...args: A): Promise<void>;
@@ -101,6 +101,23 @@ function queries(): Query {
 }
 
 /**
+ * Whether `element` is where a click would land: in view, its box the same over two frames (a frame that resizes
+ * moves what it shows), and the topmost element at its centre. Playwright checks the same before a click; a
+ * click at coordinates taken a frame too early reaches nothing.
+ */
+function settled(element: Element): Promise<boolean> {
+  // No named inner functions: this one is passed to the page as it is, without the `__name` prelude of `call`.
+  element.scrollIntoView({ block: 'nearest' });
+  const before = JSON.stringify(element.getBoundingClientRect());
+  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
+    const rect = element.getBoundingClientRect();
+    const top = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
+    resolve(JSON.stringify(rect) === before && rect.width > 0 &&
+      (top === element || element.contains(top) || (top as HTMLLabelElement | null)?.control === element));
+  })));
+}
+
+/**
  * A call of `fn` with `args` as script source: how both protocols take a function with arguments. `__name` is the
  * helper tsx's esbuild wraps named functions in, which the page lacks.
  */
@@ -133,7 +150,11 @@ async function firefoxTab(): Promise<Tab> {
       return (await handle(find as Find<unknown[]>, args)).evaluate((element) => element.textContent ?? '');
     },
     async click(find, ...args) {
-      await (await handle(find as Find<unknown[]>, args)).click();
+      const element = await poll('a settled element to click', async () => {
+        const found = await handle(find as Find<unknown[]>, args);
+        return (await found.evaluate(settled)) && found;
+      });
+      await element.click();
     },
     async type(text, find, ...args) {
       await (await handle(find as Find<unknown[]>, args)).type(text);
@@ -205,8 +226,10 @@ async function webkitTab(): Promise<Tab> {
       return (await session.executeScript('return arguments[0].textContent', [{ [ELEMENT]: id }])) as string;
     },
     async click(find, ...args) {
-      const id = await elementId(find as Find<unknown[]>, args);
-      await session.executeScript('arguments[0].scrollIntoView({ block: "center" })', [{ [ELEMENT]: id }]);
+      const id = await poll('a settled element to click', async () => {
+        const found = await elementId(find as Find<unknown[]>, args);
+        return (await session.executeScript(`return (${settled.toString()})(arguments[0])`, [{ [ELEMENT]: found }])) && found;
+      });
       await session.elementClick(id);
     },
     async type(text, find, ...args) {
