@@ -137,6 +137,16 @@ async function firefoxTab(): Promise<Tab> {
   const handle = (find: Find<unknown[]>, args: unknown[]) =>
     poll(`${find.toString()} ${JSON.stringify(args)}`, async () =>
       (await context.evaluateHandle(callFind(find, args))).asElement() as puppeteer.ElementHandle<Element> | null);
+  // Runs `body` with the tab's commands aimed at `target`, then back where they were.
+  const aimedAt = async <R>(target: puppeteer.Page | puppeteer.Frame, body: () => Promise<R>) => {
+    const outer = context;
+    context = target;
+    try {
+      return await body();
+    } finally {
+      context = outer;
+    }
+  };
   const tab: Tab = {
     engine: 'firefox',
     async goto(url) {
@@ -162,27 +172,13 @@ async function firefoxTab(): Promise<Tab> {
     async inFrame(body, find, ...args) {
       const frame = await (await handle(find as Find<unknown[]>, args)).contentFrame();
       if (!frame) throw new Error('not an iframe');
-      const outer = context;
-      context = frame;
-      try {
-        return await body();
-      } finally {
-        context = outer;
-      }
+      return aimedAt(frame, body);
     },
     async popup(opener) {
       const opened = new Promise<puppeteer.Page>((resolve) => page.once('popup', (popup) => popup && resolve(popup)));
       await opener();
       const popup = await opened;
-      const within = async <R>(body: () => Promise<R>) => {
-        const outer = context;
-        context = popup;
-        try {
-          return await body();
-        } finally {
-          context = outer;
-        }
-      };
+      const within = <R>(body: () => Promise<R>) => aimedAt(popup, body);
       await within(() => tab.waitFor('the popup to load', loaded));
       return { within, close: () => popup.close() };
     },
