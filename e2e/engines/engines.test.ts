@@ -2,8 +2,8 @@
 // suite): the decision completed by a person, embedded and in a popup, the consent field submitted in a form, the
 // snippet with the service down, both elements under a strict Content-Security-Policy, and the script tag fetching
 // only what a page shows. Each test drives the browser with real clicks and keys (./driver.ts) against the reference
-// server and the organisation's site of ../pages. Run: SVC_ENGINE=webkit node --import tsx --test e2e/engines/
-// (needs `pnpm run build`).
+// server and the organisation's site of ../pages. Run, after `pnpm run build`:
+//   SVC_ENGINE=webkit node --import tsx --test e2e/engines/engines.test.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createCaptureFlow, startOrgSite, startOwnService } from '../pages/org-site.js';
