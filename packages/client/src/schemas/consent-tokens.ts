@@ -10,9 +10,10 @@ export type VerifyConsentTokenRequest = z.infer<typeof verifyConsentTokenRequest
 
 /**
  * What a consent token verification reports. `fulfilled`: valid, and now consumed; `expired`: past its 5 minutes or
- * already verified once (verifying clears the token); `invalid`: never issued to the caller's account.
+ * already verified once (verifying clears the token); `revoked`: the person's consent was withdrawn since it was issued
+ * (use stops, whatever the token's age); `invalid`: never issued to the caller's account.
  */
-export const consentTokenStatus = z.enum(['fulfilled', 'expired', 'invalid']);
+export const consentTokenStatus = z.enum(['fulfilled', 'expired', 'revoked', 'invalid']);
 
 /**
  * ConsentVerification. `flow_id`, `flow_version` and `consent_transaction_id` are present whenever the token is

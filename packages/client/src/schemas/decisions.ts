@@ -26,7 +26,8 @@ export type DeliveryMode = z.infer<typeof deliveryMode>;
  * reads, `verifying` while they enter their sign-in code, `reviewing` while they type their name, and ends `signed`,
  * `declined` or `countered`. Every kind can end `expired` (its `deadline_at` passed first); consent and approval can
  * end `cancelled` (the person or the host page gave up without deciding), a signing session cannot: it stays open
- * until its deadline.
+ * until its deadline. A `fulfilled` consent moves to `revoked` once no consent of its record is in force any more
+ * (withdrawn, through any channel).
  */
 export const decisionStatus = z.enum([
   'pending',
@@ -43,6 +44,7 @@ export const decisionStatus = z.enum([
   'signed',
   'cancelled',
   'expired',
+  'revoked',
 ]);
 export type DecisionStatus = z.infer<typeof decisionStatus>;
 

@@ -13,7 +13,7 @@ export const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
 /** Statuses after which nothing more happens. */
 export const TERMINAL: ReadonlySet<PageStatus> = new Set<PageStatus>([
-  'fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired',
+  'fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired', 'revoked',
 ]);
 
 /** A stored decision. */

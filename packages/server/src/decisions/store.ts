@@ -132,8 +132,9 @@ export function recordTransition(ctx: ServerContext, row: DecisionRow, action: s
 }
 
 /**
- * The decision behind a session token, with its deadline applied: an in-flight decision past `deadline_at` is
- * moved to `expired` here, since expiry is a matter of the server clock, not of anyone calling. The move is one
+ * The decision behind a session token, with its deadline and withdrawals applied: an in-flight decision past
+ * `deadline_at` is moved to `expired` here, since expiry is a matter of the server clock, not of anyone calling (and
+ * a fulfilled consent whose record was withdrawn to `revoked`, whichever channel withdrew it). The move is one
  * conditional update, and what the kind records of an expiry (its `expire`) runs in the same transaction only when
  * that update moved the row: so it happens exactly once, whoever reads first (and not at all if the caller's
  * transaction rolls back, in which case the next read moves it again).
@@ -159,6 +160,16 @@ export function findDecision(ctx: ServerContext, token: string): DecisionRow | u
   return row;
 }
 
+  // Withdrawal ends the consent at once: whoever reads next sees `revoked`, and the move is recorded once.
+  if (row.status === 'fulfilled' && kindOf(row.kind).withdrawn?.(ctx, row)) {
+    row.status = 'revoked';
+    row.updated_at = now;
+    transaction(ctx.db, () => {
+      const moved = stmt(ctx.db, "UPDATE decisions SET status = 'revoked', updated_at = ? WHERE id = ? AND status = 'fulfilled'")
+        .run(now, row.id).changes === 1;
+      if (moved) recordTransition(ctx, row, 'withdraw', 'fulfilled', now);
+    });
+  }
 /** Kinds whose expiry records something (their decisions are swept, not only moved when read). */
 const SWEPT_KINDS = kindModules.filter((kind) => kind.expire).map((kind) => kind.kind);
 const OPEN = `status NOT IN (${[...TERMINAL].map((s) => `'${s}'`).join(', ')})`;

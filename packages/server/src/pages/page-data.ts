@@ -4,7 +4,7 @@
 /** The participant-visible status of a decision (the API's `status` values). */
 export type PageStatus =
   | 'pending' | 'authenticating' | 'verifying' | 'reviewing' | 'informed' | 'evidenced' | 'fulfilled' | 'declined'
-  | 'approved' | 'denied' | 'countered' | 'signed' | 'cancelled' | 'expired';
+  | 'approved' | 'denied' | 'countered' | 'signed' | 'cancelled' | 'expired' | 'revoked';
 
 /** One screen of a consent decision's hosted page; the answer of a comprehension check never reaches the page. */
 export type Screen =

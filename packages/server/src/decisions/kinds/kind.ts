@@ -108,6 +108,11 @@ export interface DecisionKindModule<K extends DecisionKind = DecisionKind> {
    */
   expire?(ctx: ServerContext, row: DecisionRow, now: string): void;
   /**
+   * Whether what a completed decision recorded no longer holds (every consent of a consent's record withdrawn): the
+   * shared layer then moves it `fulfilled -> revoked` when it is read.
+   */
+  withdrawn?(ctx: ServerContext, row: DecisionRow): boolean;
+  /**
    * How an open decision addressed to someone shows in their Trust Inbox, or null when it no longer waits there though
    * it is still open (an approval whose escalation was answered through another decision). Absent: listed under its
    * page's heading.

@@ -7,12 +7,13 @@ import type { Ending, KindView, PageHost } from './kind-view.js';
 import { viewOf } from './kind-views.js';
 import { ParticipantError, reportDrops, sendTransition } from './participant-client.js';
 
-const TERMINAL = new Set<PageStatus>(['fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired']);
+const TERMINAL = new Set<PageStatus>(['fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired', 'revoked']);
 
 /** Endings every kind shares; each kind's view adds those of its outcomes. */
 const endings: Partial<Record<PageStatus, Ending>> = {
   cancelled: { title: 'Cancelled', text: 'No decision was recorded.' },
   expired: { title: 'This request has expired', text: 'Ask the site that sent you here to start again.' },
+  revoked: { title: 'Consent withdrawn', text: 'This consent was withdrawn; it is no longer used.' },
 };
 
 /**

@@ -3,7 +3,7 @@ import type { DecisionKindModule } from '../kind.js';
 import { prepareConsent } from './create.js';
 import { consentPage } from './page.js';
 import { consentInbox } from './inbox.js';
-import { consentClaimsOf, consentEvent, consentRecordIdOf, recordConsentDecision } from './record.js';
+import { consentClaimsOf, consentEvent, consentRecordIdOf, consentWithdrawalOf, recordConsentDecision } from './record.js';
 import { screensOfRow, totalSteps } from './screens.js';
 import { actConsent, consentActions } from './steps.js';
 import { issueConsentToken, redeemConsentToken } from './token.js';
@@ -21,5 +21,6 @@ export const consentKind: DecisionKindModule<'consent'> = {
   recordId: consentRecordIdOf,
   claims: consentClaimsOf,
   redeem: redeemConsentToken,
+  withdrawn: (ctx, row) => consentWithdrawalOf(ctx, row) === 'all',
   inbox: (_ctx, row) => consentInbox(row),
 };

@@ -4,7 +4,7 @@ import type { DecisionClaims, DecisionEntry, PurposeOutcome } from '@svc/client/
 import type { ServerContext } from '../../../lib/context.js';
 import { stmt } from '../../../lib/db.js';
 import type { DomainEvent } from '../../../lib/events.js';
-import { createConsentRecord } from '../../../records/service.js';
+import { createConsentRecord, getConsentRecord } from '../../../records/service.js';
 import { collectionChannelOf, eventBaseOf, plusSeconds, TOKEN_LIFETIME_SECONDS, type DecisionRow } from '../../row.js';
 import { screensOfRow } from './screens.js';
 
@@ -17,10 +17,25 @@ function recordKey(row: Pick<DecisionRow, 'id'>): string {
 }
 
 /** The consent record a completed consent decision made, or null. */
-export function consentRecordIdOf(ctx: ServerContext, row: DecisionRow): string | null {
+export function consentRecordIdOf(ctx: ServerContext, row: Pick<DecisionRow, 'id' | 'application_id'>): string | null {
   const id = stmt<[string, string], string>(ctx.db, 'SELECT id FROM consent_records WHERE application_id = ? AND idempotency_key = ?')
     .pluck().get(row.application_id, recordKey(row)) as unknown as string | undefined;
   return id ?? null;
+}
+
+/**
+ * How much of the consent a decision recorded has been withdrawn since, through any channel (the organisation, the
+ * person's own pages and links, a newer record): `none`; `some` (a consent purpose it granted is withdrawn, so the
+ * claims its consent token stands for no longer hold); `all` (its record is revoked: no consent of it is in force).
+ * Objections to a legitimate interest withdraw no consent.
+ */
+export function consentWithdrawalOf(ctx: ServerContext, row: Pick<DecisionRow, 'id' | 'application_id' | 'account_id'>): 'none' | 'some' | 'all' {
+  const recordId = consentRecordIdOf(ctx, row);
+  if (!recordId) return 'none';
+  const withdrawn = stmt<[string], number>(ctx.db, "SELECT 1 FROM consent_withdrawals WHERE record_id = ? AND outcome = 'revoked' LIMIT 1")
+    .pluck().get(recordId) !== undefined;
+  if (!withdrawn) return 'none';
+  return getConsentRecord(ctx, row.account_id, recordId)?.status === 'revoked' ? 'all' : 'some';
 }
 
 /**

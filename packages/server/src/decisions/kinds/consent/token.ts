@@ -7,6 +7,7 @@ import { stmt } from '../../../lib/db.js';
 import { hashSecret, newSecret } from '../../../lib/ids.js';
 import { transaction } from '../../../lib/transaction.js';
 import { plusSeconds, SECRET, TOKEN_LIFETIME_SECONDS, type DecisionRow } from '../../row.js';
+import { consentWithdrawalOf } from './record.js';
 import { seal, unseal } from './seal.js';
 
 /** Issues the consent token of a fulfilled decision, sealed into the row under the exchange token; its value. */
@@ -21,8 +22,12 @@ export function issueConsentToken(ctx: ServerContext, row: DecisionRow, exchange
   return consentToken;
 }
 
-/** At exchange: the sealed consent token, opened with the exchange token, with the seconds it has left. */
+/**
+ * At exchange: the sealed consent token, opened with the exchange token, with the seconds it has left; none once the
+ * consent was withdrawn (the token would only verify `revoked`).
+ */
 export function redeemConsentToken(ctx: ServerContext, row: DecisionRow, exchangeToken: string, now: string): Pick<ConsentExchange, 'access_token' | 'token_type' | 'expires_in'> | undefined {
+  if (consentWithdrawalOf(ctx, row) !== 'none') return undefined;
   const consentToken = row.sealed_consent_token ? unseal(row.sealed_consent_token, exchangeToken) : undefined;
   if (!consentToken) return undefined;
   const expiresAt = stmt<[string], string>(ctx.db, 'SELECT expires_at FROM consent_tokens WHERE token_hash = ?')
@@ -36,7 +41,9 @@ export function redeemConsentToken(ctx: ServerContext, row: DecisionRow, exchang
 
 interface ConsentTokenRow {
   token_hash: string;
+  decision_id: string;
   account_id: string;
+  application_id: string;
   flow_id: string;
   flow_version: number;
   consent_transaction_id: string;
@@ -46,8 +53,9 @@ interface ConsentTokenRow {
 
 /**
  * Verifies a consent token for the caller's account and clears it: the first verification within 5 minutes is
- * `fulfilled` and valid; a second one, or one after 5 minutes, is `expired`; a token the account never received
- * is `invalid`.
+ * `fulfilled` and valid; a second one, or one after 5 minutes, is `expired`; a token whose consent was withdrawn
+ * since it was issued is `revoked`, whatever its age (withdrawal stops use at once); a token the account never
+ * received is `invalid`.
  */
 export function verifyConsentToken(ctx: ServerContext, accountId: string, consentToken: string): ConsentVerification {
   const invalid = (): ConsentVerification => {
@@ -57,16 +65,23 @@ export function verifyConsentToken(ctx: ServerContext, accountId: string, consen
   if (!SECRET.test(consentToken)) return invalid();
   const hash = hashSecret(consentToken);
   const now = isoNow(ctx.clock);
-  // The first verification clears the token and reads it back in one statement; a miss is told apart after.
-  const consumed = transaction(ctx.db, () => stmt<[string, string, string, string], ConsentTokenRow>(ctx.db,
-    'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND account_id = ? AND verified_at IS NULL AND expires_at > ? RETURNING *',
-  ).get(now, hash, accountId, now));
-  const row = consumed ?? stmt<[string], ConsentTokenRow>(ctx.db, 'SELECT * FROM consent_tokens WHERE token_hash = ?').get(hash);
-  if (!row || row.account_id !== accountId) return invalid();
-  const status = consumed ? 'fulfilled' : 'expired';
+  const checked = transaction(ctx.db, () => {
+    const known = stmt<[string], ConsentTokenRow>(ctx.db, 'SELECT * FROM consent_tokens WHERE token_hash = ?').get(hash);
+    if (!known || known.account_id !== accountId) return undefined;
+    if (consentWithdrawalOf(ctx, { id: known.decision_id, application_id: known.application_id, account_id: known.account_id }) !== 'none') {
+      return { row: known, status: 'revoked' as const };
+    }
+    // The first verification clears the token: only one conditional update can move it.
+    const consumed = stmt<[string, string, string, string], ConsentTokenRow>(ctx.db,
+      'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND account_id = ? AND verified_at IS NULL AND expires_at > ? RETURNING *',
+    ).get(now, hash, accountId, now);
+    return { row: consumed ?? known, status: consumed ? 'fulfilled' as const : 'expired' as const };
+  });
+  if (!checked) return invalid();
+  const { row, status } = checked;
   ctx.metrics.increment('consent_tokens.verified_total', { status });
   return {
-    valid: consumed !== undefined,
+    valid: status === 'fulfilled',
     status,
     flow_id: row.flow_id,
     expires_at: row.expires_at,
