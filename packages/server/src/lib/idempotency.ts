@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { loadSealer } from '../webhooks/secrets.js';
 import { transaction } from './transaction.js';
-import type { Env, ServerContext } from './context.js';
+import type { Env, Principal, ServerContext } from './context.js';
 import { ApiError, badRequest, unprocessable } from './errors.js';
 
 /** How long a key is remembered (the window in which a client may retry). */
@@ -11,11 +11,33 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 const KEY = /^[\x21-\x7e]{1,255}$/;
 
+const sorted = (values: readonly string[]) => [...values].sort().join(' ');
+
+/**
+ * Whose keys these are: the credential and what it may do. Two callers share a key space only when they are the same
+ * token, key, person (through the same client, with the same scopes) or agent (on the same grant), so a replay goes
+ * only to a caller the route's permission check treats as it treated the first request; anyone else's request with
+ * the same key is handled as their own.
+ */
+function credentialOf(principal: Principal): string {
+  switch (principal.kind) {
+    case 'api_token': return `api_token\n${principal.tokenId}\n${sorted(principal.permissions)}`;
+    case 'publishable_key': return `publishable_key\n${principal.key}`;
+    case 'agent': return `agent\n${principal.agentId}\n${principal.grantId}\n${principal.clientId}\n${sorted(principal.scopes)}`;
+    case 'person': {
+      const { delegation } = principal;
+      return [`person\n${principal.personId}\n${principal.clientId}\n${sorted(principal.scopes)}`,
+        ...(delegation ? [`${delegation.delegateId}\n${delegation.grantId}\n${sorted(delegation.scopes)}`] : [])].join('\n');
+    }
+  }
+}
+
 /**
  * Honours `Idempotency-Key` on API writes: the first request with a key runs and its answer is kept (sealed, for 24
  * hours of the server clock); a retry with the same key and the same request gets that answer again with
  * `Idempotent-Replayed: true` instead of running twice. The same key on a different request is a 422; a retry
- * while the first is still running is a 409. A 5xx answer is not kept, so the retry runs.
+ * while the first is still running is a 409. A 5xx answer is not kept, so the retry runs. Keys belong to the
+ * credential that sent them ({@link credentialOf}): the stored key is the credential's digest and the client's key.
  */
 export function idempotency(ctx: ServerContext): MiddlewareHandler<Env> {
   const sealer = loadSealer(ctx.controlDataDir);
@@ -28,11 +50,13 @@ export function idempotency(ctx: ServerContext): MiddlewareHandler<Env> {
   const prune = ctx.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
 
   return async (c, next) => {
-    const key = c.req.header('idempotency-key');
-    if (key === undefined || !['POST', 'PATCH', 'DELETE'].includes(c.req.method)) return next();
-    if (!KEY.test(key)) throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters.', 'invalid_idempotency_key');
+    const given = c.req.header('idempotency-key');
+    if (given === undefined || !['POST', 'PATCH', 'DELETE'].includes(c.req.method)) return next();
+    if (!KEY.test(given)) throw badRequest('Idempotency-Key must be 1 to 255 printable ASCII characters.', 'invalid_idempotency_key');
 
-    const accountId = c.get('principal').accountId;
+    const principal = c.get('principal');
+    const accountId = principal.accountId;
+    const key = `${createHash('sha256').update(credentialOf(principal)).digest('base64url')}:${given}`;
     const requestHash = createHash('sha256').update(`${c.req.method} ${c.req.path}\n`).update(await c.req.text()).digest('hex');
     const now = ctx.clock.now();
     // Forgetting expired keys, reading this one and claiming it is one transaction.
