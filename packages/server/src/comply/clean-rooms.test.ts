@@ -3,11 +3,14 @@
 // agreement; queries count subjects, per purpose, the overlap of A and B by hashed email, and a histogram by month:
 // exact without privacy_parameters, small buckets suppressed, and with epsilon noisy (values differ, their mean near
 // the truth) within the room's budget. No result carries a row-level value. Status: active -> closed | expired.
+// The server draws its noise from a seeded source here, so noisy counts are the same on every run.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { personAccessToken } from '../oauth/test-support.js';
 import { startTestCells, startTestServer, type TestCells, type TestServer } from '../testing.js';
+import { geometricNoise } from './noise.js';
+import { seededUniform } from './seeded-uniform.js';
 import { activeAgreement, createApplication, createCapturableFlow, expect, importRecords, otherAccount, pendingAgreement, tokenWith, type Row } from './test-support.js';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -34,6 +37,7 @@ describe('comply: clean rooms and their queries', () => {
 
   before(async () => {
     server = await startTestServer();
+    server.context.noiseSource = seededUniform(1);
     read = await tokenWith(server, ['read']);
     agreementId = await activeAgreement(server);
     appA = server.sandbox.application_id;
@@ -142,7 +146,14 @@ describe('comply: clean rooms and their queries', () => {
     }
   });
 
-  it('adds geometric noise when privacy_parameters asks: values differ, their mean is near the truth, epsilon is spent and stated', async () => {
+  it('adds geometric noise when privacy_parameters asks: each count is the truth plus one draw at the stated epsilon and sensitivity, values differ, their mean is near the truth, epsilon is spent', async () => {
+    // A second source of the server's seed replays the mechanism: the noise each bucket must have got, in order.
+    server.context.noiseSource = seededUniform(2024);
+    const replay = seededUniform(2024);
+    const noised = (key: string, truth: number, epsilon: number, sensitivity: number) => {
+      const count = Math.max(0, truth + geometricNoise(Math.round(epsilon * 1000), sensitivity, replay));
+      return count < 10 ? { key, count: null, suppressed: true } : { key, count, suppressed: false };
+    };
     await expect(server, '/api/v1/governance', 200, { method: 'PATCH', json: { governance: { clean_room_epsilon_budget: 100 } } });
     const noisy = (await expect(server, '/api/v1/clean_rooms', 201, { method: 'POST', json: { agreement_id: agreementId, participants: [appA, appB] } })).clean_room;
     assert.equal(noisy.privacy_budget.epsilon_total, 100);
@@ -151,6 +162,7 @@ describe('comply: clean rooms and their queries', () => {
       const { query: q } = await query(noisy.id, { computation_type: 'count', query_definition: {}, privacy_parameters: { epsilon: 1, mechanism: 'laplace' } });
       assert.deepEqual(q.result.noise, { mechanism: 'geometric', epsilon: 1, sensitivity: 1, scale: 1 });
       assert.deepEqual(q.privacy_parameters, { epsilon: 1, mechanism: 'laplace' });
+      assert.deepEqual(q.result.buckets, [noised('subjects', 35, 1, 1)], `query ${i + 1}`);
       values.push(q.result.buckets[0].count);
     }
     assert.ok(values.every(Number.isInteger));
@@ -163,9 +175,11 @@ describe('comply: clean rooms and their queries', () => {
     // count_by_purpose: one subject can be in every purpose bucket, so its sensitivity is the number of buckets.
     const byPurpose = (await query(noisy.id, { computation_type: 'count_by_purpose', query_definition: {}, privacy_parameters: { epsilon: 2 } })).query;
     assert.deepEqual(byPurpose.result.noise, { mechanism: 'geometric', epsilon: 2, sensitivity: 2, scale: 1 });
+    assert.deepEqual(byPurpose.result.buckets, [noised('newsletter', 35, 2, 2), noised('research', 15, 2, 2)]);
     await query(noisy.id, { computation_type: 'count_by_purpose', query_definition: {}, privacy_parameters: { epsilon: 1, sensitivity: 1 } }, 422, 'sensitivity_too_small');
     const raised = (await query(noisy.id, { computation_type: 'count', query_definition: {}, privacy_parameters: { epsilon: 0.5, sensitivity: 3, mechanism: 'geometric' } })).query;
     assert.deepEqual(raised.result.noise, { mechanism: 'geometric', epsilon: 0.5, sensitivity: 3, scale: 6 });
+    assert.deepEqual(raised.result.buckets, [noised('subjects', 35, 0.5, 3)]);
   });
 
   it('refuses queries once the room\'s epsilon budget is spent', async () => {

@@ -407,7 +407,7 @@ export function runQuery(ctx: ServerContext, accountId: string, room: RoomRow, i
       throw new ApiError(409, `The clean room's privacy budget has ${fromMilli(room.epsilon_budget_milli - room.epsilon_spent_milli)} epsilon left; this query needs ${privacy.epsilon}.`, 'privacy_budget_exhausted');
     }
     noise = { mechanism: 'geometric', epsilon: privacy.epsilon, sensitivity, scale: sensitivity / privacy.epsilon };
-    counts = { ...counts, buckets: counts.buckets.map((b) => ({ key: b.key, count: Math.max(0, b.count + geometricNoise(spend, sensitivity)) })) };
+    counts = { ...counts, buckets: counts.buckets.map((b) => ({ key: b.key, count: Math.max(0, b.count + geometricNoise(spend, sensitivity, ctx.noiseSource)) })) };
   }
   const buckets = counts.buckets.map((b) => (b.count < minCohort ? { key: b.key, count: null, suppressed: true } : { key: b.key, count: b.count, suppressed: false }));
   const result: CleanRoomResult = cleanRoomResult.parse({

@@ -37,6 +37,11 @@ export interface ServerContext {
   agentTokens?: (token: string) => Principal;
   /** Resolves a person calling with `X-Delegation-Grant-Id` to the principal's context, or throws the 403. */
   delegates?: (person: Extract<Principal, { kind: 'person' }>, grantId: string) => Principal;
+  /**
+   * The uniform integers in [0, max) that clean-room noise is drawn from. Unset, node:crypto's CSPRNG; tests set a
+   * seeded source so that what they assert on noisy counts is reproducible.
+   */
+  noiseSource?: (max: number) => number;
 }
 
 /**
