@@ -393,9 +393,9 @@ describe('POST /api/v1/captures', () => {
 
     it('is refused when the request does not come from an allowed origin', async () => {
       const app = await application({ browserCommit: true, origins: ['https://shop.example'] });
-      // Without an Origin (a server calling with the page's key); a foreign Origin is already a 403 before this.
+      // Without an Origin (a server calling with the page's key), and from a foreign one: the same 422.
       await expectError(await captureRequest(server, withSubject({ flow_id: app.flow }), { key: app.key, origin: null }), 422, 'browser_commit_not_allowed');
-      await expectError(await captureRequest(server, withSubject({ flow_id: app.flow }), { key: app.key, origin: 'https://evil.example' }), 403, 'origin_not_allowed');
+      await expectError(await captureRequest(server, withSubject({ flow_id: app.flow }), { key: app.key, origin: 'https://evil.example' }), 422, 'browser_commit_not_allowed');
     });
 
     it('creates the record at once when enabled, from an allowed origin: form_capture_browser', async () => {

@@ -4,11 +4,16 @@ import type { Hono } from 'hono';
 import { requires } from '../lib/auth.js';
 import { limitBody } from '../lib/body-limit.js';
 import type { Env, ServerContext } from '../lib/context.js';
+import { forbidden } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
+import { isAllowedOrigin } from '../lib/origins.js';
 import { readJson } from '../lib/validate.js';
 import { RENDER_PROOF_HEADER } from '../render/proof.js';
 import { browserOrigin, publishableOnly } from '../render/routes.js';
-import { authorizeCapture, createCapture } from './service.js';
+import { authorizeCapture, browserCommitNotAllowed, createCapture } from './service.js';
+
+/** Where pages post captures; the CORS guard leaves a foreign origin's capture to this route to answer. */
+export const CAPTURES_PATH = '/api/v1/captures';
 
 /**
  * A capture is small: at most 50 decisions and digests and a 16 KB snapshot (which JSON escaping can grow to
@@ -20,10 +25,16 @@ const AUTHORIZE_PATHS = ['/api/v1/decisions/:token/authorize', '/api/v1/consent_
 
 /** Mounts the capture and authorize routes. */
 export function captureRoutes(app: Hono<Env>, ctx: ServerContext): void {
-  app.post('/api/v1/captures', publishableOnly, limitBody(CAPTURE_BODY_LIMIT), async (c) => {
+  app.post(CAPTURES_PATH, publishableOnly, limitBody(CAPTURE_BODY_LIMIT), async (c) => {
     const principal = c.get('principal');
     if (principal.kind !== 'publishable_key') throw new Error('unreachable: publishableOnly ran');
     const request = await readJson(c, captureRequest);
+    // A foreign origin (the CORS guard sent no CORS headers): Errors rule 2 when it commits, else the guard's 403.
+    const origin = browserOrigin(c);
+    if (origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
+      if (request.commit) throw browserCommitNotAllowed('the request does not come from an allowed origin');
+      throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
+    }
     const capture = await createCapture(ctx, {
       accountId: principal.accountId,
       applicationId: principal.applicationId,
@@ -48,7 +59,7 @@ export function captureRoutes(app: Hono<Env>, ctx: ServerContext): void {
 export const captureOperations: Operation[] = [
   {
     method: 'post',
-    path: '/api/v1/captures',
+    path: CAPTURES_PATH,
     summary: "Capture consent from the organisation's own form (consent field: send X-Svc-Render-Proof; snippet: without)",
     tag: 'Captures',
     auth: ['publishable_key'],

@@ -57,11 +57,14 @@ function assertBrowserCommit(ctx: ServerContext, caller: CaptureCaller): void {
   if (!application?.browser_commit_enabled) why = 'the application has not enabled browser commit';
   else if (origins.length === 0) why = 'the application lists no allowed origins';
   else if (caller.origin === undefined || !origins.includes(caller.origin)) why = 'the request does not come from an allowed origin';
-  if (why) {
-    throw unprocessable(`Browser commit is not allowed: ${why}. Commit the capture token from your server instead.`, 'browser_commit_not_allowed', [
-      { path: 'commit', code: 'browser_commit_not_allowed', message: why },
-    ]);
-  }
+  if (why) throw browserCommitNotAllowed(why);
+}
+
+/** The 422 `browser_commit_not_allowed` of Errors rule 2, naming `commit` and why. */
+export function browserCommitNotAllowed(why: string): ApiError {
+  return unprocessable(`Browser commit is not allowed: ${why}. Commit the capture token from your server instead.`, 'browser_commit_not_allowed', [
+    { path: 'commit', code: 'browser_commit_not_allowed', message: why },
+  ]);
 }
 
 /** The attestation refusals of a capture as a 422 naming each purpose (`decisions.<key>`), like the Record API. */
