@@ -17,6 +17,7 @@ import { messagePage, PAGE_HEADERS, pageCsp, pageShell } from '../pages/render.j
 import { personFor } from '../records/service.js';
 import { recordVerifiedSignIn } from '../delegations/trust-score.js';
 import { findClient } from './clients.js';
+import { OTHER_ORGANISATION, personForClient } from './people.js';
 import type { OAuthPageData, OAuthScope } from './page-data.js';
 
 const CODE_TTL_MS = 10 * 60_000;
@@ -81,6 +82,17 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     if (!interaction) return lost(c);
     const client = findClient(ctx, String(interaction.params.client_id));
     if (!client) return lost(c);
+    if (interaction.prompt.name === 'login' && interaction.prompt.reasons.includes(OTHER_ORGANISATION) && interaction.session?.accountId) {
+      // Signed in already, as another organisation's person: this organisation's person with the same verified email
+      // signs in instead, as of the same sign-in (the provider ends the other person's session first).
+      const accountId = personForClient(ctx, interaction.session.accountId, client.id);
+      if (accountId) {
+        const session = interaction.session.uid ? await provider().Session.findByUid(interaction.session.uid) : undefined;
+        const login = { accountId, ...(session?.loginTs ? { ts: session.loginTs } : {}), ...(session?.amr ? { amr: session.amr } : {}) };
+        await provider().interactionFinished(node(c).incoming, node(c).outgoing, { login }, { mergeWithLastSubmission: false });
+        return RESPONSE_ALREADY_SENT;
+      }
+    }
     const signIn = stmt<[string], SignIn>(ctx.db, 'SELECT email, code_hash, attempts, expires_at FROM oauth_sign_ins WHERE uid = ?').get(interaction.uid);
     const error = c.req.query('error');
     const base: Pick<OAuthPageData, 'uid' | 'client_name' | 'error'> = { uid: interaction.uid, client_name: client.name, error: error ? errorText(error) : null };

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
-import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { AGENT_TYPES, OAP_PROTOCOL_VERSIONS } from '@svc/client/schemas';
 import type { JWK } from 'jose';
 import type { ServerContext } from '../lib/context.js';
@@ -14,6 +14,7 @@ import { messagePage } from '../pages/render.js';
 import { sqliteAdapter } from './adapter.js';
 import { clientMetadata } from './clients.js';
 import { firstPartyScopes } from './first-party.js';
+import { OTHER_ORGANISATION, personOfAnotherOrganisation } from './people.js';
 import { deviceCodePage, deviceSuccessPage } from './device-pages.js';
 import { EXCHANGE_PARAMETERS, exchangeDelegationGrant } from '../delegations/exchange.js';
 
@@ -40,11 +41,31 @@ const TTL = {
   Session: 14 * 24 * 3600,
 } as const;
 
-/** The provider's view of a person: `sub` is the person's id, the same person consent records know. */
-async function findAccount(ctx: ServerContext, sub: string) {
+/**
+ * The provider's view of a person: `sub` is the person's id, the same person consent records know. A code, refresh
+ * token or access token names a person of its client's organisation, or nobody (people.ts).
+ */
+async function findAccount(ctx: ServerContext, koa: KoaContextWithOIDC, sub: string, token: unknown) {
   const person = stmt<[string], { id: string; email: string }>(ctx.db, 'SELECT id, email FROM persons WHERE id = ?').get(sub);
   if (!person || !person.email.includes('@')) return undefined;
+  const client = koa.oidc?.client;
+  if (token && client && personOfAnotherOrganisation(ctx, person.id, client.clientId)) return undefined;
   return { accountId: person.id, claims: () => ({ sub: person.id, email: person.email, email_verified: true }) };
+}
+
+/**
+ * oidc-provider's interaction policy, and one check more on its login prompt: a browser signed in as one
+ * organisation's person, at another organisation's client, signs in again as that organisation's person (the
+ * interaction page does so at once, by the verified email: interactions.ts).
+ */
+function interactionsPolicy(ctx: ServerContext) {
+  const policy = interactionPolicy.base();
+  policy.get('login')!.checks.add(new interactionPolicy.Check(OTHER_ORGANISATION, "The signed-in person is another organisation's", (koa) => {
+    const { session, client } = koa.oidc;
+    const elsewhere = Boolean(session?.accountId && client && personOfAnotherOrganisation(ctx, session.accountId, client.clientId));
+    return elsewhere ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+  }));
+  return policy;
 }
 
 /** The server's ES256 private keys (newest first), in the JWK form oidc-provider signs with. */
@@ -73,7 +94,7 @@ export function createProvider(ctx: ServerContext): Provider {
   const configuration: Configuration = {
     // Clients are the applications' registrations (`oauth_clients`); everything else is the provider's own.
     adapter: sqliteAdapter(ctx.db, (id) => clientMetadata(ctx, id)) as unknown as Configuration['adapter'],
-    findAccount: (_, sub) => findAccount(ctx, sub),
+    findAccount: (koa, sub, token) => findAccount(ctx, koa, sub, token),
     jwks: { keys: privateJwks(ctx.dataDir) as never },
     cookies: { keys: [cookieKey(ctx)] },
     scopes: [...OAUTH_SCOPES],
@@ -124,10 +145,12 @@ export function createProvider(ctx: ServerContext): Provider {
       userinfo: '/oauth/userinfo',
       revocation: '/oauth/revoke',
       introspection: '/oauth/introspect',
+      // Where the provider ends a session when the browser signs in as another person (its logout confirmation).
+      end_session: '/oauth/session/end',
       // The server's own JWKS route answers it (the same keys): discovery names it.
       jwks: '/.well-known/jwks.json',
     },
-    interactions: { url: (_, interaction) => `/oauth/interaction/${interaction.uid}` },
+    interactions: { policy: interactionsPolicy(ctx), url: (_, interaction) => `/oauth/interaction/${interaction.uid}` },
     discovery: {
       agent_claims_supported: ['agent_id', 'agent_type', 'delegation_grant_id', 'principal_sub', 'bounds'],
       agent_types_supported: [...AGENT_TYPES], // the agent_type an agent identity may have

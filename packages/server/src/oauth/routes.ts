@@ -9,6 +9,7 @@ import type { RouteModule } from '../app.js';
 import type { Env, ServerContext } from '../lib/context.js';
 import { findClient } from './clients.js';
 import { interactionRoutes } from './interactions.js';
+import { isPersonOf } from './people.js';
 import { createProvider } from './provider.js';
 
 const providers = new WeakMap<ServerContext, Provider>();
@@ -38,7 +39,8 @@ export const oauthRoutes: RouteModule = (app, ctx) => {
     const token = await oauthProvider(ctx).AccessToken.find(value);
     if (!token?.accountId || token.jkt || token.isSenderConstrained?.()) return undefined;
     const client = token.clientId ? findClient(ctx, token.clientId) : undefined;
-    if (!client) return undefined;
+    // The person must be the client's account's: a principal never pairs one organisation with another's person.
+    if (!client || !isPersonOf(ctx, token.accountId, client.account_id)) return undefined;
     return { kind: 'person', accountId: client.account_id, personId: token.accountId, clientId: client.id, scopes: [...token.scopes] };
   };
 

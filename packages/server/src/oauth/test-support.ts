@@ -51,12 +51,20 @@ export class Browser {
    */
   async authorize(url: string, email: string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {
     let { res, url: at } = await this.follow(url);
-    for (let step = 0; step < 6; step += 1) {
-      if (new URL(at).origin !== this.origin || !new URL(at).pathname.startsWith('/oauth/interaction/')) return new URL(at);
-      const page = new URL(at);
-      const uid = /^\/oauth\/interaction\/([^/?]+)$/.exec(page.pathname)?.[1];
-      if (!uid) throw new Error(`not an interaction page: ${at} (${res.status}) ${(await res.text()).slice(0, 300)}`);
+    for (let step = 0; step < 8; step += 1) {
+      const here = new URL(at);
+      if (here.origin !== this.origin || !here.pathname.startsWith('/oauth/')) return here;
       const html = await res.text();
+      // The provider's own self-submitting form (it ends the session of another person signed in): submit it.
+      const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(html);
+      if (form && new URL(form[1]!, at).pathname.startsWith('/oauth/')) {
+        const fields = Object.fromEntries([...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1]!, m[2]!]));
+        ({ res, url: at } = await this.follow(new URL(form[1]!, at).href, { form: fields }));
+        continue;
+      }
+      if (!here.pathname.startsWith('/oauth/interaction/')) return here;
+      const uid = /^\/oauth\/interaction\/([^/?]+)$/.exec(here.pathname)?.[1];
+      if (!uid) throw new Error(`not an interaction page: ${at} (${res.status}) ${html.slice(0, 300)}`);
       const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(html)![1]!) as { step: string; sandbox_code: string | null };
       if (data.step === 'email') ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/sign_in`, { form: { email } }));
       else if (data.step === 'code') ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/verify`, { form: { code: data.sandbox_code! } }));

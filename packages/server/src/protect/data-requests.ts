@@ -132,9 +132,13 @@ export function listDataRequests(ctx: ServerContext, caller: Caller, page: {
   return { data_requests: items.map((r) => toDataRequest(ctx, r)), next_cursor };
 }
 
-/** What the service holds about the person in this cell: records (and so receipts), grants, and Protect's own rows. */
+/**
+ * What the service holds about the person in this cell for the request's organisation: records (and so receipts),
+ * grants, and Protect's own rows, each of that organisation only (a person is one per email per organisation).
+ */
 function exportFor(ctx: ServerContext, row: DataRequestRow, now: string): DataRequestExport {
-  const ids = (sql: string) => stmt<[string], string>(ctx.db, sql).pluck().all(row.person_id) as unknown as string[];
+  const ids = (table: string, column = 'person_id') => stmt<[string, string], string>(ctx.db,
+    `SELECT id FROM ${table} WHERE ${column} = ? AND account_id = ? ORDER BY seq`).pluck().all(row.person_id, row.account_id) as unknown as string[];
   const records = stmt<[string, string], { id: string; application_id: string; flow_id: string; flow_version: number; captured_at: string; expires_at: string | null }>(ctx.db,
     'SELECT id, application_id, flow_id, flow_version, captured_at, expires_at FROM consent_records WHERE person_id = ? AND account_id = ? ORDER BY seq')
     .all(row.person_id, row.account_id);
@@ -144,11 +148,11 @@ function exportFor(ctx: ServerContext, row: DataRequestRow, now: string): DataRe
     person: { id: row.person_id, email },
     consent_records: records,
     receipt_ids: records.map((r) => r.id),
-    delegation_grant_ids: ids('SELECT id FROM delegation_grants WHERE principal_id = ? ORDER BY seq'),
-    policy_ids: ids('SELECT id FROM policies WHERE person_id = ? ORDER BY seq'),
-    data_offer_ids: ids('SELECT id FROM data_offers WHERE person_id = ? ORDER BY seq'),
-    portability_transfer_ids: ids('SELECT id FROM portability_transfers WHERE person_id = ? ORDER BY seq'),
-    data_request_ids: ids('SELECT id FROM data_requests WHERE person_id = ? ORDER BY seq'),
+    delegation_grant_ids: ids('delegation_grants', 'principal_id'),
+    policy_ids: ids('policies'),
+    data_offer_ids: ids('data_offers'),
+    portability_transfer_ids: ids('portability_transfers'),
+    data_request_ids: ids('data_requests'),
   };
 }
 
