@@ -89,7 +89,8 @@ export function castQuorumVote(ctx: ServerContext, person: Extract<Principal, { 
       recordTransition(ctx, session, 'verify_access_token', from, now);
     }
     const comment = input.comment !== undefined ? { comment: input.comment } : {};
-    applyTransition(ctx, token, input.vote === 'approve' ? { action: 'sign', name: party.name ?? party.email, ...comment } : { action: 'decline', ...comment });
+    const viewer = { email: party.email, authenticatedAt: isoNow(ctx.clock), method: 'access_token' } as const;
+    applyTransition(ctx, token, input.vote === 'approve' ? { action: 'sign', name: party.name ?? party.email, ...comment } : { action: 'decline', ...comment }, viewer);
   });
   const after = findAgreementRow(ctx, person.accountId, row.id)!;
   const vote: QuorumVote | undefined = quorumVotesOf(ctx, after).find((v) => v.party_id === party.id);

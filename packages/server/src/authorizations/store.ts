@@ -8,7 +8,8 @@ import { isoNow } from '../lib/clock.js';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 import { homedId } from '../lib/ids.js';
-import { freezeAuthorizationReceipt, type ApprovalOutcome } from '../receipts/authorization.js';
+import { freezeAuthorizationReceipt, type ApprovalOutcome, type AuthenticationFact } from '../receipts/authorization.js';
+import { personFor } from '../records/service.js';
 import { lifecycleEvents } from '../delegations/receipt.js';
 import { actionOf, ESCALATION_USE_SECONDS, escalationOfDecision, type EscalationRow } from '../delegations/escalation-store.js';
 
@@ -39,6 +40,10 @@ export interface ApprovalDecisionInput {
   deliveryMode: 'embed' | 'popup' | 'redirect';
   channel: 'hosted' | 'embedded';
   scope: string | null;
+  /** The person the approval was addressed to, once they proved it on the page (lower-case email); else null. */
+  addressee: string | null;
+  /** How and when the person who answered was authenticated on the page, when someone was. */
+  authentication: AuthenticationFact | undefined;
 }
 
 interface AuthorizationRow {
@@ -90,6 +95,10 @@ export function recordApprovalDecision(ctx: ServerContext, input: ApprovalDecisi
     channel: input.channel,
     scope: input.scope,
     ...(escalation ? { escalation: escalationFacts(ctx, escalation, input.decidedAt) } : {}),
+    // An addressee who proved it was them is identified: the account's person with that email.
+    ...(input.addressee && input.authentication && !escalation
+      ? { principal: { id: personFor(ctx, input.accountId, input.addressee, now), name: input.addressee } } : {}),
+    ...(input.authentication ? { authentication: input.authentication } : {}),
   });
   stmt(ctx.db, `INSERT INTO authorization_records (id, account_id, application_id, decision_id, outcome, recorded_at, receipt)
     VALUES (?, ?, ?, ?, ?, ?, ?)`).run(id, input.accountId, input.applicationId, input.decisionId, input.outcome, now, JSON.stringify(receipt));

@@ -8,6 +8,7 @@ import { ApiError, forbidden, notFound } from '../lib/errors.js';
 import { readJson } from '../lib/validate.js';
 import type { TransitionRequest } from '../pages/page-data.js';
 import { cancelAction } from './actions.js';
+import { viewerOf } from './viewer.js';
 import { kindModules } from './kinds/index.js';
 import { findDecision, recordDrop } from './store.js';
 import { targetOriginOf } from './targets.js';
@@ -50,9 +51,12 @@ export function participantRoutes(app: Hono<Env>, ctx: ServerContext): void {
   const token = (c: Context<Env>) => c.req.param('token') ?? '';
 
   app.post('/decisions/:token/transitions', limit, local, async (c) => {
-    if (!findDecision(ctx, token(c))) throw notFound('No decision with that session token.');
+    const row = findDecision(ctx, token(c));
+    if (!row) throw notFound('No decision with that session token.');
     const request = (await readJson(c, transitionRequest)) as TransitionRequest;
-    return c.json(applyTransition(ctx, token(c), request));
+    // Who is signed in on the trust URL matters only to a decision addressed to someone (authentication.ts).
+    const viewer = row.addressee_email ? await viewerOf(ctx, c) : undefined;
+    return c.json(applyTransition(ctx, token(c), request, viewer));
   });
 
   app.post('/decisions/:token/drops', limit, local, async (c) => {

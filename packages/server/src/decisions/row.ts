@@ -57,6 +57,12 @@ export interface DecisionRow {
   addressee_email: string | null;
   /** The addressee's home country, an ISO code (a signing session's party). */
   home_country: string | null;
+  /** The address the person proved on the page before answering (lower-case); null until someone did. */
+  authenticated_email: string | null;
+  /** How they proved it: signed in on the trust URL, the page's own email code, or their access token (API votes). */
+  authentication_method: 'trust_session' | 'email_code' | 'access_token' | null;
+  /** When they were authenticated (the sign-in's time for a session, the code's check for a code). */
+  authenticated_at: string | null;
 }
 
 export const plusSeconds = (iso: string, seconds: number) => new Date(Date.parse(iso) + seconds * 1000).toISOString();

@@ -1,8 +1,10 @@
-// The sandbox sign-in every kind that asks "is it you?" shares: a 6-digit code, kept only hashed on the decision,
-// shown on the page instead of being emailed (the reference server sends no email), at most five wrong tries.
+// The sign-in every kind that asks "is it you?" shares: a 6-digit code to the person's email, kept only hashed on the
+// decision, at most five wrong tries. The sandbox (a development application) shows it on the page instead of
+// emailing it; a production page never shows it (transitions.ts). A right code proves the address (authentication.ts).
 import { randomInt } from 'node:crypto';
 import type { ApiError } from '../lib/errors.js';
 import { hashSecret, safeEqual } from '../lib/ids.js';
+import { provenByCode } from './authentication.js';
 import { refuse } from './refusals.js';
 import type { DecisionRow } from './row.js';
 
@@ -20,13 +22,15 @@ export function issueCode(row: DecisionRow): string {
 }
 
 /**
- * Checks `code`: undefined when it is right (the code is used up), else the refusal to store with the step (a wrong
- * code counts as an attempt; the last tolerated one voids the code). Throws `code_required` when no code is out.
+ * Checks `code`: undefined when it is right (the code is used up and the address it went to is proven, `now`), else
+ * the refusal to store with the step (a wrong code counts as an attempt; the last tolerated one voids the code).
+ * Throws `code_required` when no code is out.
  */
-export function checkCode(row: DecisionRow, code: string): ApiError | undefined {
+export function checkCode(row: DecisionRow, code: string, now: string): ApiError | undefined {
   if (!row.verify_code_hash) throw refuse('code_required', 'Request a new code first.', 'code');
   if (safeEqual(codeHash(row, code), row.verify_code_hash)) {
     row.verify_code_hash = null;
+    provenByCode(row, now);
     return undefined;
   }
   row.verify_attempts += 1;

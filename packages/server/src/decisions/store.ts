@@ -88,6 +88,9 @@ export function createDecision(
     created_at: now,
     updated_at: now,
     completed_at: null,
+    authenticated_email: null,
+    authentication_method: null,
+    authenticated_at: null,
   };
   transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id,
       flow_version, terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at,
@@ -157,9 +160,6 @@ export function findDecision(ctx: ServerContext, token: string): DecisionRow | u
       kindOf(row.kind).expire?.(ctx, row, now);
     });
   }
-  return row;
-}
-
   // Withdrawal ends the consent at once: whoever reads next sees `revoked`, and the move is recorded once.
   if (row.status === 'fulfilled' && kindOf(row.kind).withdrawn?.(ctx, row)) {
     row.status = 'revoked';
@@ -170,6 +170,9 @@ export function findDecision(ctx: ServerContext, token: string): DecisionRow | u
       if (moved) recordTransition(ctx, row, 'withdraw', 'fulfilled', now);
     });
   }
+  return row;
+}
+
 /** Kinds whose expiry records something (their decisions are swept, not only moved when read). */
 const SWEPT_KINDS = kindModules.filter((kind) => kind.expire).map((kind) => kind.kind);
 const OPEN = `status NOT IN (${[...TERMINAL].map((s) => `'${s}'`).join(', ')})`;

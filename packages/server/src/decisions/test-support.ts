@@ -72,3 +72,13 @@ export async function allowOrigin(server: TestServer, origin: string, applicatio
   const res = await server.api(`/api/v1/applications/${applicationId}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin } } });
   assert.ok(res.status === 201 || res.status === 200, `allow ${origin}: ${res.status} ${await res.text()}`);
 }
+
+/**
+ * Proves on the page that the addressee is answering, as they would without a session: the code sent to their
+ * address (the sandbox shows it on the page), then `verify`. Answers the code's transition result.
+ */
+export async function proveAddressee(server: TestServer, token: string): Promise<TransitionResult> {
+  const sent = await ok(server, token, { action: 'send_code' });
+  assert.ok(sent.sandbox_code, 'the sandbox shows the code sent to the addressee');
+  return ok(server, token, { action: 'verify', code: sent.sandbox_code });
+}

@@ -7,6 +7,8 @@ import { notFound, type ApiError } from '../lib/errors.js';
 import { hashSecret, newSecret, homedId } from '../lib/ids.js';
 import { transaction } from '../lib/transaction.js';
 import type { TransitionRequest, TransitionResult } from '../pages/page-data.js';
+import { getApplication } from './applications.js';
+import { requireAddressee, type Viewer } from './authentication.js';
 import { kindOf } from './kinds/index.js';
 import type { StepResult } from './kinds/kind.js';
 import { refuse } from './refusals.js';
@@ -16,9 +18,11 @@ import { findDecision, lastIndex, progressOf, recordTransition } from './store.j
 /**
  * Applies one participant step inside a transaction, validating it against the decision's current screen. Refusals
  * are 422 with a code: `decision_expired`, `decision_completed`, `invalid_transition`, `stale_step`, and the kind's
- * own (`wrong_code`, `code_required`, `wrong_answer`, `required_purpose_missing`, `unknown_purpose`, ...).
+ * own (`wrong_code`, `code_required`, `wrong_answer`, `required_purpose_missing`, `unknown_purpose`, ...); an answer
+ * to a decision addressed to someone else than `viewer` (the person signed in on the trust URL, if any), when the
+ * page has not proven the addressee, is 403 `sign_in_required` or `not_addressee`.
  */
-export function applyTransition(ctx: ServerContext, token: string, request: TransitionRequest): TransitionResult {
+export function applyTransition(ctx: ServerContext, token: string, request: TransitionRequest, viewer?: Viewer): TransitionResult {
   // A refusal that must still be stored (a wrong code counts as an attempt) is thrown after the commit.
   const { result, refusal } = transaction(ctx.db, (): { result?: TransitionResult; refusal?: ApiError } => {
     const row = findDecision(ctx, token);
@@ -42,6 +46,8 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
       row.completed_at = now;
     } else {
       step = kind.act(ctx, row, request, now);
+      // Only the addressee answers; throwing here rolls back whatever the kind changed.
+      if (step.complete) requireAddressee(row, viewer);
     }
 
     let completion: TransitionResult['completion'];
@@ -64,7 +70,8 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
         verify_code_hash = @verify_code_hash, verify_attempts = @verify_attempts, evidence = @evidence, purposes = @purposes,
         counter_proposal = @counter_proposal, cancelled_by = @cancelled_by, consent_transaction_id = @consent_transaction_id,
         exchange_token_hash = @exchange_token_hash, exchange_expires_at = @exchange_expires_at,
-        sealed_consent_token = @sealed_consent_token, updated_at = @updated_at, completed_at = @completed_at
+        sealed_consent_token = @sealed_consent_token, updated_at = @updated_at, completed_at = @completed_at,
+        authenticated_email = @authenticated_email, authentication_method = @authentication_method, authenticated_at = @authenticated_at
       WHERE id = @id`).run(row);
     if (step.refusal) return { refusal: step.refusal };
     // Inside the transaction, so the record, its receipt and audit event, and what listeners write (the webhook
@@ -78,7 +85,8 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
         progress,
         transition: changed ? { from, to: row.status, step_index: progress.step_index, total_steps: progress.total_steps } : null,
         ...(completion ? { completion } : {}),
-        ...(step.sandboxCode ? { sandbox_code: step.sandboxCode } : {}),
+        // The sandbox's stand-in for the email; a production page never learns the code it sent.
+        ...(step.sandboxCode && getApplication(ctx, row.application_id)?.environment === 'development' ? { sandbox_code: step.sandboxCode } : {}),
       },
     };
   });

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { inboxList, type InboxDecision } from '@svc/client/schemas';
 import { hashSecret, newId, newSecret } from '../lib/ids.js';
-import { createDecision, ok } from '../decisions/test-support.js';
+import { createDecision, ok, proveAddressee } from '../decisions/test-support.js';
 import { agentToken, call, check, grant, newAgent, type Agent, type Json, type Person } from '../delegations/test-support.js';
 import { Browser, personAccessToken } from '../oauth/test-support.js';
 import { startTestServer, type TestServer } from '../testing.js';
@@ -87,7 +87,7 @@ before(async () => {
   assert.equal(value.status, 202, JSON.stringify(value.body));
   created.valueEscalation = value.body.authority_check.escalation.id;
   server.advance(60);
-  const scope = await check(server, token, { scope: 'bookings:write', action: 'write', description: 'Book a hotel' });
+  const scope = await check(server, token, { scope: 'bookings:write', action: 'write', value: 80, currency: 'EUR', description: 'Book a hotel' });
   assert.equal(scope.status, 202, JSON.stringify(scope.body));
   created.scopeEscalation = scope.body.authority_check.escalation.id;
   for (const key of ['valueEscalation', 'scopeEscalation']) {
@@ -231,6 +231,7 @@ describe('GET /api/v1/inbox', () => {
     const answered = (await createDecision(server, { kind: 'approval', subject_ref: 'po-7', delivery_mode: 'redirect', addressee: { email: 'dora@example.com' } })).session_token;
     const dora = await signIn('dora@example.com');
     assert.deepEqual(tokensOf(await inbox(dora.token)), [answered]);
+    await proveAddressee(server, answered);
     await ok(server, answered, { action: 'approve' });
     assert.deepEqual(tokensOf(await inbox(dora.token)), []);
 
@@ -246,6 +247,7 @@ describe('GET /api/v1/inbox', () => {
     assert.deepEqual(tokensOf(await inbox(bob.token, '?kind=approval')), [own]);
     const popup = await createDecision(server, { kind: 'approval', subject_ref: esc.id, delivery_mode: 'popup' });
     assert.deepEqual(tokensOf(await inbox(bob.token, '?kind=approval')), [own], 'one row per escalation: its own decision');
+    await proveAddressee(server, popup.session_token);
     await ok(server, popup.session_token, { action: 'deny' });
     assert.deepEqual(tokensOf(await inbox(bob.token, '?kind=approval')), []);
 

@@ -22,6 +22,8 @@ const PENDING_SECONDS = 600;
 export interface InboxPerson {
   personId: string;
   email: string;
+  /** When the person signed in (the provider's session `auth_time`). */
+  authenticatedAt: string;
 }
 
 const koaOf = (ctx: ServerContext, c: Context<Env>) => {
@@ -39,7 +41,8 @@ export async function signedInPerson(ctx: ServerContext, c: Context<Env>): Promi
   const personId = session.accountId;
   if (!personId) return undefined;
   const email = inboxEmailOf(ctx, personId);
-  return email ? { personId, email } : undefined;
+  const authTime = session.authTime();
+  return email && authTime ? { personId, email, authenticatedAt: new Date(authTime * 1000).toISOString() } : undefined;
 }
 
 /** Ends the provider's session in this browser (every application's sign-in through it, as signing out should). */

@@ -22,8 +22,9 @@ import { connect } from './020-connect.js';
 import { verifyAgree } from './021-verify-agree.js';
 import { protect } from './022-protect.js';
 import { comply } from './024-comply.js';
+import { decisionAuthentication } from './025-decision-authentication.js';
 
 /** Every schema migration, in order. Add a module's migration here with the next free id. */
 export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
   agentIdentities, delegations, noticeRecords, agentManifests, agreements, signatureRequests, inboxAddressees,
-  homeCountries, credentials, transfers, connect, verifyAgree, protect, comply];
+  homeCountries, credentials, transfers, connect, verifyAgree, protect, comply, decisionAuthentication];

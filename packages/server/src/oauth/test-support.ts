@@ -10,16 +10,18 @@ export class Browser {
   constructor(readonly origin: string) {}
 
   /** One request with the browser's cookies, keeping the ones the answer sets; never follows a redirect. */
-  async request(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(url: string, init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
     const res = await fetch(new URL(url, this.origin), {
-      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      method: init.method ?? (init.form || init.json !== undefined ? 'POST' : 'GET'),
       redirect: 'manual',
       headers: {
         cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '),
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...(init.json !== undefined ? { 'content-type': 'application/json' } : {}),
         ...init.headers,
       },
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+      ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
     });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
@@ -85,10 +87,10 @@ export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 /**
  * A person's access token from the sandbox's OAuth client (PAR, PKCE, the hosted sign-in and consent pages), for the
- * person signing in as `email`.
+ * person signing in as `email` in `browser` (which keeps the provider's session).
  */
 export async function personAccessToken(server: Pick<TestServer, 'url' | 'sandbox'>,
-  email = 'ada@example.com', scope = 'openid'): Promise<string> {
+  email = 'ada@example.com', scope = 'openid', browser = new Browser(server.url)): Promise<string> {
   const as = await discover(server.url);
   const client = { client_id: server.sandbox.oauth_client_id! };
   const auth = oauth.ClientSecretBasic(server.sandbox.oauth_client_secret!);
@@ -98,7 +100,7 @@ export async function personAccessToken(server: Pick<TestServer, 'url' | 'sandbo
     redirect_uri: redirectUri, scope, response_type: 'code', state: 's',
     code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
   }, insecure));
-  const back = await new Browser(server.url).authorize(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(par.request_uri)}`, email);
+  const back = await browser.authorize(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(par.request_uri)}`, email);
   const params = oauth.validateAuthResponse(as, client, back, 's');
   const tokens = await oauth.processAuthorizationCodeResponse(as, client,
     await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure));

@@ -109,6 +109,12 @@ export interface PageData extends PageProgress, KindParts {
   redirect_uri_denied: string | null;
   /** Base path of the participant API, `/decisions/{session_token}`. */
   api: string;
+  /**
+   * The person the decision is addressed to, who alone may answer it; null when anyone holding the link may.
+   * `proven`: this browser showed it is them (their signed-in session, or the page's code); `signed_in_as`: someone
+   * else signed in here.
+   */
+  addressee: null | { email: string; proven: boolean; signed_in_as: string | null };
 }
 
 /** What `POST /decisions/{token}/transitions` answers. */

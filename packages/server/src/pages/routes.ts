@@ -15,6 +15,8 @@ import { kindModules, kindOf } from '../decisions/kinds/index.js';
 import type { DecisionRow } from '../decisions/row.js';
 import { createDecision, findDecision, progressOf } from '../decisions/store.js';
 import { targetOriginOf } from '../decisions/targets.js';
+import { addresseeProven, type Viewer } from '../decisions/authentication.js';
+import { viewerOf } from '../decisions/viewer.js';
 import type { PageData, PageParts } from './page-data.js';
 import { messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './render.js';
 
@@ -82,7 +84,7 @@ const NO_PARTS = Object.fromEntries(kindModules.map((kind) => [kind.kind, null])
  * The public data the page is rendered with (nothing secret: no comprehension answers, no tokens but its own) and
  * its document title.
  */
-export function pageOf(ctx: ServerContext, row: DecisionRow, frame: boolean, referer?: string): { data: PageData; title: string } {
+export function pageOf(ctx: ServerContext, row: DecisionRow, frame: boolean, referer?: string, viewer?: Viewer): { data: PageData; title: string } {
   const mode = frame ? 'embed' : row.delivery_mode === 'redirect' ? 'redirect' : 'popup';
   const page = kindOf(row.kind).page(ctx, row);
   const application = getApplication(ctx, row.application_id);
@@ -99,6 +101,11 @@ export function pageOf(ctx: ServerContext, row: DecisionRow, frame: boolean, ref
     redirect_uri: row.redirect_uri,
     redirect_uri_denied: deniedUri(row.redirect_uri),
     api: `/decisions/${row.session_token}`,
+    addressee: row.addressee_email === null ? null : {
+      email: row.addressee_email,
+      proven: addresseeProven(row, viewer),
+      signed_in_as: viewer && viewer.email !== row.addressee_email ? viewer.email : null,
+    },
     ...NO_PARTS,
     [row.kind]: page.part,
   };
@@ -131,14 +138,15 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
     return c.body(body, 200, headers);
   });
 
-  const render = (frame: boolean) => (c: Context<Env>) => {
+  const render = (frame: boolean) => async (c: Context<Env>) => {
     const row = findDecision(ctx, c.req.param('token') ?? '');
     if (!row) {
       // An error page has nothing to click, so framing it harms no one, and the host's iframe can show why.
       return sendPage(c, messagePage({ title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' }),
         frame ? ['*'] : [], 404);
     }
-    const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'));
+    const viewer = row.addressee_email ? await viewerOf(ctx, c) : undefined;
+    const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'), viewer);
     const html = pageShell({
       lang: data.locale,
       title,

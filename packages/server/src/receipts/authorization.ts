@@ -21,6 +21,12 @@ const OUTCOME_STATE: Record<ApprovalOutcome, ReceiptEvent['event_state']> = {
   countered: 'approval countered',
 };
 
+/** How the person who answered proved it was them on the page (`extensions.authentication`). */
+export interface AuthenticationFact {
+  method: 'trust_session' | 'email_code' | 'access_token';
+  authenticated_at: string;
+}
+
 /** What an authorization receipt is frozen from. */
 export interface AuthorizationReceiptInput {
   recordId: string;
@@ -51,6 +57,10 @@ export interface AuthorizationReceiptInput {
     action: ProposedAction;
     useBy: string;
   };
+  /** The addressee of an approval that answered no escalation, once they proved it was them: then identified. */
+  principal?: { id: string; name: string };
+  /** How and when the person who answered was authenticated; absent when nobody was (an approval addressed to no one). */
+  authentication?: AuthenticationFact;
 }
 
 /** The party name of a principal no identity was established for: the record id stands in for them. */
@@ -70,15 +80,15 @@ export function scopesOf(scope: string | null): string[] | undefined {
 }
 
 /**
- * Builds the authorization receipt frozen at issue. The hosted approval page establishes no identity, so the record
- * is anonymous: its id stands in for the principal. The requesting application is the `agent` party (the reference
+ * Builds the authorization receipt frozen at issue. An approval addressed to no one establishes no identity, so its
+ * record is anonymous: its id stands in for the principal; one whose addressee proved it was them names that person. The requesting application is the `agent` party (the reference
  * server does not know which agent or workflow of the application proposed the action). The `authority` block holds
  * only its required `withdrawal_method` and, for an approval, `valid_from`: the server enforces no bound on what was
  * approved, and an absent bound means "not configured". No `pii_processing`, so the dpv flavor is refused.
  */
 export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): AuthorizationReceiptRecord {
   if (input.escalation) return freezeEscalationReceipt(input, input.escalation);
-  const principal = input.recordId;
+  const principal = input.principal?.id ?? input.recordId;
   const controller = input.application.id;
   const scopes = scopesOf(input.scope);
   return {
@@ -86,9 +96,11 @@ export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): Au
     conforms_to: RECEIPT_CONFORMS_TO,
     record_id: input.recordId,
     record_type: 'authorization_record',
-    anonymous: true,
+    ...(input.principal ? { pii_principal_id: input.principal.id } : { anonymous: true as const }),
     party_identification: [
-      { party_id: principal, party_name: UNIDENTIFIED_PRINCIPAL, party_role: 'principal' },
+      input.principal
+        ? { party_id: principal, party_name: input.principal.name, party_role: 'principal', party_type: 'natural person' }
+        : { party_id: principal, party_name: UNIDENTIFIED_PRINCIPAL, party_role: 'principal' },
       { party_id: controller, party_name: input.application.name, party_role: 'agent', party_type: 'organization', provenance: 'declared' },
       { party_id: PLATFORM_PARTY_ID, party_name: PLATFORM_PARTY_NAME, party_role: 'processor', party_type: 'organization' },
     ],
@@ -106,6 +118,7 @@ export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): Au
       collection_channel: input.channel,
       captured_at: input.decidedAt,
       recorded_at: input.recordedAt,
+      ...(input.authentication ? { authentication: input.authentication } : {}),
     },
   };
 }
@@ -154,6 +167,7 @@ function freezeEscalationReceipt(input: AuthorizationReceiptInput, escalation: N
       collection_channel: input.channel,
       captured_at: input.decidedAt,
       recorded_at: input.recordedAt,
+      ...(input.authentication ? { authentication: input.authentication } : {}),
     },
   };
 }

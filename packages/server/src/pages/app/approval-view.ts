@@ -1,6 +1,8 @@
-// An approval on the hosted page: what is asked, answered approve, deny, or with a counter-proposal.
+// An approval on the hosted page: what is asked, answered approve, deny, or with a counter-proposal. One addressed to
+// someone is answered only once this browser has shown it is them: their signed-in session, or the code step here.
 import { html, nothing, type TemplateResult } from 'lit';
 import type { ApprovalPagePart, PageStatus } from '../page-data.js';
+import { codeForm } from './code-form.js';
 import { counterForm } from './counter-form.js';
 import type { KindView, PageHost } from './kind-view.js';
 
@@ -58,10 +60,31 @@ export class ApprovalView implements KindView {
         <dt>Reference</dt><dd>${approval.escalation_id}</dd>
         ${approval.meeting_id ? html`<dt>Meeting</dt><dd>${approval.meeting_id}</dd>` : nothing}
       </dl>
-      <div class="actions">
+      ${this.confirming ? this.renderConfirm() : html`<div class="actions">
         <button type="button" class="primary" ?disabled=${host.busy} @click=${() => void host.act({ action: 'approve' })}>Approve</button>
         <button type="button" ?disabled=${host.busy} @click=${() => void host.act({ action: 'deny' })}>Deny</button>
         <button type="button" ?disabled=${host.busy} @click=${() => this.setCountering(true)}>Counter…</button>
-      </div>`;
+      </div>`}`;
+  }
+
+  /** Addressed to someone this browser has not shown to be: they confirm it is them before any answer. */
+  private get confirming(): boolean {
+    const addressee = this.host.data.addressee;
+    return addressee !== null && !addressee.proven && this.host.progress.status !== 'reviewing';
+  }
+
+  private renderConfirm(): TemplateResult {
+    const host = this.host;
+    const addressee = host.data.addressee!;
+    return html`
+      <h3>Confirm it is you</h3>
+      ${addressee.signed_in_as ? html`<p role="note">You are signed in as <strong>${addressee.signed_in_as}</strong>. This request is for
+        <strong>${addressee.email}</strong>: only they can answer it.</p>` : nothing}
+      ${host.progress.status === 'verifying' ? codeForm(host, addressee.email) : html`
+        <p id="confirm-hint">Only <strong>${addressee.email}</strong> can answer this request. We send a 6-digit code to that address to confirm it is you.</p>
+        <div class="actions">
+          <button type="button" class="primary" aria-describedby="confirm-hint" ?disabled=${host.busy}
+            @click=${() => void host.act({ action: 'send_code' }, 'A code was sent.')}>Email me a code</button>
+        </div>`}`;
   }
 }

@@ -2,6 +2,7 @@
 // the party's own email, then "Type your full name to sign" with Sign, Decline… and Counter….
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PageStatus, SignaturePagePart } from '../page-data.js';
+import { codeForm } from './code-form.js';
 import { counterForm } from './counter-form.js';
 import type { KindView, PageHost } from './kind-view.js';
 
@@ -108,21 +109,7 @@ export class SignatureView implements KindView {
   }
 
   private renderCode(): TemplateResult {
-    const host = this.host;
-    return html`
-      ${this.heading('Confirm it is you')}
-      <p>Enter the 6-digit code we sent to <strong>${this.part.party.email}</strong>.</p>
-      ${host.sandboxCode ? html`<p class="sandbox">Sandbox: no email was sent. Your code is <code>${host.sandboxCode}</code></p>` : nothing}
-      <form @submit=${(e: SubmitEvent) => host.submit(e, () => ({ action: 'verify', code: host.field('code') }))}>
-        <div class="field">
-          <label for="code">Code</label>
-          <input id="code" name="code" type="text" inputmode="numeric" autocomplete="one-time-code" pattern="[0-9]{6}" maxlength="6" required>
-        </div>
-        <div class="actions">
-          <button class="primary" ?disabled=${host.busy}>Verify</button>
-          <button type="button" ?disabled=${host.busy} @click=${() => void host.act({ action: 'send_code' }, 'A new code was sent.')}>Send a new code</button>
-        </div>
-      </form>`;
+    return html`${this.heading('Confirm it is you')}${codeForm(this.host, this.part.party.email)}`;
   }
 
   private renderSign(): TemplateResult {

@@ -5,6 +5,7 @@ import { APPROVAL_EVENT_TYPE, authorizationRecordIdOf, recordApprovalDecision } 
 import { decideEscalation, escalationOfDecision } from '../../../delegations/escalation-store.js';
 import type { ServerContext } from '../../../lib/context.js';
 import type { DomainEvent } from '../../../lib/events.js';
+import { authenticationOf } from '../../authentication.js';
 import { collectionChannelOf, eventBaseOf, type DecisionRow } from '../../row.js';
 
 type ApprovalOutcome = 'approved' | 'denied' | 'countered';
@@ -31,6 +32,8 @@ export function recordApproval(ctx: ServerContext, row: DecisionRow, announce: (
     deliveryMode: row.delivery_mode,
     channel: collectionChannelOf(row),
     scope: row.scope,
+    addressee: row.authenticated_email === row.addressee_email ? row.addressee_email : null,
+    authentication: authenticationOf(row),
   });
   const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
   if (escalation) {

@@ -25,6 +25,15 @@ export const consentActions = [
   declineAction,
 ];
 
+/** `email`, lower-case, when the decision may be answered with it: a decision addressed to someone takes only theirs. */
+function addressed(row: DecisionRow, email: string): string {
+  const lower = email.toLowerCase();
+  if (row.addressee_email && lower !== row.addressee_email) {
+    throw refuse('email_mismatch', 'This request is addressed to another email address.', 'email');
+  }
+  return lower;
+}
+
 /**
  * One step on the current screen. Refusals (422): `invalid_transition`, `email_required`, `wrong_code`,
  * `code_required`, `wrong_answer`, `required_purpose_missing`, `unknown_purpose`, `not_a_consent_purpose`,
@@ -52,17 +61,17 @@ export function actConsent(_ctx: ServerContext, row: DecisionRow, request: KindA
       return {};
     case 'sign_in':
       if (screen?.type !== 'sign_in') throw invalid();
-      row.subject_email = request.email.toLowerCase();
+      row.subject_email = addressed(row, request.email);
       advance();
       return screens[row.step_index]?.type === 'verify' ? { sandboxCode: issueCode(row) } : {};
     case 'send_code':
       if (screen?.type !== 'verify') throw invalid();
-      if (request.email) row.subject_email = request.email.toLowerCase();
+      if (request.email) row.subject_email = addressed(row, request.email);
       if (!row.subject_email) throw refuse('email_required', 'Enter your email address first.', 'email');
       return { sandboxCode: issueCode(row), unchanged: true };
     case 'verify': {
       if (screen?.type !== 'verify') throw invalid();
-      const wrong = checkCode(row, request.code);
+      const wrong = checkCode(row, request.code, now);
       if (wrong) return { refusal: wrong };
       advance();
       return {};

@@ -43,7 +43,7 @@ export const signatureActions = [
  * One step. Refusals (422): `invalid_transition`, `email_mismatch` (a code asked for another address than the
  * party's), `wrong_code`, `code_required`, `sign_in_required` (an outcome before the code was checked).
  */
-export function actSignature(_ctx: ServerContext, row: DecisionRow, request: KindAction): StepResult {
+export function actSignature(_ctx: ServerContext, row: DecisionRow, request: KindAction, now: string): StepResult {
   const invalid = () => invalidTransition(row, request.action);
   const signedIn = () => {
     if (row.step_index !== SIGN) throw refuse('sign_in_required', 'Confirm it is you with the code sent to your email first.', 'action');
@@ -63,7 +63,7 @@ export function actSignature(_ctx: ServerContext, row: DecisionRow, request: Kin
     }
     case 'verify': {
       if (row.step_index !== CODE) throw invalid();
-      const wrong = checkCode(row, request.code);
+      const wrong = checkCode(row, request.code, now);
       if (wrong) return { refusal: wrong };
       row.step_index = SIGN;
       row.status = 'reviewing';

@@ -1,0 +1,12 @@
+// The person signed in on the trust URL in the browser a page request came from: the service's own OpenID
+// provider's session, the one `/inbox` signs people in with.
+import type { Context } from 'hono';
+import type { Env, ServerContext } from '../lib/context.js';
+import { signedInPerson } from '../inbox/session.js';
+import type { Viewer } from './authentication.js';
+
+/** The signed-in person, or undefined (no session, or one without a verified email). */
+export async function viewerOf(ctx: ServerContext, c: Context<Env>): Promise<Viewer | undefined> {
+  const person = await signedInPerson(ctx, c);
+  return person ? { email: person.email, authenticatedAt: person.authenticatedAt, method: 'trust_session' } : undefined;
+}
