@@ -37,6 +37,8 @@ export const currencyCode = z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an I
 const unique = <T>(items: T[]) => new Set(items).size === items.length;
 /** An amount of money: positive, finite, at most two decimals' worth of precision beyond the integer part. */
 const amount = () => z.number().check(z.gt(0), z.lte(1e12), z.refine(Number.isFinite, 'must be a finite number'));
+/** The money an action moves: as `amount`, or 0 for an action that moves none (a value bound needs every action to say). */
+const moved = () => z.number().check(z.gte(0), z.lte(1e12), z.refine(Number.isFinite, 'must be a finite number'));
 
 // ---- Bounds -----------------------------------------------------------------------------------------------------
 
@@ -164,7 +166,7 @@ export type TokenExchangeResponse = z.infer<typeof tokenExchangeResponse>;
 export const authorityCheckRequest = z.strictObject({
   scope: apiScope,
   action: authorityAction,
-  value: z.optional(amount()),
+  value: z.optional(moved()),
   currency: z.optional(currencyCode),
   jurisdiction: z.optional(countryCode),
   description: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
@@ -238,7 +240,7 @@ export const escalationListQuery = z.object({
 export const createEscalationRequest = z.strictObject({
   scope: apiScope,
   action: authorityAction,
-  value: z.optional(amount()),
+  value: z.optional(moved()),
   currency: z.optional(currencyCode),
   jurisdiction: z.optional(countryCode),
   description: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),

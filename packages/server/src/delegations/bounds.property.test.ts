@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { DelegationBounds } from '@svc/client/schemas';
 import { startTestServer, type TestServer } from '../testing.js';
-import { firstFailedBound, wideningsOf, type ActionProposal, type CheckState, type GrantTerms } from './bounds.js';
+import { failedBounds, firstFailedBound, wideningsOf, type ActionProposal, type CheckState, type GrantTerms } from './bounds.js';
 import { agentToken, check, grant, newAgent, signIn, type Agent, type Person } from './test-support.js';
 
 const SCOPES = ['payments:write', 'bookings:read', 'profile:read', 'admin:write'];
@@ -49,6 +49,11 @@ const stateArb: fc.Arbitrary<CheckState> = fc.record({
   now: fc.integer({ min: -72, max: 120 }).map((h) => T0 + h * HOUR),
   trustScore: fc.integer({ min: 0, max: 100 }),
   allowedToday: fc.integer({ min: 0, max: 12 }),
+  ancestors: fc.array(fc.record({
+    grant_id: fc.constantFrom('dlg_us_AAAAAAAAAAAAAAAA', 'dlg_us_BBBBBBBBBBBBBBBB'),
+    max_actions_per_day: fc.integer({ min: 1, max: 10 }),
+    allowed_today: fc.integer({ min: 0, max: 12 }),
+  }), { maxLength: 2 }),
 });
 
 /** A grant within `parent`: every bound the parent configures kept, no wider; other bounds may be added. */
@@ -87,11 +92,12 @@ const within: Record<string, (t: GrantTerms, a: ActionProposal, s: CheckState) =
   scope: (t, a) => t.delegated_scopes.includes(a.scope),
   action: (t, a) => !t.bounds.actions || t.bounds.actions.includes(a.action),
   jurisdiction: (t, a) => !t.bounds.jurisdiction || (a.jurisdiction != null && t.bounds.jurisdiction.allowed.includes(a.jurisdiction)),
-  value: (t, a) => !t.bounds.value || a.value == null || (a.currency === t.bounds.value.currency && a.value <= t.bounds.value.max_per_transaction),
+  value: (t, a) => !t.bounds.value || (a.value != null && a.currency === t.bounds.value.currency && a.value <= t.bounds.value.max_per_transaction),
   time: (t, _a, s) => !t.bounds.time
     || ((t.bounds.time.not_before === undefined || s.now >= Date.parse(t.bounds.time.not_before)) && (t.bounds.time.not_after === undefined || s.now <= Date.parse(t.bounds.time.not_after))),
   reputation: (t, _a, s) => !t.bounds.reputation || s.trustScore >= t.bounds.reputation.min_trust_score,
-  sequence: (t, _a, s) => t.max_actions_per_day === null || s.allowedToday < t.max_actions_per_day,
+  sequence: (t, _a, s) => (t.max_actions_per_day === null || s.allowedToday < t.max_actions_per_day)
+    && (s.ancestors ?? []).every((a) => a.allowed_today < a.max_actions_per_day),
 };
 const withinAll = (t: GrantTerms, a: ActionProposal, s: CheckState) => Object.values(within).every((rule) => rule(t, a, s));
 
@@ -107,6 +113,13 @@ describe('bounds (properties)', () => {
     fc.assert(fc.property(termsArb, actionArb, stateArb, (terms, action, state) => {
       const failure = firstFailedBound(terms, action, state);
       if (failure) assert.equal(within[failure.bound]!(terms, action, state), false, failure.bound);
+    }), { numRuns: 5000 });
+  });
+
+  it('every bound the action goes beyond is named, each once, and only those (what an approval is asked to lift)', () => {
+    fc.assert(fc.property(termsArb, actionArb, stateArb, (terms, action, state) => {
+      const named = failedBounds(terms, action, state).map((f) => f.bound);
+      assert.deepEqual(named, Object.keys(within).filter((bound) => !within[bound]!(terms, action, state)));
     }), { numRuns: 5000 });
   });
 
@@ -151,7 +164,7 @@ describe('bounds over HTTP (properties)', () => {
       let allowed = 0;
       for (const action of actions) {
         const t: GrantTerms = { ...terms, expires_at: null, bounds };
-        const expected = withinAll(t, action, { now: Date.now(), trustScore: 100, allowedToday: allowed });
+        const expected = withinAll(t, action, { now: Date.now(), trustScore: 100, allowedToday: allowed, ancestors: [] });
         const res = await check(server, token, action);
         assert.equal(res.status === 200, expected, `${JSON.stringify({ bounds, scopes: terms.delegated_scopes, action })}: ${res.status} ${JSON.stringify(res.body)}`);
         if (res.status === 200) allowed += 1;

@@ -25,7 +25,17 @@ export interface ActionProposal {
 export interface CheckState {
   now: number;
   trustScore: number;
+  /** Actions allowed today under this grant and every grant made under it. */
   allowedToday: number;
+  /** The daily allowances of the grants above this one, each with the actions allowed today under it (its whole subtree). */
+  ancestors?: readonly AncestorAllowance[];
+}
+
+/** A grant above the one acting, with a daily allowance: sub-delegation never multiplies it. */
+export interface AncestorAllowance {
+  grant_id: string;
+  max_actions_per_day: number;
+  allowed_today: number;
 }
 
 /** A bound the action went beyond, with a message naming it, and whether the principal may be asked instead. */
@@ -40,53 +50,66 @@ export interface BoundFailure {
 
 const TRIGGERS = new Set<string>(ESCALATION_TRIGGERS);
 
-function fail(bound: BoundName, path: string, message: string): BoundFailure {
-  return { bound, path, message, escalatable: TRIGGERS.has(bound) };
+function fail(bound: BoundName, path: string, message: string, escalatable = TRIGGERS.has(bound)): BoundFailure {
+  return { bound, path, message, escalatable };
 }
 
 /**
- * The first bound `action` goes beyond, or undefined when it is within every bound the grant configures. Bounds are
- * checked in a fixed order (scope, action, jurisdiction, value, time, reputation, sequence), so the answer is
- * deterministic. A bound that is not configured is not checked; the scope bound is always configured.
+ * Every bound `action` goes beyond (one failure per bound), empty when it is within every bound the grant
+ * configures. Bounds are checked in a fixed order (scope, action, jurisdiction, value, time, reputation, sequence),
+ * so the answer is deterministic. A bound that is not configured is not checked; the scope bound is always
+ * configured. Some failures no approval can lift: jurisdiction, the daily allowance, and an action that names no
+ * value under a value bound (the principal would be approving a blank amount).
  */
-export function firstFailedBound(terms: GrantTerms, action: ActionProposal, state: CheckState): BoundFailure | undefined {
+export function failedBounds(terms: GrantTerms, action: ActionProposal, state: CheckState): BoundFailure[] {
   const { bounds } = terms;
+  const out: BoundFailure[] = [];
   if (!terms.delegated_scopes.includes(action.scope)) {
-    return fail('scope', 'scope', `Scope ${action.scope} is outside the grant's delegated scopes (${terms.delegated_scopes.join(', ')}).`);
+    out.push(fail('scope', 'scope', `Scope ${action.scope} is outside the grant's delegated scopes (${terms.delegated_scopes.join(', ')}).`));
   }
   if (bounds.actions && !bounds.actions.includes(action.action)) {
-    return fail('action', 'action', `Action ${action.action} is outside the grant's action bound (${bounds.actions.join(', ')}).`);
+    out.push(fail('action', 'action', `Action ${action.action} is outside the grant's action bound (${bounds.actions.join(', ')}).`));
   }
   if (bounds.jurisdiction) {
     if (action.jurisdiction == null) {
-      return fail('jurisdiction', 'jurisdiction', `The grant has a jurisdiction bound (${bounds.jurisdiction.allowed.join(', ')}): the action must name its jurisdiction.`);
-    }
-    if (!bounds.jurisdiction.allowed.includes(action.jurisdiction)) {
-      return fail('jurisdiction', 'jurisdiction', `Jurisdiction ${action.jurisdiction} is outside the grant's jurisdiction bound (${bounds.jurisdiction.allowed.join(', ')}).`);
+      out.push(fail('jurisdiction', 'jurisdiction', `The grant has a jurisdiction bound (${bounds.jurisdiction.allowed.join(', ')}): the action must name its jurisdiction.`));
+    } else if (!bounds.jurisdiction.allowed.includes(action.jurisdiction)) {
+      out.push(fail('jurisdiction', 'jurisdiction', `Jurisdiction ${action.jurisdiction} is outside the grant's jurisdiction bound (${bounds.jurisdiction.allowed.join(', ')}).`));
     }
   }
-  if (bounds.value && action.value != null) {
+  if (bounds.value) {
     const { max_per_transaction: max, currency } = bounds.value;
-    if (action.currency !== currency) {
-      return fail('value', 'currency', `The grant's value bound is in ${currency}; an action in ${action.currency} is beyond it.`);
-    }
-    if (action.value > max) {
-      return fail('value', 'value', `Value ${action.value} ${currency} is above the grant's value bound of ${max} ${currency} per transaction.`);
+    if (action.value == null) {
+      out.push(fail('value', 'value', `The grant has a value bound (${max} ${currency} per transaction): the action must name its value.`, false));
+    } else if (action.currency !== currency) {
+      out.push(fail('value', 'currency', `The grant's value bound is in ${currency}; an action in ${action.currency} is beyond it.`));
+    } else if (action.value > max) {
+      out.push(fail('value', 'value', `Value ${action.value} ${currency} is above the grant's value bound of ${max} ${currency} per transaction.`));
     }
   }
   if (bounds.time) {
     const { not_before: from, not_after: until } = bounds.time;
-    if (from !== undefined && state.now < Date.parse(from)) return fail('time', 'time', `The grant's time bound opens at ${from}.`);
-    if (until !== undefined && state.now > Date.parse(until)) return fail('time', 'time', `The grant's time bound closed at ${until}.`);
+    if (from !== undefined && state.now < Date.parse(from)) out.push(fail('time', 'time', `The grant's time bound opens at ${from}.`));
+    else if (until !== undefined && state.now > Date.parse(until)) out.push(fail('time', 'time', `The grant's time bound closed at ${until}.`));
   }
   if (bounds.reputation && state.trustScore < bounds.reputation.min_trust_score) {
-    return fail('reputation', 'reputation',
-      `The agent's trust score ${state.trustScore} is below the grant's reputation bound of ${bounds.reputation.min_trust_score}.`);
+    out.push(fail('reputation', 'reputation',
+      `The agent's trust score ${state.trustScore} is below the grant's reputation bound of ${bounds.reputation.min_trust_score}.`));
   }
+  // The allowance is counted across the chain: a sub-grant's actions count against every grant above it too.
+  const spent = state.ancestors?.find((a) => a.allowed_today >= a.max_actions_per_day);
   if (terms.max_actions_per_day !== null && state.allowedToday >= terms.max_actions_per_day) {
-    return fail('sequence', 'sequence', `The grant's allowance of ${terms.max_actions_per_day} actions a day (UTC) is used up.`);
+    out.push(fail('sequence', 'sequence', `The grant's allowance of ${terms.max_actions_per_day} actions a day (UTC) is used up.`));
+  } else if (spent) {
+    out.push(fail('sequence', 'sequence',
+      `The allowance of ${spent.max_actions_per_day} actions a day (UTC) of ${spent.grant_id}, which this grant was made under, is used up.`));
   }
-  return undefined;
+  return out;
+}
+
+/** The first bound `action` goes beyond (in the order of `failedBounds`), or undefined when it is within them all. */
+export function firstFailedBound(terms: GrantTerms, action: ActionProposal, state: CheckState): BoundFailure | undefined {
+  return failedBounds(terms, action, state)[0];
 }
 
 /** Whether the grant lets its agent ask the principal for more. */

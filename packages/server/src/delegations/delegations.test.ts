@@ -161,7 +161,7 @@ describe('agent tokens and bounds', () => {
     assert.equal(abroad.status, 403);
     assert.equal(abroad.body.code, 'bound_exceeded');
     assert.deepEqual(abroad.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]), [['jurisdiction', 'jurisdiction']]);
-    const deleting = await check(server, token, { scope: 'payments:write', action: 'delete', jurisdiction: 'DE' });
+    const deleting = await check(server, token, { scope: 'payments:write', action: 'delete', value: 40, currency: 'EUR', jurisdiction: 'DE' });
     assert.equal(deleting.status, 202, 'an action outside the action bound is escalated when escalation is allowed');
     assert.equal(deleting.body.authority_check.bound, 'action');
 
@@ -176,15 +176,15 @@ describe('agent tokens and bounds', () => {
     assert.equal(above.headers.get('location'), `/api/v1/oap/escalations/${esc.id}`);
     assert.equal(above.headers.get('retry-after'), '5');
 
-    const last = await check(server, token, { scope: 'bookings:read', action: 'read', jurisdiction: 'FR' });
+    const last = await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'FR' });
     assert.equal(last.status, 200);
     assert.equal(last.body.authority_check.remaining_today, 0);
-    const over = await check(server, token, { scope: 'bookings:read', action: 'read', jurisdiction: 'FR' });
+    const over = await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'FR' });
     assert.equal(over.status, 403);
     assert.equal(over.body.errors[0].code, 'sequence');
     server.advance(24 * 3600);
     const tomorrowToken = await agentToken(server, g.id, agent);
-    assert.equal((await check(server, tomorrowToken, { scope: 'bookings:read', action: 'read', jurisdiction: 'FR' })).status, 200, 'the allowance is per UTC day');
+    assert.equal((await check(server, tomorrowToken, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'FR' })).status, 200, 'the allowance is per UTC day');
   });
 
   it('the principal approves an escalation once; the agent learns it by polling and the action passes exactly once', async () => {
@@ -265,7 +265,7 @@ describe('agent tokens and bounds', () => {
   it('two actions racing for the last of the daily allowance: exactly one passes', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant({ max_actions_per_day: 1 }));
     const token = await agentToken(server, g.id, agent);
-    const results = await Promise.all(Array.from({ length: 6 }, () => check(server, token, { scope: 'bookings:read', action: 'read', jurisdiction: 'DE' })));
+    const results = await Promise.all(Array.from({ length: 6 }, () => check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })));
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 403, 403, 403, 403, 403]);
   });
 
@@ -282,18 +282,18 @@ describe('agent tokens and bounds', () => {
     assert.equal(childReceipt.extensions.delegation_chain_root, g.id);
     const helperToken = await agentToken(server, child.body.delegation_grant.id, helper);
 
-    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', jurisdiction: 'DE' })).status, 200);
+    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).status, 200);
     const suspended = await call(server, `/api/v1/delegations/${g.id}/suspend`, { token: ada.token, method: 'POST' });
     assert.equal(suspended.body.delegation_grant.status, 'suspended');
-    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', jurisdiction: 'DE' })).body.code, 'grant_suspended');
+    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).body.code, 'grant_suspended');
     assert.equal((await call(server, '/api/v1/me', { token: helperToken })).status, 403, 'a grant made under a suspended one is paused too');
     await call(server, `/api/v1/delegations/${g.id}/resume`, { token: ada.token, method: 'POST' });
-    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', jurisdiction: 'DE' })).status, 200);
+    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).status, 200);
 
     const revoked = await call(server, `/api/v1/delegations/${g.id}/revoke`, { token: ada.token, method: 'POST' });
     assert.equal(revoked.status, 200);
     assert.equal(revoked.body.delegation_grant.status, 'revoked');
-    const after = await check(server, token, { scope: 'bookings:read', action: 'read', jurisdiction: 'DE' });
+    const after = await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' });
     assert.equal(after.status, 401);
     assert.match(after.body.message, /revoked/);
     assert.equal((await call(server, '/api/v1/me', { token: helperToken })).status, 401);

@@ -1,6 +1,7 @@
 // Escalation storage: the rows, their read-time expiry, the principal's decision and the single use of an approval.
 // Decisions and authorization records read it; it reads nothing of theirs, so no module cycle forms.
-import type { Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/client/schemas';
+import type { BoundName, Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/client/schemas';
+import { ESCALATION_TRIGGERS } from '@svc/client/schemas';
 import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 
@@ -46,9 +47,28 @@ export function findEscalationRow(ctx: ServerContext, id: string): EscalationRow
   return stmt<[string], EscalationRow>(ctx.db, 'SELECT * FROM escalations WHERE id = ?').get(id);
 }
 
+/**
+ * The stored `action` column: the action, and beside it `lifts`, the bounds the action was beyond when the principal
+ * was asked (what an approval lifts; every other bound is checked again when it is used). Never on the wire.
+ */
+type StoredAction = ProposedAction & { lifts?: BoundName[] };
+
+/** The column's JSON for `action` and the bounds its approval would lift. */
+export function storedAction(action: ProposedAction, lifts: readonly BoundName[]): string {
+  return JSON.stringify({ ...action, lifts });
+}
+
 /** The action an escalation is about. */
 export function actionOf(row: EscalationRow): ProposedAction {
-  return JSON.parse(row.action) as ProposedAction;
+  const { lifts: _lifts, ...action } = JSON.parse(row.action) as StoredAction;
+  return action;
+}
+
+/** The bounds an approval of the escalation lifts (an escalation stored without them: its trigger, or every approval trigger when asked ahead). */
+export function liftsOf(row: EscalationRow): BoundName[] {
+  const { lifts } = JSON.parse(row.action) as StoredAction;
+  if (lifts) return lifts;
+  return row.trigger === 'escalation' ? ESCALATION_TRIGGERS.filter((t) => t !== 'escalation') : [row.trigger];
 }
 
 /** The wire shape; `decision` only for callers who may open it (never the agent). */

@@ -1,7 +1,7 @@
 // Escalations: an agent's action beyond its grant, put to the principal as an approval decision (kind approval,
 // subject_ref the escalation id) on the same hosted page and element consent uses. The decision's completion
 // decides the escalation (decisions/kinds/approval/record.ts); an approval then lets exactly that action through once.
-import type { Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/client/schemas';
+import type { BoundName, Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/client/schemas';
 import { appendAuditEvent } from '../audit/chain.js';
 import { createDecision } from '../decisions/store.js';
 import { isoNow } from '../lib/clock.js';
@@ -15,15 +15,17 @@ import {
   ESCALATION_LIFETIME_SECONDS,
   escalationStatusAt,
   findEscalationRow,
+  storedAction,
   toEscalation,
   type EscalationRow,
 } from './escalation-store.js';
 import type { GrantRecord } from './grants.js';
 
 /**
- * Opens an escalation of `action` under `grant` and the approval decision the principal answers, in the caller's
- * transaction; appends `escalation.opened` to the audit chain and emits it to webhooks with the decision's hosted
- * page (a full page: a link for the principal; an organisation embeds its own decision for the escalation).
+ * Opens an escalation of `action` under `grant` (its approval lifts the bounds `lifts`, no other) and the approval
+ * decision the principal answers, in the caller's transaction; appends `escalation.opened` to the audit chain and
+ * emits it to webhooks with the decision's hosted page (a full page: a link for the principal; an organisation
+ * embeds its own decision for the escalation).
  */
 export function openEscalation(
   ctx: ServerContext,
@@ -32,6 +34,7 @@ export function openEscalation(
   action: ProposedAction,
   trigger: EscalationTrigger,
   reason: string,
+  lifts: readonly BoundName[],
 ): EscalationRow {
   return transaction(ctx.db, () => {
     const id = homedId(ctx.country, 'esc_', 20);
@@ -39,7 +42,7 @@ export function openEscalation(
     const expiresAt = new Date(ctx.clock.now() + ESCALATION_LIFETIME_SECONDS * 1000).toISOString();
     stmt(ctx.db, `INSERT INTO escalations (id, account_id, application_id, grant_id, agent_id, principal_id, trigger, reason, action, status,
       created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`).run(
-      id, grant.account_id, grant.application_id, grant.id, agent.agentId, grant.principal_id, trigger, reason, JSON.stringify(action), now, expiresAt);
+      id, grant.account_id, grant.application_id, grant.id, agent.agentId, grant.principal_id, trigger, reason, storedAction(action, lifts), now, expiresAt);
     // The hosted page the inbox and the webhook point at; an organisation may open an embedded or popup decision for
     // the same escalation with POST /api/v1/decisions (subject_ref = the escalation id). The first answer decides.
     const decision = createDecision(ctx, agent, { kind: 'approval', subject_ref: id, delivery_mode: 'redirect', scope: action.scope },

@@ -190,6 +190,11 @@ function invalid(message: string, path: string, code = 'invalid'): ApiError {
   return unprocessable(message, 'validation_failed', [{ path, code, message }]);
 }
 
+/** The refusal of a grant to oneself: it would only restart the daily allowance and hide who acts. */
+function selfDelegation(message: string): ApiError {
+  return unprocessable(message, 'self_delegation', [{ path: 'delegate_id', code: 'self_delegation', message }]);
+}
+
 function personExists(ctx: ServerContext, accountId: string, personId: string): boolean {
   return stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM persons WHERE id = ? AND account_id = ?').pluck().get(personId, accountId) !== undefined;
 }
@@ -245,11 +250,21 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
     agent = findAgentIdentity(ctx, request.delegate_id);
     if (!agent || agent.account_id !== caller.accountId) throw invalid('delegate_id names no agent identity of this account.', 'delegate_id', 'unknown_delegate');
     if (agent.status !== 'active') throw invalid(`Agent identity ${agent.id} is ${agent.status}; only an active agent can receive a grant.`, 'delegate_id', 'delegate_not_active');
+    if (caller.kind === 'agent') {
+      const self = findAgentIdentity(ctx, caller.agentId);
+      if (agent.id === caller.agentId) throw selfDelegation('An agent cannot delegate to itself.');
+      // Another identity on the caller's own OAuth client is the same software under a second name.
+      if (self?.oauth_application_id && agent.oauth_application_id === self.oauth_application_id) {
+        throw selfDelegation(`Agent identity ${agent.id} runs on your own OAuth client: an agent cannot delegate to itself.`);
+      }
+    }
     if (isHuman) throw invalid(`An agent identity is delegated to with delegation_type ai_agent, not ${body.delegation_type} (human-to-human only).`, 'delegation_grant.delegation_type', 'agent_needs_ai_agent');
   } else {
     if (!personExists(ctx, caller.accountId, request.delegate_id)) throw invalid('delegate_id names no person of this account.', 'delegate_id', 'unknown_delegate');
     if (!isHuman) throw invalid(`A person is delegated to with one of ${HUMAN_DELEGATION_TYPES.join(', ')}; ai_agent is for agent identities.`, 'delegation_grant.delegation_type', 'person_needs_human_type');
-    if (request.delegate_id === principalId) throw invalid('A person cannot delegate to themselves.', 'delegate_id', 'self_delegation');
+    if (request.delegate_id === principalId || (caller.kind === 'person' && request.delegate_id === caller.personId)) {
+      throw selfDelegation('A person cannot delegate to themselves.');
+    }
     if (body.bounds !== undefined) throw invalid('Bounds apply to grants to agent identities; a person acts within delegated_scopes.', 'delegation_grant.bounds', 'bounds_for_agents');
   }
   if (!body.delegated_scopes?.length) {

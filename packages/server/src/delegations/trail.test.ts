@@ -112,10 +112,10 @@ describe('time bounds, expiry and the trust score', () => {
     assert.equal(receipt0.authority.valid_until, new Date(now + 3600_000).toISOString(), 'valid_until is the earlier of the window and the expiry');
     assert.equal(receipt0.event[1].validity_duration, 'PT10800S');
     const token = await agentToken(server, g.id, agent);
-    assert.equal((await check(server, token, { scope: 'payments:write', action: 'write' })).status, 200);
+    assert.equal((await check(server, token, { scope: 'payments:write', action: 'write', value: 10, currency: 'EUR' })).status, 200);
     server.advance(3600 + 60);
-    assert.equal((await check(server, token, { scope: 'payments:write', action: 'write' })).status, 401, 'an agent token lives an hour at most');
-    const late = await check(server, await agentToken(server, g.id, agent), { scope: 'payments:write', action: 'write' });
+    assert.equal((await check(server, token, { scope: 'payments:write', action: 'write', value: 10, currency: 'EUR' })).status, 401, 'an agent token lives an hour at most');
+    const late = await check(server, await agentToken(server, g.id, agent), { scope: 'payments:write', action: 'write', value: 10, currency: 'EUR' });
     assert.equal(late.status, 202);
     assert.equal(late.body.authority_check.escalation.trigger, 'time');
     server.advance(2 * 3600);

@@ -193,7 +193,7 @@ describe('the gateway with an agent token', () => {
 
   it('request_escalation opens an escalation the principal sees; get_escalation shows only the grant\'s own', async () => {
     const { grant: g, client } = await session();
-    const asked = structured(await callTool(client, 'request_escalation', { scope: 'payments:write', action: 'delete', description: 'Cancel the booking' }));
+    const asked = structured(await callTool(client, 'request_escalation', { scope: 'payments:write', action: 'delete', value: 0, currency: 'EUR', jurisdiction: 'DE', description: 'Cancel the booking' }));
     assert.equal(asked.escalation.status, 'pending');
     assert.equal(asked.escalation.trigger, 'escalation');
     assert.equal(asked.escalation.delegation_grant_id, g.id);

@@ -60,7 +60,7 @@ function tool<In extends z.ZodMiniObject, Out extends z.ZodMiniObject>(def: Omit
 const actionArguments = {
   scope: 'The API scope the action is in, one of the grant\'s delegated scopes (e.g. payments:write).',
   action: 'What the action does: read, write or delete.',
-  value: 'The money the action moves (with currency), checked against the value bound.',
+  value: 'The money the action moves (with currency; 0 when it moves none), checked against the value bound, which needs it.',
   currency: 'ISO 4217 code of value (e.g. EUR); value and currency go together.',
   jurisdiction: 'ISO 3166-1 alpha-2 country where the action takes effect (e.g. DE), checked against the jurisdiction bound.',
   description: 'What the agent is about to do, in a sentence the principal will read if it is escalated.',
@@ -190,8 +190,11 @@ export const agentTools: AgentTool[] = [
       // One transaction: a disclosure the rules refuse leaves no exercise behind, and an exercise no disclosure.
       return transaction(ctx.db, () => {
         const { jurisdiction, ...disclosure } = args;
+        // A disclosure moves no money; under a value bound it says so.
+        const valueBound = findGrant(ctx, agent.grantId)?.bounds.value;
         const { status, check } = checkAuthority(ctx, agent, {
           scope: 'disclosures:write', action: 'write', description: `Record that flow ${args.flow_id} disclosed this agent`, ...(jurisdiction ? { jurisdiction } : {}),
+          ...(valueBound ? { value: 0, currency: valueBound.currency } : {}),
         });
         if (status === 202) return { authority_check: check, retry_after_seconds: ESCALATION_POLL_SECONDS };
         const receipt = createDisclosureReceipt(ctx, agent.accountId, { ...disclosure, agent_id: agent.agentId });
