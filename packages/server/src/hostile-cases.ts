@@ -101,7 +101,8 @@ export function describeHostile(title: string, cases: HostileCase[], extra?: (se
     let server: TestServer;
     let fixtures: Record<string, string>;
     before(async () => {
-      server = await startTestServer();
+      // Two cells (the first answers): an id of another cell (`…_de_…`) names a country that is served.
+      server = await startTestServer({ countries: ['US', 'DE'] });
       fixtures = { ...(await makeFixtures(server)), ...(await extra?.(server)) };
     });
     after(() => server.dispose());

@@ -50,8 +50,8 @@ describe('residency: a person\'s records live only in their home country', () =>
     await assertMisdirected(await us.api(`/api/v1/consent_receipts/${record.id}?flavor=signed`), 'DE');
     await assertMisdirected(await us.api(`/api/v1/consent_records/${record.id}/withdraw`, { method: 'POST', json: {} }), 'DE');
     await assertMisdirected(await us.api('/api/v1/consent_records/cr_de_AAAAAAAAAAAAAAAAAAAA'), 'DE');
-    // A country no cell serves is routed all the same: the cell does not look the id up.
-    await assertMisdirected(await us.api('/api/v1/consent_records/cr_fr_AAAAAAAAAAAAAAAAAAAA'), 'FR');
+    // A country no cell serves names nothing: the 404, never a 421 sending the client nowhere.
+    assert.equal((await us.api('/api/v1/consent_records/cr_fr_AAAAAAAAAAAAAAAAAAAA')).status, 404);
     // No credential: the same answer, which holds only what the path said.
     await assertMisdirected(await fetch(`${us.url}/api/v1/consent_records/${record.id}`), 'DE');
   });

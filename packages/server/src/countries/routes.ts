@@ -4,7 +4,7 @@ import type { RouteModule } from '../app.js';
 import { requires } from '../lib/auth.js';
 import type { Env, ServerContext } from '../lib/context.js';
 import type { Operation } from '../lib/operations.js';
-import { firstCountry, homeOf, wrongCountry } from './routing.js';
+import { elsewhereHome, firstCountry, homeOf, wrongCountry } from './routing.js';
 
 /** The header every answer of a cell carries: which country answered. */
 export const COUNTRY_HEADER = 'Svc-Country';
@@ -12,12 +12,11 @@ export const COUNTRY_HEADER = 'Svc-Country';
 /** Hosted pages a person opens by link: sent to their home cell instead of answered with a 421. */
 const HOSTED_PAGES = /^\/(decisions|oap\/escalations)\//;
 
-/** The home country of the first homed id in `path` when it is not this cell's. */
+/** The home cell of the first homed id in `path` when another cell serves it (see {@link elsewhereHome}). */
 function misdirectedTo(ctx: ServerContext, path: string): string | undefined {
   const first = firstCountry(ctx);
   for (const segment of path.split('/')) {
-    const home = segment ? homeOf(segment, first) : undefined;
-    if (home) return home === ctx.country ? undefined : home;
+    if (segment && homeOf(segment, first)) return elsewhereHome(ctx, segment);
   }
   return undefined;
 }

@@ -4,14 +4,16 @@ import type { ServerContext } from '../lib/context.js';
 import { stmt } from '../lib/db.js';
 
 /**
- * Type prefixes of ids whose resource is personal data homed in one cell. A homed id carries its country after the
- * prefix (`cr_de_…`); an id of these types without one predates cells and belongs to the first country.
+ * Type prefixes of ids whose resource is homed in one cell: personal data, and the evidence packages a cell drew. A
+ * homed id carries its country after the prefix (`cr_de_…`); an id of these types without one predates cells and
+ * belongs to the first country.
  */
 export const HOMED_PREFIXES = [
   'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'agr_', 'pty_', 'cred_', 'clr_', 'crq_',
   'vch_', 'col_', 'cmb_', // vouches, collaborations and their memberships
   'con_', 'dlk_', 'pair_', // Connect: connections, device links, trust pairings
   'pol_', 'dsar_', 'dlic_', 'dla_', 'dof_', 'ptr_', // Protect: policies, data requests, data licenses and accesses, data offers, portability transfers
+  'evp_', // evidence packages, kept by the cell that drew them
 ] as const;
 
 const SESSION_PREFIX = 'dts_';
@@ -58,10 +60,19 @@ export function firstCountry(ctx: ServerContext): string {
   return ctx.cells.list()[0]?.country ?? ctx.country;
 }
 
-/** Throws the 421 when `id` is homed in another country than this cell's. */
-export function assertHomedHere(ctx: ServerContext, id: string): void {
+/**
+ * The cell that serves `id` when it is not this one: its home country, or undefined for an id homed here, an id that
+ * is not homed, and one naming a country no cell serves (it names nothing, so it is answered here: 404).
+ */
+export function elsewhereHome(ctx: ServerContext, id: string): string | undefined {
   const home = homeOf(id, firstCountry(ctx));
-  if (home && home !== ctx.country) throw wrongCountry(home);
+  return home && home !== ctx.country && ctx.cells.get(home) ? home : undefined;
+}
+
+/** Throws the 421 when `id` is homed in another cell than this one. */
+export function assertHomedHere(ctx: ServerContext, id: string): void {
+  const home = elsewhereHome(ctx, id);
+  if (home) throw wrongCountry(home);
 }
 
 /** Refuses a country the service runs no cell for: nothing could be homed there. */
@@ -74,9 +85,11 @@ export function assertCountryCell(ctx: ServerContext, country: string | undefine
 
 /**
  * Where a new person's record is homed: the subject's country when the request names one, else the application's.
- * Throws the 421 when that is not this cell, so the client re-issues the request there.
+ * Throws the 421 when that is not this cell, so the client re-issues the request there; a subject's country no cell
+ * serves is refused by name (422 at `subject.country`), since no cell could take it.
  */
 export function assertCreatesHere(ctx: ServerContext, applicationHome: string, subjectCountry?: string): void {
+  assertCountryCell(ctx, subjectCountry, 'subject.country');
   const home = subjectCountry ?? applicationHome;
   if (home !== ctx.country) throw wrongCountry(home);
 }

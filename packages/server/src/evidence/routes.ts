@@ -3,7 +3,7 @@
 import { evidencePackage } from '@svc/client/schemas';
 import type { RouteModule } from '../app.js';
 import { breachScopeOperations, breachScopeRoutes } from '../breach/routes.js';
-import { wrongCountry } from '../countries/routing.js';
+import { assertHomedHere } from '../countries/routing.js';
 import { requires } from '../lib/auth.js';
 import { notFound } from '../lib/errors.js';
 import type { Operation } from '../lib/operations.js';
@@ -18,9 +18,8 @@ const evidencePackageRoutes: RouteModule = (app, ctx) => {
     const id = c.req.param('id');
     const found = findEvidencePackage(ctx, c.get('principal').accountId, id);
     if (found) return c.json(found);
-    // Packages are kept by the cell that drew them (`evp_<country>_…`).
-    const home = /^evp_([a-z]{2})_/.exec(id)?.[1]?.toUpperCase();
-    if (home && home !== ctx.country && ctx.cells.get(home)) throw wrongCountry(home);
+    // Packages are kept by the cell that drew them (`evp_<country>_…`); the country gate answers another cell's first.
+    assertHomedHere(ctx, id);
     throw notFound('No such evidence package.');
   });
 };

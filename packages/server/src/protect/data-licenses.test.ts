@@ -45,7 +45,8 @@ describe('protect: data licenses', () => {
     await refusal(server, 422, 'agreement_not_found', '/api/v1/data_licenses', { json: { agreement_id: 'agr_us_AAAAAAAAAAAAAAAAAAAA' } });
     const other = otherAccount(server);
     await refusal(server, 422, 'agreement_not_found', '/api/v1/data_licenses', { token: other.token, json: { agreement_id: active } });
-    await refusal(server, 421, 'wrong_country', '/api/v1/data_licenses', { json: { agreement_id: 'agr_de_AAAAAAAAAAAAAAAAAAAA' } });
+    // This server runs no DE cell, so a DE id names nothing (another cell's is the 421: protect/cells.test.ts).
+    await refusal(server, 422, 'agreement_not_found', '/api/v1/data_licenses', { json: { agreement_id: 'agr_de_AAAAAAAAAAAAAAAAAAAA' } });
     await refusal(server, 422, 'application_not_found', '/api/v1/data_licenses', { json: { agreement_id: active, application_id: other.applicationId } });
   });
 

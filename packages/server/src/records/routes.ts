@@ -11,7 +11,7 @@ import {
   withdrawConsentRecordRequest,
 } from '@svc/client/schemas';
 import type { Hono } from 'hono';
-import { assertCreatesHere, flowHome } from '../countries/routing.js';
+import { assertCountryCell, assertCreatesHere, flowHome } from '../countries/routing.js';
 import { z } from 'zod/mini';
 import { getApplication } from '../lib/applications.js';
 import { requires } from '../lib/auth.js';
@@ -48,6 +48,7 @@ export function recordRoutes(app: Hono<Env>, ctx: ServerContext): void {
   app.post('/api/v1/consent_records', requires('write'), async (c) => {
     const body = await readJson(c, createConsentRecordRequest);
     const accountId = c.get('principal').accountId;
+    assertCountryCell(ctx, body.subject.country, 'subject.country');
     const home = body.subject.country ?? flowHome(ctx, accountId, body.flow_id);
     if (home) assertCreatesHere(ctx, home);
     const signatureEvidence = body.signature && signatureEvidenceFor(ctx, accountId, body.signature, body.subject.email);
