@@ -18,7 +18,7 @@ import {
 } from '@svc/client';
 import type { Page } from '@playwright/test';
 import { expect, problems, test, type SeenEvent, type SignedInPerson, type TravelSite } from './delegation.fixtures.js';
-import type { Service } from './fixtures.js';
+import { confirmByCode, type Service } from './fixtures.js';
 
 interface Agent {
   id: string;
@@ -154,6 +154,10 @@ test.describe('delegated authority, end to end in the browser', () => {
     await expect(answer('Reference')).toHaveText(escalation.id);
     await expect.poll(async () => types(await events(page))).toContain('svc-ready');
 
+    // Only Ada may answer: the embed is on the organisation's site, where she is not signed in to the service, so she
+    // confirms with the code sent to her address first.
+    await expect(frame.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+    await confirmByCode(frame);
     await frame.getByRole('button', { name: 'Approve' }).click();
     await expect(frame.getByRole('heading', { level: 2, name: 'Approved' })).toBeVisible();
     await expect.poll(async () => types(await events(page))).toContain('svc-complete');
@@ -205,11 +209,11 @@ test.describe('delegated authority, end to end in the browser', () => {
     await expect(verifyReceipt(forged as Parameters<typeof verifyReceipt>[0], jwks)).rejects.toThrow();
 
     // 8. The agent keeps running; the person revokes the grant; the agent's next call is refused (401).
-    const before = await runtime.authority.check({ scope: 'bookings:read', action: 'read', jurisdiction: 'DE', description: 'Read the hotel booking' });
+    const before = await runtime.authority.check({ scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE', description: 'Read the hotel booking' });
     expect(before.outcome).toBe('allowed');
     const revoked = await asPerson.delegations.revoke(grant.id);
     expect(revoked.status).toBe('revoked');
-    const refused = await runtime.authority.check({ scope: 'bookings:read', action: 'read', jurisdiction: 'FR', description: 'Read the flight booking' })
+    const refused = await runtime.authority.check({ scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'FR', description: 'Read the flight booking' })
       .then(() => null, (error: unknown) => error);
     expect(refused).toBeInstanceOf(SvcAuthenticationError);
     expect(refused).toMatchObject({ status: 401 });
@@ -239,6 +243,7 @@ test.describe('delegated authority, end to end in the browser', () => {
     await page.goto(travel.approvalPage(escalated.escalation.id));
     const frame = page.frameLocator('svc-decision iframe');
     await expect(frame.locator('dl > dt').getByText('Action', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText('Buy a new laptop (write)');
+    await confirmByCode(frame);
     await frame.getByRole('button', { name: 'Deny' }).click();
     await expect(frame.getByRole('heading', { level: 2, name: 'Denied' })).toBeVisible();
     await expect.poll(async () => types(await events(page))).toContain('svc-complete');

@@ -212,3 +212,25 @@ export async function grantConsent(ui: Page | ReturnType<Page['frameLocator']>, 
   await ui.getByRole('checkbox', { name: /Email newsletter/ }).check();
   await ui.getByRole('button', { name: 'Agree' }).click();
 }
+
+/**
+ * The addressee of a decision confirms it is them on its hosted page, as someone not signed in does: the code sent
+ * to their address (the sandbox shows it on the page), then Verify.
+ */
+export async function confirmByCode(ui: Page | ReturnType<Page['frameLocator']>): Promise<void> {
+  await ui.getByRole('button', { name: 'Email me a code' }).click();
+  const code = (await ui.locator('.sandbox code').textContent())!;
+  await ui.getByLabel('Code').fill(code);
+  await ui.getByRole('button', { name: 'Verify' }).click();
+}
+
+/** Signs `email` in on the trust URL in this browser, through `/inbox`'s sign-in (the service's own provider). */
+export async function signInOnTrustUrl(page: Page, svc: Service, email: string): Promise<void> {
+  await page.goto(`${svc.origin}/inbox`);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByLabel('Email address').fill(email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('Code').fill((await page.locator('svc-oauth-page .sandbox code').textContent())!);
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await expect(page).toHaveURL(`${svc.origin}/inbox`);
+}

@@ -10,7 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
-import { audit, expect, problems, test, type Service } from './fixtures.js';
+import { audit, confirmByCode, expect, problems, test, type Service } from './fixtures.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
@@ -87,7 +87,7 @@ async function escalations(svc: Service, email: string): Promise<void> {
   const value = await asAgent.authority.check({ scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', description: 'Pay the plumber' });
   expect(value.outcome).toBe('escalated');
   await new Promise((r) => setTimeout(r, 5));
-  const scope = await asAgent.authority.check({ scope: 'bookings:write', action: 'write', description: 'Book the car service' });
+  const scope = await asAgent.authority.check({ scope: 'bookings:write', action: 'write', value: 80, currency: 'EUR', description: 'Book the car service' });
   expect(scope.outcome).toBe('escalated');
 }
 
@@ -334,6 +334,8 @@ document.querySelector('svc-inbox').accessToken = ${JSON.stringify(token)};
       const popup = page.waitForEvent('popup');
       await inbox.getByRole('button', { name: 'Approval requested' }).click();
       const window = await popup;
+      // The application holds her access token, but the service's page has not seen her: she confirms with the code.
+      await confirmByCode(window);
       await window.getByRole('button', { name: 'Approve' }).click();
       await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen))
         .toEqual([`svc-inbox-open ${decision.session_token}`, 'svc-complete approved']);
