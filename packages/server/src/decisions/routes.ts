@@ -34,7 +34,9 @@ export const ALIAS_SUNSET = new Date(Date.UTC(2027, 11, 31, 23, 59, 59)).toUTCSt
 function deprecated(ctx: ServerContext): MiddlewareHandler<Env> {
   return async (c, next) => {
     await next();
-    const successor = c.req.path === `${ALIAS}/verify` ? '/api/v1/consent_tokens/verify' : DECISIONS + c.req.path.slice(ALIAS.length);
+    // From the path as sent (still percent-encoded): a decoded token may hold characters no header can carry.
+    const path = new URL(c.req.url).pathname;
+    const successor = path === `${ALIAS}/verify` ? '/api/v1/consent_tokens/verify' : DECISIONS + path.slice(ALIAS.length);
     c.res.headers.set('Deprecation', `@${ALIAS_DEPRECATED_AT}`);
     c.res.headers.set('Sunset', ALIAS_SUNSET);
     c.res.headers.append('Link', `<${ctx.baseUrl}${successor}>; rel="successor-version"`);

@@ -1,6 +1,7 @@
 // Creating an approval: `subject_ref` is an escalation id (one of the account's agents' escalations) or the
 // organisation's own free-form reference.
-import { escalationOfDecision, escalationStatusAt, type EscalationRow } from '../../../delegations/escalation-store.js';
+import { assertHomedHere } from '../../../countries/routing.js';
+import { escalationOfDecision, escalationStatusAt, isEscalationId, type EscalationRow } from '../../../delegations/escalation-store.js';
 import type { Principal, ServerContext } from '../../../lib/context.js';
 import { stmt } from '../../../lib/db.js';
 import { ApiError, unprocessable } from '../../../lib/errors.js';
@@ -24,9 +25,16 @@ function principalEmailOf(ctx: ServerContext, escalation: EscalationRow): string
  *
  * It is addressed to the escalation's principal when it answers one of the account's escalations (an `addressee` is
  * then refused, 422 `addressee_not_allowed`: the escalation names who decides); else to the `addressee` named, if any.
+ * A `subject_ref` shaped like an escalation id must name one of the account's (404 `escalation_not_found`, the same
+ * for another account's; 421 for another cell's): only references of another shape are free-form.
  */
 export function prepareApproval(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared {
   const escalation = escalationOfDecision(ctx, principal.accountId, request.subject_ref);
+  if (!escalation && isEscalationId(request.subject_ref)) {
+    assertHomedHere(ctx, request.subject_ref);
+    throw new ApiError(404, `No escalation ${request.subject_ref} is accessible to this credential.`, 'escalation_not_found',
+      field('subject_ref', 'escalation_not_found', 'no such escalation'));
+  }
   if (escalation && request.addressee) {
     throw unprocessable(`Escalation ${escalation.id} is decided by its principal: an approval of it takes no addressee.`, 'addressee_not_allowed',
       field('addressee', 'addressee_not_allowed', "an escalation's approval is addressed to its principal"));
