@@ -4,6 +4,9 @@
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { escapeHtml, messagePage, PAGE_HEADERS, pageCsp } from '../pages/render.js';
 
+/** Where a person types the code their device shows (the provider's `code_verification` route). */
+export const DEVICE_PATH = '/oauth/device';
+
 /** The `action` and `xsrf` of the form oidc-provider made, to post ours (its own markup carries an inline handler). */
 function formParts(form: string): { action: string; xsrf: string } {
   const action = /action="([^"]+)"/.exec(form)?.[1] ?? '';
@@ -11,7 +14,7 @@ function formParts(form: string): { action: string; xsrf: string } {
   return { action, xsrf };
 }
 
-function send(koa: KoaContextWithOIDC, title: string, html: string): void {
+function send(koa: Pick<KoaContextWithOIDC, 'set' | 'type' | 'body'>, title: string, html: string): void {
   for (const [name, value] of Object.entries(PAGE_HEADERS)) koa.set(name, value);
   koa.set('Content-Security-Policy', pageCsp([]));
   koa.type = 'html';
@@ -37,6 +40,16 @@ export function deviceCodePage(koa: KoaContextWithOIDC, form: string, problem?: 
 <p><label for="user_code">Code</label><br><input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required></p>
 <p><button type="submit">Continue</button></p>
 </form>`);
+}
+
+/**
+ * The code form posted without the session it was made in (posted from another site, or its session expired or was
+ * forged): nothing can be checked, so the person starts again from a fresh form.
+ */
+export function deviceFormLostPage(koa: Pick<KoaContextWithOIDC, 'set' | 'type' | 'body' | 'status'>): void {
+  koa.status = 400;
+  send(koa, 'Connect a device', `<p role="alert">This form has expired or was not opened on this page.</p>
+<p><a href="${DEVICE_PATH}">Open the form again</a> and type the code your device shows.</p>`);
 }
 
 /** Shown once the device is connected. */

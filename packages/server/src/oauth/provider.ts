@@ -15,7 +15,7 @@ import { sqliteAdapter } from './adapter.js';
 import { clientMetadata } from './clients.js';
 import { firstPartyScopes } from './first-party.js';
 import { OTHER_ORGANISATION, personOfAnotherOrganisation } from './people.js';
-import { deviceCodePage, deviceSuccessPage } from './device-pages.js';
+import { DEVICE_PATH, deviceCodePage, deviceFormLostPage, deviceSuccessPage } from './device-pages.js';
 import { EXCHANGE_PARAMETERS, exchangeDelegationGrant } from '../delegations/exchange.js';
 
 /**
@@ -141,7 +141,7 @@ export function createProvider(ctx: ServerContext): Provider {
       token: '/oauth/token',
       pushed_authorization_request: '/oauth/par',
       device_authorization: '/oauth/device_authorization',
-      code_verification: '/oauth/device',
+      code_verification: DEVICE_PATH,
       userinfo: '/oauth/userinfo',
       revocation: '/oauth/revoke',
       introspection: '/oauth/introspect',
@@ -163,6 +163,13 @@ export function createProvider(ctx: ServerContext): Provider {
   const provider = new Provider(ctx.baseUrl, configuration);
   // The server answers on plain http on loopback; behind a proxy the issuer is what it was told.
   provider.proxy = true;
+
+  // The device code form posted without a session the provider stored: its re-rendered form would need a session it
+  // cannot save (oidc-provider then fails with a 500), so the person is sent back to a fresh form instead.
+  provider.use(async (koa, next) => {
+    if (koa.method === 'POST' && koa.path === DEVICE_PATH && !(await provider.Session.get(koa)).exp) return deviceFormLostPage(koa);
+    await next();
+  });
 
   // Client secrets are stored as SHA-256 hashes (shown once, at create and rotation): what a client presents is
   // hashed and compared with the stored hash, in constant time.
