@@ -10,6 +10,7 @@ import type { SvcClient } from '../lib/client.js';
 import type { AuthorityCheckResult } from '../resources/authority.js';
 import type { DelegationGrant, Escalation, TokenExchangeResponse, TrustScore } from '../schemas/delegations.js';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
+import { answerAsAddressee } from '../testing/participant.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { commands, delegationRequestOf, EXIT_ESCALATED, type Invocation } from './commands.js';
 import { CliUsageError, type CliConfig } from './config.js';
@@ -198,10 +199,7 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     assert.deepEqual(pending.map((e) => e.id), [escalationId], 'the agent sees its own');
     // The principal approves on the hosted decision (the organisation reads it with the API token).
     const asOrganisation = await json<Escalation>(['escalations', 'get', escalationId], { SVC_API_TOKEN: server.sandbox.api_token });
-    const answered = await fetch(`${server.url}/decisions/${asOrganisation.decision!.session_token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'approve' }),
-    });
-    assert.equal(answered.status, 200);
+    await answerAsAddressee(server.url, asOrganisation.decision!.session_token, 'approve');
     const waited = await svc(['escalations', 'wait', escalationId, '--outcome', 'approved', '--timeout', '20'], agentEnv);
     assert.equal(waited.code, 0, waited.stderr);
     assert.match(waited.stdout, /^status\s+approved$/m);
@@ -227,7 +225,7 @@ describe('svc delegations, escalations, authority check and agents trust-score a
 
     const deniedId = await check('160');
     const { decision } = await json<Escalation>(['escalations', 'get', deniedId], { SVC_API_TOKEN: server.sandbox.api_token });
-    await fetch(`${server.url}/decisions/${decision!.session_token}/transitions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"action":"deny"}' });
+    await answerAsAddressee(server.url, decision!.session_token, 'deny');
     const otherwise = await svc(['escalations', 'wait', deniedId, '--outcome', 'approved'], agentEnv);
     assert.equal(otherwise.code, EXIT.api);
     assert.match(otherwise.stderr, /ended denied, not approved/);

@@ -15,6 +15,7 @@ import {
 import { SvcOAuthError } from '../oauth/errors.js';
 import type { AuthorityCheckRequest, CreateDelegationRequest, Escalation } from '../schemas/delegations.js';
 import { signInPerson } from '../testing/oauth.test.helper.js';
+import { answerAsAddressee } from '../testing/participant.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { exchangeDelegationGrant } from './token-exchange.js';
@@ -70,10 +71,7 @@ describe('delegated authority against the reference server', () => {
   async function answer(escalationId: string, action: 'approve' | 'deny'): Promise<void> {
     const { decision } = await svc.escalations.get(escalationId);
     assert.ok(decision, 'the organisation sees the decision to put in front of the principal');
-    const res = await fetch(`${server.url}/decisions/${decision.session_token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }),
-    });
-    assert.equal(res.status, 200, await res.clone().text());
+    await answerAsAddressee(server.url, decision.session_token, action);
   }
 
   const pay = (value: number, extra: Partial<AuthorityCheckRequest> = {}): AuthorityCheckRequest =>

@@ -25,3 +25,13 @@ export async function consentToNewsletter(baseUrl: string, token: string, email:
   await participantStep(baseUrl, token, { action: 'verify', code: sandbox_code });
   await participantStep(baseUrl, token, { action: 'agree', granted: ['newsletter'], objected: [] });
 }
+
+/**
+ * The person an approval is addressed to (an escalation's principal) answers it on its hosted page, proving it is
+ * them first as they would without a session: the code sent to their address (shown in the sandbox), then `verify`.
+ */
+export async function answerAsAddressee(baseUrl: string, token: string, action: 'approve' | 'deny'): Promise<void> {
+  const { sandbox_code } = await participantStep(baseUrl, token, { action: 'send_code' });
+  await participantStep(baseUrl, token, { action: 'verify', code: sandbox_code });
+  await participantStep(baseUrl, token, { action });
+}
