@@ -12,7 +12,7 @@ import { stmt } from '../lib/db.js';
 import { ApiError, notFound, unprocessable } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { transaction } from '../lib/transaction.js';
-import { escalationAllowed, failedBounds, triggerOf, type AncestorAllowance, type BoundFailure, type CheckState } from './bounds.js';
+import { escalationAllowed, failedBounds, missingFields, triggerOf, type AncestorAllowance, type BoundFailure, type CheckState } from './bounds.js';
 import { ESCALATION_USE_SECONDS, actionOf, escalationStatusAt, findEscalationRow, liftsOf, toEscalation } from './escalation-store.js';
 import { openEscalation } from './escalations.js';
 import { findGrant, termsOf, type GrantRecord } from './grants.js';
@@ -38,6 +38,18 @@ function proposalOf(input: Omit<AuthorityCheckRequest, 'escalation_id'>): Propos
     jurisdiction: input.jurisdiction ?? null,
     description: input.description.trim(),
   };
+}
+
+/**
+ * Refuses, 422 naming each field, an action that leaves out what the grant's bounds need to be held (its value under
+ * a value bound, its jurisdiction under a jurisdiction bound): a request that cannot be judged, so nothing is
+ * recorded and no one is asked (the principal would be approving a blank).
+ */
+function requireBoundFields(grant: GrantRecord, action: ProposedAction): void {
+  const missing = missingFields(termsOf(grant), action);
+  if (missing.length === 0) return;
+  throw unprocessable(missing.map((m) => m.message).join(' '), 'validation_failed',
+    missing.map((m) => ({ path: m.path, code: 'required_by_bound', message: m.message })));
 }
 
 /** The refusal of an action beyond `failure`'s bound. */
@@ -156,13 +168,15 @@ interface Verdict {
 /**
  * Checks a proposed action. Allowed: 200 and `authority exercised`. Beyond an escalatable bound of a grant that
  * allows escalation: 202 with a new escalation. Otherwise 403 `bound_exceeded` naming the bound; the denial is
- * recorded (it counts against the agent's trust score) before the refusal is thrown.
+ * recorded (it counts against the agent's trust score) before the refusal is thrown. An action that leaves out what
+ * a bound needs (a value, a jurisdiction) is 422 before anything.
  */
 export function checkAuthority(ctx: ServerContext, agent: AgentPrincipal, input: AuthorityCheckRequest): CheckAnswer {
   const action = proposalOf(input);
   const { answer, refusal } = transaction(ctx.db, (): Verdict => {
     if (input.escalation_id !== undefined) return useEscalation(ctx, agent, action, input.escalation_id);
     const grant = liveGrant(ctx, agent);
+    requireBoundFields(grant, action);
     const terms = termsOf(grant);
     const failures = failedBounds(terms, action, stateOf(ctx, agent, grant));
     if (failures.length === 0) return { answer: { status: 200, check: exercised(ctx, agent, grant, action, null) } };
@@ -192,8 +206,8 @@ export function checkAuthority(ctx: ServerContext, agent: AgentPrincipal, input:
 
 /**
  * The agent asks its principal for more before acting (trigger `escalation`): needs the escalation bound allowed,
- * else 403 `bound_exceeded` naming `escalation`. Jurisdiction, the daily allowance and a missing value still apply:
- * beyond them no one can be asked. The approval lifts the bounds the action is beyond now, no other.
+ * else 403 `bound_exceeded` naming `escalation`. A missing value or jurisdiction is 422; jurisdiction and the daily
+ * allowance still apply: beyond them no one can be asked. The approval lifts the bounds the action is beyond now, no other.
  */
 export function requestEscalation(ctx: ServerContext, agent: AgentPrincipal, input: CreateEscalationRequest): Escalation {
   const action = proposalOf(input);
@@ -203,6 +217,7 @@ export function requestEscalation(ctx: ServerContext, agent: AgentPrincipal, inp
     if (!escalationAllowed(terms)) {
       throw boundExceeded({ bound: 'escalation', path: 'escalation', message: `Delegation grant ${grant.id} does not allow its agent to ask for more.` });
     }
+    requireBoundFields(grant, action);
     const failures = failedBounds(terms, action, stateOf(ctx, agent, grant));
     const unliftable = failures.find((f) => !f.escalatable);
     if (unliftable) throw boundExceeded(unliftable, ' No approval can lift this bound.');

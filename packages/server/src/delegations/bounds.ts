@@ -55,6 +55,22 @@ function fail(bound: BoundName, path: string, message: string, escalatable = TRI
 }
 
 /**
+ * What the grant's bounds need the action to name that it leaves out: its `value` under a value bound, its
+ * `jurisdiction` under a jurisdiction bound (without them the bound cannot be held). Empty when nothing is missing.
+ */
+export function missingFields(terms: GrantTerms, action: ActionProposal): { path: 'value' | 'jurisdiction'; message: string }[] {
+  const { bounds } = terms;
+  return [
+    ...(bounds.jurisdiction && action.jurisdiction == null
+      ? [{ path: 'jurisdiction' as const, message: `The grant has a jurisdiction bound (${bounds.jurisdiction.allowed.join(', ')}): the action must name its jurisdiction.` }]
+      : []),
+    ...(bounds.value && action.value == null
+      ? [{ path: 'value' as const, message: `The grant has a value bound (${bounds.value.max_per_transaction} ${bounds.value.currency} per transaction): the action must name its value (0 when it moves no money).` }]
+      : []),
+  ];
+}
+
+/**
  * Every bound `action` goes beyond (one failure per bound), empty when it is within every bound the grant
  * configures. Bounds are checked in a fixed order (scope, action, jurisdiction, value, time, reputation, sequence),
  * so the answer is deterministic. A bound that is not configured is not checked; the scope bound is always

@@ -93,7 +93,8 @@ describe('audit trail and webhooks', () => {
     const token = await agentToken(server, g.id, agent);
     const before = (await trail()).length;
     assert.equal((await check(server, token, { scope: 'payments:write', action: 'write', value: 500, currency: 'EUR' })).status, 403);
-    assert.equal((await check(server, token, { scope: 'refunds:write', action: 'write' })).status, 403);
+    assert.equal((await check(server, token, { scope: 'refunds:write', action: 'write', value: 5, currency: 'EUR' })).status, 403);
+    assert.equal((await check(server, token, { scope: 'payments:write', action: 'write' })).status, 422, 'no value to hold the bound against');
     assert.equal((await trail()).length, before);
     const receipt = (await call(server, `/api/v1/authorization_receipts/${g.authorization_record_id}`)).body.authorization_receipt;
     assert.deepEqual(receipt.event.map((e: { event_state: string }) => e.event_state), ['authority requested', 'authority granted']);

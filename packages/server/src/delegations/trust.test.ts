@@ -116,23 +116,28 @@ describe('an approval lifts only the bound that escalated', () => {
 });
 
 describe('a value bound needs a value', () => {
-  it('an action with no value under a value bound is refused naming value, as one with no jurisdiction is refused naming jurisdiction', async () => {
+  it('an action with no value under a value bound is refused (422) naming value, as one with no jurisdiction is refused naming jurisdiction', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant());
     const token = await agentToken(server, g.id, agent);
+    const before = (await call(server, `/api/v1/delegations/${g.id}`)).body.delegation_grant;
     const { value: _v, currency: _c, ...valueless } = pay();
     const noValue = await check(server, token, valueless);
-    assert.equal(noValue.status, 403, JSON.stringify(noValue.body));
-    assert.equal(noValue.body.code, 'bound_exceeded');
-    assert.deepEqual(errorsOf(noValue.body), [['value', 'value']]);
-    assert.match(noValue.body.message, /value/);
+    assert.equal(noValue.status, 422, JSON.stringify(noValue.body));
+    assert.equal(noValue.body.code, 'validation_failed');
+    assert.deepEqual(errorsOf(noValue.body), [['value', 'required_by_bound']]);
+    assert.match(noValue.body.message, /must name its value/);
     const { jurisdiction: _j, ...nowhere } = pay();
     const noJurisdiction = await check(server, token, nowhere);
-    assert.equal(noJurisdiction.status, noValue.status);
-    assert.equal(noJurisdiction.body.code, noValue.body.code);
-    assert.deepEqual(errorsOf(noJurisdiction.body), [['jurisdiction', 'jurisdiction']]);
+    assert.equal(noJurisdiction.status, 422);
+    assert.equal(noJurisdiction.body.code, 'validation_failed');
+    assert.deepEqual(errorsOf(noJurisdiction.body), [['jurisdiction', 'required_by_bound']]);
+    const { jurisdiction: _j2, ...blank } = valueless;
+    assert.deepEqual(errorsOf((await check(server, token, blank)).body), [['jurisdiction', 'required_by_bound'], ['value', 'required_by_bound']], 'every missing field is named');
     const askedAhead = await call(server, '/api/v1/oap/escalations', { token, json: valueless });
-    assert.equal(askedAhead.status, 403, 'a blank amount is never put to the principal');
-    assert.deepEqual(errorsOf(askedAhead.body), [['value', 'value']]);
+    assert.equal(askedAhead.status, 422, 'a blank amount is never put to the principal');
+    assert.deepEqual(errorsOf(askedAhead.body), [['value', 'required_by_bound']]);
+    assert.equal((await call(server, '/api/v1/oap/escalations?status=pending', { token })).body.escalations.length, 0, 'nobody was asked');
+    assert.deepEqual((await call(server, `/api/v1/delegations/${g.id}`)).body.delegation_grant, before, 'nothing was counted');
     const readOnly = await grant(server, ada, agent.id, { ...paymentGrant(), bounds: { jurisdiction: { allowed: ['DE'] } } });
     assert.equal((await check(server, await agentToken(server, readOnly.id, agent), valueless)).status, 200, 'without a value bound no value is needed');
   });
