@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { dateTime, listOf, listQuery } from './common.js';
+import { answerAuthentication, dateTime, listOf, listQuery } from './common.js';
 import { httpUri, webOrigin } from './decisions.js';
 import { countryCode } from './countries.js';
 
@@ -140,6 +140,8 @@ export const signaturePayload = z.object({
   party_email: z.string(),
   signed_name: z.string(),
   signed_at: dateTime(),
+  /** How the party proved it was them before signing, and when (signatures made before this was recorded lack it). */
+  authentication: z.optional(answerAuthentication),
 });
 export type SignaturePayload = z.infer<typeof signaturePayload>;
 

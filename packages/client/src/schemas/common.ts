@@ -26,3 +26,15 @@ export const listOf = <K extends string, T extends z.ZodMiniType>(name: K, item:
   z.object({ [name]: z.array(item), next_cursor: z.nullable(z.string()) } as { [P in K]: z.ZodMiniArray<T> } & {
     next_cursor: z.ZodMiniNullable<z.ZodMiniString>;
   });
+
+/**
+ * How the person a decision was addressed to proved it was them before answering, and when: `trust_session` (signed
+ * in on the trust URL), `email_code` (the hosted page's code sent to their address) or `access_token` (their own
+ * access token, for a party's quorum vote through the API). On approval receipts (`extensions.authentication`) and
+ * in signatures' payloads.
+ */
+export const answerAuthentication = z.strictObject({
+  method: z.enum(['trust_session', 'email_code', 'access_token']),
+  authenticated_at: dateTime(),
+});
+export type AnswerAuthentication = z.infer<typeof answerAuthentication>;

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { dateTime } from './common.js';
+import { answerAuthentication, dateTime } from './common.js';
 import { purposeBasis } from './flows.js';
 import { collectionChannel, eventChannel } from './records.js';
 
@@ -176,11 +176,8 @@ export const authorizationReceiptExtensions = z.strictObject({
   delegation_chain_root: z.optional(id()),
   /** SHA-256 of the agent's declared capability manifest. */
   capability_manifest: z.optional(text()),
-  /**
-   * How the person who answered an approval proved it was them, and when: `trust_session` (signed in on the trust
-   * URL), `email_code` (the hosted page's code sent to their address) or `access_token` (their own access token).
-   */
-  authentication: z.optional(z.strictObject({ method: z.enum(['trust_session', 'email_code', 'access_token']), authenticated_at: dateTime() })),
+  /** How the person who answered an approval proved it was them, and when. */
+  authentication: z.optional(answerAuthentication),
 });
 
 const recordHead = {

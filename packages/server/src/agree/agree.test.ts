@@ -116,6 +116,7 @@ describe('multi-party agreements and quorum votes', () => {
     assert.equal(receipt.body.agreement_receipt.signatures.length, 2);
     const signature = JSON.parse(Buffer.from(receipt.body.agreement_receipt.signatures[1].jws.split('.')[1], 'base64url').toString('utf8'));
     assert.equal(signature.signed_name, 'Clara Lind', "the signed name is the party's name, else their email");
+    assert.deepEqual(signature.authentication, { method: 'access_token', authenticated_at: signature.signed_at }, 'she proved it with her own access token, as she voted');
   });
 
   it('lets a party vote once, and nobody else at all', async () => {

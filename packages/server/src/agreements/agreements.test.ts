@@ -191,10 +191,14 @@ describe('agreements: three parties in two countries, a quorum of two', () => {
     const jwks = await jwksOf(server);
     const { payload, protectedHeader } = await compactVerify(String(exchanged.claims.signature), createLocalJWKSet(jwks));
     assert.equal(protectedHeader.typ, 'svc-signature+jwt');
-    assert.deepEqual(JSON.parse(new TextDecoder().decode(payload)), {
+    const { authentication, ...signed } = JSON.parse(new TextDecoder().decode(payload)) as { authentication: { method: string; authenticated_at: string } };
+    assert.deepEqual(signed, {
       agreement_id: agreement.id, document_sha256: sha256(TEXT), party_id: agreement.party_details[0]!.id, party_email: 'anna@example.de',
       signed_name: 'Anna Schmidt', signed_at: exchanged.claims.decided_at,
     });
+    // The signature says how Anna proved it was her (the page's code to her address), and when: before she signed.
+    assert.equal(authentication.method, 'email_code');
+    assert.ok(authentication.authenticated_at <= String(exchanged.claims.decided_at), authentication.authenticated_at);
   });
 
   it('answers the receipt, the set of signatures, which verifies offline and fails once one byte changes', async () => {

@@ -6,6 +6,7 @@ import {
   AGREEMENT_DEFAULT_LIFETIME_SECONDS,
   AGREEMENT_MAX_LIFETIME_SECONDS,
   type Agreement,
+  type AnswerAuthentication,
   type AgreementParty,
   type AgreementReceipt,
   type AgreementStatus,
@@ -63,7 +64,7 @@ export const SIGNATURE_TYP = 'svc-signature+jwt';
 
 /** The outcome a party's signing session ended with. */
 export type PartyOutcome =
-  | { outcome: 'signed'; signedName: string; comment?: string | null | undefined }
+  | { outcome: 'signed'; signedName: string; comment?: string | null | undefined; authentication?: AnswerAuthentication | undefined }
   | { outcome: 'declined'; comment?: string | null | undefined }
   | { outcome: 'countered'; counterProposal: string }
   | { outcome: 'expired' };
@@ -217,8 +218,12 @@ function signatureOf(keys: SigningKeys, payload: Record<string, unknown>): strin
 }
 
 /** What a signature's JWS says; the receipt's verifier checks each against the agreement. */
-export function signaturePayloadOf(agreement: Pick<AgreementRow, 'id' | 'document_sha256'>, party: Pick<PartyRow, 'id' | 'email'>, signedName: string, signedAt: string) {
-  return { agreement_id: agreement.id, document_sha256: agreement.document_sha256, party_id: party.id, party_email: party.email, signed_name: signedName, signed_at: signedAt };
+export function signaturePayloadOf(agreement: Pick<AgreementRow, 'id' | 'document_sha256'>, party: Pick<PartyRow, 'id' | 'email'>, signedName: string, signedAt: string,
+  authentication?: AnswerAuthentication) {
+  return {
+    agreement_id: agreement.id, document_sha256: agreement.document_sha256, party_id: party.id, party_email: party.email, signed_name: signedName, signed_at: signedAt,
+    ...(authentication ? { authentication } : {}),
+  };
 }
 
 /**
@@ -235,7 +240,7 @@ export function recordPartyOutcome(ctx: ServerContext, party: PartyRow, outcome:
   const agreement = agreementOfParty(ctx, current);
   const vote = outcome.outcome === 'signed' ? 'approve' : outcome.outcome === 'expired' ? null : 'deny';
   const comment = outcome.outcome === 'countered' ? outcome.counterProposal : outcome.outcome === 'expired' ? null : (outcome.comment ?? null);
-  const signature = outcome.outcome === 'signed' ? signatureOf(ctx.keys, signaturePayloadOf(agreement, current, outcome.signedName, at)) : null;
+  const signature = outcome.outcome === 'signed' ? signatureOf(ctx.keys, signaturePayloadOf(agreement, current, outcome.signedName, at, outcome.authentication)) : null;
   stmt(ctx.db, 'UPDATE agreement_parties SET status = ?, vote = ?, comment = ?, decided_at = ?, signature_jws = ? WHERE id = ?')
     .run(outcome.outcome, vote, comment, at, signature, current.id);
   const parties = partiesOf(ctx, agreement.id);

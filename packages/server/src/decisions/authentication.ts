@@ -3,6 +3,7 @@
 // answers it. The proof is the person's signed-in session on the trust URL (the service's own OpenID provider), the
 // page's own code sent to the addressee's address and checked on the decision (sign-in.ts), or, for a party's quorum
 // vote through the API, their own access token. What proved it, and when, stays on the decision for its record.
+import type { AnswerAuthentication } from '@svc/client/schemas';
 import { forbidden } from '../lib/errors.js';
 import type { DecisionRow } from './row.js';
 
@@ -18,12 +19,9 @@ export interface Viewer {
   method: 'trust_session' | 'access_token';
 }
 
-/** How a person proved it was them. */
-export type AuthenticationMethod = Viewer['method'] | 'email_code';
 
 /** How the person who answered was authenticated, as a record states it; undefined when nobody was. */
-export function authenticationOf(row: Pick<DecisionRow, 'authentication_method' | 'authenticated_at'>):
-  { method: AuthenticationMethod; authenticated_at: string } | undefined {
+export function authenticationOf(row: Pick<DecisionRow, 'authentication_method' | 'authenticated_at'>): AnswerAuthentication | undefined {
   return row.authentication_method && row.authenticated_at
     ? { method: row.authentication_method, authenticated_at: row.authenticated_at }
     : undefined;

@@ -3,6 +3,7 @@
 // Only what the platform can state truthfully is in it: no personal-data processing (nobody was identified), no
 // bound it does not enforce, none of the consent-only extensions.
 import {
+  type AnswerAuthentication,
   RECEIPT_CONFORMS_TO,
   RECEIPT_SCHEMA_VERSION,
   type AuthorizationReceiptRecord,
@@ -22,10 +23,7 @@ const OUTCOME_STATE: Record<ApprovalOutcome, ReceiptEvent['event_state']> = {
 };
 
 /** How the person who answered proved it was them on the page (`extensions.authentication`). */
-export interface AuthenticationFact {
-  method: 'trust_session' | 'email_code' | 'access_token';
-  authenticated_at: string;
-}
+export type AuthenticationFact = AnswerAuthentication;
 
 /** What an authorization receipt is frozen from. */
 export interface AuthorizationReceiptInput {

@@ -5,6 +5,7 @@ import type { DecisionClaims, SignatureDecisionData } from '@svc/client/schemas'
 import { agreementOfParty, findPartyRow, partyOfDecision, recordPartyOutcome, type PartyOutcome } from '../../../agreements/store.js';
 import type { ServerContext } from '../../../lib/context.js';
 import type { DomainEvent } from '../../../lib/events.js';
+import { authenticationOf } from '../../authentication.js';
 import { eventBaseOf, type DecisionRow } from '../../row.js';
 import { signatureEvidenceOf } from './steps.js';
 
@@ -15,7 +16,7 @@ function partyOutcomeOf(row: DecisionRow): PartyOutcome {
   const evidence = signatureEvidenceOf(row);
   switch (row.outcome as SignatureOutcome) {
     case 'signed':
-      return { outcome: 'signed', signedName: evidence.signed_name ?? '', comment: evidence.comment ?? null };
+      return { outcome: 'signed', signedName: evidence.signed_name ?? '', comment: evidence.comment ?? null, authentication: authenticationOf(row) };
     case 'declined':
       return { outcome: 'declined', comment: evidence.comment ?? null };
     case 'countered':
