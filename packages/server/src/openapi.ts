@@ -143,7 +143,7 @@ export function buildOpenApi(lists: Operation[][] = operationLists, serverUrl?: 
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Performs a retried write once: for 24 hours the first answer is replayed (with `Idempotent-Replayed: true`); the same key on a different request is 422 `idempotency_key_reused`, and 409 while the first is still running.',
+          description: 'Performs a retried write once: for 24 hours the first answer is replayed (with `Idempotent-Replayed: true`) to the credential that made the request, and only to it (another credential sending the same key has its request handled as its own); the same key on a different request is 422 `idempotency_key_reused`, and 409 while the first is still running.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
         },
       },

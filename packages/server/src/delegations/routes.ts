@@ -158,7 +158,7 @@ export const delegationOperations: Operation[] = [
   grantChange('resume', 'Resume a suspended grant (its principal)'),
   grantChange('revoke', 'Revoke a grant and every grant made under it, stopping every token issued from them at once'),
   {
-    method: 'post', path: CHECK, summary: 'Ask before acting: allowed (200), escalated to the principal (202), or denied naming the bound (403 bound_exceeded)', tag: authorityTag,
+    method: 'post', path: CHECK, summary: 'Ask before acting: allowed (200), escalated to the principal (202), denied naming the bound (403 bound_exceeded), or 422 when the action leaves out the value or jurisdiction a bound needs', tag: authorityTag,
     auth: ['agent_token'], body: authorityCheckRequest,
     response: { status: 200, description: 'Allowed, recorded as authority exercised (202 with the same envelope when escalated)', schema: authorityCheckEnvelope },
     errors: [202, 404, 409],
