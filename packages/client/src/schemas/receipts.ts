@@ -157,6 +157,8 @@ const commonExtensions = {
   presentation_attested: z.optional(z.boolean()),
   /** What the service rendered (consent field channels). */
   rendering_evidence: z.optional(z.record(z.string(), z.unknown())),
+  /** How the person who answered on the hosted page proved it was them, and when (absent when nobody did). */
+  authentication: z.optional(answerAuthentication),
 };
 
 /** Extensions of consent and notice records (no authorization-only fields). */
@@ -176,8 +178,6 @@ export const authorizationReceiptExtensions = z.strictObject({
   delegation_chain_root: z.optional(id()),
   /** SHA-256 of the agent's declared capability manifest. */
   capability_manifest: z.optional(text()),
-  /** How the person who answered an approval proved it was them, and when. */
-  authentication: z.optional(answerAuthentication),
 });
 
 const recordHead = {

@@ -175,6 +175,9 @@ describe('decisions addressed with `addressee`', () => {
     await ok(server, d.session_token, { action: 'verify', code: signedIn.sandbox_code! });
     const done = await ok(server, d.session_token, { action: 'agree', granted: ['newsletter'], objected: [] });
     assert.equal(done.completion?.outcome, 'granted');
+    const recordId = (await call(server, `/api/v1/decisions/${d.session_token}`)).body.decision.record_id as string;
+    const receipt = await fetchReceipt(server, recordId);
+    assert.equal(receipt.body.consent_receipt.extensions.authentication.method, 'email_code', 'the receipt says how the person was authenticated');
   });
 });
 

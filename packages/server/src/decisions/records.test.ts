@@ -132,7 +132,8 @@ describe('hosted decisions make consent records, receipts and audit events', () 
       assert.equal(canonical.record_id, record.id);
       assert.equal(canonical.anonymous, undefined);
       assert.match(canonical.pii_principal_id ?? '', /^prs_/);
-      assert.deepEqual(canonical.extensions, {
+      const { authentication, ...extensions } = canonical.extensions!;
+      assert.deepEqual(extensions, {
         consent_flow_id: server.sandbox.flow_id,
         collection_channel: channel,
         captured_at: record.captured_at,
@@ -140,6 +141,9 @@ describe('hosted decisions make consent records, receipts and audit events', () 
         wording_drift: false,
         delivery_mode: mode,
       });
+      // The person proved their email with the page's code before agreeing: the receipt says so, and when.
+      assert.equal(authentication?.method, 'email_code');
+      assert.ok(authentication!.authenticated_at <= record.captured_at!, authentication!.authenticated_at);
       assert.match(canonical.pii_processing.collection_method ?? '', /decision page of the service/i);
       assert.deepEqual(canonical.pii_processing.purposes.map((p) => p.purpose_id), ['newsletter', 'service', 'invoices']);
       assert.deepEqual(canonical.event.map((e) => e.event_state), ['consent requested', 'consent given']);

@@ -1,6 +1,7 @@
 // The canonical receipt (schema version svc-cr/2.13): frozen at issue, with the events that happen later appended
 // when it is read. A field the platform cannot state truthfully is left out.
 import {
+  type AnswerAuthentication,
   RECEIPT_CONFORMS_TO,
   RECEIPT_SCHEMA_VERSION,
   type CollectionChannel,
@@ -49,6 +50,8 @@ export interface FrozenReceiptInput {
   deliveryMode?: 'redirect' | 'embed' | 'popup' | 'link' | undefined;
   /** What the service itself saw of how the decision was collected (the informed path's comprehension check). */
   collectionMechanism?: string | undefined;
+  /** How the person proved it was them on the hosted page, and when. */
+  authentication?: AnswerAuthentication | undefined;
   presentationAttested?: boolean | undefined;
   renderingEvidence?: Record<string, unknown> | undefined;
   collectionPlatform?: string | undefined;
@@ -113,6 +116,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
       ...(input.wordingVerdict ? { wording_drift: input.wordingVerdict === 'wording_drift' } : {}),
       ...(input.deliveryMode ? { delivery_mode: input.deliveryMode } : {}),
       ...(input.collectionMechanism ? { collection_mechanism: input.collectionMechanism } : {}),
+      ...(input.authentication ? { authentication: { ...input.authentication } } : {}),
       ...(input.presentationAttested !== undefined ? { presentation_attested: input.presentationAttested } : {}),
       ...(input.renderingEvidence ? { rendering_evidence: input.renderingEvidence } : {}),
       ...(input.collectionPlatform ? { collection_platform: input.collectionPlatform } : {}),

@@ -10,7 +10,7 @@ import type {
   PurposeBasis,
   RecordPurposeOutcome,
 } from '@svc/client/schemas';
-import type { ConsentReceiptRecord } from '@svc/client/schemas';
+import type { AnswerAuthentication, ConsentReceiptRecord } from '@svc/client/schemas';
 import { applicationHome } from '../countries/routing.js';
 import { appendAuditEvent } from '../audit/chain.js';
 import { jcsHash } from '../audit/hash.js';
@@ -71,6 +71,8 @@ export interface ConsentRecordInput {
   deliveryMode?: 'redirect' | 'embed' | 'popup' | 'link' | undefined;
   /** How the service collected the decision, when it can say more than the channel (receipt `collection_mechanism`). */
   collectionMechanism?: string | undefined;
+  /** How the person proved it was them on the hosted page, and when (receipt `authentication`). */
+  authentication?: AnswerAuthentication | undefined;
   /** The form platform's name (form_platform_webhook). */
   collectionPlatform?: string | undefined;
   /** Set by the import: the import the record belongs to. */
@@ -451,6 +453,7 @@ function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, reso
     supersedesRecordId: previous?.id ?? null,
     deliveryMode: input.deliveryMode,
     collectionMechanism: input.collectionMechanism,
+    authentication: input.authentication,
     presentationAttested: input.presentationAttested,
     renderingEvidence: input.renderingEvidence,
     collectionPlatform: input.collectionPlatform,

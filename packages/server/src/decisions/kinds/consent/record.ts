@@ -5,6 +5,7 @@ import type { ServerContext } from '../../../lib/context.js';
 import { stmt } from '../../../lib/db.js';
 import type { DomainEvent } from '../../../lib/events.js';
 import { createConsentRecord, getConsentRecord } from '../../../records/service.js';
+import { authenticationOf } from '../../authentication.js';
 import { collectionChannelOf, eventBaseOf, plusSeconds, TOKEN_LIFETIME_SECONDS, type DecisionRow } from '../../row.js';
 import { screensOfRow } from './screens.js';
 
@@ -74,6 +75,8 @@ export function recordConsentDecision(ctx: ServerContext, row: DecisionRow, anno
     wordingVerdict: 'match',
     deliveryMode: row.delivery_mode,
     collectionMechanism: comprehensionEvidenceOf(row),
+    // The person the record names proved it was them: say how and when.
+    authentication: row.subject_email && row.authenticated_email === row.subject_email ? authenticationOf(row) : undefined,
   }, {
     announce: (recorded) => announce(recorded.data),
   });
