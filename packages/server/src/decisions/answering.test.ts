@@ -3,7 +3,7 @@
 // holding the session token, another person with their own email or their own session.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AuthorizationReceiptRecord } from '@svc/client/schemas';
+import type { AuthorizationReceiptRecord, ConsentReceiptRecord } from '@svc/client/schemas';
 import { agentToken, call, check, grant, newAgent, signIn, type Agent, type Json, type Person } from '../delegations/test-support.js';
 import { Browser, personAccessToken } from '../oauth/test-support.js';
 import type { PageData } from '../pages/page-data.js';
@@ -177,7 +177,8 @@ describe('decisions addressed with `addressee`', () => {
     assert.equal(done.completion?.outcome, 'granted');
     const recordId = (await call(server, `/api/v1/decisions/${d.session_token}`)).body.decision.record_id as string;
     const receipt = await fetchReceipt(server, recordId);
-    assert.equal(receipt.body.consent_receipt.extensions.authentication.method, 'email_code', 'the receipt says how the person was authenticated');
+    const consent = receipt.body.consent_receipt as ConsentReceiptRecord;
+    assert.equal(consent.extensions?.authentication?.method, 'email_code', 'the receipt says how the person was authenticated');
   });
 });
 
