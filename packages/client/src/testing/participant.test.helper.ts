@@ -11,10 +11,15 @@ export async function participantStep(baseUrl: string, token: string, body: Reco
   return (await res.json()) as { sandbox_code?: string };
 }
 
-/** The party of an agreement's signing session `token` signs as `name`: the sandbox code sent and verified, then the signature. */
-export async function signAsParty(baseUrl: string, token: string, name: string): Promise<void> {
+/** The person a decision is addressed to proves it is them: the code sent to their address (shown in the sandbox), verified. */
+async function proveByCode(baseUrl: string, token: string): Promise<void> {
   const { sandbox_code } = await participantStep(baseUrl, token, { action: 'send_code' });
   await participantStep(baseUrl, token, { action: 'verify', code: sandbox_code });
+}
+
+/** The party of an agreement's signing session `token` signs as `name`: the sandbox code sent and verified, then the signature. */
+export async function signAsParty(baseUrl: string, token: string, name: string): Promise<void> {
+  await proveByCode(baseUrl, token);
   await participantStep(baseUrl, token, { action: 'sign', name });
 }
 
@@ -31,7 +36,6 @@ export async function consentToNewsletter(baseUrl: string, token: string, email:
  * them first as they would without a session: the code sent to their address (shown in the sandbox), then `verify`.
  */
 export async function answerAsAddressee(baseUrl: string, token: string, action: 'approve' | 'deny'): Promise<void> {
-  const { sandbox_code } = await participantStep(baseUrl, token, { action: 'send_code' });
-  await participantStep(baseUrl, token, { action: 'verify', code: sandbox_code });
+  await proveByCode(baseUrl, token);
   await participantStep(baseUrl, token, { action });
 }

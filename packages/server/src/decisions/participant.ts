@@ -54,9 +54,7 @@ export function participantRoutes(app: Hono<Env>, ctx: ServerContext): void {
     const row = findDecision(ctx, token(c));
     if (!row) throw notFound('No decision with that session token.');
     const request = (await readJson(c, transitionRequest)) as TransitionRequest;
-    // Who is signed in on the trust URL matters only to a decision addressed to someone (authentication.ts).
-    const viewer = row.addressee_email ? await viewerOf(ctx, c) : undefined;
-    return c.json(applyTransition(ctx, token(c), request, viewer));
+    return c.json(applyTransition(ctx, token(c), request, await viewerOf(ctx, c, row)));
   });
 
   app.post('/decisions/:token/drops', limit, local, async (c) => {

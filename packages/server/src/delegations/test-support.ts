@@ -2,7 +2,7 @@
 // token exchange, calls with any credential, and the principal's answer to an escalation on the hosted page's API.
 import assert from 'node:assert/strict';
 import { DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/client/schemas';
-import { ok, step } from '../decisions/test-support.js';
+import { ok, proveAddressee } from '../decisions/test-support.js';
 import { personAccessToken } from '../oauth/test-support.js';
 import type { TestServer } from '../testing.js';
 
@@ -84,18 +84,13 @@ export function check(server: TestServer, token: string, action: Json) {
 
 /**
  * The principal's answer to an escalation, through the hosted page's API of its decision (read with `reader`),
- * proving who they are first when the page asks for it (a sign-in code sent to their address, shown in the sandbox).
+ * proving who they are first (an escalation's approval is addressed to its principal): the code sent to their address.
  */
 export async function answer(server: TestServer, escalationId: string, reader: string, action: 'approve' | 'deny' | { counter: string }) {
   const esc = await call(server, `/api/v1/oap/escalations/${escalationId}`, { token: reader });
   assert.equal(esc.status, 200, JSON.stringify(esc.body));
   const token = esc.body.escalation.decision.session_token as string;
-  const sent = await step(server, token, { action: 'send_code' });
-  if (sent.status === 200) {
-    const { sandbox_code: code } = (await sent.json()) as Json;
-    assert.ok(code, 'the sandbox shows the sign-in code');
-    await ok(server, token, { action: 'verify', code });
-  }
+  await proveAddressee(server, token);
   await ok(server, token, typeof action === 'string' ? { action } : { action: 'counter', proposal: action.counter });
   return token;
 }

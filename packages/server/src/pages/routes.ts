@@ -145,8 +145,7 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
       return sendPage(c, messagePage({ title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' }),
         frame ? ['*'] : [], 404);
     }
-    const viewer = row.addressee_email ? await viewerOf(ctx, c) : undefined;
-    const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'), viewer);
+    const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'), await viewerOf(ctx, c, row));
     const html = pageShell({
       lang: data.locale,
       title,
