@@ -8,8 +8,8 @@ import { minifyCssLiterals } from './scripts/size/minify-css.mjs';
 
 /** @type {{input: string, file: string, name?: string}[]} */
 const bundles = [
-  { input: 'packages/server/.tsc/pages/app/decision-page.js', file: 'packages/server/dist/public/decision-page' },
-  { input: 'packages/server/.tsc/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
+  { input: 'packages/server/.tsc/hosted/pages/app/decision-page.js', file: 'packages/server/dist/public/decision-page' },
+  { input: 'packages/server/.tsc/hosted/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
   { input: 'packages/server/.tsc/oauth/app/oauth-page.js', file: 'packages/server/dist/public/oauth-page' },
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },

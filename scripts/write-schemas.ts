@@ -3,8 +3,8 @@
 // Add a group with one line in `groups`. Run: pnpm schemas
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { messageJsonSchemas } from '../packages/protocol/src/json-schemas.js';
-import { webhookJsonSchemas } from '../packages/server/src/webhooks/json-schemas.js';
-import { receiptJsonSchemas } from '../packages/server/src/receipts/json-schema.js';
+import { webhookJsonSchemas } from '../packages/server/src/platform/webhooks/json-schemas.js';
+import { receiptJsonSchemas } from '../packages/server/src/consent/receipts/json-schema.js';
 
 interface SchemaGroup {
   /** Directory under the repository root, such as `schemas/messages`. */

@@ -26,7 +26,7 @@ interface Ready {
 async function serve(): Promise<void> {
   const { startServer } = await import('@svc/server');
   const { presentCredential } = await import('@svc/client/credentials');
-  const { verifyPresentation } = await import('../../packages/server/src/credentials/verify.js');
+  const { verifyPresentation } = await import('../../packages/server/src/consent/credentials/verify.js');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-credentials-'));
   const server = await startServer({ port: 0, dataDir, clock: true, countries: ['US', 'DE'] });
   const cells = Object.values(server.cells) as { country: string; url: string; context: Parameters<typeof verifyPresentation>[0] }[];

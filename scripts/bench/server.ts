@@ -143,7 +143,7 @@ async function serve(): Promise<void> {
 /** Signs a bench person in with the sandbox's OAuth client and answers their refresh token. */
 async function signInForBench(base: string, sandbox: { oauth_client_id?: string | null; oauth_client_secret?: string; oauth_redirect_uri?: string | null }): Promise<string> {
   const oauth = await import('oauth4webapi');
-  const { Browser, discover, insecure } = await import('../../packages/server/src/oauth/test-support.js');
+  const { Browser, discover, insecure } = await import('../../packages/server/src/platform/oauth/test-support.js');
   const as = await discover(base);
   const client = { client_id: sandbox.oauth_client_id! };
   const auth = oauth.ClientSecretBasic(sandbox.oauth_client_secret!);

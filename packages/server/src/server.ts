@@ -2,19 +2,19 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.js';
-import { createTestClock, systemClock, type Clock, type TestClock } from './lib/clock.js';
-import type { ServerContext } from './lib/context.js';
-import { openDatabase } from './lib/db.js';
-import { loadSigningKeys } from './lib/keys.js';
-import { DomainEvents } from './lib/events.js';
-import { runCloseHooks } from './lib/lifecycle.js';
-import { Metrics } from './lib/metrics.js';
-import { demoFlowSeeder } from './flows/sandbox.js';
+import { createTestClock, systemClock, type Clock, type TestClock } from './infra/clock.js';
+import type { ServerContext } from './infra/context.js';
+import { openDatabase } from './infra/db.js';
+import { loadSigningKeys } from './infra/keys.js';
+import { DomainEvents } from './infra/events.js';
+import { runCloseHooks } from './infra/lifecycle.js';
+import { Metrics } from './infra/metrics.js';
+import { demoFlowSeeder } from './platform/flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
-import { oauthSandboxSeeder } from './oauth/sandbox.js';
-import { Cells } from './countries/directory.js';
-import { DEFAULT_COUNTRIES, parseCountries } from './countries/config.js';
-import { ControlPlane } from './countries/control-plane.js';
+import { oauthSandboxSeeder } from './platform/oauth/sandbox.js';
+import { Cells } from './infra/cells/directory.js';
+import { DEFAULT_COUNTRIES, parseCountries } from './infra/cells/config.js';
+import { ControlPlane } from './infra/cells/control-plane.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {

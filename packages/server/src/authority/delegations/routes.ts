@@ -1,0 +1,186 @@
+// Delegated authority over HTTP: `/api/v1/delegations` (grants), `/api/v1/authorities/check` (an agent asks before
+// it acts), `/api/v1/oap/escalations` (what waits for a principal), an agent's trust score, and the resolvers that
+// let the authentication middleware accept agent tokens and delegates.
+import {
+  authorityCheckEnvelope,
+  authorityCheckRequest,
+  createDelegationRequest,
+  createEscalationRequest,
+  delegationGrantEnvelope,
+  delegationGrantList,
+  delegationListQuery,
+  escalationEnvelope,
+  escalationList,
+  escalationListQuery,
+  trustScoreEnvelope,
+} from '@svc/client/schemas';
+import type { RouteModule } from '../../app.js';
+import { getAgentIdentity } from '../agents/store.js';
+import { requires } from '../../infra/auth.js';
+import type { Principal } from '../../infra/context.js';
+import { forbidden, notFound } from '../../infra/errors.js';
+import type { Operation } from '../../infra/operations.js';
+import { DEFAULT_LIMIT } from '../../infra/pagination.js';
+import { readJson, readQuery } from '../../infra/validate.js';
+import { checkAuthority, requestEscalation } from './authority.js';
+import { listEscalations, visibleEscalation } from './escalations.js';
+import { escalationPageRoutes } from './pages.js';
+import { changeGrantStatus, createGrant, findGrant, listGrants, standingOf, toDelegationGrant, visibleGrant, type GrantAction } from './grants.js';
+import { resolveAgentToken } from './tokens.js';
+import { trustScore } from './trust-score.js';
+
+const GRANTS = '/api/v1/delegations';
+const ESCALATIONS = '/api/v1/oap/escalations';
+const CHECK = '/api/v1/authorities/check';
+
+/** Seconds an agent should wait before polling a pending escalation again. */
+export const ESCALATION_POLL_SECONDS = 5;
+
+function agentOnly(principal: Principal): Extract<Principal, { kind: 'agent' }> {
+  if (principal.kind !== 'agent') throw forbidden('Only an agent token (ra_agent_…) can do this: it acts under its delegation grant.', 'agent_token_required');
+  return principal;
+}
+
+/**
+ * A person calling with `X-Delegation-Grant-Id`: the grant must be one made to them, by a person (human-to-human),
+ * and usable now; they then act in its principal's context within its delegated scopes.
+ */
+function delegateOf(ctx: Parameters<RouteModule>[1], person: Extract<Principal, { kind: 'person' }>, grantId: string): Principal {
+  const grant = findGrant(ctx, grantId);
+  if (!grant || grant.account_id !== person.accountId || grant.delegate_type !== 'person' || grant.delegate_id !== person.personId) {
+    throw forbidden('X-Delegation-Grant-Id names no delegation grant made to you.', 'not_delegate');
+  }
+  const standing = standingOf(ctx, grant);
+  if (standing) throw forbidden(standing.message, 'grant_not_active');
+  return {
+    ...person, personId: grant.principal_id,
+    delegation: { grantId: grant.id, delegateId: person.personId, delegationType: grant.delegation_type, scopes: grant.delegated_scopes },
+  };
+}
+
+/** Every delegation route, and the resolvers of agent tokens and delegates. */
+export const delegationRoutes: RouteModule = (app, ctx) => {
+  ctx.agentTokens = (token) => resolveAgentToken(ctx, token);
+  ctx.delegates = (person, grantId) => delegateOf(ctx, person, grantId);
+  escalationPageRoutes(app, ctx);
+
+  // ---- Grants
+  app.post(GRANTS, requires('write', { person: true, agent: true }), async (c) => {
+    const principal = c.get('principal');
+    if (principal.kind === 'api_token') throw forbidden("A delegation grant is a person's: make it with their access token, not an API token.", 'person_token_required');
+    const input = await readJson(c, createDelegationRequest);
+    return c.json({ delegation_grant: toDelegationGrant(createGrant(ctx, principal, input)) }, 201);
+  });
+
+  app.get(GRANTS, requires('read', { person: true, agent: true, delegateScope: 'delegations:read' }), (c) => {
+    const { limit = DEFAULT_LIMIT, cursor, status, role } = readQuery(c, delegationListQuery);
+    return c.json(listGrants(ctx, c.get('principal'), { limit, cursor, status, role }));
+  });
+
+  app.get(`${GRANTS}/:id`, requires('read', { person: true, agent: true, delegateScope: 'delegations:read' }), (c) =>
+    c.json({ delegation_grant: toDelegationGrant(visibleGrant(ctx, c.get('principal'), c.req.param('id'))) }));
+
+  for (const action of ['suspend', 'resume', 'revoke'] as const satisfies GrantAction[]) {
+    app.post(`${GRANTS}/:id/${action}`, requires('write', { person: true, delegateScope: 'delegations:write' }), (c) => {
+      const principal = c.get('principal');
+      const grant = visibleGrant(ctx, principal, c.req.param('id'));
+      return c.json({ delegation_grant: toDelegationGrant(changeGrantStatus(ctx, principal, grant, action)) });
+    });
+  }
+
+  // ---- Authority checks and escalations
+  app.post(CHECK, requires('read', { agent: true }), async (c) => {
+    const agent = agentOnly(c.get('principal'));
+    const input = await readJson(c, authorityCheckRequest);
+    const { status, check } = checkAuthority(ctx, agent, input);
+    if (status === 202 && check.escalation) {
+      c.header('Location', `${ESCALATIONS}/${check.escalation.id}`);
+      c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
+    }
+    return c.json({ authority_check: check }, status);
+  });
+
+  app.post(ESCALATIONS, requires('write', { agent: true }), async (c) => {
+    const agent = agentOnly(c.get('principal'));
+    const escalation = requestEscalation(ctx, agent, await readJson(c, createEscalationRequest));
+    c.header('Location', `${ESCALATIONS}/${escalation.id}`);
+    c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
+    return c.json({ escalation }, 201);
+  });
+
+  app.get(ESCALATIONS, requires('read', { person: true, agent: true, delegateScope: 'escalations:read' }), (c) => {
+    const { limit = DEFAULT_LIMIT, cursor, status, trigger } = readQuery(c, escalationListQuery);
+    return c.json(listEscalations(ctx, c.get('principal'), { limit, cursor, status, trigger }));
+  });
+
+  app.get(`${ESCALATIONS}/:id`, requires('read', { person: true, agent: true, delegateScope: 'escalations:read' }), (c) => {
+    const escalation = visibleEscalation(ctx, c.get('principal'), c.req.param('id'));
+    if (escalation.status === 'pending') c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
+    return c.json({ escalation });
+  });
+
+  // ---- Trust scores
+  app.get('/api/v1/agent_identities/:id/trust_score', requires('read'), (c) => {
+    const agent = getAgentIdentity(ctx, c.get('principal').accountId, c.req.param('id'));
+    if (!agent) throw notFound('No such agent identity.');
+    return c.json({ trust_score: trustScore(ctx, agent.id) });
+  });
+};
+
+const grantsTag = 'Delegations';
+const authorityTag = 'Authority';
+
+const grantChange = (action: GrantAction, summary: string): Operation => ({
+  method: 'post', path: `${GRANTS}/{id}/${action}`, summary, tag: grantsTag,
+  auth: action === 'revoke' ? ['access_token', 'api_token'] : ['access_token'], permission: 'write',
+  response: { status: 200, description: 'The grant in its new status (unchanged when it already had it)', schema: delegationGrantEnvelope },
+  errors: [404, 409],
+});
+
+/** OpenAPI descriptors of the delegation routes. */
+export const delegationOperations: Operation[] = [
+  {
+    method: 'post', path: GRANTS, summary: 'Grant authority to a person or an agent identity (a person\'s access token; a sub-delegation by the parent\'s delegate)', tag: grantsTag,
+    auth: ['access_token', 'agent_token'], body: createDelegationRequest,
+    response: { status: 201, description: 'The grant, active, with its authorization record', schema: delegationGrantEnvelope }, errors: [409],
+  },
+  {
+    method: 'get', path: GRANTS, summary: 'List the grants the caller may see (a person: made or received; an agent: its own; an API token: the account\'s)', tag: grantsTag,
+    auth: ['access_token', 'agent_token', 'api_token'], permission: 'read', query: delegationListQuery,
+    response: { status: 200, description: 'A page of grants', schema: delegationGrantList }, errors: [400],
+  },
+  {
+    method: 'get', path: `${GRANTS}/{id}`, summary: 'Read a grant', tag: grantsTag,
+    auth: ['access_token', 'agent_token', 'api_token'], permission: 'read',
+    response: { status: 200, description: 'The grant', schema: delegationGrantEnvelope }, errors: [404],
+  },
+  grantChange('suspend', 'Suspend a grant (its principal): its tokens answer 403 grant_suspended until resumed'),
+  grantChange('resume', 'Resume a suspended grant (its principal)'),
+  grantChange('revoke', 'Revoke a grant and every grant made under it, stopping every token issued from them at once'),
+  {
+    method: 'post', path: CHECK, summary: 'Ask before acting: allowed (200), escalated to the principal (202), denied naming the bound (403 bound_exceeded), or 422 when the action leaves out the value or jurisdiction a bound needs', tag: authorityTag,
+    auth: ['agent_token'], body: authorityCheckRequest,
+    response: { status: 200, description: 'Allowed, recorded as authority exercised (202 with the same envelope when escalated)', schema: authorityCheckEnvelope },
+    errors: [202, 404, 409],
+  },
+  {
+    method: 'post', path: ESCALATIONS, summary: 'Ask the principal for approval of an action before trying it (trigger escalation)', tag: authorityTag,
+    auth: ['agent_token'], body: createEscalationRequest,
+    response: { status: 201, description: 'The escalation, pending', schema: escalationEnvelope },
+  },
+  {
+    method: 'get', path: ESCALATIONS, summary: 'List escalations (an agent: its grant\'s; a person: where they are principal; an API token: the account\'s)', tag: authorityTag,
+    auth: ['agent_token', 'access_token', 'api_token'], permission: 'read', query: escalationListQuery,
+    response: { status: 200, description: 'A page of escalations', schema: escalationList }, errors: [400],
+  },
+  {
+    method: 'get', path: `${ESCALATIONS}/{id}`, summary: 'Read an escalation (Retry-After while pending); its decision is never shown to the agent', tag: authorityTag,
+    auth: ['agent_token', 'access_token', 'api_token'], permission: 'read',
+    response: { status: 200, description: 'The escalation', schema: escalationEnvelope }, errors: [404],
+  },
+  {
+    method: 'get', path: '/api/v1/agent_identities/{id}/trust_score', summary: 'An agent\'s trust score (0-100) with its factors', tag: 'Agent identities',
+    auth: ['api_token'], permission: 'read',
+    response: { status: 200, description: 'The score now', schema: trustScoreEnvelope }, errors: [404],
+  },
+];

@@ -1,0 +1,121 @@
+// The model-context gateway's MCP server: the official SDK's McpServer over its web-standard streamable HTTP
+// transport, stateless. Each HTTP request gets a server and a transport of its own, bound to the agent its token
+// resolved to, so nothing carries over between requests (no Mcp-Session-Id) and every request is authenticated
+// against the grant as it stands then.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import { z } from 'zod/mini';
+import type { ServerContext } from '../../infra/context.js';
+import { ApiError } from '../../infra/errors.js';
+import { validate } from '../../infra/validate.js';
+import { agentTools, type AgentPrincipal, type AgentTool } from './tools.js';
+
+/** How the gateway introduces itself in `initialize`. */
+export const GATEWAY_INFO = { name: 'svc-agent-gateway', title: 'svc model-context gateway', version: '1.0.0' } as const;
+
+/** The largest JSON-RPC message the gateway reads (the REST API's default body limit). */
+export const GATEWAY_BODY_LIMIT = 1024 * 1024;
+
+const INSTRUCTIONS =
+  'You act for one person (your principal) under a delegation grant with bounds. Call check_authority before every ' +
+  'action and act only when it answers allowed. When it answers escalated, wait: poll get_escalation until your ' +
+  'principal decides, then call check_authority again with the same action and the escalation_id. A denial names ' +
+  'the bound you went beyond; do not act and do not retry it.';
+
+// One JSON Schema validator for every request's server (the SDK would build an Ajv instance per server).
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+/** The tool's arguments schema as published: the same fields (and checks), each with its description. */
+function publishedInput(tool: AgentTool): z.ZodMiniObject {
+  const shape = Object.fromEntries(Object.entries(tool.input.shape).map(([key, field]) => {
+    const description = tool.describe[key];
+    return [key, description ? (field as z.ZodMiniType).check(z.describe(description)) : field];
+  }));
+  return z.strictObject(shape);
+}
+
+/** Structured content, and its JSON as text for clients that read only text (as MCP asks of structured results). */
+function toolResult(structured: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}
+
+/**
+ * A refusal as a tool error result: the REST route's error body (`{message, code, errors}`) as text. It carries no
+ * `structuredContent`, which clients check against the tool's output schema even on errors.
+ */
+function toolError(body: { message: string; code?: string }): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+}
+
+/** An MCP server whose tools act for `agent`. */
+export function gatewayServer(ctx: ServerContext, agent: AgentPrincipal): McpServer {
+  const server = new McpServer(GATEWAY_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
+  for (const tool of agentTools) {
+    server.registerTool(tool.name, {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: publishedInput(tool),
+      outputSchema: tool.output,
+      annotations: tool.annotations,
+    }, (args: unknown): CallToolResult => {
+      try {
+        // The REST body's own schema, so object-level rules (value with currency) hold and refusals read alike.
+        const input = validate(tool.input, args ?? {}, 'Arguments');
+        const result = toolResult(tool.run(ctx, agent, input as never));
+        ctx.metrics.increment('mcp.tool_calls_total', { tool: tool.name, result: 'ok' });
+        return result;
+      } catch (err) {
+        ctx.metrics.increment('mcp.tool_calls_total', { tool: tool.name, result: 'error' });
+        if (err instanceof ApiError) return toolError(err.toBody());
+        console.error('[svc-server] unexpected error in MCP tool', tool.name, err);
+        return toolError({ message: 'Internal server error.', code: 'internal_error' });
+      }
+    });
+  }
+  return server;
+}
+
+/** The error codes the REST API uses for the HTTP statuses the transport answers on its own. */
+const transportCodes: Record<number, string> = {
+  400: 'invalid_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_content_type',
+};
+
+/**
+ * Gives a transport's own HTTP error (a JSON-RPC error object with a 4xx) the service's `{message, code}` beside
+ * its JSON-RPC members, so it reads like every other error of the server and stays a JSON-RPC error for MCP clients.
+ */
+async function withErrorBody(res: Response): Promise<Response> {
+  if (res.status < 400 || !res.headers.get('content-type')?.includes('application/json')) return res;
+  const text = await res.text();
+  let body: { error?: { code?: number; message?: string } } & Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    return new Response(text, res);
+  }
+  const message = body.error?.message;
+  if (typeof message !== 'string') return new Response(text, res);
+  const code = body.error?.code === -32700 ? 'malformed_json' : transportCodes[res.status] ?? 'mcp_transport_error';
+  return new Response(JSON.stringify({ message, code, ...body }), { status: res.status, headers: res.headers });
+}
+
+/** Answers one HTTP request of the streamable HTTP transport for `agent`, with a server and transport of its own. */
+export async function handleGatewayRequest(ctx: ServerContext, agent: AgentPrincipal, request: Request): Promise<Response> {
+  const server = gatewayServer(ctx, agent);
+  // Stateless (no session id generator), JSON answers instead of SSE streams: each request is answered whole.
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: GATEWAY_BODY_LIMIT });
+  await server.connect(transport);
+  try {
+    return await withErrorBody(await transport.handleRequest(request));
+  } finally {
+    await server.close();
+  }
+}

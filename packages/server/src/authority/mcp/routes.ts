@@ -1,0 +1,211 @@
+// The model-context gateway over HTTP: `/mcp/v1/agent` (MCP streamable HTTP, agent tokens only), its OAuth 2.0
+// Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource/mcp/v1/agent`, which MCP's
+// authorization rules point clients to, and `/.well-known/mcp-configuration`, which describes the gateway.
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/client/schemas';
+import type { Context } from 'hono';
+import { z } from 'zod/mini';
+import type { RouteModule } from '../../app.js';
+import { AGENT_TOKEN_PREFIX } from '../../infra/auth.js';
+import { limitBody } from '../../infra/body-limit.js';
+import type { Env, ServerContext } from '../../infra/context.js';
+import { ApiError, forbidden } from '../../infra/errors.js';
+import type { Operation } from '../../infra/operations.js';
+import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest } from './gateway.js';
+import { agentToolNames, type AgentPrincipal } from './tools.js';
+
+/** The gateway's endpoint. */
+export const MCP_PATH = '/mcp/v1/agent';
+/** Its protected resource metadata (RFC 9728: the well-known prefix before the resource's path). */
+export const RESOURCE_METADATA_PATH = `/.well-known/oauth-protected-resource${MCP_PATH}`;
+/** The gateway's description. */
+export const MCP_CONFIGURATION_PATH = '/.well-known/mcp-configuration';
+/** Where an agent's client exchanges a delegation grant for an agent token (RFC 8693). */
+const TOKEN_EXCHANGE_PATH = '/oauth/token/exchange';
+
+/**
+ * The resource's scopes: none that this resource defines. An agent token carries its grant's delegated scopes,
+ * which each organisation names for its own API (`payments:write`); a public document cannot list them without
+ * telling one account's vocabulary to everyone, and the gateway asks for no scope of its own: every tool is open to
+ * every agent token, and `check_authority` holds each action against the token's scopes.
+ */
+export const GATEWAY_SCOPES: string[] = [];
+
+/** RFC 9728 metadata of the gateway. */
+export function resourceMetadata(ctx: Pick<ServerContext, 'baseUrl'>) {
+  return {
+    resource: `${ctx.baseUrl}${MCP_PATH}`,
+    authorization_servers: [ctx.baseUrl],
+    bearer_methods_supported: ['header'],
+    scopes_supported: GATEWAY_SCOPES,
+    resource_name: GATEWAY_INFO.title,
+  };
+}
+
+/** The gateway's description at `/.well-known/mcp-configuration`. */
+export function mcpConfiguration(ctx: Pick<ServerContext, 'baseUrl'>) {
+  return {
+    name: GATEWAY_INFO.name,
+    title: GATEWAY_INFO.title,
+    version: GATEWAY_INFO.version,
+    endpoint: `${ctx.baseUrl}${MCP_PATH}`,
+    transport: 'streamable-http',
+    // No Mcp-Session-Id: every POST stands alone; GET (a server stream) and DELETE (ending a session) answer 405.
+    stateless: true,
+    methods: ['POST'],
+    protocol_versions_supported: [...SUPPORTED_PROTOCOL_VERSIONS],
+    latest_protocol_version: LATEST_PROTOCOL_VERSION,
+    auth: {
+      type: 'bearer',
+      bearer_methods_supported: ['header'],
+      token: 'agent_token',
+      token_prefix: AGENT_TOKEN_PREFIX,
+      token_endpoint: `${ctx.baseUrl}${TOKEN_EXCHANGE_PATH}`,
+      grant_type: TOKEN_EXCHANGE_GRANT_TYPE,
+      subject_token_type: DELEGATION_GRANT_TOKEN_TYPE,
+      issued_token_type: ACCESS_TOKEN_TYPE,
+      token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+      authorization_servers: [ctx.baseUrl],
+      resource_metadata: `${ctx.baseUrl}${RESOURCE_METADATA_PATH}`,
+      scopes: "The delegation grant's delegated scopes; the exchange's scope parameter may narrow them.",
+    },
+    tools: agentToolNames(),
+  };
+}
+
+/** The one challenge of every 401 (MCP authorization: it points the client to the resource metadata). */
+const challenge = (ctx: ServerContext) => `Bearer resource_metadata="${ctx.baseUrl}${RESOURCE_METADATA_PATH}"`;
+
+const AGENT_TOKEN_ONLY = `The model-context gateway accepts only an agent token: "Authorization: Bearer ${AGENT_TOKEN_PREFIX}…", from POST ${TOKEN_EXCHANGE_PATH} of a delegation grant.`;
+
+/**
+ * The agent of the request's token, with the REST API's own resolver (the token, its grant and every grant above it,
+ * the agent, its client). Anything but an agent token is a 401 here: API tokens and a person's access tokens are
+ * not looked up at all, so the answer says nothing about them.
+ */
+function agentOf(ctx: ServerContext, authorization: string | undefined): AgentPrincipal {
+  if (authorization === undefined) throw new ApiError(401, `Authentication is required. ${AGENT_TOKEN_ONLY}`, 'unauthorized');
+  const token = /^Bearer ([\x21-\x7e]{1,512})$/.exec(authorization)?.[1];
+  if (!token) throw new ApiError(401, `Authorization must be "Bearer <agent token>". ${AGENT_TOKEN_ONLY}`, 'unauthorized');
+  if (!token.startsWith(AGENT_TOKEN_PREFIX) || !ctx.agentTokens) throw new ApiError(401, `The bearer token is not an agent token. ${AGENT_TOKEN_ONLY}`, 'invalid_token');
+  const principal = ctx.agentTokens(token); // 401 invalid_token (unknown, expired, revoked), 403 (suspended)
+  if (principal.kind !== 'agent') throw new ApiError(401, AGENT_TOKEN_ONLY, 'invalid_token');
+  return principal;
+}
+
+/** MCP's transport rules: an `Origin` other than the server's own is refused (DNS rebinding). */
+function checkOrigin(ctx: ServerContext, c: Context<Env>): void {
+  const origin = c.req.header('origin');
+  if (origin !== undefined && origin !== new URL(ctx.baseUrl).origin) {
+    throw forbidden('An agent token is a server\'s credential: the model-context gateway answers no browser page of another origin.', 'origin_not_allowed');
+  }
+}
+
+/** The gateway, its resource metadata and its configuration document. */
+export const mcpRoutes: RouteModule = (app, ctx) => {
+  app.all(MCP_PATH, limitBody(GATEWAY_BODY_LIMIT), async (c) => {
+    checkOrigin(ctx, c);
+    // As on every API route that does not list it: a browser's key is refused whatever else the request carries.
+    if (c.req.header('x-publishable-key') !== undefined) {
+      throw forbidden('A publishable key cannot call the model-context gateway: an agent calls it with its agent token.', 'publishable_key_not_allowed');
+    }
+    let agent: AgentPrincipal;
+    try {
+      agent = agentOf(ctx, c.req.header('authorization'));
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 401) return c.json(err.toBody(), 401, { 'WWW-Authenticate': challenge(ctx) });
+      throw err;
+    }
+    if (c.req.method !== 'POST') {
+      return c.json({
+        message: `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
+        code: 'method_not_allowed',
+      }, 405, { Allow: 'POST' });
+    }
+    return handleGatewayRequest(ctx, agent, c.req.raw);
+  });
+
+  app.get(RESOURCE_METADATA_PATH, (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(resourceMetadata(ctx));
+  });
+
+  app.get(MCP_CONFIGURATION_PATH, (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(mcpConfiguration(ctx));
+  });
+};
+
+// ---- OpenAPI descriptors
+
+/** A JSON-RPC 2.0 message as the gateway reads it (one per POST; MCP's streamable HTTP takes no batches). */
+const jsonRpcMessage = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.optional(z.union([z.string(), z.number()])),
+  method: z.string(),
+  params: z.optional(z.record(z.string(), z.unknown())),
+});
+const jsonRpcResponse = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string(), z.number(), z.null()]),
+  result: z.optional(z.record(z.string(), z.unknown())),
+  error: z.optional(z.object({ code: z.int(), message: z.string(), data: z.optional(z.unknown()) })),
+});
+
+const resourceMetadataSchema = z.object({
+  resource: z.string(),
+  authorization_servers: z.array(z.string()),
+  bearer_methods_supported: z.array(z.literal('header')),
+  scopes_supported: z.array(z.string()),
+  resource_name: z.string(),
+});
+
+const mcpConfigurationSchema = z.object({
+  name: z.string(),
+  title: z.string(),
+  version: z.string(),
+  endpoint: z.string(),
+  transport: z.literal('streamable-http'),
+  stateless: z.boolean(),
+  methods: z.array(z.string()),
+  protocol_versions_supported: z.array(z.string()),
+  latest_protocol_version: z.string(),
+  auth: z.object({
+    type: z.literal('bearer'),
+    bearer_methods_supported: z.array(z.string()),
+    token: z.literal('agent_token'),
+    token_prefix: z.string(),
+    token_endpoint: z.string(),
+    grant_type: z.string(),
+    subject_token_type: z.string(),
+    issued_token_type: z.string(),
+    token_endpoint_auth_methods_supported: z.array(z.string()),
+    authorization_servers: z.array(z.string()),
+    resource_metadata: z.string(),
+    scopes: z.string(),
+  }),
+  tools: z.array(z.string()),
+});
+
+const tag = 'Model-context gateway';
+
+/** OpenAPI descriptors of the gateway and its two discovery documents. */
+export const mcpOperations: Operation[] = [
+  {
+    method: 'post', path: MCP_PATH, tag,
+    summary: 'MCP streamable HTTP (stateless, JSON answers): one JSON-RPC message per POST with an agent token (401 with WWW-Authenticate: Bearer resource_metadata=… without one); GET and DELETE answer 405',
+    auth: ['agent_token'], body: jsonRpcMessage,
+    response: { status: 200, description: 'The JSON-RPC response (202 with no body for a notification)', schema: jsonRpcResponse },
+    errors: [202, 405, 406],
+  },
+  {
+    method: 'get', path: RESOURCE_METADATA_PATH, tag, auth: [],
+    summary: 'OAuth 2.0 Protected Resource Metadata (RFC 9728) of the model-context gateway',
+    response: { status: 200, description: 'The metadata', schema: resourceMetadataSchema },
+  },
+  {
+    method: 'get', path: MCP_CONFIGURATION_PATH, tag, auth: [],
+    summary: 'The model-context gateway: endpoint, transport, protocol versions, how to get an agent token, tool names',
+    response: { status: 200, description: 'The configuration', schema: mcpConfigurationSchema },
+  },
+];

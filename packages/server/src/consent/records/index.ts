@@ -1,0 +1,30 @@
+// Consent records, receipts and the audit trail as one route module: the Record API, imports, consent status,
+// receipts in three flavors, the published receipt schema, the audit trail's API and the witness description. It
+// also starts the anchoring timer and fails imports an earlier process left unfinished.
+import type { Hono } from 'hono';
+import { startAnchoring } from '../audit/anchor.js';
+import { auditOperations, auditRoutes } from '../audit/routes.js';
+import type { Env, ServerContext } from '../../infra/context.js';
+import { onClose } from '../../infra/lifecycle.js';
+import type { Operation } from '../../infra/operations.js';
+import { receiptOperations, receiptRoutes } from '../receipts/routes.js';
+import { recoverInterruptedImports } from './imports.js';
+import { recordOperations, recordRoutes } from './routes.js';
+
+export { IMPORTS_PATH } from './routes.js';
+
+/** Every operation of the records module, for the OpenAPI document. */
+export const recordsOperations: Operation[] = [...recordOperations, ...receiptOperations, ...auditOperations];
+
+const started = new WeakSet<ServerContext>();
+
+/** Mounts everything records need, and (once per server) starts anchoring and recovers interrupted imports. */
+export function recordsModule(app: Hono<Env>, ctx: ServerContext): void {
+  recordRoutes(app, ctx);
+  receiptRoutes(app, ctx);
+  auditRoutes(app, ctx);
+  if (started.has(ctx)) return;
+  started.add(ctx);
+  recoverInterruptedImports(ctx);
+  onClose(ctx, startAnchoring(ctx));
+}

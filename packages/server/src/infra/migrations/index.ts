@@ -1,0 +1,30 @@
+import type { Migration } from '../db.js';
+import { core } from './001-core.js';
+import { flows } from './002-flows.js';
+import { decisions } from './003-decisions.js';
+import { records } from './004-records.js';
+import { webhooks } from './005-webhooks.js';
+import { captures } from './006-captures.js';
+import { idempotency } from './007-idempotency.js';
+import { authorizationRecords } from './008-authorization-records.js';
+import { oauth } from './009-oauth.js';
+import { agentIdentities } from './010-agent-identities.js';
+import { delegations } from './011-delegations.js';
+import { noticeRecords } from './012-notice-records.js';
+import { agentManifests } from './013-agent-manifests.js';
+import { agreements } from './014-agreements.js';
+import { signatureRequests } from './015-signature-requests.js';
+import { inboxAddressees } from './016-inbox-addressees.js';
+import { homeCountries } from './017-home-countries.js';
+import { credentials } from './018-credentials.js';
+import { transfers } from './019-transfers.js';
+import { connect } from './020-connect.js';
+import { verifyAgree } from './021-verify-agree.js';
+import { protect } from './022-protect.js';
+import { comply } from './024-comply.js';
+import { decisionAuthentication } from './025-decision-authentication.js';
+
+/** Every schema migration, in order. Add a module's migration here with the next free id. */
+export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
+  agentIdentities, delegations, noticeRecords, agentManifests, agreements, signatureRequests, inboxAddressees,
+  homeCountries, credentials, transfers, connect, verifyAgree, protect, comply, decisionAuthentication];

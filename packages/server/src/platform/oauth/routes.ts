@@ -1,0 +1,53 @@
+// The OpenID provider's HTTP surface: oidc-provider answers `/oauth/*` and `/.well-known/openid-configuration` on
+// the raw Node request (it is a Koa application), the spec's second PAR path and the token exchange path are
+// aliases of its own, and the sign-in and consent pages are ours (interactions.ts).
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Context } from 'hono';
+import type Provider from 'oidc-provider';
+import type { RouteModule } from '../../app.js';
+import type { Env, ServerContext } from '../../infra/context.js';
+import { findClient } from './clients.js';
+import { interactionRoutes } from './interactions.js';
+import { isPersonOf } from './people.js';
+import { createProvider } from './provider.js';
+
+const providers = new WeakMap<ServerContext, Provider>();
+
+/** The server's provider, made on first use: its issuer is the base URL, known once the server listens. */
+export function oauthProvider(ctx: ServerContext): Provider {
+  let provider = providers.get(ctx);
+  if (!provider) providers.set(ctx, (provider = createProvider(ctx)));
+  return provider;
+}
+
+/** Mounts the provider, its aliases and the interaction pages. */
+export const oauthRoutes: RouteModule = (app, ctx) => {
+  let callback: ReturnType<Provider['callback']> | undefined;
+  // Hands the request to oidc-provider, at `path` when it is an alias of one of its own.
+  const handOff = (c: Context<Env>, path?: string) => {
+    const { incoming, outgoing } = c.env as unknown as HttpBindings;
+    if (path) incoming.url = path + (incoming.url?.slice(c.req.path.length) ?? '');
+    callback ??= oauthProvider(ctx).callback();
+    void callback(incoming, outgoing);
+    return RESPONSE_ALREADY_SENT;
+  };
+
+  // A person's access token on the REST API: opaque (oidc-provider keeps it in storage), so a revocation or a
+  // deleted client ends it at once. DPoP-bound tokens need a proof the REST API does not take.
+  ctx.accessTokens = async (value) => {
+    const token = await oauthProvider(ctx).AccessToken.find(value);
+    if (!token?.accountId || token.jkt || token.isSenderConstrained?.()) return undefined;
+    const client = token.clientId ? findClient(ctx, token.clientId) : undefined;
+    // The person must be the client's account's: a principal never pairs one organisation with another's person.
+    if (!client || !isPersonOf(ctx, token.accountId, client.account_id)) return undefined;
+    return { kind: 'person', accountId: client.account_id, personId: token.accountId, clientId: client.id, scopes: [...token.scopes] };
+  };
+
+  interactionRoutes(app, ctx, () => oauthProvider(ctx));
+  app.post('/oauth2/par', (c) => handOff(c, '/oauth/par'));
+  // Token exchange (RFC 8693) has a path of its own in the spec; it is the token endpoint with that grant.
+  app.post('/oauth/token/exchange', (c) => handOff(c, '/oauth/token'));
+  app.all('/oauth/*', (c) => handOff(c));
+  app.get('/.well-known/openid-configuration', (c) => handOff(c));
+};
