@@ -1,11 +1,12 @@
-import { Hono } from 'hono';
 import { authenticate } from './infra/auth.js';
 import { limitBody } from './infra/body-limit.js';
 import { idempotency } from './infra/idempotency.js';
 import type { Env, ServerContext } from './infra/context.js';
 import { onError, onNotFound } from './infra/errors.js';
 import { decisionsModule } from './consent/decisions/index.js';
-import { openApiRoutes } from './openapi.js';
+import { serveOpenApi } from './openapi.js';
+import { router, routes, type RouteModule } from './infra/http/route.js';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import { allowedOriginRoutes } from './platform/account/allowed-origins.js';
 import { apiTokenRoutes } from './platform/account/api-tokens.js';
 import { applicationRoutes } from './platform/account/applications.js';
@@ -34,15 +35,11 @@ import { complySurfaceRoutes } from './surfaces/comply/routes.js';
 import { protectRoutes } from './surfaces/protect/routes.js';
 import { connectRoutes } from './surfaces/connect/routes.js';
 
-/** A route module adds its routes to the app; API routes sit under `/api/v1` behind authentication. */
-export type RouteModule = (app: Hono<Env>, ctx: ServerContext) => void;
-
 /** Route modules in mounting order. Add a module with one line here. */
 const modules: RouteModule[] = [
   corsRoutes, // first: its middleware must run before every other module's handlers
   countryRoutes, // then a browser's request for another country's resource is answered 421 (readable under CORS)
-  systemRoutes,
-  openApiRoutes,
+  routes(systemRoutes),
   meRoutes,
   apiTokenRoutes,
   applicationRoutes,
@@ -75,8 +72,8 @@ const modules: RouteModule[] = [
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /** Builds the Hono app for one server context. */
-export function createApp(ctx: ServerContext): Hono<Env> {
-  const app = new Hono<Env>();
+export function createApp(ctx: ServerContext): OpenAPIHono<Env> {
+  const app = router();
   app.onError(onError);
   app.notFound(onNotFound);
   app.use('*', countryGate(ctx));
@@ -89,6 +86,7 @@ export function createApp(ctx: ServerContext): Hono<Env> {
     return auth(c, next);
   });
   app.use('/api/v1/*', idempotency(ctx));
-  for (const mount of modules) mount(app, ctx);
+  for (const mount of modules) app.route('/', mount(ctx));
+  serveOpenApi(app, ctx);
   return app;
 }

@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { config, type z } from 'zod/mini';
 import en from 'zod/v4/locales/en.js';
 import { badRequest, unprocessable, type FieldError } from './errors.js';
@@ -7,7 +7,7 @@ import { badRequest, unprocessable, type FieldError } from './errors.js';
 config(en());
 
 type Schema<T> = z.ZodMiniType<T>;
-type Issue = { code: string; path: PropertyKey[]; message: string; keys?: string[] };
+export type Issue = { code: string; path: PropertyKey[]; message: string; keys?: string[] };
 
 /** Turns zod issues into the error body's `errors[]`, one entry per path. */
 export function fieldErrors(issues: readonly Issue[], prefix: PropertyKey[] = []): FieldError[] {
@@ -36,6 +36,28 @@ export function validate<T>(schema: Schema<T>, value: unknown, what = 'Request')
   const first = errors[0];
   throw unprocessable(`${what} is invalid${first ? `: ${first.path}: ${first.message}` : '.'}`, 'validation_failed', errors);
 }
+
+// A JSON media type, with parameters (`; charset=utf-8`): what the router's body validator accepts.
+const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
+
+/**
+ * Before a route's body is validated: a body that is not JSON is a 400 saying why (wrong Content-Type, empty,
+ * malformed), so that only well-formed JSON reaches the schema (whose mismatch is a 422).
+ */
+export const jsonBody: MiddlewareHandler = async (c, next) => {
+  const type = c.req.header('content-type');
+  const text = await c.req.text();
+  if (type ? !JSON_TYPE.test(type) : text !== '') throw badRequest('Content-Type must be application/json.', 'unsupported_content_type');
+  if (text === '') throw badRequest('Request body is empty; a JSON object is required.', 'malformed_json');
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest('Request body is not valid JSON.', 'malformed_json');
+  }
+  c.req.bodyCache.json = Promise.resolve(value); // parsed once: the validator reads it from here
+  await next();
+};
 
 /** Reads and validates a JSON body: malformed JSON is a 400, a shape error a 422. */
 export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {

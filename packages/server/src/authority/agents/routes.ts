@@ -12,7 +12,7 @@ import {
   pinCapabilityManifestRequest,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { notFound } from '../../infra/errors.js';
@@ -45,7 +45,7 @@ function actorOf(c: Context<Env>): AgentActor {
 }
 
 /** `GET|POST /api/v1/agent_identities`, `GET …/{id}`, `POST …/{id}/suspend|resume|revoke`, `GET|POST …/{id}/manifests`. */
-export const agentIdentityRoutes: RouteModule = (app, ctx) => {
+export const agentIdentityRoutes = routes((app, ctx) => {
   app.get(BASE, requires('read'), (c) => {
     const { limit = DEFAULT_LIMIT, cursor, status } = readQuery(c, agentIdentityListQuery);
     return c.json(listAgentIdentities(ctx, c.get('principal').accountId, { limit, cursor, status }));
@@ -79,7 +79,7 @@ export const agentIdentityRoutes: RouteModule = (app, ctx) => {
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, capabilityManifestListQuery);
     return c.json(listPinnedManifests(ctx, agent.id, { limit, cursor }));
   });
-};
+});
 
 const tag = 'Agent identities';
 

@@ -14,10 +14,10 @@ import {
   escalationListQuery,
   trustScoreEnvelope,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { getAgentIdentity } from '../agents/store.js';
 import { requires } from '../../infra/auth.js';
-import type { Principal } from '../../infra/context.js';
+import type { Principal, ServerContext } from '../../infra/context.js';
 import { forbidden, notFound } from '../../infra/errors.js';
 import type { Operation } from '../../infra/operations.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
@@ -45,7 +45,7 @@ function agentOnly(principal: Principal): Extract<Principal, { kind: 'agent' }> 
  * A person calling with `X-Delegation-Grant-Id`: the grant must be one made to them, by a person (human-to-human),
  * and usable now; they then act in its principal's context within its delegated scopes.
  */
-function delegateOf(ctx: Parameters<RouteModule>[1], person: Extract<Principal, { kind: 'person' }>, grantId: string): Principal {
+function delegateOf(ctx: ServerContext, person: Extract<Principal, { kind: 'person' }>, grantId: string): Principal {
   const grant = findGrant(ctx, grantId);
   if (!grant || grant.account_id !== person.accountId || grant.delegate_type !== 'person' || grant.delegate_id !== person.personId) {
     throw forbidden('X-Delegation-Grant-Id names no delegation grant made to you.', 'not_delegate');
@@ -59,7 +59,7 @@ function delegateOf(ctx: Parameters<RouteModule>[1], person: Extract<Principal, 
 }
 
 /** Every delegation route, and the resolvers of agent tokens and delegates. */
-export const delegationRoutes: RouteModule = (app, ctx) => {
+export const delegationRoutes = routes((app, ctx) => {
   ctx.agentTokens = (token) => resolveAgentToken(ctx, token);
   ctx.delegates = (person, grantId) => delegateOf(ctx, person, grantId);
   escalationPageRoutes(app, ctx);
@@ -125,7 +125,7 @@ export const delegationRoutes: RouteModule = (app, ctx) => {
     if (!agent) throw notFound('No such agent identity.');
     return c.json({ trust_score: trustScore(ctx, agent.id) });
   });
-};
+});
 
 const grantsTag = 'Delegations';
 const authorityTag = 'Authority';

@@ -1,7 +1,7 @@
 // `POST /api/v1/disclosure_receipts` (an API token with `disclosures:write`) and `GET …/{id}`: the notice records
 // that a flow disclosed an agent to a person. Their receipts are served by the receipt routes in every flavor.
 import { createDisclosureReceiptRequest, disclosureReceiptEnvelope } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
 import { notFound } from '../../infra/errors.js';
 import type { Operation } from '../../infra/operations.js';
@@ -11,7 +11,7 @@ import { createDisclosureReceipt, getDisclosureReceipt } from './store.js';
 const BASE = '/api/v1/disclosure_receipts';
 
 /** The disclosure receipt routes. */
-export const disclosureRoutes: RouteModule = (app, ctx) => {
+export const disclosureRoutes = routes((app, ctx) => {
   app.post(BASE, requires('disclosures:write'), async (c) => {
     const input = await readJson(c, createDisclosureReceiptRequest);
     return c.json({ disclosure_receipt: createDisclosureReceipt(ctx, c.get('principal').accountId, input) }, 201);
@@ -22,7 +22,7 @@ export const disclosureRoutes: RouteModule = (app, ctx) => {
     if (!receipt) throw notFound('No such disclosure receipt.');
     return c.json({ disclosure_receipt: receipt });
   });
-};
+});
 
 /** OpenAPI descriptors of the disclosure receipt routes. */
 export const disclosureOperations: Operation[] = [

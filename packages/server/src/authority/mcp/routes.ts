@@ -5,7 +5,7 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/client/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod/mini';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { AGENT_TOKEN_PREFIX } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
@@ -102,7 +102,7 @@ function checkOrigin(ctx: ServerContext, c: Context<Env>): void {
 }
 
 /** The gateway, its resource metadata and its configuration document. */
-export const mcpRoutes: RouteModule = (app, ctx) => {
+export const mcpRoutes = routes((app, ctx) => {
   app.all(MCP_PATH, limitBody(GATEWAY_BODY_LIMIT), async (c) => {
     checkOrigin(ctx, c);
     // As on every API route that does not list it: a browser's key is refused whatever else the request carries.
@@ -134,7 +134,7 @@ export const mcpRoutes: RouteModule = (app, ctx) => {
     c.header('Cache-Control', 'public, max-age=300');
     return c.json(mcpConfiguration(ctx));
   });
-};
+});
 
 // ---- OpenAPI descriptors
 

@@ -17,7 +17,7 @@ import {
   ssfConfiguration as ssfConfigurationSchema,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { findPinnedManifest } from '../agents/manifest.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { notFound } from '../../infra/errors.js';
@@ -58,7 +58,7 @@ const signedJson = async (c: Context<Env>, ctx: ServerContext, record: Parameter
 };
 
 /** Mounts the `/.well-known` discovery and transparency routes. */
-export const transparencyRoutes: RouteModule = (app, ctx) => {
+export const transparencyRoutes = routes((app, ctx) => {
   // The most specific path first, so `agents` is never read as an application id.
   app.get('/.well-known/transparency/agents/:agent_id/manifests/:version', async (c) => {
     const agentId = idParam(c, 'agent_id', 'agent identity');
@@ -107,7 +107,7 @@ export const transparencyRoutes: RouteModule = (app, ctx) => {
     publicHeaders(c, 300);
     return c.json(ssfConfiguration(ctx));
   });
-};
+});
 
 const tag = 'Discovery and transparency';
 const signed = 'Signed: {record, signature}, signature a compact JWS with detached payload (RFC 7515 appendix F) over the RFC 8785 bytes of record, its kid in /.well-known/jwks.json.';

@@ -14,7 +14,7 @@ import {
   verifyPresentationRequest,
   type CredentialIssuerMetadata,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
 import type { ServerContext } from '../../infra/context.js';
 import { notFound } from '../../infra/errors.js';
@@ -70,7 +70,7 @@ export function issuerMetadata(ctx: ServerContext): CredentialIssuerMetadata {
 }
 
 /** The credential and presentation routes, and the issuer's public discovery. */
-export const credentialRoutes: RouteModule = (app, ctx) => {
+export const credentialRoutes = routes((app, ctx) => {
   followWithdrawals(ctx);
   app.post(BASE, requires('write'), async (c) => {
     const input = await readJson(c, createCredentialRequest);
@@ -116,7 +116,7 @@ export const credentialRoutes: RouteModule = (app, ctx) => {
     c.header('Access-Control-Allow-Origin', '*');
     return c.body(token.jwt, 200, { 'Content-Type': STATUS_LIST_MEDIA_TYPE });
   });
-};
+});
 
 const tag = 'Credentials and presentations';
 

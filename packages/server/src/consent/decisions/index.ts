@@ -1,8 +1,8 @@
 // Decisions as one route module: the API (and its deprecated alias), the participant API, the hosted pages (with the
 // withdrawal entry of an approval's authorization record) and the playground at `/`.
-import type { Hono } from 'hono';
 import { authorizationPageRoutes } from '../authorizations/routes.js';
-import type { Env, ServerContext } from '../../infra/context.js';
+import type { ServerContext } from '../../infra/context.js';
+import { routes } from '../../infra/http/route.js';
 import { onClose } from '../../infra/lifecycle.js';
 import { pageRoutes } from '../../hosted/pages/routes.js';
 import { playgroundRoutes } from '../../hosted/playground/routes.js';
@@ -13,7 +13,7 @@ import { startExpirySweep } from './store.js';
 export { decisionOperations } from './routes.js';
 
 /** Mounts everything decisions need. */
-export function decisionsModule(app: Hono<Env>, ctx: ServerContext): void {
+export const decisionsModule = routes((app, ctx) => {
   decisionRoutes(app, ctx);
   participantRoutes(app, ctx);
   pageRoutes(app, ctx);
@@ -21,4 +21,4 @@ export function decisionsModule(app: Hono<Env>, ctx: ServerContext): void {
   playgroundRoutes(app, ctx);
   // Kinds whose expiry records something (a signing session's party outcome) are swept at their deadline.
   onClose(ctx, startExpirySweep(ctx));
-}
+});

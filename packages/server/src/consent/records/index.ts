@@ -1,10 +1,10 @@
 // Consent records, receipts and the audit trail as one route module: the Record API, imports, consent status,
 // receipts in three flavors, the published receipt schema, the audit trail's API and the witness description. It
 // also starts the anchoring timer and fails imports an earlier process left unfinished.
-import type { Hono } from 'hono';
 import { startAnchoring } from '../audit/anchor.js';
 import { auditOperations, auditRoutes } from '../audit/routes.js';
-import type { Env, ServerContext } from '../../infra/context.js';
+import type { ServerContext } from '../../infra/context.js';
+import { routes } from '../../infra/http/route.js';
 import { onClose } from '../../infra/lifecycle.js';
 import type { Operation } from '../../infra/operations.js';
 import { receiptOperations, receiptRoutes } from '../receipts/routes.js';
@@ -19,7 +19,7 @@ export const recordsOperations: Operation[] = [...recordOperations, ...receiptOp
 const started = new WeakSet<ServerContext>();
 
 /** Mounts everything records need, and (once per server) starts anchoring and recovers interrupted imports. */
-export function recordsModule(app: Hono<Env>, ctx: ServerContext): void {
+export const recordsModule = routes((app, ctx) => {
   recordRoutes(app, ctx);
   receiptRoutes(app, ctx);
   auditRoutes(app, ctx);
@@ -27,4 +27,4 @@ export function recordsModule(app: Hono<Env>, ctx: ServerContext): void {
   started.add(ctx);
   recoverInterruptedImports(ctx);
   onClose(ctx, startAnchoring(ctx));
-}
+});

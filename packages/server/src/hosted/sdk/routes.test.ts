@@ -21,7 +21,7 @@ for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name),
 
 function app(from = dir) {
   const hono = new Hono<Env>();
-  createSdkRoutes(from)(hono, {} as ServerContext);
+  hono.route('/', createSdkRoutes(from)({} as ServerContext));
   return hono;
 }
 

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { RouteModule } from '../../app.js';
+import { routes, type RouteModule } from '../../infra/http/route.js';
 import type { Env } from '../../infra/context.js';
 
 /** The two files a page names in its own markup; every other file is reached through them. */
@@ -60,14 +60,14 @@ function load(cache: Map<string, Loaded>, path: string): Loaded | undefined {
  * The SDK route module, serving the files in `dir` (tests) or in the built `@svc/elements` (the default).
  */
 export function createSdkRoutes(dir?: string): RouteModule {
-  return (app: Hono<Env>) => {
+  return routes((app) => {
     const cache = new Map<string, Loaded>();
     app.get('/sdk/v1/:file', (c) => serve(c, cache, (dir ??= builtDir())));
-  };
+  });
 }
 
 /** Mounts `/sdk/v1/` from the built `@svc/elements`. */
-export const sdkRoutes: RouteModule = createSdkRoutes();
+export const sdkRoutes = createSdkRoutes();
 
 /** Answers one SDK file: 200 with its bytes as built, 304 when the browser's copy is current, 404 otherwise. */
 function serve(c: Context<Env>, cache: Map<string, Loaded>, dir: string | undefined) {

@@ -1,6 +1,6 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import { countriesResponse } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../http/route.js';
 import { requires } from '../auth.js';
 import type { Env, ServerContext } from '../context.js';
 import type { Operation } from '../operations.js';
@@ -53,7 +53,7 @@ export function countryGate(ctx: ServerContext): MiddlewareHandler<Env> {
 }
 
 /** Mount right after CORS: browser requests for another cell's resource, and the list of cells. */
-export const countryRoutes: RouteModule = (app: Hono<Env>, ctx) => {
+export const countryRoutes = routes((app: Hono<Env>, ctx) => {
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.header('origin')) {
       const home = misdirectedTo(ctx, c.req.path);
@@ -66,7 +66,7 @@ export const countryRoutes: RouteModule = (app: Hono<Env>, ctx) => {
       country: ctx.country,
       countries: ctx.cells.list().map(({ country, base_url, trust_url }) => ({ country, base_url, trust_url })),
     }));
-};
+});
 
 export const countryOperations: Operation[] = [
   {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { INBOX_SCOPE, inboxList, inboxQuery } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
 import type { Env, Principal, ServerContext } from '../../infra/context.js';
 import { ApiError, forbidden } from '../../infra/errors.js';
@@ -46,7 +46,7 @@ function send(c: Context<Env>, html: string, status: 200 | 400 | 403 = 200) {
 }
 
 /** `GET /api/v1/inbox`, `/inbox` and its sign-in, and the legacy `/oap/escalations`. */
-export const inboxRoutes: RouteModule = (app, ctx) => {
+export const inboxRoutes = routes((app, ctx) => {
   app.get(API, requires('read', { person: true, delegateScope: INBOX_SCOPE }), (c) => {
     const email = inboxOwner(ctx, c, c.get('principal'));
     const { limit = DEFAULT_LIMIT, cursor, kind, trigger, application_id, sort = 'deadline' } = readQuery(c, inboxQuery);
@@ -109,7 +109,7 @@ export const inboxRoutes: RouteModule = (app, ctx) => {
     await signOut(ctx, c);
     return c.redirect('/inbox?signed_out', 303);
   });
-};
+});
 
 /** OpenAPI descriptor of the inbox. */
 export const inboxOperations: Operation[] = [

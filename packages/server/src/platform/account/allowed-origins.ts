@@ -5,7 +5,7 @@ import {
   listQuery,
   type AllowedOrigin,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { getApplication } from '../application-store.js';
 import { requires } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
@@ -33,7 +33,7 @@ function ownedApplication(ctx: ServerContext, accountId: string, id: string) {
 }
 
 /** `GET|POST /api/v1/applications/{id}/allowed_origins`, `DELETE .../allowed_origins/{origin}` (origin URL-encoded). */
-export const allowedOriginRoutes: RouteModule = (app, ctx) => {
+export const allowedOriginRoutes = routes((app, ctx) => {
   app.get('/api/v1/applications/:id/allowed_origins', requires('read'), (c) => {
     const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
@@ -73,7 +73,7 @@ export const allowedOriginRoutes: RouteModule = (app, ctx) => {
     if (!changes) throw notFound('No such allowed origin; pass the origin URL-encoded, e.g. https%3A%2F%2Fexample.com.');
     return c.body(null, 204);
   });
-};
+});
 
 const tag = 'Allowed origins';
 

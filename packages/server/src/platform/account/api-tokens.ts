@@ -5,7 +5,7 @@ import {
   listQuery,
   type ApiToken,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { holds, requires } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
 import type { Permission, Principal, ServerContext } from '../../infra/context.js';
@@ -57,7 +57,7 @@ function assertHoldsAll(principal: Principal, wanted: readonly Permission[], act
 }
 
 /** `GET|POST /api/v1/api_tokens`, `POST /api/v1/api_tokens/{id}/rotate`, `DELETE /api/v1/api_tokens/{id}`. */
-export const apiTokenRoutes: RouteModule = (app, ctx) => {
+export const apiTokenRoutes = routes((app, ctx) => {
   app.get('/api/v1/api_tokens', requires('read'), (c) => {
     const principal = c.get('principal');
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
@@ -106,7 +106,7 @@ export const apiTokenRoutes: RouteModule = (app, ctx) => {
     transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id));
     return c.body(null, 204);
   });
-};
+});
 
 const tag = 'API tokens';
 

@@ -8,7 +8,7 @@ import {
   updateApplicationRequest,
 } from '@svc/client/schemas';
 import { z } from 'zod/mini';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { listActivity } from '../../infra/activity.js';
 import { assertCountryCell } from '../../infra/cells/routing.js';
 import { createApplication, getApplication, listApplications, toApplication, updateApplication } from '../application-store.js';
@@ -24,7 +24,7 @@ const activityQuery = z.object({
 });
 
 /** `GET|POST /api/v1/applications`, `GET|PATCH /api/v1/applications/{id}`, `GET /api/v1/applications/{id}/activity`. */
-export const applicationRoutes: RouteModule = (app, ctx) => {
+export const applicationRoutes = routes((app, ctx) => {
   app.get('/api/v1/applications', requires('read'), (c) => {
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
     return c.json(listApplications(ctx, c.get('principal').accountId, { limit, cursor }));
@@ -57,7 +57,7 @@ export const applicationRoutes: RouteModule = (app, ctx) => {
     const { limit = DEFAULT_LIMIT, cursor, type } = readQuery(c, activityQuery);
     return c.json(listActivity(ctx, found.id, { limit, cursor, type }));
   });
-};
+});
 
 const tag = 'Applications';
 

@@ -2,7 +2,7 @@
 // through the OpenID provider). API-token calls get no CORS headers, and one made by a browser page is refused before
 // it does anything: a page must never hold a server credential.
 import { cors } from 'hono/cors';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { recordActivity } from '../../infra/activity.js';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
@@ -101,7 +101,7 @@ function recordDenial(ctx: ServerContext, origin: string, path: string, method: 
  * key's own application: a foreign Origin is a 403 without CORS headers, an allowed one is echoed exactly.
  * Mount it before every other module so that its middleware runs before their handlers.
  */
-export const corsRoutes: RouteModule = (app, ctx) => {
+export const corsRoutes = routes((app, ctx) => {
   const touch = ctx.db.prepare(
     'UPDATE allowed_origins SET last_seen_at = ? WHERE origin = ? AND application_id IN (SELECT id FROM applications WHERE active = 1)',
   );
@@ -153,4 +153,4 @@ export const corsRoutes: RouteModule = (app, ctx) => {
     }
     return answerCors(c, next);
   });
-};
+});

@@ -1,5 +1,5 @@
 import { me, type Me } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
 import type { Permission, Principal, ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
@@ -9,7 +9,7 @@ import type { Operation } from '../../infra/operations.js';
  * `GET /api/v1/me`: the calling API token and its account, or, for a person's access token, the person and the
  * client acting for them. Publishable keys get 403 like every non-browser route.
  */
-export const meRoutes: RouteModule = (app, ctx) => {
+export const meRoutes = routes((app, ctx) => {
   app.get('/api/v1/me', requires('read', { person: true, agent: true, delegateScope: null }), (c) => {
     const principal = c.get('principal');
     const account = stmt<[string], { id: string; name: string; created_at: string }>(ctx.db,
@@ -42,7 +42,7 @@ export const meRoutes: RouteModule = (app, ctx) => {
     };
     return c.json(body);
   });
-};
+});
 
 /** `GET /api/v1/me` of an agent token (also the model-context gateway's `whoami`): the agent, its grant, its principal. */
 export function agentMe(ctx: ServerContext, principal: Extract<Principal, { kind: 'agent' }>): Extract<Me, { kind: 'agent' }> {

@@ -8,7 +8,7 @@ import {
   oauthClientList,
   type OAuthClient,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { getApplication, type ApplicationRecord } from '../application-store.js';
 import { requires } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
@@ -145,7 +145,7 @@ function ownedClient(ctx: ServerContext, application: ApplicationRecord, id: str
 }
 
 /** `GET|POST /api/v1/applications/{id}/oauth_clients`, `GET|DELETE …/{client_id}`, `POST …/{client_id}/rotate_secret`. */
-export const oauthClientRoutes: RouteModule = (app, ctx) => {
+export const oauthClientRoutes = routes((app, ctx) => {
   const base = '/api/v1/applications/:id/oauth_clients';
   app.get(base, requires('read'), (c) => {
     const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
@@ -187,7 +187,7 @@ export const oauthClientRoutes: RouteModule = (app, ctx) => {
     });
     return c.body(null, 204);
   });
-};
+});
 
 const tag = 'OAuth clients';
 

@@ -5,7 +5,7 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import type Provider from 'oidc-provider';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { findClient } from './clients.js';
 import { interactionRoutes } from './interactions.js';
@@ -22,7 +22,7 @@ export function oauthProvider(ctx: ServerContext): Provider {
 }
 
 /** Mounts the provider, its aliases and the interaction pages. */
-export const oauthRoutes: RouteModule = (app, ctx) => {
+export const oauthRoutes = routes((app, ctx) => {
   let callback: ReturnType<Provider['callback']> | undefined;
   // Hands the request to oidc-provider, at `path` when it is an alias of one of its own.
   const handOff = (c: Context<Env>, path?: string) => {
@@ -50,4 +50,4 @@ export const oauthRoutes: RouteModule = (app, ctx) => {
   app.post('/oauth/token/exchange', (c) => handOff(c, '/oauth/token'));
   app.all('/oauth/*', (c) => handOff(c));
   app.get('/.well-known/openid-configuration', (c) => handOff(c));
-};
+});

@@ -8,7 +8,7 @@ import {
   webhookEndpointEnvelope,
   webhookEndpointList,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { getApplication, type ApplicationRecord } from '../application-store.js';
 import { requires } from '../../infra/auth.js';
 import type { ServerContext } from '../../infra/context.js';
@@ -55,7 +55,7 @@ function checkUrl(url: string, application: ApplicationRecord, path: string): vo
  * `GET|POST /api/v1/applications/{id}/webhook_endpoints`, `GET|PATCH|DELETE .../webhook_endpoints/{endpoint_id}`,
  * `POST .../rotate_secret`, `POST .../test`, `GET .../deliveries`, `GET .../deliveries/{delivery_id}`.
  */
-export const webhookRoutes: RouteModule = (app, ctx) => {
+export const webhookRoutes = routes((app, ctx) => {
   const service = webhookService(ctx);
   const endpointOf = (accountId: string, applicationId: string, endpointId: string) => {
     const application = ownedApplication(ctx, accountId, applicationId);
@@ -126,7 +126,7 @@ export const webhookRoutes: RouteModule = (app, ctx) => {
     if (!delivery) throw notFound('No such delivery.');
     return c.json({ delivery });
   });
-};
+});
 
 const tag = 'Webhooks';
 const path = '/api/v1/applications/{id}/webhook_endpoints';

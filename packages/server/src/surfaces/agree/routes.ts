@@ -17,7 +17,7 @@ import {
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
 import type { z } from 'zod/mini';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { createAgreementFor } from './agreements/routes.js';
 import { requires } from '../../infra/auth.js';
 import type { Env, ServerContext } from '../../infra/context.js';
@@ -56,7 +56,7 @@ function collaboration(ctx: ServerContext, c: Context<Env>) {
 }
 
 /** The Agree routes. */
-export const agreeRoutes: RouteModule = (app, ctx) => {
+export const agreeRoutes = routes((app, ctx) => {
   // ---- Multi-party agreements
   app.post(MULTI, requires('write'), async (c) => {
     const { multi_party_agreement } = await readJson(c, createMultiPartyAgreementRequest);
@@ -122,7 +122,7 @@ export const agreeRoutes: RouteModule = (app, ctx) => {
     const membership = membershipOf(ctx, row, c.req.param('membership_id'));
     return c.json({ membership: toMembership(revokeMembership(ctx, c.get('principal'), row, membership)) });
   });
-};
+});
 
 const agreementsTag = 'Multi-party agreements';
 const collaborationsTag = 'Collaborations';

@@ -25,7 +25,7 @@ import {
   updateModuleRequest,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { notFound } from '../../infra/errors.js';
@@ -54,7 +54,7 @@ function meeting(ctx: ServerContext, c: Context<Env>) {
 }
 
 /** The Comply surface's modules, governance, clean rooms and meeting consents. */
-export const complySurfaceRoutes: RouteModule = (app, ctx) => {
+export const complySurfaceRoutes = routes((app, ctx) => {
   // ---- modules and governance
   app.get(MODULES, requires('read'), (c) => {
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
@@ -147,7 +147,7 @@ export const complySurfaceRoutes: RouteModule = (app, ctx) => {
   app.get(`${MEETINGS}/:id`, requires('read'), (c) => c.json({ meeting_consent: toMeeting(ctx, meeting(ctx, c)) }));
 
   app.post(`${MEETINGS}/:id/cancel`, requires('write'), (c) => c.json({ meeting_consent: cancelMeeting(ctx, meeting(ctx, c)) }));
-};
+});
 
 const tag = 'Comply: modules, governance, clean rooms, meeting consents';
 const token = ['api_token'] as const;

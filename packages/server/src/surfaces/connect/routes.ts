@@ -26,7 +26,7 @@ import {
   DEVICE_LINK_MAX_ATTEMPTS,
   DEVICE_LINK_TTL_SECONDS,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
 import type { Operation } from '../../infra/operations.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
@@ -62,7 +62,7 @@ const DEVICE_LINKS = '/api/v1/device_links';
 const PAIRINGS = '/api/v1/trust_pairings';
 
 /** The Connect routes; connections follow consents from here on. */
-export const connectRoutes: RouteModule = (app, ctx) => {
+export const connectRoutes = routes((app, ctx) => {
   followConsents(ctx);
 
   // ---- Accounts
@@ -173,7 +173,7 @@ export const connectRoutes: RouteModule = (app, ctx) => {
     const row = visiblePairing(ctx, c.get('principal'), c.req.param('id'));
     return c.json({ trust_pairing: revokeTrustPairing(ctx, row) });
   });
-};
+});
 
 const accountsTag = 'Accounts';
 const connectionsTag = 'Connections';

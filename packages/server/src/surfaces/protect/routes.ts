@@ -39,7 +39,7 @@ import {
   rejectDataRequestRequest,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { requires } from '../../infra/auth.js';
 import type { Env, ServerContext } from '../../infra/context.js';
@@ -81,7 +81,7 @@ const offerOf = (ctx: ServerContext, c: C) => found(findDataOffer(ctx, caller(c)
 const transferOf = (ctx: ServerContext, c: C, id = idOf(c)) => found(findTransfer(ctx, caller(c), id), 'portability transfer');
 
 /** Every Protect route. */
-export const protectRoutes: RouteModule = (app, ctx) => {
+export const protectRoutes = routes((app, ctx) => {
   // ---- policy templates (static)
   app.get(TEMPLATES, requires('read', personToo), (c) => {
     const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
@@ -207,7 +207,7 @@ export const protectRoutes: RouteModule = (app, ctx) => {
   });
   app.post(`${TRANSFERS}/:id/cancel`, requires('write', personToo), (c) =>
     c.json({ portability_transfer: toPortabilityTransfer(ctx, cancelTransfer(ctx, transferOf(ctx, c))) }));
-};
+});
 
 // ---- OpenAPI ------------------------------------------------------------------------------------------------------
 

@@ -11,11 +11,11 @@ import {
   vouchListQuery,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import type { RouteModule } from '../../app.js';
+import { routes } from '../../infra/http/route.js';
 import { getAgentIdentity } from '../../authority/agents/store.js';
 import { personTrustScore, trustScore } from '../../authority/delegations/trust-score.js';
 import { requires } from '../../infra/auth.js';
-import type { Env, Principal } from '../../infra/context.js';
+import type { Env, Principal, ServerContext } from '../../infra/context.js';
 import { forbidden, notFound } from '../../infra/errors.js';
 import type { Operation } from '../../infra/operations.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
@@ -31,14 +31,14 @@ function personOnly(principal: Principal, what: string): Extract<Principal, { ki
   return principal;
 }
 
-function vouchOf(c: Context<Env>, ctx: Parameters<RouteModule>[1]) {
+function vouchOf(c: Context<Env>, ctx: ServerContext) {
   const row = visibleVouch(ctx, c.get('principal'), c.req.param('id') ?? '');
   if (!row) throw notFound('No such vouch.');
   return row;
 }
 
 /** The trust score and vouch routes. */
-export const verifyRoutes: RouteModule = (app, ctx) => {
+export const verifyRoutes = routes((app, ctx) => {
   app.get(`${TRUST_SCORES}/:subject_id`, requires('read', { person: true }), (c) => {
     const principal = c.get('principal');
     const id = c.req.param('subject_id');
@@ -73,7 +73,7 @@ export const verifyRoutes: RouteModule = (app, ctx) => {
     const person = personOnly(c.get('principal'), 'Revoking a vouch');
     return c.json({ vouch: toVouch(revokeVouch(ctx, row, person.personId)) });
   });
-};
+});
 
 const tag = 'Trust scores and vouches';
 

@@ -12,7 +12,7 @@ import {
   type CreateAgreementRequest,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import type { RouteModule } from '../../../app.js';
+import { routes } from '../../../infra/http/route.js';
 import { defaultApplication, getApplication } from '../../../consent/decisions/applications.js';
 import { createDecision, findDecision } from '../../../consent/decisions/store.js';
 import { requires } from '../../../infra/auth.js';
@@ -82,7 +82,7 @@ export function createAgreementFor(ctx: ServerContext, principal: Principal, agr
 }
 
 /** `POST|GET /api/v1/agreements`, `GET …/{id}`, `GET …/{id}/receipt`, `GET …/{id}/quorum_votes`. */
-export const agreementRoutes: RouteModule = (app, ctx) => {
+export const agreementRoutes = routes((app, ctx) => {
   app.post(BASE, requires('write'), async (c) => {
     const { agreement } = await readJson(c, createAgreementRequest);
     const row = createAgreementFor(ctx, c.get('principal'), agreement);
@@ -106,7 +106,7 @@ export const agreementRoutes: RouteModule = (app, ctx) => {
   });
 
   app.get(`${BASE}/:id/quorum_votes`, requires('read'), (c) => c.json({ quorum_votes: quorumVotesOf(ctx, owned(ctx, c)) }));
-};
+});
 
 const tag = 'Agreements';
 

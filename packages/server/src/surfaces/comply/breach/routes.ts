@@ -1,7 +1,7 @@
 // `/api/v1/breach_scope`: what a leaked credential of the account could have touched in a window, as counts and
 // categories (API tokens holding `admin`), and its signed evidence package.
 import { breachScopeEnvelope, breachScopeRequest, EVIDENCE_FORMAT_TYPES, evidencePackage } from '@svc/client/schemas';
-import type { RouteModule } from '../../../app.js';
+import { routes } from '../../../infra/http/route.js';
 import { requires } from '../../../infra/auth.js';
 import type { Operation } from '../../../infra/operations.js';
 import { readJson } from '../../../infra/validate.js';
@@ -11,7 +11,7 @@ import { breachScope } from './scope.js';
 const BASE = '/api/v1/breach_scope';
 
 /** `POST /api/v1/breach_scope`, `POST /api/v1/breach_scope/evidence_package`. */
-export const breachScopeRoutes: RouteModule = (app, ctx) => {
+export const breachScopeRoutes = routes((app, ctx) => {
   app.post(BASE, requires('admin'), async (c) => {
     const input = await readJson(c, breachScopeRequest);
     return c.json({ breach_scope: breachScope(ctx, c.get('principal').accountId, input) });
@@ -23,7 +23,7 @@ export const breachScopeRoutes: RouteModule = (app, ctx) => {
     const breach_scope = breachScope(ctx, accountId, input);
     return c.json(await signEvidencePackage(ctx, EVIDENCE_FORMAT_TYPES.breachScope, { breach_scope }, { accountId }), 201);
   });
-};
+});
 
 const tag = 'Breach scope';
 

@@ -1,7 +1,7 @@
 // The Comply surface's evidence: the transfer register, the residency posture and breach scope (each with its signed
 // evidence package), and `GET /api/v1/evidence_packages/{id}`, a package drawn before, as it was answered.
 import { evidencePackage } from '@svc/client/schemas';
-import type { RouteModule } from '../../../app.js';
+import { routes } from '../../../infra/http/route.js';
 import { breachScopeOperations, breachScopeRoutes } from '../breach/routes.js';
 import { assertHomedHere } from '../../../infra/cells/routing.js';
 import { requires } from '../../../infra/auth.js';
@@ -13,7 +13,7 @@ import { findEvidencePackage } from './package.js';
 
 const BASE = '/api/v1/evidence_packages';
 
-const evidencePackageRoutes: RouteModule = (app, ctx) => {
+const evidencePackageRoutes = routes((app, ctx) => {
   app.get(`${BASE}/:id`, requires('read'), (c) => {
     const id = c.req.param('id');
     const found = findEvidencePackage(ctx, c.get('principal').accountId, id);
@@ -22,15 +22,15 @@ const evidencePackageRoutes: RouteModule = (app, ctx) => {
     assertHomedHere(ctx, id);
     throw notFound('No such evidence package.');
   });
-};
+});
 
 /** Transfer register, residency posture, breach scope and evidence packages, mounted together. */
-export const complyRoutes: RouteModule = (app, ctx) => {
-  transferRegisterRoutes(app, ctx);
-  residencyRoutes(app, ctx);
-  breachScopeRoutes(app, ctx);
-  evidencePackageRoutes(app, ctx);
-};
+export const complyRoutes = routes((app, ctx) => {
+  app.route('/', transferRegisterRoutes(ctx));
+  app.route('/', residencyRoutes(ctx));
+  app.route('/', breachScopeRoutes(ctx));
+  app.route('/', evidencePackageRoutes(ctx));
+});
 
 /** OpenAPI descriptors of the Comply routes. */
 export const complyOperations: Operation[] = [

@@ -1,7 +1,7 @@
 // `/api/v1/residency_posture`: where the account's subjects' data is stored, per country cell, with an assurance
 // status (API tokens holding `read`), and its signed evidence package.
 import { EVIDENCE_FORMAT_TYPES, evidencePackage, residencyPostureEnvelope, residencyPostureEvidenceRequest } from '@svc/client/schemas';
-import type { RouteModule } from '../../../app.js';
+import { routes } from '../../../infra/http/route.js';
 import { requires } from '../../../infra/auth.js';
 import type { Operation } from '../../../infra/operations.js';
 import { auditAnchorOf, signEvidencePackage } from '../evidence/package.js';
@@ -11,7 +11,7 @@ import { residencyPosture } from './posture.js';
 const BASE = '/api/v1/residency_posture';
 
 /** `GET /api/v1/residency_posture`, `POST /api/v1/residency_posture/evidence_package`. */
-export const residencyRoutes: RouteModule = (app, ctx) => {
+export const residencyRoutes = routes((app, ctx) => {
   app.get(BASE, requires('read'), (c) => c.json({ residency_posture: residencyPosture(ctx, c.get('principal').accountId) }));
 
   app.post(`${BASE}/evidence_package`, requires('read'), async (c) => {
@@ -24,7 +24,7 @@ export const residencyRoutes: RouteModule = (app, ctx) => {
     return c.json(await signEvidencePackage(ctx, EVIDENCE_FORMAT_TYPES.residencyPosture,
       { drawn_at: posture.drawn_at, residency_posture: posture, audit_anchors }, { accountId }), 201);
   });
-};
+});
 
 const tag = 'Cross-border';
 

@@ -8,7 +8,7 @@ import {
   transferRegisterList,
   transferRegisterQuery,
 } from '@svc/client/schemas';
-import type { RouteModule } from '../../../app.js';
+import { routes } from '../../../infra/http/route.js';
 import { requires } from '../../../infra/auth.js';
 import type { Operation } from '../../../infra/operations.js';
 import { DEFAULT_LIMIT } from '../../../infra/pagination.js';
@@ -20,7 +20,7 @@ import { listTransfers, transferRegisterSnapshot } from './register.js';
 const BASE = '/api/v1/transfer_register';
 
 /** `GET /api/v1/transfer_register`, `POST /api/v1/transfer_register/evidence_package`. */
-export const transferRegisterRoutes: RouteModule = (app, ctx) => {
+export const transferRegisterRoutes = routes((app, ctx) => {
   app.get(BASE, requires('read'), (c) => {
     const { limit = DEFAULT_LIMIT, cursor, application_id } = readQuery(c, transferRegisterQuery);
     return c.json(listTransfers(ctx, c.get('principal').accountId, { limit, cursor, application_id }));
@@ -32,7 +32,7 @@ export const transferRegisterRoutes: RouteModule = (app, ctx) => {
     const transfer_register = transferRegisterSnapshot(ctx, accountId, application_id);
     return c.json(await signEvidencePackage(ctx, EVIDENCE_FORMAT_TYPES.transferRegister, { transfer_register }, { accountId }), 201);
   });
-};
+});
 
 const tag = 'Cross-border';
 
