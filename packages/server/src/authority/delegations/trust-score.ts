@@ -8,7 +8,7 @@ import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import type { WithdrawalFact } from '../../consent/receipts/canonical.js';
 import type { IssuedOutcome } from '../../consent/records/attestation.js';
-import { recordState } from '../../consent/records/service.js';
+import { recordState } from '../../consent/records/rows.js';
 
 /** What an agent's score is computed from. */
 export interface TrustFacts {

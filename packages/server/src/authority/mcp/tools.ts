@@ -20,7 +20,7 @@ import { ESCALATION_POLL_SECONDS } from '../delegations/routes.js';
 import { getApplication } from '../../platform/application-store.js';
 import type { Principal, ServerContext } from '../../infra/context.js';
 import { ApiError, notFound } from '../../infra/errors.js';
-import { findPerson } from '../../consent/records/service.js';
+import { findPerson } from '../../consent/records/person.js';
 import { consentStatusOf } from '../../consent/records/status.js';
 import { agentMe } from '../../platform/account/me.js';
 import { createDisclosureReceipt } from '../disclosures/store.js';

@@ -9,7 +9,7 @@ import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { homedId } from '../../infra/ids.js';
 import { freezeAuthorizationReceipt, type ApprovalOutcome, type AuthenticationFact } from '../receipts/authorization.js';
-import { personFor } from '../records/service.js';
+import { personFor } from '../records/person.js';
 import { lifecycleEvents } from '../../authority/delegations/receipt.js';
 import { actionOf, ESCALATION_USE_SECONDS, escalationOfDecision, type EscalationRow } from '../../authority/delegations/escalation-store.js';
 

@@ -14,7 +14,9 @@ import { applicationHome, assertCreatesHere, SESSION_TOKEN, sessionTokenFor } fr
 import { allowedOriginsOf } from '../../platform/origins.js';
 import { getActiveFlowVersion, type FlowVersionRecord } from '../../platform/flows/store.js';
 import { evaluateDecisions } from '../records/attestation.js';
-import { createConsentRecord, FlowTermsResolver, type ConsentRecordInput } from '../records/service.js';
+import { createConsentRecord } from '../records/service.js';
+import { FlowTermsResolver } from '../records/terms.js';
+import type { ConsentRecordInput } from '../records/types.js';
 import { noticeDigest } from '../receipts/notice.js';
 import { verifyRenderProof } from '../render/proof.js';
 import {

@@ -22,7 +22,7 @@ import { ApiError, unprocessable } from '../../infra/errors.js';
 import { homedId } from '../../infra/ids.js';
 import { decodeCursor, DEFAULT_LIMIT, toPage } from '../../infra/pagination.js';
 import { transaction } from '../../infra/transaction.js';
-import { getConsentRecord } from '../records/service.js';
+import { getConsentRecord } from '../records/read.js';
 import { issuerOf } from './crypto.js';
 import { allocateStatusIndex, statusListChanged, statusListUri } from './status-list.js';
 

@@ -9,19 +9,20 @@ import {
   typeformWebhook,
   type FormSubmissionResult,
 } from '@svc/client/schemas';
-import type { Context, Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { recordActivity } from '../../infra/activity.js';
 import { getApplication } from '../../platform/application-store.js';
-import { requires } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { transaction } from '../../infra/transaction.js';
 import { ApiError, badRequest, notFound, unprocessable } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
+import { route } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
-import { readJson, readQuery, validate } from '../../infra/validate.js';
+import { validate } from '../../infra/validate.js';
 import { getActiveFlowVersion } from '../../platform/flows/store.js';
-import { createConsentRecord, FlowTermsResolver } from '../records/service.js';
+import { createConsentRecord } from '../records/service.js';
+import { FlowTermsResolver } from '../records/terms.js';
 import { checkMapping } from './mapping.js';
 import {
   deleteConnection,
@@ -41,7 +42,7 @@ import { readSubmission, SIGNATURE_HEADER, verifySignature } from './typeform.js
 /** Largest submission body accepted (Typeform's payloads are a few kilobytes). */
 export const SUBMISSION_BODY_LIMIT = 512 * 1024;
 
-const base = '/api/v1/applications/:id/form_connections';
+const base = '/api/v1/applications/{id}/form_connections';
 
 function application(ctx: ServerContext, c: Context<Env>) {
   const app = getApplication(ctx, c.get('principal').accountId, c.req.param('id') ?? '');
@@ -132,16 +133,22 @@ async function receive(ctx: ServerContext, c: Context): Promise<FormSubmissionRe
   }
 }
 
-/** Mounts the form connection routes and the inbound hook. */
-export function formPlatformRoutes(app: Hono<Env>, ctx: ServerContext): void {
-  app.get(base, requires('read'), (c) => {
-    const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
-    return c.json(listConnections(ctx, application(ctx, c).id, { limit, cursor }));
-  });
+const tag = 'Form platforms';
 
-  app.post(base, requires('write'), async (c) => {
+/** Mounts the form connection routes and the inbound hook. */
+export function formPlatformRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  route(app, {
+    method: 'get', path: base, summary: "List an application's form platform connections", tag,
+    permission: 'read', query: listQuery,
+    response: { status: 200, description: 'A page of connections, oldest first', schema: formConnectionList }, errors: [400, 404],
+  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => c.json(listConnections(ctx, application(ctx, c).id, { limit, cursor })));
+
+  route(app, {
+    method: 'post', path: base, summary: 'Connect a Typeform-compatible form: its fields, the mapping to purposes and email; returns the signing secret once', tag,
+    permission: 'write', body: createFormConnectionRequest,
+    response: { status: 201, description: 'The connection with its signing secret', schema: formConnectionEnvelope }, errors: [404, 422],
+  }, (c, { body: { form_connection: input } }) => {
     const app = application(ctx, c);
-    const { form_connection: input } = await readJson(c, createFormConnectionRequest);
     // The flow must be the application's, active and capturable: the records service's resolver answers that.
     new FlowTermsResolver(ctx, app.account_id, input.flow_id, app.id).check();
     const version = getActiveFlowVersion(ctx, input.flow_id)!;
@@ -162,57 +169,36 @@ export function formPlatformRoutes(app: Hono<Env>, ctx: ServerContext): void {
     return c.json({ form_connection: toConnection(ctx, row, secret) }, 201);
   });
 
-  app.get(`${base}/:connection_id`, requires('read'), (c) => c.json({ form_connection: toConnection(ctx, connection(ctx, c)) }));
+  route(app, {
+    method: 'get', path: `${base}/{connection_id}`, summary: 'Read a form connection', tag,
+    permission: 'read',
+    response: { status: 200, description: 'The connection', schema: formConnectionEnvelope }, errors: [404],
+  }, (c) => c.json({ form_connection: toConnection(ctx, connection(ctx, c)) }));
 
-  app.delete(`${base}/:connection_id`, requires('write'), (c) => {
+  route(app, {
+    method: 'delete', path: `${base}/{connection_id}`, summary: 'Remove a form connection (its records stay)', tag,
+    permission: 'write',
+    response: { status: 204, description: 'Removed' }, errors: [404],
+  }, (c) => {
     deleteConnection(ctx, connection(ctx, c).id);
     return c.body(null, 204);
   });
 
-  app.post(`${base}/:connection_id/rotate_secret`, requires('write'), (c) => {
+  route(app, {
+    method: 'post', path: `${base}/{connection_id}/rotate_secret`, summary: 'Issue a new signing secret; the previous one still verifies for one day', tag,
+    permission: 'write',
+    response: { status: 200, description: 'The connection with its new signing secret', schema: formConnectionEnvelope }, errors: [404],
+  }, (c) => {
     const { row, secret } = rotateConnectionSecret(ctx, connection(ctx, c));
     return c.json({ form_connection: toConnection(ctx, row, secret) });
   });
 
-  app.use('/hooks/forms/*', limitBody(SUBMISSION_BODY_LIMIT));
-  app.post('/hooks/forms/:connection_id', async (c) => c.json(await receive(ctx, c)));
-}
-
-const tag = 'Form platforms';
-const path = '/api/v1/applications/{id}/form_connections';
-
-/** OpenAPI descriptors of the form platform routes. */
-export const formPlatformOperations: Operation[] = [
-  {
-    method: 'get', path, summary: "List an application's form platform connections", tag,
-    auth: ['api_token'], permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of connections, oldest first', schema: formConnectionList }, errors: [400, 404],
-  },
-  {
-    method: 'post', path, summary: 'Connect a Typeform-compatible form: its fields, the mapping to purposes and email; returns the signing secret once', tag,
-    auth: ['api_token'], permission: 'write', body: createFormConnectionRequest,
-    response: { status: 201, description: 'The connection with its signing secret', schema: formConnectionEnvelope }, errors: [404, 422],
-  },
-  {
-    method: 'get', path: `${path}/{connection_id}`, summary: 'Read a form connection', tag,
-    auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The connection', schema: formConnectionEnvelope }, errors: [404],
-  },
-  {
-    method: 'delete', path: `${path}/{connection_id}`, summary: 'Remove a form connection (its records stay)', tag,
-    auth: ['api_token'], permission: 'write',
-    response: { status: 204, description: 'Removed' }, errors: [404],
-  },
-  {
-    method: 'post', path: `${path}/{connection_id}/rotate_secret`, summary: 'Issue a new signing secret; the previous one still verifies for one day', tag,
-    auth: ['api_token'], permission: 'write',
-    response: { status: 200, description: 'The connection with its new signing secret', schema: formConnectionEnvelope }, errors: [404],
-  },
-  {
+  // No `body`: the signature is over the raw bytes, so `receive` reads and checks the body itself.
+  route(app, {
     method: 'post', path: '/hooks/forms/{connection_id}',
     summary: 'Inbound form submission (Typeform webhook), signed with Typeform-Signature: sha256=<base64 HMAC-SHA256 of the raw body>', tag,
-    auth: [], body: typeformWebhook,
+    auth: [], middleware: [limitBody(SUBMISSION_BODY_LIMIT)],
     response: { status: 200, description: 'The record made, or found again for a replayed submission token', schema: formSubmissionResult },
-    errors: [401, 404, 422],
-  },
-];
+    errors: [400, 401, 404, 413, 422],
+  }, async (c) => c.json(await receive(ctx, c)));
+}

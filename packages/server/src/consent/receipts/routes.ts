@@ -9,15 +9,14 @@ import {
   type ReceiptFlavor,
   type ReceiptRecord,
 } from '@svc/client/schemas';
-import type { Context, Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { z } from 'zod/mini';
 import { readAuthorizationReceipt } from '../authorizations/store.js';
-import { requires } from '../../infra/auth.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, notFound } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
-import { readQuery } from '../../infra/validate.js';
-import { readReceipt } from '../records/service.js';
+import { route } from '../../infra/http/route.js';
+import { readReceipt } from '../records/read.js';
 import { readNoticeReceipt } from '../../authority/disclosures/store.js';
 import { DpvNotApplicableError, toDpv } from './dpv.js';
 import { receiptSchemaText } from './json-schema.js';
@@ -53,22 +52,41 @@ async function sendReceipt(c: Context<Env>, ctx: ServerContext, receipt: Receipt
   return c.json(canonical(receipt));
 }
 
+const tag = 'Receipts';
+const anyFlavor = (canonical: z.ZodMiniType) => z.union([canonical, signedReceipt, z.record(z.string(), z.unknown())]);
+
 /** Mounts the receipt routes. */
-export function receiptRoutes(app: Hono<Env>, ctx: ServerContext): void {
+export function receiptRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   // Every record kind: the receipt id is the record id, whichever kind the record is.
-  app.get('/api/v1/consent_receipts/:id', requires('read'), async (c) => {
-    const { flavor = 'canonical' } = readQuery(c, receiptQuery);
+  route(app, {
+    method: 'get', path: '/api/v1/consent_receipts/{id}', summary: 'A record\'s receipt (consent record, or the authorization record of an approval): canonical ({consent_receipt}), dpv (JSON-LD) or signed ({receipt, signature})', tag,
+    permission: 'read', query: receiptQuery,
+    response: {
+      status: 200,
+      description: 'canonical: {consent_receipt} (record_type consent_record or authorization_record); signed: {receipt, signature}; dpv: a JSON-LD document (application/ld+json). dpv of an authorization record without personal-data processing is 422 `dpv_not_applicable`.',
+      schema: anyFlavor(consentReceiptEnvelope),
+    },
+    errors: [400, 404, 422],
+  }, async (c, { query: { flavor = 'canonical' } }) => {
     const accountId = c.get('principal').accountId;
-    const id = c.req.param('id');
+    const id = c.req.param('id')!;
     const receipt = readReceipt(ctx, accountId, id) ?? readAuthorizationReceipt(ctx, accountId, id) ?? readNoticeReceipt(ctx, accountId, id);
     if (!receipt) throw notFound('No such record.');
     return sendReceipt(c, ctx, receipt, flavor, (r) => ({ consent_receipt: r }));
   });
 
   // The spec's authorization receipt path (its `audit:verify` scope is the `read` permission here).
-  app.get('/api/v1/authorization_receipts/:id', requires('audit:verify'), async (c) => {
-    const { flavor = 'canonical' } = readQuery(c, receiptQuery);
-    const receipt = readAuthorizationReceipt(ctx, c.get('principal').accountId, c.req.param('id'));
+  route(app, {
+    method: 'get', path: '/api/v1/authorization_receipts/{id}', summary: 'An authorization record\'s receipt: canonical ({authorization_receipt}), dpv (JSON-LD) or signed ({receipt, signature})', tag,
+    permission: 'audit:verify', query: receiptQuery,
+    response: {
+      status: 200,
+      description: 'canonical: {authorization_receipt}; signed: {receipt, signature}; dpv: refused with 422 `dpv_not_applicable` when the record has no personal-data processing (Errors rule 11). A consent record\'s id is 404.',
+      schema: anyFlavor(authorizationReceiptEnvelope),
+    },
+    errors: [400, 404, 422],
+  }, async (c, { query: { flavor = 'canonical' } }) => {
+    const receipt = readAuthorizationReceipt(ctx, c.get('principal').accountId, c.req.param('id')!);
     if (!receipt) throw notFound('No such authorization record (consent receipts are at /api/v1/consent_receipts/{id}).');
     return sendReceipt(c, ctx, receipt, flavor, (r) => ({ authorization_receipt: r }));
   });
@@ -79,27 +97,3 @@ export function receiptRoutes(app: Hono<Env>, ctx: ServerContext): void {
     return c.body(receiptSchemaText(), 200, { 'Content-Type': 'application/schema+json' });
   });
 }
-
-/** OpenAPI descriptors of the receipt routes. */
-export const receiptOperations: Operation[] = [
-  {
-    method: 'get', path: '/api/v1/consent_receipts/{id}', summary: 'A record\'s receipt (consent record, or the authorization record of an approval): canonical ({consent_receipt}), dpv (JSON-LD) or signed ({receipt, signature})', tag: 'Receipts',
-    auth: ['api_token'], permission: 'read', query: receiptQuery,
-    response: {
-      status: 200,
-      description: 'canonical: {consent_receipt} (record_type consent_record or authorization_record); signed: {receipt, signature}; dpv: a JSON-LD document (application/ld+json). dpv of an authorization record without personal-data processing is 422 `dpv_not_applicable`.',
-      schema: z.union([consentReceiptEnvelope, signedReceipt, z.record(z.string(), z.unknown())]),
-    },
-    errors: [400, 404, 422],
-  },
-  {
-    method: 'get', path: '/api/v1/authorization_receipts/{id}', summary: 'An authorization record\'s receipt: canonical ({authorization_receipt}), dpv (JSON-LD) or signed ({receipt, signature})', tag: 'Receipts',
-    auth: ['api_token'], permission: 'audit:verify', query: receiptQuery,
-    response: {
-      status: 200,
-      description: 'canonical: {authorization_receipt}; signed: {receipt, signature}; dpv: refused with 422 `dpv_not_applicable` when the record has no personal-data processing (Errors rule 11). A consent record\'s id is 404.',
-      schema: z.union([authorizationReceiptEnvelope, signedReceipt, z.record(z.string(), z.unknown())]),
-    },
-    errors: [400, 404, 422],
-  },
-];

@@ -7,7 +7,8 @@ import type { ServerContext } from '../../infra/context.js';
 import { unprocessable } from '../../infra/errors.js';
 import { homedId } from '../../infra/ids.js';
 import { fieldErrors, validate } from '../../infra/validate.js';
-import { FlowTermsResolver, recordDecisions } from './service.js';
+import { recordDecisions } from './service.js';
+import { FlowTermsResolver } from './terms.js';
 import { stmt } from '../../infra/db.js';
 import { transaction } from '../../infra/transaction.js';
 

@@ -3,7 +3,8 @@ import type { ConsentStatus, ConsentStatusPurpose, OverallConsentStatus, Purpose
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { getActiveFlowVersion, getFlowVersion } from '../../platform/flows/store.js';
-import { latestRecordsPerFlow, recordState, type StatusRecord } from './service.js';
+import { latestRecordsPerFlow, type StatusRecord } from './read.js';
+import { recordState } from './rows.js';
 
 const POSITIVE = new Set<PurposeConsentStatus>(['granted', 'noticed']);
 const NEGATIVE = new Set<PurposeConsentStatus>(['declined', 'revoked', 'expired', 'objected']);

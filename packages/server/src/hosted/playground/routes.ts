@@ -17,7 +17,7 @@ import { verifyConsentToken } from '../../consent/decisions/kinds/consent/token.
 import { createDecision } from '../../consent/decisions/store.js';
 import { toWire } from '../../consent/decisions/wire.js';
 import { authorizeCapture } from '../../consent/captures/service.js';
-import { readReceipt } from '../../consent/records/service.js';
+import { readReceipt } from '../../consent/records/read.js';
 import { PAGE_HEADERS, escapeHtml, jsonForScript } from '../pages/render.js';
 import { PLAYGROUND_CSS } from './styles.js';
 import { OAUTH_SECTION, playgroundOAuthRoutes } from './oauth.js';

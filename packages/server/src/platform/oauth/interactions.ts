@@ -14,7 +14,7 @@ import { stmt } from '../../infra/db.js';
 import { hashSecret } from '../../infra/ids.js';
 import { transaction } from '../../infra/transaction.js';
 import { messagePage, PAGE_HEADERS, pageCsp, pageShell } from '../../hosted/pages/render.js';
-import { personFor } from '../../consent/records/service.js';
+import { personFor } from '../../consent/records/person.js';
 import { recordVerifiedSignIn } from '../../authority/delegations/trust-score.js';
 import { findClient } from './clients.js';
 import { OTHER_ORGANISATION, personForClient } from './people.js';

@@ -6,7 +6,7 @@ import type { ServerContext } from '../../infra/context.js';
 import { isoNow } from '../../infra/clock.js';
 import { stmt } from '../../infra/db.js';
 import { transaction } from '../../infra/transaction.js';
-import { personFor } from '../../consent/records/service.js';
+import { personFor } from '../../consent/records/person.js';
 import { findClient } from './clients.js';
 import { firstPartyScopes } from './first-party.js';
 

@@ -32,7 +32,7 @@ import { homedId } from '../../infra/ids.js';
 import { decodeCursor, toPage } from '../../infra/pagination.js';
 import { transaction } from '../../infra/transaction.js';
 import type { IssuedOutcome } from '../../consent/records/attestation.js';
-import { recordState } from '../../consent/records/service.js';
+import { recordState } from '../../consent/records/rows.js';
 import { governanceOf } from './governance.js';
 import { EPSILON_SCALE, geometricNoise } from './noise.js';
 

@@ -11,7 +11,7 @@ import { ApiError, forbidden, notFound, unprocessable } from '../../infra/errors
 import { newId } from '../../infra/ids.js';
 import { decodeCursor, toPage } from '../../infra/pagination.js';
 import { transaction } from '../../infra/transaction.js';
-import { isAnonymousPrincipal } from '../../consent/records/service.js';
+import { isAnonymousPrincipal } from '../../consent/records/rows.js';
 
 /** The most users one account may have (each is listed in the account itself). */
 export const MAX_ACCOUNT_USERS = 1000;

@@ -15,7 +15,9 @@ import type { DomainEvent } from '../../infra/events.js';
 import { homedId } from '../../infra/ids.js';
 import { decodeCursor, toPage } from '../../infra/pagination.js';
 import { transaction } from '../../infra/transaction.js';
-import { latestRecordsPerFlow, recordState, withdrawConsentRecord } from '../../consent/records/service.js';
+import { latestRecordsPerFlow } from '../../consent/records/read.js';
+import { recordState } from '../../consent/records/rows.js';
+import { withdrawConsentRecord } from '../../consent/records/withdrawals.js';
 
 interface ConnectionRow {
   seq: number;

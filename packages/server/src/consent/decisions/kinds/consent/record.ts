@@ -4,7 +4,8 @@ import type { DecisionClaims, DecisionEntry, PurposeOutcome } from '@svc/client/
 import type { ServerContext } from '../../../../infra/context.js';
 import { stmt } from '../../../../infra/db.js';
 import type { DomainEvent } from '../../../../infra/events.js';
-import { createConsentRecord, getConsentRecord } from '../../../records/service.js';
+import { getConsentRecord } from '../../../records/read.js';
+import { createConsentRecord } from '../../../records/service.js';
 import { authenticationOf } from '../../authentication.js';
 import { collectionChannelOf, eventBaseOf, plusSeconds, TOKEN_LIFETIME_SECONDS, type DecisionRow } from '../../row.js';
 import { screensOfRow } from './screens.js';
