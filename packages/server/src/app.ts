@@ -5,7 +5,7 @@ import type { Env, ServerContext } from './infra/context.js';
 import { onError, onNotFound } from './infra/errors.js';
 import { decisionsModule } from './consent/decisions/index.js';
 import { serveOpenApi } from './openapi.js';
-import { router, routes, type RouteModule } from './infra/http/route.js';
+import { router, type RouteModule } from './infra/http/route.js';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { allowedOriginRoutes } from './platform/account/allowed-origins.js';
 import { apiTokenRoutes } from './platform/account/api-tokens.js';
@@ -39,7 +39,7 @@ import { connectRoutes } from './surfaces/connect/routes.js';
 const modules: RouteModule[] = [
   corsRoutes, // first: its middleware must run before every other module's handlers
   countryRoutes, // then a browser's request for another country's resource is answered 421 (readable under CORS)
-  routes(systemRoutes),
+  systemRoutes,
   meRoutes,
   apiTokenRoutes,
   applicationRoutes,

@@ -3,25 +3,16 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env, ServerContext } from './infra/context.js';
 import { buildOpenApi, declaredRoutes } from './infra/http/openapi.js';
 import { definition } from './infra/http/route.js';
-import { allowedOriginOperations } from './platform/account/allowed-origins.js';
-import { apiTokenOperations } from './platform/account/api-tokens.js';
-import { applicationOperations } from './platform/account/applications.js';
-import { meOperations } from './platform/account/me.js';
-import { systemOperations } from './platform/account/system.js';
 import { decisionOperations } from './consent/decisions/routes.js';
-import { webhookOperations } from './platform/webhooks/index.js';
 import { capturesOperations } from './consent/captures/index.js';
 import { recordsOperations } from './consent/records/index.js';
-import { oauthClientOperations } from './platform/oauth/index.js';
 import { agentIdentityOperations } from './authority/agents/routes.js';
 import { delegationOperations } from './authority/delegations/routes.js';
 import { transparencyOperations } from './authority/transparency/routes.js';
 import { disclosureOperations } from './authority/disclosures/routes.js';
 import { mcpOperations } from './authority/mcp/routes.js';
 import { agreementOperations } from './surfaces/agree/agreements/routes.js';
-import { inboxOperations } from './people/inbox/routes.js';
 import { complyOperations } from './surfaces/comply/evidence/routes.js';
-import { countryOperations } from './infra/cells/routes.js';
 import { credentialOperations } from './consent/credentials/routes.js';
 import { verifyOperations } from './surfaces/verify/routes.js';
 import { agreeOperations } from './surfaces/agree/routes.js';
@@ -32,25 +23,16 @@ import type { Operation } from './infra/operations.js';
 
 /** Operation lists of the modules whose routes do not declare themselves yet. */
 export const operationLists: Operation[][] = [
-  systemOperations,
-  meOperations,
-  apiTokenOperations,
-  applicationOperations,
-  allowedOriginOperations,
   decisionOperations,
-  webhookOperations,
   recordsOperations,
   capturesOperations,
-  oauthClientOperations,
   agentIdentityOperations,
   delegationOperations,
   transparencyOperations,
   disclosureOperations,
   mcpOperations,
   agreementOperations,
-  inboxOperations,
   complyOperations,
-  countryOperations,
   credentialOperations,
   verifyOperations,
   agreeOperations,

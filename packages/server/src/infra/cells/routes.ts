@@ -1,9 +1,7 @@
-import type { Hono, MiddlewareHandler } from 'hono';
+import type { MiddlewareHandler } from 'hono';
 import { countriesResponse } from '@svc/client/schemas';
-import { routes } from '../http/route.js';
-import { requires } from '../auth.js';
+import { route, routes } from '../http/route.js';
 import type { Env, ServerContext } from '../context.js';
-import type { Operation } from '../operations.js';
 import { elsewhereHome, firstCountry, homeOf, wrongCountry } from './routing.js';
 
 /** The header every answer of a cell carries: which country answered. */
@@ -53,7 +51,7 @@ export function countryGate(ctx: ServerContext): MiddlewareHandler<Env> {
 }
 
 /** Mount right after CORS: browser requests for another cell's resource, and the list of cells. */
-export const countryRoutes = routes((app: Hono<Env>, ctx) => {
+export const countryRoutes = routes((app, ctx) => {
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.header('origin')) {
       const home = misdirectedTo(ctx, c.req.path);
@@ -61,17 +59,13 @@ export const countryRoutes = routes((app: Hono<Env>, ctx) => {
     }
     return next();
   });
-  app.get('/api/v1/countries', requires('read', { publishable: true, person: true, agent: true, delegateScope: null }), (c) =>
+  route(app, {
+    method: 'get', path: '/api/v1/countries', summary: 'The country cells of the service and which one answered', tag: 'Countries',
+    permission: 'read', access: { publishable: true, person: true, agent: true, delegateScope: null },
+    response: { status: 200, description: 'This cell\'s country and every cell\'s base and trust URL', schema: countriesResponse },
+  }, (c) =>
     c.json({
       country: ctx.country,
       countries: ctx.cells.list().map(({ country, base_url, trust_url }) => ({ country, base_url, trust_url })),
     }));
 });
-
-export const countryOperations: Operation[] = [
-  {
-    method: 'get', path: '/api/v1/countries', summary: 'The country cells of the service and which one answered', tag: 'Countries',
-    auth: ['api_token', 'publishable_key', 'access_token'], permission: 'read',
-    response: { status: 200, description: 'This cell\'s country and every cell\'s base and trust URL', schema: countriesResponse },
-  },
-];

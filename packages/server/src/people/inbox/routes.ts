@@ -3,14 +3,12 @@
 // retired operator inbox `/oap/escalations`, which now answers a permanent redirect to `/inbox`.
 import { createHash } from 'node:crypto';
 import { INBOX_SCOPE, inboxList, inboxQuery } from '@svc/client/schemas';
-import type { Context } from 'hono';
-import { routes } from '../../infra/http/route.js';
+import type { Context, MiddlewareHandler } from 'hono';
+import { route, routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';
-import type { Env, Principal, ServerContext } from '../../infra/context.js';
+import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, forbidden } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
-import { readQuery } from '../../infra/validate.js';
 import { messagePage, PAGE_HEADERS, pageCsp } from '../../hosted/pages/render.js';
 import { INBOX_CSS, INBOX_CSS_PATH, inboxPage, pageQueryOf, queryStringOf, signInPage } from './page.js';
 import { CALLBACK_PATH, finishSignIn, signedInPerson, signOut, startSignIn } from './session.js';
@@ -19,11 +17,12 @@ import { inboxApplications, inboxEmailOf, listInbox } from './store.js';
 const API = '/api/v1/inbox';
 
 /**
- * The email whose inbox `principal` reads: a person's own, or, for a delegate (`X-Delegation-Grant-Id`), the
- * principal's they act for. The token must hold the `inbox:read` scope (the inbox shows what every organisation asks
- * of the person, so an application sees it only when the person allowed that); an API token has no inbox.
+ * Admits only a person's token (or a delegate's, for the principal they act for) holding the `inbox:read` scope:
+ * the inbox shows what every organisation asks of the person, so an application sees it only when the person
+ * allowed that; an API token has no inbox.
  */
-function inboxOwner(ctx: ServerContext, c: Context<Env>, principal: Principal): string | undefined {
+const inboxReader: MiddlewareHandler<Env> = async (c, next) => {
+  const principal = c.get('principal');
   if (principal.kind !== 'person') {
     throw forbidden("The inbox is a person's: call it with their access token (scope inbox:read), not an API token.", 'person_token_required');
   }
@@ -31,8 +30,8 @@ function inboxOwner(ctx: ServerContext, c: Context<Env>, principal: Principal): 
     c.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${INBOX_SCOPE}"`);
     throw new ApiError(403, `This access token lacks the ${INBOX_SCOPE} scope: ask for it when the person signs in.`, 'insufficient_scope');
   }
-  return inboxEmailOf(ctx, principal.personId);
-}
+  await next();
+};
 
 /** The same origin as the page: Fetch Metadata when the browser sends it, else the Origin header. */
 function sameOrigin(ctx: ServerContext, c: Context<Env>): boolean {
@@ -47,9 +46,18 @@ function send(c: Context<Env>, html: string, status: 200 | 400 | 403 = 200) {
 
 /** `GET /api/v1/inbox`, `/inbox` and its sign-in, and the legacy `/oap/escalations`. */
 export const inboxRoutes = routes((app, ctx) => {
-  app.get(API, requires('read', { person: true, delegateScope: INBOX_SCOPE }), (c) => {
-    const email = inboxOwner(ctx, c, c.get('principal'));
-    const { limit = DEFAULT_LIMIT, cursor, kind, trigger, application_id, sort = 'deadline' } = readQuery(c, inboxQuery);
+  // requires() runs as middleware: the document names the person's token only, which is all the inbox admits.
+  route(app, {
+    method: 'get', path: API, tag: 'Inbox',
+    summary: 'The open decisions addressed to the person (consent, approval, signature), across organisations: filter by kind, trigger and application; deadline (default) or newest first',
+    auth: ['access_token'], query: inboxQuery,
+    middleware: [requires('read', { person: true, delegateScope: INBOX_SCOPE }), inboxReader],
+    response: { status: 200, description: 'A page of the decisions that wait for the person (needs the inbox:read scope; a delegate needs it delegated)', schema: inboxList },
+    errors: [400],
+  }, (c, { query: { limit = DEFAULT_LIMIT, cursor, kind, trigger, application_id, sort = 'deadline' } }) => {
+    const principal = c.get('principal');
+    // A delegate's principal carries the person they act for, so a delegate reads that person's inbox.
+    const email = principal.kind === 'person' ? inboxEmailOf(ctx, principal.personId) : undefined;
     if (!email) return c.json({ decisions: [], next_cursor: null });
     return c.json(listInbox(ctx, email, { limit, cursor, kind, trigger, application_id, sort }));
   });
@@ -110,14 +118,3 @@ export const inboxRoutes = routes((app, ctx) => {
     return c.redirect('/inbox?signed_out', 303);
   });
 });
-
-/** OpenAPI descriptor of the inbox. */
-export const inboxOperations: Operation[] = [
-  {
-    method: 'get', path: API, tag: 'Inbox',
-    summary: 'The open decisions addressed to the person (consent, approval, signature), across organisations: filter by kind, trigger and application; deadline (default) or newest first',
-    auth: ['access_token'], query: inboxQuery,
-    response: { status: 200, description: 'A page of the decisions that wait for the person (needs the inbox:read scope; a delegate needs it delegated)', schema: inboxList },
-    errors: [400],
-  },
-];

@@ -5,18 +5,15 @@ import {
   listQuery,
   type AllowedOrigin,
 } from '@svc/client/schemas';
-import { routes } from '../../infra/http/route.js';
+import { route, routes } from '../../infra/http/route.js';
 import { getApplication } from '../application-store.js';
-import { requires } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { transaction } from '../../infra/transaction.js';
 import { notFound, unprocessable } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
 import { parseOrigin } from '../origins.js';
 import { DEFAULT_LIMIT, decodeCursor, toPage } from '../../infra/pagination.js';
-import { readJson, readQuery } from '../../infra/validate.js';
 
 /** Most origins one application may register; enough for every real site, small enough for a CSP header. */
 export const MAX_ORIGINS_PER_APPLICATION = 100;
@@ -32,20 +29,30 @@ function ownedApplication(ctx: ServerContext, accountId: string, id: string) {
   return app;
 }
 
+const tag = 'Allowed origins';
+const path = '/api/v1/applications/{id}/allowed_origins';
+
 /** `GET|POST /api/v1/applications/{id}/allowed_origins`, `DELETE .../allowed_origins/{origin}` (origin URL-encoded). */
 export const allowedOriginRoutes = routes((app, ctx) => {
-  app.get('/api/v1/applications/:id/allowed_origins', requires('read'), (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
-    const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
+  route(app, {
+    method: 'get', path, summary: "List an application's allowed origins", tag,
+    permission: 'read', query: listQuery,
+    response: { status: 200, description: 'A page of allowed origins', schema: allowedOriginList }, errors: [400, 404],
+  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
+    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id')!);
     const rows = stmt<[string, number, number], OriginRow>(ctx.db, `${select} WHERE application_id = ? AND rowid > ? ORDER BY rowid LIMIT ?`)
       .all(application.id, decodeCursor(cursor), limit + 1);
     const page = toPage(rows, limit, (r) => r.rowid);
     return c.json({ allowed_origins: page.items.map(toOrigin), next_cursor: page.next_cursor });
   });
 
-  app.post('/api/v1/applications/:id/allowed_origins', requires('write'), async (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
-    const { allowed_origin: input } = await readJson(c, createAllowedOriginRequest);
+  route(app, {
+    method: 'post', path, summary: 'Register a browser origin (scheme, host, optional port)', tag,
+    permission: 'write', body: createAllowedOriginRequest,
+    response: { status: 201, description: 'The registration (200 when it already existed)', schema: allowedOriginEnvelope },
+    errors: [400, 404, 422],
+  }, (c, { body: { allowed_origin: input } }) => {
+    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id')!);
     const parsed = parseOrigin(input.origin, application.environment);
     if (!parsed.ok) {
       throw unprocessable(`allowed_origin.origin: ${parsed.message}.`, 'invalid_origin', [
@@ -65,34 +72,16 @@ export const allowedOriginRoutes = routes((app, ctx) => {
     return c.json({ allowed_origin: toOrigin(row) }, 201);
   });
 
-  app.delete('/api/v1/applications/:id/allowed_origins/:origin', requires('write'), (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
+  route(app, {
+    method: 'delete', path: `${path}/{origin}`, summary: 'Remove an allowed origin (the origin URL-encoded in the path)', tag,
+    permission: 'write',
+    response: { status: 204, description: 'Removed' }, errors: [404],
+  }, (c) => {
+    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id')!);
     // Stored origins are lower-case; match case-insensitively so a hand-typed DELETE finds its registration.
-    const origin = c.req.param('origin').toLowerCase();
+    const origin = c.req.param('origin')!.toLowerCase();
     const { changes } = transaction(ctx.db, () => stmt(ctx.db, 'DELETE FROM allowed_origins WHERE application_id = ? AND origin = ?').run(application.id, origin));
     if (!changes) throw notFound('No such allowed origin; pass the origin URL-encoded, e.g. https%3A%2F%2Fexample.com.');
     return c.body(null, 204);
   });
 });
-
-const tag = 'Allowed origins';
-
-/** OpenAPI descriptors of the allowed-origin routes. */
-export const allowedOriginOperations: Operation[] = [
-  {
-    method: 'get', path: '/api/v1/applications/{id}/allowed_origins', summary: "List an application's allowed origins", tag,
-    auth: ['api_token'], permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of allowed origins', schema: allowedOriginList }, errors: [400, 404],
-  },
-  {
-    method: 'post', path: '/api/v1/applications/{id}/allowed_origins', summary: 'Register a browser origin (scheme, host, optional port)', tag,
-    auth: ['api_token'], permission: 'write', body: createAllowedOriginRequest,
-    response: { status: 201, description: 'The registration (200 when it already existed)', schema: allowedOriginEnvelope },
-    errors: [400, 404, 422],
-  },
-  {
-    method: 'delete', path: '/api/v1/applications/{id}/allowed_origins/{origin}', summary: 'Remove an allowed origin (the origin URL-encoded in the path)', tag,
-    auth: ['api_token'], permission: 'write',
-    response: { status: 204, description: 'Removed' }, errors: [404],
-  },
-];

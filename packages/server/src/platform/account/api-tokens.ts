@@ -5,17 +5,15 @@ import {
   listQuery,
   type ApiToken,
 } from '@svc/client/schemas';
-import { routes } from '../../infra/http/route.js';
-import { holds, requires } from '../../infra/auth.js';
+import { route, routes } from '../../infra/http/route.js';
+import { holds } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
 import type { Permission, Principal, ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { transaction } from '../../infra/transaction.js';
 import { forbidden, notFound, unprocessable } from '../../infra/errors.js';
 import { hashSecret, newId, newSecret } from '../../infra/ids.js';
-import type { Operation } from '../../infra/operations.js';
 import { DEFAULT_LIMIT, decodeCursor, toPage } from '../../infra/pagination.js';
-import { readJson, readQuery } from '../../infra/validate.js';
 
 interface TokenRow {
   rowid: number;
@@ -56,11 +54,16 @@ function assertHoldsAll(principal: Principal, wanted: readonly Permission[], act
   }
 }
 
+const tag = 'API tokens';
+
 /** `GET|POST /api/v1/api_tokens`, `POST /api/v1/api_tokens/{id}/rotate`, `DELETE /api/v1/api_tokens/{id}`. */
 export const apiTokenRoutes = routes((app, ctx) => {
-  app.get('/api/v1/api_tokens', requires('read'), (c) => {
+  route(app, {
+    method: 'get', path: '/api/v1/api_tokens', summary: "List the account's API tokens (never their values)", tag,
+    permission: 'read', query: listQuery,
+    response: { status: 200, description: 'A page of API tokens', schema: apiTokenList }, errors: [400],
+  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
     const principal = c.get('principal');
-    const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
     const rows = stmt<[string, number, number], TokenRow>(ctx.db,
       'SELECT rowid, * FROM api_tokens WHERE account_id = ? AND revoked_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
     ).all(principal.accountId, decodeCursor(cursor), limit + 1);
@@ -68,9 +71,12 @@ export const apiTokenRoutes = routes((app, ctx) => {
     return c.json({ api_tokens: page.items.map((r) => toApiToken(r)), next_cursor: page.next_cursor });
   });
 
-  app.post('/api/v1/api_tokens', requires('write'), async (c) => {
+  route(app, {
+    method: 'post', path: '/api/v1/api_tokens', summary: 'Create an API token; the raw value is returned only here', tag,
+    permission: 'write', body: createApiTokenRequest,
+    response: { status: 201, description: 'The token, with `token` set', schema: apiTokenEnvelope }, errors: [400, 422],
+  }, (c, { body: { api_token: input } }) => {
     const principal = c.get('principal');
-    const { api_token: input } = await readJson(c, createApiTokenRequest);
     const permissions = input.permissions ?? ['read'];
     assertHoldsAll(principal, permissions, 'Issuing');
     const now = isoNow(ctx.clock);
@@ -88,9 +94,13 @@ export const apiTokenRoutes = routes((app, ctx) => {
     return c.json({ api_token: toApiToken(findRow(ctx, principal.accountId, id)!, token) }, 201);
   });
 
-  app.post('/api/v1/api_tokens/:id/rotate', requires('write'), (c) => {
+  route(app, {
+    method: 'post', path: '/api/v1/api_tokens/{id}/rotate', summary: 'Replace a token\'s value; the old value stops working at once', tag,
+    permission: 'write',
+    response: { status: 200, description: 'The token, with the new `token`', schema: apiTokenEnvelope }, errors: [404],
+  }, (c) => {
     const principal = c.get('principal');
-    const row = findRow(ctx, principal.accountId, c.req.param('id'));
+    const row = findRow(ctx, principal.accountId, c.req.param('id')!);
     if (!row) throw notFound('No such API token.');
     assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Rotating');
     const token = newSecret();
@@ -98,38 +108,16 @@ export const apiTokenRoutes = routes((app, ctx) => {
     return c.json({ api_token: toApiToken(row, token) });
   });
 
-  app.delete('/api/v1/api_tokens/:id', requires('write'), (c) => {
+  route(app, {
+    method: 'delete', path: '/api/v1/api_tokens/{id}', summary: 'Revoke an API token', tag,
+    permission: 'write',
+    response: { status: 204, description: 'Revoked' }, errors: [404],
+  }, (c) => {
     const principal = c.get('principal');
-    const row = findRow(ctx, principal.accountId, c.req.param('id'));
+    const row = findRow(ctx, principal.accountId, c.req.param('id')!);
     if (!row) throw notFound('No such API token.');
     assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Revoking');
     transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id));
     return c.body(null, 204);
   });
 });
-
-const tag = 'API tokens';
-
-/** OpenAPI descriptors of the API token routes. */
-export const apiTokenOperations: Operation[] = [
-  {
-    method: 'get', path: '/api/v1/api_tokens', summary: "List the account's API tokens (never their values)", tag,
-    auth: ['api_token'], permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of API tokens', schema: apiTokenList }, errors: [400],
-  },
-  {
-    method: 'post', path: '/api/v1/api_tokens', summary: 'Create an API token; the raw value is returned only here', tag,
-    auth: ['api_token'], permission: 'write', body: createApiTokenRequest,
-    response: { status: 201, description: 'The token, with `token` set', schema: apiTokenEnvelope }, errors: [400, 422],
-  },
-  {
-    method: 'post', path: '/api/v1/api_tokens/{id}/rotate', summary: 'Replace a token\'s value; the old value stops working at once', tag,
-    auth: ['api_token'], permission: 'write',
-    response: { status: 200, description: 'The token, with the new `token`', schema: apiTokenEnvelope }, errors: [404],
-  },
-  {
-    method: 'delete', path: '/api/v1/api_tokens/{id}', summary: 'Revoke an API token', tag,
-    auth: ['api_token'], permission: 'write',
-    response: { status: 204, description: 'Revoked' }, errors: [404],
-  },
-];

@@ -1,16 +1,18 @@
 import { me, type Me } from '@svc/client/schemas';
-import { routes } from '../../infra/http/route.js';
-import { requires } from '../../infra/auth.js';
+import { route, routes } from '../../infra/http/route.js';
 import type { Permission, Principal, ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
-import type { Operation } from '../../infra/operations.js';
 
 /**
  * `GET /api/v1/me`: the calling API token and its account, or, for a person's access token, the person and the
  * client acting for them. Publishable keys get 403 like every non-browser route.
  */
 export const meRoutes = routes((app, ctx) => {
-  app.get('/api/v1/me', requires('read', { person: true, agent: true, delegateScope: null }), (c) => {
+  route(app, {
+    method: 'get', path: '/api/v1/me', summary: 'The calling identity', tag: 'Identity',
+    permission: 'read', access: { person: true, agent: true, delegateScope: null },
+    response: { status: 200, description: "The API token and its account; the person and the client acting for them (a delegate: the principal, with `delegation`); or the agent, its grant and its principal", schema: me },
+  }, (c) => {
     const principal = c.get('principal');
     const account = stmt<[string], { id: string; name: string; created_at: string }>(ctx.db,
       'SELECT id, name, created_at FROM accounts WHERE id = ?',
@@ -58,12 +60,3 @@ export function agentMe(ctx: ServerContext, principal: Extract<Principal, { kind
     token: { expires_at: principal.expiresAt, scopes: principal.scopes },
   };
 }
-
-/** OpenAPI descriptor of `GET /api/v1/me`. */
-export const meOperations: Operation[] = [
-  {
-    method: 'get', path: '/api/v1/me', summary: 'The calling identity', tag: 'Identity',
-    auth: ['api_token', 'access_token', 'agent_token'], permission: 'read',
-    response: { status: 200, description: "The API token and its account; the person and the client acting for them (a delegate: the principal, with `delegation`); or the agent, its grant and its principal", schema: me },
-  },
-];

@@ -8,18 +8,16 @@ import {
   oauthClientList,
   type OAuthClient,
 } from '@svc/client/schemas';
-import { routes } from '../../infra/http/route.js';
+import type { Context } from 'hono';
+import { route, routes } from '../../infra/http/route.js';
 import { getApplication, type ApplicationRecord } from '../application-store.js';
-import { requires } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
-import type { ServerContext } from '../../infra/context.js';
+import type { Env, ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { notFound, unprocessable } from '../../infra/errors.js';
 import { hashSecret, newId, newSecret } from '../../infra/ids.js';
-import type { Operation } from '../../infra/operations.js';
 import { DEFAULT_LIMIT, decodeCursor, toPage } from '../../infra/pagination.js';
 import { transaction } from '../../infra/transaction.js';
-import { readJson, readQuery } from '../../infra/validate.js';
 
 const DEVICE = 'urn:ietf:params:oauth:grant-type:device_code';
 const EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
@@ -144,32 +142,45 @@ function ownedClient(ctx: ServerContext, application: ApplicationRecord, id: str
   return row;
 }
 
+const tag = 'OAuth clients';
+const base = '/api/v1/applications/{id}/oauth_clients';
+
 /** `GET|POST /api/v1/applications/{id}/oauth_clients`, `GET|DELETE …/{client_id}`, `POST …/{client_id}/rotate_secret`. */
 export const oauthClientRoutes = routes((app, ctx) => {
-  const base = '/api/v1/applications/:id/oauth_clients';
-  app.get(base, requires('read'), (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
-    const { limit = DEFAULT_LIMIT, cursor } = readQuery(c, listQuery);
+  const applicationOf = (c: Context<Env>) => ownedApplication(ctx, c.get('principal').accountId, c.req.param('id')!);
+  const clientOf = (c: Context<Env>) => ownedClient(ctx, applicationOf(c), c.req.param('client_id')!);
+
+  route(app, {
+    method: 'get', path: base, summary: "List an application's OAuth clients", tag,
+    permission: 'read', query: listQuery,
+    response: { status: 200, description: 'A page of OAuth clients (never their secrets)', schema: oauthClientList }, errors: [400, 404],
+  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
+    const application = applicationOf(c);
     const rows = stmt<[string, number, number], ClientRow>(ctx.db, `${select} WHERE application_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?`)
       .all(application.id, decodeCursor(cursor), limit + 1);
     const page = toPage(rows, limit, (r) => r.seq);
     return c.json({ oauth_clients: page.items.map((r) => toClient(r)), next_cursor: page.next_cursor });
   });
 
-  app.post(base, requires('write'), async (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
-    const { oauth_client: input } = await readJson(c, createOAuthClientRequest);
-    return c.json({ oauth_client: createClient(ctx, application, input) }, 201);
-  });
+  route(app, {
+    method: 'post', path: base, summary: 'Register an OAuth client (confidential or public)', tag,
+    permission: 'write', body: createOAuthClientRequest,
+    response: { status: 201, description: 'The client, with its secret shown this once when confidential', schema: oauthClientEnvelope },
+    errors: [400, 404, 422],
+  }, (c, { body: { oauth_client: input } }) => c.json({ oauth_client: createClient(ctx, applicationOf(c), input) }, 201));
 
-  app.get(`${base}/:client_id`, requires('read'), (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
-    return c.json({ oauth_client: toClient(ownedClient(ctx, application, c.req.param('client_id'))) });
-  });
+  route(app, {
+    method: 'get', path: `${base}/{client_id}`, summary: 'Read an OAuth client', tag,
+    permission: 'read',
+    response: { status: 200, description: 'The client', schema: oauthClientEnvelope }, errors: [404],
+  }, (c) => c.json({ oauth_client: toClient(clientOf(c)) }));
 
-  app.post(`${base}/:client_id/rotate_secret`, requires('write'), (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
-    const row = ownedClient(ctx, application, c.req.param('client_id'));
+  route(app, {
+    method: 'post', path: `${base}/{client_id}/rotate_secret`, summary: "Replace a confidential client's secret (the old one stops at once)", tag,
+    permission: 'write',
+    response: { status: 200, description: 'The client with its new secret, shown this once', schema: oauthClientEnvelope }, errors: [404, 422],
+  }, (c) => {
+    const row = clientOf(c);
     if (row.client_type !== 'confidential') throw unprocessable('A public client has no secret to rotate.', 'public_client');
     const secret = `ocs_${newSecret()}`;
     transaction(ctx.db, () => stmt(ctx.db, 'UPDATE oauth_clients SET secret_hash = ?, secret_rotated_at = ? WHERE id = ?')
@@ -178,9 +189,12 @@ export const oauthClientRoutes = routes((app, ctx) => {
   });
 
   // Deleting a client ends what it holds: its tokens, codes and grants go with it.
-  app.delete(`${base}/:client_id`, requires('write'), (c) => {
-    const application = ownedApplication(ctx, c.get('principal').accountId, c.req.param('id'));
-    const row = ownedClient(ctx, application, c.req.param('client_id'));
+  route(app, {
+    method: 'delete', path: `${base}/{client_id}`, summary: 'Delete an OAuth client and every token, code and grant it holds', tag,
+    permission: 'write',
+    response: { status: 204, description: 'Deleted' }, errors: [404],
+  }, (c) => {
+    const row = clientOf(c);
     transaction(ctx.db, () => {
       stmt(ctx.db, 'UPDATE oauth_clients SET deleted_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id);
       stmt(ctx.db, "DELETE FROM oidc_payloads WHERE json_extract(payload, '$.clientId') = ?").run(row.id);
@@ -188,35 +202,3 @@ export const oauthClientRoutes = routes((app, ctx) => {
     return c.body(null, 204);
   });
 });
-
-const tag = 'OAuth clients';
-
-/** OpenAPI descriptors of the OAuth client routes. */
-export const oauthClientOperations: Operation[] = [
-  {
-    method: 'get', path: '/api/v1/applications/{id}/oauth_clients', summary: "List an application's OAuth clients", tag,
-    auth: ['api_token'], permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of OAuth clients (never their secrets)', schema: oauthClientList }, errors: [400, 404],
-  },
-  {
-    method: 'post', path: '/api/v1/applications/{id}/oauth_clients', summary: 'Register an OAuth client (confidential or public)', tag,
-    auth: ['api_token'], permission: 'write', body: createOAuthClientRequest,
-    response: { status: 201, description: 'The client, with its secret shown this once when confidential', schema: oauthClientEnvelope },
-    errors: [400, 404, 422],
-  },
-  {
-    method: 'get', path: '/api/v1/applications/{id}/oauth_clients/{client_id}', summary: 'Read an OAuth client', tag,
-    auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The client', schema: oauthClientEnvelope }, errors: [404],
-  },
-  {
-    method: 'post', path: '/api/v1/applications/{id}/oauth_clients/{client_id}/rotate_secret', summary: "Replace a confidential client's secret (the old one stops at once)", tag,
-    auth: ['api_token'], permission: 'write',
-    response: { status: 200, description: 'The client with its new secret, shown this once', schema: oauthClientEnvelope }, errors: [404, 422],
-  },
-  {
-    method: 'delete', path: '/api/v1/applications/{id}/oauth_clients/{client_id}', summary: 'Delete an OAuth client and every token, code and grant it holds', tag,
-    auth: ['api_token'], permission: 'write',
-    response: { status: 204, description: 'Deleted' }, errors: [404],
-  },
-];

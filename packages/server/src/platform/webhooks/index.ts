@@ -1,5 +1,5 @@
 // Webhooks: endpoints (subscriptions), the durable outbox, the delivery worker and its HTTP routes.
-export { webhookOperations, webhookRoutes } from './routes.js';
+export { webhookRoutes } from './routes.js';
 export { webhookService, type WebhookService } from './service.js';
 export { DELIVERY_FAILED_EVENT, type DeliveryFailure } from './audit.js';
 export { DISABLE_AFTER_FAILURES, MAX_ATTEMPTS, RETRY_DELAYS_SECONDS, type WebhookSettings } from './worker.js';
