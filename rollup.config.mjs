@@ -13,6 +13,7 @@ const bundles = [
   { input: 'packages/server/.tsc/oauth/app/oauth-page.js', file: 'packages/server/dist/public/oauth-page' },
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
+  { input: 'packages/schemas/dist/esm/index.js', file: 'packages/schemas/dist/browser/svc-schemas' },
   { input: 'packages/elements/dist/decision/decision.js', file: 'packages/elements/dist/browser/svc-decision' },
   { input: 'packages/elements/dist/consent-field/consent-field.js', file: 'packages/elements/dist/browser/svc-consent-field' },
   { input: 'scripts/size/client-decisions-create.mjs', file: 'dist/size/decisions-create' },

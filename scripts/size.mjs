@@ -31,6 +31,7 @@ const FILES = [
   ['field-alone', '@svc/elements/consent-field with @svc/capture bundled alone', 'packages/elements/dist/browser/svc-consent-field.js', 16 * KB],
   ['svc-mjs', '/sdk/v1/svc.mjs (every element and the capture helper in one module)', 'packages/elements/dist/browser/sdk/svc.mjs'],
   ['protocol', '@svc/protocol (ESM, whole package)', 'packages/protocol/dist/browser/svc-protocol.js'],
+  ['schemas', '@svc/schemas (ESM, every schema)', 'packages/schemas/dist/browser/svc-schemas.js'],
   ['client', '@svc/client: page importing only decisions.create', 'dist/size/decisions-create.js'],
   ['floor', 'floor: empty Lit element + @lit/context + protocol host path', 'dist/size/decision-floor.js'],
 ];

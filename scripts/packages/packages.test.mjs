@@ -1,5 +1,5 @@
-// @svc/client and @svc/server as users get them: `pnpm pack` of each (and of the workspace packages the server
-// depends on), checked by publint and by @arethetypeswrong/cli (node16 from CommonJS and from ESM, and bundler), then
+// @svc/schemas, @svc/client and @svc/server as users get them: `pnpm pack` of each (and of the workspace packages the
+// server depends on), checked by publint and by @arethetypeswrong/cli (node16 from CommonJS and from ESM, and bundler), then
 // installed into a scratch project outside the workspace, where child Node processes require and import every entry,
 // run the `svc` command, start the reference server and compile a TypeScript consumer. Needs `pnpm run build`
 // first; `node scripts/test.mjs packages` runs it.
@@ -19,8 +19,10 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const here = dirname(fileURLToPath(import.meta.url));
 const run = promisify(execFile);
 
-/** The workspace packages packed: the two under test and what the server's tarball needs beside it. */
-const WORKSPACE = ['protocol', 'capture', 'elements', 'client', 'server'];
+/** The workspace packages packed: the three under test and what the server's tarball needs beside them. */
+const WORKSPACE = ['protocol', 'capture', 'schemas', 'elements', 'client', 'server'];
+/** The packages under test (publint, attw, installed by name). */
+const TESTED = ['schemas', 'client', 'server'];
 
 /** Each entry users load and what it must export (name: typeof). */
 const ENTRIES = [
@@ -32,6 +34,7 @@ const ENTRIES = [
       SvcOAuthError: 'function',
     },
   },
+  { specifier: '@svc/schemas', exports: { createDecisionRequest: 'object', decision: 'object', apiTokenMe: 'object', flowRender: 'object', inboxDecision: 'object' } },
   { specifier: '@svc/client/schemas', exports: { createDecisionRequest: 'object', decision: 'object', apiTokenMe: 'object' } },
   { specifier: '@svc/client/oauth', exports: { createOAuthClient: 'function', SvcOAuthError: 'function' } },
   { specifier: '@svc/client/credentials', exports: { presentCredential: 'function', credentialClaims: 'function', disclosableClaims: 'function' } },
@@ -51,7 +54,7 @@ const manifestOf = (name) => JSON.parse(readFileSync(join(root, 'packages', name
 const tarballName = ({ name, version }) => `${name.replace('@', '').replace('/', '-')}-${version}.tgz`;
 
 before(async () => {
-  for (const name of ['client', 'server']) {
+  for (const name of TESTED) {
     assert.ok(existsSync(join(root, 'packages', name, manifestOf(name).main)), `packages/${name} is not built: run pnpm run build`);
   }
   work = mkdtempSync(join(tmpdir(), 'svc-packages-'));
@@ -60,8 +63,8 @@ before(async () => {
   await Promise.all(WORKSPACE.map((name) => run('pnpm', ['pack', '--pack-destination', packs], { cwd: join(root, 'packages', name) })));
   for (const name of WORKSPACE) tarballs[name] = join(packs, tarballName(manifestOf(name)));
 
-  // Outside the workspace (its own pnpm-workspace.yaml), depending on the two tarballs; the server's workspace
-  // dependencies come from their tarballs too. The workspace's lockfile is the starting point, so pnpm picks the
+  // Outside the workspace (its own pnpm-workspace.yaml), depending on the three tarballs; the client's and the server's
+  // workspace dependencies come from their tarballs too. The workspace's lockfile is the starting point, so pnpm picks the
   // versions the workspace is tested with and reuses their builds from the store (better-sqlite3's among them).
   scratch = join(work, 'project');
   mkdirSync(scratch);
@@ -69,7 +72,7 @@ before(async () => {
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({
     name: 'svc-tarball-user',
     private: true,
-    dependencies: { '@svc/client': `file:${tarballs.client}`, '@svc/server': `file:${tarballs.server}` },
+    dependencies: Object.fromEntries(TESTED.map((name) => [manifestOf(name).name, `file:${tarballs[name]}`])),
     devDependencies: { '@types/node': rootManifest.devDependencies['@types/node'] },
   }, null, 2));
   writeFileSync(join(scratch, 'pnpm-workspace.yaml'), [
@@ -112,10 +115,10 @@ describe('the tarballs', () => {
     const { exports, bin } = manifestOf(name);
     const targets = (value) => (typeof value === 'string' ? [value]
       : Object.entries(value).flatMap(([condition, inner]) => (condition === 'source' ? [] : targets(inner))));
-    return [...targets(exports), ...Object.values(bin), ...(name === 'server' ? ['decision-page', 'playground', 'oauth-page'].map((page) => `dist/public/${page}.js`) : [])]
+    return [...targets(exports), ...Object.values(bin ?? {}), ...(name === 'server' ? ['decision-page', 'playground', 'oauth-page'].map((page) => `dist/public/${page}.js`) : [])]
       .map((file) => file.replace(/^\.\//, ''));
   };
-  for (const name of ['client', 'server']) {
+  for (const name of TESTED) {
     test(`@svc/${name}'s holds its ESM and CommonJS builds with their declarations, and no sources or tests`, async (t) => {
       const files = await filesOf(tarballs[name]);
       for (const file of wanted(name)) assert.ok(files.includes(file), `${file} is missing from the tarball`);
@@ -193,8 +196,16 @@ describe('installed from the tarballs', () => {
     assert.deepEqual(JSON.parse(imported), [true, true, true]);
   });
 
-  test('a browser bundler takes every client entry, by import and by require (nothing from Node in them)', async () => {
-    for (const { specifier } of ENTRIES.filter((entry) => packageOf(entry.specifier) === '@svc/client')) {
+  test('@svc/client/schemas hands out the schemas of @svc/schemas themselves (one copy installed), under require and under import', async () => {
+    const check = 'console.log(JSON.stringify([own.decision === reexported.decision, own.flowRender === reexported.flowRender, Object.keys(own).length === Object.keys(reexported).length]));';
+    const required = await node(['-e', `const own = require('@svc/schemas'), reexported = require('@svc/client/schemas'); ${check}`]);
+    const imported = await node(['--input-type=module', '-e', `const own = await import('@svc/schemas'), reexported = await import('@svc/client/schemas'); ${check}`]);
+    assert.deepEqual(JSON.parse(required), [true, true, true]);
+    assert.deepEqual(JSON.parse(imported), [true, true, true]);
+  });
+
+  test('a browser bundler takes every client and schemas entry, by import and by require (nothing from Node in them)', async () => {
+    for (const { specifier } of ENTRIES.filter((entry) => ['@svc/client', '@svc/schemas'].includes(packageOf(entry.specifier)))) {
       for (const contents of [`export * from '${specifier}';`, `module.exports = require('${specifier}');`]) {
         const { errors } = await build({
           stdin: { contents, resolveDir: scratch }, bundle: true, platform: 'browser', format: 'esm', write: false, logLevel: 'silent',
@@ -234,23 +245,27 @@ describe('installed from the tarballs', () => {
     });
   }
 
-  test('TypeScript (module node20: the engines floor, require(esm) allowed) types both packages from CommonJS and ESM files, every declaration checked', async () => {
+  test('TypeScript (module node20: the engines floor, require(esm) allowed) types the three packages from CommonJS and ESM files, every declaration checked', async () => {
     const use = (load) => `${load}
 export const svc = createClient({ baseUrl: 'http://127.0.0.1:4010', apiToken: 'token' });
 export const signIn = createOAuthClient;
 export const present = presentCredential;
 export const request = schemas.createDecisionRequest;
+export const render: FlowRender | undefined = undefined;
+export const sameSchema: typeof schemas.decision = decision;
 export const start = (): Promise<RunningServer> => startServer({ port: 0 });
 // @ts-expect-error the types are real: an unknown option is an error
 createClient({ baseUrl: 'http://127.0.0.1:4010', apiToken: 'token', apiTokn: 'typo' });
 `;
     writeFileSync(join(scratch, 'consumer.mts'), use(`import { createClient } from '@svc/client';
 import * as schemas from '@svc/client/schemas';
+import { decision, type FlowRender } from '@svc/schemas';
 import { createOAuthClient } from '@svc/client/oauth';
 import { presentCredential } from '@svc/client/credentials';
 import { startServer, type RunningServer } from '@svc/server';`));
     writeFileSync(join(scratch, 'consumer.cts'), use(`import { createClient } from '@svc/client';
 import schemas = require('@svc/client/schemas');
+import { decision, type FlowRender } from '@svc/schemas';
 import { createOAuthClient } from '@svc/client/oauth';
 import { presentCredential } from '@svc/client/credentials';
 import { startServer, type RunningServer } from '@svc/server';`));

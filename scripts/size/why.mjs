@@ -13,6 +13,7 @@ const GROUPS = [
   ['zod', /node_modules\/.*\/zod\//],
   ['@svc/protocol', /packages\/protocol\//],
   ['@svc/capture', /packages\/capture\//],
+  ['@svc/schemas', /packages\/schemas\//],
   ['@svc/elements', /packages\/elements\//],
 ];
 const groupOf = (path) => GROUPS.find(([, re]) => re.test(path.replaceAll('\\', '/')))?.[0] ?? 'other';

@@ -35,7 +35,7 @@ import type {
   meetingConsent,
   productModule,
   updateGovernanceRequest,
-} from './schemas/comply.js';
+} from '@svc/schemas';
 
 /** True when A and B are the same type (both ways assignable, as the usual `Equals` trick checks). */
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

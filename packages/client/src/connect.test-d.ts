@@ -29,7 +29,7 @@ import type {
   trustPairingEnvelope,
   trustPairingList,
   updateAccountRequest,
-} from './schemas/connect.js';
+} from '@svc/schemas';
 import type { AccountsResource, ConnectionsResource, DeviceLinksResource, TrustPairingsResource } from './resources/connect.js';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;

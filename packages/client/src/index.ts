@@ -180,8 +180,8 @@ export type {
   Account, AccountUser, ActivePolicy, ClaimDeviceLinkRequest, Connection, ConnectionDetail, ConnectionStatus, ConnectionSuspension,
   CreateAccountUserRequest, CreateConnectionRequest, CreateDeviceLinkRequest, DeviceLink, DeviceLinkStatus, DisconnectResult,
   SuspendConnectionRequest, TrustPairing, TrustTier, UpdateAccountRequest,
-} from './schemas/index.js';
-export type { CreateCredentialRequest, Credential, CredentialStatus, PresentationVerification, VerifyPresentationRequest } from './schemas/index.js';
+} from '@svc/schemas';
+export type { CreateCredentialRequest, Credential, CredentialStatus, PresentationVerification, VerifyPresentationRequest } from '@svc/schemas';
 export type {
   DataLicenseQuery, DataLicensesResource, DataOfferQuery, DataOffersResource, DataRequestQuery, DataRequestsResource, PoliciesResource, PolicyQuery,
   PolicyTemplatesResource, PortabilityTransferQuery, PortabilityTransfersResource, ProtectResources,
@@ -192,7 +192,7 @@ export type {
   DataOfferTermsRequest, DataRequest, DataRequestExport, DataRequestStatus, DsarType, ExtendDataRequestRequest, MarkPortabilityTransferReadyRequest,
   Policy, PolicyAcceptance, PolicyOwnerType, PolicyStatus, PolicyTemplate, PolicyTemplateConfig, PolicyTemplateId, PortabilityTransfer,
   PortabilityTransferStatus, RecordDataLicenseAccessRequest, RejectDataRequestRequest,
-} from './schemas/index.js';
+} from '@svc/schemas';
 export type { TrustScoresResource } from './resources/trust-scores.js';
 export type { VouchesResource, VouchQuery } from './resources/vouches.js';
 export type { MultiPartyAgreementsResource } from './resources/multi-party-agreements.js';
@@ -201,7 +201,7 @@ export type {
   AddMembershipRequest, CastQuorumVoteRequest, Collaboration, CollaborationDetail, CollaborationMembership, CollaborationStatus,
   CreateCollaborationRequest, CreateMultiPartyAgreementRequest, CreateVouchRequest, MembershipRole, MembershipStatus, MultiPartyAgreement,
   QuorumVoteCast, SignMembershipRequest, TrustScoreFactor, TrustSubjectType, Vouch, VouchStatus,
-} from './schemas/index.js';
+} from '@svc/schemas';
 export type { CleanRoomQueryFilter, CleanRoomsResource, GovernanceResource, MeetingConsentQuery, MeetingConsentsResource, ModulesResource } from './resources/comply.js';
 export type {
   CleanRoom,
@@ -223,7 +223,7 @@ export type {
   ProductModule,
   QueryDefinition,
   UpdateGovernanceRequest,
-} from './schemas/index.js';
+} from '@svc/schemas';
 export type {
   BreachCoverage,
   BreachCredentialType,
@@ -235,8 +235,8 @@ export type {
   ResidencyPosture,
   TransferEntry,
   TransferRegisterEvidenceRequest,
-} from './schemas/index.js';
-export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from './schemas/index.js';
+} from '@svc/schemas';
+export type { AuthorizedDecision, AuthorizeRequest, CaptureRequest, CaptureResult, FlowRender, FormConnection } from '@svc/schemas';
 export type {
   Agreement,
   AgreementParty,
@@ -245,7 +245,7 @@ export type {
   CreateAgreementRequest,
   QuorumVote,
   SignedAgreementReceipt,
-} from './schemas/index.js';
+} from '@svc/schemas';
 export type {
   ActivityEvent,
   AgentIdentity,
@@ -276,7 +276,7 @@ export type {
   InboxDecision,
   InboxSort,
   Me,
-} from './schemas/index.js';
+} from '@svc/schemas';
 
 // Errors
 export {
@@ -317,7 +317,7 @@ export {
   verifyWebhook,
 } from './verify/webhook.js';
 export type { AnyWebhookVerificationError, SignWebhookOptions, VerifyWebhookOptions, WebhookBody, WebhookHeaders, WebhookSignatureHeaders } from './verify/webhook.js';
-export type { WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookEventData, WebhookEventOf, WebhookEventType } from './schemas/index.js';
+export type { WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookEventData, WebhookEventOf, WebhookEventType } from '@svc/schemas';
 export {
   SvcReceiptFormatError,
   SvcReceiptInvalidError,
@@ -350,10 +350,10 @@ export type {
   SignedTransparencyRecord,
   TransparencyRecord,
   TransparencyRecordType,
-} from './schemas/index.js';
+} from '@svc/schemas';
 export { merkleTreeHash, verifyAuditChain } from './verify/audit-chain.js';
 export type { AnchorWithReceipts, AuditChainFailureReason, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from './verify/audit-chain.js';
-export type { AnchorReceipt, AuditAnchor, AuditEvent, ConsentRecord, ConsentImport, ConsentStatus, ReceiptRecord, SignedReceipt } from './schemas/index.js';
+export type { AnchorReceipt, AuditAnchor, AuditEvent, ConsentRecord, ConsentImport, ConsentStatus, ReceiptRecord, SignedReceipt } from '@svc/schemas';
 export { SvcAgreementVerificationError, verifyAgreementReceipt, type VerifiedAgreementReceipt } from './verify/agreement.js';
 export {
   EVIDENCE_PACKAGE_TYP,

@@ -37,7 +37,7 @@ import type {
   portabilityTransferEnvelope,
   recordDataLicenseAccessRequest,
   rejectDataRequestRequest,
-} from './schemas/protect.js';
+} from '@svc/schemas';
 import type {
   DataLicensesResource,
   DataOffersResource,

@@ -22,17 +22,11 @@ import {
   signCollaborationMembership,
   type SvcList,
 } from './index.js';
-import type { castQuorumVoteRequest, createMultiPartyAgreementRequest, multiPartyAgreement, quorumVoteCast } from './schemas/agreements.js';
 import type {
-  addMembershipRequest,
-  collaboration,
-  collaborationDetail,
-  collaborationMembership,
-  createCollaborationRequest,
-  signMembershipRequest,
-} from './schemas/collaborations.js';
-import type { trustScore } from './schemas/delegations.js';
-import type { createVouchRequest, vouch } from './schemas/vouches.js';
+  addMembershipRequest, castQuorumVoteRequest, collaboration, collaborationDetail, collaborationMembership,
+  createCollaborationRequest, createMultiPartyAgreementRequest, createVouchRequest, multiPartyAgreement, quorumVoteCast,
+  signMembershipRequest, trustScore, vouch,
+} from '@svc/schemas';
 
 /** True when A and B are the same type (both ways assignable). */
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;

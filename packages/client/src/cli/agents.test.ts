@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcHttpError } from '../lib/errors.js';
-import type { AgentIdentity } from '../schemas/agent-identities.js';
+import type { AgentIdentity } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { commands, type Invocation } from './commands.js';
 import { CliUsageError, type CliConfig } from './config.js';

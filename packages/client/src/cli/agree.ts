@@ -3,8 +3,9 @@
 // an API token or their initiator, and each member signs with their own sign-in.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { MultiPartyAgreement, QuorumVoteCast } from '../schemas/agreements.js';
-import type { Collaboration, CollaborationDetail, CollaborationMembership } from '../schemas/collaborations.js';
+import type {
+  Collaboration, CollaborationDetail, CollaborationMembership, MultiPartyAgreement, QuorumVoteCast,
+} from '@svc/schemas';
 import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';
 import { collect, flag, jsonObject, listFlag, oneOf } from './flags.js';

@@ -1,27 +1,14 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { SvcClient } from '../lib/client.js';
 import type { AuthorityCheckResult } from '../resources/authority.js';
-import { AGENT_TYPES, type AgentIdentity, type AgentIdentityStatus, type AgentType } from '../schemas/agent-identities.js';
-import type { ApiToken, Permission } from '../schemas/api-tokens.js';
-import type { Decision, DeliveryMode } from '../schemas/decisions.js';
-import type { ConsentRecord, WithdrawEventChannel } from '../schemas/records.js';
-import type { ReceiptRecord } from '../schemas/receipts.js';
-import type { WebhookDelivery, WebhookEndpoint, WebhookEventSelector } from '../schemas/webhooks.js';
-import type { ConsentStatusQuery } from '../resources/consent-status.js';
 import {
-  AUTHORITY_ACTIONS,
-  BOUND_NAMES,
-  ESCALATION_TRIGGERS,
-  HUMAN_DELEGATION_TYPES,
-  type AuthorityAction,
-  type CreateDelegationRequest,
-  type DelegationBounds,
-  type DelegationGrant,
-  type DelegationStatus,
-  type DelegationType,
-  type Escalation,
-  type EscalationStatus,
-} from '../schemas/delegations.js';
+  AGENT_TYPES, AUTHORITY_ACTIONS, BOUND_NAMES, ESCALATION_TRIGGERS, HUMAN_DELEGATION_TYPES, type AgentIdentity,
+  type AgentIdentityStatus, type AgentType, type ApiToken, type AuthorityAction, type ConsentRecord,
+  type CreateDelegationRequest, type Decision, type DelegationBounds, type DelegationGrant, type DelegationStatus,
+  type DelegationType, type DeliveryMode, type Escalation, type EscalationStatus, type Permission, type ReceiptRecord,
+  type WebhookDelivery, type WebhookEndpoint, type WebhookEventSelector, type WithdrawEventChannel,
+} from '@svc/schemas';
+import type { ConsentStatusQuery } from '../resources/consent-status.js';
 import { verifyReceipt } from '../verify/receipt.js';
 import { CliUsageError, type CliConfig } from './config.js';
 import { appOption, application, collect, flag, jsonObject, limitOption, listOf, oneOf } from './flags.js';

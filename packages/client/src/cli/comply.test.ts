@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { CleanRoom, CleanRoomQuery, Governance, MeetingConsent, ProductModule } from '../schemas/comply.js';
+import type { CleanRoom, CleanRoomQuery, Governance, MeetingConsent, ProductModule } from '@svc/schemas';
 import { runSvc } from '../testing/cli.test.helper.js';
 import { signAsParty } from '../testing/participant.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';

@@ -14,7 +14,7 @@ import {
   type MeetingConsentStatus,
   type ModuleKey,
   type UpdateGovernanceRequest,
-} from '../schemas/comply.js';
+} from '@svc/schemas';
 import type { Command, Invocation } from './commands.js';
 import { CliUsageError } from './config.js';
 import { collect, flag, limitOption, listFlag, oneOf, oneOfValues } from './flags.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Account, ConnectionDetail, DeviceLink, DisconnectResult, TrustPairing } from '../schemas/connect.js';
+import type { Account, ConnectionDetail, DeviceLink, DisconnectResult, TrustPairing } from '@svc/schemas';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { EXIT } from './run.js';

@@ -11,7 +11,7 @@ import {
   type DeviceLink,
   type DeviceLinkStatus,
   type TrustPairing,
-} from '../schemas/connect.js';
+} from '@svc/schemas';
 import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';
 import { collect, flag, limitOption, oneOf } from './flags.js';

@@ -2,9 +2,9 @@
 // and `svc evidence verify`: the cross-border proofs, and the signed evidence of where data lives and travels.
 import { readFileSync } from 'node:fs';
 import type { SvcClient } from '../lib/client.js';
-import type { Credential, CredentialStatus } from '../schemas/credentials.js';
-import type { EvidencePackage } from '../schemas/cross-border.js';
-import { breachCredentialType, type BreachCredentialType } from '../schemas/breach-scope.js';
+import {
+  breachCredentialType, type BreachCredentialType, type Credential, type CredentialStatus, type EvidencePackage,
+} from '@svc/schemas';
 import { verifyEvidencePackage } from '../verify/evidence.js';
 import type { Command, Invocation } from './commands.js';
 import { CliUsageError } from './config.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { SvcClient } from '../lib/client.js';
 import type { AuthorityCheckResult } from '../resources/authority.js';
-import type { DelegationGrant, Escalation, TokenExchangeResponse, TrustScore } from '../schemas/delegations.js';
+import type { DelegationGrant, Escalation, TokenExchangeResponse, TrustScore } from '@svc/schemas';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { answerAsAddressee } from '../testing/participant.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';

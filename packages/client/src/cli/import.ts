@@ -10,7 +10,7 @@ import cliProgress from 'cli-progress';
 import { parse, type Info } from 'csv-parse';
 import type { SvcClient } from '../lib/client.js';
 import { canonicalJson } from '../verify/jcs.js';
-import { IMPORT_MAX_ROWS, type ConsentImport, type ImportAllowance, type ImportResult, type ImportRow } from '../schemas/imports.js';
+import { IMPORT_MAX_ROWS, type ConsentImport, type ImportAllowance, type ImportResult, type ImportRow } from '@svc/schemas';
 import type { Command, Invocation, Output } from './commands.js';
 import { CliUsageError } from './config.js';
 import { lines } from './output.js';

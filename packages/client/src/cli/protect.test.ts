@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { DataLicense, DataOffer, DataRequest, Policy, PolicyTemplate, PortabilityTransfer } from '../schemas/protect.js';
+import type { DataLicense, DataOffer, DataRequest, Policy, PolicyTemplate, PortabilityTransfer } from '@svc/schemas';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { signAsParty } from '../testing/participant.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';

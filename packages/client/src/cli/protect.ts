@@ -16,7 +16,7 @@ import {
   type Policy,
   type PolicyTemplate,
   type PortabilityTransfer,
-} from '../schemas/protect.js';
+} from '@svc/schemas';
 import type { Command, Invocation } from './commands.js';
 import { CliUsageError } from './config.js';
 import { application, collect, flag, jsonObject, limitOption, oneOf, required } from './flags.js';

@@ -1,7 +1,7 @@
 // `svc transparency …`: the public, signed transparency records (each verified against the service's JWKS before it
 // is printed; one that does not verify is an error, exit 1) and the pinning of an agent's capability manifest.
 import type { SvcClient } from '../lib/client.js';
-import type { PinnedCapabilityManifest, SignedTransparencyRecord, TransparencyRecordType } from '../schemas/transparency.js';
+import type { PinnedCapabilityManifest, SignedTransparencyRecord, TransparencyRecordType } from '@svc/schemas';
 import { verifyTransparencyRecord } from '../verify/transparency.js';
 import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';

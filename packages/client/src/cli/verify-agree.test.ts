@@ -6,10 +6,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { MultiPartyAgreement, QuorumVoteCast } from '../schemas/agreements.js';
-import type { CollaborationDetail, CollaborationMembership } from '../schemas/collaborations.js';
-import type { TrustScore } from '../schemas/delegations.js';
-import type { Vouch } from '../schemas/vouches.js';
+import type {
+  CollaborationDetail, CollaborationMembership, MultiPartyAgreement, QuorumVoteCast, TrustScore, Vouch,
+} from '@svc/schemas';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { EXIT } from './run.js';

@@ -1,7 +1,6 @@
 // `svc trust-scores get`, `svc vouches …`: the Verify surface's trust scores (an API token, or a signed-in person for
 // their own) and vouches (a signed-in person vouches, lists and revokes; an API token reads the account's).
-import type { TrustScore } from '../schemas/delegations.js';
-import type { Vouch } from '../schemas/vouches.js';
+import type { TrustScore, Vouch } from '@svc/schemas';
 import type { Command } from './commands.js';
 import { collect, flag, oneOf } from './flags.js';
 import { lines, table, type Cell } from './output.js';

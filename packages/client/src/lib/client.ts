@@ -41,7 +41,7 @@ import { collaborationsResource, type CollaborationsResource } from '../resource
 import { accountsResource, connectionsResource, deviceLinksResource, trustPairingsResource, type AccountsResource, type ConnectionsResource, type DeviceLinksResource, type TrustPairingsResource } from '../resources/connect.js';
 import { protectResources, type DataLicensesResource, type DataOffersResource, type DataRequestsResource, type PoliciesResource, type PolicyTemplatesResource, type PortabilityTransfersResource } from '../resources/protect.js';
 import { cleanRoomsResource, governanceResource, meetingConsentsResource, modulesResource, type CleanRoomsResource, type GovernanceResource, type MeetingConsentsResource, type ModulesResource } from '../resources/comply.js';
-import type { Me } from '../schemas/me.js';
+import type { Me } from '@svc/schemas';
 
 /**
  * A client holding a bearer credential (API token, a person's access token, an agent token): every endpoint,

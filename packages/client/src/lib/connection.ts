@@ -1,6 +1,5 @@
 import type { z } from 'zod/mini';
-import { errorBody } from '../schemas/common.js';
-import { countriesResponse } from '../schemas/countries.js';
+import { countriesResponse, errorBody } from '@svc/schemas';
 import { deprecationWarning } from './deprecation.js';
 import {
   errorForStatus,

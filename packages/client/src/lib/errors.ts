@@ -1,5 +1,5 @@
 import type { AnyOAuthError } from '../oauth/errors.js';
-import type { Escalation, EscalationStatus } from '../schemas/delegations.js';
+import type { Escalation, EscalationStatus } from '@svc/schemas';
 import type { AnyReceiptVerificationError } from '../verify/receipt.js';
 import type { AnyTransparencyVerificationError } from '../verify/transparency.js';
 import type { AnyWebhookVerificationError } from '../verify/webhook.js';

@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcHttpError, SvcNotFoundError, SvcValidationError, type SvcError } from '../lib/errors.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
-import type { AgentIdentity } from '../schemas/agent-identities.js';
+import type { AgentIdentity } from '@svc/schemas';
 import { rejection } from '../testing/rejection.test.helper.js';
 
 

@@ -1,11 +1,7 @@
 import {
-  agentIdentityEnvelope,
-  agentIdentityList,
-  type AgentIdentity,
-  type AgentIdentityStatus,
-  type CreateAgentIdentityRequest,
-} from '../schemas/agent-identities.js';
-import { trustScoreEnvelope, type TrustScore } from '../schemas/delegations.js';
+  agentIdentityEnvelope, agentIdentityList, trustScoreEnvelope, type AgentIdentity, type AgentIdentityStatus,
+  type CreateAgentIdentityRequest, type TrustScore,
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

@@ -11,7 +11,7 @@ import {
   type CreateAgreementRequest,
   type QuorumVote,
   type SignedAgreementReceipt,
-} from '../schemas/agreements.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

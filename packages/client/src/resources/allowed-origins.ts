@@ -3,7 +3,7 @@ import {
   allowedOriginList,
   type AllowedOrigin,
   type CreateAllowedOriginRequest,
-} from '../schemas/allowed-origins.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { apiToken, apiTokenList, type ApiToken, type CreateApiTokenRequest } from '../schemas/api-tokens.js';
+import { apiToken, apiTokenList, type ApiToken, type CreateApiTokenRequest } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

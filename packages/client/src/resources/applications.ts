@@ -7,7 +7,7 @@ import {
   type Application,
   type CreateApplicationRequest,
   type UpdateApplicationRequest,
-} from '../schemas/applications.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 import { allowedOriginsResource, type AllowedOriginsResource } from './allowed-origins.js';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcNotFoundError } from '../lib/errors.js';
-import type { AuditEvent } from '../schemas/audit.js';
+import type { AuditEvent } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { verifyAuditChain } from '../verify/audit-chain.js';

@@ -9,7 +9,7 @@ import {
   type AuditAnchor,
   type AuditEvent,
   type WitnessConfiguration,
-} from '../schemas/audit.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 import type { AnchorWithReceipts, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from '../verify/audit-chain.js';

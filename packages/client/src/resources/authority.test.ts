@@ -11,7 +11,7 @@ import {
   SvcValidationError,
   type SvcError,
 } from '../lib/errors.js';
-import type { AuthorityCheckRequest } from '../schemas/delegations.js';
+import type { AuthorityCheckRequest } from '@svc/schemas';
 import { checkedAt, escalationOf, proposedAction } from '../testing/delegations.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 

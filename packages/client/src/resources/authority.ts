@@ -5,7 +5,7 @@ import {
   type AuthorityCheckRequest,
   type BoundName,
   type Escalation,
-} from '../schemas/delegations.js';
+} from '@svc/schemas';
 import type { SvcConnection, WriteOptions } from '../lib/connection.js';
 import { SvcPermissionError, SvcResponseValidationError, type SvcFieldError } from '../lib/errors.js';
 import { parseRetryAfter } from '../lib/retry.js';

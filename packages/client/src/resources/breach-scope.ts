@@ -1,5 +1,6 @@
-import { breachScopeEnvelope, type BreachScope, type BreachScopeRequest } from '../schemas/breach-scope.js';
-import { evidencePackage, type EvidencePackage } from '../schemas/cross-border.js';
+import {
+  breachScopeEnvelope, evidencePackage, type BreachScope, type BreachScopeRequest, type EvidencePackage,
+} from '@svc/schemas';
 import type { SvcConnection, WriteOptions } from '../lib/connection.js';
 
 const BASE = '/api/v1/breach_scope';

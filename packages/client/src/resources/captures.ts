@@ -1,6 +1,7 @@
-import { authorizedDecisionEnvelope, type AuthorizedDecision, type AuthorizeRequest } from '../schemas/authorize.js';
-import { captureResponse, type CaptureRequest, type CaptureResult } from '../schemas/captures.js';
-import { flowRender, type FlowRender } from '../schemas/render.js';
+import {
+  authorizedDecisionEnvelope, captureResponse, flowRender, type AuthorizedDecision, type AuthorizeRequest,
+  type CaptureRequest, type CaptureResult, type FlowRender,
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 
 /** Options of {@link renderFlow}. */

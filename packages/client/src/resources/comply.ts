@@ -23,7 +23,7 @@ import {
   type ModuleKey,
   type ProductModule,
   type UpdateGovernanceRequest,
-} from '../schemas/comply.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

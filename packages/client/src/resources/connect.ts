@@ -24,7 +24,7 @@ import {
   type SuspendConnectionRequest,
   type TrustPairing,
   type UpdateAccountRequest,
-} from '../schemas/connect.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { SvcResponseValidationError } from '../lib/errors.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';

@@ -12,7 +12,7 @@ import {
   SvcValidationError,
 } from '../lib/errors.js';
 import type { FetchImplementation } from '../lib/options.js';
-import type { ImportRow } from '../schemas/imports.js';
+import type { ImportRow } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { createConsentRecord } from './consent-records.js';

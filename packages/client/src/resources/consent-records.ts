@@ -1,10 +1,7 @@
 import {
-  consentRecordEnvelope,
-  type ConsentRecord,
-  type CreateConsentRecordRequest,
-  type WithdrawConsentRecordRequest,
-} from '../schemas/records.js';
-import { consentImportEnvelope, type ConsentImport, type CreateImportRequest } from '../schemas/imports.js';
+  consentImportEnvelope, consentRecordEnvelope, type ConsentImport, type ConsentRecord, type CreateConsentRecordRequest,
+  type CreateImportRequest, type WithdrawConsentRecordRequest,
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { SvcConfigurationError } from '../lib/errors.js';
 

@@ -1,4 +1,4 @@
-import { consentStatus, type ConsentStatus } from '../schemas/consent-status.js';
+import { consentStatus, type ConsentStatus } from '@svc/schemas';
 import type { CallOptions, SvcConnection } from '../lib/connection.js';
 
 /**

@@ -1,4 +1,4 @@
-import { consentVerification, type ConsentVerification, type VerifyConsentTokenRequest } from '../schemas/consent-tokens.js';
+import { consentVerification, type ConsentVerification, type VerifyConsentTokenRequest } from '@svc/schemas';
 import type { SvcConnection, WriteOptions } from '../lib/connection.js';
 
 /**

@@ -7,7 +7,7 @@ import {
   type CredentialStatus,
   type PresentationVerification,
   type VerifyPresentationRequest,
-} from '../schemas/credentials.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

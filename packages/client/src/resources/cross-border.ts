@@ -6,7 +6,7 @@ import {
   type ResidencyPosture,
   type TransferEntry,
   type TransferRegisterEvidenceRequest,
-} from '../schemas/cross-border.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

@@ -1,7 +1,8 @@
-import { consentExchange, type ConsentExchange, type ExchangeRequest } from '../schemas/consent-tokens.js';
-import { decisionEnvelope, type CreateDecisionRequest, type Decision } from '../schemas/decisions.js';
+import {
+  consentExchange, decisionEnvelope, type AuthorizedDecision, type AuthorizeRequest, type ConsentExchange,
+  type CreateDecisionRequest, type Decision, type ExchangeRequest,
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
-import type { AuthorizedDecision, AuthorizeRequest } from '../schemas/authorize.js';
 import { authorizeCapture } from './captures.js';
 
 const path = (sessionToken: string, action = '') => `/api/v1/decisions/${encodeURIComponent(sessionToken)}${action}`;

@@ -13,7 +13,7 @@ import {
   SvcPermissionError,
 } from '../lib/errors.js';
 import { SvcOAuthError } from '../oauth/errors.js';
-import type { AuthorityCheckRequest, CreateDelegationRequest, Escalation } from '../schemas/delegations.js';
+import type { AuthorityCheckRequest, CreateDelegationRequest, Escalation } from '@svc/schemas';
 import { signInPerson } from '../testing/oauth.test.helper.js';
 import { answerAsAddressee } from '../testing/participant.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';

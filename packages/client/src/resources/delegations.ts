@@ -5,7 +5,7 @@ import {
   type DelegationGrant,
   type DelegationStatus,
   type TokenExchangeResponse,
-} from '../schemas/delegations.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import type { FetchImplementation } from '../lib/options.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';

@@ -2,7 +2,7 @@ import {
   disclosureReceiptEnvelope,
   type CreateDisclosureReceiptRequest,
   type DisclosureReceipt,
-} from '../schemas/disclosures.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 
 const BASE = '/api/v1/disclosure_receipts';

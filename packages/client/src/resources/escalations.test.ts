@@ -11,7 +11,7 @@ import {
   SvcTimeoutError,
   isSvcError,
 } from '../lib/errors.js';
-import type { Escalation } from '../schemas/delegations.js';
+import type { Escalation } from '@svc/schemas';
 import { escalationOf } from '../testing/delegations.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 import { MAX_ESCALATION_POLL_MS } from './escalations.js';

@@ -5,7 +5,7 @@ import {
   type Escalation,
   type EscalationStatus,
   type EscalationTrigger,
-} from '../schemas/delegations.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { SvcAbortError, SvcConfigurationError, SvcEscalationOutcomeError, SvcTimeoutError, type SvcError, type SvcRequestInfo } from '../lib/errors.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';

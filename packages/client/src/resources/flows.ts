@@ -7,7 +7,7 @@ import {
   type Flow,
   type FlowVersion,
   type UpdateFlowRequest,
-} from '../schemas/flows.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

@@ -3,7 +3,7 @@ import {
   formConnectionList,
   type CreateFormConnectionRequest,
   type FormConnection,
-} from '../schemas/form-connections.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

@@ -1,4 +1,4 @@
-import { inboxList, type DecisionKind, type EscalationTrigger, type InboxDecision, type InboxSort } from '../schemas/index.js';
+import { inboxList, type DecisionKind, type EscalationTrigger, type InboxDecision, type InboxSort } from '@svc/schemas';
 import type { CallOptions, SvcConnection } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

@@ -1,4 +1,4 @@
-import { me as meSchema, type Me } from '../schemas/me.js';
+import { me as meSchema, type Me } from '@svc/schemas';
 import type { CallOptions, SvcConnection } from '../lib/connection.js';
 
 /** Reads the calling identity: the API token and its account (`GET /api/v1/me`). */

@@ -3,7 +3,7 @@ import {
   multiPartyAgreementList,
   type CreateMultiPartyAgreementRequest,
   type MultiPartyAgreement,
-} from '../schemas/agreements.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type SvcList } from '../lib/pagination.js';
 import type { AgreementQuery } from './agreements.js';

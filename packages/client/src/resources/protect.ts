@@ -45,7 +45,7 @@ import {
   type PortabilityTransferStatus,
   type RecordDataLicenseAccessRequest,
   type RejectDataRequestRequest,
-} from '../schemas/protect.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

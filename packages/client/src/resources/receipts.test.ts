@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { connect } from '../lib/connection.js';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcNotFoundError, SvcResponseValidationError, type SvcError } from '../lib/errors.js';
-import { RECEIPT_SCHEMA_VERSION } from '../schemas/receipts.js';
+import { RECEIPT_SCHEMA_VERSION } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { SvcReceiptKeyError, SvcReceiptSignatureError, verifyReceipt } from '../verify/receipt.js';

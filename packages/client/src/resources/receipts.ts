@@ -1,6 +1,6 @@
 import type { JSONWebKeySet } from 'jose';
 import { z } from 'zod/mini';
-import { consentReceiptEnvelope, signedReceipt, type ReceiptFlavor, type ReceiptRecord, type SignedReceipt } from '../schemas/receipts.js';
+import { consentReceiptEnvelope, signedReceipt, type ReceiptFlavor, type ReceiptRecord, type SignedReceipt } from '@svc/schemas';
 import type { CallOptions, Schema, SvcConnection } from '../lib/connection.js';
 
 // The server keeps these two shapes beside its routes; they live here until they move into the shared schemas.

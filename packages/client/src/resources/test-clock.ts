@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { dateTime } from '../schemas/common.js';
+import { dateTime } from '@svc/schemas';
 import type { SvcConnection, WriteOptions } from '../lib/connection.js';
 
 // The server keeps this shape beside its route; it lives here until it moves into the shared schemas.

@@ -4,7 +4,7 @@ import {
   TOKEN_EXCHANGE_GRANT_TYPE,
   tokenExchangeResponse,
   type TokenExchangeResponse,
-} from '../schemas/delegations.js';
+} from '@svc/schemas';
 import {
   errorForStatus,
   SvcAbortError,

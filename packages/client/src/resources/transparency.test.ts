@@ -9,7 +9,7 @@ import { capabilityManifestDigest, getAgentTransparency, getApplicationTranspare
 import { connect } from '../lib/connection.js';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcNotFoundError, SvcValidationError } from '../lib/errors.js';
-import type { PinnedCapabilityManifest } from '../schemas/transparency.js';
+import type { PinnedCapabilityManifest } from '@svc/schemas';
 import { rejection } from '../testing/rejection.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 

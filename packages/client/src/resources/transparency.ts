@@ -12,7 +12,7 @@ import {
   type PinCapabilityManifestRequest,
   type PinnedCapabilityManifest,
   type SignedTransparencyRecord,
-} from '../schemas/transparency.js';
+} from '@svc/schemas';
 
 const WELL_KNOWN = '/.well-known/transparency';
 const manifestsPath = (agentId: string) => `/api/v1/agent_identities/${encodeURIComponent(agentId)}/manifests`;

@@ -1,4 +1,4 @@
-import { trustScoreEnvelope, type TrustScore } from '../schemas/delegations.js';
+import { trustScoreEnvelope, type TrustScore } from '@svc/schemas';
 import type { CallOptions, SvcConnection } from '../lib/connection.js';
 
 /**

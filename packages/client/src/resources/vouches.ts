@@ -1,4 +1,4 @@
-import { vouchEnvelope, vouchList, type CreateVouchRequest, type Vouch, type VouchStatus } from '../schemas/vouches.js';
+import { vouchEnvelope, vouchList, type CreateVouchRequest, type Vouch, type VouchStatus } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

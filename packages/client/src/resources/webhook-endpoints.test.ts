@@ -7,7 +7,7 @@ import { SvcNotFoundError, SvcValidationError, type SvcError } from '../lib/erro
 import { json, loopback, startTestServer, type Loopback, type Received, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { SvcWebhookSignatureError, verifyWebhook } from '../verify/webhook.js';
-import type { WebhookDelivery } from '../schemas/webhooks.js';
+import type { WebhookDelivery } from '@svc/schemas';
 import type { IssuedWebhookEndpoint } from './webhook-endpoints.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 

@@ -9,7 +9,7 @@ import {
   type UpdateWebhookEndpointRequest,
   type WebhookDelivery,
   type WebhookEndpoint,
-} from '../schemas/webhooks.js';
+} from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 

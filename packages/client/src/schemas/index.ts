@@ -1,39 +1,6 @@
 /**
- * Wire shapes of the svc REST API as zod/mini schemas: the one source of the client's types, the server's
- * validation and the OpenAPI document.
+ * The wire shapes of the svc REST API (zod/mini schemas and their types), as `@svc/schemas` exports them: this entry
+ * stays so that imports of `@svc/client/schemas` keep working.
  * @module @svc/client/schemas
  */
-export * from './common.js';
-export * from './flows.js';
-export * from './decisions.js';
-export * from './consent-tokens.js';
-export * from './api-tokens.js';
-export * from './applications.js';
-export * from './allowed-origins.js';
-export * from './me.js';
-export * from './captures.js';
-export * from './render.js';
-export * from './authorize.js';
-export * from './form-connections.js';
-export * from './oauth-clients.js';
-export * from './webhooks.js';
-export * from './records.js';
-export * from './imports.js';
-export * from './receipts.js';
-export * from './consent-status.js';
-export * from './audit.js';
-export * from './agent-identities.js';
-export * from './delegations.js';
-export * from './disclosures.js';
-export * from './agreements.js';
-export * from './inbox.js';
-export * from './transparency.js';
-export * from './cross-border.js';
-export * from './breach-scope.js';
-export * from './countries.js';
-export * from './credentials.js';
-export * from './protect.js';
-export * from './connect.js';
-export * from './comply.js';
-export * from './vouches.js';
-export * from './collaborations.js';
+export * from '@svc/schemas';

@@ -1,5 +1,5 @@
 // Test support for the delegation suites: wire objects as the service sends them, for fetch doubles.
-import type { Escalation, ProposedAction } from '../schemas/delegations.js';
+import type { Escalation, ProposedAction } from '@svc/schemas';
 
 export const checkedAt = '2026-11-24T12:00:00.000Z';
 

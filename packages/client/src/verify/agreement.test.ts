@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CompactSign, exportJWK, generateKeyPair, type JSONWebKeySet } from 'jose';
 import { SvcAgreementVerificationError, verifyAgreementReceipt } from '../index.js';
-import type { AgreementReceipt } from '../schemas/agreements.js';
+import type { AgreementReceipt } from '@svc/schemas';
 import { canonicalJson } from './jcs.js';
 
 const DIGEST = 'a'.repeat(64);

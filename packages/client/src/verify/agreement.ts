@@ -4,7 +4,7 @@
 // must name this agreement and this document, once per party. jose and Web Crypto only.
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { SvcError } from '../lib/errors.js';
-import { agreementReceipt, signaturePayload, type AgreementReceipt, type SignaturePayload } from '../schemas/agreements.js';
+import { agreementReceipt, signaturePayload, type AgreementReceipt, type SignaturePayload } from '@svc/schemas';
 import { verifySignedJcs } from './signed-jcs.js';
 
 /** Why an agreement receipt did not verify: `check` says which check failed. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { CompactSign, exportJWK, generateKeyPair } from 'jose';
-import { anchorSigningInput, auditHashInput, witnessSigningInput, type AnchorReceipt, type AuditAnchor, type AuditEvent } from '../schemas/audit.js';
+import { anchorSigningInput, auditHashInput, witnessSigningInput, type AnchorReceipt, type AuditAnchor, type AuditEvent } from '@svc/schemas';
 import { merkleTreeHash, verifyAuditChain, type AnchorWithReceipts } from './audit-chain.js';
 import { canonicalBytes, sha256Hex } from './jcs.js';
 

@@ -10,7 +10,7 @@ import {
   type AnchorReceipt,
   type AuditAnchor,
   type AuditEvent,
-} from '../schemas/audit.js';
+} from '@svc/schemas';
 import { base64url, canonicalBytes, sha256Hex } from './jcs.js';
 
 /** The keys to check signatures with: the service's JWKS (`/.well-known/jwks.json`) and the witness's. */

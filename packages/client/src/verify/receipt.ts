@@ -3,7 +3,7 @@
 // JWKS. jose and Web Crypto only, so it runs unchanged in Node 20+ and browsers.
 import type { JSONWebKeySet } from 'jose';
 import { SvcError, type SvcFieldError } from '../lib/errors.js';
-import { authorizationReceiptRecord, consentReceiptRecord, type ReceiptRecord } from '../schemas/receipts.js';
+import { authorizationReceiptRecord, consentReceiptRecord, type ReceiptRecord } from '@svc/schemas';
 import { verifySignedJcs, type SignedJcsFailure } from './signed-jcs.js';
 
 /** Options of {@link verifyReceipt}. */

@@ -8,7 +8,7 @@ import {
   type ManifestTransparencyRecord,
   type TransparencyRecord,
   type TransparencyRecordType,
-} from '../schemas/transparency.js';
+} from '@svc/schemas';
 import { canonicalBytes, sha256Hex } from './jcs.js';
 import { verifySignedJcs, type SignedJcsFailure } from './signed-jcs.js';
 

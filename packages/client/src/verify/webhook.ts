@@ -1,6 +1,6 @@
 // Offline webhook verification: the signature contract is `X-Svc-Signature: t=<unix>,v1=<hex>[,v1=<hex>]`, each
 // v1 = HMAC-SHA256(secret, "<t>.<raw body>"). Web Crypto only, so it runs unchanged in Node 20+ and browsers.
-import { webhookEvent, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE, type WebhookEvent } from '../schemas/webhooks.js';
+import { webhookEvent, WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT_TYPE, type WebhookEvent } from '@svc/schemas';
 import { SvcConfigurationError, SvcError, type SvcErrorDetails, type SvcFieldError } from '../lib/errors.js';
 
 /** Request headers as Fetch (`Headers`), Node (`IncomingHttpHeaders`) or a plain object give them. */

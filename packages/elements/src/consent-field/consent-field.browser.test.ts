@@ -13,7 +13,8 @@ const b64url = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-
 const proof = (expSeconds: number, id = 'a') => `${b64url({ alg: 'ES256', kid: 'k1' })}.${b64url({ exp: Math.floor(Date.now() / 1000) + expSeconds, jti: id })}.c2ln`;
 const PROOF = proof(3600);
 
-function renderData(overrides: Partial<RenderData> = {}): RenderData {
+/** A render answer without `render_proof_expires_at`, so the field reads the proof's expiry from the JWS itself. */
+function renderData(overrides: Partial<RenderData> = {}): Omit<RenderData, 'render_proof_expires_at'> {
   return {
     flow_id: 'flw_test_1',
     version: 1,

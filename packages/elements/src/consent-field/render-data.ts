@@ -1,36 +1,16 @@
 // What the consent field shows: the answer of `GET /api/v1/flows/{id}/render?locale=` (publishable key, allowed
 // origin), checked for the shape the field relies on before anything of it is rendered.
 import { askService, CaptureError, type FetchLike } from '@svc/capture';
+// Types only: the field checks the answer itself (isRenderData), so no schema code reaches the bundles.
+import type { FlowRender, PurposeBasis, RenderPurpose } from '@svc/schemas';
 
-/** A purpose's legal basis, as the flow declares it. */
-export type PurposeBasis = 'consent' | 'legitimate_interest' | 'contract' | 'legal_obligation';
+export type { PurposeBasis, RenderPurpose };
 
-/** One purpose row of the render answer, as the service sent it (the optional fields may be null or missing). */
-export interface RenderPurpose {
-  key: string;
-  label: string;
-  description?: string | null;
-  basis: PurposeBasis;
-  mechanism?: string | null;
-  required?: boolean;
-}
-
-/** The render endpoint's answer: the flow's presentation in one locale plus a signed render proof. */
-export interface RenderData {
-  flow_id: string;
-  version: number;
-  locale: string;
-  title: string;
-  description?: string | null;
-  policy_url?: string | null;
-  purposes: RenderPurpose[];
-  /** The digest of the privacy notice as the spec defines it; sent back as the capture's `notice_hash`. */
-  notice_hash: string;
-  /** JWS the service signed over application, flow and version, origin, notice hash, times and an id. */
-  render_proof: string;
-  /** When the proof stops being accepted. */
-  render_proof_expires_at?: string;
-}
+/**
+ * The render endpoint's answer (`FlowRender` of `@svc/schemas`): the flow's presentation in one locale plus a signed
+ * render proof. `notice_hash` goes back as the capture's `notice_hash`, `render_proof` in its header.
+ */
+export type RenderData = FlowRender;
 
 /** How a row is shown: a consent checkbox, a right-to-object checkbox, or notice text. */
 export type RowKind = 'consent' | 'object' | 'notice';
@@ -57,7 +37,10 @@ function isPurpose(value: unknown): value is RenderPurpose {
     BASES.includes(p.basis!) && optStr(p.mechanism);
 }
 
-/** Whether `value` has the render answer's shape (the fields the field uses). */
+/**
+ * Whether `value` has the render answer's shape, as far as the field uses it: fields it does without (a purpose's
+ * `mechanism` or `description`, `render_proof_expires_at`) may be missing, as from an older service.
+ */
 export function isRenderData(value: unknown): value is RenderData {
   const d = value as Partial<RenderData> | null;
   return !!d && typeof d === 'object' && isStr(d.flow_id) && isStr(d.title) && optStr(d.description) &&
@@ -102,7 +85,7 @@ export async function fetchRenderData(request: RenderRequest): Promise<RenderDat
  * When a render answer's proof expires (epoch ms): its `render_proof_expires_at`, else the JWS payload's `exp`, or
  * undefined when neither can be read.
  */
-export function proofExpiry(data: Pick<RenderData, 'render_proof' | 'render_proof_expires_at'>): number | undefined {
+export function proofExpiry(data: Pick<RenderData, 'render_proof'> & Partial<Pick<RenderData, 'render_proof_expires_at'>>): number | undefined {
   const stated = Date.parse(data.render_proof_expires_at ?? '');
   if (Number.isFinite(stated)) return stated;
   try {

@@ -1,22 +1,9 @@
 // The events of `<svc-inbox>`: `svc-inbox-open` (a row is about to open) and its own `svc-error` (the inbox could not
 // be read). A row's decision events (`svc-complete`, `svc-cancel`, ...) are `<svc-decision>`'s, passing through.
+import type { InboxDecision } from '@svc/schemas';
 
-/** One row of the inbox, as `GET /api/v1/inbox` answers it. */
-export interface InboxRow {
-  kind: 'consent' | 'approval' | 'signature_request';
-  status: string;
-  /** An approval's trigger type when it answers an agent's escalation, else null. */
-  trigger: string | null;
-  application_id: string;
-  application_name: string;
-  title: string;
-  summary: string | null;
-  session_token: string;
-  /** The hosted decision page, `{trust_url}/decisions/{session_token}`. */
-  url: string;
-  deadline_at: string;
-  created_at: string;
-}
+/** One row of the inbox, as `GET /api/v1/inbox` answers it (`InboxDecision` of `@svc/schemas`). */
+export type InboxRow = InboxDecision;
 
 /** Detail of `svc-inbox-open`: the row about to open. */
 export type SvcInboxOpenDetail = InboxRow;
