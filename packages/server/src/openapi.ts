@@ -11,12 +11,8 @@ import { delegationOperations } from './authority/delegations/routes.js';
 import { transparencyOperations } from './authority/transparency/routes.js';
 import { disclosureOperations } from './authority/disclosures/routes.js';
 import { mcpOperations } from './authority/mcp/routes.js';
-import { agreementOperations } from './surfaces/agree/agreements/routes.js';
-import { complyOperations } from './surfaces/comply/evidence/routes.js';
 import { credentialOperations } from './consent/credentials/routes.js';
 import { verifyOperations } from './surfaces/verify/routes.js';
-import { agreeOperations } from './surfaces/agree/routes.js';
-import { complySurfaceOperations } from './surfaces/comply/routes.js';
 import { protectOperations } from './surfaces/protect/routes.js';
 import { connectOperations } from './surfaces/connect/routes.js';
 import type { Operation } from './infra/operations.js';
@@ -31,12 +27,8 @@ export const operationLists: Operation[][] = [
   transparencyOperations,
   disclosureOperations,
   mcpOperations,
-  agreementOperations,
-  complyOperations,
   credentialOperations,
   verifyOperations,
-  agreeOperations,
-  complySurfaceOperations,
   protectOperations,
   connectOperations,
 ];

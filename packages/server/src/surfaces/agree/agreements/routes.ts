@@ -12,16 +12,13 @@ import {
   type CreateAgreementRequest,
 } from '@svc/client/schemas';
 import type { Context } from 'hono';
-import { routes } from '../../../infra/http/route.js';
+import { route, routes } from '../../../infra/http/route.js';
 import { defaultApplication, getApplication } from '../../../consent/decisions/applications.js';
 import { createDecision, findDecision } from '../../../consent/decisions/store.js';
-import { requires } from '../../../infra/auth.js';
 import type { Env, Principal, ServerContext } from '../../../infra/context.js';
 import { stmt } from '../../../infra/db.js';
 import { ApiError, notFound, unprocessable } from '../../../infra/errors.js';
-import type { Operation } from '../../../infra/operations.js';
 import { DEFAULT_LIMIT } from '../../../infra/pagination.js';
-import { readJson, readQuery } from '../../../infra/validate.js';
 import { signJcs } from '../../../consent/receipts/sign.js';
 import {
   agreementReceiptOf,
@@ -81,64 +78,53 @@ export function createAgreementFor(ctx: ServerContext, principal: Principal, agr
     }, { applicationId: application.id, deadlineAt }).id);
 }
 
+const tag = 'Agreements';
+
 /** `POST|GET /api/v1/agreements`, `GET …/{id}`, `GET …/{id}/receipt`, `GET …/{id}/quorum_votes`. */
 export const agreementRoutes = routes((app, ctx) => {
-  app.post(BASE, requires('write'), async (c) => {
-    const { agreement } = await readJson(c, createAgreementRequest);
+  route(app, {
+    method: 'post', path: BASE,
+    summary: 'Create an agreement: the document to sign (its text and SHA-256, checked: 422 digest_mismatch), the parties by email with their home country, the quorum (at most the number of parties); opens each party\'s signing session (kind signature_request)',
+    tag, permission: 'write', body: createAgreementRequest,
+    response: { status: 201, description: "The agreement, pending, with each party's session_token and url (the hosted signing page)", schema: agreementEnvelope },
+    errors: [404, 422],
+  }, (c, { body: { agreement } }) => {
     const row = createAgreementFor(ctx, c.get('principal'), agreement);
     c.header('Location', `${BASE}/${row.id}`);
     return c.json({ agreement: toAgreement(ctx, row) }, 201);
   });
 
-  app.get(BASE, requires('read'), (c) => {
-    const { limit = DEFAULT_LIMIT, cursor, status } = readQuery(c, agreementListQuery);
+  route(app, {
+    method: 'get', path: BASE, summary: "List the account's agreements, oldest first (filter: status)", tag,
+    permission: 'read', query: agreementListQuery,
+    response: { status: 200, description: 'A page of agreements', schema: agreementList }, errors: [400],
+  }, (c, { query: { limit = DEFAULT_LIMIT, cursor, status } }) => {
     const accountId = c.get('principal').accountId;
     // The status filter must see the agreements as they are now: expire what is due on the page first.
     for (const agreement of listAgreements(ctx, accountId, { limit, cursor }).agreements) expireDueSessions(ctx, agreement.id);
     return c.json(listAgreements(ctx, accountId, { limit, cursor, status }));
   });
 
-  app.get(`${BASE}/:id`, requires('read'), (c) => c.json({ agreement: toAgreement(ctx, owned(ctx, c)) }));
+  route(app, {
+    method: 'get', path: `${BASE}/{id}`, summary: 'Read an agreement: its status (pending, partially_signed, active), quorum status and parties', tag,
+    permission: 'read',
+    response: { status: 200, description: 'The agreement', schema: agreementEnvelope }, errors: [404],
+  }, (c) => c.json({ agreement: toAgreement(ctx, owned(ctx, c)) }));
 
-  app.get(`${BASE}/:id/receipt`, requires('read'), async (c) => {
+  route(app, {
+    method: 'get', path: `${BASE}/{id}/receipt`,
+    summary: "The agreement's receipt, the set of its signatures (each a compact JWS over the document hash, the party and the time), signed like a receipt: a detached JWS over its RFC 8785 bytes, verifiable offline with the JWKS",
+    tag, permission: 'read',
+    response: { status: 200, description: '{agreement_receipt, signature}', schema: signedAgreementReceipt }, errors: [404],
+  }, async (c) => {
     const receipt = agreementReceiptOf(ctx, owned(ctx, c));
     return c.json({ agreement_receipt: receipt, signature: await signJcs(receipt, ctx.keys.privateKey, ctx.keys.kid) });
   });
 
-  app.get(`${BASE}/:id/quorum_votes`, requires('read'), (c) => c.json({ quorum_votes: quorumVotesOf(ctx, owned(ctx, c)) }));
-});
-
-const tag = 'Agreements';
-
-/** OpenAPI descriptors of the agreement routes. */
-export const agreementOperations: Operation[] = [
-  {
-    method: 'post', path: BASE,
-    summary: 'Create an agreement: the document to sign (its text and SHA-256, checked: 422 digest_mismatch), the parties by email with their home country, the quorum (at most the number of parties); opens each party\'s signing session (kind signature_request)',
-    tag, auth: ['api_token'], permission: 'write', body: createAgreementRequest,
-    response: { status: 201, description: "The agreement, pending, with each party's session_token and url (the hosted signing page)", schema: agreementEnvelope },
-    errors: [404, 422],
-  },
-  {
-    method: 'get', path: BASE, summary: "List the account's agreements, oldest first (filter: status)", tag,
-    auth: ['api_token'], permission: 'read', query: agreementListQuery,
-    response: { status: 200, description: 'A page of agreements', schema: agreementList }, errors: [400],
-  },
-  {
-    method: 'get', path: `${BASE}/{id}`, summary: 'Read an agreement: its status (pending, partially_signed, active), quorum status and parties', tag,
-    auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The agreement', schema: agreementEnvelope }, errors: [404],
-  },
-  {
-    method: 'get', path: `${BASE}/{id}/receipt`,
-    summary: "The agreement's receipt, the set of its signatures (each a compact JWS over the document hash, the party and the time), signed like a receipt: a detached JWS over its RFC 8785 bytes, verifiable offline with the JWKS",
-    tag, auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: '{agreement_receipt, signature}', schema: signedAgreementReceipt }, errors: [404],
-  },
-  {
+  route(app, {
     method: 'get', path: `${BASE}/{id}/quorum_votes`,
     summary: "The parties' quorum votes (approve with a signature, deny with a decline or a counter-proposal, with the comment), in the order they were cast",
-    tag, auth: ['api_token'], permission: 'read',
+    tag, permission: 'read',
     response: { status: 200, description: '{quorum_votes}', schema: quorumVoteList }, errors: [404],
-  },
-];
+  }, (c) => c.json({ quorum_votes: quorumVotesOf(ctx, owned(ctx, c)) }));
+});

@@ -1,9 +1,18 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod/mini';
-import { readJson, validate } from '../../../infra/validate.js';
+import type { Env } from '../../../infra/context.js';
+import { validate } from '../../../infra/validate.js';
 
-/** Reads an optional JSON body: an empty body is `{}`, anything else is read and validated as `readJson` does. */
-export async function readOptionalJson<T>(c: Context, schema: z.ZodMiniType<T>): Promise<T> {
-  const text = await c.req.text(); // Hono keeps the body, so readJson reads it again
-  return text.trim() === '' ? validate(schema, {}) : readJson(c, schema);
+/** Answers a request given its validated body. */
+export type Answer<T> = (c: Context<Env>, body: T) => Response | Promise<Response>;
+
+/**
+ * An optional JSON body: an empty (or blank) body is answered at once as if `{}` was sent; any other body goes on to
+ * the router's validation, as a required body does.
+ */
+export function withoutBody<T>(schema: z.ZodMiniType<T>, answer: Answer<T>): MiddlewareHandler<Env> {
+  return async (c, next) => {
+    if ((await c.req.text()).trim() === '') return answer(c, validate(schema, {})); // Hono keeps the body: the router reads it again
+    await next();
+  };
 }

@@ -1,21 +1,23 @@
 // The Comply surface's evidence: the transfer register, the residency posture and breach scope (each with its signed
 // evidence package), and `GET /api/v1/evidence_packages/{id}`, a package drawn before, as it was answered.
 import { evidencePackage } from '@svc/client/schemas';
-import { routes } from '../../../infra/http/route.js';
-import { breachScopeOperations, breachScopeRoutes } from '../breach/routes.js';
+import { route, routes } from '../../../infra/http/route.js';
+import { breachScopeRoutes } from '../breach/routes.js';
 import { assertHomedHere } from '../../../infra/cells/routing.js';
-import { requires } from '../../../infra/auth.js';
 import { notFound } from '../../../infra/errors.js';
-import type { Operation } from '../../../infra/operations.js';
-import { residencyOperations, residencyRoutes } from '../residency/routes.js';
-import { transferRegisterOperations, transferRegisterRoutes } from '../transfers/routes.js';
+import { residencyRoutes } from '../residency/routes.js';
+import { transferRegisterRoutes } from '../transfers/routes.js';
 import { findEvidencePackage } from './package.js';
 
 const BASE = '/api/v1/evidence_packages';
 
 const evidencePackageRoutes = routes((app, ctx) => {
-  app.get(`${BASE}/:id`, requires('read'), (c) => {
-    const id = c.req.param('id');
+  route(app, {
+    method: 'get', path: `${BASE}/{id}`, summary: 'Read an evidence package drawn before, exactly as it was answered (from the cell that drew it: 421 elsewhere)',
+    tag: 'Cross-border', permission: 'read',
+    response: { status: 200, description: 'The evidence package', schema: evidencePackage }, errors: [404, 421],
+  }, (c) => {
+    const id = c.req.param('id')!;
     const found = findEvidencePackage(ctx, c.get('principal').accountId, id);
     if (found) return c.json(found);
     // Packages are kept by the cell that drew them (`evp_<country>_…`); the country gate answers another cell's first.
@@ -31,15 +33,3 @@ export const complyRoutes = routes((app, ctx) => {
   app.route('/', breachScopeRoutes(ctx));
   app.route('/', evidencePackageRoutes(ctx));
 });
-
-/** OpenAPI descriptors of the Comply routes. */
-export const complyOperations: Operation[] = [
-  ...transferRegisterOperations,
-  ...residencyOperations,
-  ...breachScopeOperations,
-  {
-    method: 'get', path: `${BASE}/{id}`, summary: 'Read an evidence package drawn before, exactly as it was answered (from the cell that drew it: 421 elsewhere)',
-    tag: 'Cross-border', auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The evidence package', schema: evidencePackage }, errors: [404, 421],
-  },
-];
