@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { TransitionResult } from '../../hosted/pages/page-data.js';
+import type { TransitionResult } from './participant-types.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { createConsent, createDecision, ok, step, toReview } from './test-support.js';
 

@@ -8,7 +8,7 @@ import { homedId } from '../../infra/ids.js';
 import { applicationHome, assertCreatesHere, SESSION_TOKEN, sessionTokenFor } from '../../infra/cells/routing.js';
 import { transaction } from '../../infra/transaction.js';
 import { assertMeetingOpen } from '../../surfaces/comply/meetings.js';
-import type { PageProgress, PageStatus } from '../../hosted/pages/page-data.js';
+import type { PageProgress, PageStatus } from './participant-types.js';
 import { allowedOrigins, type ApplicationRow } from './applications.js';
 import { kindModules, kindOf } from './kinds/index.js';
 import type { OpenDecisionRequest } from './kinds/kind.js';

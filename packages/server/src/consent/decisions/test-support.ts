@@ -1,7 +1,7 @@
 // Helpers for the decisions tests: create decisions and walk them through the participant API over HTTP.
 import assert from 'node:assert/strict';
 import type { Decision } from '@svc/client/schemas';
-import type { TransitionRequest, TransitionResult } from '../../hosted/pages/page-data.js';
+import type { TransitionRequest, TransitionResult } from './participant-types.js';
 import type { TestServer } from '../../testing.js';
 
 /** Creates a decision through the API (sandbox admin token unless `headers` say otherwise); asserts 201. */

@@ -6,7 +6,7 @@ import { stmt } from '../../infra/db.js';
 import { notFound, type ApiError } from '../../infra/errors.js';
 import { hashSecret, newSecret, homedId } from '../../infra/ids.js';
 import { transaction } from '../../infra/transaction.js';
-import type { TransitionRequest, TransitionResult } from '../../hosted/pages/page-data.js';
+import type { TransitionRequest, TransitionResult } from './participant-types.js';
 import { getApplication } from './applications.js';
 import { requireAddressee, type Viewer } from './authentication.js';
 import { kindOf } from './kinds/index.js';

@@ -5,7 +5,7 @@ import type { z } from 'zod/mini';
 import type { Principal, ServerContext } from '../../../infra/context.js';
 import type { DomainEvent } from '../../../infra/events.js';
 import type { ApiError } from '../../../infra/errors.js';
-import type { PageParts, PageStatus, TransitionAction } from '../../../hosted/pages/page-data.js';
+import type { PageParts, PageStatus, TransitionAction } from '../participant-types.js';
 import type { ApplicationRow } from '../applications.js';
 import type { DecisionKind, DecisionRow } from '../row.js';
 

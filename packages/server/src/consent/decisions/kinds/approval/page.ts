@@ -2,7 +2,7 @@
 import { actionOf, escalationOfDecision } from '../../../../authority/delegations/escalation-store.js';
 import type { ServerContext } from '../../../../infra/context.js';
 import { stmt } from '../../../../infra/db.js';
-import type { ApprovalPagePart } from '../../../../hosted/pages/page-data.js';
+import type { ApprovalPagePart } from '../../participant-types.js';
 import type { DecisionRow } from '../../row.js';
 import type { KindPage } from '../kind.js';
 

@@ -1,7 +1,7 @@
 // The consent decision's screens and the status each one stands for: the spec's consent token statuses, laid
 // over the flow's step sequence. Pure functions, shared by the participant steps and the page part.
 import type { FlowConfig, FlowStep } from '@svc/client/schemas';
-import type { PageStatus, Screen } from '../../../../hosted/pages/page-data.js';
+import type { PageStatus, Screen } from '../../participant-types.js';
 import type { DecisionRow } from '../../row.js';
 
 /** The flow version's terms frozen into a consent decision. */

@@ -3,7 +3,7 @@
 import type { FlowConfig, PurposeOutcome } from '@svc/client/schemas';
 import { z } from 'zod/mini';
 import type { ServerContext } from '../../../../infra/context.js';
-import type { Screen } from '../../../../hosted/pages/page-data.js';
+import type { Screen } from '../../participant-types.js';
 import { actionBody, actionEmail, declineAction, sendCodeAction, verifyAction } from '../../actions.js';
 import { invalidTransition, refuse } from '../../refusals.js';
 import type { DecisionRow } from '../../row.js';
