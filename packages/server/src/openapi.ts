@@ -3,15 +3,11 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env, ServerContext } from './infra/context.js';
 import { buildOpenApi, declaredRoutes } from './infra/http/openapi.js';
 import { definition } from './infra/http/route.js';
-import { decisionOperations } from './consent/decisions/routes.js';
-import { capturesOperations } from './consent/captures/index.js';
-import { recordsOperations } from './consent/records/index.js';
 import { agentIdentityOperations } from './authority/agents/routes.js';
 import { delegationOperations } from './authority/delegations/routes.js';
 import { transparencyOperations } from './authority/transparency/routes.js';
 import { disclosureOperations } from './authority/disclosures/routes.js';
 import { mcpOperations } from './authority/mcp/routes.js';
-import { credentialOperations } from './consent/credentials/routes.js';
 import { verifyOperations } from './surfaces/verify/routes.js';
 import { protectOperations } from './surfaces/protect/routes.js';
 import { connectOperations } from './surfaces/connect/routes.js';
@@ -19,15 +15,11 @@ import type { Operation } from './infra/operations.js';
 
 /** Operation lists of the modules whose routes do not declare themselves yet. */
 export const operationLists: Operation[][] = [
-  decisionOperations,
-  recordsOperations,
-  capturesOperations,
   agentIdentityOperations,
   delegationOperations,
   transparencyOperations,
   disclosureOperations,
   mcpOperations,
-  credentialOperations,
   verifyOperations,
   protectOperations,
   connectOperations,

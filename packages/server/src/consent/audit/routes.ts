@@ -1,13 +1,12 @@
 // The audit trail's API: `GET /api/v1/audit/events`, `GET /api/v1/audit/anchors`, `GET /api/v1/audit/anchors/{id}`,
 // `GET /api/v1/audit/anchors/{id}/receipts`, and the witness description at `/.well-known/witness-configuration`.
 import { anchorReceipts as anchorReceiptsSchema, auditAnchorEnvelope, auditAnchorList, auditEventList, auditListQuery } from '@svc/client/schemas';
-import type { Context, Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
 import { defaultApplication, getApplication } from '../../platform/application-store.js';
-import { requires } from '../../infra/auth.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { notFound } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
-import { readQuery } from '../../infra/validate.js';
+import { route } from '../../infra/http/route.js';
 import { anchorReceipts, findAnchor, listAnchors } from './anchor.js';
 import { listAuditEvents } from './chain.js';
 import { localWitness } from './witness.js';
@@ -21,26 +20,40 @@ function applicationOf(ctx: ServerContext, c: Context<Env>, applicationId: strin
   return application.id;
 }
 
+const tag = 'Audit trail';
+
 /** Mounts the audit routes. */
-export function auditRoutes(app: Hono<Env>, ctx: ServerContext): void {
-  app.get('/api/v1/audit/events', requires('read'), (c) => {
-    const { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } = readQuery(c, auditListQuery);
-    return c.json(listAuditEvents(ctx, applicationOf(ctx, c, application_id), { limit, cursor }));
-  });
+export function auditRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  route(app, {
+    method: 'get', path: '/api/v1/audit/events', summary: 'An application\'s hash-chained audit events, oldest first (default: the account\'s first application)', tag,
+    permission: 'read', query: auditListQuery,
+    response: { status: 200, description: 'A page of audit events', schema: auditEventList }, errors: [400, 404],
+  }, (c, { query: { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } }) =>
+    c.json(listAuditEvents(ctx, applicationOf(ctx, c, application_id), { limit, cursor })));
 
-  app.get('/api/v1/audit/anchors', requires('read'), (c) => {
-    const { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } = readQuery(c, auditListQuery);
-    return c.json(listAnchors(ctx, applicationOf(ctx, c, application_id), { limit, cursor }));
-  });
+  route(app, {
+    method: 'get', path: '/api/v1/audit/anchors', summary: 'An application\'s audit anchors (signed Merkle roots), oldest first', tag,
+    permission: 'read', query: auditListQuery,
+    response: { status: 200, description: 'A page of anchors', schema: auditAnchorList }, errors: [400, 404],
+  }, (c, { query: { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } }) =>
+    c.json(listAnchors(ctx, applicationOf(ctx, c, application_id), { limit, cursor })));
 
-  app.get('/api/v1/audit/anchors/:id', requires('read'), (c) => {
-    const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id'));
+  route(app, {
+    method: 'get', path: '/api/v1/audit/anchors/{id}', summary: 'Read an audit anchor', tag,
+    permission: 'read',
+    response: { status: 200, description: 'The anchor', schema: auditAnchorEnvelope }, errors: [404],
+  }, (c) => {
+    const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id')!);
     if (!anchor) throw notFound('No such anchor.');
     return c.json({ anchor });
   });
 
-  app.get('/api/v1/audit/anchors/:id/receipts', requires('read'), (c) => {
-    const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id'));
+  route(app, {
+    method: 'get', path: '/api/v1/audit/anchors/{id}/receipts', summary: 'The witness receipts (countersignatures) of an anchor', tag,
+    permission: 'read',
+    response: { status: 200, description: 'The anchor receipts', schema: anchorReceiptsSchema }, errors: [404],
+  }, (c) => {
+    const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id')!);
     if (!anchor) throw notFound('No such anchor.');
     return c.json({ anchor_id: anchor.id, receipts: anchorReceipts(ctx, anchor.id) });
   });
@@ -50,29 +63,3 @@ export function auditRoutes(app: Hono<Env>, ctx: ServerContext): void {
     return c.json((await localWitness(ctx)).configuration());
   });
 }
-
-const tag = 'Audit trail';
-
-/** OpenAPI descriptors of the audit routes. */
-export const auditOperations: Operation[] = [
-  {
-    method: 'get', path: '/api/v1/audit/events', summary: 'An application\'s hash-chained audit events, oldest first (default: the account\'s first application)', tag,
-    auth: ['api_token'], permission: 'read', query: auditListQuery,
-    response: { status: 200, description: 'A page of audit events', schema: auditEventList }, errors: [400, 404],
-  },
-  {
-    method: 'get', path: '/api/v1/audit/anchors', summary: 'An application\'s audit anchors (signed Merkle roots), oldest first', tag,
-    auth: ['api_token'], permission: 'read', query: auditListQuery,
-    response: { status: 200, description: 'A page of anchors', schema: auditAnchorList }, errors: [400, 404],
-  },
-  {
-    method: 'get', path: '/api/v1/audit/anchors/{id}', summary: 'Read an audit anchor', tag,
-    auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The anchor', schema: auditAnchorEnvelope }, errors: [404],
-  },
-  {
-    method: 'get', path: '/api/v1/audit/anchors/{id}/receipts', summary: 'The witness receipts (countersignatures) of an anchor', tag,
-    auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The anchor receipts', schema: anchorReceiptsSchema }, errors: [404],
-  },
-];

@@ -10,8 +10,6 @@ import { participantRoutes } from './participant.js';
 import { decisionRoutes } from './routes.js';
 import { startExpirySweep } from './store.js';
 
-export { decisionOperations } from './routes.js';
-
 /** Mounts everything decisions need. */
 export const decisionsModule = routes((app, ctx) => {
   decisionRoutes(app, ctx);

@@ -6,7 +6,7 @@ import type { Env, ServerContext } from '../../infra/context.js';
 import { limitBody } from '../../infra/body-limit.js';
 import { ApiError, forbidden, notFound } from '../../infra/errors.js';
 import { readJson } from '../../infra/validate.js';
-import type { TransitionRequest } from '../../hosted/pages/page-data.js';
+import type { TransitionRequest } from './participant-types.js';
 import { cancelAction } from './actions.js';
 import { viewerOf } from './viewer.js';
 import { kindModules } from './kinds/index.js';

@@ -7,12 +7,12 @@ import {
   decisionEnvelope,
   exchangeRequest,
   verifyConsentTokenRequest,
+  type VerifyConsentTokenRequest,
 } from '@svc/client/schemas';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
-import { requires } from '../../infra/auth.js';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Env, ServerContext } from '../../infra/context.js';
-import type { Operation } from '../../infra/operations.js';
-import { readJson } from '../../infra/validate.js';
+import { route } from '../../infra/http/route.js';
 import { exchangeDecision } from './exchange.js';
 import { verifyConsentToken } from './kinds/consent/token.js';
 import { createDecision, findOwnedDecision } from './store.js';
@@ -43,89 +43,58 @@ function deprecated(ctx: ServerContext): MiddlewareHandler<Env> {
   };
 }
 
-/** Mounts the decisions API and its deprecated alias. */
-export function decisionRoutes(app: Hono<Env>, ctx: ServerContext): void {
-  const create = async (c: Context<Env>) => {
-    const request = await readJson(c, createDecisionRequest);
-    const row = createDecision(ctx, c.get('principal'), request, { atApplicationHome: true });
-    c.header('Location', `${DECISIONS}/${row.session_token}`);
-    return c.json({ decision: toWire(ctx, row) }, 201);
-  };
-  const read = (c: Context<Env>) => c.json({ decision: toWire(ctx, findOwnedDecision(ctx, c.get('principal'), c.req.param('token') ?? '')) });
-  const exchange = async (c: Context<Env>) => {
-    const token = c.req.param('token') ?? '';
-    findOwnedDecision(ctx, c.get('principal'), token); // 404 before reading a body for someone else's decision
-    const { exchange_token } = await readJson(c, exchangeRequest);
-    return c.json(exchangeDecision(ctx, c.get('principal'), token, exchange_token));
-  };
-  const verify = async (c: Context<Env>) => {
-    const { consent_token } = await readJson(c, verifyConsentTokenRequest);
-    return c.json(verifyConsentToken(ctx, c.get('principal').accountId, consent_token));
-  };
+const tag = 'Decisions';
 
+/** Mounts the decisions API and its deprecated alias (the same operations, marked deprecated in the document). */
+export function decisionRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   app.use(`${ALIAS}/*`, deprecated(ctx));
-  for (const base of [DECISIONS, ALIAS]) {
-    app.post(base, requires('write', { publishable: true }), create);
-    app.get(`${base}/:token`, requires('read'), read);
-    app.post(`${base}/:token/exchange`, requires('read'), exchange);
+  for (const base of [DECISIONS, ALIAS]) decisionsAt(app, ctx, base);
+  const verify = (c: Context<Env>, { body }: { body: VerifyConsentTokenRequest }) =>
+    c.json(verifyConsentToken(ctx, c.get('principal').accountId, body.consent_token));
+  for (const path of ['/api/v1/consent_tokens/verify', `${ALIAS}/verify`]) {
+    const alias = path.startsWith(ALIAS);
+    route(app, {
+      method: 'post', path, tag, deprecated: alias,
+      summary: `Verify a consent token once: valid within 5 minutes of issue, expired after or when verified before${alias ? ' (deprecated alias of /api/v1/consent_tokens/verify)' : ''}`,
+      permission: 'read', body: verifyConsentTokenRequest,
+      response: { status: 200, description: 'ConsentVerification', schema: consentVerification }, errors: [400, 422],
+    }, verify);
   }
-  app.post('/api/v1/consent_tokens/verify', requires('read'), verify);
-  app.post(`${ALIAS}/verify`, requires('read'), verify);
 }
 
-const tokenErrors = [400, 404, 422];
-
-/** The decisions operations for the OpenAPI document, the alias marked deprecated. */
-export const decisionOperations: Operation[] = [DECISIONS, ALIAS].flatMap((base): Operation[] => {
+/** Create, read and exchange under `base` (the API's path or its deprecated alias). */
+function decisionsAt(app: OpenAPIHono<Env>, ctx: ServerContext, base: string): void {
   const deprecatedAlias = base === ALIAS;
   const note = deprecatedAlias ? ' (deprecated alias of /api/v1/decisions; answers carry Deprecation, Sunset and Link headers)' : '';
-  return [
-    {
-      method: 'post',
-      path: base,
-      summary: `Create a decision: a consent (subject_ref = flow id) or an approval (subject_ref = escalation id)${note}`,
-      tag: 'Decisions',
-      auth: ['api_token', 'publishable_key'],
-      permission: 'write',
-      body: createDecisionRequest,
-      response: { status: 201, description: 'The kind-uniform decision session', schema: decisionEnvelope },
-      errors: [400, 404, 422],
-      deprecated: deprecatedAlias,
-    },
-    {
-      method: 'get',
-      path: `${base}/{session_token}`,
-      summary: `Read a decision of the caller's account${note}`,
-      tag: 'Decisions',
-      auth: ['api_token'],
-      permission: 'read',
-      response: { status: 200, description: 'The decision', schema: decisionEnvelope },
-      errors: [404],
-      deprecated: deprecatedAlias,
-    },
-    {
-      method: 'post',
-      path: `${base}/{session_token}/exchange`,
-      summary: `Exchange the exchange_token of svc:complete, once, for the outcome and (for granted consent) the consent token${note}`,
-      tag: 'Decisions',
-      auth: ['api_token'],
-      permission: 'read',
-      body: exchangeRequest,
-      response: { status: 200, description: 'ConsentExchange', schema: consentExchange },
-      errors: tokenErrors,
-      deprecated: deprecatedAlias,
-    },
-    {
-      method: 'post',
-      path: deprecatedAlias ? `${ALIAS}/verify` : '/api/v1/consent_tokens/verify',
-      summary: `Verify a consent token once: valid within 5 minutes of issue, expired after or when verified before${deprecatedAlias ? ' (deprecated alias of /api/v1/consent_tokens/verify)' : ''}`,
-      tag: 'Decisions',
-      auth: ['api_token'],
-      permission: 'read',
-      body: verifyConsentTokenRequest,
-      response: { status: 200, description: 'ConsentVerification', schema: consentVerification },
-      errors: [400, 422],
-      deprecated: deprecatedAlias,
-    },
-  ];
-});
+  const token = (c: Context<Env>) => c.req.param('session_token') ?? '';
+
+  route(app, {
+    method: 'post', path: base, tag, deprecated: deprecatedAlias,
+    summary: `Create a decision: a consent (subject_ref = flow id) or an approval (subject_ref = escalation id)${note}`,
+    permission: 'write', access: { publishable: true }, body: createDecisionRequest,
+    response: { status: 201, description: 'The kind-uniform decision session', schema: decisionEnvelope }, errors: [400, 404, 422],
+  }, (c, { body }) => {
+    const row = createDecision(ctx, c.get('principal'), body, { atApplicationHome: true });
+    c.header('Location', `${DECISIONS}/${row.session_token}`);
+    return c.json({ decision: toWire(ctx, row) }, 201);
+  });
+
+  route(app, {
+    method: 'get', path: `${base}/{session_token}`, tag, deprecated: deprecatedAlias,
+    summary: `Read a decision of the caller's account${note}`,
+    permission: 'read',
+    response: { status: 200, description: 'The decision', schema: decisionEnvelope }, errors: [404],
+  }, (c) => c.json({ decision: toWire(ctx, findOwnedDecision(ctx, c.get('principal'), token(c))) }));
+
+  // 404 before reading a body for someone else's decision.
+  const owned: MiddlewareHandler<Env> = async (c, next) => {
+    findOwnedDecision(ctx, c.get('principal'), token(c));
+    await next();
+  };
+  route(app, {
+    method: 'post', path: `${base}/{session_token}/exchange`, tag, deprecated: deprecatedAlias,
+    summary: `Exchange the exchange_token of svc:complete, once, for the outcome and (for granted consent) the consent token${note}`,
+    permission: 'read', middleware: [owned], body: exchangeRequest,
+    response: { status: 200, description: 'ConsentExchange', schema: consentExchange }, errors: [400, 404, 422],
+  }, (c, { body }) => c.json(exchangeDecision(ctx, c.get('principal'), token(c), body.exchange_token)));
+}

@@ -11,6 +11,7 @@ import {
 } from '@svc/client/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import type { z } from 'zod/mini';
 import { recordActivity } from '../../infra/activity.js';
 import { getApplication } from '../../platform/application-store.js';
 import { limitBody } from '../../infra/body-limit.js';
@@ -133,6 +134,29 @@ async function receive(ctx: ServerContext, c: Context): Promise<FormSubmissionRe
   }
 }
 
+/** `POST …/form_connections`: a new connection whose mapping the flow's terms accept, with its signing secret (once). */
+function connect(ctx: ServerContext, c: Context<Env>, input: z.output<typeof createFormConnectionRequest>['form_connection']): Response {
+  const app = application(ctx, c);
+  // The flow must be the application's, active and capturable: the records service's resolver answers that.
+  new FlowTermsResolver(ctx, app.account_id, input.flow_id, app.id).check();
+  const version = getActiveFlowVersion(ctx, input.flow_id)!;
+  const mapping = { fields: input.fields, subject: input.subject, purposes: input.purposes };
+  const errors = checkMapping(version.config, mapping);
+  if (errors.length) {
+    throw unprocessable(`The mapping was refused: ${errors.map((e) => e.message).join(' ')}`, 'mapping_refused', errors);
+  }
+  const { row, secret } = insertConnection(ctx, {
+    account_id: app.account_id,
+    application_id: app.id,
+    flow_id: input.flow_id,
+    platform: input.platform,
+    name: input.name,
+    form_id: input.form_id ?? null,
+    ...mapping,
+  });
+  return c.json({ form_connection: toConnection(ctx, row, secret) }, 201);
+}
+
 const tag = 'Form platforms';
 
 /** Mounts the form connection routes and the inbound hook. */
@@ -147,27 +171,7 @@ export function formPlatformRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): v
     method: 'post', path: base, summary: 'Connect a Typeform-compatible form: its fields, the mapping to purposes and email; returns the signing secret once', tag,
     permission: 'write', body: createFormConnectionRequest,
     response: { status: 201, description: 'The connection with its signing secret', schema: formConnectionEnvelope }, errors: [404, 422],
-  }, (c, { body: { form_connection: input } }) => {
-    const app = application(ctx, c);
-    // The flow must be the application's, active and capturable: the records service's resolver answers that.
-    new FlowTermsResolver(ctx, app.account_id, input.flow_id, app.id).check();
-    const version = getActiveFlowVersion(ctx, input.flow_id)!;
-    const mapping = { fields: input.fields, subject: input.subject, purposes: input.purposes };
-    const errors = checkMapping(version.config, mapping);
-    if (errors.length) {
-      throw unprocessable(`The mapping was refused: ${errors.map((e) => e.message).join(' ')}`, 'mapping_refused', errors);
-    }
-    const { row, secret } = insertConnection(ctx, {
-      account_id: app.account_id,
-      application_id: app.id,
-      flow_id: input.flow_id,
-      platform: input.platform,
-      name: input.name,
-      form_id: input.form_id ?? null,
-      ...mapping,
-    });
-    return c.json({ form_connection: toConnection(ctx, row, secret) }, 201);
-  });
+  }, (c, { body }) => connect(ctx, c, body.form_connection));
 
   route(app, {
     method: 'get', path: `${base}/{connection_id}`, summary: 'Read a form connection', tag,

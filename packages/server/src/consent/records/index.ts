@@ -2,19 +2,15 @@
 // receipts in three flavors, the published receipt schema, the audit trail's API and the witness description. It
 // also starts the anchoring timer and fails imports an earlier process left unfinished.
 import { startAnchoring } from '../audit/anchor.js';
-import { auditOperations, auditRoutes } from '../audit/routes.js';
+import { auditRoutes } from '../audit/routes.js';
 import type { ServerContext } from '../../infra/context.js';
 import { routes } from '../../infra/http/route.js';
 import { onClose } from '../../infra/lifecycle.js';
-import type { Operation } from '../../infra/operations.js';
-import { receiptOperations, receiptRoutes } from '../receipts/routes.js';
+import { receiptRoutes } from '../receipts/routes.js';
 import { recoverInterruptedImports } from './imports.js';
-import { recordOperations, recordRoutes } from './routes.js';
+import { recordRoutes } from './routes.js';
 
 export { IMPORTS_PATH } from './routes.js';
-
-/** Every operation of the records module, for the OpenAPI document. */
-export const recordsOperations: Operation[] = [...recordOperations, ...receiptOperations, ...auditOperations];
 
 const started = new WeakSet<ServerContext>();
 

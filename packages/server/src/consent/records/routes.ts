@@ -7,26 +7,26 @@ import {
   consentStatus,
   consentStatusQuery,
   createConsentRecordRequest,
-  createImportRequest,
+  type CreateConsentRecordRequest,
   withdrawConsentRecordRequest,
 } from '@svc/client/schemas';
-import type { Hono } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import { assertCountryCell, assertCreatesHere, flowHome } from '../../infra/cells/routing.js';
 import { z } from 'zod/mini';
 import { getApplication } from '../../platform/application-store.js';
-import { requires } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, notFound } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
-import { readJson, readQuery } from '../../infra/validate.js';
+import { route } from '../../infra/http/route.js';
+import { readJson } from '../../infra/validate.js';
 import { isAuthorizationRecord } from '../authorizations/store.js';
 import { signatureEvidenceFor } from '../../surfaces/agree/agreements/store.js';
 import { getImport, runImport } from './imports.js';
 import { createConsentRecord, findPerson, getConsentRecord, withdrawConsentRecord } from './service.js';
 import { consentStatusOf } from './status.js';
 
-/** Path of the import, which takes bodies above the default 1 MB limit (see `OWN_BODY_LIMIT_PATHS` in app.ts). */
+/** Path of the import, which takes bodies above the default 1 MB limit (app.ts leaves it to the route's own limit). */
 export const IMPORTS_PATH = '/api/v1/consent_records/imports';
 
 /** Largest import body: 5000 rows of up to 50 purposes fit. */
@@ -43,66 +43,78 @@ function noConsentRecord(ctx: ServerContext, accountId: string, id: string): Api
   return notFound('No such consent record.');
 }
 
+/** `POST /api/v1/consent_records`: 201 with the new record, 200 with the earlier one when the idempotency key repeats. */
+function createRecord(ctx: ServerContext, c: Context<Env>, body: CreateConsentRecordRequest): Response {
+  const accountId = c.get('principal').accountId;
+  assertCountryCell(ctx, body.subject.country, 'subject.country');
+  const home = body.subject.country ?? flowHome(ctx, accountId, body.flow_id);
+  if (home) assertCreatesHere(ctx, home);
+  const signatureEvidence = body.signature && signatureEvidenceFor(ctx, accountId, body.signature, body.subject.email);
+  const { record, created } = createConsentRecord(ctx, {
+    accountId,
+    flowId: body.flow_id,
+    subject: body.subject,
+    decisions: body.decisions,
+    capturedAt: body.captured_at,
+    channel: 'controller_attested',
+    idempotencyKey: body.idempotency_key,
+    locale: body.locale,
+    noticeHash: body.notice_hash,
+    clientFacts: body.client_facts,
+    suppressReceipt: body.suppress_receipt,
+    signatureEvidence,
+  });
+  c.header('Location', `/api/v1/consent_records/${record.id}`);
+  return c.json({ consent_record: record }, created ? 201 : 200);
+}
+
+const tag = 'Consent records';
+
 /** Mounts the record, import and consent status routes. */
-export function recordRoutes(app: Hono<Env>, ctx: ServerContext): void {
-  app.post('/api/v1/consent_records', requires('write'), async (c) => {
-    const body = await readJson(c, createConsentRecordRequest);
+export function recordRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  route(app, {
+    method: 'post', path: '/api/v1/consent_records', summary: 'Record decisions made in the organisation\'s own systems (Record API, channel controller_attested); naming a signature ({agreement_id, party_id}, the subject\'s own) adds extensions.signature_evidence to the receipt', tag,
+    permission: 'write', body: createConsentRecordRequest,
+    response: { status: 201, description: 'The record (200 with the earlier record when the idempotency key repeats)', schema: consentRecordEnvelope },
+    errors: [404, 422],
+  }, (c, { body }) => createRecord(ctx, c, body));
+
+  importRoutes(app, ctx);
+
+  route(app, {
+    method: 'get', path: '/api/v1/consent_records/{id}', summary: 'Read a consent record with its current status and purpose outcomes', tag,
+    permission: 'read',
+    response: { status: 200, description: 'The record', schema: consentRecordEnvelope }, errors: [404],
+  }, (c) => {
     const accountId = c.get('principal').accountId;
-    assertCountryCell(ctx, body.subject.country, 'subject.country');
-    const home = body.subject.country ?? flowHome(ctx, accountId, body.flow_id);
-    if (home) assertCreatesHere(ctx, home);
-    const signatureEvidence = body.signature && signatureEvidenceFor(ctx, accountId, body.signature, body.subject.email);
-    const { record, created } = createConsentRecord(ctx, {
-      accountId,
-      flowId: body.flow_id,
-      subject: body.subject,
-      decisions: body.decisions,
-      capturedAt: body.captured_at,
-      channel: 'controller_attested',
-      idempotencyKey: body.idempotency_key,
-      locale: body.locale,
-      noticeHash: body.notice_hash,
-      clientFacts: body.client_facts,
-      suppressReceipt: body.suppress_receipt,
-      signatureEvidence,
-    });
-    c.header('Location', `/api/v1/consent_records/${record.id}`);
-    return c.json({ consent_record: record }, created ? 201 : 200);
-  });
-
-  app.post(IMPORTS_PATH, requires('write'), limitBody(IMPORT_BODY_LIMIT), async (c) => {
-    const body = await readJson(c, z.unknown());
-    const result = runImport(ctx, c.get('principal').accountId, body);
-    if (result.stored) c.header('Location', `${IMPORTS_PATH}/${result.import.id}`);
-    return c.json({ import: result.import }, result.stored ? 201 : 200);
-  });
-
-  app.get(`${IMPORTS_PATH}/:id`, requires('read'), (c) => {
-    const found = getImport(ctx, c.get('principal').accountId, c.req.param('id'));
-    if (!found) throw notFound('No such import (dry runs are not stored).');
-    return c.json({ import: found });
-  });
-
-  app.get('/api/v1/consent_records/:id', requires('read'), (c) => {
-    const accountId = c.get('principal').accountId;
-    const record = getConsentRecord(ctx, accountId, c.req.param('id'));
-    if (!record) throw noConsentRecord(ctx, accountId, c.req.param('id'));
+    const record = getConsentRecord(ctx, accountId, c.req.param('id')!);
+    if (!record) throw noConsentRecord(ctx, accountId, c.req.param('id')!);
     return c.json({ consent_record: record });
   });
 
-  app.post('/api/v1/consent_records/:id/withdraw', requires('write'), async (c) => {
+  // 404 before the body is read, for an id that is no consent record of the account.
+  const recordExists: MiddlewareHandler<Env> = async (c, next) => {
     const accountId = c.get('principal').accountId;
-    if (!getConsentRecord(ctx, accountId, c.req.param('id'))) throw noConsentRecord(ctx, accountId, c.req.param('id'));
-    const body = await readJson(c, withdrawConsentRecordRequest);
-    const record = withdrawConsentRecord(ctx, accountId, c.req.param('id'), { purposes: body.purposes, eventChannel: body.event_channel ?? 'organisation' });
+    if (!getConsentRecord(ctx, accountId, c.req.param('id')!)) throw noConsentRecord(ctx, accountId, c.req.param('id')!);
+    await next();
+  };
+  route(app, {
+    method: 'post', path: '/api/v1/consent_records/{id}/withdraw', summary: 'Withdraw some or all purposes of a record (objection for a legitimate interest)', tag,
+    permission: 'write', middleware: [recordExists], body: withdrawConsentRecordRequest,
+    response: { status: 200, description: 'The record after the withdrawal', schema: consentRecordEnvelope }, errors: [404, 422],
+  }, (c, { body }) => {
+    const record = withdrawConsentRecord(ctx, c.get('principal').accountId, c.req.param('id')!, { purposes: body.purposes, eventChannel: body.event_channel ?? 'organisation' });
     return c.json({ consent_record: record });
   });
 
-  app.get('/api/v1/applications/:id/consent_status', requires('read'), (c) => {
+  route(app, {
+    method: 'get', path: '/api/v1/applications/{id}/consent_status', summary: 'One person\'s consent status with an application', tag,
+    permission: 'read', query: consentStatusQuery,
+    response: { status: 200, description: 'The consent status', schema: consentStatus }, errors: [400, 404],
+  }, (c, { query }) => {
     const accountId = c.get('principal').accountId;
-    const application = getApplication(ctx, accountId, c.req.param('id'));
+    const application = getApplication(ctx, accountId, c.req.param('id')!);
     if (!application) throw notFound('No such application.');
-    const query = readQuery(c, consentStatusQuery);
     const person = findPerson(ctx, accountId, application.id, {
       externalId: query['subject[external_id]'],
       email: query['subject[email]'],
@@ -113,40 +125,28 @@ export function recordRoutes(app: Hono<Env>, ctx: ServerContext): void {
   });
 }
 
-const tag = 'Consent records';
-
-/** OpenAPI descriptors of the record, import and consent status routes. */
-export const recordOperations: Operation[] = [
-  {
-    method: 'post', path: '/api/v1/consent_records', summary: 'Record decisions made in the organisation\'s own systems (Record API, channel controller_attested); naming a signature ({agreement_id, party_id}, the subject\'s own) adds extensions.signature_evidence to the receipt', tag,
-    auth: ['api_token'], permission: 'write', body: createConsentRecordRequest,
-    response: { status: 201, description: 'The record (200 with the earlier record when the idempotency key repeats)', schema: consentRecordEnvelope },
-    errors: [404, 422],
-  },
-  {
-    method: 'get', path: '/api/v1/consent_records/{id}', summary: 'Read a consent record with its current status and purpose outcomes', tag,
-    auth: ['api_token'], permission: 'read',
-    response: { status: 200, description: 'The record', schema: consentRecordEnvelope }, errors: [404],
-  },
-  {
-    method: 'post', path: '/api/v1/consent_records/{id}/withdraw', summary: 'Withdraw some or all purposes of a record (objection for a legitimate interest)', tag,
-    auth: ['api_token'], permission: 'write', body: withdrawConsentRecordRequest,
-    response: { status: 200, description: 'The record after the withdrawal', schema: consentRecordEnvelope }, errors: [404, 422],
-  },
-  {
+/** The import and reading an import back. */
+function importRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  // No `body`: the envelope and each row are checked by `runImport`, so one bad row is refused by name, not the import.
+  route(app, {
     method: 'post', path: IMPORTS_PATH, summary: 'Import up to 5000 records captured elsewhere (channel imported); dry_run reports and writes nothing', tag,
-    auth: ['api_token'], permission: 'write', body: createImportRequest,
+    permission: 'write', middleware: [limitBody(IMPORT_BODY_LIMIT)],
     response: { status: 201, description: 'The import with per-row results (200 for a dry run, which is not stored)', schema: consentImportEnvelope },
-    errors: [404, 422],
-  },
-  {
+    errors: [404, 413, 422],
+  }, async (c) => {
+    const body = await readJson(c, z.unknown());
+    const result = runImport(ctx, c.get('principal').accountId, body);
+    if (result.stored) c.header('Location', `${IMPORTS_PATH}/${result.import.id}`);
+    return c.json({ import: result.import }, result.stored ? 201 : 200);
+  });
+
+  route(app, {
     method: 'get', path: `${IMPORTS_PATH}/{id}`, summary: 'Read an import and its per-row results', tag,
-    auth: ['api_token'], permission: 'read',
+    permission: 'read',
     response: { status: 200, description: 'The import', schema: consentImportEnvelope }, errors: [404],
-  },
-  {
-    method: 'get', path: '/api/v1/applications/{id}/consent_status', summary: 'One person\'s consent status with an application', tag,
-    auth: ['api_token'], permission: 'read', query: consentStatusQuery,
-    response: { status: 200, description: 'The consent status', schema: consentStatus }, errors: [400, 404],
-  },
-];
+  }, (c) => {
+    const found = getImport(ctx, c.get('principal').accountId, c.req.param('id')!);
+    if (!found) throw notFound('No such import (dry runs are not stored).');
+    return c.json({ import: found });
+  });
+}

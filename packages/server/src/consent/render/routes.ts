@@ -1,11 +1,11 @@
 // `GET /api/v1/flows/{id}/render`: what the consent field shows, with a render proof the capture sends back.
 import { flowRender, renderQuery, type FlowRender } from '@svc/client/schemas';
-import type { Context, Hono, MiddlewareHandler } from 'hono';
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, forbidden, notFound } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
+import { route } from '../../infra/http/route.js';
 import { isAllowedOrigin, requestOrigin } from '../../platform/origins.js';
-import { readQuery } from '../../infra/validate.js';
 import { getActiveFlowVersion } from '../../platform/flows/store.js';
 import { capturabilityProblems } from '../records/attestation.js';
 import { noticeDigest } from '../receipts/notice.js';
@@ -34,12 +34,12 @@ export const publishableOnly: MiddlewareHandler<Env> = async (c, next) => {
  * Renders a flow for the consent field. Needs a publishable key and a browser origin allowed for its application
  * (403 `origin_required`, `origin_not_allowed`); the flow must be the key's application's and active (404
  * `flow_not_found`, a draft included, as for any flow URL) and capturable (422 `flow_not_capturable`). The flow has
- * one wording: `locale` is a preference, and the answer's `locale` says which wording was served.
+ * one wording: `locale` is a preference, and the answer's `locale` says which wording was served. The route has
+ * validated the query.
  */
 export async function renderFlow(ctx: ServerContext, c: Context<Env>): Promise<FlowRender> {
   const principal = c.get('principal');
   if (principal.kind !== 'publishable_key') throw forbidden('A publishable key is required.', 'publishable_key_required');
-  readQuery(c, renderQuery);
   const origin = browserOrigin(c);
   if (origin === undefined) {
     throw forbidden('The render data is bound to the page origin: call it from the browser (the request carried no Origin).', 'origin_required');
@@ -86,25 +86,16 @@ export async function renderFlow(ctx: ServerContext, c: Context<Env>): Promise<F
 }
 
 /** Mounts the render endpoint. */
-export function renderRoutes(app: Hono<Env>, ctx: ServerContext): void {
-  app.get('/api/v1/flows/:id/render', publishableOnly, async (c) => {
+export function renderRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  route(app, {
+    method: 'get', path: '/api/v1/flows/{id}/render', tag: 'Captures',
+    summary: 'What the consent field shows for a capturable flow, with a signed render proof bound to the page origin',
+    auth: ['publishable_key'], middleware: [publishableOnly], query: renderQuery,
+    response: { status: 200, description: 'Presentation, notice hash and render proof', schema: flowRender }, errors: [400, 404, 422],
+  }, async (c) => {
     const body = await renderFlow(ctx, c);
     // Each answer carries a fresh proof bound to this origin: never serve it from a cache.
     c.header('Cache-Control', 'no-store');
     return c.json(body);
   });
 }
-
-/** OpenAPI descriptor of the render endpoint. */
-export const renderOperations: Operation[] = [
-  {
-    method: 'get',
-    path: '/api/v1/flows/{id}/render',
-    summary: 'What the consent field shows for a capturable flow, with a signed render proof bound to the page origin',
-    tag: 'Captures',
-    auth: ['publishable_key'],
-    query: renderQuery,
-    response: { status: 200, description: 'Presentation, notice hash and render proof', schema: flowRender },
-    errors: [400, 404, 422],
-  },
-];
