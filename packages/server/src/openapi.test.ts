@@ -65,6 +65,23 @@ describe('GET /.well-known/openapi', () => {
     assert.deepEqual([parameter?.in, parameter?.name], ['header', 'Idempotency-Key']);
   });
 
+  it('describes every answer below 400 as a success, never as the error body', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        for (const [status, response] of Object.entries(op.responses) as [string, { $ref?: string; description: string }][]) {
+          if (Number(status) >= 400) continue;
+          assert.equal(response.$ref, undefined, `${method} ${path} ${status}`);
+          assert.notEqual(response.description, 'Error', `${method} ${path} ${status}`);
+        }
+      }
+    }
+    // A notification to the gateway is accepted without a body; an escalated check answers the check itself.
+    const accepted = doc.paths['/mcp/v1/agent']?.post?.responses['202'] as { content?: unknown };
+    assert.equal(accepted.content, undefined);
+    const escalated = doc.paths['/api/v1/authorities/check']?.post?.responses['202'] as { content?: Record<string, unknown> };
+    assert.ok(escalated.content?.['application/json']);
+  });
+
   it('describes request bodies as the server reads them (defaults optional, unknown fields refused)', () => {
     const body = doc.paths['/api/v1/api_tokens']?.post?.requestBody as { content: { 'application/json': { schema: { properties: { api_token: { required: string[]; additionalProperties: boolean } } } } } };
     const inner = body.content['application/json'].schema.properties.api_token;

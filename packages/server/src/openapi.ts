@@ -3,24 +3,12 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env, ServerContext } from './infra/context.js';
 import { buildOpenApi, declaredRoutes } from './infra/http/openapi.js';
 import { definition } from './infra/http/route.js';
-import { agentIdentityOperations } from './authority/agents/routes.js';
-import { delegationOperations } from './authority/delegations/routes.js';
-import { transparencyOperations } from './authority/transparency/routes.js';
-import { disclosureOperations } from './authority/disclosures/routes.js';
-import { mcpOperations } from './authority/mcp/routes.js';
-import { verifyOperations } from './surfaces/verify/routes.js';
 import { protectOperations } from './surfaces/protect/routes.js';
 import { connectOperations } from './surfaces/connect/routes.js';
 import type { Operation } from './infra/operations.js';
 
 /** Operation lists of the modules whose routes do not declare themselves yet. */
 export const operationLists: Operation[][] = [
-  agentIdentityOperations,
-  delegationOperations,
-  transparencyOperations,
-  disclosureOperations,
-  mcpOperations,
-  verifyOperations,
   protectOperations,
   connectOperations,
 ];

@@ -5,12 +5,11 @@ import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcont
 import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/client/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod/mini';
-import { routes } from '../../infra/http/route.js';
+import { route, routes } from '../../infra/http/route.js';
 import { AGENT_TOKEN_PREFIX } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, forbidden } from '../../infra/errors.js';
-import type { Operation } from '../../infra/operations.js';
 import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest } from './gateway.js';
 import { agentToolNames, type AgentPrincipal } from './tools.js';
 
@@ -101,50 +100,9 @@ function checkOrigin(ctx: ServerContext, c: Context<Env>): void {
   }
 }
 
-/** The gateway, its resource metadata and its configuration document. */
-export const mcpRoutes = routes((app, ctx) => {
-  app.all(MCP_PATH, limitBody(GATEWAY_BODY_LIMIT), async (c) => {
-    checkOrigin(ctx, c);
-    // As on every API route that does not list it: a browser's key is refused whatever else the request carries.
-    if (c.req.header('x-publishable-key') !== undefined) {
-      throw forbidden('A publishable key cannot call the model-context gateway: an agent calls it with its agent token.', 'publishable_key_not_allowed');
-    }
-    let agent: AgentPrincipal;
-    try {
-      agent = agentOf(ctx, c.req.header('authorization'));
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 401) return c.json(err.toBody(), 401, { 'WWW-Authenticate': challenge(ctx) });
-      throw err;
-    }
-    if (c.req.method !== 'POST') {
-      return c.json({
-        message: `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
-        code: 'method_not_allowed',
-      }, 405, { Allow: 'POST' });
-    }
-    return handleGatewayRequest(ctx, agent, c.req.raw);
-  });
+// ---- What the document says of the gateway and its two discovery documents
 
-  app.get(RESOURCE_METADATA_PATH, (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.json(resourceMetadata(ctx));
-  });
-
-  app.get(MCP_CONFIGURATION_PATH, (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.json(mcpConfiguration(ctx));
-  });
-});
-
-// ---- OpenAPI descriptors
-
-/** A JSON-RPC 2.0 message as the gateway reads it (one per POST; MCP's streamable HTTP takes no batches). */
-const jsonRpcMessage = z.object({
-  jsonrpc: z.literal('2.0'),
-  id: z.optional(z.union([z.string(), z.number()])),
-  method: z.string(),
-  params: z.optional(z.record(z.string(), z.unknown())),
-});
+/** The JSON-RPC 2.0 response to a request (one message per POST; MCP's streamable HTTP takes no batches). */
 const jsonRpcResponse = z.object({
   jsonrpc: z.literal('2.0'),
   id: z.union([z.string(), z.number(), z.null()]),
@@ -189,23 +147,61 @@ const mcpConfigurationSchema = z.object({
 
 const tag = 'Model-context gateway';
 
-/** OpenAPI descriptors of the gateway and its two discovery documents. */
-export const mcpOperations: Operation[] = [
-  {
+/**
+ * One answer for every method: the gateway's own credential check (an agent token, MCP's challenge on a 401), then
+ * a 405 for anything but POST, which the MCP transport answers from the raw request.
+ */
+async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
+  checkOrigin(ctx, c);
+  // As on every API route that does not list it: a browser's key is refused whatever else the request carries.
+  if (c.req.header('x-publishable-key') !== undefined) {
+    throw forbidden('A publishable key cannot call the model-context gateway: an agent calls it with its agent token.', 'publishable_key_not_allowed');
+  }
+  let agent: AgentPrincipal;
+  try {
+    agent = agentOf(ctx, c.req.header('authorization'));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return c.json(err.toBody(), 401, { 'WWW-Authenticate': challenge(ctx) });
+    throw err;
+  }
+  if (c.req.method !== 'POST') {
+    return c.json({
+      message: `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
+      code: 'method_not_allowed',
+    }, 405, { Allow: 'POST' });
+  }
+  return handleGatewayRequest(ctx, agent, c.req.raw);
+}
+
+/** The gateway, its resource metadata and its configuration document. */
+export const mcpRoutes = routes((app, ctx) => {
+  // The transport reads the body itself (JSON-RPC errors for malformed JSON, responses and notifications posted
+  // back): the router neither parses nor validates it.
+  route(app, {
     method: 'post', path: MCP_PATH, tag,
     summary: 'MCP streamable HTTP (stateless, JSON answers): one JSON-RPC message per POST with an agent token (401 with WWW-Authenticate: Bearer resource_metadata=… without one); GET and DELETE answer 405',
-    auth: ['agent_token'], body: jsonRpcMessage,
-    response: { status: 200, description: 'The JSON-RPC response (202 with no body for a notification)', schema: jsonRpcResponse },
-    errors: [202, 405, 406],
-  },
-  {
+    auth: ['agent_token'], middleware: [limitBody(GATEWAY_BODY_LIMIT)],
+    response: { status: 200, description: 'The JSON-RPC response', schema: jsonRpcResponse },
+    alsoResponds: [{ status: 202, description: 'Accepted, no body: the message was a notification or a response' }],
+    errors: [400, 405, 406, 413, 415],
+  }, (c) => gateway(ctx, c));
+  app.all(MCP_PATH, limitBody(GATEWAY_BODY_LIMIT), (c) => gateway(ctx, c));
+
+  route(app, {
     method: 'get', path: RESOURCE_METADATA_PATH, tag, auth: [],
     summary: 'OAuth 2.0 Protected Resource Metadata (RFC 9728) of the model-context gateway',
     response: { status: 200, description: 'The metadata', schema: resourceMetadataSchema },
-  },
-  {
+  }, (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(resourceMetadata(ctx));
+  });
+
+  route(app, {
     method: 'get', path: MCP_CONFIGURATION_PATH, tag, auth: [],
     summary: 'The model-context gateway: endpoint, transport, protocol versions, how to get an agent token, tool names',
     response: { status: 200, description: 'The configuration', schema: mcpConfigurationSchema },
-  },
-];
+  }, (c) => {
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.json(mcpConfiguration(ctx));
+  });
+});

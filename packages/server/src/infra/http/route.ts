@@ -14,6 +14,7 @@ export type Auth = 'api_token' | 'publishable_key' | 'access_token' | 'agent_tok
 
 type Schema = z.ZodMiniType;
 type Out<S> = S extends z.ZodMiniType<infer T> ? T : undefined;
+type Success = { status: number; description: string; schema?: Schema };
 
 /** One HTTP operation: what the router serves and the OpenAPI document describes. */
 export interface RouteSpec<B extends Schema | undefined = undefined, Q extends Schema | undefined = undefined> {
@@ -30,7 +31,9 @@ export interface RouteSpec<B extends Schema | undefined = undefined, Q extends S
   body?: B;
   query?: Q;
   /** Success response: status and body schema (omit the schema for an empty body). */
-  response: { status: number; description: string; schema?: Schema };
+  response: Success;
+  /** Other successes (e.g. a 202 that accepts without a body). */
+  alsoResponds?: Success[];
   /** Error statuses this operation can answer besides those its credentials and body imply (e.g. 404, 422). */
   errors?: number[];
   deprecated?: boolean;
@@ -81,6 +84,7 @@ function errorStatuses(spec: RouteSpec<Schema | undefined, Schema | undefined>, 
 /** Turns a spec into the library's route definition (the registry entry the document is built from). */
 export function definition(spec: RouteSpec<Schema | undefined, Schema | undefined>, middleware: MiddlewareHandler<Env>[], auth = authOf(spec)): RouteConfig {
   const json = (schema: Schema) => ({ 'application/json': { schema } });
+  const success = (r: Success) => [r.status, { description: r.description, ...(r.schema ? { content: json(r.schema) } : {}) }] as const;
   const config = {
     method: spec.method,
     path: spec.path,
@@ -94,7 +98,7 @@ export function definition(spec: RouteSpec<Schema | undefined, Schema | undefine
       ...(spec.query ? { query: spec.query } : {}),
     },
     responses: {
-      [spec.response.status]: { description: spec.response.description, ...(spec.response.schema ? { content: json(spec.response.schema) } : {}) },
+      ...Object.fromEntries([spec.response, ...(spec.alsoResponds ?? [])].map(success)),
       ...Object.fromEntries(errorStatuses(spec, auth).map((s) => [s, { description: statusText[s] ?? 'Error' }])),
     },
     middleware,
