@@ -52,8 +52,8 @@ export const jsonBody: MiddlewareHandler = async (c, next) => {
   let value: unknown;
   try {
     value = JSON.parse(text);
-  } catch {
-    throw badRequest('Request body is not valid JSON.', 'malformed_json');
+  } catch (err) {
+    throw badRequest('Request body is not valid JSON.', 'malformed_json', undefined, { cause: err });
   }
   c.req.bodyCache.json = Promise.resolve(value); // parsed once: the validator reads it from here
   await next();
@@ -69,8 +69,8 @@ export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {
   let value: unknown;
   try {
     value = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    throw badRequest('Request body is not valid JSON.', 'malformed_json');
+  } catch (err) {
+    throw badRequest('Request body is not valid JSON.', 'malformed_json', undefined, { cause: err });
   }
   if (value === undefined) throw badRequest('Request body is empty; a JSON object is required.', 'malformed_json');
   return validate(schema, value);

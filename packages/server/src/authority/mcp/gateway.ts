@@ -70,7 +70,7 @@ export function gatewayServer(ctx: ServerContext, agent: AgentPrincipal): McpSer
         ctx.metrics.increment('mcp.tool_calls_total', { tool: tool.name, result: 'error' });
         if (err instanceof ApiError) return toolError(err.toBody());
         console.error('[svc-server] unexpected error in MCP tool', tool.name, err);
-        return toolError({ message: 'Internal server error.', code: 'internal_error' });
+        return toolError(new ApiError(500, 'Internal server error.', { code: 'internal_error', cause: err }).toBody());
       }
     });
   }

@@ -30,7 +30,8 @@ const STATUS_CACHE_ENTRIES = 256;
 const TOKEN_CLAIMS = new Set(['iss', 'iat', 'nbf', 'exp', 'vct', 'vct#integrity', 'status', 'cnf', '_sd_alg', 'jti']);
 
 /** A refusal of a presentation: 422 with its code, naming `presentation`. */
-const refuse = (code: string, message: string): ApiError => unprocessable(message, code, [{ path: 'presentation', code, message }]);
+const refuse = (code: string, message: string, options?: ErrorOptions): ApiError =>
+  unprocessable(message, code, [{ path: 'presentation', code, message }], options);
 
 /** The cell whose key verifies a credential: the one whose base URL is its `iss`. */
 interface IssuerCell {
@@ -69,16 +70,16 @@ function parse(presentation: string): Parsed {
   try {
     header = decodeProtectedHeader(jwt) as Record<string, unknown>;
     payload = decodeJwt(jwt) as Record<string, unknown>;
-  } catch {
-    throw refuse('malformed_presentation', 'The issuer-signed JWT of the presentation cannot be decoded.');
+  } catch (err) {
+    throw refuse('malformed_presentation', 'The issuer-signed JWT of the presentation cannot be decoded.', { cause: err });
   }
   const disclosures = rest.map((encoded, index) => {
     let value: unknown;
     try {
       if (!/^[A-Za-z0-9_-]+$/.test(encoded)) throw new Error('not base64url');
       value = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
-    } catch {
-      throw refuse('malformed_presentation', `Disclosure ${index + 1} of the presentation is not base64url-encoded JSON.`);
+    } catch (err) {
+      throw refuse('malformed_presentation', `Disclosure ${index + 1} of the presentation is not base64url-encoded JSON.`, { cause: err });
     }
     if (!Array.isArray(value) || (value.length !== 2 && value.length !== 3) || typeof value[0] !== 'string' || (value.length === 3 && typeof value[1] !== 'string')) {
       throw refuse('malformed_presentation', `Disclosure ${index + 1} of the presentation is not [salt, name, value] or [salt, value].`);
@@ -149,12 +150,13 @@ function statusCacheOf(ctx: ServerContext): Map<string, CachedList | Promise<Cac
 
 /** The status list at `uri`, fetched, checked (issuer's signature, `sub`, `typ`) and decoded. */
 async function fetchStatusList(ctx: ServerContext, issuer: IssuerCell, uri: string): Promise<CachedList> {
-  const unavailable = (why: string) => new ApiError(503, `The issuer's status list ${uri} is unavailable (${why}); try again later.`, 'status_list_unavailable');
+  const unavailable = (why: string, cause?: unknown) =>
+    new ApiError(503, `The issuer's status list ${uri} is unavailable (${why}); try again later.`, { code: 'status_list_unavailable', cause });
   let response: Response;
   try {
     response = await fetch(uri, { headers: { accept: STATUS_LIST_MEDIA_TYPE }, signal: AbortSignal.timeout(STATUS_FETCH_TIMEOUT_MS), redirect: 'error' });
   } catch (err) {
-    throw unavailable((err as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable');
+    throw unavailable((err as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable', err);
   }
   if (!response.ok) throw unavailable(`HTTP ${response.status}`);
   const token = (await response.text()).trim();
@@ -165,7 +167,7 @@ async function fetchStatusList(ctx: ServerContext, issuer: IssuerCell, uri: stri
       algorithms: ['ES256'], typ: 'statuslist+jwt', subject: uri, currentDate: new Date(fetchedAt), clockTolerance: SKEW_SECONDS,
     }));
   } catch (err) {
-    throw new ApiError(502, `The status list at ${uri} does not verify against its issuer's key: ${(err as Error).message}`, 'status_list_invalid');
+    throw new ApiError(502, `The status list at ${uri} does not verify against its issuer's key: ${(err as Error).message}`, { code: 'status_list_invalid', cause: err });
   }
   const sl = claims.status_list as { bits?: unknown; lst?: unknown } | undefined;
   if (!sl || ![1, 2, 4, 8].includes(sl.bits as number) || typeof sl.lst !== 'string') {
@@ -174,8 +176,8 @@ async function fetchStatusList(ctx: ServerContext, issuer: IssuerCell, uri: stri
   let list: StatusList;
   try {
     list = StatusList.decompressStatusList(sl.lst, sl.bits as BitsPerStatus);
-  } catch {
-    throw new ApiError(502, `The status list at ${uri} cannot be decompressed.`, 'status_list_invalid');
+  } catch (err) {
+    throw new ApiError(502, `The status list at ${uri} cannot be decompressed.`, { code: 'status_list_invalid', cause: err });
   }
   const ttl = typeof claims.ttl === 'number' && claims.ttl > 0 ? claims.ttl : STATUS_LIST_TTL_SECONDS;
   let refreshAt = fetchedAt + Math.min(ttl, STATUS_LIST_MAX_CACHE_SECONDS) * 1000;
@@ -219,15 +221,16 @@ export function clearStatusListCache(ctx: ServerContext): void {
 /** Maps the library's verification errors to refusals with a code. */
 function refusalOf(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
+  const refusal = (code: string, message: string) => refuse(code, message, { cause: err });
   const message = err instanceof Error ? err.message : String(err);
-  if (/expired/i.test(message)) return refuse('credential_expired', 'The credential has expired.');
-  if (/not yet valid/i.test(message)) return refuse('credential_not_yet_valid', 'The credential is not valid yet (iat or nbf lies ahead).');
+  if (/expired/i.test(message)) return refusal('credential_expired', 'The credential has expired.');
+  if (/not yet valid/i.test(message)) return refusal('credential_not_yet_valid', 'The credential is not valid yet (iat or nbf lies ahead).');
   if (/Invalid JWT Signature|no signature/i.test(message)) {
-    return refuse('invalid_signature', "The credential's signature does not verify against its issuing country's published key.");
+    return refusal('invalid_signature', "The credential's signature does not verify against its issuing country's published key.");
   }
-  if (/Key Binding JWT not exist/i.test(message)) return refuse('key_binding_required', 'The credential is bound to a holder key: the presentation needs a key binding JWT.');
-  if (/nonce|sd_hash|kb|key binding|signature is not valid/i.test(message)) return refuse('invalid_key_binding', `The key binding JWT does not verify: ${message}`);
-  return refuse('malformed_presentation', `The presentation does not verify: ${message}`);
+  if (/Key Binding JWT not exist/i.test(message)) return refusal('key_binding_required', 'The credential is bound to a holder key: the presentation needs a key binding JWT.');
+  if (/nonce|sd_hash|kb|key binding|signature is not valid/i.test(message)) return refusal('invalid_key_binding', `The key binding JWT does not verify: ${message}`);
+  return refusal('malformed_presentation', `The presentation does not verify: ${message}`);
 }
 
 /**
@@ -280,7 +283,7 @@ export async function verifyPresentation(ctx: ServerContext, accountId: string, 
     });
   } catch (err) {
     if (keyBindingChecked && !(err instanceof ApiError)) {
-      throw refuse('invalid_key_binding', `The key binding JWT does not verify against the credential's holder key: ${err instanceof Error ? err.message : String(err)}`);
+      throw refuse('invalid_key_binding', `The key binding JWT does not verify against the credential's holder key: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
     }
     throw refusalOf(err);
   }
@@ -307,8 +310,8 @@ export async function verifyPresentation(ctx: ServerContext, accountId: string, 
     let status: number;
     try {
       status = cached.list.getStatus(idx as number);
-    } catch {
-      throw refuse('invalid_status_reference', "The credential's status index lies outside its issuer's status list.");
+    } catch (err) {
+      throw refuse('invalid_status_reference', "The credential's status index lies outside its issuer's status list.", { cause: err });
     }
     revoked = status !== 0;
     statusCheckedAt = cached.fetchedAt;

@@ -74,8 +74,8 @@ async function receive(ctx: ServerContext, c: Context): Promise<FormSubmissionRe
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-  } catch {
-    throw badRequest('Request body is not valid JSON.', 'malformed_json');
+  } catch (err) {
+    throw badRequest('Request body is not valid JSON.', 'malformed_json', undefined, { cause: err });
   }
   const payload = validate(typeformWebhook, json, 'Submission');
   if (payload.event_type !== 'form_response') {

@@ -36,7 +36,9 @@ export function dpvFlavor(receipt: ReceiptRecord): Record<string, unknown> {
     return toDpv(receipt);
   } catch (err) {
     if (err instanceof DpvNotApplicableError) {
-      throw new ApiError(422, err.message, err.code, [{ path: 'flavor', code: err.code, message: 'dpv is not available for this record; use canonical or signed' }]);
+      throw new ApiError(422, err.message, {
+        code: err.code, errors: [{ path: 'flavor', code: err.code, message: 'dpv is not available for this record; use canonical or signed' }], cause: err,
+      });
     }
     throw err;
   }

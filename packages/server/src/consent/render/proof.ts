@@ -70,8 +70,8 @@ export async function issueRenderProof(ctx: ServerContext, binding: RenderBindin
 }
 
 /** A refusal of a render proof: 422 with a stable code and the header named as the path. */
-function refuse(code: string, message: string): ApiError {
-  return new ApiError(422, message, code, [{ path: RENDER_PROOF_HEADER, code, message }]);
+function refuse(code: string, message: string, options?: ErrorOptions): ApiError {
+  return new ApiError(422, message, { code, errors: [{ path: RENDER_PROOF_HEADER, code, message }], ...options });
 }
 
 const COMPACT_JWS = /^[A-Za-z0-9_-]{1,2000}\.[A-Za-z0-9_-]{1,4000}\.[A-Za-z0-9_-]{1,200}$/;
@@ -101,8 +101,8 @@ export async function verifyRenderProof(
       requiredClaims: ['jti', 'iat', 'exp'],
     }));
   } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw refuse('render_proof_expired', 'The render proof has expired: fetch the render data again.');
-    throw refuse('render_proof_invalid', 'The render proof is not valid: it was not issued by this service for captures.');
+    if (err instanceof joseErrors.JWTExpired) throw refuse('render_proof_expired', 'The render proof has expired: fetch the render data again.', { cause: err });
+    throw refuse('render_proof_invalid', 'The render proof is not valid: it was not issued by this service for captures.', { cause: err });
   }
   const claims = payload as Partial<RenderProofClaims>;
   const str = (v: unknown): v is string => typeof v === 'string';

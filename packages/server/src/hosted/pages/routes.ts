@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 import { getActiveFlowVersion } from '../../platform/flows/store.js';
 import type { Env, Principal, ServerContext } from '../../infra/context.js';
 import { isoNow } from '../../infra/clock.js';
-import { ApiError } from '../../infra/errors.js';
+import { ApiError, errorResponse, notFound } from '../../infra/errors.js';
 import { allowedOrigins, getApplication } from '../../consent/decisions/applications.js';
 import { kindModules, kindOf } from '../../consent/decisions/kinds/index.js';
 import type { DecisionRow } from '../../consent/decisions/row.js';
@@ -128,7 +128,7 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
     const type = ASSETS[file];
     const path = type ? `${publicDirectory()}${file}` : undefined;
     if (!type || !path || !existsSync(path)) {
-      return c.json({ message: type ? `${file} is not built yet: run pnpm run build.` : `No asset ${file}.`, code: 'not_found' }, 404);
+      return errorResponse(c, notFound(type ? `${file} is not built yet: run pnpm run build.` : `No asset ${file}.`));
     }
     // Revalidated on every use (no-cache) but re-downloaded only when the build changed: a strong ETag of the
     // bytes, answered with 304 when the browser already holds them.

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { routes, type RouteModule } from '../../infra/http/route.js';
 import type { Env } from '../../infra/context.js';
+import { errorResponse, notFound } from '../../infra/errors.js';
 
 /** The two files a page names in its own markup; every other file is reached through them. */
 const ENTRIES = new Set(['svc.js', 'svc.mjs']);
@@ -75,7 +76,7 @@ function serve(c: Context<Env>, cache: Map<string, Loaded>, dir: string | undefi
   const file = dir && FILE.test(name) ? load(cache, join(dir, name)) : undefined;
   if (!file) {
     const message = ENTRIES.has(name) ? `${name} is not built yet: run pnpm run build.` : `No SDK file ${name}.`;
-    return c.json({ message, code: 'not_found' }, 404, { 'Cache-Control': 'no-store' });
+    return errorResponse(c, notFound(message), { 'Cache-Control': 'no-store' });
   }
   const map = name.endsWith('.map');
   const headers: Record<string, string> = {
