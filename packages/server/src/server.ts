@@ -14,7 +14,6 @@ import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
 import { oauthSandboxSeeder } from './platform/oauth/sandbox.js';
 import { Cells } from './infra/cells/directory.js';
 import { DEFAULT_COUNTRIES, parseCountries } from './infra/cells/config.js';
-import { ControlPlane } from './infra/cells/control-plane.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -22,7 +21,10 @@ export interface StartServerOptions {
   port?: number;
   /** Interface to listen on. Default `HOST` or `127.0.0.1`. */
   host?: string;
-  /** Where SQLite, keys and `sandbox.json` live (further cells under `cells/<code>/`). Default `SVC_DATA_DIR` or `.svc`. */
+  /**
+   * Where SQLite, keys and `sandbox.json` live (further cells under `cells/<code>/`; the control database, shared by
+   * every cell, is `control.sqlite` here). Default `SVC_DATA_DIR` or `.svc`.
+   */
   dataDir?: string;
   /** A clock to read instead of the wall clock; pass `true` for a fresh test clock (`SVC_TEST_CLOCK=1`). */
   clock?: Clock | TestClock | boolean;
@@ -83,7 +85,8 @@ function closeServer(server: ServerType): Promise<void> {
 
 /**
  * Starts the reference server: one cell per home country, each with its own database, keys and port, sharing the
- * control plane (organisation configuration); seeds the sandbox in the first cell and listens.
+ * control plane (organisation configuration: one database every cell's connection attaches); seeds the sandbox in
+ * the first cell and listens.
  */
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const port = options.port ?? Number(process.env.PORT ?? 4010);
@@ -97,7 +100,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const contexts: ServerContext[] = [];
   for (const [index, country] of countries.entries()) {
     const dir = cellDir(dataDir, country, index === 0);
-    const db = openDatabase(dir);
+    const db = openDatabase(dir, dataDir);
     contexts.push({
       db,
       clock,
@@ -113,11 +116,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       trustUrl: '',
     });
   }
-  const controlPlane = new ControlPlane(contexts.map(({ country, db }) => ({ country, db })));
   const listening: { server: ServerType; ctx: ServerContext }[] = [];
   try {
     for (const [index, ctx] of contexts.entries()) {
-      ctx.replicate = () => controlPlane.sync();
       const { server, url } = await listen(createApp(ctx), port === 0 ? 0 : port + index, host);
       listening.push({ server, ctx });
       ctx.baseUrl = url;
@@ -130,12 +131,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     throw error;
   }
   const first = contexts[0]!;
-  controlPlane.catchUp();
   const sandbox = ensureSandbox(first, [demoFlowSeeder, oauthSandboxSeeder, ...sandboxSeeders]);
-  controlPlane.sync();
-  // Writes a cell makes outside a request (its webhook worker) reach the others within a second.
-  const timer = setInterval(() => controlPlane.sync(), 1000);
-  timer.unref();
 
   let closed: Promise<void> | undefined;
   return {
@@ -146,10 +142,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     close() {
       // Close hooks (the webhook worker) finish their writes while the databases are still open.
       closed ??= (async () => {
-        clearInterval(timer);
         await Promise.all(contexts.map((ctx) => runCloseHooks(ctx)));
         await Promise.all(listening.map(({ server }) => closeServer(server)));
-        controlPlane.sync();
         for (const ctx of contexts) ctx.db.close();
       })();
       return closed;

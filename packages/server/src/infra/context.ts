@@ -7,6 +7,7 @@ import type { CellDirectory } from './cells/directory.js';
 
 /** Everything a route module needs, made once per server. */
 export interface ServerContext {
+  /** The cell's own database, with the control database attached (see `cells/control-plane.ts`). */
   db: Db;
   clock: Clock;
   /** Present when the test clock is enabled (`SVC_TEST_CLOCK=1` or `startServer({clock})`). */
@@ -17,16 +18,14 @@ export interface ServerContext {
   events: DomainEvents;
   dataDir: string;
   /**
-   * Where the control plane's own secrets live (the at-rest key sealing webhook and form-connection secrets, which
-   * every cell must open): the first cell's data directory.
+   * Where the control plane lives: its database (`control.sqlite`, attached to `db` as `control`) and its secrets (the
+   * at-rest key sealing webhook and form-connection secrets, which every cell must open). The first cell's data directory.
    */
   controlDataDir: string;
   /** The home country this cell serves (ISO 3166-1 alpha-2, upper case): its personal data lives here only. */
   country: string;
   /** Every cell of the deployment, this one included (their URLs and published keys). */
   cells: CellDirectory;
-  /** Copies control-plane writes (organisation configuration) made so far to the other cells. */
-  replicate?: () => void;
   /** The server's own URL, e.g. `http://127.0.0.1:4010` (known once it listens). */
   baseUrl: string;
   /** Where hosted decision pages live; the same server as `baseUrl` in the reference server. */

@@ -1,158 +1,184 @@
+/**
+ * The control plane: the organisation configuration every cell reads (accounts, applications, keys, API tokens, flows,
+ * webhook endpoints, OAuth clients, agents, settings …) is ONE SQLite file, `control.sqlite` in the control data
+ * directory (beside the at-rest sealing key), which every cell's connection ATTACHes as `control`; a cell's own file
+ * holds its personal data only. Each table exists in exactly one file, so queries name tables plainly (SQLite looks in
+ * temp, main, then attached files). A write through any cell is the write: nothing is copied, lost or brought back.
+ *
+ * Atomicity (WAL): a transaction writing both files is atomic per file, not across them; SQLite commits the cell's
+ * file first, then the control file, so a crash between keeps the cell's part only. Writes that span both: a token's
+ * deferred `last_used_at` riding on a request's cell writes, and a form connection's `last_submission_at` beside its
+ * submission (lost: the time is a little older); the webhook worker's delivery outcome (cell) with the endpoint's
+ * `consecutive_failures` and automatic disable (lost: disabled one failure later, never disabled without the failed
+ * delivery on record); a delegation grant (cell) and the agent naming it (control: the grant is durable before
+ * configuration points at it); an activity event (cell) about an agent change (the event may outlive a lost change:
+ * activity is a log, never read as configuration). Every other configuration write touches the control file alone.
+ *
+ * Counters that change often stay in the control row they describe, written in place by one statement (`SET
+ * last_used_at = ?`, `SET consecutive_failures = consecutive_failures + 1`): the control file's single write lock
+ * serialises the cells, so every cell's increment counts, and a use written by one cell changes that column only, so
+ * it cannot undo a revocation another cell wrote. They describe the token or endpoint as a whole (its last use
+ * anywhere; failures anywhere disable the endpoint everywhere), which a per-cell copy would get wrong.
+ *
+ * Cell tables name configuration rows without foreign keys (SQLite cannot enforce one across files): the rows they
+ * name (accounts, applications, flows, webhook endpoints, form connections, agents) are never deleted, only revoked,
+ * archived or disabled, and the code reads the row it names before writing the reference.
+ */
+import { join } from 'node:path';
 import type { Db } from '../db.js';
 
-/**
- * The organisation-level configuration every cell reads: one API token, application, flow or webhook endpoint works
- * in every cell. The reference server keeps a replica of these tables in each cell's database and copies each write
- * to the others as soon as the request that made it ends (last writer wins per row); a real deployment keeps them
- * in one control-plane store. Listed parents first. `key` is the natural key rows are matched on; a local `seq`
- * (each database's own order) is never copied.
- */
-export const CONTROL_TABLES: readonly { table: string; key: readonly string[] }[] = [
-  { table: 'accounts', key: ['id'] },
-  { table: 'account_users', key: ['id'] }, // a person's id only: their email stays in their home cell
-  { table: 'applications', key: ['id'] },
-  { table: 'publishable_keys', key: ['key'] },
-  { table: 'api_tokens', key: ['id'] },
-  { table: 'allowed_origins', key: ['application_id', 'origin'] },
-  { table: 'flows', key: ['id'] },
-  { table: 'flow_versions', key: ['flow_id', 'version'] },
-  { table: 'webhook_endpoints', key: ['id'] },
-  { table: 'oauth_clients', key: ['id'] },
-  { table: 'agent_identities', key: ['id'] },
-  { table: 'agent_manifests', key: ['agent_id', 'version'] },
-  { table: 'form_connections', key: ['id'] },
-  { table: 'transfers', key: ['id'] }, // the transfer register: routes, bases and verdicts, no personal data
-  { table: 'account_modules', key: ['account_id', 'key'] }, // Comply: which product modules an account enabled
-  { table: 'governance_settings', key: ['account_id'] }, // Comply: an account's governance settings
-  { table: 'governance_changes', key: ['id'] }, // Comply: who changed which setting or module, from and to
-  { table: 'meeting_consents', key: ['id'] }, // Comply: a meeting, its time, consent template and disclosed agents (no attendees)
+/** The schema name every cell's connection attaches the control database under. */
+export const CONTROL_SCHEMA = 'control';
+
+/** The control database's file name, in the control data directory. */
+export const CONTROL_FILE = 'control.sqlite';
+
+/** The organisation configuration tables, parents first: they live in the control file only. */
+export const CONTROL_TABLES: readonly string[] = [
+  'accounts',
+  'account_users', // a person's id only: their email stays in their home cell
+  'applications',
+  'publishable_keys',
+  'api_tokens',
+  'allowed_origins',
+  'flows',
+  'flow_versions',
+  'webhook_endpoints',
+  'oauth_clients',
+  'agent_identities',
+  'agent_manifests',
+  'form_connections',
+  'transfers', // the transfer register: routes, bases and verdicts, no personal data
+  'account_modules', // Comply: which product modules an account enabled
+  'governance_settings', // Comply: an account's governance settings
+  'governance_changes', // Comply: who changed which setting or module, from and to
+  'meeting_consents', // Comply: a meeting, its time, consent template and disclosed agents (no attendees)
+  'settings', // the service's own settings (the sandbox, first-party clients, the import allowance)
 ];
 
-const LOCAL_COLUMNS = new Set(['seq']);
+const isControlTable = new Set(CONTROL_TABLES);
 
-interface Change {
-  seq: number;
-  tbl: string;
-  op: 'upsert' | 'delete';
-  row: string;
+/** Attaches the control database in `controlDir` to a cell's connection, in WAL mode like the cell's own file. */
+export function attachControlPlane(db: Db, controlDir: string): void {
+  db.prepare(`ATTACH DATABASE ? AS ${CONTROL_SCHEMA}`).run(join(controlDir, CONTROL_FILE));
+  db.pragma(`${CONTROL_SCHEMA}.journal_mode = WAL`);
+  db.pragma(`${CONTROL_SCHEMA}.synchronous = NORMAL`);
 }
 
-interface TableStatements {
-  upsert: (row: Record<string, unknown>) => void;
-  remove: (row: Record<string, unknown>) => void;
-  all: () => Record<string, unknown>[];
+interface ForeignKey {
+  table: string;
+  from: string;
+  to: string | null;
 }
 
-/** One cell's database as the replicator sees it. */
-interface Replica {
-  country: string;
-  db: Db;
-  tables: Map<string, TableStatements>;
-  pending: () => Change[];
-  lastSeq: () => number;
-  forget: (op: '<=' | '>', seq: number) => void;
+/** The tables of `schema`, in creation order. */
+export const tablesOf = (db: Db, schema: string): string[] =>
+  db.prepare(`SELECT name FROM ${schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`).pluck().all() as string[];
+
+const foreignKeys = (db: Db, schema: string, table: string): ForeignKey[] => db.pragma(`${schema}.foreign_key_list("${table}")`) as ForeignKey[];
+
+/** The text of `name`'s CREATE statement and of its indexes and triggers (SQLite keeps them normalised). */
+export function schemaOf(db: Db, schema: string, name: string): { table: string; dependents: string[] } {
+  const rows = db.prepare(`SELECT type, sql FROM ${schema}.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY rowid`).all(name) as { type: string; sql: string }[];
+  const table = rows.find((row) => row.type === 'table')?.sql;
+  if (!table) throw new Error(`${schema}.${name} does not exist`);
+  return { table, dependents: rows.filter((row) => row.type !== 'table').map((row) => row.sql) };
 }
 
-const columnsOf = (db: Db, table: string): string[] =>
-  (db.pragma(`table_info(${table})`) as { name: string }[]).map((c) => c.name).filter((name) => !LOCAL_COLUMNS.has(name));
+/** Every column of `table`, for a copy that names them (with the rowid, so that rowid cursors keep their place). */
+export function copyColumns(db: Db, schema: string, table: string, createSql: string): string[] {
+  const columns = (db.pragma(`${schema}.table_info("${table}")`) as { name: string }[]).map((c) => `"${c.name}"`);
+  return [...(/\bWITHOUT\s+ROWID\s*$/i.test(createSql) ? [] : ['rowid']), ...columns];
+}
+
+/** An AUTOINCREMENT table's high-water mark (undefined for another table, or one that never had a row). */
+export function sequenceOf(db: Db, schema: string, table: string): number | undefined {
+  if (!db.prepare(`SELECT 1 FROM ${schema}.sqlite_master WHERE name = 'sqlite_sequence'`).get()) return undefined;
+  return db.prepare(`SELECT seq FROM ${schema}.sqlite_sequence WHERE name = ?`).pluck().get(table) as number | undefined;
+}
+
+/** Sets an AUTOINCREMENT table's high-water mark at least to `seq`, so that a copied table never hands out an id again. */
+export function keepSequence(db: Db, schema: string, table: string, seq: number | undefined): void {
+  if (seq === undefined) return;
+  const updated = db.prepare(`UPDATE ${schema}.sqlite_sequence SET seq = max(seq, ?) WHERE name = ?`).run(seq, table);
+  if (!updated.changes) db.prepare(`INSERT INTO ${schema}.sqlite_sequence (name, seq) VALUES (?, ?)`).run(table, seq);
+}
+
+const NAMES = CONTROL_TABLES.join('|');
+const ACTIONS = String.raw`(?:\s+ON\s+(?:DELETE|UPDATE)\s+(?:SET\s+NULL|SET\s+DEFAULT|CASCADE|RESTRICT|NO\s+ACTION))*(?:\s+(?:NOT\s+)?DEFERRABLE(?:\s+INITIALLY\s+(?:DEFERRED|IMMEDIATE))?)?`;
+const TARGET = String.raw`REFERENCES\s+["\`[]?(?:${NAMES})\b["\`\]]?(?:\s*\([^)]*\))?${ACTIONS}`;
+const COLUMN_REFERENCE = new RegExp(String.raw`(?:\s+CONSTRAINT\s+\w+)?\s+${TARGET}`, 'gi');
+const TABLE_REFERENCE = new RegExp(String.raw`,\s*(?:CONSTRAINT\s+\w+\s+)?FOREIGN\s+KEY\s*\([^)]*\)\s*${TARGET}`, 'gi');
+const TABLE_NAME = /^CREATE TABLE\s+("(?:[^"]|"")+"|`[^`]+`|\[[^\]]+\]|'[^']+'|[^\s(]+)/i;
+
+/** `createSql` without its foreign keys into control tables, creating `target` instead. */
+function withoutControlReferences(createSql: string, target: string): string {
+  return createSql.replace(TABLE_REFERENCE, '').replace(COLUMN_REFERENCE, '').replace(TABLE_NAME, `CREATE TABLE ${target}`);
+}
 
 /**
- * Records each write to a control-plane table in a per-connection TEMP log (temp triggers never touch the database
- * file) and prepares the statements that apply a row elsewhere.
+ * Rebuilds a cell table without its foreign keys into control tables: its rows (with their rowids) are set aside,
+ * the table is dropped and made again from its own definition less those clauses, the rows put back, its indexes
+ * and triggers made again (no rename: renaming makes SQLite re-read the whole schema, each time). Foreign keys must be off (the caller's transaction): dropping the table then neither
+ * cascades nor counts its children as dangling, and the children's references name the new table.
  */
-function install(country: string, db: Db): Replica {
-  db.exec('CREATE TEMP TABLE IF NOT EXISTS control_changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL, op TEXT NOT NULL, row TEXT NOT NULL)');
-  const tables = new Map<string, TableStatements>();
-  for (const { table, key } of CONTROL_TABLES) {
-    const columns = columnsOf(db, table);
-    const json = (alias: string, names: readonly string[]) => `json_object(${names.map((n) => `'${n}', ${alias}.${n}`).join(', ')})`;
-    db.exec(`
-      CREATE TEMP TRIGGER IF NOT EXISTS cp_${table}_insert AFTER INSERT ON main.${table}
-      BEGIN INSERT INTO control_changes (tbl, op, row) VALUES ('${table}', 'upsert', ${json('NEW', columns)}); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS cp_${table}_update AFTER UPDATE ON main.${table}
-      BEGIN INSERT INTO control_changes (tbl, op, row) VALUES ('${table}', 'upsert', ${json('NEW', columns)}); END;
-      CREATE TEMP TRIGGER IF NOT EXISTS cp_${table}_delete AFTER DELETE ON main.${table}
-      BEGIN INSERT INTO control_changes (tbl, op, row) VALUES ('${table}', 'delete', ${json('OLD', key)}); END;`);
-    const others = columns.filter((c) => !key.includes(c));
-    const upsert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})
-      ON CONFLICT (${key.join(', ')}) DO ${others.length ? `UPDATE SET ${others.map((c) => `${c} = excluded.${c}`).join(', ')}` : 'NOTHING'}`);
-    const remove = db.prepare(`DELETE FROM ${table} WHERE ${key.map((c) => `${c} = @${c}`).join(' AND ')}`);
-    const all = db.prepare(`SELECT ${columns.join(', ')} FROM ${table} ORDER BY rowid`);
-    tables.set(table, {
-      upsert: (row) => upsert.run(row),
-      remove: (row) => remove.run(row),
-      all: () => all.all() as Record<string, unknown>[],
-    });
+function rebuildWithoutControlReferences(db: Db, table: string): void {
+  const { table: createSql, dependents } = schemaOf(db, 'main', table);
+  const before = JSON.stringify(db.pragma(`main.table_info("${table}")`));
+  const columns = copyColumns(db, 'main', table, createSql);
+  const saved = `"${table}__rows"`;
+  const hasRows = db.prepare(`SELECT 1 FROM main."${table}" LIMIT 1`).get() !== undefined;
+  const aliases = columns.map((column, i) => `${column} AS c${i}`).join(', ');
+  if (hasRows) db.exec(`CREATE TABLE main.${saved} AS SELECT ${aliases} FROM main."${table}"`);
+  const seq = sequenceOf(db, 'main', table);
+  db.exec(`DROP TABLE main."${table}"`);
+  db.exec(withoutControlReferences(createSql, `main."${table}"`));
+  if (hasRows) {
+    db.exec(`INSERT INTO main."${table}" (${columns.join(', ')}) SELECT ${columns.map((_, i) => `c${i}`).join(', ')} FROM main.${saved}`);
+    db.exec(`DROP TABLE main.${saved}`);
   }
-  const pending = db.prepare('SELECT seq, tbl, op, row FROM temp.control_changes ORDER BY seq');
-  const lastSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM temp.control_changes').pluck();
-  const forgetUpTo = db.prepare('DELETE FROM temp.control_changes WHERE seq <= ?');
-  const forgetAfter = db.prepare('DELETE FROM temp.control_changes WHERE seq > ?');
-  return {
-    country,
-    db,
-    tables,
-    pending: () => pending.all() as Change[],
-    lastSeq: () => lastSeq.get() as number,
-    forget: (op, seq) => void (op === '<=' ? forgetUpTo : forgetAfter).run(seq),
-  };
+  keepSequence(db, 'main', table, seq);
+  for (const sql of dependents) db.exec(sql); // after the rows: a trigger fires on none of them
+  const left = foreignKeys(db, 'main', table).filter((fk) => isControlTable.has(fk.table));
+  if (left.length || JSON.stringify(db.pragma(`main.table_info("${table}")`)) !== before) {
+    throw new Error(`cannot separate ${table} from the control plane: its definition is not one this server can rewrite`);
+  }
 }
 
-/** Copies control-plane writes between the cells' databases. */
-export class ControlPlane {
-  readonly #replicas: Replica[];
-  #syncing = false;
+/** References from cell rows to control rows that name nothing (after an upgrade from replicas that disagreed). */
+function danglingReferences(db: Db, references: readonly { table: string; fk: ForeignKey }[]): string[] {
+  const primaryKey = (table: string) => (db.pragma(`${CONTROL_SCHEMA}.table_info("${table}")`) as { name: string; pk: number }[]).find((c) => c.pk === 1)?.name ?? 'rowid';
+  return references.flatMap(({ table, fk }) => {
+    const count = db.prepare(`SELECT count(*) FROM main."${table}" WHERE "${fk.from}" IS NOT NULL
+      AND "${fk.from}" NOT IN (SELECT "${fk.to ?? primaryKey(fk.table)}" FROM ${CONTROL_SCHEMA}."${fk.table}")`).pluck().get() as number;
+    return count ? [`${count} ${table}.${fk.from} -> ${fk.table}`] : [];
+  });
+}
 
-  constructor(cells: readonly { country: string; db: Db }[]) {
-    // One cell has nothing to copy to: no triggers, no log.
-    this.#replicas = cells.length > 1 ? cells.map(({ country, db }) => install(country, db)) : [];
-  }
-
-  /** Applies rows to `target` without logging them there again (they came from elsewhere). */
-  #apply(target: Replica, changes: readonly Pick<Change, 'tbl' | 'op' | 'row'>[]): void {
-    const { db } = target;
+/**
+ * Leaves a cell's own file with its personal data only: drops the replicas of control tables that earlier versions
+ * (and this server's cell migrations, which build the single-file schema) keep in it, and rebuilds the cell tables
+ * that referenced them without those foreign keys. Runs on every open once the control database is attached and
+ * filled; does nothing when the file is already separated.
+ */
+export function separateCell(db: Db): void {
+  const tables = tablesOf(db, 'main');
+  const replicas = tables.filter((table) => isControlTable.has(table));
+  const references = tables.filter((table) => !isControlTable.has(table))
+    .flatMap((table) => foreignKeys(db, 'main', table).filter((fk) => isControlTable.has(fk.table)).map((fk) => ({ table, fk })));
+  if (!replicas.length && !references.length) return;
+  const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
+  db.pragma('foreign_keys = OFF'); // a no-op inside a transaction: switched around it
+  try {
     db.transaction(() => {
-      const before = target.lastSeq();
-      for (const change of changes) {
-        const statements = target.tables.get(change.tbl);
-        if (!statements) continue;
-        const row = JSON.parse(change.row) as Record<string, unknown>;
-        if (change.op === 'upsert') statements.upsert(row);
-        else statements.remove(row);
-      }
-      target.forget('>', before);
+      for (const table of new Set(references.map(({ table }) => table))) rebuildWithoutControlReferences(db, table);
+      for (const table of replicas.reverse()) db.exec(`DROP TABLE main."${table}"`);
+      const dangling = db.pragma('main.foreign_key_check') as unknown[];
+      if (dangling.length) throw new Error(`separating the cell's file leaves ${dangling.length} rows dangling`);
     })();
+  } finally {
+    if (enforced) db.pragma('foreign_keys = ON');
   }
-
-  /** Copies every control-plane row of the first cell into the others: a new or restarted cell catches up. */
-  catchUp(): void {
-    const [source, ...targets] = this.#replicas;
-    if (!source) return;
-    const rows = CONTROL_TABLES.flatMap(({ table }) =>
-      source.tables.get(table)!.all().map((row) => ({ tbl: table, op: 'upsert' as const, row: JSON.stringify(row) })));
-    for (const target of targets) this.#apply(target, rows);
-  }
-
-  /** Sends each cell's pending control-plane writes to every other cell, in the order they were made. */
-  sync(): void {
-    if (this.#syncing || !this.#replicas.length) return;
-    this.#syncing = true;
-    try {
-      for (const source of this.#replicas) {
-        const changes = source.pending();
-        if (!changes.length) continue;
-        for (const target of this.#replicas) {
-          if (target === source) continue;
-          try {
-            this.#apply(target, changes);
-          } catch (error) {
-            console.error(`[svc-server] control plane: copying ${changes.length} change(s) from ${source.country} to ${target.country} failed`, error);
-          }
-        }
-        source.forget('<=', changes.at(-1)!.seq);
-      }
-    } finally {
-      this.#syncing = false;
-    }
-  }
+  const dangling = danglingReferences(db, references);
+  if (dangling.length) console.warn(`[svc-server] control plane: cell rows naming configuration the control database lacks: ${dangling.join(', ')}`);
 }

@@ -45,7 +45,6 @@ export function countryGate(ctx: ServerContext): MiddlewareHandler<Env> {
       }
       await next();
     } finally {
-      ctx.replicate?.();
     }
   };
 }

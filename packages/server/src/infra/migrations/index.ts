@@ -23,8 +23,19 @@ import { verifyAgree } from './021-verify-agree.js';
 import { protect } from './022-protect.js';
 import { comply } from './024-comply.js';
 import { decisionAuthentication } from './025-decision-authentication.js';
+export { controlMigrations } from './control.js';
 
-/** Every schema migration, in order. Add a module's migration here with the next free id. */
+/**
+ * The migrations of a cell's own file, in order: add a module's migration here with the next free id. They run on the
+ * cell's file alone, before the control database is attached, and build the schema as one file (the organisation
+ * configuration tables included, which the control database is first filled from: see `control.ts`). Once a data
+ * directory is separated, those tables are in the control file only, so:
+ * - a change to a control table (`CONTROL_TABLES` in `cells/control-plane.ts`) goes in `controlMigrations`
+ *   (`control.ts`), with the next free id there, its statements naming `control.<table>`;
+ * - a cell table made or rebuilt from now on declares no foreign key to a control table (SQLite cannot enforce one
+ *   across files; those of the migrations above are dropped on open): the code that writes such an id reads the row
+ *   it names first.
+ */
 export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
   agentIdentities, delegations, noticeRecords, agentManifests, agreements, signatureRequests, inboxAddressees,
   homeCountries, credentials, transfers, connect, verifyAgree, protect, comply, decisionAuthentication];

@@ -40,6 +40,8 @@ const current = new WeakMap<ServerContext, Set<string>>();
  */
 export function firstPartyClient(ctx: ServerContext, key: string, options: { name: string; redirectPath: string; scopes: string[] }): FirstPartyClient {
   const redirectUri = `${ctx.baseUrl}${options.redirectPath}`;
+  // One client for the service (its setting is the control plane's), signing in at every cell's own origin.
+  const redirectUris = JSON.stringify([...new Set([ctx.baseUrl, ...ctx.cells.list().map((cell) => cell.base_url)])].map((url) => `${url}${options.redirectPath}`));
   const seen = current.get(ctx) ?? new Set<string>();
   current.set(ctx, seen);
   const known = read(ctx)?.clients[key];
@@ -62,10 +64,10 @@ export function firstPartyClient(ctx: ServerContext, key: string, options: { nam
       // Written directly: the redirect URI is the service's own, whatever the environment rules for an application's.
       stmt(ctx.db, `INSERT INTO oauth_clients (id, account_id, application_id, name, client_type, token_endpoint_auth_method,
         secret_hash, redirect_uris, grant_types, created_at) VALUES (?, ?, ?, ?, 'public', 'none', NULL, ?, '["authorization_code"]', ?)`)
-        .run(client.client_id, stored.account_id, stored.application_id, options.name, JSON.stringify([redirectUri]), now);
+        .run(client.client_id, stored.account_id, stored.application_id, options.name, redirectUris, now);
     } else {
       client = { ...client, name: options.name, scopes: options.scopes };
-      stmt(ctx.db, 'UPDATE oauth_clients SET redirect_uris = ?, name = ? WHERE id = ?').run(JSON.stringify([redirectUri]), options.name, client.client_id);
+      stmt(ctx.db, 'UPDATE oauth_clients SET redirect_uris = ?, name = ? WHERE id = ?').run(redirectUris, options.name, client.client_id);
     }
     stored = { ...stored, clients: { ...stored.clients, [key]: client } };
     stmt(ctx.db, 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(SETTING, JSON.stringify(stored));
