@@ -9,7 +9,7 @@ import { route, routes } from '../../infra/http/route.js';
 import { AGENT_TOKEN_PREFIX } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
-import { ApiError, forbidden } from '../../infra/errors.js';
+import { ApiError, errorResponse, forbidden } from '../../infra/errors.js';
 import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest } from './gateway.js';
 import { agentToolNames, type AgentPrincipal } from './tools.js';
 
@@ -161,14 +161,13 @@ async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
   try {
     agent = agentOf(ctx, c.req.header('authorization'));
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return c.json(err.toBody(), 401, { 'WWW-Authenticate': challenge(ctx) });
+    if (err instanceof ApiError && err.status === 401) return errorResponse(c, err, { 'WWW-Authenticate': challenge(ctx) });
     throw err;
   }
   if (c.req.method !== 'POST') {
-    return c.json({
-      message: `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
-      code: 'method_not_allowed',
-    }, 405, { Allow: 'POST' });
+    return errorResponse(c, new ApiError(405,
+      `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
+      'method_not_allowed'), { Allow: 'POST' });
   }
   return handleGatewayRequest(ctx, agent, c.req.raw);
 }
