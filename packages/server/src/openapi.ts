@@ -3,15 +3,10 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Env, ServerContext } from './infra/context.js';
 import { buildOpenApi, declaredRoutes } from './infra/http/openapi.js';
 import { definition } from './infra/http/route.js';
-import { protectOperations } from './surfaces/protect/routes.js';
-import { connectOperations } from './surfaces/connect/routes.js';
 import type { Operation } from './infra/operations.js';
 
 /** Operation lists of the modules whose routes do not declare themselves yet. */
-export const operationLists: Operation[][] = [
-  protectOperations,
-  connectOperations,
-];
+export const operationLists: Operation[][] = [];
 
 /** The app's routes as the document describes them: declared routes, then the remaining descriptor lists. */
 export function documentedRoutes(app: OpenAPIHono<Env>) {

@@ -1,11 +1,8 @@
 // What the Protect modules share: who is calling (a person or the organisation), the refusals of illegal
-// transitions, body-referenced applications, and optional request bodies.
-import type { Context } from 'hono';
-import type { z } from 'zod/mini';
-import type { Env, Principal, ServerContext } from '../../infra/context.js';
+// transitions and body-referenced applications.
+import type { Principal, ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { ApiError, forbidden, unprocessable } from '../../infra/errors.js';
-import { readJson, validate } from '../../infra/validate.js';
 
 /** The caller as Protect sees it: the organisation (an API token) or one person of the account. */
 export type Caller = { kind: 'organisation'; accountId: string } | { kind: 'person'; accountId: string; personId: string };
@@ -40,12 +37,6 @@ export function accountApplication(ctx: ServerContext, accountId: string, id: st
   if (!row || row.account_id !== accountId) throw refused(path, 'application_not_found', `No application ${id} in this account.`);
   if (!row.active) throw refused(path, 'application_inactive', `Application ${id} is not active.`);
   return id;
-}
-
-/** Reads a JSON body that may be left out: no body at all validates as `{}`. */
-export async function readOptionalJson<T>(c: Context<Env>, schema: z.ZodMiniType<T>): Promise<T> {
-  if ((await c.req.text()) === '') return validate(schema, {});
-  return readJson(c, schema);
 }
 
 /** JSON text of a stored object column, parsed (null stays null). */
