@@ -6,13 +6,14 @@
  * temp, main, then attached files). A write through any cell is the write: nothing is copied, lost or brought back.
  *
  * Atomicity (WAL): a transaction writing both files is atomic per file, not across them; SQLite commits the cell's
- * file first, then the control file, so a crash between keeps the cell's part only. Writes that span both: a token's
- * deferred `last_used_at` riding on a request's cell writes, and a form connection's `last_submission_at` beside its
- * submission (lost: the time is a little older); the webhook worker's delivery outcome (cell) with the endpoint's
- * `consecutive_failures` and automatic disable (lost: disabled one failure later, never disabled without the failed
- * delivery on record); a delegation grant (cell) and the agent naming it (control: the grant is durable before
- * configuration points at it); an activity event (cell) about an agent change (the event may outlive a lost change:
- * activity is a log, never read as configuration). Every other configuration write touches the control file alone.
+ * file first, then the control file, so a crash between keeps the cell's part only. Writes that span both, each safe
+ * in that order: a token's deferred `last_used_at` riding on a request's cell writes, and a form connection's
+ * `last_submission_at` beside its submission (lost: the time is older); the webhook worker's delivery outcome (cell)
+ * with the endpoint's `consecutive_failures` and automatic disable (lost: disabled one failure later, never without
+ * the failed delivery on record); a delegation grant (cell) and the agent naming it (the grant exists before
+ * configuration points at it); a deleted OAuth client's tokens in this cell (gone before the client is); an activity
+ * event (cell) about an agent change (it may outlive a lost change: activity is a log, never read as configuration).
+ * Every other configuration write touches the control file alone.
  *
  * Counters that change often stay in the control row they describe, written in place by one statement (`SET
  * last_used_at = ?`, `SET consecutive_failures = consecutive_failures + 1`): the control file's single write lock

@@ -61,6 +61,7 @@ describe('webhook deliveries across restarts', () => {
     await first.close();
 
     const db = new Database(join(dataDir, 'svc.sqlite'), { readonly: true });
+    db.prepare('ATTACH DATABASE ? AS control').run(join(dataDir, 'control.sqlite')); // the endpoints are the control plane's
     const state = db.prepare(`SELECT w.url, d.status, d.attempt_count, (SELECT group_concat(outcome) FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
                               FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ORDER BY w.seq, d.seq`).all() as { url: string; status: string; attempt_count: number; attempts: string | null }[];
     db.close();

@@ -63,7 +63,7 @@ describe('webhook endpoint routes', () => {
     assert.ok(!row.secret_enc.includes(endpoint.secret.slice(6)));
     const bodies = db.prepare('SELECT body_enc FROM webhook_events').pluck().all() as string[];
     assert.ok(bodies.length > 0 && bodies.every((b) => b.startsWith('v1.') && !b.includes('consent-token-value')));
-    for (const name of ['svc.sqlite', 'svc.sqlite-wal']) {
+    for (const name of ['svc.sqlite', 'svc.sqlite-wal', 'control.sqlite', 'control.sqlite-wal']) {
       const file = existsSync(join(server.dataDir, name)) ? readFileSync(join(server.dataDir, name)) : Buffer.alloc(0);
       assert.equal(file.includes(Buffer.from(endpoint.secret)), false, `the secret is not in ${name}`);
       assert.equal(file.includes(Buffer.from('consent-token-value')), false, `the consent token is not in ${name}`);
