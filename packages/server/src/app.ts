@@ -4,7 +4,7 @@ import { idempotency } from './infra/idempotency.js';
 import type { Env, ServerContext } from './infra/context.js';
 import { onError, onNotFound } from './infra/errors.js';
 import { decisionsModule } from './consent/decisions/index.js';
-import { serveOpenApi } from './openapi.js';
+import { serveOpenApi } from './infra/http/openapi.js';
 import { router, type RouteModule } from './infra/http/route.js';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { allowedOriginRoutes } from './platform/account/allowed-origins.js';

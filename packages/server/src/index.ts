@@ -4,7 +4,7 @@
  */
 export { startServer, sandboxSeeders } from './server.js';
 export type { StartServerOptions, RunningServer } from './server.js';
-export type { Sandbox } from './sandbox.js';
+export type { Sandbox } from './platform/account/sandbox.js';
 export { createApp } from './app.js';
 export type { Clock, TestClock } from './infra/clock.js';
 export { createTestClock, systemClock } from './infra/clock.js';

@@ -10,7 +10,7 @@ import { DomainEvents } from './infra/events.js';
 import { runCloseHooks } from './infra/lifecycle.js';
 import { Metrics } from './infra/metrics.js';
 import { demoFlowSeeder } from './platform/flows/sandbox.js';
-import { ensureSandbox, type Sandbox, type SandboxSeeder } from './sandbox.js';
+import { ensureSandbox, type Sandbox, type SandboxSeeder } from './platform/account/sandbox.js';
 import { oauthSandboxSeeder } from './platform/oauth/sandbox.js';
 import { Cells } from './infra/cells/directory.js';
 import { DEFAULT_COUNTRIES, parseCountries } from './infra/cells/config.js';

@@ -103,6 +103,13 @@ function checkOrigin(ctx: ServerContext, c: Context<Env>): void {
 // ---- What the document says of the gateway and its two discovery documents
 
 /** The JSON-RPC 2.0 response to a request (one message per POST; MCP's streamable HTTP takes no batches). */
+/** One JSON-RPC request or notification, as the document describes it (the transport parses it itself). */
+const jsonRpcMessage = z.object({
+  jsonrpc: z.literal('2.0'),
+  id: z.optional(z.union([z.string(), z.number()])),
+  method: z.string(),
+  params: z.optional(z.record(z.string(), z.unknown())),
+});
 const jsonRpcResponse = z.object({
   jsonrpc: z.literal('2.0'),
   id: z.union([z.string(), z.number(), z.null()]),
@@ -179,7 +186,7 @@ export const mcpRoutes = routes((app, ctx) => {
   route(app, {
     method: 'post', path: MCP_PATH, tag,
     summary: 'MCP streamable HTTP (stateless, JSON answers): one JSON-RPC message per POST with an agent token (401 with WWW-Authenticate: Bearer resource_metadata=… without one); GET and DELETE answer 405',
-    auth: ['agent_token'], middleware: [limitBody(GATEWAY_BODY_LIMIT)],
+    auth: ['agent_token'], rawBody: jsonRpcMessage, middleware: [limitBody(GATEWAY_BODY_LIMIT)],
     response: { status: 200, description: 'The JSON-RPC response', schema: jsonRpcResponse },
     alsoResponds: [{ status: 202, description: 'Accepted, no body: the message was a notification or a response' }],
     errors: [400, 405, 406, 413, 415],

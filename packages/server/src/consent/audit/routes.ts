@@ -58,7 +58,10 @@ export function auditRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
     return c.json({ anchor_id: anchor.id, receipts: anchorReceipts(ctx, anchor.id) });
   });
 
-  app.get('/.well-known/witness-configuration', async (c) => {
+  route(app, {
+    method: 'get', path: '/.well-known/witness-configuration', summary: "The audit trail's witness: its key and how anchors are checked", tag,
+    response: { status: 200, description: 'The witness configuration' },
+  }, async (c) => {
     c.header('Cache-Control', 'public, max-age=300');
     return c.json((await localWitness(ctx)).configuration());
   });

@@ -318,7 +318,7 @@ describe('approval decisions leave authorization records, receipts and audit eve
     const d = await createApproval(server, 'embed');
     const counts = () => ['authorization_records', 'audit_events', 'webhook_events'].map((t) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get());
     const before = counts();
-    db.exec("CREATE TEMP TRIGGER refuse_authorizations BEFORE INSERT ON authorization_records BEGIN SELECT RAISE(ABORT, 'refused'); END");
+    db.exec("CREATE TRIGGER refuse_authorizations BEFORE INSERT ON authorization_records BEGIN SELECT RAISE(ABORT, 'refused'); END");
     try {
       assert.equal((await step(server, d.session_token, { action: 'approve' })).status, 500);
     } finally {

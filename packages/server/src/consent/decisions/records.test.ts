@@ -352,7 +352,7 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     await toReview(server, d.session_token, fresh());
     const counts = () => ['consent_records', 'audit_events', 'consent_tokens', 'webhook_events'].map((t) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get());
     const before = counts();
-    db.exec("CREATE TEMP TRIGGER refuse_records BEFORE INSERT ON consent_records BEGIN SELECT RAISE(ABORT, 'records are refused'); END");
+    db.exec("CREATE TRIGGER refuse_records BEFORE INSERT ON consent_records BEGIN SELECT RAISE(ABORT, 'records are refused'); END");
     try {
       const res = await step(server, d.session_token, { action: 'agree', granted: ['newsletter'], objected: [] });
       assert.equal(res.status, 500);

@@ -201,7 +201,7 @@ export function formPlatformRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): v
   route(app, {
     method: 'post', path: '/hooks/forms/{connection_id}',
     summary: 'Inbound form submission (Typeform webhook), signed with Typeform-Signature: sha256=<base64 HMAC-SHA256 of the raw body>', tag,
-    auth: [], middleware: [limitBody(SUBMISSION_BODY_LIMIT)],
+    auth: [], rawBody: typeformWebhook, middleware: [limitBody(SUBMISSION_BODY_LIMIT)],
     response: { status: 200, description: 'The record made, or found again for a replayed submission token', schema: formSubmissionResult },
     errors: [400, 401, 404, 413, 422],
   }, async (c) => c.json(await receive(ctx, c)));

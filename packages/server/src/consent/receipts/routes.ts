@@ -93,7 +93,10 @@ export function receiptRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
     return sendReceipt(c, ctx, receipt, flavor, (r) => ({ authorization_receipt: r }));
   });
 
-  app.get('/schemas/receipt/v2/record.json', (c) => {
+  route(app, {
+    method: 'get', path: '/schemas/receipt/v2/record.json', summary: 'The JSON Schema of consent receipt v2', tag,
+    response: { status: 200, description: 'application/schema+json' },
+  }, (c) => {
     c.header('Cache-Control', 'public, max-age=3600');
     c.header('Access-Control-Allow-Origin', '*');
     return c.body(receiptSchemaText(), 200, { 'Content-Type': 'application/schema+json' });

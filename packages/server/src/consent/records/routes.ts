@@ -7,6 +7,7 @@ import {
   consentStatus,
   consentStatusQuery,
   createConsentRecordRequest,
+  createImportRequest,
   type CreateConsentRecordRequest,
   withdrawConsentRecordRequest,
 } from '@svc/client/schemas';
@@ -130,7 +131,7 @@ function importRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   // No `body`: the envelope and each row are checked by `runImport`, so one bad row is refused by name, not the import.
   route(app, {
     method: 'post', path: IMPORTS_PATH, summary: 'Import up to 5000 records captured elsewhere (channel imported); dry_run reports and writes nothing', tag,
-    permission: 'write', middleware: [limitBody(IMPORT_BODY_LIMIT)],
+    permission: 'write', rawBody: createImportRequest, middleware: [limitBody(IMPORT_BODY_LIMIT)],
     response: { status: 201, description: 'The import with per-row results (200 for a dry run, which is not stored)', schema: consentImportEnvelope },
     errors: [404, 413, 422],
   }, async (c) => {

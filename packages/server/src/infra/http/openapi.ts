@@ -3,7 +3,8 @@
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
 import { errorBody } from '@svc/client/schemas';
 import { z } from 'zod/mini';
-import type { Env } from '../context.js';
+import type { Env, ServerContext } from '../context.js';
+import { route } from './route.js';
 
 type JsonSchema = Record<string, unknown>;
 type Content = Record<string, { schema: z.ZodMiniType }>;
@@ -30,7 +31,8 @@ function operationObject(route: RouteConfig) {
   const permission = (route as { 'x-svc-permission'?: string })['x-svc-permission'];
   const write = path.startsWith('/api/v1/') && method !== 'get' && security.length > 0;
   const query = request?.query as z.ZodMiniType | undefined;
-  const body = (request?.body?.content as Content | undefined)?.['application/json']?.schema;
+  const raw = (route as { 'x-svc-raw-body'?: z.ZodMiniType })['x-svc-raw-body'];
+  const body = (request?.body?.content as Content | undefined)?.['application/json']?.schema ?? raw;
   const parameters = [
     ...pathParameters(path),
     ...(query ? queryParameters(query) : []),
@@ -108,4 +110,17 @@ export function buildOpenApi(routes: RouteConfig[], serverUrl?: string) {
       },
     },
   };
+}
+
+/** `GET /.well-known/openapi`: the document, built once per server from the app's own routes (this one included). */
+export function serveOpenApi(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  let cached: string | undefined;
+  route(app, {
+    method: 'get', path: '/.well-known/openapi', summary: 'This OpenAPI 3.1 document, built from the route definitions', tag: 'Discovery and transparency',
+    response: { status: 200, description: 'The OpenAPI document' },
+  }, (c) => {
+    cached ??= JSON.stringify(buildOpenApi(declaredRoutes(app), ctx.baseUrl || undefined));
+    c.header('Cache-Control', 'public, max-age=300');
+    return c.body(cached, 200, { 'Content-Type': 'application/json' });
+  });
 }

@@ -29,6 +29,8 @@ export interface RouteSpec<B extends Schema | undefined = undefined, Q extends S
   /** Credentials of a route without `permission` (it checks them itself); empty or absent for a public route. */
   auth?: Auth[];
   body?: B;
+  /** A body the handler reads itself (raw bytes under a signature, a transport's own parsing): documented only. */
+  rawBody?: Schema;
   query?: Q;
   /** Success response: status and body schema (omit the schema for an empty body). */
   response: Success;
@@ -53,7 +55,10 @@ const statusText: Record<number, string> = {
   403: 'Authenticated but not allowed',
   404: "No such resource (or not this account's)",
   409: 'A request with the same Idempotency-Key is still running, or a status change the current status does not allow',
+  405: 'Method not allowed',
+  406: 'Not acceptable: the Accept header names no type this operation answers',
   413: 'Request body too large',
+  415: 'Unsupported media type',
   421: "Misdirected: the resource is homed in another country's cell; `home_country` names the cell to re-issue against",
   422: 'Validation failed; `errors` names each path',
 };
@@ -101,6 +106,7 @@ export function definition(spec: RouteSpec<Schema | undefined, Schema | undefine
       ...Object.fromEntries([spec.response, ...(spec.alsoResponds ?? [])].map(success)),
       ...Object.fromEntries(errorStatuses(spec, auth).map((s) => [s, { description: statusText[s] ?? 'Error' }])),
     },
+    ...(spec.rawBody ? { 'x-svc-raw-body': spec.rawBody } : {}),
     middleware,
   };
   return createRoute(config as unknown as RouteConfig);

@@ -7,12 +7,18 @@ const advanceRequest = z.strictObject({ seconds: z.number().check(z.gte(0), z.lt
 
 /** JWKS, metrics and the test clock. */
 export const systemRoutes = routes((app, ctx) => {
-  app.get('/.well-known/jwks.json', (c) => {
+  route(app, {
+    method: 'get', path: '/.well-known/jwks.json', summary: "This cell's public signing keys (receipts, tokens, credentials)", tag: 'Discovery and transparency',
+    response: { status: 200, description: 'A JWK Set' },
+  }, (c) => {
     c.header('Cache-Control', 'public, max-age=300');
     return c.json(ctx.keys.jwks);
   });
 
-  app.get('/metrics', (c) => c.text(ctx.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }));
+  route(app, {
+    method: 'get', path: '/metrics', summary: 'Counters in the Prometheus text format (e.g. trust_surface_postmessage_dropped_total)', tag: 'Operations',
+    response: { status: 200, description: 'text/plain; version=0.0.4' },
+  }, (c) => c.text(ctx.metrics.render(), 200, { 'Content-Type': 'text/plain; version=0.0.4' }));
 
   route(app, {
     method: 'post', path: '/api/v1/test_clock/advance', summary: 'Move the test clock forward (SVC_TEST_CLOCK=1 only)', tag: 'Test clock',

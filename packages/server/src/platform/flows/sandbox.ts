@@ -2,7 +2,7 @@
 // consent taken in the organisation's own form (the consent field and the snippet).
 import { flowConfig, type FlowConfigInput } from '@svc/client/schemas';
 import type { ServerContext } from '../../infra/context.js';
-import type { SandboxSeeded, SandboxSeeder } from '../../sandbox.js';
+import type { SandboxSeeded, SandboxSeeder } from '../account/sandbox.js';
 import { activateFlow, createFlow, getFlow } from './store.js';
 
 /** `settings` key holding the id of the sandbox's informed-consent demo flow. */

@@ -5,7 +5,9 @@ import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import type Provider from 'oidc-provider';
-import { routes } from '../../infra/http/route.js';
+import { route, routes } from '../../infra/http/route.js';
+
+const tag = 'OpenID provider';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { findClient } from './clients.js';
 import { interactionRoutes } from './interactions.js';
@@ -45,9 +47,19 @@ export const oauthRoutes = routes((app, ctx) => {
   };
 
   interactionRoutes(app, ctx, () => oauthProvider(ctx));
-  app.post('/oauth2/par', (c) => handOff(c, '/oauth/par'));
+  // The provider reads these requests' form bodies and authenticates their clients itself.
+  route(app, {
+    method: 'post', path: '/oauth2/par', summary: 'Pushed authorization request (RFC 9126): the same as /oauth/par', tag,
+    response: { status: 201, description: 'The request_uri to authorize with' }, errors: [400, 401],
+  }, (c) => handOff(c, '/oauth/par'));
   // Token exchange (RFC 8693) has a path of its own in the spec; it is the token endpoint with that grant.
-  app.post('/oauth/token/exchange', (c) => handOff(c, '/oauth/token'));
+  route(app, {
+    method: 'post', path: '/oauth/token/exchange', summary: 'Token exchange (RFC 8693): a delegation grant for an agent token', tag,
+    response: { status: 200, description: 'The agent token' }, errors: [400, 401],
+  }, (c) => handOff(c, '/oauth/token'));
   app.all('/oauth/*', (c) => handOff(c));
-  app.get('/.well-known/openid-configuration', (c) => handOff(c));
+  route(app, {
+    method: 'get', path: '/.well-known/openid-configuration', summary: "The OpenID provider's discovery document", tag,
+    response: { status: 200, description: 'OpenID Provider Metadata' },
+  }, (c) => handOff(c));
 });

@@ -3,7 +3,7 @@
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { findApplication } from '../application-store.js';
-import type { SandboxSeeded, SandboxSeeder } from '../../sandbox.js';
+import type { SandboxSeeded, SandboxSeeder } from '../account/sandbox.js';
 import { createClient, findClient } from './clients.js';
 
 /** The playground's OAuth callback page. */

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ServerContext } from './infra/context.js';
-import { isoNow } from './infra/clock.js';
-import { hashSecret, newId, newSecret, randomBase62 } from './infra/ids.js';
+import type { ServerContext } from '../../infra/context.js';
+import { isoNow } from '../../infra/clock.js';
+import { hashSecret, newId, newSecret, randomBase62 } from '../../infra/ids.js';
 
 /** What `.svc/sandbox.json` holds: everything a newcomer needs to talk to the sandbox. */
 export interface Sandbox {
