@@ -10,7 +10,7 @@ import { minifyCssLiterals } from './scripts/size/minify-css.mjs';
 const bundles = [
   { input: 'packages/server/.tsc/hosted/pages/app/decision-page.js', file: 'packages/server/dist/public/decision-page' },
   { input: 'packages/server/.tsc/hosted/playground/app/playground.js', file: 'packages/server/dist/public/playground' },
-  { input: 'packages/server/.tsc/oauth/app/oauth-page.js', file: 'packages/server/dist/public/oauth-page' },
+  { input: 'packages/server/.tsc/platform/oauth/app/oauth-page.js', file: 'packages/server/dist/public/oauth-page' },
   { input: 'packages/protocol/dist/index.js', file: 'packages/protocol/dist/browser/svc-protocol', name: 'SvcProtocol' },
   { input: 'packages/capture/dist/index.js', file: 'packages/capture/dist/browser/svc-capture', name: 'SvcCapture' },
   { input: 'packages/schemas/dist/esm/index.js', file: 'packages/schemas/dist/browser/svc-schemas' },
