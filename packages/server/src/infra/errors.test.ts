@@ -74,7 +74,7 @@ describe('error responses of the error handlers', () => {
   app.get('/wrapped', () => {
     throw new ApiError(502, 'The upstream failed.', { code: 'upstream_failed', cause: new Error('secret upstream detail') });
   });
-  app.post('/json', jsonBody, (c) => c.json({ ok: true }));
+  app.post('/json', jsonBody(), (c) => c.json({ ok: true }));
 
   it('answers an unexpected error with a 500 that leaks nothing', async () => {
     const original = console.error;

@@ -29,6 +29,8 @@ export interface RouteSpec<B extends Schema | undefined = undefined, Q extends S
   /** Credentials of a route without `permission` (it checks them itself); empty or absent for a public route. */
   auth?: Auth[];
   body?: B;
+  /** An empty body is read as `{}` (the schema's defaults apply). */
+  optionalBody?: boolean;
   /** A body the handler reads itself (raw bytes under a signature, a transport's own parsing): documented only. */
   rawBody?: Schema;
   query?: Q;
@@ -42,6 +44,9 @@ export interface RouteSpec<B extends Schema | undefined = undefined, Q extends S
   /** Runs after the permission check and before the body is read (e.g. a larger body limit). */
   middleware?: MiddlewareHandler<Env>[];
 }
+
+/** Answers a request given its validated body. */
+export type Answer<T> = (c: Context<Env>, body: T) => Response | Promise<Response>;
 
 /** The validated request a handler receives. */
 export interface Input<B, Q> {
@@ -151,7 +156,7 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
   const middleware = [
     ...(spec.permission ? [requires(spec.permission, spec.access)] : []),
     ...(spec.middleware ?? []),
-    ...(spec.body ? [jsonBody] : []),
+    ...(spec.body ? [jsonBody(spec.optionalBody)] : []),
   ];
   const req = (c: Context<Env>) => c.req as unknown as { valid(target: string): unknown };
   app.openapi(definition(spec, middleware) as never, ((c: Context<Env>) =>

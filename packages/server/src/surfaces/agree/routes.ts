@@ -18,7 +18,7 @@ import {
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod/mini';
-import { route, routes } from '../../infra/http/route.js';
+import { type Answer, route, routes } from '../../infra/http/route.js';
 import { createAgreementFor } from './agreements/routes.js';
 import { requires } from '../../infra/auth.js';
 import type { Env, ServerContext } from '../../infra/context.js';
@@ -43,20 +43,6 @@ const MULTI = '/api/v1/multi_party_agreements';
 const AGREEMENTS = '/api/v1/agreements';
 const COLLABORATIONS = '/api/v1/collaborations';
 const MEMBERSHIPS = `${COLLABORATIONS}/{id}/memberships`;
-
-type Answer<T> = (c: Context<Env>, body: T) => Response | Promise<Response>;
-
-/**
- * A JSON body that may be left out: a request without one (no Content-Length, or 0, and not chunked) is answered at
- * once as if `{}` was sent; one with a body goes on to the router's validation.
- */
-function withoutBody<T>(schema: z.ZodMiniType<T>, answer: Answer<T>): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    const length = c.req.header('content-length');
-    if ((length === undefined || length === '0') && !c.req.header('transfer-encoding')) return answer(c, validate(schema, {}));
-    await next();
-  };
-}
 
 /** A quorum vote is a party's own: cast with their access token (an API token that may write is refused here). */
 function party(c: Context<Env>) {
@@ -189,7 +175,7 @@ function membershipRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   route(app, {
     method: 'post', path: `${MEMBERSHIPS}/{membership_id}/sign`,
     summary: "Sign a membership with the member's own access token (403 member_token_required, not_your_membership): pending -> signed, once (409 illegal_transition); the optional body chooses the shared data categories. The collaboration becomes active when its two or more current members have all signed",
-    tag: collaborationsTag, auth: ['access_token'], middleware: [requires('write', person), withoutBody(signMembershipRequest, sign)], body: signMembershipRequest,
+    tag: collaborationsTag, auth: ['access_token'], middleware: [requires('write', person)], optionalBody: true, body: signMembershipRequest,
     response: { status: 200, description: 'The membership, signed', schema: membershipEnvelope }, errors: [404, 409],
   }, (c, { body }) => sign(c, body));
 

@@ -14,7 +14,7 @@ import type { z } from 'zod/mini';
 import { route, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { createDataLicense, findDataLicense, listAccesses, listDataLicenses, recordAccess, revokeDataLicense, toDataLicense } from './data-licenses.js';
-import { type C, found, idOf, tag, withoutBody } from './http.js';
+import { type C, found, idOf, tag } from './http.js';
 
 const LICENSES = '/api/v1/data_licenses';
 
@@ -49,7 +49,7 @@ export const dataLicenseRoutes = routes((app, ctx) => {
   route(app, {
     method: 'post', path: `${LICENSES}/{id}/accesses`,
     summary: 'Count one access, atomically: never past max_access_count however requests race (409 max_access_count_reached once every access is used; 409 data_license_revoked). The body ({purpose, accessor}) is optional', tag,
-    permission: 'write', body: recordDataLicenseAccessRequest, middleware: [withoutBody(recordDataLicenseAccessRequest, count)],
+    permission: 'write', body: recordDataLicenseAccessRequest, optionalBody: true,
     response: { status: 201, description: 'The access, with its sequence number and the accesses remaining', schema: dataLicenseAccessEnvelope }, errors: [404, 409],
   }, (c, { body }) => count(c, body));
 

@@ -15,7 +15,7 @@ import { route, type RouteSpec, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { personOnly } from './common.js';
 import { createDataOffer, findDataOffer, listDataOffers, moveDataOffer, toDataOffer, type DataOfferMove } from './data-offers.js';
-import { type C, caller, found, idOf, personsOwn, personToo, tag, withoutBody } from './http.js';
+import { type C, caller, found, idOf, personsOwn, personToo, tag } from './http.js';
 
 const OFFERS = '/api/v1/data_offers';
 
@@ -79,7 +79,7 @@ function offerMoves(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   const decline = (c: C, { reason }: z.output<typeof declineDataOfferRequest>) => move(c, offerOf(c), { action: 'decline', reason });
   route(app, {
     ...post('decline', 'The data offer, declined'), permission: 'write', access: personToo,
-    body: declineDataOfferRequest, middleware: [withoutBody(declineDataOfferRequest, decline)],
+    body: declineDataOfferRequest, optionalBody: true,
     summary: "Decline the other side's terms (-> declined, final); the body ({reason}) is optional",
   }, (c, { body }) => decline(c, body));
 }

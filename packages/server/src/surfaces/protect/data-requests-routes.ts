@@ -14,7 +14,7 @@ import { route, type RouteSpec, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { personOnly } from './common.js';
 import { createDataRequest, findDataRequest, listDataRequests, moveDataRequest, toDataRequest, type DataRequestMove } from './data-requests.js';
-import { type C, caller, found, idOf, personsOwn, personToo, tag, withoutBody } from './http.js';
+import { type C, caller, found, idOf, personsOwn, personToo, tag } from './http.js';
 
 const REQUESTS = '/api/v1/data_requests';
 
@@ -64,7 +64,7 @@ export const dataRequestRoutes = routes((app, ctx) => {
   // The body is optional: no body at all completes the request without a note.
   const complete = (c: C, { note }: z.output<typeof completeDataRequestRequest>) => move(c, requestOf(c), { action: 'complete', note });
   route(app, {
-    ...moved('complete', 'The data request, completed'), body: completeDataRequestRequest, middleware: [withoutBody(completeDataRequestRequest, complete)],
+    ...moved('complete', 'The data request, completed'), body: completeDataRequestRequest, optionalBody: true,
     summary: "Complete a data request in progress (in_progress -> completed); an access request gets the export of what the service holds about the person. The body ({note}) is optional",
   }, (c, { body }) => complete(c, body));
 

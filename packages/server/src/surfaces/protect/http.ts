@@ -36,13 +36,3 @@ export function personsOwn(permission: Permission, what: string): MiddlewareHand
   ];
 }
 
-/**
- * An optional JSON body: no body at all is answered at once as if `{}` was sent (the router refuses an empty body);
- * any other body goes on to the router's validation, as a required body does.
- */
-export function withoutBody<T>(schema: z.ZodMiniType<T>, answer: (c: C, body: T) => Response | Promise<Response>): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    if ((await c.req.text()) === '') return answer(c, validate(schema, {})); // Hono keeps the text: the router reads it again
-    await next();
-  };
-}

@@ -1,9 +1,8 @@
 // `/api/v1/residency_posture`: where the account's subjects' data is stored, per country cell, with an assurance
 // status (API tokens holding `read`), and its signed evidence package.
 import { EVIDENCE_FORMAT_TYPES, evidencePackage, residencyPostureEnvelope, residencyPostureEvidenceRequest } from '@svc/client/schemas';
-import { route, routes } from '../../../infra/http/route.js';
+import { type Answer, route, routes } from '../../../infra/http/route.js';
 import { auditAnchorOf, signEvidencePackage } from '../evidence/package.js';
-import { type Answer, withoutBody } from '../evidence/read-body.js';
 import { residencyPosture } from './posture.js';
 
 const BASE = '/api/v1/residency_posture';
@@ -30,7 +29,7 @@ export const residencyRoutes = routes((app, ctx) => {
   // The body is optional: an empty one reads as `{}`.
   route(app, {
     method: 'post', path: `${BASE}/evidence_package`, summary: 'Draw a signed proof of residency: the posture and each country\'s audit chain heads', tag,
-    permission: 'read', middleware: [withoutBody(residencyPostureEvidenceRequest, draw)], body: residencyPostureEvidenceRequest,
+    permission: 'read', optionalBody: true, body: residencyPostureEvidenceRequest,
     response: {
       status: 201,
       description: `The package: a compact JWS (ES256, typ svc-evidence+jwt, kid in /.well-known/jwks.json), format_type ${EVIDENCE_FORMAT_TYPES.residencyPosture}`,

@@ -9,10 +9,9 @@ import {
   transferRegisterQuery,
 } from '@svc/client/schemas';
 import type { z } from 'zod/mini';
-import { route, routes } from '../../../infra/http/route.js';
+import { type Answer, route, routes } from '../../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../../infra/pagination.js';
 import { signEvidencePackage } from '../evidence/package.js';
-import { type Answer, withoutBody } from '../evidence/read-body.js';
 import { listTransfers, transferRegisterSnapshot } from './register.js';
 
 const BASE = '/api/v1/transfer_register';
@@ -36,7 +35,7 @@ export const transferRegisterRoutes = routes((app, ctx) => {
   route(app, {
     method: 'post', path: `${BASE}/evidence_package`,
     summary: 'Draw a signed, independently verifiable evidence package of the register (optionally one application\'s): route totals, the entries and the audit chain heads it was drawn against',
-    tag, permission: 'read', middleware: [withoutBody(transferRegisterEvidenceRequest, draw)], body: transferRegisterEvidenceRequest,
+    tag, permission: 'read', optionalBody: true, body: transferRegisterEvidenceRequest,
     response: {
       status: 201,
       description: `The package: a compact JWS (ES256, typ svc-evidence+jwt, kid in /.well-known/jwks.json), format_type ${EVIDENCE_FORMAT_TYPES.transferRegister}`,
