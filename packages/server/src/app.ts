@@ -14,6 +14,7 @@ import { corsRoutes } from './platform/account/cors.js';
 import { meRoutes } from './platform/account/me.js';
 import { systemRoutes } from './platform/account/system.js';
 import { flowRoutes } from './platform/flows/routes.js';
+import { hostedRoutes } from './hosted/index.js';
 import { sdkRoutes } from './hosted/sdk/index.js';
 import { webhookRoutes } from './platform/webhooks/index.js';
 import { capturesModule } from './consent/captures/index.js';
@@ -45,7 +46,8 @@ const modules: RouteModule[] = [
   applicationRoutes,
   allowedOriginRoutes,
   flowRoutes,
-  decisionsModule, // decisions API + consent_sessions alias, participant API, hosted pages, playground at /
+  decisionsModule, // decisions API + consent_sessions alias, participant API, an authorization's withdrawal page
+  hostedRoutes, // the hosted decision pages and the playground at /
   sdkRoutes, // the script-tag SDK: /sdk/v1/svc.js (IIFE), /sdk/v1/svc.mjs (ESM) and their source maps
   webhookRoutes, // webhook endpoints, deliveries; registers the outbox writer and starts the delivery worker
   capturesModule, // render endpoint, captures, authorize (capture tokens), form platform connections and /hooks/forms

@@ -50,7 +50,7 @@ export const jsonBody = (optional = false): MiddlewareHandler => async (c, next)
   const text = await c.req.text();
   if (optional && text.trim() === '') {
     // The validator reads `{}` (it parses the cached text, and reads no body at all without a Content-Type).
-    if (type) c.req.bodyCache.text = Promise.resolve('{}');
+    if (type) (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}');
     return next();
   }
   if (type ? !JSON_TYPE.test(type) : text !== '') throw badRequest('Content-Type must be application/json.', 'unsupported_content_type');

@@ -1,11 +1,9 @@
-// Decisions as one route module: the API (and its deprecated alias), the participant API, the hosted pages (with the
-// withdrawal entry of an approval's authorization record) and the playground at `/`.
+// Decisions as one route module: the API (and its deprecated alias), the participant API the hosted page calls, and
+// the withdrawal entry of an approval's authorization record. The pages themselves are hosted/'s.
 import { authorizationPageRoutes } from '../authorizations/routes.js';
 import type { ServerContext } from '../../infra/context.js';
 import { routes } from '../../infra/http/route.js';
 import { onClose } from '../../infra/lifecycle.js';
-import { pageRoutes } from '../../hosted/pages/routes.js';
-import { playgroundRoutes } from '../../hosted/playground/routes.js';
 import { participantRoutes } from './participant.js';
 import { decisionRoutes } from './routes.js';
 import { startExpirySweep } from './store.js';
@@ -14,9 +12,7 @@ import { startExpirySweep } from './store.js';
 export const decisionsModule = routes((app, ctx) => {
   decisionRoutes(app, ctx);
   participantRoutes(app, ctx);
-  pageRoutes(app, ctx);
   authorizationPageRoutes(app, ctx);
-  playgroundRoutes(app, ctx);
   // Kinds whose expiry records something (a signing session's party outcome) are swept at their deadline.
   onClose(ctx, startExpirySweep(ctx));
 });
