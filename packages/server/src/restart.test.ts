@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import type { AllowedOrigin, ApiToken, Application, Flow } from '@svc/client/schemas';
+import type { AllowedOrigin, ApiToken, Application, Flow } from '@svc/schemas';
 import { startTestServer } from './testing.js';
 
 describe('restart on the same data directory', () => {

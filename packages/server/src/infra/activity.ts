@@ -1,4 +1,4 @@
-import type { ActivityEvent } from '@svc/client/schemas';
+import type { ActivityEvent } from '@svc/schemas';
 import { isoNow } from './clock.js';
 import type { ServerContext } from './context.js';
 import { stmt } from './db.js';

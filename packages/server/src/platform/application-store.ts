@@ -1,5 +1,5 @@
 // Application storage: routes and other modules read applications through these functions.
-import type { Application } from '@svc/client/schemas';
+import type { Application } from '@svc/schemas';
 import { isoNow } from '../infra/clock.js';
 import type { ServerContext } from '../infra/context.js';
 import { stmt } from '../infra/db.js';

@@ -1,6 +1,6 @@
 // Malformed and hostile requests to /api/v1/agent_identities: each gets its 4xx with a message, never a 5xx.
 import { describeHostile, type HostileCase } from '../../hostile-cases.js';
-import { AGENT_METADATA_MAX_BYTES } from '@svc/client/schemas';
+import { AGENT_METADATA_MAX_BYTES } from '@svc/schemas';
 
 const base = '/api/v1/agent_identities';
 const json = { 'content-type': 'application/json' };

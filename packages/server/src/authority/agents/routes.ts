@@ -10,7 +10,7 @@ import {
   capabilityManifestListQuery,
   createAgentIdentityRequest,
   pinCapabilityManifestRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { route, routes } from '../../infra/http/route.js';

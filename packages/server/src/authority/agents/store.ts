@@ -1,6 +1,6 @@
 // Agent identity storage and its state machine. Other modules (delegations, token exchange) read agent identities
 // only through the functions exported here.
-import type { AgentIdentity, AgentIdentityStatus, AgentType } from '@svc/client/schemas';
+import type { AgentIdentity, AgentIdentityStatus, AgentType } from '@svc/schemas';
 import { recordActivity } from '../../infra/activity.js';
 import { defaultApplication } from '../../platform/application-store.js';
 import { isoNow } from '../../infra/clock.js';

@@ -4,7 +4,7 @@
 // too, so re-delegating never multiplies an allowance. Allowed is recorded as `authority exercised`; beyond bounds
 // an approval can lift is escalated to the principal when the grant allows it, else denied naming the bound. An
 // approval lifts only the bounds the principal was asked about; every other is checked again when it is used.
-import type { AuthorityCheck, AuthorityCheckRequest, CreateEscalationRequest, Escalation, ProposedAction } from '@svc/client/schemas';
+import type { AuthorityCheck, AuthorityCheckRequest, CreateEscalationRequest, Escalation, ProposedAction } from '@svc/schemas';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { isoNow } from '../../infra/clock.js';
 import type { Principal, ServerContext } from '../../infra/context.js';

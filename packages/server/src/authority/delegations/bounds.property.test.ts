@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { DelegationBounds } from '@svc/client/schemas';
+import type { DelegationBounds } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { failedBounds, firstFailedBound, wideningsOf, type ActionProposal, type CheckState, type GrantTerms } from './bounds.js';
 import { agentToken, check, grant, newAgent, signIn, type Agent, type Person } from './test-support.js';

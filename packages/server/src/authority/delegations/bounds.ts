@@ -1,7 +1,7 @@
 // The rules of a grant's bounds, as pure functions: whether a proposed action is within them, and whether a
 // sub-delegation stays within its parent. Kept free of storage so every rule is tested exhaustively (fast-check).
-import type { BoundName, DelegationBounds, EscalationTrigger } from '@svc/client/schemas';
-import { ESCALATION_TRIGGERS } from '@svc/client/schemas';
+import type { BoundName, DelegationBounds, EscalationTrigger } from '@svc/schemas';
+import { ESCALATION_TRIGGERS } from '@svc/schemas';
 
 /** The terms of a grant the checks read. */
 export interface GrantTerms {

@@ -3,7 +3,7 @@
 // approves once; the authorization receipts prove it; revocation stops the token at once.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { authorizationReceiptRecord } from '@svc/client/schemas';
+import { authorizationReceiptRecord } from '@svc/schemas';
 import { verifyReceipt } from '@svc/client';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { agentToken, answer, call, check, exchangeGrant, grant, newAgent, signIn, type Agent, type Person } from './test-support.js';

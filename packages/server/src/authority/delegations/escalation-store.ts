@@ -1,7 +1,7 @@
 // Escalation storage: the rows, their read-time expiry, the principal's decision and the single use of an approval.
 // Decisions and authorization records read it; it reads nothing of theirs, so no module cycle forms.
-import type { BoundName, Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/client/schemas';
-import { ESCALATION_TRIGGERS } from '@svc/client/schemas';
+import type { BoundName, Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/schemas';
+import { ESCALATION_TRIGGERS } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 

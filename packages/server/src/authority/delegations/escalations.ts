@@ -1,7 +1,7 @@
 // Escalations: an agent's action beyond its grant, put to the principal as an approval decision (kind approval,
 // subject_ref the escalation id) on the same hosted page and element consent uses. The decision's completion
 // decides the escalation (decisions/kinds/approval/record.ts); an approval then lets exactly that action through once.
-import type { BoundName, Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/client/schemas';
+import type { BoundName, Escalation, EscalationStatus, EscalationTrigger, ProposedAction } from '@svc/schemas';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { createDecision } from '../../consent/decisions/store.js';
 import { isoNow } from '../../infra/clock.js';

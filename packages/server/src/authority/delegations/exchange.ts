@@ -1,7 +1,7 @@
 // Token exchange (RFC 8693) of a delegation grant for an agent token, as oidc-provider's grant handler: the provider
 // has authenticated the client and checked that it may use the grant type; this checks the subject token (the
 // grant id) against the client's agent and answers RFC 8693 section 2.2.1.
-import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE } from '@svc/client/schemas';
+import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE } from '@svc/schemas';
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import { findAgentIdentity } from '../agents/store.js';
 import type { ServerContext } from '../../infra/context.js';

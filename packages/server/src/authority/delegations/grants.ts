@@ -1,8 +1,8 @@
 // Delegation grants: made by a signed-in person (or, narrower, by a grant's own delegate), suspended, resumed and
 // revoked by the principal, expired by the clock. A grant's standing is read again on every use, so a revocation
 // stops every token issued from it, and from the grants made under it, at once.
-import type { CreateDelegationRequest, DelegationBounds, DelegationGrant, DelegationStatus } from '@svc/client/schemas';
-import { HUMAN_DELEGATION_TYPES } from '@svc/client/schemas';
+import type { CreateDelegationRequest, DelegationBounds, DelegationGrant, DelegationStatus } from '@svc/schemas';
+import { HUMAN_DELEGATION_TYPES } from '@svc/schemas';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { findAgentIdentity, type AgentIdentityRecord } from '../agents/store.js';
 import { insertGrantRecord } from '../../consent/authorizations/store.js';

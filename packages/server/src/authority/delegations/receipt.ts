@@ -8,7 +8,7 @@ import {
   type AuthorizationReceiptRecord,
   type DelegationBounds,
   type ReceiptEvent,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { grantCapabilityManifestDigest } from '../agents/manifest.js';
 import type { AgentIdentityRecord } from '../agents/store.js';
 import { jcsHash } from '../../consent/audit/hash.js';

@@ -13,7 +13,7 @@ import {
   escalationList,
   escalationListQuery,
   trustScoreEnvelope,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { MiddlewareHandler } from 'hono';
 import { route, routes } from '../../infra/http/route.js';

@@ -1,7 +1,7 @@
 // What the delegation tests share: a person's token, an agent operated through its own OAuth client, a grant, the
 // token exchange, calls with any credential, and the principal's answer to an escalation on the hosted page's API.
 import assert from 'node:assert/strict';
-import { DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/client/schemas';
+import { DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/schemas';
 import { ok, proveAddressee } from '../../consent/decisions/test-support.js';
 import { personAccessToken } from '../../platform/oauth/test-support.js';
 import type { TestServer } from '../../testing.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { verifyAuditChain, type AuditEvent } from '@svc/client';
-import type { WitnessConfiguration } from '@svc/client/schemas';
+import type { WitnessConfiguration } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { createEndpoint, delivered as deliveredEvents, startReceiver, type Receiver } from '../../platform/webhooks/test-support.js';
 import { agentToken, answer, call, check, grant, newAgent, signIn, type Agent, type Person } from './test-support.js';

@@ -2,7 +2,7 @@
 // person), returned with its factors. The reputation bound of a delegation reads an agent's score; the Verify surface
 // (`GET /api/v1/trust_scores/{subject_id}`, and the older `GET /api/v1/agent_identities/{id}/trust_score`) exposes
 // this same function.
-import type { TrustScore, TrustScoreFactor, TrustSubjectType } from '@svc/client/schemas';
+import type { TrustScore, TrustScoreFactor, TrustSubjectType } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';

@@ -1,7 +1,7 @@
 // What a receipt says about the agents a flow discloses (`extensions.agent_disclosures`): each declared agent as its
 // identity stands when the record is made, with its role in the flow. Consent and notice records carry it;
 // authorization records never do.
-import type { FlowConfig } from '@svc/client/schemas';
+import type { FlowConfig } from '@svc/schemas';
 import { findAgentIdentity } from '../agents/store.js';
 import type { ServerContext } from '../../infra/context.js';
 

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { verifyReceipt } from '@svc/client';
-import { consentReceiptRecord } from '@svc/client/schemas';
+import { consentReceiptRecord } from '@svc/schemas';
 import { agentToken, call, grant, newAgent, signIn, type Agent } from '../delegations/test-support.js';
 import { assertValidReceipt, createActiveFlow, createRecord, fetchReceipt, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';

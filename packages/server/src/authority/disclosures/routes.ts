@@ -1,6 +1,6 @@
 // `POST /api/v1/disclosure_receipts` (an API token with `disclosures:write`) and `GET …/{id}`: the notice records
 // that a flow disclosed an agent to a person. Their receipts are served by the receipt routes in every flavor.
-import { createDisclosureReceiptRequest, disclosureReceiptEnvelope } from '@svc/client/schemas';
+import { createDisclosureReceiptRequest, disclosureReceiptEnvelope } from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { notFound } from '../../infra/errors.js';
 import { createDisclosureReceipt, getDisclosureReceipt } from './store.js';

@@ -7,7 +7,7 @@ import {
   type ConsentReceiptRecord,
   type CreateDisclosureReceiptRequest,
   type DisclosureReceipt,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { findAgentIdentity } from '../agents/store.js';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { getActivatedVersions, type FlowVersionRecord } from '../../platform/flows/store.js';

@@ -2,7 +2,7 @@
 // Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource/mcp/v1/agent`, which MCP's
 // authorization rules point clients to, and `/.well-known/mcp-configuration`, which describes the gateway.
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
-import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/client/schemas';
+import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/schemas';
 import type { Context } from 'hono';
 import { z } from 'zod/mini';
 import { route, routes } from '../../infra/http/route.js';

@@ -11,7 +11,7 @@ import {
   disclosureReceipt,
   escalation as escalationSchema,
   purposeConsentStatus,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { z } from 'zod/mini';
 import { checkAuthority, requestEscalation } from '../delegations/authority.js';
 import { visibleEscalation } from '../delegations/escalations.js';

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { verifyTransparencyRecord, type SignedTransparencyRecord } from '@svc/client';
-import { API_CATALOG_MEDIA_TYPE, apiCatalog, didDocument, signedPlatformAttestation, ssfConfiguration } from '@svc/client/schemas';
+import { API_CATALOG_MEDIA_TYPE, apiCatalog, didDocument, signedPlatformAttestation, ssfConfiguration } from '@svc/schemas';
 import { compactVerify, importJWK, type JSONWebKeySet, type JWK } from 'jose';
 import { TRUST_SCORE_FUNCTION_VERSION } from '../delegations/trust-score.js';
 import { signJcs } from '../../consent/receipts/sign.js';

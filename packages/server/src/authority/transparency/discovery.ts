@@ -1,6 +1,6 @@
 // The unsigned discovery documents: `api-catalog` (RFC 9727), `did.json` (did:web) and `ssf-configuration` (OpenID
 // Shared Signals Framework 1.0 transmitter metadata). Each states only what the server really does.
-import type { ApiCatalog, DidDocument, SsfConfiguration } from '@svc/client/schemas';
+import type { ApiCatalog, DidDocument, SsfConfiguration } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { didOf, urls } from './records.js';
 

@@ -17,7 +17,7 @@ import {
   type PlatformAttestationRecord,
   type RevocationListRecord,
   type TransparencyRecord,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { allPinnedManifests, capabilityManifestOf, type PinnedManifest } from '../agents/manifest.js';
 import { findAgentIdentity, type AgentIdentityRecord } from '../agents/store.js';
 import { AGENT_TRUST_FACTORS, BASE_TRUST_SCORE, TRUST_SCORE_FUNCTION_VERSION } from '../delegations/trust-score.js';

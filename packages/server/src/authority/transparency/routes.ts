@@ -15,7 +15,7 @@ import {
   signedPlatformAttestation,
   signedRevocationList,
   ssfConfiguration as ssfConfigurationSchema,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { route, routes } from '../../infra/http/route.js';

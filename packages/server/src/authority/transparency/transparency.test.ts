@@ -12,7 +12,7 @@ import {
   signedCredentialAttestation,
   signedManifestRecord,
   signedRevocationList,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import canonicalizeModule from 'canonicalize';
 import { createHash } from 'node:crypto';

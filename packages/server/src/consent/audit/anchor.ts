@@ -1,7 +1,7 @@
 // Anchoring: every fifteen minutes of the server clock, each application's new audit events are summed up in an
 // RFC 6962 Merkle root, signed with the server's versioned ES256 key, linked to the previous anchor and sent to the
 // witness, whose countersignature is stored as an AnchorReceipt.
-import { anchorSigningInput, type AnchorReceipt, type AuditAnchor } from '@svc/client/schemas';
+import { anchorSigningInput, type AnchorReceipt, type AuditAnchor } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { newId } from '../../infra/ids.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { merkleTreeHash, verifyAuditChain, type AnchorWithReceipts } from '@svc/client';
-import type { AnchorReceipt, AuditAnchor, AuditEvent, WitnessConfiguration } from '@svc/client/schemas';
+import type { AnchorReceipt, AuditAnchor, AuditEvent, WitnessConfiguration } from '@svc/schemas';
 import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
 import { createConsentRecord } from '../records/service.js';
 import { startTestServer, type TestServer } from '../../testing.js';

@@ -1,6 +1,6 @@
 // The tamper-evident audit trail: one hash chain per application. Each event's hash is the SHA-256 of the JCS bytes
 // of the event including the previous event's hash, and it is appended in the same transaction as the change.
-import { AUDIT_GENESIS_HASH, auditHashInput, type AuditEvent } from '@svc/client/schemas';
+import { AUDIT_GENESIS_HASH, auditHashInput, type AuditEvent } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { newId } from '../../infra/ids.js';

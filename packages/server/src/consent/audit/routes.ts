@@ -1,6 +1,6 @@
 // The audit trail's API: `GET /api/v1/audit/events`, `GET /api/v1/audit/anchors`, `GET /api/v1/audit/anchors/{id}`,
 // `GET /api/v1/audit/anchors/{id}/receipts`, and the witness description at `/.well-known/witness-configuration`.
-import { anchorReceipts as anchorReceiptsSchema, auditAnchorEnvelope, auditAnchorList, auditEventList, auditListQuery } from '@svc/client/schemas';
+import { anchorReceipts as anchorReceiptsSchema, auditAnchorEnvelope, auditAnchorList, auditEventList, auditListQuery } from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { defaultApplication, getApplication } from '../../platform/application-store.js';

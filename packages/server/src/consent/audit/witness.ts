@@ -3,7 +3,7 @@
 // countersigns it; its answer is an AnchorReceipt.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUDIT_ANCHOR_FORMAT, anchorSigningInput, WITNESS_RECEIPT_FORMAT, witnessSigningInput, type AuditAnchor, type WitnessConfiguration } from '@svc/client/schemas';
+import { AUDIT_ANCHOR_FORMAT, anchorSigningInput, WITNESS_RECEIPT_FORMAT, witnessSigningInput, type AuditAnchor, type WitnessConfiguration } from '@svc/schemas';
 import { calculateJwkThumbprint, compactVerify, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';

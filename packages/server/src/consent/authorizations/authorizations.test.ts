@@ -20,7 +20,7 @@ import {
   type AuthorizationReceiptRecord,
   type Decision,
   type WitnessConfiguration,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { anchorNow } from '../audit/anchor.js';
 import { createDecision, exchange, ok, step } from '../decisions/test-support.js';
 import { PLATFORM_PARTY_ID } from '../receipts/canonical.js';

@@ -1,7 +1,7 @@
 // Authorization records: the proof an approval decision leaves. Written in the completion's transaction together
 // with the frozen receipt and the audit event, as consent records are; read by the receipt routes. They live in
 // their own table, so record reads, withdrawals, consent status and imports (all about consent) never see them.
-import type { AuthorizationReceiptRecord } from '@svc/client/schemas';
+import type { AuthorizationReceiptRecord } from '@svc/schemas';
 import { appendAuditEvent } from '../audit/chain.js';
 import { findApplication } from '../../platform/application-store.js';
 import { isoNow } from '../../infra/clock.js';

@@ -1,5 +1,5 @@
 // `POST /api/v1/captures` (publishable key) and `POST /api/v1/decisions/{session_token}/authorize` (API token).
-import { authorizedDecisionEnvelope, authorizeRequest, captureRequest, captureResponse } from '@svc/client/schemas';
+import { authorizedDecisionEnvelope, authorizeRequest, captureRequest, captureResponse } from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';

@@ -2,7 +2,7 @@
 // token until the organisation's server commits it, or committed by the browser when the application allows it.
 // The attestation rules and the record itself come from the records service; this module decides the channel,
 // checks the render proof and browser commit, compares the wording and keeps the token.
-import type { AuthorizeRequest, AuthorizedDecision, CaptureChannel, CaptureRequest, CaptureResult } from '@svc/client/schemas';
+import type { AuthorizeRequest, AuthorizedDecision, CaptureChannel, CaptureRequest, CaptureResult } from '@svc/schemas';
 import { findApplication } from '../../platform/application-store.js';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';

@@ -1,5 +1,5 @@
 // Capture storage: one row per capture, found by the SHA-256 of its capture token.
-import type { CaptureChannel, DecisionEntry, WordingVerdict } from '@svc/client/schemas';
+import type { CaptureChannel, DecisionEntry, WordingVerdict } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt, type Db } from '../../infra/db.js';

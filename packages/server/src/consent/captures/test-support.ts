@@ -1,6 +1,6 @@
 // Helpers for the capture, render and form platform tests: capturable flows and browser-like calls over HTTP.
 import assert from 'node:assert/strict';
-import type { FlowConfigInput, FlowRender } from '@svc/client/schemas';
+import type { FlowConfigInput, FlowRender } from '@svc/schemas';
 import type { TestServer } from '../../testing.js';
 
 /** A capturable flow: one purpose of each kind, a consent duration and no step beyond the decision. */

@@ -4,7 +4,7 @@
 // whitespace-collapsed text shown next to each control), which the snippet sends. A digest matching either is a
 // match; anything else is drift. Drift is recorded, never refused.
 import { createHash } from 'node:crypto';
-import type { FlowPurpose, WordingVerdict } from '@svc/client/schemas';
+import type { FlowPurpose, WordingVerdict } from '@svc/schemas';
 import type { FlowVersionRecord } from '../../platform/flows/store.js';
 import { noticeDigest } from '../receipts/notice.js';
 

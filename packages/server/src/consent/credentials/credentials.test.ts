@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { credentialClaims, disclosableClaims, presentCredential } from '@svc/client/credentials';
-import { credentialIssuerMetadata, presentationEnvelope, type Credential, type PresentationVerification } from '@svc/client/schemas';
+import { credentialIssuerMetadata, presentationEnvelope, type Credential, type PresentationVerification } from '@svc/schemas';
 import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify, createLocalJWKSet } from 'jose';
 import { startTestCells, type TestCells, type TestServer } from '../../testing.js';
 import { STATUS_LIST_TTL_SECONDS } from './status-list.js';

@@ -13,7 +13,7 @@ import {
   presentationEnvelope,
   verifyPresentationRequest,
   type CredentialIssuerMetadata,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { route, routes } from '../../infra/http/route.js';
 import type { Env, ServerContext } from '../../infra/context.js';

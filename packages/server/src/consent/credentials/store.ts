@@ -9,7 +9,7 @@ import {
   type Credential,
   type CredentialListQuery,
   type CredentialStatus,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { SdJwtVcPayload } from '@sd-jwt/sd-jwt-vc';
 import { appendAuditEvent } from '../audit/chain.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';

@@ -1,6 +1,6 @@
 // Helpers for the credential tests: a fulfilled consent in a cell, and issuing a credential of it over HTTP.
 import assert from 'node:assert/strict';
-import type { Credential, Decision } from '@svc/client/schemas';
+import type { Credential, Decision } from '@svc/schemas';
 import { createConsent, ok, toReview } from '../decisions/test-support.js';
 import type { TestServer } from '../../testing.js';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader, jwtVerify, type JWK } from 'jose';
 import { SDJwtInstance } from '@sd-jwt/core';
 import { StatusList, type BitsPerStatus } from '@sd-jwt/jwt-status-list';
-import type { PresentationVerification, VerifyPresentationRequest } from '@svc/client/schemas';
+import type { PresentationVerification, VerifyPresentationRequest } from '@svc/schemas';
 import { defaultApplication, getApplication } from '../decisions/applications.js';
 import type { ServerContext } from '../../infra/context.js';
 import { ApiError, unprocessable } from '../../infra/errors.js';

@@ -3,7 +3,7 @@
 // holding the session token, another person with their own email or their own session.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AuthorizationReceiptRecord, ConsentReceiptRecord } from '@svc/client/schemas';
+import type { AuthorizationReceiptRecord, ConsentReceiptRecord } from '@svc/schemas';
 import { agentToken, call, check, grant, newAgent, signIn, type Agent, type Json, type Person } from '../../authority/delegations/test-support.js';
 import { Browser, personAccessToken } from '../../platform/oauth/test-support.js';
 import type { PageData } from '../../hosted/pages/page-data.js';

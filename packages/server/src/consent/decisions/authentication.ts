@@ -3,7 +3,7 @@
 // answers it. The proof is the person's signed-in session on the trust URL (the service's own OpenID provider), the
 // page's own code sent to the addressee's address and checked on the decision (sign-in.ts), or, for a party's quorum
 // vote through the API, their own access token. What proved it, and when, stays on the decision for its record.
-import type { AnswerAuthentication } from '@svc/client/schemas';
+import type { AnswerAuthentication } from '@svc/schemas';
 import { forbidden } from '../../infra/errors.js';
 import type { DecisionRow } from './row.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { consentExchange, consentVerification, decisionEnvelope, errorBody, type ConsentExchange, type Decision } from '@svc/client/schemas';
+import { consentExchange, consentVerification, decisionEnvelope, errorBody, type ConsentExchange, type Decision } from '@svc/schemas';
 import { hashSecret, newId, newSecret } from '../../infra/ids.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { ALIAS_SUNSET } from './routes.js';

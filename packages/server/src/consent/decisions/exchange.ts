@@ -1,6 +1,6 @@
 // The exchange, shared by every kind: a completed decision's single-use exchange token for its claims (and the
 // kind's token, a granted consent's consent token).
-import type { ConsentExchange } from '@svc/client/schemas';
+import type { ConsentExchange } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { Principal, ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';

@@ -14,7 +14,7 @@ import {
   type ConsentRecord,
   type Decision,
   type WitnessConfiguration,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { createActiveFlow, fetchReceipt, signedReceiptsVerified } from '../records/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { createEndpoint, delivered as deliveredEvents, startReceiver, type Receiver } from '../../platform/webhooks/test-support.js';

@@ -8,7 +8,7 @@ import {
   exchangeRequest,
   verifyConsentTokenRequest,
   type VerifyConsentTokenRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Env, ServerContext } from '../../infra/context.js';

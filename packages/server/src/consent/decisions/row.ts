@@ -1,6 +1,6 @@
 // A stored decision and the facts about it every kind reads. Kind modules import this file, so it imports none of
 // them (and nothing that does).
-import type { CollectionChannel, DecisionKind } from '@svc/client/schemas';
+import type { CollectionChannel, DecisionKind } from '@svc/schemas';
 import type { PageStatus } from './participant-types.js';
 
 export type { DecisionKind };

@@ -1,6 +1,6 @@
 // Helpers for the decisions tests: create decisions and walk them through the participant API over HTTP.
 import assert from 'node:assert/strict';
-import type { Decision } from '@svc/client/schemas';
+import type { Decision } from '@svc/schemas';
 import type { TransitionRequest, TransitionResult } from './participant-types.js';
 import type { TestServer } from '../../testing.js';
 

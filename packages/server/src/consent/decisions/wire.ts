@@ -1,5 +1,5 @@
 // The decision as the API returns it: the same shape for every kind, plus the fields a kind adds.
-import type { Decision } from '@svc/client/schemas';
+import type { Decision } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { kindOf } from './kinds/index.js';
 import type { DecisionRow } from './row.js';

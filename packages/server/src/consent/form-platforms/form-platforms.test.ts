@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import type { FormConnection } from '@svc/client/schemas';
+import type { FormConnection } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { createActiveFlow, expectError, recordCount } from '../captures/test-support.js';
 

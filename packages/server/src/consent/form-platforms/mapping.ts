@@ -11,7 +11,7 @@ import {
   type FormFieldType,
   type PurposeBinding,
   type SubjectBinding,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { FieldError } from '../../infra/errors.js';
 
 /** A connection's mapping as stored and checked. */

@@ -8,7 +8,7 @@ import {
   listQuery,
   typeformWebhook,
   type FormSubmissionResult,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { z } from 'zod/mini';

@@ -1,6 +1,6 @@
 // Form connection storage. Signing secrets are sealed with the server's at-rest key for signing secrets (the one
 // webhook endpoints use), bound to the connection id, since verifying an HMAC needs the secret itself.
-import type { FormConnection, FormField, PurposeBinding, SubjectBinding } from '@svc/client/schemas';
+import type { FormConnection, FormField, PurposeBinding, SubjectBinding } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt, type Db } from '../../infra/db.js';

@@ -1,6 +1,6 @@
 // Typeform's webhook contract: `Typeform-Signature: sha256=<base64 HMAC-SHA256 of the raw body>`, and a
 // `form_response` whose `answers[]` carry `{field: {id, type, ref}, type, boolean|choice|choices|email|text|number}`.
-import type { DecisionEntry, FlowConfig, TypeformAnswer, TypeformWebhook } from '@svc/client/schemas';
+import type { DecisionEntry, FlowConfig, TypeformAnswer, TypeformWebhook } from '@svc/schemas';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod/mini';
 import type { FieldError } from '../../infra/errors.js';

@@ -9,7 +9,7 @@ import {
   type AuthorizationReceiptRecord,
   type ProposedAction,
   type ReceiptEvent,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { PLATFORM_PARTY_ID, PLATFORM_PARTY_NAME } from './canonical.js';
 
 /** The approval outcomes an authorization record is made for. */

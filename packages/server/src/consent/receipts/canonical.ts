@@ -9,7 +9,7 @@ import {
   type EventChannel,
   type FlowConfig,
   type ReceiptEvent,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { IssuedOutcome } from '../records/attestation.js';
 import { noticeHash, noticeReference } from './notice.js';
 

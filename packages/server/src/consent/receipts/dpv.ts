@@ -1,5 +1,5 @@
 // The dpv receipt flavor: the canonical receipt as JSON-LD in terms of the W3C Data Privacy Vocabulary.
-import type { ReceiptEvent, ReceiptRecord } from '@svc/client/schemas';
+import type { ReceiptEvent, ReceiptRecord } from '@svc/schemas';
 import { DPV_CONTEXT } from '../vocab/dpv-context.js';
 
 /** Errors rule 11: the dpv flavor of an authorization record without personal-data processing is refused. */

@@ -12,7 +12,7 @@ import {
   receiptPurpose,
   receiptRecord,
   RECEIPT_SCHEMA_VERSION,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { z } from 'zod/mini';
 
 /** Where the receipt schema is published; its `$id`. */

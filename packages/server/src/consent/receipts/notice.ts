@@ -1,6 +1,6 @@
 // The notice hash: what a receipt's privacy_notice carries and what the render endpoint publishes, so a capture's
 // digest can be compared with the published wording. Same notice content, same hash (and notice version).
-import type { FlowConfig } from '@svc/client/schemas';
+import type { FlowConfig } from '@svc/schemas';
 import { jcs, sha256Hex } from '../audit/hash.js';
 
 /** The parts of a flow version that make up its notice. */

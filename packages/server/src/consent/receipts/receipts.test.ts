@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { verifyReceipt, type ReceiptRecord } from '@svc/client';
-import type { ConsentReceiptRecord } from '@svc/client/schemas';
+import type { ConsentReceiptRecord } from '@svc/schemas';
 import { exportJWK, generateKeyPair } from 'jose';
 import { getActiveFlowVersion } from '../../platform/flows/store.js';
 import { assertValidReceipt, createActiveFlow, createRecord, fetchReceipt, grantAll, RECEIPT_SCHEMA_FILE, receiptsValidated, recordFlowConfig } from '../records/test-support.js';

@@ -8,7 +8,7 @@ import {
   signedReceipt,
   type ReceiptFlavor,
   type ReceiptRecord,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { z } from 'zod/mini';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import type { DecisionEntry, FlowPurpose } from '@svc/client/schemas';
+import type { DecisionEntry, FlowPurpose } from '@svc/schemas';
 import { addDuration, capturabilityProblems, evaluateDecisions, looksLikePhone, personalDataPaths } from './attestation.js';
 
 const purpose = (key: string, basis: FlowPurpose['basis'], mechanism: FlowPurpose['mechanism']): FlowPurpose => ({ key, label: key, basis, mechanism, required: false });

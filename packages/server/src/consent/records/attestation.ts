@@ -1,6 +1,6 @@
 // Capture attestation rules (spec: "Capture attestation rules", Errors rules 3 and 10), shared by the Record API, the
 // bulk import and the capture paths.
-import type { DecisionEntry, FlowConfig, FlowPurpose, PurposeBasis, RefusalCode } from '@svc/client/schemas';
+import type { DecisionEntry, FlowConfig, FlowPurpose, PurposeBasis, RefusalCode } from '@svc/schemas';
 
 /** A purpose outcome at issue. */
 export interface IssuedOutcome {

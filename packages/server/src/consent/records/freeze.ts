@@ -1,6 +1,6 @@
 // Step 5 of recording: freeze the receipt. The frozen part is written with the record and never changes; withdrawals
 // and the end of the term are appended when the receipt is read.
-import type { ConsentReceiptRecord } from '@svc/client/schemas';
+import type { ConsentReceiptRecord } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { agentDisclosuresOf } from '../../authority/disclosures/agents.js';
 import { freezeReceipt } from '../receipts/canonical.js';

@@ -10,7 +10,7 @@ import { createInterface } from 'node:readline';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import type { ConsentImport } from '@svc/client/schemas';
+import type { ConsentImport } from '@svc/schemas';
 import { KILL_AFTER_ROWS_ENV } from './imports.js';
 import { importRows, recordFlowConfig } from './test-support.js';
 

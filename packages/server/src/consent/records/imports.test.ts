@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ConsentImport, ConsentRecord } from '@svc/client/schemas';
+import type { ConsentImport, ConsentRecord } from '@svc/schemas';
 import type { DomainEvent } from '../../infra/events.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { IMPORT_ALLOWANCE_SETTING } from './imports.js';

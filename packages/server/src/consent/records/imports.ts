@@ -1,6 +1,6 @@
 // Bulk import of consent records captured elsewhere. All accepted rows commit in one transaction, so a crash in the
 // middle leaves no half import; rows are accepted or refused one by one (Errors rule 10) while the others proceed.
-import { IMPORT_MAX_ROWS, importRow, type ConsentImport, type ImportAllowance, type ImportResult } from '@svc/client/schemas';
+import { IMPORT_MAX_ROWS, importRow, type ConsentImport, type ImportAllowance, type ImportResult } from '@svc/schemas';
 import { z } from 'zod/mini';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';

@@ -1,6 +1,6 @@
 // Step 6 of recording: persist. The record row (with its frozen receipt), the queued receipt email, the audit event
 // and the `consent.granted`/`consent.denied` domain event, all inside the caller's transaction.
-import type { ConsentReceiptRecord, ConsentRecord } from '@svc/client/schemas';
+import type { ConsentReceiptRecord, ConsentRecord } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import type { DomainEvent } from '../../infra/events.js';

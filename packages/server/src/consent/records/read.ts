@@ -1,5 +1,5 @@
 // Reading records back: one record, its receipt as read now, and a person's latest record per flow.
-import type { CollectionChannel, ConsentReceiptRecord, ConsentRecord } from '@svc/client/schemas';
+import type { CollectionChannel, ConsentReceiptRecord, ConsentRecord } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
-import type { ConsentRecord, ConsentStatus } from '@svc/client/schemas';
+import type { ConsentRecord, ConsentStatus } from '@svc/schemas';
 import type { DomainEvent } from '../../infra/events.js';
 import { getActiveFlowVersion } from '../../platform/flows/store.js';
 import { noticeDigest } from '../receipts/notice.js';

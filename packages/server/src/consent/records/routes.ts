@@ -10,7 +10,7 @@ import {
   createImportRequest,
   type CreateConsentRecordRequest,
   withdrawConsentRecordRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { assertCountryCell, assertCreatesHere, flowHome } from '../../infra/cells/routing.js';

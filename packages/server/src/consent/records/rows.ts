@@ -1,5 +1,5 @@
 // A consent record as stored (one row plus its withdrawals) and how it reads: its state now and its wire shape.
-import type { CollectionChannel, ConsentRecord, ConsentRecordStatus, PurposeBasis, RecordPurposeOutcome } from '@svc/client/schemas';
+import type { CollectionChannel, ConsentRecord, ConsentRecordStatus, PurposeBasis, RecordPurposeOutcome } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';

@@ -1,5 +1,5 @@
 // Consent status: one person's standing consent with one application, from their latest record per flow.
-import type { ConsentStatus, ConsentStatusPurpose, OverallConsentStatus, PurposeConsentStatus } from '@svc/client/schemas';
+import type { ConsentStatus, ConsentStatusPurpose, OverallConsentStatus, PurposeConsentStatus } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { getActiveFlowVersion, getFlowVersion } from '../../platform/flows/store.js';

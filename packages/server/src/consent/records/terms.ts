@@ -1,6 +1,6 @@
 // Step 1 of recording: resolve the flow's terms. The flow must be the account's (and the application's), active and,
 // outside the hosted pages, capturable; the version governing a record is the one in force when it was captured.
-import type { CollectionChannel } from '@svc/client/schemas';
+import type { CollectionChannel } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { ApiError, unprocessable } from '../../infra/errors.js';
 import { findApplication } from '../../platform/application-store.js';

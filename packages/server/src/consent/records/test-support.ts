@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { verifyReceipt } from '@svc/client';
-import type { ConsentRecord, FlowConfigInput } from '@svc/client/schemas';
+import type { ConsentRecord, FlowConfigInput } from '@svc/schemas';
 import type { TestServer } from '../../testing.js';
 
 /** A capturable flow (no verification step, a consent duration): an opening notice and one purpose of each kind. */

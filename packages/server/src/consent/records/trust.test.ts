@@ -2,7 +2,7 @@
 // cannot keep using a consent token of it, and the decision that made it moves `fulfilled -> revoked`.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { consentVerification, decision as decisionSchema, type ConsentExchange, type Decision } from '@svc/client/schemas';
+import { consentVerification, decision as decisionSchema, type ConsentExchange, type Decision } from '@svc/schemas';
 import { createConsent, exchange, ok, toReview, verify } from '../decisions/test-support.js';
 import { createActiveFlow } from './test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';

@@ -1,5 +1,5 @@
 // The shapes the record path passes along: what a channel hands in, what comes back, and the draft each step adds to.
-import type { AnswerAuthentication, CollectionChannel, ConsentRecord, DecisionEntry } from '@svc/client/schemas';
+import type { AnswerAuthentication, CollectionChannel, ConsentRecord, DecisionEntry } from '@svc/schemas';
 import type { DomainEvent } from '../../infra/events.js';
 import type { FieldError } from '../../infra/errors.js';
 import type { FlowVersionRecord } from '../../platform/flows/store.js';

@@ -1,7 +1,7 @@
 // Step 7 of recording: apply withdrawals. A new record withdraws, on the person's previous record, the purposes it
 // moved from granted to declined. The same writing serves the Record API's withdraw: each withdrawal is a row beside
 // the record (the record itself never changes), an audit event, and the domain events webhooks listen to.
-import type { ConsentRecord, EventChannel, RecordPurposeOutcome } from '@svc/client/schemas';
+import type { ConsentRecord, EventChannel, RecordPurposeOutcome } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';

@@ -1,7 +1,7 @@
 // Render proofs: a JWS the render endpoint signs with the server's key, which the consent field sends back with its
 // capture (`X-Svc-Render-Proof`). A valid proof is what makes a capture `embedded_field`: it shows the service
 // rendered this flow version's wording for this origin, recently.
-import { RENDER_PROOF_LIFETIME_SECONDS, RENDER_PROOF_TYP, type RenderProofClaims } from '@svc/client/schemas';
+import { RENDER_PROOF_LIFETIME_SECONDS, RENDER_PROOF_TYP, type RenderProofClaims } from '@svc/schemas';
 import { createLocalJWKSet, decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import type { CellInfo } from '../../infra/cells/directory.js';
 import type { ServerContext } from '../../infra/context.js';

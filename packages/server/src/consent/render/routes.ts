@@ -1,5 +1,5 @@
 // `GET /api/v1/flows/{id}/render`: what the consent field shows, with a render proof the capture sends back.
-import { flowRender, renderQuery, type FlowRender } from '@svc/client/schemas';
+import { flowRender, renderQuery, type FlowRender } from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Env, ServerContext } from '../../infra/context.js';

@@ -4,7 +4,7 @@ import type { Context, Hono } from 'hono';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { httpUri } from '@svc/client/schemas';
+import { httpUri } from '@svc/schemas';
 import { z } from 'zod/mini';
 import { getActiveFlowVersion } from '../../platform/flows/store.js';
 import type { Env, Principal, ServerContext } from '../../infra/context.js';

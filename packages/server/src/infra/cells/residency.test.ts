@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ConsentRecord } from '@svc/client/schemas';
+import type { ConsentRecord } from '@svc/schemas';
 import { startTestCells, type TestCells, type TestServer } from '../../testing.js';
 import { createActiveFlow, grantAll, importRows } from '../../consent/records/test-support.js';
 import { capture, captureFlowConfig, captureRequest, createActiveFlow as createCaptureFlow, render } from '../../consent/captures/test-support.js';

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { countriesResponse } from '@svc/client/schemas';
+import { countriesResponse } from '@svc/schemas';
 import { route, routes } from '../http/route.js';
 import type { Env, ServerContext } from '../context.js';
 import { elsewhereHome, firstCountry, homeOf, wrongCountry } from './routing.js';

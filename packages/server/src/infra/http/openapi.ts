@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document at /.well-known/openapi, built from the routes' own definitions (the router's registry).
 // zod's own converter writes the JSON Schemas: the wire schemas are zod/mini, which the library's generator cannot read.
 import type { OpenAPIHono, RouteConfig } from '@hono/zod-openapi';
-import { errorBody } from '@svc/client/schemas';
+import { errorBody } from '@svc/schemas';
 import { z } from 'zod/mini';
 import type { Env, ServerContext } from '../context.js';
 import { route } from './route.js';

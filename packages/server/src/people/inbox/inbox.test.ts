@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { inboxList, type InboxDecision } from '@svc/client/schemas';
+import { inboxList, type InboxDecision } from '@svc/schemas';
 import { hashSecret, newId, newSecret } from '../../infra/ids.js';
 import { createDecision, ok, proveAddressee } from '../../consent/decisions/test-support.js';
 import { agentToken, call, check, grant, newAgent, type Agent, type Json, type Person } from '../../authority/delegations/test-support.js';

@@ -10,7 +10,7 @@ import {
   type EscalationTrigger,
   type InboxDecision,
   type InboxSort,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { escapeHtml } from '../../hosted/pages/render.js';
 
 /** The page's query: filters, order and page, each ignored when it is not one the page knows. */

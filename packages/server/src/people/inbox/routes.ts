@@ -2,7 +2,7 @@
 // whose grant delegates it), the hosted page `/inbox` (signed in through the service's own OpenID provider), and the
 // retired operator inbox `/oap/escalations`, which now answers a permanent redirect to `/inbox`.
 import { createHash } from 'node:crypto';
-import { INBOX_SCOPE, inboxList, inboxQuery } from '@svc/client/schemas';
+import { INBOX_SCOPE, inboxList, inboxQuery } from '@svc/schemas';
 import type { Context, MiddlewareHandler } from 'hono';
 import { route, routes } from '../../infra/http/route.js';
 import { requires } from '../../infra/auth.js';

@@ -1,7 +1,7 @@
 // The Trust Inbox: the open decisions addressed to a person, across organisations. Who a decision is addressed to is
 // the kind's rule, applied once at creation (`decisions.addressee_email`, filled by each kind's `prepare`); how an
 // open decision shows in the inbox, and whether it still waits there, is the kind's `inbox`. This file knows no kind.
-import type { DecisionKind, EscalationTrigger, InboxDecision, InboxSort } from '@svc/client/schemas';
+import type { DecisionKind, EscalationTrigger, InboxDecision, InboxSort } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { badRequest } from '../../infra/errors.js';

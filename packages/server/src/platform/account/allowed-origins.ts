@@ -4,7 +4,7 @@ import {
   createAllowedOriginRequest,
   listQuery,
   type AllowedOrigin,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { getApplication } from '../application-store.js';
 import { isoNow } from '../../infra/clock.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { ApiToken, Me } from '@svc/client/schemas';
+import type { ApiToken, Me } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 
 type Body = { message: string; code?: string };

@@ -4,7 +4,7 @@ import {
   createApiTokenRequest,
   listQuery,
   type ApiToken,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { holds } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';

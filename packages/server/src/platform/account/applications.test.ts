@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { AllowedOrigin, Application } from '@svc/client/schemas';
+import type { AllowedOrigin, Application } from '@svc/schemas';
 import { hashSecret, newSecret } from '../../infra/ids.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 

@@ -6,7 +6,7 @@ import {
   createdApplication,
   listQuery,
   updateApplicationRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { z } from 'zod/mini';
 import { route, routes } from '../../infra/http/route.js';
 import { listActivity } from '../../infra/activity.js';

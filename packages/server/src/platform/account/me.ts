@@ -1,4 +1,4 @@
-import { me, type Me } from '@svc/client/schemas';
+import { me, type Me } from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import type { Permission, Principal, ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Flow, FlowConfigInput, FlowVersion } from '@svc/client/schemas';
+import type { Flow, FlowConfigInput, FlowVersion } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { sandboxInformedFlowId } from './sandbox.js';
 import { getActiveFlowVersion, getFlow, getFlowVersion } from './store.js';

@@ -7,7 +7,7 @@ import {
   flowVersionList,
   listQuery,
   updateFlowRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { Context } from 'hono';
 import type { z } from 'zod/mini';
 import { route, routes } from '../../infra/http/route.js';

@@ -9,7 +9,7 @@ import { capturabilityProblems } from '../../consent/records/attestation.js';
 import { openDatabase } from '../../infra/db.js';
 import { postRecord } from '../../consent/records/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
-import type { Flow } from '@svc/client/schemas';
+import type { Flow } from '@svc/schemas';
 import { CAPTURE_FLOW_SETTING, sandboxCaptureFlowId } from './sandbox.js';
 
 const readSandboxFile = (dataDir: string) => JSON.parse(readFileSync(join(dataDir, 'sandbox.json'), 'utf8')) as Record<string, unknown>;

@@ -1,6 +1,6 @@
 // The sandbox's demo flows: one for the standard path, one for the informed-consent path, and a capturable one for
 // consent taken in the organisation's own form (the consent field and the snippet).
-import { flowConfig, type FlowConfigInput } from '@svc/client/schemas';
+import { flowConfig, type FlowConfigInput } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import type { SandboxSeeded, SandboxSeeder } from '../account/sandbox.js';
 import { activateFlow, createFlow, getFlow } from './store.js';

@@ -1,5 +1,5 @@
 // Flow storage. Other modules (decisions, render, captures) read flows only through the functions exported here.
-import type { Flow, FlowConfig, FlowVersion } from '@svc/client/schemas';
+import type { Flow, FlowConfig, FlowVersion } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt, type Db } from '../../infra/db.js';

@@ -7,7 +7,7 @@ import {
   oauthClientEnvelope,
   oauthClientList,
   type OAuthClient,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { Context } from 'hono';
 import { route, routes } from '../../infra/http/route.js';
 import { getApplication, type ApplicationRecord } from '../application-store.js';

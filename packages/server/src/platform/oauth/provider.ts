@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { timingSafeEqual } from 'node:crypto';
 import Provider, { interactionPolicy, type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
-import { AGENT_TYPES, OAP_PROTOCOL_VERSIONS } from '@svc/client/schemas';
+import { AGENT_TYPES, OAP_PROTOCOL_VERSIONS } from '@svc/schemas';
 import type { JWK } from 'jose';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';

@@ -2,7 +2,7 @@
 // schedule on the test clock, timeouts, network errors, auto-disable, test deliveries and secret rotation.
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
-import type { ActivityEvent, AuditEvent, WebhookDelivery } from '@svc/client/schemas';
+import type { ActivityEvent, AuditEvent, WebhookDelivery } from '@svc/schemas';
 import { verifyWebhook } from '@svc/client';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { webhookService } from './service.js';

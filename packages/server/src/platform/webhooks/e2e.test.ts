@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { verifyWebhook, type WebhookEvent, type WebhookEventOf } from '@svc/client';
-import { consentExchange } from '@svc/client/schemas';
+import { consentExchange } from '@svc/schemas';
 import { createConsent, createDecision, exchange, grantStandard, ok } from '../../consent/decisions/test-support.js';
 import { createActiveFlow, createRecord, grantAll } from '../../consent/records/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { serve } from '@hono/node-server';
 import { signWebhook, type WebhookEvent } from '@svc/client';
-import type { WebhookDelivery } from '@svc/client/schemas';
+import type { WebhookDelivery } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { webhookService } from './service.js';
 import { closedPortUrl, createEndpoint, drain, emit, listDeliveries } from './test-support.js';

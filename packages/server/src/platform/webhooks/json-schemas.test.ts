@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { WEBHOOK_EVENT_TYPES } from '@svc/client/schemas';
+import { WEBHOOK_EVENT_TYPES } from '@svc/schemas';
 import { WEBHOOK_SCHEMAS_BASE_URL, webhookJsonSchemas } from './json-schemas.js';
 
 // The same path from src/webhooks and from dist/webhooks.

@@ -11,7 +11,7 @@ import {
   webhookPurposeOutcome,
   webhookSubjectReference,
   webhookTestData,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { z } from 'zod/mini';
 
 /** Where the webhook schemas are published; each document's `$id` is this plus its file name. */

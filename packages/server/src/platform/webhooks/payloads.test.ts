@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { webhookEvent } from '@svc/client/schemas';
+import { webhookEvent } from '@svc/schemas';
 import { buildEventBody, isDeliverable } from './payloads.js';
 import { KEY_FILE, loadSealer, newSigningSecret } from '../../infra/secrets.js';
 

@@ -1,7 +1,7 @@
 // Turns a domain event into the exact JSON body every attempt of its deliveries sends. Emitters (decisions,
 // records) fill `data`; fields they leave out get their neutral value (null, [], the event's time) so a receiver
 // always sees every field the published schema names.
-import { WEBHOOK_EVENT_TYPES, webhookEventSchemas, type WebhookEventType } from '@svc/client/schemas';
+import { WEBHOOK_EVENT_TYPES, webhookEventSchemas, type WebhookEventType } from '@svc/schemas';
 import type { DomainEvent } from '../../infra/events.js';
 
 const deliverable = new Set<string>(WEBHOOK_EVENT_TYPES);

@@ -7,7 +7,7 @@ import {
   webhookDeliveryListQuery,
   webhookEndpointEnvelope,
   webhookEndpointList,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { route, routes } from '../../infra/http/route.js';

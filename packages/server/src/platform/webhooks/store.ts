@@ -1,6 +1,6 @@
 // Storage of webhook endpoints, the event outbox, deliveries and attempts.
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventSelector } from '@svc/client/schemas';
-import { WEBHOOK_TEST_EVENT_TYPE } from '@svc/client/schemas';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventSelector } from '@svc/schemas';
+import { WEBHOOK_TEST_EVENT_TYPE } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { transaction } from '../../infra/transaction.js';

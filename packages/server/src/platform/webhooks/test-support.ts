@@ -3,7 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { verifyWebhook, type WebhookEvent } from '@svc/client';
-import type { WebhookDelivery, WebhookEndpoint } from '@svc/client/schemas';
+import type { WebhookDelivery, WebhookEndpoint } from '@svc/schemas';
 import type { DomainEvent } from '../../infra/events.js';
 import type { TestServer } from '../../testing.js';
 import { webhookService } from './service.js';

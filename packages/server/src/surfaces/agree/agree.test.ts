@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { collaborationEnvelope, multiPartyAgreementEnvelope, multiPartyAgreementList, quorumVoteCast } from '@svc/client/schemas';
+import { collaborationEnvelope, multiPartyAgreementEnvelope, multiPartyAgreementList, quorumVoteCast } from '@svc/schemas';
 import { call, signIn, type Json, type Person } from '../../authority/delegations/test-support.js';
 import { startTestCells, startTestServer, type TestCells, type TestServer } from '../../testing.js';
 import { otherAccountToken, tokenWith, walk } from '../verify/test-support.js';

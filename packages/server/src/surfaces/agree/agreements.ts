@@ -3,7 +3,7 @@
 // spec's Cast quorum vote request, a party voting with their own access token, which ends their signing session
 // through the participant step the hosted page would take (so the party's outcome, signature, audit event and webhook
 // are the ones a signing session makes).
-import type { AgreementStatus, CastQuorumVoteRequest, MultiPartyAgreement, QuorumVote, QuorumVoteCast } from '@svc/client/schemas';
+import type { AgreementStatus, CastQuorumVoteRequest, MultiPartyAgreement, QuorumVote, QuorumVoteCast } from '@svc/schemas';
 import { expireDueSessions } from './agreements/routes.js';
 import { findAgreementRow, partiesOf, quorumVotesOf, toAgreement, type AgreementRow } from './agreements/store.js';
 import { SIGNATURE_SCREENS } from '../../consent/decisions/kinds/signature/steps.js';

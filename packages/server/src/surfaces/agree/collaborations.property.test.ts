@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { collaborationEnvelope, type CollaborationDetail, type CollaborationStatus } from '@svc/client/schemas';
+import { collaborationEnvelope, type CollaborationDetail, type CollaborationStatus } from '@svc/schemas';
 import { call, signIn, type Person } from '../../authority/delegations/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 

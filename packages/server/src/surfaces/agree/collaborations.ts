@@ -16,7 +16,7 @@ import type {
   CreateCollaborationRequest,
   MembershipRole,
   MembershipStatus,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { defaultApplication, getApplication } from '../../consent/decisions/applications.js';

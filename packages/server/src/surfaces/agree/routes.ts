@@ -14,7 +14,7 @@ import {
   agreementListQuery,
   quorumVoteCast,
   signMembershipRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import type { z } from 'zod/mini';

@@ -18,7 +18,7 @@ import {
   type ComputationType,
   type CreateCleanRoomRequest,
   type FlowConfig,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { createHash } from 'node:crypto';
 import type { z } from 'zod/mini';
 import { findAgreementRow } from '../agree/agreements/store.js';

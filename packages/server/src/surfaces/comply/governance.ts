@@ -10,7 +10,7 @@ import {
   type ModuleKey,
   type ProductModule,
   type UpdateGovernanceRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { assertCountryCell } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';
 import type { Principal, ServerContext } from '../../infra/context.js';

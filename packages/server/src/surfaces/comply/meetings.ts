@@ -8,7 +8,7 @@ import {
   type MeetingConsent,
   type MeetingConsentListQuery,
   type MeetingConsentStatus,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { z } from 'zod/mini';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';

@@ -23,7 +23,7 @@ import {
   moduleList,
   updateGovernanceRequest,
   updateModuleRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { route, routes } from '../../infra/http/route.js';

@@ -1,5 +1,5 @@
 // Connect's `/api/v1/accounts`: the caller's account and its users (API tokens).
-import { accountEnvelope, accountList, accountUserEnvelope, createAccountUserRequest, listQuery, updateAccountRequest } from '@svc/client/schemas';
+import { accountEnvelope, accountList, accountUserEnvelope, createAccountUserRequest, listQuery, updateAccountRequest } from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { addAccountUser, getAccount, listAccounts, removeAccountUser, updateAccount } from './accounts.js';

@@ -1,7 +1,7 @@
 // Accounts and their users. Both are control plane (organisation configuration, copied to every cell): an account
 // user row holds only the person's id, never their email, which stays in the person's home cell. Adding a person
 // therefore happens at their home cell (another cell's person id is the 421), where the person is known.
-import type { Account, AccountUser } from '@svc/client/schemas';
+import type { Account, AccountUser } from '@svc/schemas';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { holds } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';

@@ -3,7 +3,7 @@
 // claimed by a person's second device (expiry on the test clock, brute-force lock) and the trust pairings they make.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { accountEnvelope, accountList, connectionEnvelope, connectionList, deviceLinkEnvelope, deviceLinkList, disconnectResult, trustPairingEnvelope, trustPairingList } from '@svc/client/schemas';
+import { accountEnvelope, accountList, connectionEnvelope, connectionList, deviceLinkEnvelope, deviceLinkList, disconnectResult, trustPairingEnvelope, trustPairingList } from '@svc/schemas';
 import { fulfilledConsent, issue } from '../../consent/credentials/test-support.js';
 import { createConsent } from '../../consent/decisions/test-support.js';
 import { agentToken, call, grant, newAgent, signIn, type Json, type Person } from '../../authority/delegations/test-support.js';

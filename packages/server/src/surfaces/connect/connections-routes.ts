@@ -7,7 +7,7 @@ import {
   createConnectionRequest,
   disconnectResult,
   suspendConnectionRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { Context } from 'hono';
 import type { Env } from '../../infra/context.js';
 import { route, type RouteSpec, routes } from '../../infra/http/route.js';

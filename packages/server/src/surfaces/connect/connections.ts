@@ -3,7 +3,7 @@
 // (a `consent.granted` naming them). Suspending keeps a reason; disconnecting is final and stops what governed the
 // connection: the consent in force is withdrawn (credentials attesting it are revoked with it) and the delegation
 // grants made through the application or to its agents are revoked; the answer's warnings name each.
-import type { ActivePolicy, ConnectionActor, ConnectionDetail, Connection, ConnectionStatus, ConnectionSuspension, DisconnectResult, TrustTier } from '@svc/client/schemas';
+import type { ActivePolicy, ConnectionActor, ConnectionDetail, Connection, ConnectionStatus, ConnectionSuspension, DisconnectResult, TrustTier } from '@svc/schemas';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { TERMINAL } from '../../consent/decisions/row.js';
 import { changeGrantStatus, findGrant, statusAt } from '../../authority/delegations/grants.js';

@@ -12,7 +12,7 @@ import {
   trustPairingListQuery,
   DEVICE_LINK_MAX_ATTEMPTS,
   DEVICE_LINK_TTL_SECONDS,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { Context } from 'hono';
 import type { Env } from '../../infra/context.js';
 import { route, routes } from '../../infra/http/route.js';

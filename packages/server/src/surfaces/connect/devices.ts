@@ -14,7 +14,7 @@ import {
   type DeviceLink,
   type DeviceLinkStatus,
   type TrustPairing,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';
 import type { Principal, ServerContext } from '../../infra/context.js';

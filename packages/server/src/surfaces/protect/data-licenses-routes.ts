@@ -9,7 +9,7 @@ import {
   dataLicenseListQuery,
   listQuery,
   recordDataLicenseAccessRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { z } from 'zod/mini';
 import { route, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';

@@ -3,7 +3,7 @@
 // the organisation's alone (a person's token, a publishable key and another account are refused).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dataLicenseAccessEnvelope, dataLicenseAccessList, dataLicenseEnvelope, dataLicenseList } from '@svc/client/schemas';
+import { dataLicenseAccessEnvelope, dataLicenseAccessList, dataLicenseEnvelope, dataLicenseList } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { agreement, apiToken, call, expect, otherAccount, refusal, secondApplication, signIn, type Person } from './test-support.js';
 

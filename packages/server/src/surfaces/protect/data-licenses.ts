@@ -8,7 +8,7 @@ import type {
   DataLicenseAccess,
   DataLicenseStatus,
   RecordDataLicenseAccessRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { findAgreementRow } from '../agree/agreements/store.js';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';

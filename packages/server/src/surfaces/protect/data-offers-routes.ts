@@ -7,7 +7,7 @@ import {
   dataOfferListQuery,
   dataOfferTermsRequest,
   declineDataOfferRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { z } from 'zod/mini';
 import type { Env, ServerContext } from '../../infra/context.js';

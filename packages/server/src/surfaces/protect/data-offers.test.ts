@@ -4,7 +4,7 @@
 // naming the transition; who may make which move is checked by credential.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dataOfferEnvelope, dataOfferList, policyEnvelope, type DataOffer } from '@svc/client/schemas';
+import { dataOfferEnvelope, dataOfferList, policyEnvelope, type DataOffer } from '@svc/schemas';
 import type { TestServer } from '../../testing.js';
 import { expect, otherAccount, policy, refusal, startWithPeople, type Person } from './test-support.js';
 

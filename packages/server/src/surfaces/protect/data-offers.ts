@@ -12,7 +12,7 @@ import {
   type DataOfferRound,
   type DataOfferStatus,
   type PolicyAcceptance,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';

@@ -8,7 +8,7 @@ import {
   dataRequestListQuery,
   extendDataRequestRequest,
   rejectDataRequestRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { z } from 'zod/mini';
 import { route, type RouteSpec, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';

@@ -3,7 +3,7 @@
 // machine refuses illegal moves with 409; a completed access request carries the export of what the service holds.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { dataRequestEnvelope, dataRequestList } from '@svc/client/schemas';
+import { dataRequestEnvelope, dataRequestList } from '@svc/schemas';
 import { createActiveFlow, createRecord, grantAll } from '../../consent/records/test-support.js';
 import type { TestServer } from '../../testing.js';
 import { expect, otherAccount, policy, refusal, startWithPeople, type Person } from './test-support.js';

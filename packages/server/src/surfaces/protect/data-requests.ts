@@ -12,7 +12,7 @@ import {
   type DataRequestStatus,
   type DsarType,
   type ExtendDataRequestRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';

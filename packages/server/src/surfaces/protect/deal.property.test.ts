@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { DATA_OFFER_ACTIONS, DATA_OFFER_STATUSES, dataOfferEnvelope, type DataOfferAction, type DataOfferStatus } from '@svc/client/schemas';
+import { DATA_OFFER_ACTIONS, DATA_OFFER_STATUSES, dataOfferEnvelope, type DataOfferAction, type DataOfferStatus } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { dealTransition, DEAL_TRANSITIONS, TERMINAL_DEAL_STATES, turnOf, type DealActor } from './deal.js';
 import { call, policy, signIn, type Person } from './test-support.js';

@@ -7,7 +7,7 @@
 // revisions alternate as often as they like. Whoever did not propose the terms on the table may accept or decline
 // them, so the counter rounds are optional (an organisation may accept an offer as it stands). An offer that is
 // open (offered, countered, user_revised) expires when its time runs out. Accepted, declined and expired are final.
-import type { DataOfferAction, DataOfferStatus } from '@svc/client/schemas';
+import type { DataOfferAction, DataOfferStatus } from '@svc/schemas';
 
 /** Who makes a move: the person, the organisation (its API token), or the service (the clock). */
 export type DealActor = 'person' | 'organisation' | 'service';

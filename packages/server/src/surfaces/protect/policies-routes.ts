@@ -1,6 +1,6 @@
 // Protect's policies: the static template catalogue (`/api/v1/policy_templates`) and the policies made from it
 // (`/api/v1/policies`), the account's with an API token or the person's own with their access token.
-import { createPolicyRequest, listQuery, policyEnvelope, policyList, policyListQuery, policyTemplateEnvelope, policyTemplateList } from '@svc/client/schemas';
+import { createPolicyRequest, listQuery, policyEnvelope, policyList, policyListQuery, policyTemplateEnvelope, policyTemplateList } from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { decodeCursor, DEFAULT_LIMIT, toPage } from '../../infra/pagination.js';
 import { createPolicy, findPolicy, listPolicies, revokePolicy, toPolicy } from './policies.js';

@@ -2,7 +2,7 @@
 // policies and the account's; config validated against the template; revocation once; who sees and revokes what.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { policyEnvelope, policyList, policyTemplateList, POLICY_TEMPLATE_IDS } from '@svc/client/schemas';
+import { policyEnvelope, policyList, policyTemplateList, POLICY_TEMPLATE_IDS } from '@svc/schemas';
 import type { TestServer } from '../../testing.js';
 import { expect, otherAccount, policy, refusal, startWithPeople, type Person } from './test-support.js';
 

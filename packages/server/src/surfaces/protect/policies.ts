@@ -11,7 +11,7 @@ import {
   type PolicyOwnerType,
   type PolicyStatus,
   type PolicyTemplateId,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';

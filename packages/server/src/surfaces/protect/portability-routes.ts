@@ -7,7 +7,7 @@ import {
   portabilityTransferEnvelope,
   portabilityTransferList,
   portabilityTransferListQuery,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { route, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { portabilityTransferEnvelope, portabilityTransferList } from '@svc/client/schemas';
+import { portabilityTransferEnvelope, portabilityTransferList } from '@svc/schemas';
 import type { TestServer } from '../../testing.js';
 import { expect, otherAccount, policy, refusal, secondApplication, startWithPeople, type Person } from './test-support.js';
 

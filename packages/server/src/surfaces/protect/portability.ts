@@ -9,7 +9,7 @@ import type {
   PolicyTemplateConfig,
   PortabilityTransfer,
   PortabilityTransferStatus,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { appendAuditEvent } from '../../consent/audit/chain.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';

@@ -1,6 +1,6 @@
 // The built-in policy template catalogue: static, the same in every cell. Each template's `config` schema is the
 // zod schema in `@svc/client/schemas` (`policyTemplateConfigs`); the catalogue publishes it as JSON Schema.
-import { DEAL_TEMPLATE_IDS, POLICY_TEMPLATE_IDS, policyTemplateConfigs, type PolicyTemplate, type PolicyTemplateId } from '@svc/client/schemas';
+import { DEAL_TEMPLATE_IDS, POLICY_TEMPLATE_IDS, policyTemplateConfigs, type PolicyTemplate, type PolicyTemplateId } from '@svc/schemas';
 import { z } from 'zod/mini';
 
 /** The version every template has today; a policy records the version it was made from. */

@@ -9,7 +9,7 @@ import {
   vouchEnvelope,
   vouchList,
   vouchListQuery,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
 import { route, routes } from '../../infra/http/route.js';

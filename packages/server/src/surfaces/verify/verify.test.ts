@@ -4,7 +4,7 @@
 // across two cells.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { trustScoreEnvelope, vouchEnvelope, vouchList } from '@svc/client/schemas';
+import { trustScoreEnvelope, vouchEnvelope, vouchList } from '@svc/schemas';
 import { agentToken, call, check, grant, newAgent, signIn, type Json, type Person } from '../../authority/delegations/test-support.js';
 import { createActiveFlow, createRecord, grantAll } from '../../consent/records/test-support.js';
 import { startTestCells, startTestServer, type TestCells, type TestServer } from '../../testing.js';

@@ -1,7 +1,7 @@
 // Vouches: a person's word for another person, or for an agent identity of the same account. Personal data, homed in
 // the voucher's cell (`vch_<country>_…`); one active vouch per voucher and vouchee (a unique partial index); never for
 // oneself; revocable by the voucher alone, once. Each one counts in the vouchee's trust score.
-import type { CreateVouchRequest, TrustSubjectType, Vouch, VouchStatus } from '@svc/client/schemas';
+import type { CreateVouchRequest, TrustSubjectType, Vouch, VouchStatus } from '@svc/schemas';
 import { getAgentIdentity } from '../../authority/agents/store.js';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';

@@ -1,6 +1,6 @@
 // What a kind of decision is, as the shared delivery layer sees it. Sessions, deadlines and expiry, the
 // transitions table, exchange tokens, cancel and drops are the layer's; everything that differs by kind is here.
-import type { ConsentExchange, CreateDecisionRequest, Decision, DecisionClaims, EscalationTrigger } from '@svc/client/schemas';
+import type { ConsentExchange, CreateDecisionRequest, Decision, DecisionClaims, EscalationTrigger } from '@svc/schemas';
 import type { z } from 'zod/mini';
 import type { Principal, ServerContext } from '../../../infra/context.js';
 import type { DomainEvent } from '../../../infra/events.js';

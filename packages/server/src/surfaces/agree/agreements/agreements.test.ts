@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { SvcAgreementVerificationError, verifyAgreementReceipt, verifyReceipt, type WebhookEvent } from '@svc/client';
-import { signatureDecisionData, type Agreement, type Decision, type SignedAgreementReceipt } from '@svc/client/schemas';
+import { signatureDecisionData, type Agreement, type Decision, type SignedAgreementReceipt } from '@svc/schemas';
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import type { PageData, TransitionRequest, TransitionResult } from '../../../hosted/pages/page-data.js';
 import { startTestServer, type TestServer } from '../../../testing.js';

@@ -10,7 +10,7 @@ import {
   quorumVoteList,
   signedAgreementReceipt,
   type CreateAgreementRequest,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { Context } from 'hono';
 import { route, routes } from '../../../infra/http/route.js';
 import { defaultApplication, getApplication } from '../../../consent/decisions/applications.js';

@@ -15,7 +15,7 @@ import {
   type QuorumStatus,
   type QuorumVote,
   type SignatureDecisionData,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import { KeyObject, sign } from 'node:crypto';
 import { appendAuditEvent } from '../../../consent/audit/chain.js';
 import { jcs, sha256Hex } from '../../../consent/audit/hash.js';

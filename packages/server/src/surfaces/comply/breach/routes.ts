@@ -1,6 +1,6 @@
 // `/api/v1/breach_scope`: what a leaked credential of the account could have touched in a window, as counts and
 // categories (API tokens holding `admin`), and its signed evidence package.
-import { breachScopeEnvelope, breachScopeRequest, EVIDENCE_FORMAT_TYPES, evidencePackage } from '@svc/client/schemas';
+import { breachScopeEnvelope, breachScopeRequest, EVIDENCE_FORMAT_TYPES, evidencePackage } from '@svc/schemas';
 import { route, routes } from '../../../infra/http/route.js';
 import { signEvidencePackage } from '../evidence/package.js';
 import { breachScope } from './scope.js';

@@ -3,7 +3,7 @@
 // even in an error): the report names it by a one-way fingerprint. Counts come from every cell of the deployment
 // through the directory's contexts (aggregates only).
 import { createHash } from 'node:crypto';
-import type { BreachCoverage, BreachCredentialType, BreachScope } from '@svc/client/schemas';
+import type { BreachCoverage, BreachCredentialType, BreachScope } from '@svc/schemas';
 import { LAST_USED_RESOLUTION_MS } from '../../../infra/auth.js';
 import type { ServerContext } from '../../../infra/context.js';
 import type { Db } from '../../../infra/db.js';

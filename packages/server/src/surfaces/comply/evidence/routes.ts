@@ -1,6 +1,6 @@
 // The Comply surface's evidence: the transfer register, the residency posture and breach scope (each with its signed
 // evidence package), and `GET /api/v1/evidence_packages/{id}`, a package drawn before, as it was answered.
-import { evidencePackage } from '@svc/client/schemas';
+import { evidencePackage } from '@svc/schemas';
 import { route, routes } from '../../../infra/http/route.js';
 import { breachScopeRoutes } from '../breach/routes.js';
 import { assertHomedHere } from '../../../infra/cells/routing.js';

@@ -1,7 +1,7 @@
 // Residency posture: where an account's subjects' data is stored, per country cell, as counts, with an assurance
 // status per cell. Each cell's counts are drawn from that cell's own database (the reference server runs every cell
 // in one process; the directory's contexts are used for these aggregate counts only, never to read a row).
-import type { ResidencyCountry, ResidencyPosture } from '@svc/client/schemas';
+import type { ResidencyCountry, ResidencyPosture } from '@svc/schemas';
 import { isoNow } from '../../../infra/clock.js';
 import type { ServerContext } from '../../../infra/context.js';
 import type { Db } from '../../../infra/db.js';

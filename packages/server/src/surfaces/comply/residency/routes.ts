@@ -1,6 +1,6 @@
 // `/api/v1/residency_posture`: where the account's subjects' data is stored, per country cell, with an assurance
 // status (API tokens holding `read`), and its signed evidence package.
-import { EVIDENCE_FORMAT_TYPES, evidencePackage, residencyPostureEnvelope, residencyPostureEvidenceRequest } from '@svc/client/schemas';
+import { EVIDENCE_FORMAT_TYPES, evidencePackage, residencyPostureEnvelope, residencyPostureEvidenceRequest } from '@svc/schemas';
 import { type Answer, route, routes } from '../../../infra/http/route.js';
 import { auditAnchorOf, signEvidencePackage } from '../evidence/package.js';
 import { residencyPosture } from './posture.js';

@@ -7,7 +7,7 @@ import {
   transferRegisterEvidenceRequest,
   transferRegisterList,
   transferRegisterQuery,
-} from '@svc/client/schemas';
+} from '@svc/schemas';
 import type { z } from 'zod/mini';
 import { type Answer, route, routes } from '../../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../../infra/pagination.js';

@@ -1,6 +1,6 @@
 // What an approval's completion records and announces: an authorization record (and the escalation it answers
 // decided), one `approval.granted`, `approval.denied` or `approval.countered` event, and the exchange's claims.
-import type { DecisionClaims } from '@svc/client/schemas';
+import type { DecisionClaims } from '@svc/schemas';
 import { APPROVAL_EVENT_TYPE, authorizationRecordIdOf, recordApprovalDecision } from '../../../authorizations/store.js';
 import { decideEscalation, escalationOfDecision } from '../../../../authority/delegations/escalation-store.js';
 import type { ServerContext } from '../../../../infra/context.js';

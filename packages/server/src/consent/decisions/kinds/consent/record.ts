@@ -1,6 +1,6 @@
 // What a consent decision's completion records and announces: a consent record through the records service (like
 // every other channel), one `consent.granted` or `consent.denied` event, and the claims the exchange returns.
-import type { DecisionClaims, DecisionEntry, PurposeOutcome } from '@svc/client/schemas';
+import type { DecisionClaims, DecisionEntry, PurposeOutcome } from '@svc/schemas';
 import type { ServerContext } from '../../../../infra/context.js';
 import { stmt } from '../../../../infra/db.js';
 import type { DomainEvent } from '../../../../infra/events.js';

@@ -1,6 +1,6 @@
 // The consent decision's screens and the status each one stands for: the spec's consent token statuses, laid
 // over the flow's step sequence. Pure functions, shared by the participant steps and the page part.
-import type { FlowConfig, FlowStep } from '@svc/client/schemas';
+import type { FlowConfig, FlowStep } from '@svc/schemas';
 import type { PageStatus, Screen } from '../../participant-types.js';
 import type { DecisionRow } from '../../row.js';
 

@@ -1,6 +1,6 @@
 // The participant steps of a consent decision: the screens in order (intro, sign-in, verification, disclosures,
 // comprehension checks, review or confirm), then `agree` (fulfilled, granted) or `decline` (declined) on any screen.
-import type { FlowConfig, PurposeOutcome } from '@svc/client/schemas';
+import type { FlowConfig, PurposeOutcome } from '@svc/schemas';
 import { z } from 'zod/mini';
 import type { ServerContext } from '../../../../infra/context.js';
 import type { Screen } from '../../participant-types.js';

@@ -1,6 +1,6 @@
 // The consent token: issued when a consent decision is fulfilled, handed out once by the exchange (or carried by the
 // `consent.granted` webhook), and verified once by the organisation's server.
-import type { ConsentExchange, ConsentVerification } from '@svc/client/schemas';
+import type { ConsentExchange, ConsentVerification } from '@svc/schemas';
 import { isoNow } from '../../../../infra/clock.js';
 import type { ServerContext } from '../../../../infra/context.js';
 import { stmt } from '../../../../infra/db.js';

@@ -1,7 +1,7 @@
 // What a signing session's end records and announces: the party's outcome on its agreement (with its quorum vote,
 // and for a signature the JWS over the document hash, the party and the time), one `signature.<outcome>` event,
 // and the exchange's claims. An expiry records the party `expired` and announces `signature.expired` once.
-import type { DecisionClaims, SignatureDecisionData } from '@svc/client/schemas';
+import type { DecisionClaims, SignatureDecisionData } from '@svc/schemas';
 import { agreementOfParty, findPartyRow, partyOfDecision, recordPartyOutcome, type PartyOutcome } from '../../../../surfaces/agree/agreements/store.js';
 import type { ServerContext } from '../../../../infra/context.js';
 import type { DomainEvent } from '../../../../infra/events.js';
