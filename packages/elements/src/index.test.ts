@@ -71,9 +71,13 @@ describe('@svc/elements entry', () => {
         assert.ok(!/^import (?!type )/m.test(source) && /^export \{\};?$|^declare module /m.test(source), `${file} is declarations only`);
         continue;
       }
+      // @svc/schemas gives types only (`import type`, `export type`): none of its zod code reaches a bundle.
+      for (const [statement, type] of source.matchAll(/^(?:import|export) (type )?[^;]*?from '@svc\/schemas'/gm)) {
+        assert.ok(type, `${file} imports values from @svc/schemas: ${statement}`);
+      }
       for (const [, specifier] of source.matchAll(/\bfrom\s+'([^']+)'/g)) {
         assert.ok(
-          /^(lit(\/[a-z/-]+\.js)?|@lit\/context|@svc\/(protocol|capture)|svc:chunks|\.{1,2}\/[a-z/.-]+\.js)$/.test(specifier!),
+          /^(lit(\/[a-z/-]+\.js)?|@lit\/context|@svc\/(protocol|capture|schemas)|svc:chunks|\.{1,2}\/[a-z/.-]+\.js)$/.test(specifier!),
           `${file} imports ${specifier}`,
         );
       }
