@@ -31,21 +31,17 @@ function misdirected(ctx: ServerContext, home: string, c: Parameters<MiddlewareH
 
 /**
  * Runs first on every request: names the answering country, answers a request for another cell's resource before
- * anything reads a credential (the answer holds only what the path already says), and copies the control-plane
- * writes the request made to the other cells. A browser's request (with an Origin) is routed after CORS instead,
+ * anything reads a credential (the answer holds only what the path already says). A browser's request (with an Origin) is routed after CORS instead,
  * so that the page can read the 421.
  */
 export function countryGate(ctx: ServerContext): MiddlewareHandler<Env> {
   return async (c, next) => {
     c.header(COUNTRY_HEADER, ctx.country);
-    try {
-      if (!c.req.header('origin')) {
-        const home = misdirectedTo(ctx, c.req.path);
-        if (home) return misdirected(ctx, home, c);
-      }
-      await next();
-    } finally {
+    if (!c.req.header('origin')) {
+      const home = misdirectedTo(ctx, c.req.path);
+      if (home) return misdirected(ctx, home, c);
     }
+    await next();
   };
 }
 

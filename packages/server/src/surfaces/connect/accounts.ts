@@ -1,4 +1,4 @@
-// Accounts and their users. Both are control plane (organisation configuration, copied to every cell): an account
+// Accounts and their users. Both are control plane (organisation configuration, one file every cell attaches): an account
 // user row holds only the person's id, never their email, which stays in the person's home cell. Adding a person
 // therefore happens at their home cell (another cell's person id is the 421), where the person is known.
 import type { Account, AccountUser } from '@svc/schemas';

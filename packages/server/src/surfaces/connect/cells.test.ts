@@ -70,7 +70,7 @@ describe('connect across country cells', () => {
     const fromUs = await call(us, `/api/v1/accounts/${dora.account}`);
     assert.equal(fromUs.status, 200);
     assert.deepEqual(fromUs.body.account.account_users.map((u: Json) => u.user_id), [dora.id]);
-    // An owner set through one cell is the owner in every cell; removing a user replicates too.
+    // An owner set through one cell is the owner in every cell; removing a user holds everywhere too.
     const owned = await call(us, `/api/v1/accounts/${dora.account}`, { method: 'PATCH', json: { account: { owner_id: dora.id } } });
     assert.equal(owned.status, 200, JSON.stringify(owned.body));
     assert.equal((await call(de, `/api/v1/accounts/${dora.account}`)).body.account.owner_id, dora.id);

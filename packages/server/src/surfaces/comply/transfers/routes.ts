@@ -1,6 +1,6 @@
 // `/api/v1/transfer_register`: the account's cross-border transfers with lawful basis and adequacy verdict (API tokens
-// holding `read`), and its signed evidence package. The register is organisation-level and replicated to every cell,
-// so every cell answers the same list.
+// holding `read`), and its signed evidence package. The register is organisation-level, in the control plane every cell
+// attaches, so every cell answers the same list.
 import {
   EVIDENCE_FORMAT_TYPES,
   evidencePackage,
