@@ -56,20 +56,22 @@ export function appendAuditEvent(ctx: ServerContext, input: AuditEntryInput): Au
   return transaction(db, () => {
     const head = stmt<[string], { sequence: number; hash: string }>(db,
       'SELECT sequence, hash FROM audit_events WHERE application_id = ? ORDER BY sequence DESC LIMIT 1').get(input.applicationId);
+    // A JSON round trip drops undefined members, so the stored text hashes the same as what is hashed here; the
+    // text is stored as it is (serialising what it parses to gives it back).
+    const dataText = JSON.stringify(input.data);
     const event = {
       id: newId('aev_', 20),
       application_id: input.applicationId,
       sequence: (head?.sequence ?? 0) + 1,
       type: input.type,
       occurred_at: input.occurredAt ?? isoNow(ctx.clock),
-      // A JSON round trip drops undefined members, so the stored text hashes the same as what was hashed here.
-      data: JSON.parse(JSON.stringify(input.data)) as Record<string, unknown>,
+      data: JSON.parse(dataText) as Record<string, unknown>,
       previous_hash: head?.hash ?? AUDIT_GENESIS_HASH,
     };
     const hash = auditEventHash(event);
     stmt(db, `INSERT INTO audit_events (application_id, sequence, id, type, occurred_at, data, previous_hash, hash)
               VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(event.application_id, event.sequence, event.id, event.type, event.occurred_at, JSON.stringify(event.data), event.previous_hash, hash);
+      .run(event.application_id, event.sequence, event.id, event.type, event.occurred_at, dataText, event.previous_hash, hash);
     return { ...event, hash, anchor_id: null };
   });
 }

@@ -23,6 +23,14 @@ export function isSessionToken(value: string): boolean {
   return SESSION_TOKEN.test(value);
 }
 
+/** Options of {@link createDecision}. */
+export interface CreateDecisionOptions {
+  applicationId?: string;
+  deadlineAt?: string;
+  /** Answer 421 unless this cell is the application's home (a decision asked for through the API). */
+  atApplicationHome?: boolean;
+}
+
 /**
  * Creates a decision. Its kind resolves `subject_ref` (consent: an active flow, approval: an escalation or a free
  * reference, signing session: its agreement's party); `embed_origin` must be an allowed origin of the application
@@ -33,13 +41,26 @@ export function createDecision(
   ctx: ServerContext,
   principal: Principal,
   request: OpenDecisionRequest,
-  options: {
-    applicationId?: string;
-    deadlineAt?: string;
-    /** Answer 421 unless this cell is the application's home (a decision asked for through the API). */
-    atApplicationHome?: boolean;
-  } = {},
+  options: CreateDecisionOptions = {},
 ): DecisionRow {
+  // The reads that check the request and the insert are one transaction: one read snapshot, not one per statement.
+  const row = transaction(ctx.db, () => {
+    const drafted = draftDecision(ctx, principal, request, options);
+    stmt(ctx.db, `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id,
+      flow_version, terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at,
+      addressee_email, home_country)
+    VALUES (@id, @session_token, @account_id, @application_id, @kind, @subject_ref, @flow_id, @flow_version, @terms,
+      @delivery_mode, @embed_origin, @redirect_uri, @scope, @state, @meeting_id, @status, @deadline_at, @created_at, @updated_at,
+      @addressee_email, @home_country)`)
+      .run(drafted);
+    return drafted;
+  });
+  ctx.metrics.increment('decisions.created_total', { kind: row.kind });
+  return row;
+}
+
+/** The new decision's row, once its kind resolved `subject_ref` and the request passed every check. */
+function draftDecision(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateDecisionOptions): DecisionRow {
   const now = isoNow(ctx.clock);
   const prepared = kindOf(request.kind).prepare(ctx, principal, request, {
     applicationId: options.applicationId,
@@ -51,8 +72,7 @@ export function createDecision(
   // A decision for a meeting: the account's meeting consent, still open, asked with its template.
   if (request.meeting_id !== undefined) assertMeetingOpen(ctx, application.account_id, request.meeting_id, request);
   checkDelivery(ctx, principal, application, request);
-
-  const row: DecisionRow = {
+  return {
     id: homedId(ctx.country, 'dec_'),
     session_token: sessionTokenFor(ctx.country),
     account_id: application.account_id,
@@ -92,15 +112,6 @@ export function createDecision(
     authentication_method: null,
     authenticated_at: null,
   };
-  transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id,
-      flow_version, terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at,
-      addressee_email, home_country)
-    VALUES (@id, @session_token, @account_id, @application_id, @kind, @subject_ref, @flow_id, @flow_version, @terms,
-      @delivery_mode, @embed_origin, @redirect_uri, @scope, @state, @meeting_id, @status, @deadline_at, @created_at, @updated_at,
-      @addressee_email, @home_country)`)
-    .run(row));
-  ctx.metrics.increment('decisions.created_total', { kind: row.kind });
-  return row;
 }
 
 /** Refuses an `embed_origin` or `redirect_uri` the application does not allow. */

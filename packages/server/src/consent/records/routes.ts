@@ -20,6 +20,7 @@ import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, notFound } from '../../infra/errors.js';
 import { route } from '../../infra/http/route.js';
+import { transaction } from '../../infra/transaction.js';
 import { readJson } from '../../infra/validate.js';
 import { isAuthorizationRecord } from '../authorizations/store.js';
 import { signatureEvidenceFor } from '../../surfaces/agree/agreements/store.js';
@@ -48,10 +49,20 @@ function noConsentRecord(ctx: ServerContext, accountId: string, id: string): Api
 function createRecord(ctx: ServerContext, c: Context<Env>, body: CreateConsentRecordRequest): Response {
   const accountId = c.get('principal').accountId;
   assertCountryCell(ctx, body.subject.country, 'subject.country');
-  const home = body.subject.country ?? flowHome(ctx, accountId, body.flow_id);
-  if (home) assertCreatesHere(ctx, home);
+  // Where it is homed, its signature and the record itself are read and written in one transaction.
+  const { record, created } = transaction(ctx.db, () => {
+    const home = body.subject.country ?? flowHome(ctx, accountId, body.flow_id);
+    if (home) assertCreatesHere(ctx, home);
+    return recordRequested(ctx, accountId, body);
+  });
+  c.header('Location', `/api/v1/consent_records/${record.id}`);
+  return c.json({ consent_record: record }, created ? 201 : 200);
+}
+
+/** The record a Record API request asks for (channel `controller_attested`). */
+function recordRequested(ctx: ServerContext, accountId: string, body: CreateConsentRecordRequest) {
   const signatureEvidence = body.signature && signatureEvidenceFor(ctx, accountId, body.signature, body.subject.email);
-  const { record, created } = createConsentRecord(ctx, {
+  return createConsentRecord(ctx, {
     accountId,
     flowId: body.flow_id,
     subject: body.subject,
@@ -65,8 +76,6 @@ function createRecord(ctx: ServerContext, c: Context<Env>, body: CreateConsentRe
     suppressReceipt: body.suppress_receipt,
     signatureEvidence,
   });
-  c.header('Location', `/api/v1/consent_records/${record.id}`);
-  return c.json({ consent_record: record }, created ? 201 : 200);
 }
 
 const tag = 'Consent records';

@@ -44,11 +44,14 @@ export { withdrawConsentRecord } from './withdrawals.js';
  */
 export function createConsentRecord(ctx: ServerContext, input: ConsentRecordInput, options: Pick<RecordOptions, 'announce'> = {}): CreatedConsentRecord {
   refusePersonalData(input.clientFacts);
-  const resolver = new FlowTermsResolver(ctx, input.accountId, input.flowId, input.applicationId, {
-    requireCapturable: !HOSTED_DECISION_CHANNELS.has(input.channel),
+  // Resolving the flow and recording are one transaction: one read snapshot, not one per statement.
+  const outcome = transaction(ctx.db, () => {
+    const resolver = new FlowTermsResolver(ctx, input.accountId, input.flowId, input.applicationId, {
+      requireCapturable: !HOSTED_DECISION_CHANNELS.has(input.channel),
+    });
+    resolver.check();
+    return recordDecisions(ctx, input, resolver, options);
   });
-  resolver.check();
-  const outcome = recordDecisions(ctx, input, resolver, options);
   if (outcome.kind !== 'refused') return { record: outcome.record, created: outcome.kind === 'created' };
   const [first] = outcome.refusals;
   const code = first && (first.code === 'captured_in_future' || first.code === 'idempotency_key_reused') ? first.code : 'attestation_refused';
