@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Runs every test runner (node unit tests, the packed packages, @web/test-runner in Chromium, Firefox ESR and WebKitGTK,
+// Runs every test runner (the formatter check, node unit tests, the packed packages, @web/test-runner in Chromium, Firefox ESR and WebKitGTK,
 // Playwright e2e in Chromium and the e2e/engines/ subset in Firefox ESR and WebKitGTK), then prints one closing line
 // `N passed, N failed` summed over all of them.
-// Usage: node scripts/test.mjs [unit|packages|browser|e2e]...
+// Usage: node scripts/test.mjs [format|unit|packages|browser|e2e]...
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -36,6 +36,12 @@ function readCounts(file, status) {
 }
 
 const runners = {
+  // The formatter (Biome, biome.json) over the sources: a file it would print differently fails, and `pnpm format`
+  // writes it.
+  format() {
+    const status = run(join(root, 'node_modules', '.bin', 'biome'), ['format', '--max-diagnostics=20', '.']);
+    return { passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0 };
+  },
   unit() {
     const files = [...find(join(root, 'packages'), (n) => n.endsWith('.test.ts') && !n.endsWith('.browser.test.ts')),
       ...find(join(root, 'scripts'), (n) => n.endsWith('.test.ts'))];
