@@ -12,7 +12,8 @@ function svcDefine() {
     analyzePhase({ ts, node, moduleDoc }) {
       if (!ts.isCallExpression(node) || !ts.isIdentifier(node.expression) || node.expression.text !== 'define') return;
       const [tag, klass] = node.arguments;
-      if (tag && klass && ts.isStringLiteral(tag) && ts.isIdentifier(klass)) tags.set(klass.text, { tag: tag.text, module: moduleDoc.path });
+      if (tag && klass && ts.isStringLiteral(tag) && ts.isIdentifier(klass))
+        tags.set(klass.text, { tag: tag.text, module: moduleDoc.path });
     },
     packageLinkPhase({ customElementsManifest }) {
       for (const mod of customElementsManifest.modules) {
@@ -27,11 +28,14 @@ function svcDefine() {
           declaration.tagName = defined.tag;
           declaration.customElement = true;
           const definer = customElementsManifest.modules.find((m) => m.path === defined.module) ?? mod;
-          definer.exports = [...(definer.exports ?? []), {
-            kind: 'custom-element-definition',
-            name: defined.tag,
-            declaration: { name: declaration.name, module: mod.path },
-          }];
+          definer.exports = [
+            ...(definer.exports ?? []),
+            {
+              kind: 'custom-element-definition',
+              name: defined.tag,
+              declaration: { name: declaration.name, module: mod.path },
+            },
+          ];
         }
       }
     },
@@ -41,8 +45,16 @@ function svcDefine() {
 // Run from packages/elements (its `cem` script does), so module paths in the manifest are the package's own (`src/...`).
 export default {
   globs: ['src/**/*.component.ts', 'src/{decision,consent-field,inbox,provider}/*.ts'],
-  exclude: ['**/*.test.ts', '**/*.styles.ts', '**/redirect-result.ts', '**/appearance.ts', '**/strings.ts',
-    '**/render-data.ts', '**/form-registry.ts', '**/consent-field-error.ts'],
+  exclude: [
+    '**/*.test.ts',
+    '**/*.styles.ts',
+    '**/redirect-result.ts',
+    '**/appearance.ts',
+    '**/strings.ts',
+    '**/render-data.ts',
+    '**/form-registry.ts',
+    '**/consent-field-error.ts',
+  ],
   outdir: '.',
   litelement: true,
   dev: false,

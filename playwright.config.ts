@@ -12,8 +12,7 @@ export default defineConfig({
   use: {
     launchOptions: {
       executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-      args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-        '--no-first-run'],
+      args: ['--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
 });

@@ -13,8 +13,12 @@ import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { keysPlugin } from './scripts/wtr-keys-plugin.mjs';
 
 export const chromeArgs = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
 ];
 
 /** WebKitGTK's MiniBrowser through WebKitWebDriver, which this launcher starts (on an Xvfb screen) and stops. */
@@ -77,9 +81,5 @@ export default {
   browserStartTimeout: 60_000,
   testFramework: { config: { timeout: 10_000 } },
   browsers: selectedEngines().map((engine) => launchers[engine]()),
-  reporters: [
-    defaultReporter(),
-    summaryReporter(),
-    ...(process.env.SVC_WTR_COUNTS ? [countReporter(process.env.SVC_WTR_COUNTS)] : []),
-  ],
+  reporters: [defaultReporter(), summaryReporter(), ...(process.env.SVC_WTR_COUNTS ? [countReporter(process.env.SVC_WTR_COUNTS)] : [])],
 };

@@ -25,9 +25,13 @@ async function focused(where: Page | Frame): Promise<Focused> {
     const label = input.labels?.[0]?.textContent ?? el.getAttribute('aria-label') ?? '';
     return {
       tag: el.localName,
-      text: `${label} ${el.localName === 'input' ? '' : el.textContent ?? ''}`.replace(/\s+/g, ' ').trim(),
+      text: `${label} ${el.localName === 'input' ? '' : (el.textContent ?? '')}`.replace(/\s+/g, ' ').trim(),
       visible: outline || shadow,
-      indicator: outline ? `outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` : shadow ? `box-shadow ${style.boxShadow}` : 'none',
+      indicator: outline
+        ? `outline ${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}`
+        : shadow
+          ? `box-shadow ${style.boxShadow}`
+          : 'none',
     };
   });
 }
@@ -129,7 +133,10 @@ test.describe('keyboard alone, with visible focus throughout', () => {
     await tabTo(page, /^Agree$/);
     await page.keyboard.press('Enter');
 
-    await expect.poll(async () => (await svc.api<{ decision: { status: string } }>(`/api/v1/decisions/${decision.session_token}`)).body.decision.status)
+    await expect
+      .poll(
+        async () => (await svc.api<{ decision: { status: string } }>(`/api/v1/decisions/${decision.session_token}`)).body.decision.status,
+      )
       .toBe('fulfilled');
   });
 

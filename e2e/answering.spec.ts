@@ -8,13 +8,24 @@ const ADA = 'answering.ada@example.com';
 
 /** An approval addressed to Ada, opened in its own window (popup mode) the way a link in her inbox opens it. */
 async function approvalForAda(svc: Service, ref: string): Promise<Decision> {
-  return svc.createDecision({ kind: 'approval', subject_ref: ref, scope: 'payments:write', state: 'Pay 5,000.00 EUR for a car', delivery_mode: 'popup', addressee: { email: ADA } });
+  return svc.createDecision({
+    kind: 'approval',
+    subject_ref: ref,
+    scope: 'payments:write',
+    state: 'Pay 5,000.00 EUR for a car',
+    delivery_mode: 'popup',
+    addressee: { email: ADA },
+  });
 }
 
 /** What the page's own participant API answers this browser when it sends `approve` directly (what a script on the page could do). */
 async function forceApprove(page: Page, token: string): Promise<{ status: number; code: string }> {
   return page.evaluate(async (t) => {
-    const res = await fetch(`/decisions/${t}/transitions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action: 'approve' }) });
+    const res = await fetch(`/decisions/${t}/transitions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'approve' }),
+    });
     const body = (await res.json()) as { code: string };
     return { status: res.status, code: body.code };
   }, token);
@@ -24,7 +35,10 @@ const statusOf = async (svc: Service, token: string) =>
   (await svc.api<{ decision: { status: string } }>(`/api/v1/decisions/${token}`)).body.decision.status;
 
 test.describe('an approval addressed to a person is answered by that person alone', () => {
-  test('the organisation, holding the session token, only sees how the addressee confirms it is them; forcing an answer is refused', async ({ page, svc }) => {
+  test('the organisation, holding the session token, only sees how the addressee confirms it is them; forcing an answer is refused', async ({
+    page,
+    svc,
+  }) => {
     const seen = problems(page);
     const decision = await approvalForAda(svc, 'car-1');
     await page.goto(decision.url);
@@ -43,7 +57,9 @@ test.describe('an approval addressed to a person is answered by that person alon
     const decision = await approvalForAda(svc, 'car-2');
     await signInOnTrustUrl(page, svc, 'answering.mallory@example.com');
     await page.goto(decision.url);
-    await expect(page.getByRole('note')).toHaveText(`You are signed in as answering.mallory@example.com. This request is for ${ADA}: only they can answer it.`);
+    await expect(page.getByRole('note')).toHaveText(
+      `You are signed in as answering.mallory@example.com. This request is for ${ADA}: only they can answer it.`,
+    );
     await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
     expect(await forceApprove(page, decision.session_token)).toEqual({ status: 403, code: 'not_addressee' });
     expect(await statusOf(svc, decision.session_token)).toBe('pending');

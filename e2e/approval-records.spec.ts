@@ -19,7 +19,9 @@ async function completion(messages: () => Promise<Received[]>): Promise<string> 
 
 /** What the host's server does after svc:complete: exchange, then fetch the signed receipt and the JWKS. */
 async function receiptOf(svc: Service, sessionToken: string, exchangeToken: string) {
-  const exchanged = await svc.api<{ record_id?: string; outcome: string }>(`/api/v1/decisions/${sessionToken}/exchange`, { json: { exchange_token: exchangeToken } });
+  const exchanged = await svc.api<{ record_id?: string; outcome: string }>(`/api/v1/decisions/${sessionToken}/exchange`, {
+    json: { exchange_token: exchangeToken },
+  });
   expect(exchanged.status).toBe(200);
   const recordId = exchanged.body.record_id!;
   expect(recordId).toMatch(/^ar_/);
@@ -41,10 +43,19 @@ async function expectAudited(svc: Service, recordId: string, type: string): Prom
 }
 
 test.describe('authorization records of approvals decided in the hosted page', () => {
-  test('approved in the embed: the signed authorization receipt verifies offline; dpv is refused; the trail holds it', async ({ page, svc, host, messages }) => {
+  test('approved in the embed: the signed authorization receipt verifies offline; dpv is refused; the trail holds it', async ({
+    page,
+    svc,
+    host,
+    messages,
+  }) => {
     const decision = await svc.createDecision({
-      kind: 'approval', subject_ref: 'esc_e2e_receipt_1', delivery_mode: 'embed', embed_origin: host.origin,
-      scope: 'payments:write', state: 'Pay invoice INV-9: 120.00 EUR',
+      kind: 'approval',
+      subject_ref: 'esc_e2e_receipt_1',
+      delivery_mode: 'embed',
+      embed_origin: host.origin,
+      scope: 'payments:write',
+      state: 'Pay invoice INV-9: 120.00 EUR',
     });
     await page.goto(host.embedPage(decision.embed_url));
     const frame = page.frameLocator('#svc');
@@ -85,7 +96,12 @@ test.describe('authorization records of approvals decided in the hosted page', (
   });
 
   test('countered in a popup: an authorization record without the counter-proposal text', async ({ page, svc, host }) => {
-    const decision = await svc.createDecision({ kind: 'approval', subject_ref: 'esc_e2e_receipt_2', delivery_mode: 'popup', embed_origin: host.origin });
+    const decision = await svc.createDecision({
+      kind: 'approval',
+      subject_ref: 'esc_e2e_receipt_2',
+      delivery_mode: 'popup',
+      embed_origin: host.origin,
+    });
     await page.goto(host.popupPage(decision.url));
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Open' }).click()]);
     await popup.getByRole('button', { name: 'Counter…' }).click();
@@ -94,7 +110,11 @@ test.describe('authorization records of approvals decided in the hosted page', (
     await expect(popup.getByRole('heading', { level: 2, name: 'Counter-proposal sent' })).toBeVisible();
 
     const all = await page.evaluate(() => (window as unknown as { svcMessages: Received[] }).svcMessages);
-    const { recordId, outcome, signed, jwks } = await receiptOf(svc, decision.session_token, ofTypes(all, 'svc:complete')[0]!.data.payload.exchange_token as string);
+    const { recordId, outcome, signed, jwks } = await receiptOf(
+      svc,
+      decision.session_token,
+      ofTypes(all, 'svc:complete')[0]!.data.payload.exchange_token as string,
+    );
     expect(outcome).toBe('countered');
     const receipt = await verifyReceipt(signed, jwks);
     expect(receipt.event.at(-1)!.event_state).toBe('approval countered');
@@ -103,7 +123,12 @@ test.describe('authorization records of approvals decided in the hosted page', (
   });
 
   test('denied in the embed: the record and audit event of a refusal', async ({ page, svc, host, messages }) => {
-    const decision = await svc.createDecision({ kind: 'approval', subject_ref: 'esc_e2e_receipt_3', delivery_mode: 'embed', embed_origin: host.origin });
+    const decision = await svc.createDecision({
+      kind: 'approval',
+      subject_ref: 'esc_e2e_receipt_3',
+      delivery_mode: 'embed',
+      embed_origin: host.origin,
+    });
     await page.goto(host.embedPage(decision.embed_url));
     await page.frameLocator('#svc').getByRole('button', { name: 'Deny' }).click();
     await expect(page.frameLocator('#svc').getByRole('heading', { level: 2, name: 'Denied' })).toBeVisible();

@@ -6,7 +6,12 @@ import { arabicFlowConfig, createCaptureFlow, startOrgSite, startOwnService } fr
 
 test.describe('consent field on the organisation’s form', () => {
   for (const csp of [false, true]) {
-    test(`ends in a record with channel embedded_field${csp ? ', under a strict Content-Security-Policy' : ''}`, async ({ page, svc, org, flowId }) => {
+    test(`ends in a record with channel embedded_field${csp ? ', under a strict Content-Security-Policy' : ''}`, async ({
+      page,
+      svc,
+      org,
+      flowId,
+    }) => {
       const violations = cspConsole(page);
       const response = await page.goto(org.page('consent-field.html', { flow: flowId, csp }));
       if (csp) expect(response!.headers()['content-security-policy']).toContain("script-src 'self'");
@@ -34,7 +39,9 @@ test.describe('consent field on the organisation’s form', () => {
         { key: 'analytics', outcome: 'noticed', basis: 'legitimate_interest' },
         { key: 'service', outcome: 'noticed', basis: 'contract' },
       ]);
-      const record = await svc.api<{ consent_record: { channel: string; status: string } }>(`/api/v1/consent_records/${decision.record_id}`);
+      const record = await svc.api<{ consent_record: { channel: string; status: string } }>(
+        `/api/v1/consent_records/${decision.record_id}`,
+      );
       expect(record.status).toBe(200);
       expect(record.body.consent_record).toMatchObject({ channel: 'embedded_field', status: 'fulfilled' });
 
@@ -59,8 +66,11 @@ test.describe('consent field on the organisation’s form', () => {
     await page.keyboard.press('Space');
     await page.getByLabel('Email address').press('Enter');
     await expect(page.locator('#outcome')).toHaveText(/^recorded embedded_field /);
-    expect(org.submissions.at(-1)!.authorize!.body.decision!.purposes.map((p) => `${p.key}:${p.outcome}`))
-      .toEqual(['newsletter:declined', 'analytics:objected', 'service:noticed']);
+    expect(org.submissions.at(-1)!.authorize!.body.decision!.purposes.map((p) => `${p.key}:${p.outcome}`)).toEqual([
+      'newsletter:declined',
+      'analytics:objected',
+      'service:noticed',
+    ]);
   });
 
   test('lays out right to left for a flow worded in Arabic', async ({ page, svc, org }) => {
@@ -79,8 +89,10 @@ test.describe('consent field on the organisation’s form', () => {
     await box.check();
     await page.getByRole('button', { name: 'اشترك' }).click();
     await expect(page.locator('#outcome')).toHaveText(/^recorded embedded_field /);
-    expect(org.submissions.at(-1)!.authorize!.body.decision!.purposes.map((p) => `${p.key}:${p.outcome}`))
-      .toEqual(['newsletter:granted', 'analytics:noticed']);
+    expect(org.submissions.at(-1)!.authorize!.body.decision!.purposes.map((p) => `${p.key}:${p.outcome}`)).toEqual([
+      'newsletter:granted',
+      'analytics:noticed',
+    ]);
   });
 
   test('a second field for the same flow renders nothing and fires svc-error duplicate_field', async ({ page, org, flowId }) => {
@@ -88,7 +100,8 @@ test.describe('consent field on the organisation’s form', () => {
     await expect(page.getByRole('checkbox', { name: 'Email newsletter' })).toBeVisible();
     await page.evaluate(() => {
       const second = document.createElement('svc-consent-field');
-      for (const name of ['flow', 'publishable-key', 'base-url']) second.setAttribute(name, document.querySelector('svc-consent-field')!.getAttribute(name)!);
+      for (const name of ['flow', 'publishable-key', 'base-url'])
+        second.setAttribute(name, document.querySelector('svc-consent-field')!.getAttribute(name)!);
       second.setAttribute('name', 'consent2');
       document.querySelector('button')!.before(second);
     });
@@ -102,7 +115,10 @@ test.describe('consent field with the service stopped', () => {
     const own = await startOwnService();
     const { sandbox } = own;
     const flowId = await createCaptureFlow(own.url, sandbox.api_token);
-    const site = await startOrgSite({ baseUrl: own.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token }, sandbox.application_id);
+    const site = await startOrgSite(
+      { baseUrl: own.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token },
+      sandbox.application_id,
+    );
     try {
       // The script tag comes from the organisation's copy, so the page still loads it once the service is gone.
       await page.goto(site.page('consent-field.html', { flow: flowId, csp: true }));
@@ -114,7 +130,9 @@ test.describe('consent field with the service stopped', () => {
       await expect(page.locator('#outcome')).toHaveText('no capture token');
       expect(site.submissions.at(-1)!.fields.email).toEqual(['ada@example.com']);
       const events = await recorded(page);
-      expect(events.filter((e) => e.type !== 'csp').map((e) => [e.type, e.detail.code, e.detail.phase])).toEqual([['svc-error', 'network', 'capture']]);
+      expect(events.filter((e) => e.type !== 'csp').map((e) => [e.type, e.detail.code, e.detail.phase])).toEqual([
+        ['svc-error', 'network', 'capture'],
+      ]);
 
       // Loaded while the service is down: nothing to show, and the form still posts.
       await page.evaluate(() => sessionStorage.clear());
@@ -123,8 +141,10 @@ test.describe('consent field with the service stopped', () => {
       await page.getByLabel('Email address').fill('ada@example.com');
       await page.getByRole('button', { name: 'Sign up' }).click();
       await expect(page.locator('#outcome')).toHaveText('no capture token');
-      expect((await recorded(page)).filter((e) => e.type === 'svc-error').map((e) => [e.detail.code, e.detail.phase]))
-        .toEqual([['network', 'render'], ['not_rendered', 'capture']]);
+      expect((await recorded(page)).filter((e) => e.type === 'svc-error').map((e) => [e.detail.code, e.detail.phase])).toEqual([
+        ['network', 'render'],
+        ['not_rendered', 'capture'],
+      ]);
     } finally {
       await site.close();
       await own.stop();

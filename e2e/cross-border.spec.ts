@@ -6,28 +6,54 @@ import { presentCredential } from '@svc/client/credentials';
 import { expect, grantConsent, test } from './fixtures.js';
 
 test.describe('cross-border credentials', () => {
-  test('a consent in DE, a credential issued there, one claim presented in US, revoked and refused after the status list refreshes', async ({ page, svc, host }) => {
+  test('a consent in DE, a credential issued there, one claim presented in US, revoked and refused after the status list refreshes', async ({
+    page,
+    svc,
+    host,
+  }) => {
     const us = svc.server.cells.US!;
     const de = svc.server.cells.DE!;
     const apiToken = svc.server.sandbox.api_token;
 
     // A German shop: its people's records are homed in DE. Organisation configuration is one control plane, so
     // the application, its origin and its flow are made through the US cell and work in DE.
-    const made = await svc.api<{ application: { id: string; home_country: string } }>('/api/v1/applications', { json: { application: { name: 'Berliner Laden', home_country: 'DE' } } });
+    const made = await svc.api<{ application: { id: string; home_country: string } }>('/api/v1/applications', {
+      json: { application: { name: 'Berliner Laden', home_country: 'DE' } },
+    });
     expect(made.status).toBe(201);
     const applicationId = made.body.application.id;
-    expect((await svc.api(`/api/v1/applications/${applicationId}/allowed_origins`, { json: { allowed_origin: { origin: host.origin } } })).status).toBe(201);
+    expect(
+      (await svc.api(`/api/v1/applications/${applicationId}/allowed_origins`, { json: { allowed_origin: { origin: host.origin } } }))
+        .status,
+    ).toBe(201);
     const sandboxFlow = await svc.api<{ flow: { config: Record<string, unknown> } }>(`/api/v1/flows/${svc.server.sandbox.flow_id}`);
     const flow = await svc.api<{ flow: { id: string } }>('/api/v1/flows', {
-      json: { flow: { pattern: 'standard', title: 'Newsletter', description: 'Our monthly letter.', config: sandboxFlow.body.flow.config, application_id: applicationId } },
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Newsletter',
+          description: 'Our monthly letter.',
+          config: sandboxFlow.body.flow.config,
+          application_id: applicationId,
+        },
+      },
     });
     expect(flow.status, JSON.stringify(flow.body)).toBe(201);
     expect((await svc.api(`/api/v1/flows/${flow.body.flow.id}/activate`, { json: {} })).status).toBe(200);
 
     // The shop's server knows only the US URL: the client follows the 421 to the decision's home, DE.
     const followed: string[] = [];
-    const shop: SvcClient = createClient({ baseUrl: us.url, apiToken, onMisdirected: ({ homeCountry }) => void followed.push(homeCountry) });
-    const decision = await shop.decisions.create({ kind: 'consent', subject_ref: flow.body.flow.id, delivery_mode: 'embed', embed_origin: host.origin });
+    const shop: SvcClient = createClient({
+      baseUrl: us.url,
+      apiToken,
+      onMisdirected: ({ homeCountry }) => void followed.push(homeCountry),
+    });
+    const decision = await shop.decisions.create({
+      kind: 'consent',
+      subject_ref: flow.body.flow.id,
+      delivery_mode: 'embed',
+      embed_origin: host.origin,
+    });
     expect(followed).toEqual(['DE']);
     expect(decision.session_token).toMatch(/^dts_de_/);
     expect(new URL(decision.embed_url!).origin).toBe(new URL(de.url).origin);
@@ -50,7 +76,10 @@ test.describe('cross-border credentials', () => {
     expect(JSON.stringify(receipt)).toContain('"storage_locations":["DE"]');
 
     // The credential is issued in DE (the shop still calls the US URL and is sent there).
-    const credential = await shop.credentials.create({ consent_transaction_id: fulfilled.consent_transaction_id!, credential_type: 'NewsletterConsent' });
+    const credential = await shop.credentials.create({
+      consent_transaction_id: fulfilled.consent_transaction_id!,
+      credential_type: 'NewsletterConsent',
+    });
     expect(credential.id).toMatch(/^cred_de_/);
     expect(credential.home_country).toBe('DE');
 
@@ -67,7 +96,9 @@ test.describe('cross-border credentials', () => {
     const register = await verifier.transferRegister.list({ application_id: applicationId });
     const transfers = [];
     for await (const entry of register) transfers.push(entry);
-    expect(transfers).toEqual([expect.objectContaining({ category: 'credential_presentation', from_country: 'DE', to_country: 'US', adequacy: 'adequacy_decision' })]);
+    expect(transfers).toEqual([
+      expect.objectContaining({ category: 'credential_presentation', from_country: 'DE', to_country: 'US', adequacy: 'adequacy_decision' }),
+    ]);
     expect(JSON.stringify(transfers)).not.toContain('greta');
 
     // Revoked in DE. The US cell answers from the status list it fetched until that list's ttl runs out.

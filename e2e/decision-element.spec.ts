@@ -12,9 +12,18 @@ const types = (events: SeenEvent[], ...only: string[]) =>
 const detailOf = (events: SeenEvent[], type: string) => events.find((e) => e.type === type)?.detail ?? {};
 const frame = (page: Page) => page.frameLocator('svc-decision iframe');
 
-async function consentDecision(svc: Service, site: ElementSite, mode: 'embed' | 'popup' | 'redirect', extra: Record<string, unknown> = {}): Promise<Decision> {
+async function consentDecision(
+  svc: Service,
+  site: ElementSite,
+  mode: 'embed' | 'popup' | 'redirect',
+  extra: Record<string, unknown> = {},
+): Promise<Decision> {
   return svc.createDecision({
-    kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: mode, embed_origin: site.origin, ...extra,
+    kind: 'consent',
+    subject_ref: svc.server.sandbox.flow_id,
+    delivery_mode: mode,
+    embed_origin: site.origin,
+    ...extra,
   });
 }
 
@@ -37,7 +46,12 @@ async function grantConsent(ui: ReturnType<typeof frame> | Page): Promise<void> 
 }
 
 test.describe('<svc-decision> from the script tag', () => {
-  test('embeds a consent; the page gets svc-complete and its server exchanges and verifies the consent token once', async ({ page, svc, site, events }) => {
+  test('embeds a consent; the page gets svc-complete and its server exchanges and verifies the consent token once', async ({
+    page,
+    svc,
+    site,
+    events,
+  }) => {
     const decision = await consentDecision(svc, site, 'embed');
     await page.goto(site.page({ token: decision.session_token }));
     const element = page.locator('svc-decision');
@@ -51,28 +65,48 @@ test.describe('<svc-decision> from the script tag', () => {
     await grantConsent(frame(page));
     const seen = await until(page, events, 'svc-complete');
     expect(seen.every((e) => e.target === 'svc-decision' && e.detail.kind === 'consent')).toBe(true);
-    expect(types(seen, 'svc-ready', 'svc-state', 'svc-complete')).toEqual(['svc-ready', 'svc-state', 'svc-state', 'svc-state', 'svc-state', 'svc-complete']);
+    expect(types(seen, 'svc-ready', 'svc-state', 'svc-complete')).toEqual([
+      'svc-ready',
+      'svc-state',
+      'svc-state',
+      'svc-state',
+      'svc-state',
+      'svc-complete',
+    ]);
     expect(detailOf(seen, 'svc-ready')).toEqual({
-      kind: 'consent', session_token: decision.session_token, deadline_at: decision.deadline_at,
-      branding: { name: 'Sandbox application' }, mode: 'embed', locale: 'en',
+      kind: 'consent',
+      session_token: decision.session_token,
+      deadline_at: decision.deadline_at,
+      branding: { name: 'Sandbox application' },
+      mode: 'embed',
+      locale: 'en',
     });
     // The iframe follows the page's latest reported height (never below the default minimum of 320px).
     await page.waitForTimeout(300);
-    await expect.poll(async () => {
-      const last = (await events(page)).filter((e) => e.type === 'svc-resize').at(-1)!.detail.height as number;
-      return (await element.locator('iframe').boundingBox())!.height - Math.max(320, last);
-    }).toBe(0);
+    await expect
+      .poll(async () => {
+        const last = (await events(page)).filter((e) => e.type === 'svc-resize').at(-1)!.detail.height as number;
+        return (await element.locator('iframe').boundingBox())!.height - Math.max(320, last);
+      })
+      .toBe(0);
 
     const complete = detailOf(seen, 'svc-complete');
     expect(complete.outcome).toBe('granted');
-    expect(await element.evaluate((el) => [(el as unknown as { status: string }).status, (el as unknown as { outcome: string }).outcome])).toEqual(['complete', 'granted']);
+    expect(
+      await element.evaluate((el) => [(el as unknown as { status: string }).status, (el as unknown as { outcome: string }).outcome]),
+    ).toEqual(['complete', 'granted']);
 
     // The page hands the exchange token to its server, which asks the service: the event itself proves nothing.
     const exchanged = await svc.api<{ access_token: string; claims: { purposes_granted: string[] } }>(
-      `/api/v1/decisions/${decision.session_token}/exchange`, { json: { exchange_token: complete.exchange_token } });
+      `/api/v1/decisions/${decision.session_token}/exchange`,
+      { json: { exchange_token: complete.exchange_token } },
+    );
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.claims.purposes_granted).toEqual(['newsletter']);
-    const verify = () => svc.api<{ valid: boolean; status: string }>('/api/v1/consent_tokens/verify', { json: { consent_token: exchanged.body.access_token } });
+    const verify = () =>
+      svc.api<{ valid: boolean; status: string }>('/api/v1/consent_tokens/verify', {
+        json: { consent_token: exchanged.body.access_token },
+      });
     expect((await verify()).body).toMatchObject({ valid: true, status: 'fulfilled' });
     expect((await verify()).body).toMatchObject({ valid: false, status: 'expired' });
   });
@@ -92,8 +126,12 @@ test.describe('<svc-decision> from the script tag', () => {
 
   test('renders an approval the same way and reports it countered', async ({ page, svc, site, events }) => {
     const decision = await svc.createDecision({
-      kind: 'approval', subject_ref: 'esc_element_1', delivery_mode: 'embed', embed_origin: site.origin,
-      scope: 'payments:write', state: 'Pay invoice INV-9: 120.00 EUR',
+      kind: 'approval',
+      subject_ref: 'esc_element_1',
+      delivery_mode: 'embed',
+      embed_origin: site.origin,
+      scope: 'payments:write',
+      state: 'Pay invoice INV-9: 120.00 EUR',
     });
     await page.goto(site.page({ token: decision.session_token }));
     await expect(frame(page).getByText('Pay invoice INV-9: 120.00 EUR')).toBeVisible();
@@ -132,7 +170,12 @@ test.describe('<svc-decision> from the script tag', () => {
     expect(res.body.code).toBe('embed_origin_not_allowed');
   });
 
-  test('expires through the test clock: the page’s own deadline messages, then the element’s expired state', async ({ page, svc, site, events }) => {
+  test('expires through the test clock: the page’s own deadline messages, then the element’s expired state', async ({
+    page,
+    svc,
+    site,
+    events,
+  }) => {
     const decision = await consentDecision(svc, site, 'embed');
     // Leave 8 seconds of the 15 minutes: the page reads the server's clock when it renders.
     await svc.advance((Date.parse(decision.deadline_at) - Date.now()) / 1000 - 8);
@@ -142,7 +185,8 @@ test.describe('<svc-decision> from the script tag', () => {
     const all = await events(page);
     expect(all.length).toBeGreaterThanOrEqual(seen.length);
     expect(all.filter((e) => e.type === 'svc-deadline').map((e) => [e.detail.level, e.detail.remaining_seconds])).toEqual([
-      ['warning', 5], ['expired', 0],
+      ['warning', 5],
+      ['expired', 0],
     ]);
     await expect(page.locator('svc-decision iframe')).toBeHidden();
     expect(await page.locator('svc-decision').evaluate((el) => (el as unknown as { status: string }).status)).toBe('expired');
@@ -150,7 +194,12 @@ test.describe('<svc-decision> from the script tag', () => {
     expect(read.body.decision.status).toBe('expired');
   });
 
-  test('popup mode: the element’s button opens the page, the popup’s messages arrive, and closing it is a cancel', async ({ page, svc, site, events }) => {
+  test('popup mode: the element’s button opens the page, the popup’s messages arrive, and closing it is a cancel', async ({
+    page,
+    svc,
+    site,
+    events,
+  }) => {
     const decision = await consentDecision(svc, site, 'popup');
     await page.goto(site.page({ token: decision.session_token, mode: 'popup' }));
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Open the request' }).click()]);
@@ -182,7 +231,11 @@ test.describe('<svc-decision> from the script tag', () => {
     await expect(page).toHaveURL(declined.url);
     await page.getByRole('button', { name: 'Decline' }).click();
     await page.waitForURL(site.url('/back?order=7&error=access_denied'));
-    expect(JSON.parse((await page.locator('#result').textContent())!)).toEqual({ outcome: 'declined', error: 'access_denied', verified: false });
+    expect(JSON.parse((await page.locator('#result').textContent())!)).toEqual({
+      outcome: 'declined',
+      error: 'access_denied',
+      verified: false,
+    });
 
     const granted = await consentDecision(svc, site, 'redirect', { redirect_uri: site.url('/back?order=8') });
     await page.goto(site.page({ token: granted.session_token, mode: 'redirect' }));

@@ -24,7 +24,11 @@ async function completion(messages: () => Promise<Received[]>): Promise<string> 
 }
 
 /** What the host's server does after svc:complete: exchange, then fetch the signed receipt of the record and the JWKS. */
-async function receiptOf(svc: Service, sessionToken: string, exchangeToken: string): Promise<{ exchanged: Exchanged; signed: SignedReceipt; jwks: { keys: unknown[] } }> {
+async function receiptOf(
+  svc: Service,
+  sessionToken: string,
+  exchangeToken: string,
+): Promise<{ exchanged: Exchanged; signed: SignedReceipt; jwks: { keys: unknown[] } }> {
   const exchanged = await svc.api<Exchanged>(`/api/v1/decisions/${sessionToken}/exchange`, { json: { exchange_token: exchangeToken } });
   expect(exchanged.status).toBe(200);
   const recordId = exchanged.body.record_id;
@@ -39,8 +43,18 @@ async function receiptOf(svc: Service, sessionToken: string, exchangeToken: stri
 }
 
 test.describe('records of decisions completed in the embed', () => {
-  test('standard path: the signed receipt of the embedded record verifies offline with only the JWKS', async ({ page, svc, host, messages }) => {
-    const decision = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: host.origin });
+  test('standard path: the signed receipt of the embedded record verifies offline with only the JWKS', async ({
+    page,
+    svc,
+    host,
+    messages,
+  }) => {
+    const decision = await svc.createDecision({
+      kind: 'consent',
+      subject_ref: svc.server.sandbox.flow_id,
+      delivery_mode: 'embed',
+      embed_origin: host.origin,
+    });
     await page.goto(host.embedPage(decision.embed_url));
     const frame = page.frameLocator('#svc');
     await grantConsent(frame, 'receipt@example.com');
@@ -54,7 +68,11 @@ test.describe('records of decisions completed in the embed', () => {
     const receipt = await verifyReceipt(signed, jwks as never);
     expect(receipt.record_id).toBe(exchanged.record_id);
     expect(receipt.pii_principal_id).toMatch(/^prs_/);
-    expect(receipt.extensions).toMatchObject({ collection_channel: 'embedded', delivery_mode: 'embed', consent_flow_id: svc.server.sandbox.flow_id });
+    expect(receipt.extensions).toMatchObject({
+      collection_channel: 'embedded',
+      delivery_mode: 'embed',
+      consent_flow_id: svc.server.sandbox.flow_id,
+    });
     expect(receipt.pii_processing.purposes.map((p) => p.purpose_id)).toContain('newsletter');
     expect(receipt.event.map((e) => e.event_state)).toEqual(['consent requested', 'consent given']);
 
@@ -66,7 +84,10 @@ test.describe('records of decisions completed in the embed', () => {
 
   test('informed path without sign-in: an anonymous receipt, verified offline the same way', async ({ page, svc, host, messages }) => {
     const decision = await svc.createDecision({
-      kind: 'consent', subject_ref: svc.server.sandbox.informed_flow_id, delivery_mode: 'embed', embed_origin: host.origin,
+      kind: 'consent',
+      subject_ref: svc.server.sandbox.informed_flow_id,
+      delivery_mode: 'embed',
+      embed_origin: host.origin,
     });
     await page.goto(host.embedPage(decision.embed_url));
     const frame = page.frameLocator('#svc');

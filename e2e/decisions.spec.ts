@@ -31,7 +31,9 @@ test.describe('hosted decision page, embedded', () => {
   test('completes a consent on the standard path and posts every message in protocol order', async ({ page, svc, host, messages }) => {
     const decision = await embedConsent(svc, host, svc.server.sandbox.flow_id);
     const cspViolations: string[] = [];
-    page.on('console', (m) => { if (/Content Security Policy|Refused to/.test(m.text())) cspViolations.push(m.text()); });
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/.test(m.text())) cspViolations.push(m.text());
+    });
     await page.goto(host.embedPage(decision.embed_url));
     const frame = page.frameLocator('#svc');
 
@@ -57,11 +59,25 @@ test.describe('hosted decision page, embedded', () => {
     const ordered = all.filter((m) => m.data.type !== 'svc:resize' && m.data.type !== 'svc:deadline');
     expect(ordered.map((m) => m.data.type)).toEqual(['svc:ready', 'svc:state', 'svc:state', 'svc:state', 'svc:state', 'svc:complete']);
     expect(ordered[0]!.data.payload).toEqual({
-      kind: 'consent', session_token: decision.session_token, deadline_at: decision.deadline_at,
-      branding: { name: 'Sandbox application' }, mode: 'embed', locale: 'en',
+      kind: 'consent',
+      session_token: decision.session_token,
+      deadline_at: decision.deadline_at,
+      branding: { name: 'Sandbox application' },
+      mode: 'embed',
+      locale: 'en',
     });
-    expect(transitions(all)).toEqual(['pending->authenticating', 'authenticating->verifying', 'verifying->reviewing', 'reviewing->fulfilled']);
-    expect(ofTypes(all, 'svc:state').map((m) => [m.data.payload.step_index, m.data.payload.total_steps])).toEqual([[1, 5], [2, 5], [3, 5], [4, 5]]);
+    expect(transitions(all)).toEqual([
+      'pending->authenticating',
+      'authenticating->verifying',
+      'verifying->reviewing',
+      'reviewing->fulfilled',
+    ]);
+    expect(ofTypes(all, 'svc:state').map((m) => [m.data.payload.step_index, m.data.payload.total_steps])).toEqual([
+      [1, 5],
+      [2, 5],
+      [3, 5],
+      [4, 5],
+    ]);
     const resizes = ofTypes(all, 'svc:resize');
     expect(resizes.length).toBeGreaterThan(0);
     expect(resizes[0]!.data.payload.height as number).toBeGreaterThan(100);
@@ -71,11 +87,15 @@ test.describe('hosted decision page, embedded', () => {
 
     // The host's server exchanges the token (the message proves nothing by itself) and verifies the consent token.
     const exchanged = await svc.api<{ access_token: string; claims: { purposes_granted: string[]; subject: { email: string } } }>(
-      `/api/v1/decisions/${decision.session_token}/exchange`, { json: { exchange_token: complete.data.payload.exchange_token } });
+      `/api/v1/decisions/${decision.session_token}/exchange`,
+      { json: { exchange_token: complete.data.payload.exchange_token } },
+    );
     expect(exchanged.status).toBe(200);
     expect(exchanged.body.claims.purposes_granted).toEqual(['newsletter']);
     expect(exchanged.body.claims.subject).toEqual({ email: 'ada@example.com' });
-    const verified = await svc.api<{ valid: boolean; status: string }>('/api/v1/consent_tokens/verify', { json: { consent_token: exchanged.body.access_token } });
+    const verified = await svc.api<{ valid: boolean; status: string }>('/api/v1/consent_tokens/verify', {
+      json: { consent_token: exchanged.body.access_token },
+    });
     expect(verified.body).toMatchObject({ valid: true, status: 'fulfilled' });
     expect(cspViolations).toEqual([]);
   });
@@ -89,7 +109,11 @@ test.describe('hosted decision page, embedded', () => {
 
     const all = await messages(page);
     expectValidMessages(all, svc, 'consent');
-    expect(ofTypes(all, 'svc:ready', 'svc:state', 'svc:complete').map((m) => m.data.type)).toEqual(['svc:ready', 'svc:state', 'svc:complete']);
+    expect(ofTypes(all, 'svc:ready', 'svc:state', 'svc:complete').map((m) => m.data.type)).toEqual([
+      'svc:ready',
+      'svc:state',
+      'svc:complete',
+    ]);
     expect(transitions(all)).toEqual(['pending->declined']);
     const complete = ofTypes(all, 'svc:complete')[0]!;
     expect(complete.data.payload.outcome).toBe('declined');
@@ -122,8 +146,14 @@ test.describe('hosted decision page, embedded', () => {
     const all = await messages(page);
     expectValidMessages(all, svc, 'consent');
     expect(transitions(all)).toEqual(['pending->informed', 'informed->informed', 'informed->evidenced', 'evidenced->fulfilled']);
-    expect(ofTypes(all, 'svc:ready', 'svc:state', 'svc:complete').map((m) => m.data.type))
-      .toEqual(['svc:ready', 'svc:state', 'svc:state', 'svc:state', 'svc:state', 'svc:complete']);
+    expect(ofTypes(all, 'svc:ready', 'svc:state', 'svc:complete').map((m) => m.data.type)).toEqual([
+      'svc:ready',
+      'svc:state',
+      'svc:state',
+      'svc:state',
+      'svc:state',
+      'svc:complete',
+    ]);
     expect(ofTypes(all, 'svc:complete')[0]!.data.payload.outcome).toBe('granted');
   });
 
@@ -133,7 +163,9 @@ test.describe('hosted decision page, embedded', () => {
     const frame = page.frameLocator('#svc');
     await expect(frame.getByRole('button', { name: 'Continue' })).toBeVisible();
     await expect.poll(async () => (await messages(page)).some((m) => m.data.type === 'svc:ready')).toBe(true);
-    await page.evaluate(() => (window as unknown as { svcCancel(kind: string, reason: string): void }).svcCancel('consent', 'checkout_closed'));
+    await page.evaluate(() =>
+      (window as unknown as { svcCancel(kind: string, reason: string): void }).svcCancel('consent', 'checkout_closed'),
+    );
     await expect(frame.getByRole('heading', { level: 2, name: 'Cancelled' })).toBeVisible();
     const all = await messages(page);
     expect(transitions(all)).toEqual(['pending->cancelled']);
@@ -163,7 +195,10 @@ test.describe('hosted decision page, embedded', () => {
     const all = await messages(page);
     expectValidMessages(all, svc, 'consent');
     expect(ofTypes(all, 'svc:deadline').map((m) => [m.data.payload.level, m.data.payload.remaining_seconds])).toEqual([
-      ['warning', 30], ['warning', 15], ['warning', 5], ['expired', 0],
+      ['warning', 30],
+      ['warning', 15],
+      ['warning', 5],
+      ['expired', 0],
     ]);
     expect(transitions(all)).toEqual(['pending->expired']);
   });
@@ -185,7 +220,12 @@ test.describe('hosted decision page, embedded', () => {
   });
 
   test('has no accessibility violations on its screens (axe)', async ({ page, svc }) => {
-    const decision = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: svc.origin });
+    const decision = await svc.createDecision({
+      kind: 'consent',
+      subject_ref: svc.server.sandbox.flow_id,
+      delivery_mode: 'embed',
+      embed_origin: svc.origin,
+    });
     await page.goto(decision.embed_url);
     const check = async () => {
       const results = await new AxeBuilder({ page }).analyze();
@@ -208,8 +248,12 @@ test.describe('hosted decision page, embedded', () => {
 test.describe('hosted decision page, popup and redirect', () => {
   test('posts to the opener in popup mode: an approval countered', async ({ page, svc, host }) => {
     const decision = await svc.createDecision({
-      kind: 'approval', subject_ref: 'esc_e2e_1', delivery_mode: 'popup', embed_origin: host.origin,
-      scope: 'payments:write', state: 'Pay invoice INV-7: 240.00 EUR',
+      kind: 'approval',
+      subject_ref: 'esc_e2e_1',
+      delivery_mode: 'popup',
+      embed_origin: host.origin,
+      scope: 'payments:write',
+      state: 'Pay invoice INV-7: 240.00 EUR',
     });
     await page.goto(host.popupPage(decision.url));
     const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Open' }).click()]);
@@ -221,11 +265,19 @@ test.describe('hosted decision page, popup and redirect', () => {
     await popup.getByRole('button', { name: 'Send counter-proposal' }).click();
     await expect(popup.getByRole('heading', { level: 2, name: 'Counter-proposal sent' })).toBeVisible();
 
-    const all = (await page.evaluate(() => (window as unknown as { svcMessages: Received[] }).svcMessages));
+    const all = await page.evaluate(() => (window as unknown as { svcMessages: Received[] }).svcMessages);
     expectValidMessages(all, svc, 'approval');
-    expect(ofTypes(all, 'svc:ready', 'svc:state', 'svc:complete').map((m) => m.data.type)).toEqual(['svc:ready', 'svc:state', 'svc:complete']);
+    expect(ofTypes(all, 'svc:ready', 'svc:state', 'svc:complete').map((m) => m.data.type)).toEqual([
+      'svc:ready',
+      'svc:state',
+      'svc:complete',
+    ]);
     expect(ofTypes(all, 'svc:ready')[0]!.data.payload.mode).toBe('popup');
-    expect(ofTypes(all, 'svc:state')[0]!.data.payload).toEqual({ from: 'pending', to: 'countered', kind_payload: { escalation_id: 'esc_e2e_1', outcome: 'countered' } });
+    expect(ofTypes(all, 'svc:state')[0]!.data.payload).toEqual({
+      from: 'pending',
+      to: 'countered',
+      kind_payload: { escalation_id: 'esc_e2e_1', outcome: 'countered' },
+    });
     const complete = ofTypes(all, 'svc:complete')[0]!.data.payload;
     expect(complete.outcome).toBe('countered');
     const exchanged = await svc.api<{ claims: { counter_proposal: string } }>(`/api/v1/decisions/${decision.session_token}/exchange`, {
@@ -243,7 +295,9 @@ test.describe('hosted decision page, popup and redirect', () => {
     await popup.getByRole('button', { name: 'Approve' }).click();
     await expect(popup.getByRole('heading', { level: 2, name: 'Approved' })).toBeVisible();
     // ready, at least one resize, state, complete: each dropped and counted.
-    await expect.poll(() => svc.metric('trust_surface.postmessage_dropped_total', { reason: 'origin_missing' })).toBeGreaterThanOrEqual(before + 4);
+    await expect
+      .poll(() => svc.metric('trust_surface.postmessage_dropped_total', { reason: 'origin_missing' }))
+      .toBeGreaterThanOrEqual(before + 4);
     expect(await page.evaluate(() => (window as unknown as { svcMessages: unknown[] }).svcMessages)).toEqual([]);
   });
 
@@ -269,7 +323,13 @@ test.describe('hosted decision page, popup and redirect', () => {
 
   test('a draft flow is 404 through its hosted URL', async ({ page, svc }) => {
     const created = await svc.api<{ flow: { id: string } }>('/api/v1/flows', {
-      json: { flow: { pattern: 'standard', title: 'Draft', config: { purposes: [{ key: 'x', label: 'X', basis: 'consent', mechanism: 'explicit' }] } } },
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Draft',
+          config: { purposes: [{ key: 'x', label: 'X', basis: 'consent', mechanism: 'explicit' }] },
+        },
+      },
     });
     const response = await page.goto(`${svc.origin}/accord/${created.body.flow.id}`);
     expect(response?.status()).toBe(404);

@@ -62,8 +62,15 @@ export interface TravelSite {
 /** The site's own policy: scripts from itself and the service only, nothing inline, frames from the service only. */
 export function sitePolicy(service: string): string {
   return [
-    "default-src 'self'", `script-src 'self' ${service}`, "style-src 'self'", `connect-src 'self' ${service}`, `frame-src ${service}`,
-    "img-src 'self'", "form-action 'self'", "base-uri 'none'", "object-src 'none'",
+    "default-src 'self'",
+    `script-src 'self' ${service}`,
+    "style-src 'self'",
+    `connect-src 'self' ${service}`,
+    `frame-src ${service}`,
+    "img-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
   ].join('; ');
 }
 
@@ -109,7 +116,10 @@ ${body}
 }
 
 const cookieOf = (req: IncomingMessage, name: string) =>
-  (req.headers.cookie ?? '').split(';').map((c) => c.trim().split('=')).find(([k]) => k === name)?.[1];
+  (req.headers.cookie ?? '')
+    .split(';')
+    .map((c) => c.trim().split('='))
+    .find(([k]) => k === name)?.[1];
 
 /** Starts the site for `svc`: registers its origin and its OAuth client with the sandbox API token. */
 async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<void> }> {
@@ -135,7 +145,12 @@ async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://site.invalid');
       const html = (status: number, page: string, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': sitePolicy(svc.origin), ...headers });
+        res.writeHead(status, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': sitePolicy(svc.origin),
+          ...headers,
+        });
         res.end(page);
       };
       const script = (body: string) => {
@@ -154,9 +169,15 @@ async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<
 
       if (req.method === 'GET' && url.pathname === '/') {
         const who = person();
-        return html(200, shell(clientName, who
-          ? `<h1>${clientName}</h1><p id="who">Signed in as ${escape(who.email)}</p>`
-          : `<h1>${clientName}</h1><p>Plan trips with an AI agent that books and pays within the limits you set.</p><p><a href="/sign-in">Sign in</a></p>`));
+        return html(
+          200,
+          shell(
+            clientName,
+            who
+              ? `<h1>${clientName}</h1><p id="who">Signed in as ${escape(who.email)}</p>`
+              : `<h1>${clientName}</h1><p>Plan trips with an AI agent that books and pays within the limits you set.</p><p><a href="/sign-in">Sign in</a></p>`,
+          ),
+        );
       }
 
       // The backend pushes the authorization request (PAR, PKCE) and sends the browser to the service.
@@ -165,10 +186,25 @@ async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<
         const verifier = oauth.generateRandomCodeVerifier();
         const state = oauth.generateRandomState();
         const nonce = oauth.generateRandomNonce();
-        const par = await oauth.processPushedAuthorizationResponse(server, client, await oauth.pushedAuthorizationRequest(server, client, auth, {
-          redirect_uri: redirectUri(), scope: 'openid email', response_type: 'code', state, nonce,
-          code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-        }, insecure));
+        const par = await oauth.processPushedAuthorizationResponse(
+          server,
+          client,
+          await oauth.pushedAuthorizationRequest(
+            server,
+            client,
+            auth,
+            {
+              redirect_uri: redirectUri(),
+              scope: 'openid email',
+              response_type: 'code',
+              state,
+              nonce,
+              code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+              code_challenge_method: 'S256',
+            },
+            insecure,
+          ),
+        );
         const id = randomBytes(16).toString('hex');
         pending.set(id, { verifier, state, nonce });
         const target = new URL(server.authorization_endpoint!);
@@ -186,13 +222,21 @@ async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<
         const server = await issuer();
         try {
           const params = oauth.validateAuthResponse(server, client, new URL(url.pathname + url.search, origin), started.state);
-          const tokens = await oauth.processAuthorizationCodeResponse(server, client,
+          const tokens = await oauth.processAuthorizationCodeResponse(
+            server,
+            client,
             await oauth.authorizationCodeGrantRequest(server, client, auth, params, redirectUri(), started.verifier, insecure),
-            { expectedNonce: started.nonce, requireIdToken: true });
+            { expectedNonce: started.nonce, requireIdToken: true },
+          );
           const claims = oauth.getValidatedIdTokenClaims(tokens)!;
           const me = await fetch(`${service}/api/v1/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
           const body = (await me.json()) as { person: { id: string; email: string } };
-          const signed: SignedInPerson = { accessToken: tokens.access_token, personId: body.person.id, email: body.person.email, sub: claims.sub };
+          const signed: SignedInPerson = {
+            accessToken: tokens.access_token,
+            personId: body.person.id,
+            email: body.person.email,
+            sub: claims.sub,
+          };
           const id = randomBytes(16).toString('hex');
           sessions.set(id, signed);
           last = signed;
@@ -210,15 +254,29 @@ async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<
       const approval = /^\/approvals\/(esc_[A-Za-z0-9_]+)$/.exec(url.pathname);
       if (req.method === 'GET' && approval) {
         const who = person();
-        const escalation = await svc.api<{ escalation: { principal_id: string; status: string } }>(`/api/v1/oap/escalations/${approval[1]}`);
+        const escalation = await svc.api<{ escalation: { principal_id: string; status: string } }>(
+          `/api/v1/oap/escalations/${approval[1]}`,
+        );
         if (!who || escalation.status !== 200 || escalation.body.escalation.principal_id !== who.personId) {
           return html(403, shell(clientName, '<h1>Not yours to decide</h1>'));
         }
-        const decision = await svc.createDecision({ kind: 'approval', subject_ref: approval[1], delivery_mode: 'embed', embed_origin: origin });
+        const decision = await svc.createDecision({
+          kind: 'approval',
+          subject_ref: approval[1],
+          delivery_mode: 'embed',
+          embed_origin: origin,
+        });
         approvals.set(decision.session_token, { escalationId: approval[1]!, sessionToken: decision.session_token });
-        return html(200, shell(`${clientName} · Your agent asks`, `<h1>Your agent asks for your approval</h1>
+        return html(
+          200,
+          shell(
+            `${clientName} · Your agent asks`,
+            `<h1>Your agent asks for your approval</h1>
 <svc-decision token="${escape(decision.session_token)}" data-escalation="${escape(approval[1]!)}"></svc-decision>
-<p id="result" role="status"></p>`, [`${service}/sdk/v1/svc.js`, '/approval.js']));
+<p id="result" role="status"></p>`,
+            [`${service}/sdk/v1/svc.js`, '/approval.js'],
+          ),
+        );
       }
 
       // What the page's svc-complete proves nothing by itself: the backend exchanges the token with the service.
@@ -241,11 +299,22 @@ async function startSite(svc: Service): Promise<TravelSite & { close(): Promise<
   });
   const port = await listen(http);
   origin = `http://localhost:${port}`;
-  const registered = await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } });
+  const registered = await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, {
+    json: { allowed_origin: { origin } },
+  });
   expect([200, 201]).toContain(registered.status);
   const created = await svc.api<{ oauth_client: { client_id: string; client_secret: string } }>(
     `/api/v1/applications/${svc.server.sandbox.application_id}/oauth_clients`,
-    { json: { oauth_client: { name: clientName, client_type: 'confidential', redirect_uris: [`${origin}/callback`], grant_types: ['authorization_code'] } } },
+    {
+      json: {
+        oauth_client: {
+          name: clientName,
+          client_type: 'confidential',
+          redirect_uris: [`${origin}/callback`],
+          grant_types: ['authorization_code'],
+        },
+      },
+    },
   );
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   client = { client_id: created.body.oauth_client.client_id };

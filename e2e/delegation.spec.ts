@@ -31,13 +31,24 @@ interface Agent {
 async function registerAgent(svc: Service, name: string): Promise<Agent> {
   const client = await svc.api<{ oauth_client: { client_id: string; client_secret: string; grant_types: string[] } }>(
     `/api/v1/applications/${svc.server.sandbox.application_id}/oauth_clients`,
-    { json: { oauth_client: { name: `${name} runtime`, client_type: 'confidential', redirect_uris: ['https://agent.example/cb'], grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] } } },
+    {
+      json: {
+        oauth_client: {
+          name: `${name} runtime`,
+          client_type: 'confidential',
+          redirect_uris: ['https://agent.example/cb'],
+          grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+        },
+      },
+    },
   );
   expect(client.status, JSON.stringify(client.body)).toBe(201);
   expect(client.body.oauth_client.grant_types).toEqual(['urn:ietf:params:oauth:grant-type:token-exchange']);
   const org = createClient({ baseUrl: svc.server.url, apiToken: svc.server.sandbox.api_token });
   const identity = await org.agentIdentities.create({
-    display_name: name, agent_type: 'autonomous', oauth_application_id: client.body.oauth_client.client_id,
+    display_name: name,
+    agent_type: 'autonomous',
+    oauth_application_id: client.body.oauth_client.client_id,
     metadata: { operator_name: 'Travel planner Ltd', capabilities: ['book_travel', 'pay'] },
   });
   expect(identity.id).toMatch(/^agt_/);
@@ -76,7 +87,12 @@ async function grantPayments(svc: Service, person: SignedInPerson, agent: Agent)
       delegation_type: 'ai_agent',
       delegated_scopes: ['payments:write', 'bookings:read'],
       max_actions_per_day: 5,
-      bounds: { actions: ['read', 'write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true }, jurisdiction: { allowed: ['DE', 'FR'] } },
+      bounds: {
+        actions: ['read', 'write'],
+        value: { max_per_transaction: 100, currency: 'EUR' },
+        escalation: { allowed: true },
+        jurisdiction: { allowed: ['DE', 'FR'] },
+      },
     },
   });
   expect(grant).toMatchObject({ status: 'active', principal_id: person.personId, delegate_id: agent.id, delegate_type: 'agent' });
@@ -85,7 +101,12 @@ async function grantPayments(svc: Service, person: SignedInPerson, agent: Agent)
 
 /** The agent runtime: holds its OAuth client's credentials, exchanges the grant, acts with the agent token. */
 async function startAgent(svc: Service, agent: Agent, grantId: string): Promise<SvcClient> {
-  const exchanged = await exchangeDelegationGrant({ baseUrl: svc.server.url, delegationGrantId: grantId, clientId: agent.clientId, clientSecret: agent.clientSecret });
+  const exchanged = await exchangeDelegationGrant({
+    baseUrl: svc.server.url,
+    delegationGrantId: grantId,
+    clientId: agent.clientId,
+    clientSecret: agent.clientSecret,
+  });
   expect(exchanged.access_token).toMatch(/^ra_agent_/);
   expect(exchanged.scope).toBe('bookings:read payments:write');
   return createClient({ baseUrl: svc.server.url, agentToken: exchanged.access_token });
@@ -96,11 +117,30 @@ const types = (events: SeenEvent[]) => events.map((e) => e.type);
 /** The approval page's policy violations (its securitypolicyviolation listener). */
 const violations = (page: Page) => page.evaluate(() => (window as unknown as { cspViolations?: string[] }).cspViolations ?? null);
 
-const withinBounds: AuthorityCheckRequest = { scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', jurisdiction: 'DE', description: 'Pay the hotel in Berlin' };
-const aboveValue: AuthorityCheckRequest = { scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', jurisdiction: 'FR', description: 'Pay the flight to Paris' };
+const withinBounds: AuthorityCheckRequest = {
+  scope: 'payments:write',
+  action: 'write',
+  value: 40,
+  currency: 'EUR',
+  jurisdiction: 'DE',
+  description: 'Pay the hotel in Berlin',
+};
+const aboveValue: AuthorityCheckRequest = {
+  scope: 'payments:write',
+  action: 'write',
+  value: 240,
+  currency: 'EUR',
+  jurisdiction: 'FR',
+  description: 'Pay the flight to Paris',
+};
 
 test.describe('delegated authority, end to end in the browser', () => {
-  test('sign in, grant an agent, escalate above the value bound, approve in <svc-decision>, verify the receipt, revoke mid-run', async ({ page, svc, travel, events }) => {
+  test('sign in, grant an agent, escalate above the value bound, approve in <svc-decision>, verify the receipt, revoke mid-run', async ({
+    page,
+    svc,
+    travel,
+    events,
+  }) => {
     // The agent waits at the service's pace (its Retry-After), so this test takes longer than most.
     test.setTimeout(60_000);
     const seen = problems(page);
@@ -135,7 +175,9 @@ test.describe('delegated authority, end to end in the browser', () => {
     const outcome = runtime.escalations.waitFor(escalation.id, { outcome: 'approved' });
 
     // The organisation sees the escalation with its decision (API token); the person sees it too (access token).
-    const asOrg = await svc.api<{ escalation: { decision: { session_token: string; url: string } | null; principal_id: string } }>(`/api/v1/oap/escalations/${escalation.id}`);
+    const asOrg = await svc.api<{ escalation: { decision: { session_token: string; url: string } | null; principal_id: string } }>(
+      `/api/v1/oap/escalations/${escalation.id}`,
+    );
     expect(asOrg.status).toBe(200);
     expect(asOrg.body.escalation.decision?.session_token).toMatch(/^dts_/);
     expect((await asPerson.escalations.list({ status: 'pending' }).page()).items.map((e) => e.id)).toContain(escalation.id);
@@ -173,17 +215,25 @@ test.describe('delegated authority, end to end in the browser', () => {
     const approved = await outcome;
     expect(approved).toMatchObject({ id: escalation.id, status: 'approved', used_at: null });
     expect(approved.authorization_record_id).toBe(travel.confirmations.find((c) => c.escalationId === escalation.id)!.recordId);
-    await expect(runtime.authority.check({ ...aboveValue, value: 999, escalation_id: escalation.id })).rejects.toMatchObject({ status: 422, reason: 'escalation_mismatch' });
+    await expect(runtime.authority.check({ ...aboveValue, value: 999, escalation_id: escalation.id })).rejects.toMatchObject({
+      status: 422,
+      reason: 'escalation_mismatch',
+    });
     const passes = await runtime.authority.check({ ...aboveValue, escalation_id: escalation.id });
     expect(passes.outcome).toBe('allowed');
     expect(passes.outcome === 'allowed' && passes.check.remaining_today).toBe(3);
-    const replay = await runtime.authority.check({ ...aboveValue, escalation_id: escalation.id }).then(() => null, (error: unknown) => error);
+    const replay = await runtime.authority.check({ ...aboveValue, escalation_id: escalation.id }).then(
+      () => null,
+      (error: unknown) => error,
+    );
     expect(replay).toBeInstanceOf(SvcHttpError);
     expect(replay).toMatchObject({ status: 409, reason: 'escalation_used' });
     expect((await runtime.escalations.get(escalation.id)).used_at).not.toBeNull();
 
     // 7. The grant's signed authorization receipt verifies offline against the JWKS, with its bounds and what was exercised.
-    const signed = await svc.api<Parameters<typeof verifyReceipt>[0]>(`/api/v1/authorization_receipts/${grant.authorization_record_id}?flavor=signed`);
+    const signed = await svc.api<Parameters<typeof verifyReceipt>[0]>(
+      `/api/v1/authorization_receipts/${grant.authorization_record_id}?flavor=signed`,
+    );
     expect(signed.status).toBe(200);
     const jwks = (await (await fetch(`${svc.server.url}/.well-known/jwks.json`)).json()) as Parameters<typeof verifyReceipt>[1];
     const receipt = await verifyReceipt(signed.body, jwks);
@@ -191,7 +241,10 @@ test.describe('delegated authority, end to end in the browser', () => {
     expect(receipt.record_type).toBe('authorization_record');
     if (receipt.record_type !== 'authorization_record') return;
     expect(receipt.pii_principal_id).toBe(person.personId);
-    expect(receipt.party_identification.slice(0, 2).map((p) => [p.party_role, p.party_id])).toEqual([['principal', person.personId], ['agent', agent.id]]);
+    expect(receipt.party_identification.slice(0, 2).map((p) => [p.party_role, p.party_id])).toEqual([
+      ['principal', person.personId],
+      ['agent', agent.id],
+    ]);
     expect(receipt.authority).toMatchObject({
       scope_bounds: { scopes: ['bookings:read', 'payments:write'] },
       action_bounds: { actions: ['read', 'write'] },
@@ -202,33 +255,65 @@ test.describe('delegated authority, end to end in the browser', () => {
     });
     // The action within bounds and the approved one: both exercised the grant's authority, aggregated for the day.
     expect(receipt.event.map((e) => [e.event_state, e.entity_id, (e as { occurrences?: number }).occurrences ?? null])).toEqual([
-      ['authority requested', person.personId, null], ['authority granted', person.personId, null], ['authority exercised', agent.id, 2],
+      ['authority requested', person.personId, null],
+      ['authority granted', person.personId, null],
+      ['authority exercised', agent.id, 2],
     ]);
     const forged = structuredClone(signed.body) as { receipt: { authority: { value_bounds: { max_per_transaction: number } } } };
     forged.receipt.authority.value_bounds.max_per_transaction = 10_000;
     await expect(verifyReceipt(forged as Parameters<typeof verifyReceipt>[0], jwks)).rejects.toThrow();
 
     // 8. The agent keeps running; the person revokes the grant; the agent's next call is refused (401).
-    const before = await runtime.authority.check({ scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE', description: 'Read the hotel booking' });
+    const before = await runtime.authority.check({
+      scope: 'bookings:read',
+      action: 'read',
+      value: 0,
+      currency: 'EUR',
+      jurisdiction: 'DE',
+      description: 'Read the hotel booking',
+    });
     expect(before.outcome).toBe('allowed');
     const revoked = await asPerson.delegations.revoke(grant.id);
     expect(revoked.status).toBe('revoked');
-    const refused = await runtime.authority.check({ scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'FR', description: 'Read the flight booking' })
-      .then(() => null, (error: unknown) => error);
+    const refused = await runtime.authority
+      .check({
+        scope: 'bookings:read',
+        action: 'read',
+        value: 0,
+        currency: 'EUR',
+        jurisdiction: 'FR',
+        description: 'Read the flight booking',
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
     expect(refused).toBeInstanceOf(SvcAuthenticationError);
     expect(refused).toMatchObject({ status: 401 });
     expect((refused as Error).message).toMatch(/revoked/);
     // The agent cannot get a new token for the grant either, and the receipt now ends with the revocation.
     await expect(startAgent(svc, agent, grant.id)).rejects.toMatchObject({ name: 'SvcOAuthError', status: 400, reason: 'invalid_request' });
-    const after = await verifyReceipt((await svc.api<Parameters<typeof verifyReceipt>[0]>(`/api/v1/authorization_receipts/${grant.authorization_record_id}?flavor=signed`)).body, jwks);
+    const after = await verifyReceipt(
+      (await svc.api<Parameters<typeof verifyReceipt>[0]>(`/api/v1/authorization_receipts/${grant.authorization_record_id}?flavor=signed`))
+        .body,
+      jwks,
+    );
     expect(after.event.map((e) => [e.event_state, (e as { occurrences?: number }).occurrences ?? null])).toEqual([
-      ['authority requested', null], ['authority granted', null], ['authority exercised', 3], ['authority revoked', null],
+      ['authority requested', null],
+      ['authority granted', null],
+      ['authority exercised', 3],
+      ['authority revoked', null],
     ]);
 
     expect(seen).toEqual([]);
   });
 
-  test('a denial in <svc-decision> ends the agent\'s wait with the outcome, and the action never passes', async ({ page, svc, travel, events }) => {
+  test("a denial in <svc-decision> ends the agent's wait with the outcome, and the action never passes", async ({
+    page,
+    svc,
+    travel,
+    events,
+  }) => {
     test.setTimeout(60_000);
     const seen = problems(page);
     const person = await signIn(page, travel, 'grace.delegates@example.com');
@@ -238,11 +323,16 @@ test.describe('delegated authority, end to end in the browser', () => {
     const escalated = await runtime.authority.check({ ...aboveValue, description: 'Buy a new laptop' });
     expect(escalated.outcome).toBe('escalated');
     if (escalated.outcome !== 'escalated') return;
-    const wait = runtime.escalations.waitFor(escalated.escalation.id, { outcome: 'approved' }).then(() => null, (error: unknown) => error);
+    const wait = runtime.escalations.waitFor(escalated.escalation.id, { outcome: 'approved' }).then(
+      () => null,
+      (error: unknown) => error,
+    );
 
     await page.goto(travel.approvalPage(escalated.escalation.id));
     const frame = page.frameLocator('svc-decision iframe');
-    await expect(frame.locator('dl > dt').getByText('Action', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText('Buy a new laptop (write)');
+    await expect(frame.locator('dl > dt').getByText('Action', { exact: true }).locator('xpath=following-sibling::dd[1]')).toHaveText(
+      'Buy a new laptop (write)',
+    );
     await confirmByCode(frame);
     await frame.getByRole('button', { name: 'Deny' }).click();
     await expect(frame.getByRole('heading', { level: 2, name: 'Denied' })).toBeVisible();
@@ -252,8 +342,9 @@ test.describe('delegated authority, end to end in the browser', () => {
     const ended = await wait;
     expect(ended).toBeInstanceOf(SvcEscalationOutcomeError);
     expect((ended as SvcEscalationOutcomeError).escalation.status).toBe('denied');
-    await expect(runtime.authority.check({ ...aboveValue, description: 'Buy a new laptop', escalation_id: escalated.escalation.id }))
-      .rejects.toMatchObject({ status: 409, reason: 'escalation_not_approved' });
+    await expect(
+      runtime.authority.check({ ...aboveValue, description: 'Buy a new laptop', escalation_id: escalated.escalation.id }),
+    ).rejects.toMatchObject({ status: 409, reason: 'escalation_not_approved' });
     expect(await violations(page)).toEqual([]);
     expect(seen).toEqual([]);
   });

@@ -26,22 +26,31 @@ async function listen(server: Server): Promise<number> {
 }
 
 export const test = base.extend<object, { examples: ExampleSite }>({
-  examples: [async ({ svc }, use) => {
-    const { sandbox } = svc.server;
-    const flowId = await createCaptureFlow(svc.server.url, sandbox.api_token, 'Examples newsletter');
-    // The port is known only once listening; the backend reads its origin lazily through this object.
-    const options = { baseUrl: svc.server.url, apiToken: sandbox.api_token, publishableKey: sandbox.publishable_key, flowId,
-      decisionFlowId: sandbox.flow_id ?? undefined, origin: '' };
-    const server = createExampleBackend(options);
-    const port = await listen(server);
-    options.origin = `http://localhost:${port}`;
-    const registered = await svc.api(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, {
-      json: { allowed_origin: { origin: options.origin } },
-    });
-    expect([200, 201]).toContain(registered.status);
-    await use({ origin: options.origin, log: server.log, url: (path) => `${options.origin}${path}` });
-    await new Promise((resolve) => server.close(resolve));
-  }, { scope: 'worker' }],
+  examples: [
+    async ({ svc }, use) => {
+      const { sandbox } = svc.server;
+      const flowId = await createCaptureFlow(svc.server.url, sandbox.api_token, 'Examples newsletter');
+      // The port is known only once listening; the backend reads its origin lazily through this object.
+      const options = {
+        baseUrl: svc.server.url,
+        apiToken: sandbox.api_token,
+        publishableKey: sandbox.publishable_key,
+        flowId,
+        decisionFlowId: sandbox.flow_id ?? undefined,
+        origin: '',
+      };
+      const server = createExampleBackend(options);
+      const port = await listen(server);
+      options.origin = `http://localhost:${port}`;
+      const registered = await svc.api(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, {
+        json: { allowed_origin: { origin: options.origin } },
+      });
+      expect([200, 201]).toContain(registered.status);
+      await use({ origin: options.origin, log: server.log, url: (path) => `${options.origin}${path}` });
+      await new Promise((resolve) => server.close(resolve));
+    },
+    { scope: 'worker' },
+  ],
 });
 
 export { expect };
@@ -62,4 +71,3 @@ export async function watchCsp(page: Page): Promise<() => Promise<string[]>> {
   });
   return async () => [...seen, ...(await page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []))];
 }
-

@@ -109,7 +109,8 @@ test.describe('server-side examples', () => {
     expect(clock.status, JSON.stringify(clock.body)).toBe(200);
     const offsetMs = clock.body.test_clock.offset_seconds * 1000;
     const options = {
-      secrets: 'whsec_not_yet', now: () => Date.now() + offsetMs,
+      secrets: 'whsec_not_yet',
+      now: () => Date.now() + offsetMs,
       onEvent: (event: { id: string; type: string }) => void seen.push(event.type),
     };
     const receiver = createWebhookReceiver(options);
@@ -129,7 +130,8 @@ test.describe('server-side examples', () => {
       const body = JSON.stringify({ id: 'evt_forged', type: 'webhook.test', created_at: new Date().toISOString(), data: {} });
       const t = Math.floor(options.now() / 1000);
       const forged = await fetch(url, {
-        method: 'POST', body,
+        method: 'POST',
+        body,
         headers: { 'content-type': 'application/json', 'x-svc-timestamp': String(t), 'x-svc-signature': `t=${t},v1=${'0'.repeat(64)}` },
       });
       expect(forged.status).toBe(400);

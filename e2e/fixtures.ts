@@ -114,7 +114,14 @@ export const test = base.extend<{ messages: (page: Page) => Promise<Received[]> 
         },
         async metric(name, labels = {}) {
           const text = await (await fetch(`${server.url}/metrics`)).text();
-          const series = `${name.replace(/[^a-zA-Z0-9_:]/g, '_')}${Object.keys(labels).length ? `{${Object.entries(labels).sort().map(([k, v]) => `${k}="${v}"`).join(',')}}` : ''}`;
+          const series = `${name.replace(/[^a-zA-Z0-9_:]/g, '_')}${
+            Object.keys(labels).length
+              ? `{${Object.entries(labels)
+                  .sort()
+                  .map(([k, v]) => `${k}="${v}"`)
+                  .join(',')}}`
+              : ''
+          }`;
           const line = text.split('\n').find((l) => l.startsWith(`${series} `));
           return line ? Number(line.slice(series.length + 1)) : 0;
         },
@@ -132,12 +139,18 @@ export const test = base.extend<{ messages: (page: Page) => Promise<Received[]> 
         const src = url.searchParams.get('src') ?? '';
         let html: string;
         if (url.pathname === '/embed.html') {
-          html = hostHtml('Shop checkout', recorder(svc.origin, "document.getElementById('svc') && document.getElementById('svc').contentWindow"),
-            `<iframe id="svc" title="Consent" src="${src.replace(/"/g, '&quot;')}" style="width: 480px; height: 560px; border: 1px solid #ccc"></iframe>`);
+          html = hostHtml(
+            'Shop checkout',
+            recorder(svc.origin, "document.getElementById('svc') && document.getElementById('svc').contentWindow"),
+            `<iframe id="svc" title="Consent" src="${src.replace(/"/g, '&quot;')}" style="width: 480px; height: 560px; border: 1px solid #ccc"></iframe>`,
+          );
         } else if (url.pathname === '/popup.html') {
-          html = hostHtml('Shop checkout', `${recorder(svc.origin, 'window.svcPopup')}
+          html = hostHtml(
+            'Shop checkout',
+            `${recorder(svc.origin, 'window.svcPopup')}
 window.svcOpen = () => { window.svcPopup = window.open(${JSON.stringify(src)}, 'svc', 'width=520,height=720'); };`,
-          '<button type="button" onclick="svcOpen()">Open</button>');
+            '<button type="button" onclick="svcOpen()">Open</button>',
+          );
         } else {
           html = hostHtml(`Host page ${url.pathname}`, '', `<p id="location">${url.pathname}${url.search.replace(/</g, '&lt;')}</p>`);
         }
@@ -181,7 +194,9 @@ export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 /** Asserts axe finds no WCAG violation on the page; `label` names the state audited. */
 export async function audit(page: Page, label: string): Promise<void> {
   const result = await new AxeBuilder({ page }).withTags(WCAG).analyze();
-  expect(result.violations.map((v) => `${label}: ${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`)).toEqual([]);
+  expect(
+    result.violations.map((v) => `${label}: ${v.id} (${v.impact}): ${v.nodes.map((n) => JSON.stringify(n.target)).join(' ')}`),
+  ).toEqual([]);
 }
 
 /** Console errors, page errors and CSP reports of a page and its frames, as they happen. */

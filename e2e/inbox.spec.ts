@@ -26,15 +26,33 @@ async function personToken(svc: Service, email: string, scope = 'openid email'):
   const auth = oauth.ClientSecretBasic(sandbox.oauth_client_secret!);
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const pushed = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
-    redirect_uri: sandbox.oauth_redirect_uri!, response_type: 'code', scope, state,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  }, insecure));
+  const pushed = await oauth.processPushedAuthorizationResponse(
+    as,
+    client,
+    await oauth.pushedAuthorizationRequest(
+      as,
+      client,
+      auth,
+      {
+        redirect_uri: sandbox.oauth_redirect_uri!,
+        response_type: 'code',
+        scope,
+        state,
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      },
+      insecure,
+    ),
+  );
   const cookies = new Map<string, string>();
   const go = async (url: string, form?: Record<string, string>) => {
     const res = await fetch(new URL(url, issuer), {
-      method: form ? 'POST' : 'GET', redirect: 'manual',
-      headers: { cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      method: form ? 'POST' : 'GET',
+      redirect: 'manual',
+      headers: {
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
       ...(form ? { body: new URLSearchParams(form).toString() } : {}),
     });
     for (const line of res.headers.getSetCookie()) {
@@ -52,13 +70,25 @@ async function personToken(svc: Service, email: string, scope = 'openid email'):
       res = await go(at.href);
       continue;
     }
-    const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(await res.text())![1]!) as { uid: string; step: string; sandbox_code: string };
-    const step = data.step === 'email' ? ['sign_in', { email }] : data.step === 'code' ? ['verify', { code: data.sandbox_code }] : ['consent', { decision: 'allow' }];
+    const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(await res.text())![1]!) as {
+      uid: string;
+      step: string;
+      sandbox_code: string;
+    };
+    const step =
+      data.step === 'email'
+        ? ['sign_in', { email }]
+        : data.step === 'code'
+          ? ['verify', { code: data.sandbox_code }]
+          : ['consent', { decision: 'allow' }];
     res = await go(`/oauth/interaction/${data.uid}/${step[0]}`, step[1] as Record<string, string>);
   }
   const params = oauth.validateAuthResponse(as, client, at, state);
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client,
-    await oauth.authorizationCodeGrantRequest(as, client, auth, params, sandbox.oauth_redirect_uri!, verifier, insecure));
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, sandbox.oauth_redirect_uri!, verifier, insecure),
+  );
   const me = await createClient({ baseUrl: svc.server.url, accessToken: tokens.access_token }).me();
   if (me.kind !== 'person') throw new Error('not a person');
   return { token: tokens.access_token, personId: me.person.id };
@@ -68,26 +98,56 @@ async function personToken(svc: Service, email: string, scope = 'openid email'):
 async function escalations(svc: Service, email: string): Promise<void> {
   const person = await personToken(svc, email);
   const org = createClient({ baseUrl: svc.server.url, apiToken: svc.server.sandbox.api_token });
-  const runtime = await svc.api<{ oauth_client: { client_id: string; client_secret: string } }>(`/api/v1/applications/${svc.server.sandbox.application_id}/oauth_clients`, {
-    json: { oauth_client: { name: 'Inbox agent runtime', client_type: 'confidential', redirect_uris: ['https://agent.example/cb'], grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] } },
-  });
+  const runtime = await svc.api<{ oauth_client: { client_id: string; client_secret: string } }>(
+    `/api/v1/applications/${svc.server.sandbox.application_id}/oauth_clients`,
+    {
+      json: {
+        oauth_client: {
+          name: 'Inbox agent runtime',
+          client_type: 'confidential',
+          redirect_uris: ['https://agent.example/cb'],
+          grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+        },
+      },
+    },
+  );
   expect(runtime.status).toBe(201);
-  const agent = await org.agentIdentities.create({ display_name: 'Errand agent', agent_type: 'autonomous', oauth_application_id: runtime.body.oauth_client.client_id });
+  const agent = await org.agentIdentities.create({
+    display_name: 'Errand agent',
+    agent_type: 'autonomous',
+    oauth_application_id: runtime.body.oauth_client.client_id,
+  });
   const grant = await createClient({ baseUrl: svc.server.url, accessToken: person.token }).delegations.create({
     delegate_id: agent.id,
     delegation_grant: {
-      delegation_type: 'ai_agent', delegated_scopes: ['payments:write'],
+      delegation_type: 'ai_agent',
+      delegated_scopes: ['payments:write'],
       bounds: { actions: ['write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true } },
     },
   });
   const { access_token } = await exchangeDelegationGrant({
-    baseUrl: svc.server.url, delegationGrantId: grant.id, clientId: runtime.body.oauth_client.client_id, clientSecret: runtime.body.oauth_client.client_secret,
+    baseUrl: svc.server.url,
+    delegationGrantId: grant.id,
+    clientId: runtime.body.oauth_client.client_id,
+    clientSecret: runtime.body.oauth_client.client_secret,
   });
   const asAgent = createClient({ baseUrl: svc.server.url, agentToken: access_token });
-  const value = await asAgent.authority.check({ scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', description: 'Pay the plumber' });
+  const value = await asAgent.authority.check({
+    scope: 'payments:write',
+    action: 'write',
+    value: 240,
+    currency: 'EUR',
+    description: 'Pay the plumber',
+  });
   expect(value.outcome).toBe('escalated');
   await new Promise((r) => setTimeout(r, 5));
-  const scope = await asAgent.authority.check({ scope: 'bookings:write', action: 'write', value: 80, currency: 'EUR', description: 'Book the car service' });
+  const scope = await asAgent.authority.check({
+    scope: 'bookings:write',
+    action: 'write',
+    value: 80,
+    currency: 'EUR',
+    description: 'Book the car service',
+  });
   expect(scope.outcome).toBe('escalated');
 }
 
@@ -98,35 +158,57 @@ function otherOrganisation(svc: Service): { token: string; applicationId: string
   const suffix = randomBytes(6).toString('hex');
   const token = randomBytes(32).toString('base64url');
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(`acct_inbox${suffix}`, 'Hardware store', now);
-  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Hardware store', 'development', ?, ?)`)
-    .run(`tp_dev_inbox${suffix}`, `acct_inbox${suffix}`, now, now);
-  db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'inbox e2e', '["read","write"]', ?, ?)`)
-    .run(`api_token_inbox${suffix}`, `acct_inbox${suffix}`, createHash('sha256').update(token).digest('hex'), now);
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Hardware store', 'development', ?, ?)`,
+  ).run(`tp_dev_inbox${suffix}`, `acct_inbox${suffix}`, now, now);
+  db.prepare(
+    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'inbox e2e', '["read","write"]', ?, ?)`,
+  ).run(`api_token_inbox${suffix}`, `acct_inbox${suffix}`, createHash('sha256').update(token).digest('hex'), now);
   return { token, applicationId: `tp_dev_inbox${suffix}` };
 }
 
 const rowTitles = (page: Page) => page.locator('.inbox-row h3').allTextContents();
 
 test.describe('the Trust Inbox', () => {
-  test('sign in, filter and sort with the keyboard, open a row, sign out: only the person\'s rows, axe-clean under the strict CSP', async ({ page, svc }) => {
+  test("sign in, filter and sort with the keyboard, open a row, sign out: only the person's rows, axe-clean under the strict CSP", async ({
+    page,
+    svc,
+  }) => {
     test.setTimeout(90_000);
     const seen = problems(page);
     const email = 'inbox.ada@example.com';
     const other = otherOrganisation(svc);
 
     // What organisations ask of the person, oldest first: a consent, another organisation's approval, two escalations.
-    const consent = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'redirect', addressee: { email: 'Inbox.Ada@Example.com' } });
+    const consent = await svc.createDecision({
+      kind: 'consent',
+      subject_ref: svc.server.sandbox.flow_id,
+      delivery_mode: 'redirect',
+      addressee: { email: 'Inbox.Ada@Example.com' },
+    });
     await new Promise((r) => setTimeout(r, 5));
     const res = await fetch(`${svc.server.url}/api/v1/decisions`, {
-      method: 'POST', headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ kind: 'approval', subject_ref: 'order-1234', scope: 'refunds:write', delivery_mode: 'redirect', addressee: { email } }),
+      method: 'POST',
+      headers: { authorization: `Bearer ${other.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'approval',
+        subject_ref: 'order-1234',
+        scope: 'refunds:write',
+        delivery_mode: 'redirect',
+        addressee: { email },
+      }),
     });
     expect(res.status).toBe(201);
     const approval = ((await res.json()) as { decision: { session_token: string } }).decision;
     await new Promise((r) => setTimeout(r, 5));
     await escalations(svc, email);
     // Someone else's decision, from the same organisation: never on this person's page.
-    const bobs = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'redirect', addressee: { email: 'inbox.bob@example.com' } });
+    const bobs = await svc.createDecision({
+      kind: 'consent',
+      subject_ref: svc.server.sandbox.flow_id,
+      delivery_mode: 'redirect',
+      addressee: { email: 'inbox.bob@example.com' },
+    });
 
     // Not signed in: what the inbox is, and a button. Axe-clean, the strict CSP, no script.
     const landing = await page.goto(`${svc.origin}/inbox`);
@@ -159,7 +241,7 @@ test.describe('the Trust Inbox', () => {
     expect(titles[3]).toMatch(/Book the car service/);
     expect(await page.locator(`a[href$="/decisions/${consent.session_token}"]`).count()).toBe(1);
     expect(await page.locator(`a[href$="/decisions/${approval.session_token}"]`).count()).toBe(1);
-    expect(await page.locator(`a[href*="${bobs.session_token}"]`).count(), 'another person\'s row is never shown').toBe(0);
+    expect(await page.locator(`a[href*="${bobs.session_token}"]`).count(), "another person's row is never shown").toBe(0);
     expect(await page.content()).not.toContain(bobs.session_token);
     await audit(page, 'inbox');
 
@@ -167,10 +249,13 @@ test.describe('the Trust Inbox', () => {
     const tabTo = async (name: string) => {
       for (let i = 0; i < 20; i += 1) {
         await page.keyboard.press('Tab');
-        if (await page.evaluate((n) => {
-          const el = document.activeElement as HTMLElement | null;
-          return !!el && ((el.labels?.[0]?.textContent ?? el.textContent ?? '').trim() === n);
-        }, name)) return;
+        if (
+          await page.evaluate((n) => {
+            const el = document.activeElement as HTMLElement | null;
+            return !!el && (el.labels?.[0]?.textContent ?? el.textContent ?? '').trim() === n;
+          }, name)
+        )
+          return;
       }
       throw new Error(`no focusable ${name}`);
     };
@@ -260,7 +345,10 @@ test.describe('the Trust Inbox', () => {
     expect(seen).toEqual([]);
   });
 
-  test('<svc-inbox> filters by kind and sorts both ways against the service, and never lists another person\'s rows', async ({ page, svc }) => {
+  test("<svc-inbox> filters by kind and sorts both ways against the service, and never lists another person's rows", async ({
+    page,
+    svc,
+  }) => {
     const email = 'inbox.sorting@example.com';
     const { token } = await personToken(svc, email, 'openid inbox:read');
     // Three approvals and a consent for the person, created in this order (so their deadlines are in this order too),
@@ -270,7 +358,13 @@ test.describe('the Trust Inbox', () => {
       await new Promise((r) => setTimeout(r, 5));
     }
     await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id!, delivery_mode: 'popup', addressee: { email } });
-    await svc.createDecision({ kind: 'approval', subject_ref: 'not-yours', scope: 'other:pay', delivery_mode: 'popup', addressee: { email: 'someone.else@example.com' } });
+    await svc.createDecision({
+      kind: 'approval',
+      subject_ref: 'not-yours',
+      scope: 'other:pay',
+      delivery_mode: 'popup',
+      addressee: { email: 'someone.else@example.com' },
+    });
     const site = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your requests</title>
@@ -280,7 +374,10 @@ test.describe('the Trust Inbox', () => {
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const origin = `http://localhost:${(site.address() as AddressInfo).port}`;
-    expect((await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } })).status).toBeLessThan(300);
+    expect(
+      (await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } }))
+        .status,
+    ).toBeLessThan(300);
     try {
       const seen = problems(page);
       await page.goto(`${origin}/`);
@@ -304,11 +401,20 @@ test.describe('the Trust Inbox', () => {
     }
   });
 
-  test('<svc-inbox> from the script tag on an application\'s own page lists the person\'s rows; a row answered in its popup passes svc-complete through and leaves', async ({ page, svc }) => {
+  test("<svc-inbox> from the script tag on an application's own page lists the person's rows; a row answered in its popup passes svc-complete through and leaves", async ({
+    page,
+    svc,
+  }) => {
     const email = 'inbox.element@example.com';
     // The application's single-page app holds the person's access token, with the inbox:read scope they allowed.
     const { token } = await personToken(svc, email, 'openid inbox:read');
-    const decision = await svc.createDecision({ kind: 'approval', subject_ref: 'invoice-9', scope: 'invoices:pay', delivery_mode: 'popup', addressee: { email } });
+    const decision = await svc.createDecision({
+      kind: 'approval',
+      subject_ref: 'invoice-9',
+      scope: 'invoices:pay',
+      delivery_mode: 'popup',
+      addressee: { email },
+    });
     const site = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Your requests</title>
@@ -322,7 +428,10 @@ document.querySelector('svc-inbox').accessToken = ${JSON.stringify(token)};
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const origin = `http://localhost:${(site.address() as AddressInfo).port}`;
-    expect((await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } })).status).toBeLessThan(300);
+    expect(
+      (await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } }))
+        .status,
+    ).toBeLessThan(300);
     try {
       const seen = problems(page);
       await page.goto(`${origin}/`);
@@ -337,7 +446,8 @@ document.querySelector('svc-inbox').accessToken = ${JSON.stringify(token)};
       // The application holds her access token, but the service's page has not seen her: she confirms with the code.
       await confirmByCode(window);
       await window.getByRole('button', { name: 'Approve' }).click();
-      await expect.poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen))
+      await expect
+        .poll(() => page.evaluate(() => (window as unknown as { seen: string[] }).seen))
         .toEqual([`svc-inbox-open ${decision.session_token}`, 'svc-complete approved']);
       // Answered: the inbox reads the list again, and nothing waits.
       await expect.poll(() => inbox.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('empty');

@@ -13,7 +13,8 @@ function problems(page: Page): string[] {
   const watch = (p: Page) => {
     p.on('console', (m) => {
       if (/^Failed to load resource/.test(m.text()) && /\/favicon\.ico$/.test(m.location().url)) return;
-      if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) seen.push(`${m.type()}: ${m.text()} ${m.location().url}`);
+      if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text()))
+        seen.push(`${m.type()}: ${m.text()} ${m.location().url}`);
     });
     p.on('pageerror', (e) => seen.push(`pageerror: ${e.message}`));
   };

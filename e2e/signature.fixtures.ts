@@ -50,8 +50,15 @@ export interface HookReceiver {
 /** The site's own policy: scripts from itself and the service only, nothing inline, frames from the service only. */
 export function sitePolicy(service: string): string {
   return [
-    "default-src 'self'", `script-src 'self' ${service}`, "style-src 'self'", `connect-src 'self' ${service}`, `frame-src ${service}`,
-    "img-src 'self'", "form-action 'self'", "base-uri 'none'", "object-src 'none'",
+    "default-src 'self'",
+    `script-src 'self' ${service}`,
+    "style-src 'self'",
+    `connect-src 'self' ${service}`,
+    `frame-src ${service}`,
+    "img-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "object-src 'none'",
   ].join('; ');
 }
 
@@ -106,15 +113,26 @@ async function startSite(svc: Service): Promise<LettingSite & { close(): Promise
       }
       if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
       if (req.method === 'GET' && url.pathname === '/sign') {
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'content-security-policy': sitePolicy(svc.origin) });
+        res.writeHead(200, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          'content-security-policy': sitePolicy(svc.origin),
+        });
         return res.end(signingHtml(svc.origin, url.searchParams.get('token') ?? '', url.searchParams.get('mode') ?? 'embed'));
       }
       // What the page's svc-complete proves nothing by itself: the backend exchanges the token with the service.
       if (req.method === 'POST' && url.pathname === '/api/confirm') {
         const body = await readJson(req);
         const exchanged = await svc.api<{ outcome: string; claims: Record<string, unknown> }>(
-          `/api/v1/decisions/${encodeURIComponent(body.session_token ?? '')}/exchange`, { json: { exchange_token: body.exchange_token } });
-        confirmations.push({ sessionToken: body.session_token ?? '', status: exchanged.status, outcome: exchanged.body.outcome, claims: exchanged.body.claims });
+          `/api/v1/decisions/${encodeURIComponent(body.session_token ?? '')}/exchange`,
+          { json: { exchange_token: body.exchange_token } },
+        );
+        confirmations.push({
+          sessionToken: body.session_token ?? '',
+          status: exchanged.status,
+          outcome: exchanged.body.outcome,
+          claims: exchanged.body.claims,
+        });
         res.writeHead(exchanged.status === 200 ? 200 : 502, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ outcome: exchanged.body.outcome }));
       }
@@ -127,7 +145,9 @@ async function startSite(svc: Service): Promise<LettingSite & { close(): Promise
   });
   const port = await listen(http);
   const origin = `http://localhost:${port}`;
-  const registered = await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin } } });
+  const registered = await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/allowed_origins`, {
+    json: { allowed_origin: { origin } },
+  });
   expect([200, 201]).toContain(registered.status);
   return {
     origin,
@@ -152,10 +172,11 @@ export async function startHookReceiver(): Promise<HookReceiver> {
   return {
     url: `http://127.0.0.1:${port}/hooks/svc`,
     received,
-    close: () => new Promise<void>((resolve) => {
-      http.close(() => resolve());
-      http.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
   };
 }
 
@@ -182,7 +203,8 @@ export async function violations(page: Page): Promise<string[]> {
 export function problems(context: BrowserContext): string[] {
   const seen: string[] = [];
   context.on('console', (m) => {
-    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text())) seen.push(`${m.location().url} ${m.type()}: ${m.text()}`);
+    if (m.type() === 'error' || /Content Security Policy|Refused to/i.test(m.text()))
+      seen.push(`${m.location().url} ${m.type()}: ${m.text()}`);
   });
   context.on('weberror', (e) => seen.push(`pageerror: ${e.error().message}`));
   return seen;

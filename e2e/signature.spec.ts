@@ -47,7 +47,8 @@ const SHA256 = createHash('sha256').update(TEXT, 'utf8').digest('hex');
 const COUNTER = 'Two months\u2019 notice instead of three, and rent due on the third working day.';
 const SIGNATURE_EVENTS = ['signature.signed', 'signature.declined', 'signature.expired', 'signature.countered'] as const;
 
-const types = (events: SeenEvent[], ...only: string[]) => events.filter((e) => only.length === 0 || only.includes(e.type)).map((e) => e.type);
+const types = (events: SeenEvent[], ...only: string[]) =>
+  events.filter((e) => only.length === 0 || only.includes(e.type)).map((e) => e.type);
 const detailOf = (events: SeenEvent[], type: string) => events.find((e) => e.type === type)?.detail ?? {};
 
 /** Waits until the host page has seen an event of `type`, then returns everything it saw. */
@@ -103,7 +104,13 @@ async function openPopup(page: Page, party: AgreementParty): Promise<Page> {
 async function closePopup(popup: Page): Promise<void> {
   const closed = popup.waitForEvent('close');
   // The window may close before the click returns: only that is an expected failure of the click.
-  const clicked = popup.getByRole('button', { name: 'Close window' }).click().then(() => null, (error: unknown) => error);
+  const clicked = popup
+    .getByRole('button', { name: 'Close window' })
+    .click()
+    .then(
+      () => null,
+      (error: unknown) => error,
+    );
   await closed;
   const error = await clicked;
   if (error && !/has been closed/.test(String(error))) throw error;
@@ -120,14 +127,22 @@ async function confirmed(page: Page, lettings: LettingSite, party: AgreementPart
 /** The agreement as the organisation reads it now. */
 async function statusOf(org: SvcClient, id: string) {
   const now = await org.agreements.get(id);
-  return { status: now.status, quorum_status: now.quorum_status, parties: now.party_details.map((p) => [p.status, p.vote]), activated_at: now.activated_at };
+  return {
+    status: now.status,
+    quorum_status: now.quorum_status,
+    parties: now.party_details.map((p) => [p.status, p.vote]),
+    activated_at: now.activated_at,
+  };
 }
 
 /** RFC 8785 bytes of the JSON the receipt holds (objects, arrays, strings, integers, booleans, null). */
 const jcs = (value: unknown): string => {
   if (Array.isArray(value)) return `[${value.map(jcs).join(',')}]`;
   if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${jcs((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${jcs((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 };
@@ -135,7 +150,9 @@ const jcs = (value: unknown): string => {
 /** A detached JWS over `receipt` made with the service's own key: a bundle whose outer signature is valid. */
 async function resign(svc: Service, receipt: unknown): Promise<string> {
   const { privateKey, kid } = svc.server.context.keys;
-  const [header, , signature] = (await new CompactSign(new TextEncoder().encode(jcs(receipt))).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey)).split('.');
+  const [header, , signature] = (
+    await new CompactSign(new TextEncoder().encode(jcs(receipt))).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey)
+  ).split('.');
   return `${header}..${signature}`;
 }
 
@@ -153,11 +170,19 @@ async function offline<T>(verify: () => Promise<T>): Promise<T> {
   }
 }
 
-const rejection = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => null,
+    (error: unknown) => error,
+  );
 
 test.describe('signature requests, end to end in the browser', () => {
   test('three parties in DE and US, quorum two: sign embedded, counter and sign in popups; active at the second signature; webhooks once each; the receipt verifies offline', async ({
-    page, context, svc, lettings, events,
+    page,
+    context,
+    svc,
+    lettings,
+    events,
   }) => {
     test.setTimeout(90_000);
     await recordViolations(context);
@@ -185,16 +210,30 @@ test.describe('signature requests, end to end in the browser', () => {
           embed_origin: lettings.origin,
         },
       });
-      expect([agreement.status, agreement.quorum_status, agreement.quorum, agreement.document_sha256, agreement.activated_at])
-        .toEqual(['pending', 'open', 2, SHA256, null]);
+      expect([agreement.status, agreement.quorum_status, agreement.quorum, agreement.document_sha256, agreement.activated_at]).toEqual([
+        'pending',
+        'open',
+        2,
+        SHA256,
+        null,
+      ]);
       expect(agreement.party_details.map((p) => [p.email, p.home_country, p.status])).toEqual([
-        ['anna.schmidt@example.de', 'DE', 'pending'], ['bob.miller@example.com', 'US', 'pending'], ['clara.weber@example.de', 'DE', 'pending'],
+        ['anna.schmidt@example.de', 'DE', 'pending'],
+        ['bob.miller@example.com', 'US', 'pending'],
+        ['clara.weber@example.de', 'DE', 'pending'],
       ]);
       const [anna, bob, clara] = agreement.party_details as [AgreementParty, AgreementParty, AgreementParty];
       for (const party of agreement.party_details) {
-        const read = await svc.api<{ decision: Decision & { embed_origin: string | null; agreement_id: string } }>(`/api/v1/decisions/${party.session_token}`);
-        expect([read.body.decision.kind, read.body.decision.status, read.body.decision.delivery_mode, read.body.decision.embed_origin, read.body.decision.agreement_id])
-          .toEqual(['signature_request', 'pending', 'embed', lettings.origin, agreement.id]);
+        const read = await svc.api<{ decision: Decision & { embed_origin: string | null; agreement_id: string } }>(
+          `/api/v1/decisions/${party.session_token}`,
+        );
+        expect([
+          read.body.decision.kind,
+          read.body.decision.status,
+          read.body.decision.delivery_mode,
+          read.body.decision.embed_origin,
+          read.body.decision.agreement_id,
+        ]).toEqual(['signature_request', 'pending', 'embed', lettings.origin, agreement.id]);
       }
 
       // 2. Party 1 (DE) signs in the embedded <svc-decision>.
@@ -203,28 +242,51 @@ test.describe('signature requests, end to end in the browser', () => {
       const frame = page.frameLocator('svc-decision iframe');
       await until(page, events, 'svc-ready');
       await expect(page.locator('svc-decision iframe')).toHaveAttribute('title', 'Signature request from Sandbox application');
-      expect(detailOf(await events(page), 'svc-ready')).toMatchObject({ kind: 'signature_request', session_token: anna.session_token, mode: 'embed' });
+      expect(detailOf(await events(page), 'svc-ready')).toMatchObject({
+        kind: 'signature_request',
+        session_token: anna.session_token,
+        mode: 'embed',
+      });
       await readAndSignIn(frame, anna, 0, 'Germany (DE)');
       await sign(frame, 'Anna Schmidt');
       let seenByHost = await until(page, events, 'svc-complete');
       expect(seenByHost.every((e) => e.target === 'svc-decision' && e.detail.kind === 'signature_request')).toBe(true);
       expect(types(seenByHost)).toEqual(['svc-ready', 'svc-state', 'svc-state', 'svc-state', 'svc-complete']);
       expect(seenByHost.filter((e) => e.type === 'svc-state').map((e) => [e.detail.from, e.detail.to])).toEqual([
-        ['pending', 'verifying'], ['verifying', 'reviewing'], ['reviewing', 'signed'],
+        ['pending', 'verifying'],
+        ['verifying', 'reviewing'],
+        ['reviewing', 'signed'],
       ]);
       expect(detailOf(seenByHost, 'svc-state').kind_payload).toMatchObject({ agreement_id: agreement.id, party_id: anna.id });
       expect(detailOf(seenByHost, 'svc-complete')).toMatchObject({ kind: 'signature_request', outcome: 'signed' });
       const annaClaims = await confirmed(page, lettings, anna, 'signed');
-      expect(annaClaims).toMatchObject({ kind: 'signature_request', agreement_id: agreement.id, party_id: anna.id, signed_name: 'Anna Schmidt', home_country: 'DE' });
+      expect(annaClaims).toMatchObject({
+        kind: 'signature_request',
+        agreement_id: agreement.id,
+        party_id: anna.id,
+        signed_name: 'Anna Schmidt',
+        home_country: 'DE',
+      });
       expect(await statusOf(org, agreement.id)).toEqual({
-        status: 'partially_signed', quorum_status: 'open', activated_at: null, parties: [['signed', 'approve'], ['pending', null], ['pending', null]],
+        status: 'partially_signed',
+        quorum_status: 'open',
+        activated_at: null,
+        parties: [
+          ['signed', 'approve'],
+          ['pending', null],
+          ['pending', null],
+        ],
       });
       expect(await violations(page)).toEqual([]);
 
       // 3. Party 2 (US) counters in a popup opened by <svc-decision mode="popup">.
       await page.goto(lettings.signingPage(bob.session_token, 'popup'));
       const bobPopup = await openPopup(page, bob);
-      expect(detailOf(await until(page, events, 'svc-ready'), 'svc-ready')).toMatchObject({ kind: 'signature_request', session_token: bob.session_token, mode: 'popup' });
+      expect(detailOf(await until(page, events, 'svc-ready'), 'svc-ready')).toMatchObject({
+        kind: 'signature_request',
+        session_token: bob.session_token,
+        mode: 'popup',
+      });
       await expect(page.getByRole('status').filter({ hasText: 'another window' })).toHaveText('The request is open in another window.');
       await readAndSignIn(bobPopup, bob, 1, 'United States (US)');
       await bobPopup.getByRole('button', { name: 'Counter…' }).click();
@@ -236,11 +298,24 @@ test.describe('signature requests, end to end in the browser', () => {
       expect(types(seenByHost, 'svc-complete')).toEqual(['svc-complete']);
       expect(detailOf(seenByHost, 'svc-complete')).toMatchObject({ kind: 'signature_request', outcome: 'countered' });
       const bobClaims = await confirmed(page, lettings, bob, 'countered');
-      expect(bobClaims).toMatchObject({ party_id: bob.id, home_country: 'US', counter_proposal: COUNTER, signature: null, signed_name: null });
+      expect(bobClaims).toMatchObject({
+        party_id: bob.id,
+        home_country: 'US',
+        counter_proposal: COUNTER,
+        signature: null,
+        signed_name: null,
+      });
       expect(await violations(bobPopup)).toEqual([]);
       await closePopup(bobPopup);
       expect(await statusOf(org, agreement.id)).toEqual({
-        status: 'partially_signed', quorum_status: 'open', activated_at: null, parties: [['signed', 'approve'], ['countered', 'deny'], ['pending', null]],
+        status: 'partially_signed',
+        quorum_status: 'open',
+        activated_at: null,
+        parties: [
+          ['signed', 'approve'],
+          ['countered', 'deny'],
+          ['pending', null],
+        ],
       });
       expect(types(await events(page), 'svc-cancel', 'svc-error')).toEqual([]);
       expect(await violations(page)).toEqual([]);
@@ -248,7 +323,10 @@ test.describe('signature requests, end to end in the browser', () => {
       // 4. Party 3 (DE) signs in a popup: the second signature reaches the quorum and the agreement is active.
       await page.goto(lettings.signingPage(clara.session_token, 'popup'));
       const claraPopup = await openPopup(page, clara);
-      expect(detailOf(await until(page, events, 'svc-ready'), 'svc-ready')).toMatchObject({ session_token: clara.session_token, mode: 'popup' });
+      expect(detailOf(await until(page, events, 'svc-ready'), 'svc-ready')).toMatchObject({
+        session_token: clara.session_token,
+        mode: 'popup',
+      });
       await readAndSignIn(claraPopup, clara, 1, 'Germany (DE)');
       await sign(claraPopup, 'Clara Weber');
       seenByHost = await until(page, events, 'svc-complete');
@@ -258,20 +336,39 @@ test.describe('signature requests, end to end in the browser', () => {
       expect(await violations(claraPopup)).toEqual([]);
       await closePopup(claraPopup);
       const active = await statusOf(org, agreement.id);
-      expect(active).toMatchObject({ status: 'active', quorum_status: 'reached', parties: [['signed', 'approve'], ['countered', 'deny'], ['signed', 'approve']] });
+      expect(active).toMatchObject({
+        status: 'active',
+        quorum_status: 'reached',
+        parties: [
+          ['signed', 'approve'],
+          ['countered', 'deny'],
+          ['signed', 'approve'],
+        ],
+      });
       expect(Date.parse(active.activated_at!)).not.toBeNaN();
       expect(types(await events(page), 'svc-cancel', 'svc-error')).toEqual([]);
       expect(await violations(page)).toEqual([]);
       expect((await org.agreements.quorumVotes(agreement.id)).map((v) => [v.party_id, v.vote, v.comment])).toEqual([
-        [anna.id, 'approve', null], [bob.id, 'deny', COUNTER], [clara.id, 'approve', null],
+        [anna.id, 'approve', null],
+        [bob.id, 'deny', COUNTER],
+        [clara.id, 'approve', null],
       ]);
 
       // 5. The webhooks: signature.signed twice and signature.countered once, each delivered exactly once (every
       //    delivery acknowledged at its first attempt, so none is sent again), each verified with the endpoint's secret.
-      await expect.poll(async () => (await org.webhookEndpoints.deliveries(applicationId, endpoint.id).page()).items
-        .map((d) => [d.event_type, d.status, d.attempt_count]).sort(), { timeout: 15_000 }).toEqual([
-        ['signature.countered', 'acknowledged', 1], ['signature.signed', 'acknowledged', 1], ['signature.signed', 'acknowledged', 1],
-      ]);
+      await expect
+        .poll(
+          async () =>
+            (await org.webhookEndpoints.deliveries(applicationId, endpoint.id).page()).items
+              .map((d) => [d.event_type, d.status, d.attempt_count])
+              .sort(),
+          { timeout: 15_000 },
+        )
+        .toEqual([
+          ['signature.countered', 'acknowledged', 1],
+          ['signature.signed', 'acknowledged', 1],
+          ['signature.signed', 'acknowledged', 1],
+        ]);
       expect(receiver.received).toHaveLength(3);
       const hooks: WebhookEvent[] = [];
       for (const request of receiver.received) {
@@ -281,35 +378,69 @@ test.describe('signature requests, end to end in the browser', () => {
       expect(new Set(receiver.received.map((r) => r.headers['x-svc-event-id'])).size).toBe(3);
       const deliveries = (await org.webhookEndpoints.deliveries(applicationId, endpoint.id).page()).items;
       expect(deliveries.map((d) => d.event_id).sort()).toEqual(hooks.map((e) => e.id).sort());
-      const byParty = new Map(hooks.map((e) => [(e.data as { party_id: string }).party_id, e as WebhookEvent & { data: Record<string, unknown> }]));
+      const byParty = new Map(
+        hooks.map((e) => [(e.data as { party_id: string }).party_id, e as WebhookEvent & { data: Record<string, unknown> }]),
+      );
       expect(byParty.size).toBe(3);
       expect([anna, bob, clara].map((p) => [byParty.get(p.id)?.type, byParty.get(p.id)?.data.agreement_id])).toEqual([
-        ['signature.signed', agreement.id], ['signature.countered', agreement.id], ['signature.signed', agreement.id],
+        ['signature.signed', agreement.id],
+        ['signature.countered', agreement.id],
+        ['signature.signed', agreement.id],
       ]);
       expect(byParty.get(anna.id)!.data).toMatchObject({
-        party_email: 'anna.schmidt@example.de', home_country: 'DE', outcome: 'signed', vote: 'approve', document_sha256: SHA256,
-        agreement_status: 'partially_signed', quorum_status: 'open', signatures: 1, quorum: 2, signature: annaClaims.signature,
+        party_email: 'anna.schmidt@example.de',
+        home_country: 'DE',
+        outcome: 'signed',
+        vote: 'approve',
+        document_sha256: SHA256,
+        agreement_status: 'partially_signed',
+        quorum_status: 'open',
+        signatures: 1,
+        quorum: 2,
+        signature: annaClaims.signature,
       });
       expect(byParty.get(bob.id)!.data).toMatchObject({
-        party_email: 'bob.miller@example.com', home_country: 'US', outcome: 'countered', vote: 'deny', counter_proposal: COUNTER, signature: null,
-        agreement_status: 'partially_signed', quorum_status: 'open', signatures: 1,
+        party_email: 'bob.miller@example.com',
+        home_country: 'US',
+        outcome: 'countered',
+        vote: 'deny',
+        counter_proposal: COUNTER,
+        signature: null,
+        agreement_status: 'partially_signed',
+        quorum_status: 'open',
+        signatures: 1,
       });
       expect(byParty.get(clara.id)!.data).toMatchObject({
-        party_email: 'clara.weber@example.de', home_country: 'DE', outcome: 'signed', vote: 'approve',
-        agreement_status: 'active', quorum_status: 'reached', signatures: 2, quorum: 2, signature: claraClaims.signature,
+        party_email: 'clara.weber@example.de',
+        home_country: 'DE',
+        outcome: 'signed',
+        vote: 'approve',
+        agreement_status: 'active',
+        quorum_status: 'reached',
+        signatures: 2,
+        quorum: 2,
+        signature: claraClaims.signature,
       });
 
       // 6. The receipt, the bundle of signatures, exactly as served, verifies offline against the JWKS.
       const jwks = (await (await fetch(`${svc.server.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
-      const served = await fetch(`${svc.server.url}/api/v1/agreements/${agreement.id}/receipt`, { headers: { authorization: `Bearer ${svc.server.sandbox.api_token}` } });
+      const served = await fetch(`${svc.server.url}/api/v1/agreements/${agreement.id}/receipt`, {
+        headers: { authorization: `Bearer ${svc.server.sandbox.api_token}` },
+      });
       expect(served.status).toBe(200);
       const bundle = await served.text();
       const verified = await offline(() => verifyAgreementReceipt(bundle, jwks));
-      expect([verified.agreement_id, verified.title, verified.document_sha256, verified.quorum, verified.status])
-        .toEqual([agreement.id, TITLE, SHA256, 2, 'active']);
+      expect([verified.agreement_id, verified.title, verified.document_sha256, verified.quorum, verified.status]).toEqual([
+        agreement.id,
+        TITLE,
+        SHA256,
+        2,
+        'active',
+      ]);
       expect(verified.signatures.map((s) => s.party_id)).toEqual([anna.id, clara.id]);
       expect(verified.signed.map((s) => [s.party_id, s.party_email, s.signed_name, s.document_sha256])).toEqual([
-        [anna.id, 'anna.schmidt@example.de', 'Anna Schmidt', SHA256], [clara.id, 'clara.weber@example.de', 'Clara Weber', SHA256],
+        [anna.id, 'anna.schmidt@example.de', 'Anna Schmidt', SHA256],
+        [clara.id, 'clara.weber@example.de', 'Clara Weber', SHA256],
       ]);
       expect(verified.signatures.map((s) => s.jws)).toEqual([annaClaims.signature, claraClaims.signature]);
 
@@ -321,14 +452,19 @@ test.describe('signature requests, end to end in the browser', () => {
       const checks = new Map<string, number>();
       for (let index = start; index < end; index += 1) {
         const error = await rejection(verifyAgreementReceipt(flip(bundle, index), jwks));
-        expect(error, `a change at ${index} (${JSON.stringify(bundle.slice(index - 8, index + 8))})`).toBeInstanceOf(SvcAgreementVerificationError);
+        expect(error, `a change at ${index} (${JSON.stringify(bundle.slice(index - 8, index + 8))})`).toBeInstanceOf(
+          SvcAgreementVerificationError,
+        );
         const check = (error as SvcAgreementVerificationError).check;
         checks.set(check, (checks.get(check) ?? 0) + 1);
       }
       expect([...checks.keys()].sort()).toEqual(['format', 'signature']);
       // A changed value is the bundle's signature failing; so is one changed character of the signature itself.
       const inTitle = bundle.indexOf('Lindenstra');
-      expect(await rejection(verifyAgreementReceipt(flip(bundle, inTitle), jwks))).toMatchObject({ check: 'signature', message: 'The signature does not match the agreement receipt.' });
+      expect(await rejection(verifyAgreementReceipt(flip(bundle, inTitle), jwks))).toMatchObject({
+        check: 'signature',
+        message: 'The signature does not match the agreement receipt.',
+      });
       const inSignature = bundle.indexOf(parsed.signature) + parsed.signature.length - 20;
       expect(await rejection(verifyAgreementReceipt(flip(bundle, inSignature), jwks))).toMatchObject({ check: 'signature' });
 

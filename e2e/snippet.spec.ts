@@ -5,7 +5,12 @@ import { createCaptureFlow, startOrgSite, startOwnService } from './pages/org-si
 
 test.describe('snippet over the organisation’s own controls', () => {
   for (const csp of [false, true]) {
-    test(`ends in a record with channel form_capture${csp ? ', under a strict Content-Security-Policy' : ''}`, async ({ page, svc, org, flowId }) => {
+    test(`ends in a record with channel form_capture${csp ? ', under a strict Content-Security-Policy' : ''}`, async ({
+      page,
+      svc,
+      org,
+      flowId,
+    }) => {
       const violations = cspConsole(page);
       await page.goto(org.page('snippet.html', { flow: flowId, csp }));
       await page.getByLabel('Email address').fill('ada@example.com');
@@ -44,7 +49,10 @@ test.describe('snippet over the organisation’s own controls', () => {
     const own = await startOwnService();
     const { sandbox } = own;
     const flowId = await createCaptureFlow(own.url, sandbox.api_token);
-    const site = await startOrgSite({ baseUrl: own.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token }, sandbox.application_id);
+    const site = await startOrgSite(
+      { baseUrl: own.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token },
+      sandbox.application_id,
+    );
     try {
       await page.goto(site.page('snippet.html', { flow: flowId, csp: true }));
       await expect(page.getByRole('checkbox', { name: 'Email newsletter' })).toBeVisible();
@@ -63,7 +71,11 @@ test.describe('snippet over the organisation’s own controls', () => {
 });
 
 test.describe('snippet on a misconfigured form', () => {
-  test('a purpose marked on a text field fails at once with invalid_control, and a real click still posts the form', async ({ page, org, flowId }) => {
+  test('a purpose marked on a text field fails at once with invalid_control, and a real click still posts the form', async ({
+    page,
+    org,
+    flowId,
+  }) => {
     await page.goto(org.page('snippet-invalid.html', { flow: flowId }));
     await page.getByLabel('Email address').fill('ada@example.com');
     await page.getByRole('button', { name: 'Create account' }).click();

@@ -17,21 +17,31 @@ export interface SsrSite {
 }
 
 export const test = base.extend<object, { ssr: SsrSite }>({
-  ssr: [async ({ svc }, use) => {
-    const { sandbox } = svc.server;
-    const flowId = await createCaptureFlow(svc.server.url, sandbox.api_token, 'SSR newsletter');
-    // The port is known only once listening; the backend reads its origin lazily through this object.
-    const options = { baseUrl: svc.server.url, apiToken: sandbox.api_token, publishableKey: sandbox.publishable_key, flowId,
-      decisionFlowId: sandbox.flow_id ?? undefined, origin: '', ...(await serverRenderedPages()) };
-    const server = createExampleBackend(options);
-    options.origin = `http://localhost:${await listen(server)}`;
-    const registered = await svc.api(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, {
-      json: { allowed_origin: { origin: options.origin } },
-    });
-    expect([200, 201]).toContain(registered.status);
-    await use({ origin: options.origin, log: server.log, url: (path) => `${options.origin}${path}` });
-    await new Promise((resolve) => server.close(resolve));
-  }, { scope: 'worker' }],
+  ssr: [
+    async ({ svc }, use) => {
+      const { sandbox } = svc.server;
+      const flowId = await createCaptureFlow(svc.server.url, sandbox.api_token, 'SSR newsletter');
+      // The port is known only once listening; the backend reads its origin lazily through this object.
+      const options = {
+        baseUrl: svc.server.url,
+        apiToken: sandbox.api_token,
+        publishableKey: sandbox.publishable_key,
+        flowId,
+        decisionFlowId: sandbox.flow_id ?? undefined,
+        origin: '',
+        ...(await serverRenderedPages()),
+      };
+      const server = createExampleBackend(options);
+      options.origin = `http://localhost:${await listen(server)}`;
+      const registered = await svc.api(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, {
+        json: { allowed_origin: { origin: options.origin } },
+      });
+      expect([200, 201]).toContain(registered.status);
+      await use({ origin: options.origin, log: server.log, url: (path) => `${options.origin}${path}` });
+      await new Promise((resolve) => server.close(resolve));
+    },
+    { scope: 'worker' },
+  ],
 });
 
 export { expect };

@@ -11,7 +11,10 @@ import { expect, test, watchConsole } from './ssr.fixtures.js';
 // React: "Hydration failed…", "…didn't match the client…"; Vue: "Hydration node mismatch", "…contains mismatches".
 const HYDRATION = /hydrat|did(?:n't| not) match|mismatch/i;
 
-const FRAMEWORKS = [['react', 'React 19'], ['vue', 'Vue 3']] as const;
+const FRAMEWORKS = [
+  ['react', 'React 19'],
+  ['vue', 'Vue 3'],
+] as const;
 
 /** The page's raw HTML as the server sent it, before any script ran. */
 async function serverHtml(url: string): Promise<string> {
@@ -32,7 +35,9 @@ for (const [framework, name] of FRAMEWORKS) {
       // A decision created for this request, its token in the attribute; empty inside: the shadow content waits.
       expect(app).toMatch(/<svc-decision token="dts_[\w-]{40,}"><\/svc-decision>/);
       expect(app).toMatch(/<form action="\/signup" method="post">.*<input id="email" [^>]*name="email"/);
-      expect(app).toMatch(/<svc-consent-field name="consent" flow="flw_\w+"><\/svc-consent-field><button type="submit">Sign up<\/button><\/form>/);
+      expect(app).toMatch(
+        /<svc-consent-field name="consent" flow="flw_\w+"><\/svc-consent-field><button type="submit">Sign up<\/button><\/form>/,
+      );
       expect(app).not.toContain('<template');
       // Each request is another visitor with a decision of their own.
       const again = await serverHtml(ssr.url(`/${framework}.html`));

@@ -10,8 +10,13 @@ import { extname, join, normalize, sep } from 'node:path';
 
 const root = join(import.meta.dirname, '..', 'storybook-static');
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2', '.png': 'image/png',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.woff2': 'font/woff2',
+  '.png': 'image/png',
 };
 
 let server: Server;
@@ -87,10 +92,14 @@ test('a signature request story: the real <svc-decision> names the signing sessi
   await defined(page, 'svc-decision');
   await expect(element.locator('iframe[part="frame"]')).toHaveAttribute('title', 'Signature request from Northwind Clinic');
   // The story clicks Sign in the page: svc:complete of kind signature_request, outcome signed.
-  await expect.poll(() => element.evaluate((el) => {
-    const decision = el as HTMLElement & { status: string; kind?: string; outcome?: string };
-    return [decision.status, decision.kind, decision.outcome];
-  })).toEqual(['complete', 'signature_request', 'signed']);
+  await expect
+    .poll(() =>
+      element.evaluate((el) => {
+        const decision = el as HTMLElement & { status: string; kind?: string; outcome?: string };
+        return [decision.status, decision.kind, decision.outcome];
+      }),
+    )
+    .toEqual(['complete', 'signature_request', 'signed']);
   expect(errors).toEqual([]);
 });
 
@@ -121,7 +130,9 @@ test('a right-to-left story: the Arabic consent field renders right to left', as
   expect(errors).toEqual([]);
 });
 
-test('an inbox story: the real <svc-inbox> lists its rows and opens one in a <svc-decision> popup, whose completion passes through', async ({ page }) => {
+test('an inbox story: the real <svc-inbox> lists its rows and opens one in a <svc-decision> popup, whose completion passes through', async ({
+  page,
+}) => {
   const { errors } = await openStory(page, 'elements-svc-inbox--list');
   const inbox = page.locator('svc-inbox');
   await defined(page, 'svc-inbox');

@@ -82,58 +82,83 @@ async function body(req: IncomingMessage): Promise<string> {
 }
 
 const test = base.extend<object, { site: Site }>({
-  site: [async ({ svc }, use) => {
-    const { sandbox } = svc.server;
-    const service = svc.origin;
-    const flowId = await createCaptureFlow(svc.server.url, sandbox.api_token, 'Strict newsletter');
-    const site: Site = { origin: '', commits: [], exchanges: [] };
-    const api = (path: string, json: unknown) => fetch(`${service}${path}`, {
-      method: 'POST', headers: { authorization: `Bearer ${sandbox.api_token}`, 'content-type': 'application/json' }, body: JSON.stringify(json),
-    });
-    const http = createServer((req, res) => {
-      void (async () => {
-        const url = new URL(req.url ?? '/', 'http://site.invalid');
-        const nonce = url.searchParams.get('policy') === 'nonce';
-        const policy = nonce ? noncePolicy(service) : selfPolicy(service);
-        const send = (type: string, text: string, status = 200) =>
-          res.writeHead(status, { 'content-type': `${type}; charset=utf-8`, 'cache-control': 'no-store', 'content-security-policy': policy }).end(text);
-        if (url.pathname === '/checkout.html') return send('text/html', page(service, sandbox.publishable_key, flowId, nonce));
-        if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
-        if (url.pathname === '/recorder.js') return send('text/javascript', RECORDER);
-        if (url.pathname === '/app.js') return send('text/javascript', APP);
-        // The self-hosted copy of the script tag and its chunks, as a site with script-src 'self' keeps it.
-        const copy = url.pathname.startsWith('/vendor/') ? sdkCopy(url.pathname.slice('/vendor/'.length)) : undefined;
-        if (copy) return send('text/javascript', copy.toString('utf8'));
-        if (url.pathname === '/site.css') return send('text/css', 'body { font: 16px system-ui, sans-serif; } svc-decision { display: block; max-width: 32rem; }');
-        if (req.method === 'POST' && url.pathname === '/api/decision') {
-          const created = await api('/api/v1/decisions', { kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: site.origin });
-          const json = (await created.json()) as { decision: { session_token: string } };
-          return send('application/json', JSON.stringify({ session_token: json.decision.session_token }), created.status);
-        }
-        if (req.method === 'POST' && url.pathname === '/api/exchange') {
-          const { session_token, exchange_token } = JSON.parse(await body(req)) as Record<string, string>;
-          const answer = await api(`/api/v1/decisions/${session_token}/exchange`, { exchange_token });
-          const json = (await answer.json()) as { claims?: { purposes_granted?: string[] } };
-          site.exchanges.push({ status: answer.status, purposes_granted: json.claims?.purposes_granted });
-          return send('application/json', '{}', answer.ok ? 200 : 400);
-        }
-        if (req.method === 'POST' && url.pathname === '/signup') {
-          const form = new URLSearchParams(await body(req));
-          const answer = await api(`/api/v1/decisions/${form.get('svc_capture_token')}/authorize`, { subject: { email: form.get('email') } });
-          const json = (await answer.json()) as { decision?: { channel: string } };
-          site.commits.push({ status: answer.status, channel: json.decision?.channel });
-          return send('text/html', `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks</title></head><body><main><h1 id="outcome">${answer.ok ? 'recorded' : 'not recorded'}</h1></main></body></html>`);
-        }
-        return send('text/plain', 'not found', 404);
-      })().catch((error: unknown) => res.writeHead(500).end(String(error)));
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    site.origin = `http://localhost:${(http.address() as AddressInfo).port}`;
-    const registered = await svc.api(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, { json: { allowed_origin: { origin: site.origin } } });
-    expect([200, 201]).toContain(registered.status);
-    await use(site);
-    await new Promise((resolve) => http.close(resolve));
-  }, { scope: 'worker' }],
+  site: [
+    async ({ svc }, use) => {
+      const { sandbox } = svc.server;
+      const service = svc.origin;
+      const flowId = await createCaptureFlow(svc.server.url, sandbox.api_token, 'Strict newsletter');
+      const site: Site = { origin: '', commits: [], exchanges: [] };
+      const api = (path: string, json: unknown) =>
+        fetch(`${service}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${sandbox.api_token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(json),
+        });
+      const http = createServer((req, res) => {
+        void (async () => {
+          const url = new URL(req.url ?? '/', 'http://site.invalid');
+          const nonce = url.searchParams.get('policy') === 'nonce';
+          const policy = nonce ? noncePolicy(service) : selfPolicy(service);
+          const send = (type: string, text: string, status = 200) =>
+            res
+              .writeHead(status, {
+                'content-type': `${type}; charset=utf-8`,
+                'cache-control': 'no-store',
+                'content-security-policy': policy,
+              })
+              .end(text);
+          if (url.pathname === '/checkout.html') return send('text/html', page(service, sandbox.publishable_key, flowId, nonce));
+          if (url.pathname === '/favicon.ico') return void res.writeHead(204).end();
+          if (url.pathname === '/recorder.js') return send('text/javascript', RECORDER);
+          if (url.pathname === '/app.js') return send('text/javascript', APP);
+          // The self-hosted copy of the script tag and its chunks, as a site with script-src 'self' keeps it.
+          const copy = url.pathname.startsWith('/vendor/') ? sdkCopy(url.pathname.slice('/vendor/'.length)) : undefined;
+          if (copy) return send('text/javascript', copy.toString('utf8'));
+          if (url.pathname === '/site.css')
+            return send('text/css', 'body { font: 16px system-ui, sans-serif; } svc-decision { display: block; max-width: 32rem; }');
+          if (req.method === 'POST' && url.pathname === '/api/decision') {
+            const created = await api('/api/v1/decisions', {
+              kind: 'consent',
+              subject_ref: sandbox.flow_id,
+              delivery_mode: 'embed',
+              embed_origin: site.origin,
+            });
+            const json = (await created.json()) as { decision: { session_token: string } };
+            return send('application/json', JSON.stringify({ session_token: json.decision.session_token }), created.status);
+          }
+          if (req.method === 'POST' && url.pathname === '/api/exchange') {
+            const { session_token, exchange_token } = JSON.parse(await body(req)) as Record<string, string>;
+            const answer = await api(`/api/v1/decisions/${session_token}/exchange`, { exchange_token });
+            const json = (await answer.json()) as { claims?: { purposes_granted?: string[] } };
+            site.exchanges.push({ status: answer.status, purposes_granted: json.claims?.purposes_granted });
+            return send('application/json', '{}', answer.ok ? 200 : 400);
+          }
+          if (req.method === 'POST' && url.pathname === '/signup') {
+            const form = new URLSearchParams(await body(req));
+            const answer = await api(`/api/v1/decisions/${form.get('svc_capture_token')}/authorize`, {
+              subject: { email: form.get('email') },
+            });
+            const json = (await answer.json()) as { decision?: { channel: string } };
+            site.commits.push({ status: answer.status, channel: json.decision?.channel });
+            return send(
+              'text/html',
+              `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks</title></head><body><main><h1 id="outcome">${answer.ok ? 'recorded' : 'not recorded'}</h1></main></body></html>`,
+            );
+          }
+          return send('text/plain', 'not found', 404);
+        })().catch((error: unknown) => res.writeHead(500).end(String(error)));
+      });
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      site.origin = `http://localhost:${(http.address() as AddressInfo).port}`;
+      const registered = await svc.api(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, {
+        json: { allowed_origin: { origin: site.origin } },
+      });
+      expect([200, 201]).toContain(registered.status);
+      await use(site);
+      await new Promise((resolve) => http.close(resolve));
+    },
+    { scope: 'worker' },
+  ],
 });
 
 function consoleProblems(page: Page): string[] {
@@ -148,7 +173,10 @@ function consoleProblems(page: Page): string[] {
 const violations = (page: Page) => page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
 
 for (const policy of ['self', 'nonce'] as const) {
-  test(`both elements render and work under ${policy === 'self' ? "script-src 'self'" : `script-src 'nonce-${NONCE}'`}, with no violation`, async ({ page, site }) => {
+  test(`both elements render and work under ${policy === 'self' ? "script-src 'self'" : `script-src 'nonce-${NONCE}'`}, with no violation`, async ({
+    page,
+    site,
+  }) => {
     const problems = consoleProblems(page);
     const response = await page.goto(`${site.origin}/checkout.html${policy === 'nonce' ? '?policy=nonce' : ''}`);
     const header = response!.headers()['content-security-policy']!;
@@ -165,7 +193,9 @@ for (const policy of ['self', 'nonce'] as const) {
     // The consent field rendered with its own styles (constructable stylesheets: style-src 'self' suffices).
     const field = page.locator('svc-consent-field');
     await expect(page.getByRole('checkbox', { name: 'Email newsletter' })).toBeVisible();
-    const styled = await field.evaluate((el) => (el.shadowRoot?.adoptedStyleSheets.length ?? 0) > 0 || (el.shadowRoot?.querySelectorAll('style').length ?? 0) > 0);
+    const styled = await field.evaluate(
+      (el) => (el.shadowRoot?.adoptedStyleSheets.length ?? 0) > 0 || (el.shadowRoot?.querySelectorAll('style').length ?? 0) > 0,
+    );
     expect(styled).toBe(true);
     expect(await violations(page)).toEqual([]);
 
@@ -183,11 +213,14 @@ for (const policy of ['self', 'nonce'] as const) {
 test('a script without the nonce is blocked on the nonce page (the policy is really enforced)', async ({ page, site }) => {
   await page.goto(`${site.origin}/checkout.html?policy=nonce`);
   await expect(page.getByRole('checkbox', { name: 'Email newsletter' })).toBeVisible();
-  const blocked = await page.evaluate(() => new Promise<string>((resolve) => {
-    document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
-    const s = document.createElement('script');
-    s.src = '/app.js';
-    document.head.append(s);
-  }));
+  const blocked = await page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.effectiveDirective), { once: true });
+        const s = document.createElement('script');
+        s.src = '/app.js';
+        document.head.append(s);
+      }),
+  );
   expect(blocked).toBe('script-src-elem');
 });

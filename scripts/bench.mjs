@@ -5,7 +5,11 @@ import { existsSync, readdirSync } from 'node:fs';
 
 const dir = new URL('./bench/', import.meta.url).pathname;
 const only = process.argv.slice(2);
-const files = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.ts')).sort() : [];
+const files = existsSync(dir)
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .sort()
+  : [];
 let failed = 0;
 for (const file of files) {
   if (only.length && !only.some((name) => file.includes(name))) continue;

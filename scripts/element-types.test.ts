@@ -7,9 +7,27 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { elementTypes, manifestPath, outputs, readTypeScope } from './element-types.mjs';
 
-interface Entry { name: string; fieldName?: string; type?: { text: string }; kind?: string; privacy?: string; static?: boolean; readonly?: boolean }
-interface Declaration { kind: string; name: string; tagName?: string; customElement?: boolean; attributes?: Entry[]; members?: Entry[]; events?: Entry[] }
-interface Manifest { modules: { declarations?: Declaration[] }[] }
+interface Entry {
+  name: string;
+  fieldName?: string;
+  type?: { text: string };
+  kind?: string;
+  privacy?: string;
+  static?: boolean;
+  readonly?: boolean;
+}
+interface Declaration {
+  kind: string;
+  name: string;
+  tagName?: string;
+  customElement?: boolean;
+  attributes?: Entry[];
+  members?: Entry[];
+  events?: Entry[];
+}
+interface Manifest {
+  modules: { declarations?: Declaration[] }[];
+}
 
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
 const scope = readTypeScope();
@@ -58,13 +76,19 @@ describe('scripts/element-types.mjs', () => {
 
   it('gives Vue every element as a GlobalComponents entry, with its events by name and as on<Name> props', () => {
     for (const element of elements) {
-      assert.match(generated.vue, new RegExp(`'${element.tagName}': SvcVueElement<${element.name}, ${element.name}Props, ${element.name}Events>;`));
+      assert.match(
+        generated.vue,
+        new RegExp(`'${element.tagName}': SvcVueElement<${element.name}, ${element.name}Props, ${element.name}Events>;`),
+      );
       const props = body(generated.vue, `${element.name}Props`);
       const inTemplates = (element.events ?? []).filter((e) => !/-(once|passive|capture)$/.test(e.name));
       const events = inTemplates.map((e) => `  ${e.name.includes('-') ? `'${e.name}'` : e.name}: ${e.type!.text};`);
       if (events.length) assert.equal(body(generated.vue, `${element.name}Events`), events.join('\n'));
       for (const event of inTemplates) {
-        const handler = `on${event.name.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('')}`;
+        const handler = `on${event.name
+          .split('-')
+          .map((w) => w[0]!.toUpperCase() + w.slice(1))
+          .join('')}`;
         assert.ok(props.includes(`  ${handler}?: (event: ${event.type!.text}) => void;`), `${element.tagName} ${handler}`);
       }
     }
@@ -76,7 +100,10 @@ describe('scripts/element-types.mjs', () => {
     assert.ok(field.includes("  'onSvc-capture'?: (event: SvcCaptureEvent) => void;"));
     assert.ok(!field.includes('onSvcCapture'));
     assert.ok(!body(generated.vue, 'SvcConsentFieldEvents').includes('svc-capture'));
-    assert.match(field, /Not `@svc-capture`, which Vue reads as a capture-phase listener of `svc`: write `v-on="\{ 'svc-capture': handler \}"`/);
+    assert.match(
+      field,
+      /Not `@svc-capture`, which Vue reads as a capture-phase listener of `svc`: write `v-on="\{ 'svc-capture': handler \}"`/,
+    );
   });
 
   it('follows a change in the manifest: a new attribute and event appear in both files, typed', () => {
@@ -87,7 +114,7 @@ describe('scripts/element-types.mjs', () => {
     decision.events!.push({ name: 'svc-reopen', type: { text: 'SvcReadyEvent' } });
     const next = elementTypes(changed, scope);
     const react = body(next.react, 'SvcDecisionProps');
-    assert.ok(react.includes("  returnUrl?: string | undefined;") && react.includes("  'return-url'?: string;"));
+    assert.ok(react.includes('  returnUrl?: string | undefined;') && react.includes("  'return-url'?: string;"));
     assert.ok(react.includes("  'onsvc-reopen'?: (event: SvcReadyEvent) => void;"));
     assert.ok(body(next.vue, 'SvcDecisionProps').includes('  onSvcReopen?: (event: SvcReadyEvent) => void;'));
     assert.notEqual(next.react, generated.react);
@@ -96,6 +123,9 @@ describe('scripts/element-types.mjs', () => {
   it('stops when the manifest types something with a name @svc/elements does not export', () => {
     const changed = copy();
     decisionOf(changed).events!.push({ name: 'svc-later', type: { text: 'SvcLaterEvent' } });
-    assert.throws(() => elementTypes(changed, scope), /<svc-decision> event svc-later is typed `SvcLaterEvent`.*does not export `SvcLaterEvent`/);
+    assert.throws(
+      () => elementTypes(changed, scope),
+      /<svc-decision> event svc-later is typed `SvcLaterEvent`.*does not export `SvcLaterEvent`/,
+    );
   });
 });

@@ -19,7 +19,10 @@ export const paths = {
 
 /** The engines `SVC_ENGINE` names (default chromium); throws on an unknown name. */
 export function selectedEngines(value = process.env.SVC_ENGINE) {
-  const names = (value || 'chromium').split(',').map((s) => s.trim()).filter(Boolean);
+  const names = (value || 'chromium')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const list = names.includes('all') ? ENGINES : names;
   for (const name of list) if (!ENGINES.includes(name)) throw new Error(`SVC_ENGINE: unknown engine ${name}; use ${ENGINES.join(', ')}`);
   return list;
@@ -62,7 +65,9 @@ export async function ensureDisplay() {
     if (existsSync(`/tmp/.X${n}-lock`) || existsSync(`/tmp/.X11-unix/X${n}`)) continue;
     const xvfb = spawn('Xvfb', [`:${n}`, '-screen', '0', '1280x1024x24', '-nolisten', 'tcp'], { stdio: 'ignore' });
     let exited = false;
-    xvfb.once('exit', () => { exited = true; });
+    xvfb.once('exit', () => {
+      exited = true;
+    });
     try {
       await waitFor(async () => {
         if (exited) throw new Error('Xvfb exited');

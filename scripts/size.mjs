@@ -28,7 +28,12 @@ const PAGES = [
 /** Bundles built by rollup: key, label, file, budget. */
 const FILES = [
   ['decision-alone', '@svc/elements/decision bundled alone', 'packages/elements/dist/browser/svc-decision.js', 20 * KB],
-  ['field-alone', '@svc/elements/consent-field with @svc/capture bundled alone', 'packages/elements/dist/browser/svc-consent-field.js', 16 * KB],
+  [
+    'field-alone',
+    '@svc/elements/consent-field with @svc/capture bundled alone',
+    'packages/elements/dist/browser/svc-consent-field.js',
+    16 * KB,
+  ],
   ['svc-mjs', '/sdk/v1/svc.mjs (every element and the capture helper in one module)', 'packages/elements/dist/browser/sdk/svc.mjs'],
   ['protocol', '@svc/protocol (ESM, whole package)', 'packages/protocol/dist/browser/svc-protocol.js'],
   ['schemas', '@svc/schemas (ESM, every schema)', 'packages/schemas/dist/browser/svc-schemas.js'],
@@ -45,7 +50,10 @@ const PEERS = [
   ['peer: a bare Lit element', 6.5],
 ];
 
-const budgets = parseBudgets(process.argv.slice(2), [...PAGES, ...FILES].filter((row) => row.at(-1) > 0).map((row) => [row[0], row.at(-1)]));
+const budgets = parseBudgets(
+  process.argv.slice(2),
+  [...PAGES, ...FILES].filter((row) => row.at(-1) > 0).map((row) => [row[0], row.at(-1)]),
+);
 
 /** @type {{key: string, label: string, gzip?: number, detail?: string, budget?: number}[]} */
 const rows = [];
@@ -57,7 +65,13 @@ try {
 }
 for (const [key, label] of PAGES) {
   const page = measured?.get(key);
-  rows.push({ key, label, gzip: page?.gzip, detail: page ? `${page.files.length} file${page.files.length === 1 ? '' : 's'}` : 'not measured', budget: budgets.get(key) });
+  rows.push({
+    key,
+    label,
+    gzip: page?.gzip,
+    detail: page ? `${page.files.length} file${page.files.length === 1 ? '' : 's'}` : 'not measured',
+    budget: budgets.get(key),
+  });
 }
 for (const [key, label, file] of FILES) {
   const gzip = existsSync(file) ? gzipSync(readFileSync(file), { level: 9 }).length : undefined;

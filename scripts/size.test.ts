@@ -8,11 +8,20 @@ import { failures, parseBudgets } from './size/gate.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 describe('pnpm size gate', () => {
-  const defaults: [string, number][] = [['loader', 3000], ['form', 17000]];
+  const defaults: [string, number][] = [
+    ['loader', 3000],
+    ['form', 17000],
+  ];
 
   it('takes the budgets as given, and one --budget replaces one of them', () => {
     assert.deepEqual([...parseBudgets([], defaults)], defaults);
-    assert.deepEqual([...parseBudgets(['--budget', 'loader=100'], defaults)], [['loader', 100], ['form', 17000]]);
+    assert.deepEqual(
+      [...parseBudgets(['--budget', 'loader=100'], defaults)],
+      [
+        ['loader', 100],
+        ['form', 17000],
+      ],
+    );
   });
 
   it('refuses a budget for an unknown key or in anything but whole bytes', () => {

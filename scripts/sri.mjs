@@ -13,11 +13,16 @@ const README = `${root}README.md`;
 const START = '<!-- sri: written by `pnpm sri --write` from the build -->';
 const END = '<!-- /sri -->';
 
-const integrity = (file) => `sha384-${createHash('sha384').update(readFileSync(SDK + file)).digest('base64')}`;
+const integrity = (file) =>
+  `sha384-${createHash('sha384')
+    .update(readFileSync(SDK + file))
+    .digest('base64')}`;
 
 /** The loader's integrity and the import map of every chunk, with the service at `origin`. */
 export function sdkIntegrity(origin = 'https://svc.example') {
-  const chunks = readdirSync(SDK).filter((name) => /^svc-[\w-]+\.js$/.test(name)).sort();
+  const chunks = readdirSync(SDK)
+    .filter((name) => /^svc-[\w-]+\.js$/.test(name))
+    .sort();
   return {
     loader: integrity('svc.js'),
     importMap: { integrity: Object.fromEntries(chunks.map((name) => [`${origin}/sdk/v1/${name}`, integrity(name)])) },

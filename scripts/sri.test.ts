@@ -10,8 +10,15 @@ const sdk = new URL('../packages/elements/dist/browser/sdk/', import.meta.url);
 describe('pnpm sri', () => {
   it('gives the loader the sha384 of its bytes, and the import map every chunk the loader names, under the origin', () => {
     const { loader, importMap } = sdkIntegrity('https://svc.example');
-    assert.equal(loader, `sha384-${createHash('sha384').update(readFileSync(new URL('svc.js', sdk))).digest('base64')}`);
-    const named = [...readFileSync(new URL('svc.js', sdk), 'utf8').matchAll(/"(svc-[\w-]+\.js)"/g)].map((m) => `https://svc.example/sdk/v1/${m[1]}`);
+    assert.equal(
+      loader,
+      `sha384-${createHash('sha384')
+        .update(readFileSync(new URL('svc.js', sdk)))
+        .digest('base64')}`,
+    );
+    const named = [...readFileSync(new URL('svc.js', sdk), 'utf8').matchAll(/"(svc-[\w-]+\.js)"/g)].map(
+      (m) => `https://svc.example/sdk/v1/${m[1]}`,
+    );
     assert.ok(named.length >= 4, 'the loader names its chunks');
     for (const url of named) assert.match(importMap.integrity[url] ?? '', /^sha384-[A-Za-z0-9+/]{64}$/, url);
   });

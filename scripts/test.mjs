@@ -43,13 +43,23 @@ const runners = {
     return { passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0 };
   },
   unit() {
-    const files = [...find(join(root, 'packages'), (n) => n.endsWith('.test.ts') && !n.endsWith('.browser.test.ts')),
-      ...find(join(root, 'scripts'), (n) => n.endsWith('.test.ts'))];
+    const files = [
+      ...find(join(root, 'packages'), (n) => n.endsWith('.test.ts') && !n.endsWith('.browser.test.ts')),
+      ...find(join(root, 'scripts'), (n) => n.endsWith('.test.ts')),
+    ];
     if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
     const file = join(out, 'unit.json');
-    const status = run(process.execPath, ['--conditions=source', '--import', 'tsx', '--test',
-      '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${file}`, ...files]);
+    const status = run(process.execPath, [
+      '--conditions=source',
+      '--import',
+      'tsx',
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/count-reporter.mjs',
+      `--test-reporter-destination=${file}`,
+      ...files,
+    ]);
     return readCounts(file, status);
   },
   // The packed tarballs of @svc/client and @svc/server: publint, attw, and installed into a scratch project
@@ -58,8 +68,14 @@ const runners = {
     const files = find(join(root, 'scripts', 'packages'), (n) => n.endsWith('.test.mjs'));
     if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
     const file = join(out, 'packages.json');
-    const status = run(process.execPath, ['--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-      '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${file}`, ...files]);
+    const status = run(process.execPath, [
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./scripts/count-reporter.mjs',
+      `--test-reporter-destination=${file}`,
+      ...files,
+    ]);
     return readCounts(file, status);
   },
   browser() {
@@ -73,7 +89,9 @@ const runners = {
       const started = Date.now();
       const status = run('pnpm', ['exec', 'wtr', '--config', 'web-test-runner.config.mjs'], { SVC_WTR_COUNTS: file, SVC_ENGINE: engine });
       const counts = readCounts(file, status);
-      console.log(`== browser (${engine}): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s ==`);
+      console.log(
+        `== browser (${engine}): ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s ==`,
+      );
       for (const key of Object.keys(total)) total[key] += counts[key];
     }
     return total;
@@ -91,11 +109,24 @@ const runners = {
     for (const engine of selectedEngines(process.env.SVC_ENGINE || 'all').filter((name) => name !== 'chromium')) {
       const file = join(out, `e2e-${engine}.json`);
       const started = Date.now();
-      const engineStatus = run(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout',
-        '--test-reporter=./scripts/count-reporter.mjs', `--test-reporter-destination=${file}`,
-        ...find(join(root, 'e2e', 'engines'), (n) => n.endsWith('.test.ts'))], { SVC_ENGINE: engine });
+      const engineStatus = run(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--test',
+          '--test-reporter=spec',
+          '--test-reporter-destination=stdout',
+          '--test-reporter=./scripts/count-reporter.mjs',
+          `--test-reporter-destination=${file}`,
+          ...find(join(root, 'e2e', 'engines'), (n) => n.endsWith('.test.ts')),
+        ],
+        { SVC_ENGINE: engine },
+      );
       const engineCounts = readCounts(file, engineStatus);
-      console.log(`== e2e (${engine}): ${engineCounts.passed} passed, ${engineCounts.failed} failed, ${engineCounts.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s ==`);
+      console.log(
+        `== e2e (${engine}): ${engineCounts.passed} passed, ${engineCounts.failed} failed, ${engineCounts.skipped} skipped in ${Math.round((Date.now() - started) / 1000)} s ==`,
+      );
       for (const key of Object.keys(counts)) counts[key] += engineCounts[key];
     }
     return counts;

@@ -1,7 +1,16 @@
 // @web/test-runner plugin: the `svc-press` command presses a key chord such as `Shift+Tab` in every engine.
 // @web/test-runner-commands' sendKeys passes `press` through to Playwright, which knows chords; puppeteer-core
 // (Firefox) and WebDriver (WebKit) do not, and its webdriver path has no key down/up at all.
-const WEBDRIVER_KEYS = { Shift: '\uE008', Control: '\uE009', Alt: '\uE00A', Meta: '\uE03D', Tab: '\uE004', Enter: '\uE007', Space: ' ', Escape: '\uE00C' };
+const WEBDRIVER_KEYS = {
+  Shift: '\uE008',
+  Control: '\uE009',
+  Alt: '\uE00A',
+  Meta: '\uE03D',
+  Tab: '\uE004',
+  Enter: '\uE007',
+  Space: ' ',
+  Escape: '\uE00C',
+};
 
 export function keysPlugin() {
   return {
@@ -19,11 +28,16 @@ export function keysPlugin() {
         for (const key of keys.slice(0, -1).reverse()) await keyboard.up(key);
       } else if (browser.type === 'webdriver') {
         const values = keys.map((key) => WEBDRIVER_KEYS[key] ?? key);
-        await browser.driverManager.performActions(session.id, [{
-          type: 'key',
-          id: 'svc-keyboard',
-          actions: [...values.map((value) => ({ type: 'keyDown', value })), ...values.reverse().map((value) => ({ type: 'keyUp', value }))],
-        }]);
+        await browser.driverManager.performActions(session.id, [
+          {
+            type: 'key',
+            id: 'svc-keyboard',
+            actions: [
+              ...values.map((value) => ({ type: 'keyDown', value })),
+              ...values.reverse().map((value) => ({ type: 'keyUp', value })),
+            ],
+          },
+        ]);
       } else {
         throw new Error(`svc-press cannot drive ${browser.type}`);
       }

@@ -37,7 +37,11 @@ const meta: Meta<Args> = {
     border: { control: 'color', table: { category: appearance } },
     radius: { control: 'text', description: 'A CSS length such as `4px`.', table: { category: appearance } },
     density: { control: 'inline-radio', options: [undefined, 'compact', 'regular', 'relaxed'], table: { category: appearance } },
-    rawAppearance: { control: 'text', description: 'Attribute text used as is instead of the controls above.', table: { category: appearance } },
+    rawAppearance: {
+      control: 'text',
+      description: 'Attribute text used as is instead of the controls above.',
+      table: { category: appearance },
+    },
     locale: { control: 'select', options: ['en', 'fr', 'de', 'ar', 'he'] },
     theme: { control: 'inline-radio', options: ['light', 'dark', 'auto'] },
     disabled: { control: 'boolean' },
@@ -66,8 +70,9 @@ const meta: Meta<Args> = {
   parameters: {
     docs: {
       description: {
-        component: 'Loads the flow from the render endpoint: the reference server when configured (STORYBOOK_SVC_BASE_URL, '
-          + 'STORYBOOK_SVC_PUBLISHABLE_KEY, STORYBOOK_SVC_FLOW_ID), else static render answers served by Storybook.',
+        component:
+          'Loads the flow from the render endpoint: the reference server when configured (STORYBOOK_SVC_BASE_URL, ' +
+          'STORYBOOK_SVC_PUBLISHABLE_KEY, STORYBOOK_SVC_FLOW_ID), else static render answers served by Storybook.',
       },
     },
   },
@@ -83,8 +88,14 @@ export const Default: Story = {};
 export const AppearanceEveryKey: Story = {
   name: 'Appearance: every key',
   args: {
-    fontFamily: 'serif', fontSize: '17px', text: '#1b1f3b', muted: '#4a4f6a', accent: '#6d28d9', border: '#6d28d9',
-    radius: '12px', density: 'relaxed',
+    fontFamily: 'serif',
+    fontSize: '17px',
+    text: '#1b1f3b',
+    muted: '#4a4f6a',
+    accent: '#6d28d9',
+    border: '#6d28d9',
+    radius: '12px',
+    density: 'relaxed',
   },
 };
 /** `fontFamily`: `system`, `inter`, `serif` or `mono`. */
@@ -127,7 +138,13 @@ export const InvalidAppearanceIgnored: Story = {
   name: 'Appearance: invalid values ignored',
   args: {
     rawAppearance: JSON.stringify({
-      accent: '#0b7a3b', radius: '10px', text: 'var(--evil)', fontSize: 'huge', density: 'cosy', fontFamily: 'comic', background: 'red',
+      accent: '#0b7a3b',
+      radius: '10px',
+      text: 'var(--evil)',
+      fontSize: 'huge',
+      density: 'cosy',
+      fontFamily: 'comic',
+      background: 'red',
     }),
   },
 };

@@ -38,7 +38,9 @@ const meta: Meta<Args> = {
     '--svc-decision-min-height': { control: 'text', table: { category: 'CSS custom properties' } },
   },
   render: (args) => {
-    const style = CSS_ARGS.filter((k) => args[k]).map((k) => `${k}: ${args[k]}`).join('; ');
+    const style = CSS_ARGS.filter((k) => args[k])
+      .map((k) => `${k}: ${args[k]}`)
+      .join('; ');
     return html`<div class="story">
       <svc-decision token=${args.token} mode=${args.mode} trust-url=${args['trust-url'] || storyService()}
         label=${ifDefined(args.label || undefined)} style=${style || nothing}></svc-decision>
@@ -48,8 +50,9 @@ const meta: Meta<Args> = {
   parameters: {
     docs: {
       description: {
-        component: 'Runs against the story-local decision page (a stand-in for the hosted page that posts real protocol v2 messages). '
-          + 'Each story opens one state of it through its token `dts_story_<state>`.',
+        component:
+          'Runs against the story-local decision page (a stand-in for the hosted page that posts real protocol v2 messages). ' +
+          'Each story opens one state of it through its token `dts_story_<state>`.',
       },
     },
   },

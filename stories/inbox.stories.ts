@@ -27,19 +27,43 @@ const hours = (h: number) => new Date(Date.now() + h * 3600_000).toISOString();
 
 const ROWS: InboxRow[] = [
   {
-    kind: 'consent', status: 'pending', trigger: null, application_id: 'tp_dev_news', application_name: 'Daily News',
-    title: 'Newsletter and analytics', summary: 'Weekly newsletter, and anonymous statistics of how you read.',
-    session_token: tokenOf('consent_step_1'), url: '', deadline_at: hours(0.25), created_at: hours(-0.1),
+    kind: 'consent',
+    status: 'pending',
+    trigger: null,
+    application_id: 'tp_dev_news',
+    application_name: 'Daily News',
+    title: 'Newsletter and analytics',
+    summary: 'Weekly newsletter, and anonymous statistics of how you read.',
+    session_token: tokenOf('consent_step_1'),
+    url: '',
+    deadline_at: hours(0.25),
+    created_at: hours(-0.1),
   },
   {
-    kind: 'approval', status: 'pending', trigger: 'value', application_id: 'tp_dev_travel', application_name: 'Travel planner',
-    title: 'Pay the flight to Paris (240 EUR)', summary: 'Trip booker, an AI agent, asks: Value 240 EUR is above the grant\'s value bound of 100 EUR per transaction.',
-    session_token: tokenOf('approval'), url: '', deadline_at: hours(20), created_at: hours(-4),
+    kind: 'approval',
+    status: 'pending',
+    trigger: 'value',
+    application_id: 'tp_dev_travel',
+    application_name: 'Travel planner',
+    title: 'Pay the flight to Paris (240 EUR)',
+    summary: "Trip booker, an AI agent, asks: Value 240 EUR is above the grant's value bound of 100 EUR per transaction.",
+    session_token: tokenOf('approval'),
+    url: '',
+    deadline_at: hours(20),
+    created_at: hours(-4),
   },
   {
-    kind: 'signature_request', status: 'pending', trigger: null, application_id: 'tp_dev_homes', application_name: 'Homes & Co',
-    title: 'Lease of flat 3', summary: 'Your signature is asked for: 1 of 2 parties have signed, 2 needed.',
-    session_token: tokenOf('signature'), url: '', deadline_at: hours(70), created_at: hours(-30),
+    kind: 'signature_request',
+    status: 'pending',
+    trigger: null,
+    application_id: 'tp_dev_homes',
+    application_name: 'Homes & Co',
+    title: 'Lease of flat 3',
+    summary: 'Your signature is asked for: 1 of 2 parties have signed, 2 needed.',
+    session_token: tokenOf('signature'),
+    url: '',
+    deadline_at: hours(70),
+    created_at: hours(-30),
   },
 ];
 
@@ -48,12 +72,17 @@ function storyApi(answer: Answer): typeof fetch {
   return async (input) => {
     const url = new URL(String(input));
     if (answer === 'loading') return new Promise<Response>(() => {});
-    const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-    if (answer === 'unauthorized') return reply({ message: 'The bearer token is not valid: not an API token, nor a current access token.', code: 'unauthorized' }, 401);
+    const reply = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (answer === 'unauthorized')
+      return reply({ message: 'The bearer token is not valid: not an API token, nor a current access token.', code: 'unauthorized' }, 401);
     if (answer === 'error') return reply({ message: 'Internal server error.', code: 'internal_error' }, 500);
     if (answer === 'empty') return reply({ decisions: [], next_cursor: null });
     const kind = url.searchParams.get('kind');
-    let rows = ROWS.filter((row) => !kind || row.kind === kind).map((row) => ({ ...row, url: `${storyService()}/decisions/${row.session_token}` }));
+    let rows = ROWS.filter((row) => !kind || row.kind === kind).map((row) => ({
+      ...row,
+      url: `${storyService()}/decisions/${row.session_token}`,
+    }));
     if (url.searchParams.get('sort') === 'newest') rows = rows.reverse();
     if (answer === 'more') {
       const second = url.searchParams.get('cursor') === 'page2';
@@ -68,8 +97,12 @@ const meta: Meta<Args> = {
   component: 'svc-inbox',
   args: { answer: 'list', signedIn: true },
   argTypes: {
-    answer: { control: 'select', options: ['list', 'more', 'empty', 'loading', 'unauthorized', 'error'], description: 'What the story-local service answers.' },
-    signedIn: { control: 'boolean', description: 'Whether the page holds the person\'s access token.' },
+    answer: {
+      control: 'select',
+      options: ['list', 'more', 'empty', 'loading', 'unauthorized', 'error'],
+      description: 'What the story-local service answers.',
+    },
+    signedIn: { control: 'boolean', description: "Whether the page holds the person's access token." },
     kind: { control: 'select', options: ['', 'consent', 'approval', 'signature_request'] },
     sort: { control: 'inline-radio', options: ['deadline', 'newest'] },
     '--svc-inbox-accent': { control: 'color', table: { category: 'CSS custom properties' } },
@@ -77,7 +110,9 @@ const meta: Meta<Args> = {
     '--svc-inbox-gap': { control: 'text', table: { category: 'CSS custom properties' } },
   },
   render: (args) => {
-    const style = CSS_ARGS.filter((k) => args[k]).map((k) => `${k}: ${args[k]}`).join('; ');
+    const style = CSS_ARGS.filter((k) => args[k])
+      .map((k) => `${k}: ${args[k]}`)
+      .join('; ');
     return html`<div class="story">
       <svc-inbox base-url="https://api.svc.example" trust-url=${storyService()} kind=${args.kind || nothing} sort=${args.sort || nothing}
         .fetch=${storyApi(args.answer)} .accessToken=${args.signedIn ? 'story-access-token' : undefined} style=${style || nothing}></svc-inbox>
@@ -87,8 +122,9 @@ const meta: Meta<Args> = {
   parameters: {
     docs: {
       description: {
-        component: 'Answers come from a story stand-in for `GET /api/v1/inbox`; each row opens the story-local decision page in a popup, '
-          + 'so completing it there shows `svc-complete` in the event log, and the list is read again.',
+        component:
+          'Answers come from a story stand-in for `GET /api/v1/inbox`; each row opens the story-local decision page in a popup, ' +
+          'so completing it there shows `svc-complete` in the event log, and the list is read again.',
       },
     },
   },

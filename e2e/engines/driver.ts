@@ -109,12 +109,22 @@ function settled(element: Element): Promise<boolean> {
   // No named inner functions: this one is passed to the page as it is, without the `__name` prelude of `call`.
   element.scrollIntoView({ block: 'nearest' });
   const before = JSON.stringify(element.getBoundingClientRect());
-  return new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => {
-    const rect = element.getBoundingClientRect();
-    const top = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(rect.left + rect.width / 2, rect.top + rect.height / 2);
-    resolve(JSON.stringify(rect) === before && rect.width > 0 &&
-      (top === element || element.contains(top) || (top as HTMLLabelElement | null)?.control === element));
-  })));
+  return new Promise((resolve) =>
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        const rect = element.getBoundingClientRect();
+        const top = (element.getRootNode() as Document | ShadowRoot).elementFromPoint(
+          rect.left + rect.width / 2,
+          rect.top + rect.height / 2,
+        );
+        resolve(
+          JSON.stringify(rect) === before &&
+            rect.width > 0 &&
+            (top === element || element.contains(top) || (top as HTMLLabelElement | null)?.control === element),
+        );
+      }),
+    ),
+  );
 }
 
 /**
@@ -135,8 +145,10 @@ async function firefoxTab(): Promise<Tab> {
   const page = (await browser.pages())[0] ?? (await browser.newPage());
   let context: puppeteer.Page | puppeteer.Frame = page;
   const handle = (find: Find<unknown[]>, args: unknown[]) =>
-    poll(`${find.toString()} ${JSON.stringify(args)}`, async () =>
-      (await context.evaluateHandle(callFind(find, args))).asElement() as puppeteer.ElementHandle<Element> | null);
+    poll(
+      `${find.toString()} ${JSON.stringify(args)}`,
+      async () => (await context.evaluateHandle(callFind(find, args))).asElement() as puppeteer.ElementHandle<Element> | null,
+    );
   // Runs `body` with the tab's commands aimed at `target`, then back where they were.
   const aimedAt = async <R>(target: puppeteer.Page | puppeteer.Frame, body: () => Promise<R>) => {
     const outer = context;
@@ -197,7 +209,13 @@ async function webkitTab(): Promise<Tab> {
   const { remote } = await import('webdriverio');
   let session: WdioBrowser;
   try {
-    session = await remote({ hostname: '127.0.0.1', port: driver.port, path: '/', logLevel: 'error', capabilities: webkitCapabilities as never });
+    session = await remote({
+      hostname: '127.0.0.1',
+      port: driver.port,
+      path: '/',
+      logLevel: 'error',
+      capabilities: webkitCapabilities as never,
+    });
   } catch (error) {
     driver.stop();
     throw error;
@@ -206,8 +224,10 @@ async function webkitTab(): Promise<Tab> {
   await session.setWindowRect(0, 0, 1280, 1024);
   // The raw protocol command, whose answer keeps its WebDriver element reference.
   const elementId = (find: Find<unknown[]>, args: unknown[]) =>
-    poll(`${find.toString()} ${JSON.stringify(args)}`, async () =>
-      ((await session.executeScript(`return ${callFind(find, args)}`, [])) as Record<string, string> | null)?.[ELEMENT]);
+    poll(
+      `${find.toString()} ${JSON.stringify(args)}`,
+      async () => ((await session.executeScript(`return ${callFind(find, args)}`, [])) as Record<string, string> | null)?.[ELEMENT],
+    );
   const tab: Tab = {
     engine: 'webkit',
     async goto(url) {

@@ -20,19 +20,27 @@ interface Seen {
 
 /** The svc events the checkout page (../pages/checkout.ts) recorded, once one of `type` is among them. */
 const eventsUntil = (tab: Tab, type: string) =>
-  tab.waitFor(`the page to see ${type}`, (t: string) => {
-    const seen = (window as unknown as { svcEvents: Seen[] }).svcEvents;
-    return seen.some((e) => e.type === t) && seen;
-  }, type);
+  tab.waitFor(
+    `the page to see ${type}`,
+    (t: string) => {
+      const seen = (window as unknown as { svcEvents: Seen[] }).svcEvents;
+      return seen.some((e) => e.type === t) && seen;
+    },
+    type,
+  );
 
 const detailOf = (seen: Seen[], type: string) => seen.find((e) => e.type === type)?.detail ?? {};
 
 /** The files the page fetched from a service's `/sdk/v1/`, hashes cut off (`svc-lit`, not `svc-lit-Ab12Cd.js`). */
 const sdkFetches = (tab: Tab) =>
-  tab.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname)
-    .filter((path) => path.startsWith('/sdk/v1/'))
-    .map((path) => path.slice('/sdk/v1/'.length).replace(/(-[\w-]{6})?\.js$/, ''))
-    .sort());
+  tab.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .map((entry) => new URL(entry.name).pathname)
+      .filter((path) => path.startsWith('/sdk/v1/'))
+      .map((path) => path.slice('/sdk/v1/'.length).replace(/(-[\w-]{6})?\.js$/, ''))
+      .sort(),
+  );
 
 describe(`${engine}: end to end`, () => {
   let world: World;
@@ -50,19 +58,31 @@ describe(`${engine}: end to end`, () => {
     await tab.goto(world.site.checkout(token));
     const ready = await eventsUntil(tab, 'svc-ready');
     assert.deepEqual(detailOf(ready, 'svc-ready'), {
-      kind: 'consent', session_token: token, deadline_at: detailOf(ready, 'svc-ready').deadline_at,
-      branding: { name: 'Sandbox application' }, mode: 'embed', locale: 'en',
+      kind: 'consent',
+      session_token: token,
+      deadline_at: detailOf(ready, 'svc-ready').deadline_at,
+      branding: { name: 'Sandbox application' },
+      mode: 'embed',
+      locale: 'en',
     });
-    await tab.inFrame(() => grantConsent(tab), () => document.querySelector('svc-decision')?.shadowRoot?.querySelector('iframe'));
+    await tab.inFrame(
+      () => grantConsent(tab),
+      () => document.querySelector('svc-decision')?.shadowRoot?.querySelector('iframe'),
+    );
     const seen = await eventsUntil(tab, 'svc-complete');
     const complete = detailOf(seen, 'svc-complete');
     assert.equal(complete.outcome, 'granted');
-    assert.deepEqual(await tab.evaluate(() => {
-      const element = document.querySelector('svc-decision') as unknown as { status: string; outcome: string };
-      return [element.status, element.outcome];
-    }), ['complete', 'granted']);
+    assert.deepEqual(
+      await tab.evaluate(() => {
+        const element = document.querySelector('svc-decision') as unknown as { status: string; outcome: string };
+        return [element.status, element.outcome];
+      }),
+      ['complete', 'granted'],
+    );
     // The event proves nothing by itself: the organisation's server exchanges the token with the service.
-    const exchanged = await world.api<{ claims: { purposes_granted: string[] } }>(`/api/v1/decisions/${token}/exchange`, { exchange_token: complete.exchange_token });
+    const exchanged = await world.api<{ claims: { purposes_granted: string[] } }>(`/api/v1/decisions/${token}/exchange`, {
+      exchange_token: complete.exchange_token,
+    });
     assert.equal(exchanged.status, 200);
     assert.deepEqual(exchanged.body.claims.purposes_granted, ['newsletter']);
   });
@@ -79,7 +99,11 @@ describe(`${engine}: end to end`, () => {
     const undecided = await tab.popup(() => tab.click((q) => q.button('Open the request')));
     await eventsUntil(tab, 'svc-ready');
     await undecided.close();
-    assert.deepEqual(detailOf(await eventsUntil(tab, 'svc-cancel'), 'svc-cancel'), { reason: 'popup_closed', cancelled_by: 'user', kind: 'consent' });
+    assert.deepEqual(detailOf(await eventsUntil(tab, 'svc-cancel'), 'svc-cancel'), {
+      reason: 'popup_closed',
+      cancelled_by: 'user',
+      kind: 'consent',
+    });
   });
 
   it('submits the consent field inside the form: the backend commits the capture token to an embedded_field record', async () => {
@@ -91,27 +115,41 @@ describe(`${engine}: end to end`, () => {
     const submission = world.site.submissions.at(-1)!;
     assert.deepEqual(submission.fields.consent, [submission.token]);
     assert.equal(submission.authorize?.body.decision?.channel, 'embedded_field');
-    assert.deepEqual(submission.authorize?.body.decision?.purposes.map((p) => `${p.key} ${p.outcome}`), ['newsletter granted', 'analytics noticed', 'service noticed']);
-    assert.deepEqual((await recorded(tab)).map((e) => `${e.type}:${e.target}`), ['svc-capture:svc-consent-field']);
+    assert.deepEqual(
+      submission.authorize?.body.decision?.purposes.map((p) => `${p.key} ${p.outcome}`),
+      ['newsletter granted', 'analytics noticed', 'service noticed'],
+    );
+    assert.deepEqual(
+      (await recorded(tab)).map((e) => `${e.type}:${e.target}`),
+      ['svc-capture:svc-consent-field'],
+    );
   });
 
   it('the snippet with the service down: the form still posts, without a token, and svc-error said network', async () => {
     const own = await startOwnService();
     const flowId = await createCaptureFlow(own.url, own.sandbox.api_token);
-    const site = await startOrgSite({ baseUrl: own.url, publishableKey: own.sandbox.publishable_key, apiToken: own.sandbox.api_token }, own.sandbox.application_id);
+    const site = await startOrgSite(
+      { baseUrl: own.url, publishableKey: own.sandbox.publishable_key, apiToken: own.sandbox.api_token },
+      own.sandbox.application_id,
+    );
     try {
       await tab.goto(site.page('snippet.html', { flow: flowId, csp: true }));
       await tab.evaluate(() => sessionStorage.clear());
       // Attached: the loader's autoAttach ran on the capture chunk before this later wait for the same chunk.
       await tab.waitFor('the loader', () => document.readyState === 'complete' && 'Svc' in window);
-      await tab.evaluate(() => (window as unknown as { Svc: { load(part: string): Promise<unknown> } }).Svc.load('svc-capture').then(() => true));
+      await tab.evaluate(() =>
+        (window as unknown as { Svc: { load(part: string): Promise<unknown> } }).Svc.load('svc-capture').then(() => true),
+      );
       await own.stop();
       await tab.type('ada@example.com', (q) => q.field('Email address'));
       await tab.click((q) => q.field('Email newsletter'));
       await tab.click((q) => q.button('Create account'));
       assert.equal(await tab.text((q) => q.all('#outcome')[0]), 'no capture token');
       assert.deepEqual(site.submissions.at(-1)!.fields.newsletter, ['yes']);
-      assert.deepEqual((await recorded(tab)).filter((e) => e.type === 'svc-error').map((e) => e.detail.code), ['network']);
+      assert.deepEqual(
+        (await recorded(tab)).filter((e) => e.type === 'svc-error').map((e) => e.detail.code),
+        ['network'],
+      );
     } finally {
       await site.close();
       await own.stop();
@@ -124,19 +162,27 @@ describe(`${engine}: end to end`, () => {
     await tab.evaluate(() => sessionStorage.clear());
     // The hosted page said hello: it is ready for a person.
     await tab.waitFor('svc-ready', () => (document.querySelector('svc-decision') as unknown as { status: string }).status === 'ready');
-    await tab.inFrame(() => grantConsent(tab), () => document.querySelector('svc-decision')?.shadowRoot?.querySelector('iframe'));
+    await tab.inFrame(
+      () => grantConsent(tab),
+      () => document.querySelector('svc-decision')?.shadowRoot?.querySelector('iframe'),
+    );
     await tab.waitFor('svc-complete', () => (sessionStorage.getItem('svcEvents') ?? '').includes('svc-complete'));
     await tab.type('grace@example.com', (q) => q.field('Email address'));
     await tab.click((q) => q.field('Email newsletter'));
     await tab.click((q) => q.button('Sign up'));
     assert.match(await tab.text((q) => q.all('#outcome')[0]), /^recorded embedded_field /);
-    assert.deepEqual((await recorded(tab)).map((e) => e.type), ['svc-complete', 'svc-capture']);
+    assert.deepEqual(
+      (await recorded(tab)).map((e) => e.type),
+      ['svc-complete', 'svc-capture'],
+    );
   });
 
   it('the script tag fetches only what a page shows: a form page the field and Lit, a checkout the decision and Lit', async () => {
     await tab.goto(world.site.page('consent-field.html', { flow: world.flowId }));
-    await tab.waitFor('the field rendered', () =>
-      document.querySelector('svc-consent-field')?.shadowRoot?.querySelector('input[type=checkbox]') != null);
+    await tab.waitFor(
+      'the field rendered',
+      () => document.querySelector('svc-consent-field')?.shadowRoot?.querySelector('input[type=checkbox]') != null,
+    );
     assert.deepEqual(await sdkFetches(tab), ['svc', 'svc-consent-field', 'svc-lit']);
 
     await tab.goto(world.site.checkout(await world.decision('embed')));

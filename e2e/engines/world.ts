@@ -21,7 +21,10 @@ export async function startWorld(): Promise<World> {
   const service = await startOwnService();
   const { sandbox } = service;
   const flowId = await createCaptureFlow(service.url, sandbox.api_token);
-  const site = await startOrgSite({ baseUrl: service.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token }, sandbox.application_id);
+  const site = await startOrgSite(
+    { baseUrl: service.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token },
+    sandbox.application_id,
+  );
   const api: World['api'] = async (path, json) => {
     const res = await fetch(service.url + path, {
       method: json === undefined ? 'GET' : 'POST',
@@ -37,7 +40,10 @@ export async function startWorld(): Promise<World> {
     api,
     async decision(mode) {
       const created = await api<{ decision: { session_token: string } }>('/api/v1/decisions', {
-        kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: mode, embed_origin: site.origin,
+        kind: 'consent',
+        subject_ref: sandbox.flow_id,
+        delivery_mode: mode,
+        embed_origin: site.origin,
       });
       if (created.status !== 201) throw new Error(`creating a decision: ${created.status} ${JSON.stringify(created.body)}`);
       return created.body.decision.session_token;

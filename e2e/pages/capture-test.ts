@@ -12,15 +12,24 @@ export interface Recorded {
 }
 
 export const test = base.extend<object, { org: OrgSite; flowId: string }>({
-  flowId: [async ({ svc }, use) => {
-    await use(await createCaptureFlow(svc.server.url, svc.server.sandbox.api_token));
-  }, { scope: 'worker' }],
-  org: [async ({ svc }, use) => {
-    const { sandbox } = svc.server;
-    const site = await startOrgSite({ baseUrl: svc.server.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token }, sandbox.application_id);
-    await use(site);
-    await site.close();
-  }, { scope: 'worker' }],
+  flowId: [
+    async ({ svc }, use) => {
+      await use(await createCaptureFlow(svc.server.url, svc.server.sandbox.api_token));
+    },
+    { scope: 'worker' },
+  ],
+  org: [
+    async ({ svc }, use) => {
+      const { sandbox } = svc.server;
+      const site = await startOrgSite(
+        { baseUrl: svc.server.url, publishableKey: sandbox.publishable_key, apiToken: sandbox.api_token },
+        sandbox.application_id,
+      );
+      await use(site);
+      await site.close();
+    },
+    { scope: 'worker' },
+  ],
 });
 
 export { expect };

@@ -26,7 +26,13 @@ export interface Submission {
 
 /** The parts of the authorize answer (and error body) the tests read. */
 export interface AuthorizeAnswer {
-  decision?: { channel: string; record_id: string; status: string; purposes: { key: string; outcome: string }[]; wording_verdict: string | null };
+  decision?: {
+    channel: string;
+    record_id: string;
+    status: string;
+    purposes: { key: string; outcome: string }[];
+    wording_verdict: string | null;
+  };
   message?: string;
   code?: string;
 }
@@ -58,8 +64,15 @@ export interface OrgSite {
 /** The policy of the `csp` pages: scripts and styles only from the page's own origin, no inline anything. */
 export function strictPolicy(service: string): string {
   return [
-    "default-src 'none'", "script-src 'self'", "style-src 'self'", `connect-src ${service}`, `frame-src ${service}`, "img-src 'self'",
-    "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'",
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `connect-src ${service}`,
+    `frame-src ${service}`,
+    "img-src 'self'",
+    "form-action 'self'",
+    "base-uri 'none'",
+    "frame-ancestors 'none'",
   ].join('; ');
 }
 
@@ -108,7 +121,8 @@ export async function startOrgSite(service: SiteService, applicationId: string):
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
         return void res.end(checkout(serviceOrigin, url.searchParams.get('token') ?? '', url.searchParams.get('mode') ?? 'embed'));
       }
-      const copy = req.method === 'GET' && url.pathname.startsWith('/assets/sdk/') ? sdkCopy(url.pathname.slice('/assets/sdk/'.length)) : undefined;
+      const copy =
+        req.method === 'GET' && url.pathname.startsWith('/assets/sdk/') ? sdkCopy(url.pathname.slice('/assets/sdk/'.length)) : undefined;
       if (copy) return void res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' }).end(copy);
       if (req.method === 'GET' && (url.pathname === '/assets/record.js' || url.pathname === '/assets/site.css')) {
         const type = url.pathname.endsWith('.js') ? 'text/javascript' : 'text/css';
@@ -133,7 +147,9 @@ export async function startOrgSite(service: SiteService, applicationId: string):
         submissions.push(submission);
         const outcome = submission.authorize?.body.decision
           ? `recorded ${submission.authorize.body.decision.channel} ${submission.authorize.body.decision.record_id}`
-          : token ? `not recorded: ${submission.authorize?.body.code ?? 'service unreachable'}` : 'no capture token';
+          : token
+            ? `not recorded: ${submission.authorize?.body.code ?? 'service unreachable'}`
+            : 'no capture token';
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...security });
         return void res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Thanks</title>
 <link rel="stylesheet" href="/assets/site.css"></head><body><main><h1>Thanks</h1><p id="outcome">${escapeHtml(outcome)}</p></main></body></html>`);
@@ -150,7 +166,8 @@ export async function startOrgSite(service: SiteService, applicationId: string):
     headers: { authorization: `Bearer ${service.apiToken}`, 'content-type': 'application/json' },
     body: JSON.stringify({ allowed_origin: { origin } }),
   });
-  if (registered.status !== 200 && registered.status !== 201) throw new Error(`allowing ${origin}: ${registered.status} ${await registered.text()}`);
+  if (registered.status !== 200 && registered.status !== 201)
+    throw new Error(`allowing ${origin}: ${registered.status} ${await registered.text()}`);
   return {
     origin,
     submissions,
@@ -167,9 +184,30 @@ export const captureFlowConfig = {
   policy_url: 'https://example.com/privacy',
   consent_duration: 'P1Y',
   purposes: [
-    { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about new features and offers.', basis: 'consent', mechanism: 'explicit', required: false },
-    { key: 'analytics', label: 'Product analytics', description: 'Measuring how the product is used so we can improve it. You may object.', basis: 'legitimate_interest', mechanism: 'opt_out', required: false },
-    { key: 'service', label: 'Providing the service', description: 'Processing your account data to provide what you signed up for.', basis: 'contract', mechanism: 'notice', required: true },
+    {
+      key: 'newsletter',
+      label: 'Email newsletter',
+      description: 'A monthly email about new features and offers.',
+      basis: 'consent',
+      mechanism: 'explicit',
+      required: false,
+    },
+    {
+      key: 'analytics',
+      label: 'Product analytics',
+      description: 'Measuring how the product is used so we can improve it. You may object.',
+      basis: 'legitimate_interest',
+      mechanism: 'opt_out',
+      required: false,
+    },
+    {
+      key: 'service',
+      label: 'Providing the service',
+      description: 'Processing your account data to provide what you signed up for.',
+      basis: 'contract',
+      mechanism: 'notice',
+      required: true,
+    },
   ],
   steps: [],
 };
@@ -179,13 +217,32 @@ export const arabicFlowConfig = {
   ...captureFlowConfig,
   locale: 'ar',
   purposes: [
-    { key: 'newsletter', label: 'النشرة البريدية', description: 'رسالة شهرية عن الميزات والعروض الجديدة.', basis: 'consent', mechanism: 'explicit', required: false },
-    { key: 'analytics', label: 'تحليلات المنتج', description: 'قياس استخدام المنتج لتحسينه. يمكنك الاعتراض.', basis: 'legitimate_interest', mechanism: 'opt_out', required: false },
+    {
+      key: 'newsletter',
+      label: 'النشرة البريدية',
+      description: 'رسالة شهرية عن الميزات والعروض الجديدة.',
+      basis: 'consent',
+      mechanism: 'explicit',
+      required: false,
+    },
+    {
+      key: 'analytics',
+      label: 'تحليلات المنتج',
+      description: 'قياس استخدام المنتج لتحسينه. يمكنك الاعتراض.',
+      basis: 'legitimate_interest',
+      mechanism: 'opt_out',
+      required: false,
+    },
   ],
 };
 
 /** Creates and activates a capturable flow through the API (by default {@link captureFlowConfig}); returns its id. */
-export async function createCaptureFlow(baseUrl: string, apiToken: string, title = 'Northwind newsletter', config: object = captureFlowConfig): Promise<string> {
+export async function createCaptureFlow(
+  baseUrl: string,
+  apiToken: string,
+  title = 'Northwind newsletter',
+  config: object = captureFlowConfig,
+): Promise<string> {
   const call = async (path: string, body: unknown) => {
     const res = await fetch(`${baseUrl}${path}`, {
       method: 'POST',

@@ -6,7 +6,13 @@ import { defineConfig } from 'tsup';
 
 // What a previous tsup build wrote; dist/public is rollup's.
 const dist = new URL('dist/', import.meta.url);
-for (const name of (() => { try { return readdirSync(dist); } catch { return []; } })()) {
+for (const name of (() => {
+  try {
+    return readdirSync(dist);
+  } catch {
+    return [];
+  }
+})()) {
   if (name !== 'public') rmSync(new URL(name, dist), { recursive: true, force: true });
 }
 

@@ -47,8 +47,10 @@ total.unref();
 const median = (values: number[]) => quantile(values, 0.5);
 const p90 = (values: number[]) => quantile(values, 0.9);
 /** An error's first line, without webdriverio's wrapping of a script's own error. */
-const message = (error: unknown) => (error instanceof Error ? error.message : String(error)).split('\n')[0]!
-  .replace(/^WebDriverError: (.*) when running "[^"]*" with method "\w+"$/, '$1');
+const message = (error: unknown) =>
+  (error instanceof Error ? error.message : String(error))
+    .split('\n')[0]!
+    .replace(/^WebDriverError: (.*) when running "[^"]*" with method "\w+"$/, '$1');
 
 /** What a measurement needs of a tab: the driver's Tab (Firefox, WebKit) has it; a Playwright page is adapted. */
 interface TabLike {
@@ -163,33 +165,51 @@ async function main(): Promise<void> {
       label: 'script tag -> consent field rendered',
       async once(tab) {
         await tab.goto(`${origin}/empty`);
-        return tab.evaluate((src: string, flow: string, key: string, base: string, timeout: number) => new Promise<number>((resolve, reject) => {
-          const start = performance.now();
-          const field = document.createElement('svc-consent-field');
-          const timer = setTimeout(() => reject(new Error(`the field never rendered (${customElements.get('svc-consent-field')
-            ? `defined, ${field.shadowRoot?.querySelectorAll('input[type=checkbox]').length ?? 'no shadow root, no'} checkbox(es)`
-            : 'never defined'})`)), timeout);
-          field.setAttribute('flow', flow);
-          field.setAttribute('publishable-key', key);
-          field.setAttribute('base-url', base);
-          const form = document.createElement('form');
-          form.append(field);
-          document.getElementById('slot')!.append(form);
-          const script = document.createElement('script');
-          script.src = src;
-          document.head.append(script);
-          // Once defined, watch the shadow tree (no polling: a busy loop would starve the script's own tasks).
-          void customElements.whenDefined('svc-consent-field').then(() => {
-            const root = field.shadowRoot!;
-            const observer = new MutationObserver(() => {
-              if (!root.querySelector('input[type=checkbox]')) return;
-              observer.disconnect();
-              clearTimeout(timer);
-              resolve(performance.now() - start);
-            });
-            observer.observe(root, { childList: true, subtree: true });
-          });
-        }), `${service}/sdk/v1/svc.js`, flowId, sandbox.publishable_key, service, RUN_TIMEOUT_MS);
+        return tab.evaluate(
+          (src: string, flow: string, key: string, base: string, timeout: number) =>
+            new Promise<number>((resolve, reject) => {
+              const start = performance.now();
+              const field = document.createElement('svc-consent-field');
+              const timer = setTimeout(
+                () =>
+                  reject(
+                    new Error(
+                      `the field never rendered (${
+                        customElements.get('svc-consent-field')
+                          ? `defined, ${field.shadowRoot?.querySelectorAll('input[type=checkbox]').length ?? 'no shadow root, no'} checkbox(es)`
+                          : 'never defined'
+                      })`,
+                    ),
+                  ),
+                timeout,
+              );
+              field.setAttribute('flow', flow);
+              field.setAttribute('publishable-key', key);
+              field.setAttribute('base-url', base);
+              const form = document.createElement('form');
+              form.append(field);
+              document.getElementById('slot')!.append(form);
+              const script = document.createElement('script');
+              script.src = src;
+              document.head.append(script);
+              // Once defined, watch the shadow tree (no polling: a busy loop would starve the script's own tasks).
+              void customElements.whenDefined('svc-consent-field').then(() => {
+                const root = field.shadowRoot!;
+                const observer = new MutationObserver(() => {
+                  if (!root.querySelector('input[type=checkbox]')) return;
+                  observer.disconnect();
+                  clearTimeout(timer);
+                  resolve(performance.now() - start);
+                });
+                observer.observe(root, { childList: true, subtree: true });
+              });
+            }),
+          `${service}/sdk/v1/svc.js`,
+          flowId,
+          sandbox.publishable_key,
+          service,
+          RUN_TIMEOUT_MS,
+        );
       },
     },
     {
@@ -197,58 +217,74 @@ async function main(): Promise<void> {
       async once(tab) {
         if (!(await tab.evaluate(() => location.pathname.startsWith('/loaded')))) await tab.goto(`${origin}/loaded`);
         const token = await newDecision();
-        return tab.evaluate((t: string, timeout: number) => new Promise<number>((resolve, reject) => {
-          const el = document.createElement('svc-decision');
-          el.setAttribute('token', t);
-          const timer = setTimeout(() => reject(new Error('no svc-ready')), timeout);
-          el.addEventListener('svc-ready', () => {
-            const elapsed = performance.now() - start;
-            clearTimeout(timer);
-            el.remove();
-            resolve(elapsed);
-          }, { once: true });
-          const start = performance.now();
-          document.getElementById('slot')!.append(el);
-        }), token, RUN_TIMEOUT_MS);
+        return tab.evaluate(
+          (t: string, timeout: number) =>
+            new Promise<number>((resolve, reject) => {
+              const el = document.createElement('svc-decision');
+              el.setAttribute('token', t);
+              const timer = setTimeout(() => reject(new Error('no svc-ready')), timeout);
+              el.addEventListener(
+                'svc-ready',
+                () => {
+                  const elapsed = performance.now() - start;
+                  clearTimeout(timer);
+                  el.remove();
+                  resolve(elapsed);
+                },
+                { once: true },
+              );
+              const start = performance.now();
+              document.getElementById('slot')!.append(el);
+            }),
+          token,
+          RUN_TIMEOUT_MS,
+        );
       },
     },
     {
       label: 'form submit -> capture token written',
       async once(tab) {
         await tab.goto(`${origin}/loaded`);
-        return tab.evaluate((flow: string, key: string, base: string, timeout: number) => new Promise<number>((resolve, reject) => {
-          const timer = setTimeout(() => reject(new Error('no capture token')), timeout);
-          const form = document.createElement('form');
-          form.innerHTML = '<input name="email" value="bench@example.com" data-svc-subject="email">';
-          const field = document.createElement('svc-consent-field');
-          field.setAttribute('name', 'consent');
-          field.setAttribute('flow', flow);
-          field.setAttribute('publishable-key', key);
-          field.setAttribute('base-url', base);
-          form.append(field);
-          form.addEventListener('submit', (event) => event.preventDefault()); // stay on the page
-          document.getElementById('slot')!.append(form);
-          let start = 0;
-          form.addEventListener('svc-capture', () => {
-            const written = (form.querySelector('input[name=svc_capture_token]') as HTMLInputElement | null)?.value ?? '';
-            if (written === '') return reject(new Error('svc-capture without a token in the form'));
-            clearTimeout(timer);
-            resolve(performance.now() - start);
-          });
-          // The script tag defines the field once its chunk arrives; its shadow root exists from then on.
-          void customElements.whenDefined('svc-consent-field').then(() => {
-            const root = field.shadowRoot!;
-            const observer = new MutationObserver(() => {
-              const box = root.querySelector('input[type=checkbox]:not([disabled])') as HTMLInputElement | null;
-              if (!box || start !== 0) return;
-              observer.disconnect();
-              box.click();
-              start = performance.now();
-              form.requestSubmit();
-            });
-            observer.observe(root, { childList: true, subtree: true });
-          });
-        }), flowId, sandbox.publishable_key, service, RUN_TIMEOUT_MS);
+        return tab.evaluate(
+          (flow: string, key: string, base: string, timeout: number) =>
+            new Promise<number>((resolve, reject) => {
+              const timer = setTimeout(() => reject(new Error('no capture token')), timeout);
+              const form = document.createElement('form');
+              form.innerHTML = '<input name="email" value="bench@example.com" data-svc-subject="email">';
+              const field = document.createElement('svc-consent-field');
+              field.setAttribute('name', 'consent');
+              field.setAttribute('flow', flow);
+              field.setAttribute('publishable-key', key);
+              field.setAttribute('base-url', base);
+              form.append(field);
+              form.addEventListener('submit', (event) => event.preventDefault()); // stay on the page
+              document.getElementById('slot')!.append(form);
+              let start = 0;
+              form.addEventListener('svc-capture', () => {
+                const written = (form.querySelector('input[name=svc_capture_token]') as HTMLInputElement | null)?.value ?? '';
+                if (written === '') return reject(new Error('svc-capture without a token in the form'));
+                clearTimeout(timer);
+                resolve(performance.now() - start);
+              });
+              // The script tag defines the field once its chunk arrives; its shadow root exists from then on.
+              void customElements.whenDefined('svc-consent-field').then(() => {
+                const root = field.shadowRoot!;
+                const observer = new MutationObserver(() => {
+                  const box = root.querySelector('input[type=checkbox]:not([disabled])') as HTMLInputElement | null;
+                  if (!box || start !== 0) return;
+                  observer.disconnect();
+                  box.click();
+                  start = performance.now();
+                  form.requestSubmit();
+                });
+                observer.observe(root, { childList: true, subtree: true });
+              });
+            }),
+          flowId,
+          sandbox.publishable_key,
+          service,
+          RUN_TIMEOUT_MS,
+        );
       },
     },
   ];
@@ -304,7 +340,10 @@ async function main(): Promise<void> {
 
     if (gaveUp) return;
     console.log(`Elements on loopback, Node ${process.version}; median (and p90) of ${RUNS} runs after one warm-up, per engine`);
-    table(['measurement', ...ENGINES], measurements.map(({ label }, row) => [label, ...columns.map((cells) => cells[row]!)]));
+    table(
+      ['measurement', ...ENGINES],
+      measurements.map(({ label }, row) => [label, ...columns.map((cells) => cells[row]!)]),
+    );
     console.log(`Engines: ${versions.join('; ')}`);
     if (ENGINES.some((engine) => engine !== 'chromium')) {
       console.log('(Firefox and WebKit give performance.now() in whole milliseconds to a page that is not cross-origin isolated)');
@@ -324,33 +363,39 @@ async function main(): Promise<void> {
     const page = await context.newPage();
     await page.goto(`${origin}/loaded`);
     // Both elements defined up front (the script tag loads each on first use), so every cycle measures the same thing.
-    await page.evaluate(() => (window as unknown as { Svc: { load(...parts: string[]): Promise<unknown> } }).Svc.load('svc-decision', 'svc-consent-field'));
+    await page.evaluate(() =>
+      (window as unknown as { Svc: { load(...parts: string[]): Promise<unknown> } }).Svc.load('svc-decision', 'svc-consent-field'),
+    );
     const cdp = await context.newCDPSession(page);
     await cdp.send('Runtime.enable');
     await cdp.send('HeapProfiler.enable');
     const token = await newDecision();
-    const cycle = (tag: string, count: number) => page.evaluate(async ([name, n, flow, key, base, t]) => {
-      const slot = document.getElementById('slot')!;
-      for (let i = 0; i < n; i += 1) {
-        const el = document.createElement(name) as HTMLElement & { updateComplete?: Promise<unknown> };
-        if (name === 'svc-consent-field') {
-          el.setAttribute('flow', flow);
-          el.setAttribute('publishable-key', key);
-          el.setAttribute('base-url', base);
-          const form = document.createElement('form');
-          form.append(el);
-          slot.append(form);
-          await el.updateComplete;
-          form.remove();
-        } else {
-          el.setAttribute('token', t);
-          slot.append(el);
-          await el.updateComplete;
-          el.remove();
-        }
-      }
-      await new Promise((resolve) => setTimeout(resolve, 200)); // let aborted fetches and frames settle
-    }, [tag, count, flowId, sandbox.publishable_key, service, token] as const);
+    const cycle = (tag: string, count: number) =>
+      page.evaluate(
+        async ([name, n, flow, key, base, t]) => {
+          const slot = document.getElementById('slot')!;
+          for (let i = 0; i < n; i += 1) {
+            const el = document.createElement(name) as HTMLElement & { updateComplete?: Promise<unknown> };
+            if (name === 'svc-consent-field') {
+              el.setAttribute('flow', flow);
+              el.setAttribute('publishable-key', key);
+              el.setAttribute('base-url', base);
+              const form = document.createElement('form');
+              form.append(el);
+              slot.append(form);
+              await el.updateComplete;
+              form.remove();
+            } else {
+              el.setAttribute('token', t);
+              slot.append(el);
+              await el.updateComplete;
+              el.remove();
+            }
+          }
+          await new Promise((resolve) => setTimeout(resolve, 200)); // let aborted fetches and frames settle
+        },
+        [tag, count, flowId, sandbox.publishable_key, service, token] as const,
+      );
     // The probe sees listeners when there are some: one <svc-decision> mounted listens for its frame's messages.
     await page.evaluate((t) => {
       const el = document.createElement('svc-decision');
@@ -370,8 +415,13 @@ async function main(): Promise<void> {
       const elapsed = Date.now() - start;
       const heapAfter = await heapAfterGc(cdp);
       const leftover = (await listenerCount(cdp, 'window')) - windowBefore + (await listenerCount(cdp, 'document')) - documentBefore;
-      leaks.push([`<${tag}> x${MOUNTS}`, `${((heapAfter - heapBefore) / 1024).toFixed(1)} KiB`, `${leftover}`,
-        `${windowBefore} / ${documentBefore}`, `${elapsed} ms`]);
+      leaks.push([
+        `<${tag}> x${MOUNTS}`,
+        `${((heapAfter - heapBefore) / 1024).toFixed(1)} KiB`,
+        `${leftover}`,
+        `${windowBefore} / ${documentBefore}`,
+        `${elapsed} ms`,
+      ]);
     }
     await context.close();
 

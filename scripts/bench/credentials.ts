@@ -36,14 +36,21 @@ async function serve(): Promise<void> {
   const call = async (base: string, path: string, body: unknown, init: { origin?: boolean } = {}) => {
     const res = await fetch(base + path, {
       method: 'POST',
-      headers: init.origin ? { origin: base, 'content-type': 'application/json' } : { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
+      headers: init.origin
+        ? { origin: base, 'content-type': 'application/json' }
+        : { authorization: `Bearer ${apiToken}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
     if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
     return (await res.json()) as Record<string, any>;
   };
   // A fulfilled consent in US (the sandbox's demo flow), and a credential of it.
-  const { decision } = await call(us.url, '/api/v1/decisions', { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: us.url });
+  const { decision } = await call(us.url, '/api/v1/decisions', {
+    kind: 'consent',
+    subject_ref: server.sandbox.flow_id,
+    delivery_mode: 'embed',
+    embed_origin: us.url,
+  });
   const token = decision.session_token as string;
   const step = (body: unknown) => call(us.url, `/decisions/${token}/transitions`, body, { origin: true });
   await step({ action: 'begin' });
@@ -56,7 +63,9 @@ async function serve(): Promise<void> {
   const presentation = await presentCredential(credential.credential as string, { disclose: ['purposes.newsletter'] });
 
   // The verification alone, in the verifying cell's process (same-country: no transfer row), status list cached.
-  const accountId = (us.context.db.prepare('SELECT account_id FROM applications WHERE id = ?').get(server.sandbox.application_id) as { account_id: string }).account_id;
+  const accountId = (
+    us.context.db.prepare('SELECT account_id FROM applications WHERE id = ?').get(server.sandbox.application_id) as { account_id: string }
+  ).account_id;
   await verifyPresentation(us.context, accountId, { presentation });
   let n = 0;
   const started = performance.now();
@@ -65,7 +74,13 @@ async function serve(): Promise<void> {
     n += 1;
   }
   const elapsed = performance.now() - started;
-  const ready: Ready = { us: us.url, de: de.url, apiToken, presentation, inProcess: { perSecond: (n * 1000) / elapsed, usEach: (elapsed * 1000) / n } };
+  const ready: Ready = {
+    us: us.url,
+    de: de.url,
+    apiToken,
+    presentation,
+    inProcess: { perSecond: (n * 1000) / elapsed, usEach: (elapsed * 1000) / n },
+  };
   announceReady(ready, async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -79,18 +94,38 @@ async function main(): Promise<void> {
   const autocannon = await loadAutocannon();
   const headers = { authorization: `Bearer ${ready.apiToken}`, 'content-type': 'application/json' };
   const body = JSON.stringify({ presentation: ready.presentation });
-  const load = (base: string) => cpuPerRequest(cpuMs, () => autocannon({
-    url: `${base}/api/v1/presentations`, method: 'POST', headers, body, connections: CONNECTIONS, duration: SECONDS,
-  }));
-  console.log(`loopback, Node ${process.version}; load runs: ${CONNECTIONS} connections, ${SECONDS} s; presentation ${ready.presentation.length} characters, one of 7 claims disclosed\n`);
+  const load = (base: string) =>
+    cpuPerRequest(cpuMs, () =>
+      autocannon({
+        url: `${base}/api/v1/presentations`,
+        method: 'POST',
+        headers,
+        body,
+        connections: CONNECTIONS,
+        duration: SECONDS,
+      }),
+    );
+  console.log(
+    `loopback, Node ${process.version}; load runs: ${CONNECTIONS} connections, ${SECONDS} s; presentation ${ready.presentation.length} characters, one of 7 claims disclosed\n`,
+  );
   const crossBorder = await load(ready.de);
   const domestic = await load(ready.us);
   const line = (name: string, r: LoadResult & { cpuUs: number }, note: string) =>
-    console.log(`${name.padEnd(48)}${r.requests.average.toFixed(0).padStart(8)}${r.cpuUs.toFixed(0).padStart(9)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`);
-  console.log(`${'scenario'.padEnd(48)}${'req/s'.padStart(8)}${'cpu us'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
-  line('POST /api/v1/presentations (DE verifies US)', crossBorder, 'presentation verifications per second, cross-border (issuer key from the cell directory, cached status list, a transfer row each)');
+    console.log(
+      `${name.padEnd(48)}${r.requests.average.toFixed(0).padStart(8)}${r.cpuUs.toFixed(0).padStart(9)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`,
+    );
+  console.log(
+    `${'scenario'.padEnd(48)}${'req/s'.padStart(8)}${'cpu us'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`,
+  );
+  line(
+    'POST /api/v1/presentations (DE verifies US)',
+    crossBorder,
+    'presentation verifications per second, cross-border (issuer key from the cell directory, cached status list, a transfer row each)',
+  );
   line('POST /api/v1/presentations (US verifies US)', domestic, 'presentation verifications per second, domestic');
-  console.log(`${'verifyPresentation in-process'.padEnd(48)}${ready.inProcess.perSecond.toFixed(0).padStart(8)}${ready.inProcess.usEach.toFixed(0).padStart(9)}${''.padStart(27)}  verifications per second without HTTP (one at a time; cpu us = wall time each)`);
+  console.log(
+    `${'verifyPresentation in-process'.padEnd(48)}${ready.inProcess.perSecond.toFixed(0).padStart(8)}${ready.inProcess.usEach.toFixed(0).padStart(9)}${''.padStart(27)}  verifications per second without HTTP (one at a time; cpu us = wall time each)`,
+  );
   await stop();
 }
 

@@ -23,12 +23,16 @@ async function main(): Promise<void> {
             const el = document.createElement('svc-decision');
             el.setAttribute('token', token);
             const timer = setTimeout(() => reject(new Error('no svc-ready')), timeout);
-            el.addEventListener('svc-ready', () => {
-              const ms = performance.now() - start;
-              clearTimeout(timer);
-              el.remove();
-              resolve(ms);
-            }, { once: true });
+            el.addEventListener(
+              'svc-ready',
+              () => {
+                const ms = performance.now() - start;
+                clearTimeout(timer);
+                el.remove();
+                resolve(ms);
+              },
+              { once: true },
+            );
             const start = performance.now();
             document.getElementById('slot')!.append(el);
           }),
@@ -41,7 +45,9 @@ async function main(): Promise<void> {
     const ms = (n: number) => `${n.toFixed(1)} ms`;
     console.log(`<svc-decision> connection -> svc-ready, loopback, Chromium ${browser.version()}, Node ${process.version}`);
     console.log(`  first (cold caches): ${ms(cold)}`);
-    console.log(`  median of ${RUNS}:        ${ms(quantile(times, 0.5))}   (min ${ms(Math.min(...times))}, p90 ${ms(quantile(times, 0.9))}, max ${ms(Math.max(...times))})`);
+    console.log(
+      `  median of ${RUNS}:        ${ms(quantile(times, 0.5))}   (min ${ms(Math.min(...times))}, p90 ${ms(quantile(times, 0.9))}, max ${ms(Math.max(...times))})`,
+    );
   } finally {
     await bench.close();
   }

@@ -39,15 +39,23 @@ async function serve(): Promise<void> {
     return (await res.json()) as Record<string, any>;
   };
   // A capturable flow (no verification step, a consent duration) with one purpose of each kind.
-  const { flow } = await call('/api/v1/flows', { flow: { pattern: 'standard', title: 'Bench', config: {
-    locale: 'en', policy_url: 'https://bench.example/privacy', consent_duration: 'P1Y',
-    purposes: [
-      { key: 'newsletter', label: 'Newsletter', basis: 'consent', mechanism: 'explicit' },
-      { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest', mechanism: 'opt_out' },
-      { key: 'service', label: 'Service', basis: 'contract', mechanism: 'notice' },
-    ],
-    steps: [{ type: 'review' }],
-  } } });
+  const { flow } = await call('/api/v1/flows', {
+    flow: {
+      pattern: 'standard',
+      title: 'Bench',
+      config: {
+        locale: 'en',
+        policy_url: 'https://bench.example/privacy',
+        consent_duration: 'P1Y',
+        purposes: [
+          { key: 'newsletter', label: 'Newsletter', basis: 'consent', mechanism: 'explicit' },
+          { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest', mechanism: 'opt_out' },
+          { key: 'service', label: 'Service', basis: 'contract', mechanism: 'notice' },
+        ],
+        steps: [{ type: 'review' }],
+      },
+    },
+  });
   await call(`/api/v1/flows/${flow.id}/activate`);
   const ready: Ready = { url: server.url, apiToken, flowId: flow.id };
   announceReady(ready, async () => {
@@ -88,36 +96,63 @@ async function main(): Promise<void> {
   const again = await post('/api/v1/consent_records/imports', { flow_id: ready.flowId, records: importRows });
   const mb = (dry.bytes / 1024 / 1024).toFixed(1);
   console.log(`import of ${ROWS} rows (${mb} MB body), request to answer:`);
-  console.log(`  dry run                        ${dry.ms.toFixed(0).padStart(7)} ms   (${dry.answer.import.accepted_count} would be accepted, nothing written)`);
-  console.log(`  real                           ${real.ms.toFixed(0).padStart(7)} ms   (${real.answer.import.accepted_count} records in one transaction, ${(ROWS / (real.ms / 1000)).toFixed(0)} rows/s)   target <= ${IMPORT_TARGET_MS} ms ${real.ms <= IMPORT_TARGET_MS ? 'ok' : 'below'}`);
-  console.log(`  again, same idempotency keys   ${again.ms.toFixed(0).padStart(7)} ms   (${again.answer.import.results.filter((r: { existing?: boolean }) => r.existing).length} found, none created)\n`);
+  console.log(
+    `  dry run                        ${dry.ms.toFixed(0).padStart(7)} ms   (${dry.answer.import.accepted_count} would be accepted, nothing written)`,
+  );
+  console.log(
+    `  real                           ${real.ms.toFixed(0).padStart(7)} ms   (${real.answer.import.accepted_count} records in one transaction, ${(ROWS / (real.ms / 1000)).toFixed(0)} rows/s)   target <= ${IMPORT_TARGET_MS} ms ${real.ms <= IMPORT_TARGET_MS ? 'ok' : 'below'}`,
+  );
+  console.log(
+    `  again, same idempotency keys   ${again.ms.toFixed(0).padStart(7)} ms   (${again.answer.import.results.filter((r: { existing?: boolean }) => r.existing).length} found, none created)\n`,
+  );
 
   let n = 0;
-  const records = await cpuPerRequest(cpuMs, () => autocannon({
-    url: `${ready.url}/api/v1/consent_records`,
-    method: 'POST',
-    headers,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    requests: [{
-      setupRequest: (request: Record<string, unknown>) => ({
-        ...request,
-        body: JSON.stringify({ flow_id: ready.flowId, subject: { email: `load-${n++}@example.com` }, decisions: { newsletter: { decision: 'granted' }, analytics: { decision: 'granted' } } }),
-      }),
-    }],
-  }));
+  const records = await cpuPerRequest(cpuMs, () =>
+    autocannon({
+      url: `${ready.url}/api/v1/consent_records`,
+      method: 'POST',
+      headers,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: [
+        {
+          setupRequest: (request: Record<string, unknown>) => ({
+            ...request,
+            body: JSON.stringify({
+              flow_id: ready.flowId,
+              subject: { email: `load-${n++}@example.com` },
+              decisions: { newsletter: { decision: 'granted' }, analytics: { decision: 'granted' } },
+            }),
+          }),
+        },
+      ],
+    }),
+  );
   const ids = (real.answer.import.results as { record_id: string }[]).map((r) => r.record_id);
   let k = 0;
-  const signed = await cpuPerRequest(cpuMs, () => autocannon({
-    url: `${ready.url}/api/v1/consent_receipts/${ids[0]}?flavor=signed`,
-    headers,
-    connections: CONNECTIONS,
-    duration: SECONDS,
-    requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, path: `/api/v1/consent_receipts/${ids[k++ % ids.length]}?flavor=signed` }) }],
-  }));
+  const signed = await cpuPerRequest(cpuMs, () =>
+    autocannon({
+      url: `${ready.url}/api/v1/consent_receipts/${ids[0]}?flavor=signed`,
+      headers,
+      connections: CONNECTIONS,
+      duration: SECONDS,
+      requests: [
+        {
+          setupRequest: (request: Record<string, unknown>) => ({
+            ...request,
+            path: `/api/v1/consent_receipts/${ids[k++ % ids.length]}?flavor=signed`,
+          }),
+        },
+      ],
+    }),
+  );
   const line = (name: string, r: LoadResult & { cpuUs: number }, target: string, note: string) =>
-    console.log(`${name.padEnd(48)}${r.requests.average.toFixed(0).padStart(8)}${target.padStart(14)}${r.cpuUs.toFixed(0).padStart(9)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`);
-  console.log(`${'scenario'.padEnd(48)}${'req/s'.padStart(8)}${'target'.padStart(14)}${'cpu us'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
+    console.log(
+      `${name.padEnd(48)}${r.requests.average.toFixed(0).padStart(8)}${target.padStart(14)}${r.cpuUs.toFixed(0).padStart(9)}${r.latency.p50.toFixed(1).padStart(9)}${r.latency.p99.toFixed(1).padStart(9)}${String(r.non2xx + r.errors + r.timeouts).padStart(9)}  ${note}`,
+    );
+  console.log(
+    `${'scenario'.padEnd(48)}${'req/s'.padStart(8)}${'target'.padStart(14)}${'cpu us'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`,
+  );
   const recordsTarget = `>= ${RECORDS_TARGET_PER_SECOND} ${records.requests.average >= RECORDS_TARGET_PER_SECOND ? 'ok' : 'below'}`;
   line('POST /api/v1/consent_records', records, recordsTarget, 'records created per second (each with receipt, audit event, domain event)');
   line('GET /api/v1/consent_receipts/{id}?flavor=signed', signed, '', 'signed receipts per second (JCS + ES256 detached JWS)');

@@ -72,7 +72,9 @@ async function serveHello(file: string, terms: string, tokenHashes: string[]): P
   const expires = new Date(Date.now() + 5 * 60_000).toISOString();
   const mint = db.prepare('INSERT INTO consent_tokens (token_hash, flow_id, expires_at) VALUES (?, ?, ?)');
   db.transaction(() => tokenHashes.forEach((hash) => mint.run(hash, 'flw_bench', expires)))();
-  const clear = db.prepare('UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND verified_at IS NULL RETURNING flow_id, expires_at');
+  const clear = db.prepare(
+    'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND verified_at IS NULL RETURNING flow_id, expires_at',
+  );
 
   const hello = new Hono();
   hello.get('/', (c) => c.text('Hello, world'));
@@ -103,11 +105,12 @@ async function serve(): Promise<void> {
   const { api_token: apiToken, flow_id: flowId } = server.sandbox;
 
   // One real decision, completed through the participant API, owns the minted tokens.
-  const api = (path: string, body: unknown, auth = true) => fetch(server.url + path, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${apiToken}` } : {}) },
-    body: JSON.stringify(body),
-  }).then((r) => r.json() as Promise<Record<string, any>>);
+  const api = (path: string, body: unknown, auth = true) =>
+    fetch(server.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${apiToken}` } : {}) },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<Record<string, any>>);
   const { decision } = await api('/api/v1/decisions', { kind: 'consent', subject_ref: flowId, delivery_mode: 'popup' });
   const step = (body: unknown) => api(`/decisions/${decision.session_token}/transitions`, body, false);
   await step({ action: 'begin' });
@@ -118,7 +121,9 @@ async function serve(): Promise<void> {
 
   // Mint the rest straight into storage, hashed as the server stores them; verification is what is measured.
   const db = server.context.db;
-  const row = db.prepare('SELECT id, account_id, application_id, flow_id, flow_version, consent_transaction_id, terms FROM decisions WHERE id = ?').get(decision.id) as Record<string, string>;
+  const row = db
+    .prepare('SELECT id, account_id, application_id, flow_id, flow_version, consent_transaction_id, terms FROM decisions WHERE id = ?')
+    .get(decision.id) as Record<string, string>;
   const now = new Date(server.context.clock.now());
   const expires = new Date(now.getTime() + 5 * 60_000).toISOString();
   const insert = db.prepare(`INSERT INTO consent_tokens (token_hash, decision_id, account_id, application_id, flow_id, flow_version,
@@ -131,7 +136,17 @@ async function serve(): Promise<void> {
       const hash = createHash('sha256').update(token).digest('hex');
       tokens.push(token);
       hashes.push(hash);
-      insert.run(hash, row.id, row.account_id, row.application_id, row.flow_id, row.flow_version, row.consent_transaction_id, now.toISOString(), expires);
+      insert.run(
+        hash,
+        row.id,
+        row.account_id,
+        row.application_id,
+        row.flow_id,
+        row.flow_version,
+        row.consent_transaction_id,
+        now.toISOString(),
+        expires,
+      );
     }
   })();
   const tokensFile = join(dataDir, 'tokens.json');
@@ -144,7 +159,15 @@ async function serve(): Promise<void> {
 
   const recordFlowId = await capturableFlow(api);
   const helloUrl = await serveHello(join(dataDir, 'floor.sqlite'), row.terms!, hashes);
-  const ready: Ready = { hello: helloUrl, svc: server.url, apiToken, flowId: flowId!, recordFlowId, tokensFile, oauth: { basic, refreshToken } };
+  const ready: Ready = {
+    hello: helloUrl,
+    svc: server.url,
+    apiToken,
+    flowId: flowId!,
+    recordFlowId,
+    tokensFile,
+    oauth: { basic, refreshToken },
+  };
   announceReady(ready, async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -153,35 +176,67 @@ async function serve(): Promise<void> {
 
 /** An active flow the Record API can capture into (no verification step, a consent duration), as records.ts makes. */
 async function capturableFlow(api: (path: string, body: unknown) => Promise<Record<string, any>>): Promise<string> {
-  const { flow } = await api('/api/v1/flows', { flow: { pattern: 'standard', title: 'Bench', config: {
-    locale: 'en', policy_url: 'https://bench.example/privacy', consent_duration: 'P1Y',
-    purposes: [
-      { key: 'newsletter', label: 'Newsletter', basis: 'consent', mechanism: 'explicit' },
-      { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest', mechanism: 'opt_out' },
-      { key: 'service', label: 'Service', basis: 'contract', mechanism: 'notice' },
-    ],
-    steps: [{ type: 'review' }],
-  } } });
+  const { flow } = await api('/api/v1/flows', {
+    flow: {
+      pattern: 'standard',
+      title: 'Bench',
+      config: {
+        locale: 'en',
+        policy_url: 'https://bench.example/privacy',
+        consent_duration: 'P1Y',
+        purposes: [
+          { key: 'newsletter', label: 'Newsletter', basis: 'consent', mechanism: 'explicit' },
+          { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest', mechanism: 'opt_out' },
+          { key: 'service', label: 'Service', basis: 'contract', mechanism: 'notice' },
+        ],
+        steps: [{ type: 'review' }],
+      },
+    },
+  });
   await api(`/api/v1/flows/${flow.id}/activate`, {});
   return flow.id as string;
 }
 
 /** Signs a bench person in with the sandbox's OAuth client and answers their refresh token. */
-async function signInForBench(base: string, sandbox: { oauth_client_id?: string | null; oauth_client_secret?: string; oauth_redirect_uri?: string | null }): Promise<string> {
+async function signInForBench(
+  base: string,
+  sandbox: { oauth_client_id?: string | null; oauth_client_secret?: string; oauth_redirect_uri?: string | null },
+): Promise<string> {
   const oauth = await import('oauth4webapi');
   const { Browser, discover, insecure } = await import('../../packages/server/src/platform/oauth/test-support.js');
   const as = await discover(base);
   const client = { client_id: sandbox.oauth_client_id! };
   const auth = oauth.ClientSecretBasic(sandbox.oauth_client_secret!);
   const verifier = oauth.generateRandomCodeVerifier();
-  const pushed = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
-    redirect_uri: sandbox.oauth_redirect_uri!, response_type: 'code', scope: 'openid offline_access', prompt: 'consent', state: 'bench',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  }, insecure));
-  const back = await new Browser(base).authorize(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(pushed.request_uri)}`, 'bench@example.com');
+  const pushed = await oauth.processPushedAuthorizationResponse(
+    as,
+    client,
+    await oauth.pushedAuthorizationRequest(
+      as,
+      client,
+      auth,
+      {
+        redirect_uri: sandbox.oauth_redirect_uri!,
+        response_type: 'code',
+        scope: 'openid offline_access',
+        prompt: 'consent',
+        state: 'bench',
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      },
+      insecure,
+    ),
+  );
+  const back = await new Browser(base).authorize(
+    `${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(pushed.request_uri)}`,
+    'bench@example.com',
+  );
   const params = oauth.validateAuthResponse(as, client, back, 'bench');
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client,
-    await oauth.authorizationCodeGrantRequest(as, client, auth, params, sandbox.oauth_redirect_uri!, verifier, insecure));
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, sandbox.oauth_redirect_uri!, verifier, insecure),
+  );
   return tokens.refresh_token!;
 }
 
@@ -194,44 +249,105 @@ type Measure = (options: Record<string, unknown>) => Promise<Measured>;
 /** The scenarios between the two hello runs, in order (a floor row precedes the service rows it is the floor of). */
 function scenarios(ready: Ready, measure: Measure, tokens: string[]): [string, () => Promise<[Measured, string]>][] {
   const auth = { authorization: `Bearer ${ready.apiToken}`, 'content-type': 'application/json' };
-  const post = (url: string, headers: Record<string, string>, body: unknown) => measure({ url, method: 'POST', headers, body: JSON.stringify(body) });
+  const post = (url: string, headers: Record<string, string>, body: unknown) =>
+    measure({ url, method: 'POST', headers, body: JSON.stringify(body) });
   const floorBody = { kind: 'consent', state: 'bench' };
   // Both verify runs take the tokens in the same order, each from its own database, so each sees fresh tokens.
   const verifyRun = async (url: string, headers: Record<string, string>) => {
     let next = 0;
     const result = await measure({
-      url, method: 'POST', headers,
-      requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({ consent_token: tokens[next++ % tokens.length] }) }) }],
+      url,
+      method: 'POST',
+      headers,
+      requests: [
+        {
+          setupRequest: (request: Record<string, unknown>) => ({
+            ...request,
+            body: JSON.stringify({ consent_token: tokens[next++ % tokens.length] }),
+          }),
+        },
+      ],
     });
-    const note = next <= tokens.length ? `${next} fresh tokens, each verified once` : `${tokens.length} fresh, then ${next - tokens.length} repeats (answered expired)`;
+    const note =
+      next <= tokens.length
+        ? `${next} fresh tokens, each verified once`
+        : `${tokens.length} fresh, then ${next - tokens.length} repeats (answered expired)`;
     return [result, note] as const;
   };
   let person = 0;
   return [
-    ['bare Hono POST / (reads a JSON body)', async () => [await post(`${ready.hello}/`, { 'content-type': 'application/json' }, floorBody), 'framework cost of a POST']],
-    ['floor: Hono POST + 1 SQLite insert', async () => [await post(`${ready.hello}/floor`, { 'content-type': 'application/json' }, floorBody), 'one decision-sized insert transaction']],
-    ['POST /api/v1/decisions', async () => [await post(`${ready.svc}/api/v1/decisions`, auth,
-      { kind: 'consent', subject_ref: ready.flowId, delivery_mode: 'popup', state: 'bench' }), 'creates a consent decision (SQLite write)']],
-    ['POST /api/v1/consent_records', async () => [await measure({
-      url: `${ready.svc}/api/v1/consent_records`, method: 'POST', headers: auth,
-      requests: [{ setupRequest: (request: Record<string, unknown>) => ({ ...request, body: JSON.stringify({
-        flow_id: ready.recordFlowId, subject: { email: `load-${person++}@example.com` },
-        decisions: { newsletter: { decision: 'granted' }, analytics: { decision: 'granted' } },
-      }) }) }],
-    }), 'records a consent (receipt, audit event, domain event)']],
-    ['floor: Hono POST + 1 SQLite update', async () => {
-      const [result, note] = await verifyRun(`${ready.hello}/floor/verify`, { 'content-type': 'application/json' });
-      return [result, `one token cleared: ${note}`];
-    }],
-    ['POST /api/v1/consent_tokens/verify', async () => {
-      const [result, note] = await verifyRun(`${ready.svc}/api/v1/consent_tokens/verify`, auth);
-      return [result, `${note} (valid)`];
-    }],
-    ['POST /oauth/token (refresh grant)', async () => [await measure({
-      url: `${ready.svc}/oauth/token`, method: 'POST',
-      headers: { authorization: ready.oauth.basic, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: ready.oauth.refreshToken }).toString(),
-    }), 'a new access token from the same refresh token']],
+    [
+      'bare Hono POST / (reads a JSON body)',
+      async () => [await post(`${ready.hello}/`, { 'content-type': 'application/json' }, floorBody), 'framework cost of a POST'],
+    ],
+    [
+      'floor: Hono POST + 1 SQLite insert',
+      async () => [
+        await post(`${ready.hello}/floor`, { 'content-type': 'application/json' }, floorBody),
+        'one decision-sized insert transaction',
+      ],
+    ],
+    [
+      'POST /api/v1/decisions',
+      async () => [
+        await post(`${ready.svc}/api/v1/decisions`, auth, {
+          kind: 'consent',
+          subject_ref: ready.flowId,
+          delivery_mode: 'popup',
+          state: 'bench',
+        }),
+        'creates a consent decision (SQLite write)',
+      ],
+    ],
+    [
+      'POST /api/v1/consent_records',
+      async () => [
+        await measure({
+          url: `${ready.svc}/api/v1/consent_records`,
+          method: 'POST',
+          headers: auth,
+          requests: [
+            {
+              setupRequest: (request: Record<string, unknown>) => ({
+                ...request,
+                body: JSON.stringify({
+                  flow_id: ready.recordFlowId,
+                  subject: { email: `load-${person++}@example.com` },
+                  decisions: { newsletter: { decision: 'granted' }, analytics: { decision: 'granted' } },
+                }),
+              }),
+            },
+          ],
+        }),
+        'records a consent (receipt, audit event, domain event)',
+      ],
+    ],
+    [
+      'floor: Hono POST + 1 SQLite update',
+      async () => {
+        const [result, note] = await verifyRun(`${ready.hello}/floor/verify`, { 'content-type': 'application/json' });
+        return [result, `one token cleared: ${note}`];
+      },
+    ],
+    [
+      'POST /api/v1/consent_tokens/verify',
+      async () => {
+        const [result, note] = await verifyRun(`${ready.svc}/api/v1/consent_tokens/verify`, auth);
+        return [result, `${note} (valid)`];
+      },
+    ],
+    [
+      'POST /oauth/token (refresh grant)',
+      async () => [
+        await measure({
+          url: `${ready.svc}/oauth/token`,
+          method: 'POST',
+          headers: { authorization: ready.oauth.basic, 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: ready.oauth.refreshToken }).toString(),
+        }),
+        'a new access token from the same refresh token',
+      ],
+    ],
   ];
 }
 
@@ -240,14 +356,18 @@ function print(rows: Row[]): void {
   const hello = (rows[0]![1].requests.average + rows[rows.length - 1]![1].requests.average) / 2;
   const pad = (s: string, n: number) => s.padEnd(n);
   const num = (n: number, d = 0) => n.toFixed(d).padStart(9);
-  console.log(`${pad('scenario', 40)}${'req/s'.padStart(9)}${'vs hello'.padStart(10)}${'vs floor'.padStart(10)}${'target'.padStart(20)}${'cpu us'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`);
+  console.log(
+    `${pad('scenario', 40)}${'req/s'.padStart(9)}${'vs hello'.padStart(10)}${'vs floor'.padStart(10)}${'target'.padStart(20)}${'cpu us'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'non-2xx'.padStart(9)}  note`,
+  );
   let floor: Measured | undefined;
   for (const [name, r, note] of rows) {
     if (name.startsWith('floor:')) floor = r;
     const share = (r.requests.average / hello) * 100;
     const ofFloor = floor && name in TARGETS ? (r.requests.average / floor.requests.average) * 100 : undefined;
     const target = targetOf(TARGETS[name], r.requests.average, share, ofFloor);
-    console.log(`${pad(name, 40)}${num(r.requests.average)}${`${share.toFixed(0)}%`.padStart(10)}${(ofFloor === undefined ? '' : `${ofFloor.toFixed(0)}%`).padStart(10)}${target.padStart(20)}${num(r.cpuUs)}${num(r.latency.p50, 1)}${num(r.latency.p99, 1)}${num(r.non2xx + r.errors + r.timeouts)}  ${note}`);
+    console.log(
+      `${pad(name, 40)}${num(r.requests.average)}${`${share.toFixed(0)}%`.padStart(10)}${(ofFloor === undefined ? '' : `${ofFloor.toFixed(0)}%`).padStart(10)}${target.padStart(20)}${num(r.cpuUs)}${num(r.latency.p50, 1)}${num(r.latency.p99, 1)}${num(r.non2xx + r.errors + r.timeouts)}  ${note}`,
+    );
   }
 }
 

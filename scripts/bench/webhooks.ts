@@ -102,9 +102,15 @@ try {
   const delivered = (acknowledged.get() as number) - before;
 
   const ms = (n: number) => `${n.toFixed(2)} ms`;
-  console.log(`commit -> arrival (${delays.length} events, one at a time): median ${ms(quantile(delays, 0.5))}, p95 ${ms(quantile(delays, 0.95))}, max ${ms(delays.at(-1) ?? NaN)}`);
-  console.log(`throughput (${EVENTS} events committed in ${((committedAt - started) / 1000).toFixed(2)} s): ${delivered} deliveries acknowledged in ${elapsed.toFixed(2)} s = ${(delivered / elapsed).toFixed(0)} deliveries/s${finished ? '' : ' (stopped at the time limit)'}`);
-  console.log(`worker: concurrency ${process.env.SVC_WEBHOOK_CONCURRENCY ?? 32}, keep-alive connections, signed (HMAC-SHA256), bodies sealed at rest (AES-256-GCM)`);
+  console.log(
+    `commit -> arrival (${delays.length} events, one at a time): median ${ms(quantile(delays, 0.5))}, p95 ${ms(quantile(delays, 0.95))}, max ${ms(delays.at(-1) ?? NaN)}`,
+  );
+  console.log(
+    `throughput (${EVENTS} events committed in ${((committedAt - started) / 1000).toFixed(2)} s): ${delivered} deliveries acknowledged in ${elapsed.toFixed(2)} s = ${(delivered / elapsed).toFixed(0)} deliveries/s${finished ? '' : ' (stopped at the time limit)'}`,
+  );
+  console.log(
+    `worker: concurrency ${process.env.SVC_WEBHOOK_CONCURRENCY ?? 32}, keep-alive connections, signed (HMAC-SHA256), bodies sealed at rest (AES-256-GCM)`,
+  );
 } finally {
   await server.close();
   await new Promise<void>((resolve) => receiver.close(() => resolve()));

@@ -94,14 +94,19 @@ for (const kind of before.resources) {
 const after = listeners();
 await new Promise((resolve) => setImmediate(resolve));
 
-print(JSON.stringify({
-  error,
-  exports: Object.fromEntries(Object.keys(loaded ?? {}).map((name) => [name, typeof loaded[name]])),
-  touched,
-  globals: Reflect.ownKeys(globalThis).filter((key) => !before.globals.has(key)).map(String),
-  resources,
-  listeners: Object.keys(after).filter((name) => after[name] !== (before.listeners[name] ?? 0)),
-  environmentChanged: JSON.stringify(process.env) !== before.env,
-  written,
-  warnings: warnings.slice(baselineWarnings),
-}), () => process.exit(0)); // whatever the entry left running
+print(
+  JSON.stringify({
+    error,
+    exports: Object.fromEntries(Object.keys(loaded ?? {}).map((name) => [name, typeof loaded[name]])),
+    touched,
+    globals: Reflect.ownKeys(globalThis)
+      .filter((key) => !before.globals.has(key))
+      .map(String),
+    resources,
+    listeners: Object.keys(after).filter((name) => after[name] !== (before.listeners[name] ?? 0)),
+    environmentChanged: JSON.stringify(process.env) !== before.env,
+    written,
+    warnings: warnings.slice(baselineWarnings),
+  }),
+  () => process.exit(0),
+); // whatever the entry left running

@@ -26,7 +26,10 @@ try {
   }
   const svc = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token });
   const me = await svc.me();
-  const missing = await svc.applications.get('app_missing').then(() => 'found', (error) => error instanceof SvcNotFoundError);
+  const missing = await svc.applications.get('app_missing').then(
+    () => 'found',
+    (error) => error instanceof SvcNotFoundError,
+  );
   // The command line reads the sandbox the server wrote (`SVC_DATA_DIR`).
   const bin = fileURLToPath(new URL('node_modules/.bin/svc', import.meta.url));
   // Asynchronously: this process serves the command's requests.
@@ -35,12 +38,14 @@ try {
       resolve({ status: error ? error.code : 0, stdout, stderr });
     });
   });
-  process.stdout.write(JSON.stringify({
-    assets,
-    me: { kind: me.kind, account: me.account?.id },
-    notFoundIsSvcNotFoundError: missing,
-    cli: { status: cli.status, stdout: cli.stdout, stderr: cli.stderr },
-  }));
+  process.stdout.write(
+    JSON.stringify({
+      assets,
+      me: { kind: me.kind, account: me.account?.id },
+      notFoundIsSvcNotFoundError: missing,
+      cli: { status: cli.status, stdout: cli.stdout, stderr: cli.stderr },
+    }),
+  );
 } finally {
   await server.close();
   rmSync(dataDir, { recursive: true, force: true });

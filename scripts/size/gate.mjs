@@ -43,6 +43,14 @@ export function table(rows, peers) {
   for (const [label, figure] of peers) lines.push([label, `${figure.toFixed(1)} kB`, '', 'given', '']);
   const header = ['what a page downloads / a bundle', 'gzip -9', 'budget', '', ''];
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((r) => r[i].length)));
-  const format = (r) => r.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
-  return [format(header), widths.map((w) => '-'.repeat(w)).join('  '), ...lines.map((r) => (r.every((c) => c === '') ? '' : format(r)))].join('\n');
+  const format = (r) =>
+    r
+      .map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd();
+  return [
+    format(header),
+    widths.map((w) => '-'.repeat(w)).join('  '),
+    ...lines.map((r) => (r.every((c) => c === '') ? '' : format(r))),
+  ].join('\n');
 }

@@ -16,9 +16,10 @@ function html(service, sandbox, elements, token) {
   const body = elements.map((element) => {
     if (element === 'svc-decision') return `<svc-decision token="${token}"></svc-decision>`;
     if (element === 'svc-inbox') return '<svc-inbox></svc-inbox>';
-    const control = element === 'snippet'
-      ? '<label><input type="checkbox" name="news" data-svc-purpose="newsletter"> Send me the newsletter</label>'
-      : '<svc-consent-field name="consent"></svc-consent-field>';
+    const control =
+      element === 'snippet'
+        ? '<label><input type="checkbox" name="news" data-svc-purpose="newsletter"> Send me the newsletter</label>'
+        : '<svc-consent-field name="consent"></svc-consent-field>';
     const flow = sandbox.capture_flow_id;
     const form = element === 'snippet' ? ` data-svc-flow="${flow}" data-svc-publishable-key="${sandbox.publishable_key}"` : '';
     const field = control.replace('<svc-consent-field', `<svc-consent-field flow="${flow}" publishable-key="${sandbox.publishable_key}"`);
@@ -47,14 +48,19 @@ export async function measurePages(pages) {
     const origin = `http://127.0.0.1:${site.address().port}`;
     const { sandbox, url: service } = server;
     const api = async (path, body) => {
-      const res = await fetch(service + path, { method: 'POST', headers: { authorization: `Bearer ${sandbox.api_token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(service + path, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${sandbox.api_token}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
       return res.json();
     };
     await api(`/api/v1/applications/${sandbox.application_id}/allowed_origins`, { allowed_origin: { origin } });
     for (const page of pages) {
       const token = page.elements.includes('svc-decision')
-        ? (await api('/api/v1/decisions', { kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: origin })).decision.session_token
+        ? (await api('/api/v1/decisions', { kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: origin }))
+            .decision.session_token
         : undefined;
       page.html = html(service, sandbox, page.elements, token);
     }

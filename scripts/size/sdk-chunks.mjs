@@ -26,7 +26,10 @@ export function chunkManifest({ dir, manifest, clean = false }) {
         return seen;
       };
       const parts = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')) : {};
-      Object.assign(parts, Object.fromEntries(chunks.filter((chunk) => chunk.isEntry).map((chunk) => [chunk.name, [...closure(chunk.fileName)]])));
+      Object.assign(
+        parts,
+        Object.fromEntries(chunks.filter((chunk) => chunk.isEntry).map((chunk) => [chunk.name, [...closure(chunk.fileName)]])),
+      );
       mkdirSync(dirname(manifest), { recursive: true });
       writeFileSync(manifest, `${JSON.stringify(parts, null, 2)}\n`);
     },

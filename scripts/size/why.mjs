@@ -33,7 +33,14 @@ async function bundle(entry, empty) {
     conditions: ['browser'],
     logLevel: 'silent',
     // A group is left out by emptying its modules; an importer then reads undefined, which esbuild accepts.
-    plugins: empty ? [{ name: 'empty', setup: (b) => b.onLoad({ filter: /.*/ }, (a) => (groupOf(a.path) === empty ? { contents: '', loader: 'js' } : undefined)) }] : [],
+    plugins: empty
+      ? [
+          {
+            name: 'empty',
+            setup: (b) => b.onLoad({ filter: /.*/ }, (a) => (groupOf(a.path) === empty ? { contents: '', loader: 'js' } : undefined)),
+          },
+        ]
+      : [],
   });
   const code = result.outputFiles.find((f) => f.path.endsWith('.js')).contents;
   return { gzip: gzipSync(code, { level: 9 }).length, inputs: Object.values(result.metafile.outputs)[0].inputs };

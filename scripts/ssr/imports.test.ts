@@ -23,7 +23,10 @@ const BROWSER_PACKAGES = ['protocol', 'capture', 'elements', 'client'];
  * for Node) nor `./package.json`.
  */
 function entries(folder: string): { name: string; specifiers: string[] } {
-  const manifest = JSON.parse(readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8')) as { name: string; exports: Record<string, unknown> };
+  const manifest = JSON.parse(readFileSync(join(root, 'packages', folder, 'package.json'), 'utf8')) as {
+    name: string;
+    exports: Record<string, unknown>;
+  };
   const subpaths = Object.keys(manifest.exports).filter((subpath) => !subpath.includes('*') && !subpath.endsWith('.json'));
   return { name: manifest.name, specifiers: subpaths.map((subpath) => manifest.name + subpath.slice(1)) };
 }
@@ -59,10 +62,13 @@ describe('browser packages import in Node with no DOM (server-side rendering)', 
   it('the guard refuses any read of a DOM global but a typeof test, even one the code catches', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-no-dom-'));
     const probe = join(dir, 'probe.mjs');
-    writeFileSync(probe, `export const kind = typeof document;
+    writeFileSync(
+      probe,
+      `export const kind = typeof document;
 export const title = (() => { try { return document.title; } catch { return 'caught'; } })();
 export const optional = (() => { try { return globalThis.window?.location; } catch { return 'caught'; } })();
-`);
+`,
+    );
     const imported = await importWithoutDom(pathToFileURL(probe).href).finally(() => rmSync(dir, { recursive: true }));
     assert.equal(imported.error, undefined);
     assert.deepEqual(imported.exports, ['kind', 'optional', 'title']);

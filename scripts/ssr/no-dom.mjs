@@ -7,8 +7,17 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const DOM_GLOBALS = ['window', 'document', 'customElements', 'HTMLElement', 'self', 'location', 'navigator',
-  'localStorage', 'sessionStorage'];
+const DOM_GLOBALS = [
+  'window',
+  'document',
+  'customElements',
+  'HTMLElement',
+  'self',
+  'location',
+  'navigator',
+  'localStorage',
+  'sessionStorage',
+];
 
 // Lit's builds for Node (the `node` export condition): lit-html's and @lit/reactive-element's.
 const LIT_NODE = /[\\/]node_modules[\\/](?:\.pnpm[\\/][^\\/]+[\\/]node_modules[\\/])?(?:lit-html|@lit[\\/]reactive-element)[\\/]node[\\/]/;

@@ -15,8 +15,11 @@ const host = (embed ? location.ancestorOrigins?.[0] : undefined) ?? location.ori
 const main = document.querySelector('main')!;
 
 type Node_ = Node | string | false | null | undefined;
-function h<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string | boolean | ((e: Event) => void)> = {},
-  ...children: Node_[]): HTMLElementTagNameMap[K] {
+function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Record<string, string | boolean | ((e: Event) => void)> = {},
+  ...children: Node_[]
+): HTMLElementTagNameMap[K] {
   const el = document.createElement(tag);
   for (const [key, value] of Object.entries(attrs)) {
     if (typeof value === 'function') el.addEventListener(key.replace(/^on/, ''), value);
@@ -74,10 +77,16 @@ function start(kind: Kind, s: FrameState): void {
     if (over) return;
     over = true;
     port.post('svc:complete', {
-      outcome, exchange_token: `dxt_story_${name}_${outcome}`, completed_at: new Date().toISOString(),
+      outcome,
+      exchange_token: `dxt_story_${name}_${outcome}`,
+      completed_at: new Date().toISOString(),
     } as never);
     const words = {
-      granted: 'You agreed', declined: 'You declined', approved: 'Approved', denied: 'Denied', countered: 'Counter-offer sent',
+      granted: 'You agreed',
+      declined: 'You declined',
+      approved: 'Approved',
+      denied: 'Denied',
+      countered: 'Counter-offer sent',
       signed: 'You signed',
     };
     show(h('h1', { tabindex: '-1' }, words[outcome]), h('p', {}, `${brand} has been told. You can close this window.`));
@@ -93,101 +102,208 @@ function start(kind: Kind, s: FrameState): void {
     const progress = h('p', { class: 'progress' }, `Step ${index + 1} of ${steps.length}`);
     const continueButton = (label = 'Continue', disabled = false) =>
       h('button', { type: 'button', class: 'primary', onclick: next, disabled }, label);
-    const decide = h('div', { class: 'actions' },
+    const decide = h(
+      'div',
+      { class: 'actions' },
       h('button', { type: 'button', class: 'primary', onclick: () => finish('granted') }, 'Agree'),
-      h('button', { type: 'button', onclick: () => finish('declined') }, 'Decline'));
+      h('button', { type: 'button', onclick: () => finish('declined') }, 'Decline'),
+    );
     if (flow === 'consent') {
       if (current === 'about') {
-        show(progress, h('h1', { tabindex: '-1' }, `${brand} asks for your consent`),
-          h('p', {}, 'They would like to send you appointment reminders and a monthly newsletter.'), banner, continueButton());
+        show(
+          progress,
+          h('h1', { tabindex: '-1' }, `${brand} asks for your consent`),
+          h('p', {}, 'They would like to send you appointment reminders and a monthly newsletter.'),
+          banner,
+          continueButton(),
+        );
       } else if (current === 'purposes') {
-        show(progress, h('h1', { tabindex: '-1' }, 'What you agree to'),
+        show(
+          progress,
+          h('h1', { tabindex: '-1' }, 'What you agree to'),
           h('ul', {}, h('li', {}, 'Appointment reminders by email'), h('li', {}, 'A monthly newsletter')),
-          h('p', {}, 'You can withdraw your consent at any time.'), banner, continueButton());
+          h('p', {}, 'You can withdraw your consent at any time.'),
+          banner,
+          continueButton(),
+        );
       } else {
-        show(progress, h('h1', { tabindex: '-1' }, 'Your decision'),
-          h('p', {}, `Do you agree that ${brand} contacts you for these purposes?`), banner, decide);
+        show(
+          progress,
+          h('h1', { tabindex: '-1' }, 'Your decision'),
+          h('p', {}, `Do you agree that ${brand} contacts you for these purposes?`),
+          banner,
+          decide,
+        );
       }
       return;
     }
     if (current === 'information') {
-      show(progress, h('h1', { tabindex: '-1' }, 'About the research study'),
+      show(
+        progress,
+        h('h1', { tabindex: '-1' }, 'About the research study'),
         h('p', {}, 'The study follows how well a new reminder service works. Taking part takes 10 minutes a month for a year.'),
-        banner, continueButton());
+        banner,
+        continueButton(),
+      );
     } else if (current === 'read') {
-      const box = h('input', { type: 'checkbox', id: 'read', onchange: () => { button.disabled = !box.checked; } });
+      const box = h('input', {
+        type: 'checkbox',
+        id: 'read',
+        onchange: () => {
+          button.disabled = !box.checked;
+        },
+      });
       const button = continueButton('Continue', true);
-      show(progress, h('h1', { tabindex: '-1' }, 'Before you decide'),
+      show(
+        progress,
+        h('h1', { tabindex: '-1' }, 'Before you decide'),
         h('p', {}, 'Please confirm you have read the information about the study.'),
-        h('p', {}, box, ' ', h('label', { for: 'read' }, 'I have read this')), banner, button);
+        h('p', {}, box, ' ', h('label', { for: 'read' }, 'I have read this')),
+        banner,
+        button,
+      );
     } else if (current === 'understanding') {
       const feedback = h('p', { role: 'status' });
       const choices = ['Yes, at any time', 'Only before the study starts', 'No'];
-      const fieldset = h('fieldset', {}, h('legend', {}, 'Can you leave the study?'),
-        ...choices.map((choice, i) => h('p', {},
-          h('input', { type: 'radio', name: 'quiz', id: `quiz-${i}`, value: choice }), ' ', h('label', { for: `quiz-${i}` }, choice))));
+      const fieldset = h(
+        'fieldset',
+        {},
+        h('legend', {}, 'Can you leave the study?'),
+        ...choices.map((choice, i) =>
+          h(
+            'p',
+            {},
+            h('input', { type: 'radio', name: 'quiz', id: `quiz-${i}`, value: choice }),
+            ' ',
+            h('label', { for: `quiz-${i}` }, choice),
+          ),
+        ),
+      );
       const check = () => {
         const picked = fieldset.querySelector<HTMLInputElement>('input:checked')?.value;
         if (picked === choices[0]) next();
         else feedback.textContent = 'Not quite: you can leave the study at any time, without giving a reason.';
       };
-      show(progress, h('h1', { tabindex: '-1' }, 'Check your understanding'), fieldset, feedback, banner,
-        h('button', { type: 'button', class: 'primary', onclick: check }, 'Check answer'));
+      show(
+        progress,
+        h('h1', { tabindex: '-1' }, 'Check your understanding'),
+        fieldset,
+        feedback,
+        banner,
+        h('button', { type: 'button', class: 'primary', onclick: check }, 'Check answer'),
+      );
     } else {
-      show(progress, h('h1', { tabindex: '-1' }, 'Your decision'),
-        h('p', {}, 'Do you agree to take part in the research study?'), banner, decide);
+      show(
+        progress,
+        h('h1', { tabindex: '-1' }, 'Your decision'),
+        h('p', {}, 'Do you agree to take part in the research study?'),
+        banner,
+        decide,
+      );
     }
   };
 
   const approval = (): void => {
     const amount = h('input', { type: 'text', id: 'amount', inputmode: 'decimal', value: '1000', autocomplete: 'off' });
-    const counter = h('div', { class: 'counter', hidden: true },
-      h('label', { for: 'amount' }, 'Your amount (EUR)'), ' ', amount, ' ',
-      h('button', { type: 'button', class: 'primary', onclick: () => finish('countered') }, 'Send counter-offer'));
-    show(h('h1', { tabindex: '-1' }, 'Approve a payment'),
-      h('dl', {}, h('dt', {}, 'Payee'), h('dd', {}, 'Acme Supplies Ltd'), h('dt', {}, 'Amount'), h('dd', {}, 'EUR 1,250.00'),
-        h('dt', {}, 'Requested by'), h('dd', {}, 'Sam Taylor, Purchasing')),
+    const counter = h(
+      'div',
+      { class: 'counter', hidden: true },
+      h('label', { for: 'amount' }, 'Your amount (EUR)'),
+      ' ',
+      amount,
+      ' ',
+      h('button', { type: 'button', class: 'primary', onclick: () => finish('countered') }, 'Send counter-offer'),
+    );
+    show(
+      h('h1', { tabindex: '-1' }, 'Approve a payment'),
+      h(
+        'dl',
+        {},
+        h('dt', {}, 'Payee'),
+        h('dd', {}, 'Acme Supplies Ltd'),
+        h('dt', {}, 'Amount'),
+        h('dd', {}, 'EUR 1,250.00'),
+        h('dt', {}, 'Requested by'),
+        h('dd', {}, 'Sam Taylor, Purchasing'),
+      ),
       banner,
-      h('div', { class: 'actions' },
+      h(
+        'div',
+        { class: 'actions' },
         h('button', { type: 'button', class: 'primary', onclick: () => finish('approved') }, 'Approve'),
         h('button', { type: 'button', onclick: () => finish('denied') }, 'Deny'),
-        h('button', {
-          type: 'button', onclick: () => {
-            if (!counter.hidden) return;
-            counter.hidden = false;
-            port.post('svc:state', { from: 'pending', to: 'countering', kind_payload: { amount: '1250.00', currency: 'EUR' } } as never);
-            amount.focus();
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              if (!counter.hidden) return;
+              counter.hidden = false;
+              port.post('svc:state', { from: 'pending', to: 'countering', kind_payload: { amount: '1250.00', currency: 'EUR' } } as never);
+              amount.focus();
+            },
           },
-        }, 'Counter')),
-      counter);
+          'Counter',
+        ),
+      ),
+      counter,
+    );
   };
 
   const signature = (): void => {
     const note = h('textarea', { id: 'change', rows: '3' });
-    const counter = h('div', { class: 'counter', hidden: true },
-      h('label', { for: 'change' }, 'The change you propose'), ' ', note, ' ',
-      h('button', { type: 'button', class: 'primary', onclick: () => finish('countered') }, 'Send counter-proposal'));
-    show(h('h1', { tabindex: '-1' }, 'Sign the supply agreement'),
-      h('dl', {}, h('dt', {}, 'Agreement'), h('dd', {}, 'Supply of reminder devices, 2027'),
-        h('dt', {}, 'Parties'), h('dd', {}, `${brand} (DE) and Acme Supplies Ltd (US)`),
-        h('dt', {}, 'Signed so far'), h('dd', {}, '1 of 2')),
+    const counter = h(
+      'div',
+      { class: 'counter', hidden: true },
+      h('label', { for: 'change' }, 'The change you propose'),
+      ' ',
+      note,
+      ' ',
+      h('button', { type: 'button', class: 'primary', onclick: () => finish('countered') }, 'Send counter-proposal'),
+    );
+    show(
+      h('h1', { tabindex: '-1' }, 'Sign the supply agreement'),
+      h(
+        'dl',
+        {},
+        h('dt', {}, 'Agreement'),
+        h('dd', {}, 'Supply of reminder devices, 2027'),
+        h('dt', {}, 'Parties'),
+        h('dd', {}, `${brand} (DE) and Acme Supplies Ltd (US)`),
+        h('dt', {}, 'Signed so far'),
+        h('dd', {}, '1 of 2'),
+      ),
       banner,
-      h('div', { class: 'actions' },
+      h(
+        'div',
+        { class: 'actions' },
         h('button', { type: 'button', class: 'primary', onclick: () => finish('signed') }, 'Sign'),
         h('button', { type: 'button', onclick: () => finish('declined') }, 'Decline'),
-        h('button', {
-          type: 'button', onclick: () => {
-            if (!counter.hidden) return;
-            counter.hidden = false;
-            port.post('svc:state', { from: 'pending', to: 'countering', kind_payload: { parties_signed: 1, parties_total: 2 } } as never);
-            note.focus();
+        h(
+          'button',
+          {
+            type: 'button',
+            onclick: () => {
+              if (!counter.hidden) return;
+              counter.hidden = false;
+              port.post('svc:state', { from: 'pending', to: 'countering', kind_payload: { parties_signed: 1, parties_total: 2 } } as never);
+              note.focus();
+            },
           },
-        }, 'Propose a change')),
-      counter);
+          'Propose a change',
+        ),
+      ),
+      counter,
+    );
   };
 
   port.post('svc:ready', {
-    kind, session_token: token, deadline_at: deadlineAt, branding: { name: brand }, mode: embed ? 'embed' : 'popup', locale: 'en',
+    kind,
+    session_token: token,
+    deadline_at: deadlineAt,
+    branding: { name: brand },
+    mode: embed ? 'embed' : 'popup',
+    locale: 'en',
   } as never);
 
   if (s.flow === 'approval') approval();
@@ -197,8 +313,11 @@ function start(kind: Kind, s: FrameState): void {
   if (s.error) {
     port.post('svc:error', s.error as never);
     over = true;
-    show(h('h1', { tabindex: '-1' }, 'Something went wrong'), h('p', {}, s.error.message),
-      h('button', { type: 'button', class: 'primary', onclick: () => location.reload() }, 'Try again'));
+    show(
+      h('h1', { tabindex: '-1' }, 'Something went wrong'),
+      h('p', {}, s.error.message),
+      h('button', { type: 'button', class: 'primary', onclick: () => location.reload() }, 'Try again'),
+    );
   }
 }
 

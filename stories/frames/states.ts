@@ -41,7 +41,9 @@ export const FRAME_STATES = {
   expired: { kind: 'consent', flow: 'consent', step: 2, deadlineSeconds: 3 },
   completed: { kind: 'consent', flow: 'consent', complete: 'granted' },
   error: {
-    kind: 'consent', flow: 'consent', step: 0,
+    kind: 'consent',
+    flow: 'consent',
+    step: 0,
     error: { code: 'service_unavailable', message: 'The service could not load this request.', fatal: true, recoverable_via: 'reload' },
   },
   popup: { kind: 'consent', flow: 'consent', step: 0 },

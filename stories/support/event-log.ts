@@ -1,7 +1,17 @@
 // <story-event-log>: lists the events the elements before it (in the same parent) dispatch, so each story shows
 // what a host page would hear. A story helper only; it listens, it does not change the elements.
-const EVENTS = ['svc-ready', 'svc-state', 'svc-complete', 'svc-cancel', 'svc-error', 'svc-resize', 'svc-deadline', 'svc-inbox-open',
-  'svc-capture', 'change'];
+const EVENTS = [
+  'svc-ready',
+  'svc-state',
+  'svc-complete',
+  'svc-cancel',
+  'svc-error',
+  'svc-resize',
+  'svc-deadline',
+  'svc-inbox-open',
+  'svc-capture',
+  'change',
+];
 
 class StoryEventLog extends HTMLElement {
   private list = document.createElement('ol');
@@ -22,7 +32,8 @@ class StoryEventLog extends HTMLElement {
       heading.textContent = 'Events';
       heading.style.cssText = 'font: 600 0.875rem system-ui, sans-serif; margin: 1rem 0 0.25rem; color: inherit';
       this.list.setAttribute('aria-label', 'Events the element dispatched');
-      this.list.style.cssText = 'font: 0.75rem/1.4 ui-monospace, monospace; margin: 0; padding-inline-start: 1.5rem; color: inherit; overflow-wrap: anywhere';
+      this.list.style.cssText =
+        'font: 0.75rem/1.4 ui-monospace, monospace; margin: 0; padding-inline-start: 1.5rem; color: inherit; overflow-wrap: anywhere';
       this.append(heading, this.list);
     }
     this.parent = this.parentElement;

@@ -10,12 +10,14 @@ export const storyService = (): string => new URL('svc', document.baseURI).href.
 const env = (import.meta as unknown as { env?: Record<string, string | undefined> }).env ?? {};
 
 /** The reference server the consent field stories use, when one is configured. */
-export const referenceServer = env.STORYBOOK_SVC_BASE_URL && env.STORYBOOK_SVC_PUBLISHABLE_KEY && env.STORYBOOK_SVC_FLOW_ID
-  ? { baseUrl: env.STORYBOOK_SVC_BASE_URL, publishableKey: env.STORYBOOK_SVC_PUBLISHABLE_KEY, flowId: env.STORYBOOK_SVC_FLOW_ID }
-  : undefined;
+export const referenceServer =
+  env.STORYBOOK_SVC_BASE_URL && env.STORYBOOK_SVC_PUBLISHABLE_KEY && env.STORYBOOK_SVC_FLOW_ID
+    ? { baseUrl: env.STORYBOOK_SVC_BASE_URL, publishableKey: env.STORYBOOK_SVC_PUBLISHABLE_KEY, flowId: env.STORYBOOK_SVC_FLOW_ID }
+    : undefined;
 
 /** The consent field's service attributes for a locale: the reference server's flow, or the static answer's. */
 export function fieldService(locale = 'en'): { baseUrl: string; publishableKey: string; flow: string; locale?: string } {
-  if (referenceServer) return { baseUrl: referenceServer.baseUrl, publishableKey: referenceServer.publishableKey, flow: referenceServer.flowId, locale };
+  if (referenceServer)
+    return { baseUrl: referenceServer.baseUrl, publishableKey: referenceServer.publishableKey, flow: referenceServer.flowId, locale };
   return { baseUrl: storyService(), publishableKey: 'pk_test_storybook', flow: `flw_story_${locale.split('-')[0]}` };
 }

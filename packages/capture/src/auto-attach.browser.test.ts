@@ -12,7 +12,13 @@ function service() {
   const calls: Call[] = [];
   const fetch = async (url: string, init: RequestInit) => {
     calls.push({ url, headers: init.headers as Record<string, string>, body: JSON.parse(String(init.body)) as CaptureRequest });
-    const capture = { session_token: `dts_${calls.length}`, attestation_id: 'att_1', committed: false, record_id: null, wording_verdict: null };
+    const capture = {
+      session_token: `dts_${calls.length}`,
+      attestation_id: 'att_1',
+      committed: false,
+      record_id: null,
+      wording_verdict: null,
+    };
     return new Response(JSON.stringify({ capture }), { status: 201, headers: { 'content-type': 'application/json' } });
   };
   return { calls, fetch };

@@ -15,7 +15,9 @@ type Answer = (call: Call, n: number) => Response | Promise<Response>;
 const json = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const accepted: Answer = (_call, n) =>
-  json(201, { capture: { session_token: `dts_${n}`, attestation_id: `att_${n}`, committed: false, record_id: null, wording_verdict: 'match' } });
+  json(201, {
+    capture: { session_token: `dts_${n}`, attestation_id: `att_${n}`, committed: false, record_id: null, wording_verdict: 'match' },
+  });
 
 function service(answer: Answer = accepted) {
   const calls: Call[] = [];
@@ -29,7 +31,13 @@ function service(answer: Answer = accepted) {
 
 const handles = new Map<HTMLFormElement, CaptureHandle>();
 function attach(form: HTMLFormElement, fetch: CaptureOptions['fetch'], options: Partial<CaptureOptions> = {}) {
-  const handle = attachCapture(form, { flowId: 'flw_test_1', publishableKey: 'pk_test_1', baseUrl: 'https://svc.example/', fetch, ...options });
+  const handle = attachCapture(form, {
+    flowId: 'flw_test_1',
+    publishableKey: 'pk_test_1',
+    baseUrl: 'https://svc.example/',
+    fetch,
+    ...options,
+  });
   handles.set(form, handle);
   return handle;
 }
@@ -106,7 +114,9 @@ describe('attachCapture', () => {
     });
 
     it('should report a pre-ticked box left ticked as default_checked, so the service can refuse it', async () => {
-      const form = await fixture<HTMLFormElement>(html`<form><label><input type="checkbox" checked data-svc-purpose="marketing"> Marketing</label></form>`);
+      const form = await fixture<HTMLFormElement>(
+        html`<form><label><input type="checkbox" checked data-svc-purpose="marketing"> Marketing</label></form>`,
+      );
       const { calls, fetch } = service();
       submissions(form);
       attach(form, fetch);
@@ -289,8 +299,9 @@ describe('attachCapture', () => {
       const { snapshot } = calls[0]!.body;
       expect(snapshot).to.equal(
         '<div data-svc-snapshot="1" data-form-id="signup">' +
-        '<fieldset data-svc-purpose="newsletter"><input type="checkbox" name="news"><label>Send me the newsletter</label></fieldset>' +
-        '<fieldset data-svc-purpose="editor_note"><p></p></fieldset></div>');
+          '<fieldset data-svc-purpose="newsletter"><input type="checkbox" name="news"><label>Send me the newsletter</label></fieldset>' +
+          '<fieldset data-svc-purpose="editor_note"><p></p></fieldset></div>',
+      );
       const wire = JSON.stringify(calls[0]!.body);
       for (const secret of [...secrets, 'hidden-csrf-value', 'news-value', 'snapshotLeak', 'hidden words', 't-123']) {
         expect(wire, secret).not.to.contain(secret);
@@ -313,7 +324,9 @@ describe('attachCapture', () => {
       await waitUntil(() => calls.length === 1);
       const { snapshot, notice_hashes } = calls[0]!.body;
       expect(bytes(snapshot!)).to.be.at.most(SNAPSHOT_MAX_BYTES);
-      expect(snapshot).to.match(/^<div data-svc-snapshot="1"><fieldset data-svc-purpose="first"><input type="checkbox"><label>Consent é+…<\/label><\/fieldset><!--svc:truncated--><\/div>$/);
+      expect(snapshot).to.match(
+        /^<div data-svc-snapshot="1"><fieldset data-svc-purpose="first"><input type="checkbox"><label>Consent é+…<\/label><\/fieldset><!--svc:truncated--><\/div>$/,
+      );
       const parsed = new DOMParser().parseFromString(snapshot!, 'text/html');
       expect(parsed.querySelectorAll('fieldset input[type=checkbox]').length).to.equal(1);
       expect(notice_hashes!['first']).to.equal(await sha256(long));
@@ -323,27 +336,30 @@ describe('attachCapture', () => {
       const form = await fixture<HTMLFormElement>(html`<form><input name="free"><textarea name="area"></textarea></form>`);
       const { calls, fetch } = service();
       attach(form, fetch);
-      await fc.assert(fc.asyncProperty(
-        fc.array(fc.string({ unit: 'grapheme', maxLength: 3000 }), { minLength: 1, maxLength: 6 }),
-        fc.uuid(),
-        fc.nat({ max: 9000 }),
-        async (labels, secret, pad) => {
-          form.querySelectorAll('label').forEach((label) => label.remove());
-          labels.forEach((text, i) => {
-            const label = document.createElement('label');
-            const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: `value-${secret}` });
-            box.setAttribute('data-svc-purpose', `p${i}`);
-            label.append(box, text + 'ü'.repeat(i === 0 ? pad : 0));
-            form.append(label);
-          });
-          (form.elements.namedItem('free') as HTMLInputElement).value = `typed-${secret}`;
-          (form.elements.namedItem('area') as HTMLTextAreaElement).value = `typed-${secret}`;
-          await attachedCapture(form).capture();
-          const { snapshot } = calls.at(-1)!.body;
-          expect(bytes(snapshot!)).to.be.at.most(SNAPSHOT_MAX_BYTES);
-          expect(snapshot).not.to.contain(secret);
-        },
-      ), { numRuns: 40 });
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(fc.string({ unit: 'grapheme', maxLength: 3000 }), { minLength: 1, maxLength: 6 }),
+          fc.uuid(),
+          fc.nat({ max: 9000 }),
+          async (labels, secret, pad) => {
+            form.querySelectorAll('label').forEach((label) => label.remove());
+            labels.forEach((text, i) => {
+              const label = document.createElement('label');
+              const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: `value-${secret}` });
+              box.setAttribute('data-svc-purpose', `p${i}`);
+              label.append(box, text + 'ü'.repeat(i === 0 ? pad : 0));
+              form.append(label);
+            });
+            (form.elements.namedItem('free') as HTMLInputElement).value = `typed-${secret}`;
+            (form.elements.namedItem('area') as HTMLTextAreaElement).value = `typed-${secret}`;
+            await attachedCapture(form).capture();
+            const { snapshot } = calls.at(-1)!.body;
+            expect(bytes(snapshot!)).to.be.at.most(SNAPSHOT_MAX_BYTES);
+            expect(snapshot).not.to.contain(secret);
+          },
+        ),
+        { numRuns: 40 },
+      );
     });
   });
 
@@ -360,13 +376,17 @@ describe('attachCapture', () => {
       expect(call!.init.method).to.equal('POST');
       expect(call!.init.credentials).to.equal('omit');
       expect(call!.headers).to.deep.equal({
-        'content-type': 'application/json', 'x-publishable-key': 'pk_test_1', 'x-svc-render-proof': 'eyJhbGciOiJFUzI1NiJ9.e30.sig',
+        'content-type': 'application/json',
+        'x-publishable-key': 'pk_test_1',
+        'x-svc-render-proof': 'eyJhbGciOiJFUzI1NiJ9.e30.sig',
       });
       expect(call!.body.form_id).to.equal('signup');
       // No subject (no field marked), no commit; locale only if the test page declares a lang.
-      expect(Object.keys(call!.body).filter((k) => k !== 'locale').sort()).to.deep.equal(
-        ['decisions', 'flow_id', 'form_id', 'notice_hash', 'notice_hashes', 'page_url', 'snapshot'],
-      );
+      expect(
+        Object.keys(call!.body)
+          .filter((k) => k !== 'locale')
+          .sort(),
+      ).to.deep.equal(['decisions', 'flow_id', 'form_id', 'notice_hash', 'notice_hashes', 'page_url', 'snapshot']);
     });
 
     it('should send page_url without its query string and fragment', async () => {
@@ -423,7 +443,13 @@ describe('attachCapture', () => {
       const event = oneEvent(document, 'svc-capture');
       form.requestSubmit();
       const fired = await event;
-      expect(fired.detail).to.deep.equal({ session_token: 'dts_1', attestation_id: 'att_1', committed: false, record_id: null, wording_verdict: 'match' });
+      expect(fired.detail).to.deep.equal({
+        session_token: 'dts_1',
+        attestation_id: 'att_1',
+        committed: false,
+        record_id: null,
+        wording_verdict: 'match',
+      });
       expect(fired.bubbles && fired.composed).to.equal(true);
       expect(fired.target).to.equal(form);
       expect(seen.length).to.equal(0);
@@ -493,7 +519,9 @@ describe('attachCapture', () => {
     });
 
     it('should leave alone a submission the page cancelled in an earlier listener and a synthetic submit event', async () => {
-      const host = await fixture<HTMLDivElement>(html`<div><form><label><input type="checkbox" data-svc-purpose="n"> N</label></form></div>`);
+      const host = await fixture<HTMLDivElement>(
+        html`<div><form><label><input type="checkbox" data-svc-purpose="n"> N</label></form></div>`,
+      );
       const form = host.querySelector('form')!;
       const { calls, fetch } = service();
       attach(form, fetch);
@@ -544,10 +572,14 @@ describe('attachCapture', () => {
 
     it('should abort the request when the timeout passes', async () => {
       let signal: AbortSignal | undefined;
-      const { detail } = await failing((call) => new Promise<Response>((_, reject) => {
-        signal = call.init.signal!;
-        signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
-      }), { timeoutMs: 100 });
+      const { detail } = await failing(
+        (call) =>
+          new Promise<Response>((_, reject) => {
+            signal = call.init.signal!;
+            signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+          }),
+        { timeoutMs: 100 },
+      );
       expect(detail.code).to.equal('timeout');
       expect(signal!.aborted).to.equal(true);
     });
@@ -598,7 +630,12 @@ describe('attachCapture', () => {
     it('should reject capture() with the CaptureError', async () => {
       const form = await signupForm();
       const { fetch } = service(() => json(401, { message: 'Unknown publishable key' }));
-      const failure = await attach(form, fetch).capture().then(() => undefined, (e: unknown) => e);
+      const failure = await attach(form, fetch)
+        .capture()
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
       expect(failure).to.be.instanceOf(CaptureError);
       expect((failure as CaptureError).code).to.equal('http_401');
       expect((failure as CaptureError).message).to.equal('Unknown publishable key');
@@ -638,12 +675,21 @@ describe('attachCapture', () => {
     it('should refuse a second attach to the same form and bad options, by code', async () => {
       const form = await signupForm();
       attach(form, service().fetch);
-      expect(() => attach(form, service().fetch)).to.throw(CaptureError).with.property('code', 'already_attached');
+      expect(() => attach(form, service().fetch))
+        .to.throw(CaptureError)
+        .with.property('code', 'already_attached');
       const other = await signupForm();
-      for (const bad of [{ flowId: '' }, { publishableKey: '' }, { baseUrl: 'svc.example' }, { baseUrl: 'ftp://svc.example' }, { timeoutMs: 0 }]) {
-        expect(() => attach(other, service().fetch, bad), JSON.stringify(bad)).to.throw(CaptureError).with.property('code', 'invalid_options');
+      for (const bad of [
+        { flowId: '' },
+        { publishableKey: '' },
+        { baseUrl: 'svc.example' },
+        { baseUrl: 'ftp://svc.example' },
+        { timeoutMs: 0 },
+      ]) {
+        expect(() => attach(other, service().fetch, bad), JSON.stringify(bad))
+          .to.throw(CaptureError)
+          .with.property('code', 'invalid_options');
       }
     });
   });
 });
-

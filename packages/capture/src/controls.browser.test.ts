@@ -10,10 +10,15 @@ afterEach(() => handle?.detach());
 async function read(form: HTMLFormElement, options: Partial<CaptureOptions> = {}): Promise<CaptureRequest> {
   let body: CaptureRequest | undefined;
   handle = attachCapture(form, {
-    flowId: 'flw_test_1', publishableKey: 'pk_test_1', baseUrl: 'https://svc.example', ...options,
+    flowId: 'flw_test_1',
+    publishableKey: 'pk_test_1',
+    baseUrl: 'https://svc.example',
+    ...options,
     fetch: async (_url, init) => {
       body = JSON.parse(String(init.body)) as CaptureRequest;
-      return new Response(JSON.stringify({ capture: { session_token: 'dts_1', attestation_id: 'att_1', committed: false } }), { status: 201 });
+      return new Response(JSON.stringify({ capture: { session_token: 'dts_1', attestation_id: 'att_1', committed: false } }), {
+        status: 201,
+      });
     },
   });
   await handle.capture();
@@ -21,7 +26,10 @@ async function read(form: HTMLFormElement, options: Partial<CaptureOptions> = {}
 }
 
 async function refusal(form: HTMLFormElement, options: Partial<CaptureOptions> = {}): Promise<string> {
-  const failure = await read(form, options).then(() => undefined, (e: unknown) => e);
+  const failure = await read(form, options).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(failure).to.be.instanceOf(CaptureError);
   return (failure as CaptureError).code;
 }
@@ -84,8 +92,10 @@ describe('reading controls', () => {
       enabled: { decision: 'granted', default_checked: true, mandatory: false },
       listbox: { decision: 'declined', default_checked: false, mandatory: false },
     });
-    expect(snapshot).to.contain('<fieldset data-svc-purpose="enabled"><select><option data-svc-decision="declined">No</option>' +
-      '<option data-svc-decision="granted" selected>Yes</option></select></fieldset>');
+    expect(snapshot).to.contain(
+      '<fieldset data-svc-purpose="enabled"><select><option data-svc-decision="declined">No</option>' +
+        '<option data-svc-decision="granted" selected>Yes</option></select></fieldset>',
+    );
   });
 
   it('should attest a required select and radio group as mandatory, and a greyed-out granted radio too', async () => {
@@ -102,7 +112,9 @@ describe('reading controls', () => {
       radio: { decision: 'granted', default_checked: true, mandatory: true },
     });
     expect(snapshot).to.contain('<select required>');
-    expect(snapshot).to.contain('<input type="radio" name="r" data-svc-decision="granted" checked disabled><input type="radio" name="r" data-svc-decision="declined" disabled>');
+    expect(snapshot).to.contain(
+      '<input type="radio" name="r" data-svc-decision="granted" checked disabled><input type="radio" name="r" data-svc-decision="declined" disabled>',
+    );
   });
 
   it('should gather notices once each, in document order, from labels, references and marked text, owned controls included', async () => {
@@ -122,9 +134,11 @@ describe('reading controls', () => {
     expect(decisions).to.deep.equal({ news: { decision: 'declined', default_checked: false, mandatory: false } });
     const news = 'Read this first. Send me news monthly fixed One email a month.';
     expect(notice_hashes).to.deep.equal({ news: await sha256(news), terms: await sha256('Our terms apply.') });
-    expect(snapshot).to.equal('<div data-svc-snapshot="1" data-form-id="f">' +
-      '<fieldset data-svc-purpose="terms"><p>Our terms apply.</p></fieldset>' +
-      '<fieldset data-svc-purpose="news"><input type="checkbox" id="box"><p>Read this first.</p><label>Send me news monthly fixed</label><p>One email a month.</p></fieldset></div>');
+    expect(snapshot).to.equal(
+      '<div data-svc-snapshot="1" data-form-id="f">' +
+        '<fieldset data-svc-purpose="terms"><p>Our terms apply.</p></fieldset>' +
+        '<fieldset data-svc-purpose="news"><input type="checkbox" id="box"><p>Read this first.</p><label>Send me news monthly fixed</label><p>One email a month.</p></fieldset></div>',
+    );
   });
 
   it('should take a notice inside another notice of the purpose once, and hash a lone surrogate as U+FFFD', async () => {

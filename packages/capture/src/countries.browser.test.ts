@@ -21,7 +21,9 @@ describe('askService across country cells', function () {
       return response;
     };
     const headers = { 'x-publishable-key': sandbox.publishable_key };
-    const err = await askService(`${sandbox.base_url}/api/v1/decisions/${token}`, { headers }, { timeoutMs: 5000, fetch }).catch((e: unknown) => e);
+    const err = await askService(`${sandbox.base_url}/api/v1/decisions/${token}`, { headers }, { timeoutMs: 5000, fetch }).catch(
+      (e: unknown) => e,
+    );
     // A publishable key may not read a decision: DE's own refusal proves that DE was asked.
     expect(err).to.be.instanceOf(CaptureError).and.include({ code: 'http_403' });
     expect(seen).to.deep.equal([

@@ -32,7 +32,9 @@ describe('@svc/capture in Node', () => {
 
   it('refuses a non-form with invalid_options instead of reaching for the DOM', async () => {
     const { attachCapture, CaptureError } = await import('./index.js');
-    assert.throws(() => attachCapture({} as HTMLFormElement, { flowId: 'flw_1', publishableKey: 'pk_test_1', baseUrl: 'http://127.0.0.1:4010' }),
-      (error: unknown) => error instanceof CaptureError && error.code === 'invalid_options');
+    assert.throws(
+      () => attachCapture({} as HTMLFormElement, { flowId: 'flw_1', publishableKey: 'pk_test_1', baseUrl: 'http://127.0.0.1:4010' }),
+      (error: unknown) => error instanceof CaptureError && error.code === 'invalid_options',
+    );
   });
 });

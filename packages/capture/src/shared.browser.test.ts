@@ -8,13 +8,17 @@ describe('askService', () => {
 
   it('should resolve with the JSON body, sent without cookies or cache', async () => {
     let seen: RequestInit | undefined;
-    const body = await askService('https://svc.example/x', { method: 'GET' }, {
-      timeoutMs: 1000,
-      fetch: async (_url, init) => {
-        seen = init;
-        return new Response('{"a":1}', { status: 200 });
+    const body = await askService(
+      'https://svc.example/x',
+      { method: 'GET' },
+      {
+        timeoutMs: 1000,
+        fetch: async (_url, init) => {
+          seen = init;
+          return new Response('{"a":1}', { status: 200 });
+        },
       },
-    });
+    );
     expect(body).to.deep.equal({ a: 1 });
     expect(seen!.method).to.equal('GET');
     expect(seen!.credentials).to.equal('omit');
@@ -22,23 +26,35 @@ describe('askService', () => {
   });
 
   it('should reject with http_<status> and the server message, naming the service otherwise', async () => {
-    const own = await askService('https://svc.example/x', {}, { timeoutMs: 1000, fetch: answer(409, '{"message":"Taken"}') }).catch((e: unknown) => e);
+    const own = await askService('https://svc.example/x', {}, { timeoutMs: 1000, fetch: answer(409, '{"message":"Taken"}') }).catch(
+      (e: unknown) => e,
+    );
     expect(own).to.be.instanceOf(CaptureError).and.include({ code: 'http_409', message: 'Taken', status: 409 });
-    const bare = await askService('https://svc.example/x', {}, { timeoutMs: 1000, fetch: answer(503, '') }, 'The render service').catch((e: unknown) => e);
+    const bare = await askService('https://svc.example/x', {}, { timeoutMs: 1000, fetch: answer(503, '') }, 'The render service').catch(
+      (e: unknown) => e,
+    );
     expect((bare as CaptureError).message).to.equal('The render service answered HTTP 503.');
   });
 
   it('should reject with network, and with timeout after timeoutMs, aborting the request', async () => {
-    const offline = await askService('https://svc.example/x', {}, { timeoutMs: 1000, fetch: () => Promise.reject(new TypeError('offline')) }).catch((e: unknown) => e);
+    const offline = await askService(
+      'https://svc.example/x',
+      {},
+      { timeoutMs: 1000, fetch: () => Promise.reject(new TypeError('offline')) },
+    ).catch((e: unknown) => e);
     expect((offline as CaptureError).code).to.equal('network');
     let signal: AbortSignal | undefined;
-    const slow = await askService('https://svc.example/x', {}, {
-      timeoutMs: 50,
-      fetch: (_url, init) => {
-        signal = init.signal!;
-        return new Promise<Response>(() => {});
+    const slow = await askService(
+      'https://svc.example/x',
+      {},
+      {
+        timeoutMs: 50,
+        fetch: (_url, init) => {
+          signal = init.signal!;
+          return new Promise<Response>(() => {});
+        },
       },
-    }).catch((e: unknown) => e);
+    ).catch((e: unknown) => e);
     expect((slow as CaptureError).code).to.equal('timeout');
     expect(signal!.aborted).to.equal(true);
   });
@@ -46,14 +62,19 @@ describe('askService', () => {
   it('should reject with the reason of the caller signal, aborting the request', async () => {
     const caller = new AbortController();
     let signal: AbortSignal | undefined;
-    const asked = askService('https://svc.example/x', {}, {
-      timeoutMs: 1000,
-      signal: caller.signal,
-      fetch: (_url, init) => new Promise<Response>((_, reject) => {
-        signal = init.signal!;
-        signal.addEventListener('abort', () => reject(signal!.reason));
-      }),
-    }).catch((e: unknown) => e);
+    const asked = askService(
+      'https://svc.example/x',
+      {},
+      {
+        timeoutMs: 1000,
+        signal: caller.signal,
+        fetch: (_url, init) =>
+          new Promise<Response>((_, reject) => {
+            signal = init.signal!;
+            signal.addEventListener('abort', () => reject(signal!.reason));
+          }),
+      },
+    ).catch((e: unknown) => e);
     const reason = new Error('reloaded');
     caller.abort(reason);
     expect(await asked).to.equal(reason);
@@ -64,8 +85,12 @@ describe('askService', () => {
 describe('askService and country cells', () => {
   const US = 'https://us.svc.example';
   const DE = 'https://de.svc.example';
-  const wrong = (home: string) => new Response(JSON.stringify({ message: `Served from ${home}.`, code: 'wrong_country', home_country: home }), { status: 421 });
-  const cells = (...list: [string, string][]) => new Response(JSON.stringify({ country: 'US', countries: list.map(([country, base_url]) => ({ country, base_url, trust_url: base_url })) }));
+  const wrong = (home: string) =>
+    new Response(JSON.stringify({ message: `Served from ${home}.`, code: 'wrong_country', home_country: home }), { status: 421 });
+  const cells = (...list: [string, string][]) =>
+    new Response(
+      JSON.stringify({ country: 'US', countries: list.map(([country, base_url]) => ({ country, base_url, trust_url: base_url })) }),
+    );
 
   /** A stand-in for the cells: `answers` by origin, plus the US cell's list; records every request. */
   function service(answers: Record<string, () => Response | Promise<Response>>, listing = () => cells(['US', US], ['DE', DE])) {
@@ -76,7 +101,11 @@ describe('askService and country cells', () => {
     };
     return { seen, fetch };
   }
-  const post: RequestInit = { method: 'POST', headers: { 'content-type': 'application/json', 'x-publishable-key': 'pk_test_1', 'x-svc-render-proof': 'proof' }, body: '{"a":1}' };
+  const post: RequestInit = {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-publishable-key': 'pk_test_1', 'x-svc-render-proof': 'proof' },
+    body: '{"a":1}',
+  };
 
   it('should re-issue a request answered 421 once at the home cell that the same service lists, with its headers and body', async () => {
     const svc = service({ [US]: () => wrong('DE'), [DE]: () => new Response('{"capture":{}}', { status: 201 }) });

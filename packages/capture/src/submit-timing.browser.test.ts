@@ -23,7 +23,12 @@ describe('attachCapture on a real submission', () => {
       event.preventDefault();
       seen.push(new FormData(form));
     });
-    handle = attachCapture(form, { flowId: 'flw_test_1', publishableKey: 'pk_test_1', baseUrl: 'https://svc.example', fetch: () => Promise.reject(new Error('no network in this test')) });
+    handle = attachCapture(form, {
+      flowId: 'flw_test_1',
+      publishableKey: 'pk_test_1',
+      baseUrl: 'https://svc.example',
+      fetch: () => Promise.reject(new Error('no network in this test')),
+    });
     form.querySelector<HTMLInputElement>('[name=email]')!.focus();
     await sendKeys({ press: 'Enter' });
     await waitUntil(() => seen.length === 1, 'the form submitted');

@@ -63,7 +63,12 @@ describe('@svc/client in a browser', function () {
   it('reads a 422 across origins as SvcValidationError naming the field', async () => {
     const svc = createClient({ baseUrl: sandbox.base_url, publishableKey: sandbox.publishable_key });
     const err = await rejection(
-      svc.decisions.create({ kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: 'https://elsewhere.example' }),
+      svc.decisions.create({
+        kind: 'consent',
+        subject_ref: sandbox.flow_id,
+        delivery_mode: 'embed',
+        embed_origin: 'https://elsewhere.example',
+      }),
       SvcValidationError,
     );
     expect(err.status).to.equal(422);

@@ -87,7 +87,8 @@ export async function theResourcesCallTheSameFunctions(): Promise<void> {
   });
   q.result?.buckets[0]?.count satisfies number | null | undefined;
   q.result?.noise?.mechanism satisfies 'geometric' | undefined;
-  for await (const summary of svc.cleanRooms.queries(room.id)) summary.computation_type satisfies 'count' | 'count_by_purpose' | 'overlap' | 'histogram';
+  for await (const summary of svc.cleanRooms.queries(room.id))
+    summary.computation_type satisfies 'count' | 'count_by_purpose' | 'overlap' | 'histogram';
   (await svc.cleanRooms.close(room.id)) satisfies z.infer<typeof cleanRoom>;
 
   const meeting = await svc.meetingConsents.create({ title: 'Review', duration_minutes: 30, agent_ids: ['agt_1'] });

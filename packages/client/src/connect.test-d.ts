@@ -32,7 +32,7 @@ import type {
 } from '@svc/schemas';
 import type { AccountsResource, ConnectionsResource, DeviceLinksResource, TrustPairingsResource } from './resources/connect.js';
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
 type Awaited1<T> = T extends Promise<infer U> ? U : never;
 type Item<T> = T extends SvcList<infer U> ? U : never;

@@ -31,7 +31,13 @@ export type { ListQuery, SvcList, SvcPage } from './lib/pagination.js';
 // Standalone functions, one per endpoint
 export { getMe } from './resources/me.js';
 export { createApiToken, deleteApiToken, listApiTokens, rotateApiToken } from './resources/api-tokens.js';
-export { createApplication, getApplication, listApplicationActivity, listApplications, updateApplication } from './resources/applications.js';
+export {
+  createApplication,
+  getApplication,
+  listApplicationActivity,
+  listApplications,
+  updateApplication,
+} from './resources/applications.js';
 export { createAllowedOrigin, deleteAllowedOrigin, listAllowedOrigins } from './resources/allowed-origins.js';
 export {
   activateFlow,
@@ -46,7 +52,13 @@ export {
 export { createDecision, exchangeDecision, getDecision } from './resources/decisions.js';
 export { verifyConsentToken } from './resources/consent-tokens.js';
 export { advanceTestClock } from './resources/test-clock.js';
-export { createConsentImport, createConsentRecord, getConsentImport, getConsentRecord, withdrawConsentRecord } from './resources/consent-records.js';
+export {
+  createConsentImport,
+  createConsentRecord,
+  getConsentImport,
+  getConsentRecord,
+  withdrawConsentRecord,
+} from './resources/consent-records.js';
 export { getDpvReceipt, getJwks, getReceipt, getSignedReceipt } from './resources/receipts.js';
 export { getConsentStatus } from './resources/consent-status.js';
 export {
@@ -97,24 +109,70 @@ export {
 export { checkAuthority } from './resources/authority.js';
 export { createEscalation, getEscalation, listEscalations, readEscalation, waitForEscalation } from './resources/escalations.js';
 export { createDisclosureReceipt, getDisclosureReceipt } from './resources/disclosure-receipts.js';
-export { castQuorumVote, createAgreement, getAgreement, getAgreementReceipt, listAgreements, listQuorumVotes } from './resources/agreements.js';
+export {
+  castQuorumVote,
+  createAgreement,
+  getAgreement,
+  getAgreementReceipt,
+  listAgreements,
+  listQuorumVotes,
+} from './resources/agreements.js';
 export { listInbox } from './resources/inbox.js';
-export { getResidencyPosture, getResidencyPostureEvidence, getTransferRegisterEvidence, listTransferRegister } from './resources/cross-border.js';
+export {
+  getResidencyPosture,
+  getResidencyPostureEvidence,
+  getTransferRegisterEvidence,
+  listTransferRegister,
+} from './resources/cross-border.js';
 export { getBreachScopeEvidence, reportBreachScope } from './resources/breach-scope.js';
 export { createCredential, getCredential, listCredentials, revokeCredential, verifyPresentation } from './resources/credentials.js';
 export {
-  acceptDataOffer, cancelPortabilityTransfer, completeDataRequest, confirmPortabilityTransfer, counterDataOffer, createDataLicense, createDataOffer,
-  createDataRequest, createPolicy, createPortabilityTransfer, declineDataOffer, extendDataRequest, getDataLicense, getDataOffer, getDataRequest,
-  getPolicy, getPolicyTemplate, getPortabilityTransfer, listDataLicenseAccesses, listDataLicenses, listDataOffers, listDataRequests, listPolicies,
-  listPolicyTemplates, listPortabilityTransfers, markPortabilityTransferReady, recordDataLicenseAccess, rejectDataRequest, reviseDataOffer,
-  revokeDataLicense, revokePolicy, sendDataOffer, startDataRequest,
+  acceptDataOffer,
+  cancelPortabilityTransfer,
+  completeDataRequest,
+  confirmPortabilityTransfer,
+  counterDataOffer,
+  createDataLicense,
+  createDataOffer,
+  createDataRequest,
+  createPolicy,
+  createPortabilityTransfer,
+  declineDataOffer,
+  extendDataRequest,
+  getDataLicense,
+  getDataOffer,
+  getDataRequest,
+  getPolicy,
+  getPolicyTemplate,
+  getPortabilityTransfer,
+  listDataLicenseAccesses,
+  listDataLicenses,
+  listDataOffers,
+  listDataRequests,
+  listPolicies,
+  listPolicyTemplates,
+  listPortabilityTransfers,
+  markPortabilityTransferReady,
+  recordDataLicenseAccess,
+  rejectDataRequest,
+  reviseDataOffer,
+  revokeDataLicense,
+  revokePolicy,
+  sendDataOffer,
+  startDataRequest,
 } from './resources/protect.js';
 export { getTrustScore } from './resources/trust-scores.js';
 export { createVouch, getVouch, listVouches, revokeVouch } from './resources/vouches.js';
 export { createMultiPartyAgreement, getMultiPartyAgreement, listMultiPartyAgreements } from './resources/multi-party-agreements.js';
 export {
-  addCollaborationMember, createCollaboration, dissolveCollaboration, getCollaboration, getCollaborationMembership, listCollaborations,
-  revokeCollaborationMembership, signCollaborationMembership,
+  addCollaborationMember,
+  createCollaboration,
+  dissolveCollaboration,
+  getCollaboration,
+  getCollaborationMembership,
+  listCollaborations,
+  revokeCollaborationMembership,
+  signCollaborationMembership,
 } from './resources/collaborations.js';
 export {
   cancelMeetingConsent,
@@ -136,9 +194,25 @@ export {
   updateModule,
 } from './resources/comply.js';
 export {
-  addAccountUser, cancelDeviceLink, claimDeviceLink, createConnection, createDeviceLink, disconnectConnection, getAccount, getConnection,
-  getDeviceLink, getTrustPairing, listAccounts, listConnections, listDeviceLinks, listTrustPairings, removeAccountUser, resumeConnection,
-  revokeTrustPairing, suspendConnection, updateAccount,
+  addAccountUser,
+  cancelDeviceLink,
+  claimDeviceLink,
+  createConnection,
+  createDeviceLink,
+  disconnectConnection,
+  getAccount,
+  getConnection,
+  getDeviceLink,
+  getTrustPairing,
+  listAccounts,
+  listConnections,
+  listDeviceLinks,
+  listTrustPairings,
+  removeAccountUser,
+  resumeConnection,
+  revokeTrustPairing,
+  suspendConnection,
+  updateAccount,
 } from './resources/connect.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {
@@ -168,41 +242,134 @@ export type { AgentIdentitiesResource, AgentIdentityQuery } from './resources/ag
 export type { DelegationGrantQuery, DelegationsResource } from './resources/delegations.js';
 export type { TransparencyResource } from './resources/transparency.js';
 export type { AgentClientCredentials, ClientAuthMethod, ExchangeDelegationGrantOptions } from './resources/token-exchange.js';
-export type { AuthorityAllowed, AuthorityCheckResult, AuthorityDenied, AuthorityEscalated, AuthorityResource } from './resources/authority.js';
+export type {
+  AuthorityAllowed,
+  AuthorityCheckResult,
+  AuthorityDenied,
+  AuthorityEscalated,
+  AuthorityResource,
+} from './resources/authority.js';
 export type { EscalationQuery, EscalationRead, EscalationsResource, WaitForEscalationOptions } from './resources/escalations.js';
 export type { AgreementQuery, AgreementsResource } from './resources/agreements.js';
 export type { InboxListQuery, InboxResource } from './resources/inbox.js';
 export type { ResidencyPostureResource, TransferRegisterListQuery, TransferRegisterResource } from './resources/cross-border.js';
 export type { BreachScopeResource } from './resources/breach-scope.js';
 export type { CredentialQuery, CredentialsResource, PresentationsResource } from './resources/credentials.js';
-export type { AccountsResource, ConnectionQuery, ConnectionsResource, DeviceLinkQuery, DeviceLinksResource, TrustPairingQuery, TrustPairingsResource } from './resources/connect.js';
 export type {
-  Account, AccountUser, ActivePolicy, ClaimDeviceLinkRequest, Connection, ConnectionDetail, ConnectionStatus, ConnectionSuspension,
-  CreateAccountUserRequest, CreateConnectionRequest, CreateDeviceLinkRequest, DeviceLink, DeviceLinkStatus, DisconnectResult,
-  SuspendConnectionRequest, TrustPairing, TrustTier, UpdateAccountRequest,
+  AccountsResource,
+  ConnectionQuery,
+  ConnectionsResource,
+  DeviceLinkQuery,
+  DeviceLinksResource,
+  TrustPairingQuery,
+  TrustPairingsResource,
+} from './resources/connect.js';
+export type {
+  Account,
+  AccountUser,
+  ActivePolicy,
+  ClaimDeviceLinkRequest,
+  Connection,
+  ConnectionDetail,
+  ConnectionStatus,
+  ConnectionSuspension,
+  CreateAccountUserRequest,
+  CreateConnectionRequest,
+  CreateDeviceLinkRequest,
+  DeviceLink,
+  DeviceLinkStatus,
+  DisconnectResult,
+  SuspendConnectionRequest,
+  TrustPairing,
+  TrustTier,
+  UpdateAccountRequest,
 } from '@svc/schemas';
-export type { CreateCredentialRequest, Credential, CredentialStatus, PresentationVerification, VerifyPresentationRequest } from '@svc/schemas';
 export type {
-  DataLicenseQuery, DataLicensesResource, DataOfferQuery, DataOffersResource, DataRequestQuery, DataRequestsResource, PoliciesResource, PolicyQuery,
-  PolicyTemplatesResource, PortabilityTransferQuery, PortabilityTransfersResource, ProtectResources,
+  CreateCredentialRequest,
+  Credential,
+  CredentialStatus,
+  PresentationVerification,
+  VerifyPresentationRequest,
+} from '@svc/schemas';
+export type {
+  DataLicenseQuery,
+  DataLicensesResource,
+  DataOfferQuery,
+  DataOffersResource,
+  DataRequestQuery,
+  DataRequestsResource,
+  PoliciesResource,
+  PolicyQuery,
+  PolicyTemplatesResource,
+  PortabilityTransferQuery,
+  PortabilityTransfersResource,
+  ProtectResources,
 } from './resources/protect.js';
 export type {
-  ConfirmPortabilityTransferRequest, CreateDataLicenseRequest, CreateDataOfferRequest, CreateDsarRequest, CreatePolicyRequest,
-  CreatePortabilityTransferRequest, DataLicense, DataLicenseAccess, DataLicenseStatus, DataOffer, DataOfferAction, DataOfferRound, DataOfferStatus,
-  DataOfferTermsRequest, DataRequest, DataRequestExport, DataRequestStatus, DsarType, ExtendDataRequestRequest, MarkPortabilityTransferReadyRequest,
-  Policy, PolicyAcceptance, PolicyOwnerType, PolicyStatus, PolicyTemplate, PolicyTemplateConfig, PolicyTemplateId, PortabilityTransfer,
-  PortabilityTransferStatus, RecordDataLicenseAccessRequest, RejectDataRequestRequest,
+  ConfirmPortabilityTransferRequest,
+  CreateDataLicenseRequest,
+  CreateDataOfferRequest,
+  CreateDsarRequest,
+  CreatePolicyRequest,
+  CreatePortabilityTransferRequest,
+  DataLicense,
+  DataLicenseAccess,
+  DataLicenseStatus,
+  DataOffer,
+  DataOfferAction,
+  DataOfferRound,
+  DataOfferStatus,
+  DataOfferTermsRequest,
+  DataRequest,
+  DataRequestExport,
+  DataRequestStatus,
+  DsarType,
+  ExtendDataRequestRequest,
+  MarkPortabilityTransferReadyRequest,
+  Policy,
+  PolicyAcceptance,
+  PolicyOwnerType,
+  PolicyStatus,
+  PolicyTemplate,
+  PolicyTemplateConfig,
+  PolicyTemplateId,
+  PortabilityTransfer,
+  PortabilityTransferStatus,
+  RecordDataLicenseAccessRequest,
+  RejectDataRequestRequest,
 } from '@svc/schemas';
 export type { TrustScoresResource } from './resources/trust-scores.js';
 export type { VouchesResource, VouchQuery } from './resources/vouches.js';
 export type { MultiPartyAgreementsResource } from './resources/multi-party-agreements.js';
 export type { CollaborationQuery, CollaborationsResource } from './resources/collaborations.js';
 export type {
-  AddMembershipRequest, CastQuorumVoteRequest, Collaboration, CollaborationDetail, CollaborationMembership, CollaborationStatus,
-  CreateCollaborationRequest, CreateMultiPartyAgreementRequest, CreateVouchRequest, MembershipRole, MembershipStatus, MultiPartyAgreement,
-  QuorumVoteCast, SignMembershipRequest, TrustScoreFactor, TrustSubjectType, Vouch, VouchStatus,
+  AddMembershipRequest,
+  CastQuorumVoteRequest,
+  Collaboration,
+  CollaborationDetail,
+  CollaborationMembership,
+  CollaborationStatus,
+  CreateCollaborationRequest,
+  CreateMultiPartyAgreementRequest,
+  CreateVouchRequest,
+  MembershipRole,
+  MembershipStatus,
+  MultiPartyAgreement,
+  QuorumVoteCast,
+  SignMembershipRequest,
+  TrustScoreFactor,
+  TrustSubjectType,
+  Vouch,
+  VouchStatus,
 } from '@svc/schemas';
-export type { CleanRoomQueryFilter, CleanRoomsResource, GovernanceResource, MeetingConsentQuery, MeetingConsentsResource, ModulesResource } from './resources/comply.js';
+export type {
+  CleanRoomQueryFilter,
+  CleanRoomsResource,
+  GovernanceResource,
+  MeetingConsentQuery,
+  MeetingConsentsResource,
+  ModulesResource,
+} from './resources/comply.js';
 export type {
   CleanRoom,
   CleanRoomQuery,
@@ -316,7 +483,14 @@ export {
   SvcWebhookVerificationError,
   verifyWebhook,
 } from './verify/webhook.js';
-export type { AnyWebhookVerificationError, SignWebhookOptions, VerifyWebhookOptions, WebhookBody, WebhookHeaders, WebhookSignatureHeaders } from './verify/webhook.js';
+export type {
+  AnyWebhookVerificationError,
+  SignWebhookOptions,
+  VerifyWebhookOptions,
+  WebhookBody,
+  WebhookHeaders,
+  WebhookSignatureHeaders,
+} from './verify/webhook.js';
 export type { WebhookDelivery, WebhookEndpoint, WebhookEvent, WebhookEventData, WebhookEventOf, WebhookEventType } from '@svc/schemas';
 export {
   SvcReceiptFormatError,
@@ -352,8 +526,23 @@ export type {
   TransparencyRecordType,
 } from '@svc/schemas';
 export { merkleTreeHash, verifyAuditChain } from './verify/audit-chain.js';
-export type { AnchorWithReceipts, AuditChainFailureReason, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from './verify/audit-chain.js';
-export type { AnchorReceipt, AuditAnchor, AuditEvent, ConsentRecord, ConsentImport, ConsentStatus, ReceiptRecord, SignedReceipt } from '@svc/schemas';
+export type {
+  AnchorWithReceipts,
+  AuditChainFailureReason,
+  AuditChainKeys,
+  AuditChainVerification,
+  VerifyAuditChainOptions,
+} from './verify/audit-chain.js';
+export type {
+  AnchorReceipt,
+  AuditAnchor,
+  AuditEvent,
+  ConsentRecord,
+  ConsentImport,
+  ConsentStatus,
+  ReceiptRecord,
+  SignedReceipt,
+} from '@svc/schemas';
 export { SvcAgreementVerificationError, verifyAgreementReceipt, type VerifiedAgreementReceipt } from './verify/agreement.js';
 export {
   EVIDENCE_PACKAGE_TYP,

@@ -47,14 +47,12 @@ import type {
   PortabilityTransfersResource,
 } from './resources/protect.js';
 
-type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : false;
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
 type Item<T> = T extends SvcList<infer U> ? U : never;
 
 // ---- Requests are the schemas' input types -----------------------------------------------------------------------
-export type PolicyRequests = [
-  Expect<Equal<Parameters<PoliciesResource['create']>[0], z.input<typeof createPolicyRequest>>>,
-];
+export type PolicyRequests = [Expect<Equal<Parameters<PoliciesResource['create']>[0], z.input<typeof createPolicyRequest>>>];
 export type DataRequestRequests = [
   Expect<Equal<Parameters<DataRequestsResource['create']>[0], z.input<typeof createDsarRequest>>>,
   Expect<Equal<Parameters<DataRequestsResource['extend']>[1], z.input<typeof extendDataRequestRequest>>>,
@@ -88,12 +86,18 @@ export type Responses = [
   Expect<Equal<Awaited<ReturnType<DataRequestsResource['complete']>>, z.infer<typeof dataRequestEnvelope>['data_request']>>,
   Expect<Equal<Item<ReturnType<DataRequestsResource['list']>>, z.infer<typeof dataRequestEnvelope>['data_request']>>,
   Expect<Equal<Awaited<ReturnType<DataLicensesResource['create']>>, z.infer<typeof dataLicenseEnvelope>['data_license']>>,
-  Expect<Equal<Awaited<ReturnType<DataLicensesResource['recordAccess']>>, z.infer<typeof dataLicenseAccessEnvelope>['data_license_access']>>,
+  Expect<
+    Equal<Awaited<ReturnType<DataLicensesResource['recordAccess']>>, z.infer<typeof dataLicenseAccessEnvelope>['data_license_access']>
+  >,
   Expect<Equal<Item<ReturnType<DataLicensesResource['listAccesses']>>, z.infer<typeof dataLicenseAccessEnvelope>['data_license_access']>>,
   Expect<Equal<Awaited<ReturnType<DataOffersResource['accept']>>, z.infer<typeof dataOfferEnvelope>['data_offer']>>,
   Expect<Equal<Item<ReturnType<DataOffersResource['list']>>, z.infer<typeof dataOfferEnvelope>['data_offer']>>,
-  Expect<Equal<Awaited<ReturnType<PortabilityTransfersResource['confirm']>>, z.infer<typeof portabilityTransferEnvelope>['portability_transfer']>>,
-  Expect<Equal<Item<ReturnType<PortabilityTransfersResource['list']>>, z.infer<typeof portabilityTransferEnvelope>['portability_transfer']>>,
+  Expect<
+    Equal<Awaited<ReturnType<PortabilityTransfersResource['confirm']>>, z.infer<typeof portabilityTransferEnvelope>['portability_transfer']>
+  >,
+  Expect<
+    Equal<Item<ReturnType<PortabilityTransfersResource['list']>>, z.infer<typeof portabilityTransferEnvelope>['portability_transfer']>
+  >,
 ];
 
 // ---- The resources on the client are these groups -----------------------------------------------------------------
@@ -143,14 +147,19 @@ export async function protectCalls(): Promise<void> {
   // @ts-expect-error there is no status to set by hand
   await svc.dataOffers.decline(offer.id, { status: 'declined' });
 
-  const transfer = await createPortabilityTransfer(person, { policy_id: policy.id, source_application_id: 'tp_dev_1', destination_application_id: 'tp_dev_2' });
+  const transfer = await createPortabilityTransfer(person, {
+    policy_id: policy.id,
+    source_application_id: 'tp_dev_1',
+    destination_application_id: 'tp_dev_2',
+  });
   await svc.portabilityTransfers.markReady(transfer.id, { data_hash: 'sha256:...' });
   const confirmed = await confirmPortabilityTransfer(svc, { transfer_id: transfer.id, data_hash: 'sha256:...' });
   confirmed.status satisfies 'pending' | 'ready' | 'confirmed' | 'cancelled';
   // @ts-expect-error transfer_id is required
   await svc.portabilityTransfers.confirm({ data_hash: 'sha256:...' });
 
-  for await (const p of listPolicies(svc, { template_id: 'data_offer', owner_type: 'person' })) p.acceptance?.accepted_by satisfies 'person' | 'organisation' | undefined;
+  for await (const p of listPolicies(svc, { template_id: 'data_offer', owner_type: 'person' }))
+    p.acceptance?.accepted_by satisfies 'person' | 'organisation' | undefined;
   // @ts-expect-error owner_type is person or account
   listPolicies(svc, { owner_type: 'agent' });
   // @ts-expect-error a publishable connection is not accepted

@@ -38,7 +38,12 @@ declare const unknownError: unknown;
 export async function publishableKeyClient(): Promise<void> {
   const browser = createClient({ baseUrl, publishableKey: 'pk_test_abc' });
   browser satisfies SvcPublishableClient;
-  await browser.decisions.create({ kind: 'consent', subject_ref: 'flw_dev_1', delivery_mode: 'embed', embed_origin: 'https://shop.example' });
+  await browser.decisions.create({
+    kind: 'consent',
+    subject_ref: 'flw_dev_1',
+    delivery_mode: 'embed',
+    embed_origin: 'https://shop.example',
+  });
 
   // @ts-expect-error a publishable key cannot read the calling identity
   await browser.me();
@@ -106,7 +111,11 @@ export function countryOptions(): void {
     discoverCountries: false,
     onMisdirected: ({ from, to, homeCountry, method, path }) => [from, to, method, path].every(Boolean) && homeCountry !== 'FR',
   }) satisfies SvcClient;
-  createClient({ baseUrl, publishableKey: 'pk_test_abc', onMisdirected: (info) => console.log(info.homeCountry) }) satisfies SvcPublishableClient;
+  createClient({
+    baseUrl,
+    publishableKey: 'pk_test_abc',
+    onMisdirected: (info) => console.log(info.homeCountry),
+  }) satisfies SvcPublishableClient;
   connect({ baseUrl, agentToken: 'ra_agent_abc', countries: {} });
 
   // @ts-expect-error a country's base URL is a string or a URL
@@ -149,7 +158,8 @@ export async function responseShapes(svc: SvcClient): Promise<void> {
   const listed: string = page.items[0]!.token;
   // @ts-expect-error items may be missing under noUncheckedIndexedAccess
   const first: string = page.items[0].name;
-  for await (const token of svc.apiTokens.list()) token.permissions satisfies ('read' | 'write' | 'admin' | 'audit:verify' | 'disclosures:write')[];
+  for await (const token of svc.apiTokens.list())
+    token.permissions satisfies ('read' | 'write' | 'admin' | 'audit:verify' | 'disclosures:write')[];
   void [issued, listed, first];
 }
 
@@ -232,7 +242,10 @@ export async function publishableKeyClientCannotReachRecordsOrWebhooks(): Promis
 
 export async function recordRequestShapes(svc: SvcClient): Promise<void> {
   const subject = { email: 'ada@example.com' };
-  await svc.consentRecords.create({ flow_id: 'flw_dev_1', subject, decisions: { newsletter: { decision: 'granted', default_checked: false } } }, { idempotencyKey: 'k' });
+  await svc.consentRecords.create(
+    { flow_id: 'flw_dev_1', subject, decisions: { newsletter: { decision: 'granted', default_checked: false } } },
+    { idempotencyKey: 'k' },
+  );
   // @ts-expect-error the person is named by email
   await svc.consentRecords.create({ flow_id: 'flw_dev_1', subject: { external_id: 'crm-1' }, decisions: {} });
   // @ts-expect-error a decision is granted or declined
@@ -291,7 +304,8 @@ export async function recordResponseShapes(svc: SvcClient): Promise<void> {
   status.overall_status satisfies 'granted' | 'partial' | 'declined' | 'pending';
   const record = await svc.consentRecords.get('cr_1');
   record.status satisfies 'fulfilled' | 'revoked' | 'expired';
-  for await (const delivery of svc.webhookEndpoints.deliveries('tp_dev_1', 'we_1', { status: 'failed' })) delivery.attempts satisfies unknown[];
+  for await (const delivery of svc.webhookEndpoints.deliveries('tp_dev_1', 'we_1', { status: 'failed' }))
+    delivery.attempts satisfies unknown[];
   for await (const event of svc.audit.events({ application_id: 'tp_dev_1', limit: 1000 })) event.hash satisfies string;
 }
 
@@ -311,7 +325,11 @@ export async function accessTokenProvider(): Promise<void> {
 export async function delegatedAuthority(person: SvcClient): Promise<void> {
   const grant = await person.delegations.create({
     delegate_id: 'agt_dev_1',
-    delegation_grant: { delegation_type: 'ai_agent', delegated_scopes: ['payments:write'], bounds: { value: { max_per_transaction: 100, currency: 'EUR' } } },
+    delegation_grant: {
+      delegation_type: 'ai_agent',
+      delegated_scopes: ['payments:write'],
+      bounds: { value: { max_per_transaction: 100, currency: 'EUR' } },
+    },
   });
   grant.status satisfies 'active' | 'suspended' | 'revoked' | 'expired';
   // @ts-expect-error the envelope is the client's job
@@ -321,9 +339,21 @@ export async function delegatedAuthority(person: SvcClient): Promise<void> {
   // @ts-expect-error roles are principal or delegate
   person.delegations.list({ role: 'owner' });
 
-  const token = await exchangeDelegationGrant({ baseUrl, clientId: 'oc_1', clientSecret: 's', delegationGrantId: grant.id, authMethod: 'client_secret_post' });
-  // @ts-expect-error the client authenticates with a secret, by basic or post only
-  await exchangeDelegationGrant({ baseUrl, clientId: 'oc_1', clientSecret: 's', delegationGrantId: grant.id, authMethod: 'private_key_jwt' });
+  const token = await exchangeDelegationGrant({
+    baseUrl,
+    clientId: 'oc_1',
+    clientSecret: 's',
+    delegationGrantId: grant.id,
+    authMethod: 'client_secret_post',
+  });
+  await exchangeDelegationGrant({
+    baseUrl,
+    clientId: 'oc_1',
+    clientSecret: 's',
+    delegationGrantId: grant.id,
+    // @ts-expect-error the client authenticates with a secret, by basic or post only
+    authMethod: 'private_key_jwt',
+  });
   await person.delegations.exchange(grant.id, { clientId: 'oc_1', clientSecret: 's', scope: ['payments:write'] });
 
   const agent = createClient({ baseUrl, agentToken: token.access_token });

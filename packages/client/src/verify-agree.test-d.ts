@@ -23,9 +23,19 @@ import {
   type SvcList,
 } from './index.js';
 import type {
-  addMembershipRequest, castQuorumVoteRequest, collaboration, collaborationDetail, collaborationMembership,
-  createCollaborationRequest, createMultiPartyAgreementRequest, createVouchRequest, multiPartyAgreement, quorumVoteCast,
-  signMembershipRequest, trustScore, vouch,
+  addMembershipRequest,
+  castQuorumVoteRequest,
+  collaboration,
+  collaborationDetail,
+  collaborationMembership,
+  createCollaborationRequest,
+  createMultiPartyAgreementRequest,
+  createVouchRequest,
+  multiPartyAgreement,
+  quorumVoteCast,
+  signMembershipRequest,
+  trustScore,
+  vouch,
 } from '@svc/schemas';
 
 /** True when A and B are the same type (both ways assignable). */

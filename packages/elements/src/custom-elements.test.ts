@@ -9,7 +9,9 @@ import { fileURLToPath } from 'node:url';
 // @ts-expect-error The analyzer's CLI module ships no types.
 import { cli } from '@custom-elements-manifest/analyzer/cli.js';
 
-interface Named { name: string }
+interface Named {
+  name: string;
+}
 interface Declaration extends Named {
   kind: string;
   tagName?: string;
@@ -21,15 +23,21 @@ interface Declaration extends Named {
   slots?: Named[];
   attributes?: Named[];
 }
-interface Manifest { modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[] }
+interface Manifest {
+  modules: { path: string; declarations?: Declaration[]; exports?: { kind: string; name: string }[] }[];
+}
 
 const packageDir = join(dirname(fileURLToPath(import.meta.url)), '..');
 const checkedIn = JSON.parse(readFileSync(join(packageDir, 'custom-elements.json'), 'utf8')) as Manifest;
-const generated = JSON.parse(JSON.stringify(await cli({
-  argv: ['analyze', '--config', '../../custom-elements-manifest.config.mjs', '--quiet'],
-  cwd: packageDir,
-  noWrite: true,
-}))) as Manifest;
+const generated = JSON.parse(
+  JSON.stringify(
+    await cli({
+      argv: ['analyze', '--config', '../../custom-elements-manifest.config.mjs', '--quiet'],
+      cwd: packageDir,
+      noWrite: true,
+    }),
+  ),
+) as Manifest;
 
 const element = (manifest: Manifest, tag: string): Declaration => {
   const found = manifest.modules.flatMap((m) => m.declarations ?? []).find((d) => d.tagName === tag);
@@ -43,7 +51,7 @@ describe('custom-elements.json', () => {
     assert.deepEqual(checkedIn, generated);
   });
 
-  it('is the package\'s customElements field', () => {
+  it("is the package's customElements field", () => {
     const pkg = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { customElements?: string; files?: string[] };
     assert.equal(pkg.customElements, 'custom-elements.json');
     assert.ok(pkg.files?.includes('custom-elements.json'), 'the manifest is published with the package');
@@ -53,13 +61,28 @@ describe('custom-elements.json', () => {
     const decision = element(checkedIn, 'svc-decision');
     assert.equal(decision.customElement, true);
     assert.ok(decision.summary);
-    assert.deepEqual(names(decision.events),
-      ['svc-cancel', 'svc-complete', 'svc-deadline', 'svc-error', 'svc-ready', 'svc-resize', 'svc-state']);
+    assert.deepEqual(names(decision.events), [
+      'svc-cancel',
+      'svc-complete',
+      'svc-deadline',
+      'svc-error',
+      'svc-ready',
+      'svc-resize',
+      'svc-state',
+    ]);
     assert.deepEqual(names(decision.cssParts), ['base', 'button', 'error', 'expired', 'fallback', 'frame', 'loading', 'status']);
     assert.deepEqual(names(decision.cssProperties), [
-      '--svc-decision-accent', '--svc-decision-accent-text', '--svc-decision-background', '--svc-decision-border',
-      '--svc-decision-color', '--svc-decision-focus-ring', '--svc-decision-font', '--svc-decision-link',
-      '--svc-decision-max-height', '--svc-decision-min-height', '--svc-decision-radius',
+      '--svc-decision-accent',
+      '--svc-decision-accent-text',
+      '--svc-decision-background',
+      '--svc-decision-border',
+      '--svc-decision-color',
+      '--svc-decision-focus-ring',
+      '--svc-decision-font',
+      '--svc-decision-link',
+      '--svc-decision-max-height',
+      '--svc-decision-min-height',
+      '--svc-decision-radius',
     ]);
     assert.deepEqual(names(decision.slots), ['', 'error', 'expired', 'loading']);
     assert.deepEqual(names(decision.attributes), ['label', 'mode', 'token', 'trust-url']);
@@ -70,19 +93,39 @@ describe('custom-elements.json', () => {
     assert.equal(field.customElement, true);
     assert.ok(field.summary);
     assert.deepEqual(names(field.events), ['change', 'svc-capture', 'svc-error']);
-    assert.deepEqual(names(field.cssParts),
-      ['base', 'control', 'description', 'hint', 'label', 'legend', 'message', 'policy', 'row']);
-    assert.deepEqual(names(field.cssProperties), ['--svc-accent', '--svc-border', '--svc-font-family', '--svc-font-size',
-      '--svc-muted', '--svc-radius', '--svc-space', '--svc-text']);
-    assert.deepEqual(names(field.attributes), ['appearance', 'base-url', 'commit', 'disabled', 'flow', 'locale', 'name',
-      'publishable-key', 'purposes', 'theme', 'trust-url']);
+    assert.deepEqual(names(field.cssParts), ['base', 'control', 'description', 'hint', 'label', 'legend', 'message', 'policy', 'row']);
+    assert.deepEqual(names(field.cssProperties), [
+      '--svc-accent',
+      '--svc-border',
+      '--svc-font-family',
+      '--svc-font-size',
+      '--svc-muted',
+      '--svc-radius',
+      '--svc-space',
+      '--svc-text',
+    ]);
+    assert.deepEqual(names(field.attributes), [
+      'appearance',
+      'base-url',
+      'commit',
+      'disabled',
+      'flow',
+      'locale',
+      'name',
+      'publishable-key',
+      'purposes',
+      'theme',
+      'trust-url',
+    ]);
   });
 
   it('describes <svc-provider> and defines each tag from its own module', () => {
     const provider = element(checkedIn, 'svc-provider');
     assert.deepEqual(names(provider.attributes), ['base-url', 'locale', 'publishable-key', 'theme', 'trust-url', 'trust-urls']);
-    const definitions = checkedIn.modules.flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'))
-      .map((e) => e.name).sort();
+    const definitions = checkedIn.modules
+      .flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'))
+      .map((e) => e.name)
+      .sort();
     assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-inbox', 'svc-provider']);
   });
 
@@ -92,8 +135,14 @@ describe('custom-elements.json', () => {
     assert.ok(inbox.summary);
     assert.deepEqual(names(inbox.events), ['svc-error', 'svc-inbox-open']);
     assert.deepEqual(names(inbox.cssParts), ['base', 'list', 'meta', 'more', 'retry', 'row', 'status', 'summary', 'title']);
-    assert.deepEqual(names(inbox.cssProperties), ['--svc-inbox-accent', '--svc-inbox-border', '--svc-inbox-color', '--svc-inbox-font',
-      '--svc-inbox-gap', '--svc-inbox-radius']);
+    assert.deepEqual(names(inbox.cssProperties), [
+      '--svc-inbox-accent',
+      '--svc-inbox-border',
+      '--svc-inbox-color',
+      '--svc-inbox-font',
+      '--svc-inbox-gap',
+      '--svc-inbox-radius',
+    ]);
     assert.deepEqual(names(inbox.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(inbox.attributes), ['application-id', 'base-url', 'kind', 'limit', 'sort', 'trigger', 'trust-url']);
   });

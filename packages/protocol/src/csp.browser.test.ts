@@ -69,9 +69,7 @@ describe('@svc/protocol under a strict CSP', () => {
       expect(report.violations).to.deep.equal([]);
       return;
     }
-    expect(report.violations.map(({ directive, blockedURI }) => `${directive} ${blockedURI}`)).to.deep.equal([
-      'script-src eval',
-    ]);
+    expect(report.violations.map(({ directive, blockedURI }) => `${directive} ${blockedURI}`)).to.deep.equal(['script-src eval']);
   });
 
   it('sees none from classic zod after config({ jitless: true }), the advice for host pages that use it', async () => {

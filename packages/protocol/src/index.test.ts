@@ -13,12 +13,35 @@ describe('@svc/protocol entry', () => {
   it('exports exactly the public API', async () => {
     const api = await import('./index.js');
     assert.deepEqual(Object.keys(api).sort(), [
-      'DEADLINE_THRESHOLDS', 'KINDS', 'MESSAGE_TYPES', 'PROTOCOL_VERSION', 'ProtocolError', 'ProtocolErrorCode',
-      'approvalCompletePayloadSchema', 'approvalStatePayloadSchema', 'brandingSchema', 'cancelPayloadSchema',
-      'completePayloadSchema', 'consentCompletePayloadSchema', 'consentStatePayloadSchema', 'createDeadlineClock',
-      'createFramePort', 'createHostChannel', 'createMessage', 'deadlinePayloadSchema', 'envelopeSchema',
-      'errorPayloadSchema', 'isSvcMessage', 'kindSchema', 'messageSchema', 'parseMessage', 'payloadSchemas',
-      'readyPayloadSchema', 'resizePayloadSchema', 'signatureCompletePayloadSchema', 'statePayloadSchema',
+      'DEADLINE_THRESHOLDS',
+      'KINDS',
+      'MESSAGE_TYPES',
+      'PROTOCOL_VERSION',
+      'ProtocolError',
+      'ProtocolErrorCode',
+      'approvalCompletePayloadSchema',
+      'approvalStatePayloadSchema',
+      'brandingSchema',
+      'cancelPayloadSchema',
+      'completePayloadSchema',
+      'consentCompletePayloadSchema',
+      'consentStatePayloadSchema',
+      'createDeadlineClock',
+      'createFramePort',
+      'createHostChannel',
+      'createMessage',
+      'deadlinePayloadSchema',
+      'envelopeSchema',
+      'errorPayloadSchema',
+      'isSvcMessage',
+      'kindSchema',
+      'messageSchema',
+      'parseMessage',
+      'payloadSchemas',
+      'readyPayloadSchema',
+      'resizePayloadSchema',
+      'signatureCompletePayloadSchema',
+      'statePayloadSchema',
     ]);
   });
 
@@ -48,8 +71,20 @@ describe('@svc/protocol entry', () => {
     // one, see whether these already state the rule; if not, use zod's own kind for it and measure it with `pnpm size`.
     // `union` only builds the exported any-kind schemas; the host path looks variants up instead.
     const allowed = new Set([
-      'string', 'regex', 'int', 'nonnegative', 'positive', 'literal', 'strictObject', 'optional', 'nullable', 'union',
-      'refine', 'record', 'unknown', 'httpUrl',
+      'string',
+      'regex',
+      'int',
+      'nonnegative',
+      'positive',
+      'literal',
+      'strictObject',
+      'optional',
+      'nullable',
+      'union',
+      'refine',
+      'record',
+      'unknown',
+      'httpUrl',
     ]);
     const used = new Set<string>();
     for (const file of readdirSync(new URL('lib/', import.meta.url))) {
@@ -58,7 +93,11 @@ describe('@svc/protocol entry', () => {
       const code = readFileSync(new URL(`lib/${file}`, import.meta.url), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
       for (const [, name] of code.matchAll(/\bz\.([\w.]+)(?:<[^()]*>)?\(/g)) used.add(name!);
     }
-    assert.deepEqual([...used].filter((name) => !allowed.has(name)), [], 'zod kinds outside the list');
+    assert.deepEqual(
+      [...used].filter((name) => !allowed.has(name)),
+      [],
+      'zod kinds outside the list',
+    );
     assert.ok(used.has('strictObject') && used.has('literal'), 'found the schemas to check');
   });
 });

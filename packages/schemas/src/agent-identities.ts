@@ -29,7 +29,10 @@ export const AGENT_METADATA_MAX_DEPTH = 8;
  */
 export const agentMetadata = z.record(z.string().check(z.minLength(1), z.maxLength(100)), z.unknown()).check(
   z.refine((meta) => Object.keys(meta).length <= AGENT_METADATA_MAX_KEYS, `metadata may have at most ${AGENT_METADATA_MAX_KEYS} keys`),
-  z.refine((meta) => depthWithin(meta, AGENT_METADATA_MAX_DEPTH), { message: `metadata may nest at most ${AGENT_METADATA_MAX_DEPTH} levels`, abort: true }),
+  z.refine((meta) => depthWithin(meta, AGENT_METADATA_MAX_DEPTH), {
+    message: `metadata may nest at most ${AGENT_METADATA_MAX_DEPTH} levels`,
+    abort: true,
+  }),
   z.refine((meta) => jsonBytes(meta) <= AGENT_METADATA_MAX_BYTES, `metadata must be at most ${AGENT_METADATA_MAX_BYTES} bytes of JSON`),
 );
 

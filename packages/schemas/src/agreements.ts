@@ -36,45 +36,57 @@ const sha256Hex = z.string().check(z.regex(/^[0-9a-f]{64}$/, 'must be a lower-ca
  * the parties by email with each one's home country, and the quorum (how many signatures make it active).
  */
 export const createAgreementRequest = z.strictObject({
-  agreement: z.strictObject({
-    title: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
-    document: z.strictObject({
-      text: z.string().check(z.minLength(1), z.refine((t) => new TextEncoder().encode(t).length <= AGREEMENT_DOCUMENT_MAX_BYTES, `text must be at most ${AGREEMENT_DOCUMENT_MAX_BYTES} bytes`)),
-      sha256: sha256Hex,
-    }),
-    parties: z.array(z.strictObject({
-      email: z.email().check(z.maxLength(254)),
-      home_country: countryCode,
-      name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
-    })).check(
-      z.minLength(1),
-      z.maxLength(50),
-      z.refine((parties) => new Set(parties.map((p) => p.email.toLowerCase())).size === parties.length, 'a party appears once'),
+  agreement: z
+    .strictObject({
+      title: z.string().check(z.trim(), z.minLength(1), z.maxLength(200)),
+      document: z.strictObject({
+        text: z.string().check(
+          z.minLength(1),
+          z.refine(
+            (t) => new TextEncoder().encode(t).length <= AGREEMENT_DOCUMENT_MAX_BYTES,
+            `text must be at most ${AGREEMENT_DOCUMENT_MAX_BYTES} bytes`,
+          ),
+        ),
+        sha256: sha256Hex,
+      }),
+      parties: z
+        .array(
+          z.strictObject({
+            email: z.email().check(z.maxLength(254)),
+            home_country: countryCode,
+            name: z.optional(z.string().check(z.trim(), z.minLength(1), z.maxLength(200))),
+          }),
+        )
+        .check(
+          z.minLength(1),
+          z.maxLength(50),
+          z.refine((parties) => new Set(parties.map((p) => p.email.toLowerCase())).size === parties.length, 'a party appears once'),
+        ),
+      quorum: z.int().check(z.gte(1)),
+      /** The application the agreement belongs to (default: the account's oldest). */
+      application_id: z.optional(z.string().check(z.maxLength(64))),
+      /**
+       * How each party's signing session is delivered (default `redirect`, the full hosted page each party opens from
+       * their link). `embed_origin` (required for `embed`) and `redirect_uri` are checked as for decisions: an allowed
+       * origin of the application, and an http(s) URL (https for a production application).
+       */
+      delivery_mode: z.optional(z.enum(['embed', 'popup', 'redirect'])),
+      embed_origin: z.optional(webOrigin),
+      redirect_uri: z.optional(httpUri),
+      /**
+       * Until when the parties can sign (default seven days from now, at most ninety): each party's signing session
+       * ends `expired` then, and the agreement's webhook endpoints receive `signature.expired` for each party that had
+       * not decided.
+       */
+      expires_at: z.optional(dateTime()),
+    })
+    .check(
+      z.refine((a) => a.quorum <= a.parties.length, { message: 'quorum cannot be more than the number of parties', path: ['quorum'] }),
+      z.refine((a) => a.delivery_mode !== 'embed' || a.embed_origin !== undefined, {
+        message: 'embed_origin is required when delivery_mode is embed',
+        path: ['embed_origin'],
+      }),
     ),
-    quorum: z.int().check(z.gte(1)),
-    /** The application the agreement belongs to (default: the account's oldest). */
-    application_id: z.optional(z.string().check(z.maxLength(64))),
-    /**
-     * How each party's signing session is delivered (default `redirect`, the full hosted page each party opens from
-     * their link). `embed_origin` (required for `embed`) and `redirect_uri` are checked as for decisions: an allowed
-     * origin of the application, and an http(s) URL (https for a production application).
-     */
-    delivery_mode: z.optional(z.enum(['embed', 'popup', 'redirect'])),
-    embed_origin: z.optional(webOrigin),
-    redirect_uri: z.optional(httpUri),
-    /**
-     * Until when the parties can sign (default seven days from now, at most ninety): each party's signing session
-     * ends `expired` then, and the agreement's webhook endpoints receive `signature.expired` for each party that had
-     * not decided.
-     */
-    expires_at: z.optional(dateTime()),
-  }).check(
-    z.refine((a) => a.quorum <= a.parties.length, { message: 'quorum cannot be more than the number of parties', path: ['quorum'] }),
-    z.refine((a) => a.delivery_mode !== 'embed' || a.embed_origin !== undefined, {
-      message: 'embed_origin is required when delivery_mode is embed',
-      path: ['embed_origin'],
-    }),
-  ),
 });
 export type CreateAgreementRequest = z.input<typeof createAgreementRequest>;
 

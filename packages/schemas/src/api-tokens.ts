@@ -21,10 +21,12 @@ export type ApiToken = z.infer<typeof apiToken>;
 export const createApiTokenRequest = z.strictObject({
   api_token: z.strictObject({
     name: z.string().check(z.minLength(1), z.maxLength(100)),
-    permissions: z.optional(z.array(permission).check(
-      z.minLength(1),
-      z.refine((list) => new Set(list).size === list.length, 'permissions must not repeat'),
-    )),
+    permissions: z.optional(
+      z.array(permission).check(
+        z.minLength(1),
+        z.refine((list) => new Set(list).size === list.length, 'permissions must not repeat'),
+      ),
+    ),
     expires_at: z.optional(z.nullable(dateTime())),
   }),
 });

@@ -31,19 +31,23 @@ const visibility = z.enum(['private', 'public']);
  * homed by `region` (`us` default, or `eu`), which development applications must not set.
  */
 export const createApplicationRequest = z.strictObject({
-  application: z.strictObject({
-    name,
-    environment: z._default(z.enum(['development', 'production']), 'development'),
-    region: z.optional(z.enum(['us', 'eu'])),
-    application_type: z._default(applicationType, 'web'),
-    visibility: z._default(visibility, 'private'),
-    browser_commit_enabled: z._default(z.boolean(), false),
-    /** One of the service's country cells (`GET /api/v1/countries`); default the first. */
-    home_country: z.optional(countryCode),
-  }).check(z.refine((a) => !(a.environment === 'development' && a.region), {
-    message: 'region applies to production applications only',
-    path: ['region'],
-  })),
+  application: z
+    .strictObject({
+      name,
+      environment: z._default(z.enum(['development', 'production']), 'development'),
+      region: z.optional(z.enum(['us', 'eu'])),
+      application_type: z._default(applicationType, 'web'),
+      visibility: z._default(visibility, 'private'),
+      browser_commit_enabled: z._default(z.boolean(), false),
+      /** One of the service's country cells (`GET /api/v1/countries`); default the first. */
+      home_country: z.optional(countryCode),
+    })
+    .check(
+      z.refine((a) => !(a.environment === 'development' && a.region), {
+        message: 'region applies to production applications only',
+        path: ['region'],
+      }),
+    ),
 });
 export type CreateApplicationRequest = z.input<typeof createApplicationRequest>;
 

@@ -77,7 +77,11 @@ export type AnchorReceipts = z.infer<typeof anchorReceipts>;
 /** Query of the audit lists: the application (default: the account's first) and a page. */
 export const auditListQuery = z.strictObject({
   application_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
-  limit: z.optional(z.pipe(z.string().check(z.regex(/^\d{1,4}$/)), z.transform(Number)).check(z.refine((n) => n >= 1 && n <= 1000, 'limit must be between 1 and 1000'))),
+  limit: z.optional(
+    z
+      .pipe(z.string().check(z.regex(/^\d{1,4}$/)), z.transform(Number))
+      .check(z.refine((n) => n >= 1 && n <= 1000, 'limit must be between 1 and 1000')),
+  ),
   cursor: z.optional(z.string().check(z.maxLength(200))),
 });
 
@@ -100,7 +104,9 @@ export const AUDIT_ANCHOR_FORMAT = 'svc-audit-anchor/1';
 export const WITNESS_RECEIPT_FORMAT = 'svc-witness-receipt/1';
 
 /** The object whose JCS bytes an audit event's `hash` is the SHA-256 of. */
-export function auditHashInput(e: Pick<AuditEvent, 'id' | 'application_id' | 'sequence' | 'type' | 'occurred_at' | 'data' | 'previous_hash'>) {
+export function auditHashInput(
+  e: Pick<AuditEvent, 'id' | 'application_id' | 'sequence' | 'type' | 'occurred_at' | 'data' | 'previous_hash'>,
+) {
   return {
     id: e.id,
     application_id: e.application_id,

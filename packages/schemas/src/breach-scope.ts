@@ -29,10 +29,17 @@ export type BreachWindow = z.infer<typeof breachWindow>;
 export const breachScopeRequest = z.strictObject({
   credential_type: breachCredentialType,
   credential_id: z.string().check(z.minLength(1), z.maxLength(512)),
-  window: z.strictObject({
-    from: dateTime(),
-    to: z.optional(dateTime()),
-  }).check(z.refine((w) => w.to === undefined || Date.parse(w.from) <= Date.parse(w.to), { message: 'from must not be after to', path: ['from'] })),
+  window: z
+    .strictObject({
+      from: dateTime(),
+      to: z.optional(dateTime()),
+    })
+    .check(
+      z.refine((w) => w.to === undefined || Date.parse(w.from) <= Date.parse(w.to), {
+        message: 'from must not be after to',
+        path: ['from'],
+      }),
+    ),
 });
 export type BreachScopeRequest = z.input<typeof breachScopeRequest>;
 

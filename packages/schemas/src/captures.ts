@@ -77,7 +77,10 @@ export const captureRequest = z.strictObject({
     // maxLength is the bound a JSON Schema can state (characters never outnumber bytes); the refine is the limit.
     z.string().check(
       z.maxLength(CAPTURE_SNAPSHOT_MAX_BYTES),
-      z.refine((s) => utf8ByteLength(s) <= CAPTURE_SNAPSHOT_MAX_BYTES, `snapshot must be at most ${CAPTURE_SNAPSHOT_MAX_BYTES} bytes of UTF-8 (16 KB)`),
+      z.refine(
+        (s) => utf8ByteLength(s) <= CAPTURE_SNAPSHOT_MAX_BYTES,
+        `snapshot must be at most ${CAPTURE_SNAPSHOT_MAX_BYTES} bytes of UTF-8 (16 KB)`,
+      ),
     ),
   ),
   subject: z.optional(captureSubject),

@@ -26,7 +26,9 @@ export const COLLABORATION_MAX_PARTICIPANTS = 50;
 export const memberPersonId = z.string().check(z.maxLength(64), z.regex(/^prs_[A-Za-z0-9_]{1,60}$/, 'must be the id of a person (prs_…)'));
 
 /** A category of data a member shares (`contact`, `health.steps`): lower case, digits, `_`, `.` and `-`. */
-export const sharedDataCategory = z.string().check(z.regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'must be a data category: lower case letters, digits, _ . - (at most 64)'));
+export const sharedDataCategory = z
+  .string()
+  .check(z.regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'must be a data category: lower case letters, digits, _ . - (at most 64)'));
 /** The data categories a membership shares, each named once. */
 export const sharedDataCategories = z.array(sharedDataCategory).check(
   z.maxLength(50),
@@ -36,10 +38,14 @@ export const sharedDataCategories = z.array(sharedDataCategory).check(
 /** How deep a collaboration's terms may nest. */
 export const COLLABORATION_TERMS_MAX_DEPTH = 20;
 
-const terms = z.record(z.string(), z.unknown()).check(
-  z.refine((value) => depthWithin(value, COLLABORATION_TERMS_MAX_DEPTH) && jsonBytes(value) <= COLLABORATION_TERMS_MAX_BYTES,
-    `terms must be at most ${COLLABORATION_TERMS_MAX_BYTES} bytes of JSON, nested at most ${COLLABORATION_TERMS_MAX_DEPTH} deep`),
-);
+const terms = z
+  .record(z.string(), z.unknown())
+  .check(
+    z.refine(
+      (value) => depthWithin(value, COLLABORATION_TERMS_MAX_DEPTH) && jsonBytes(value) <= COLLABORATION_TERMS_MAX_BYTES,
+      `terms must be at most ${COLLABORATION_TERMS_MAX_BYTES} bytes of JSON, nested at most ${COLLABORATION_TERMS_MAX_DEPTH} deep`,
+    ),
+  );
 
 /** One person's place in a collaboration. */
 export const collaborationMembership = z.object({
@@ -85,23 +91,30 @@ export type CollaborationDetail = z.infer<typeof collaborationDetail>;
  */
 export const createCollaborationRequest = z.strictObject({
   application_id: z.optional(z.string().check(z.maxLength(64))),
-  participant_ids: z.optional(z.array(memberPersonId).check(
-    z.maxLength(COLLABORATION_MAX_PARTICIPANTS),
-    z.refine((ids) => new Set(ids).size === ids.length, 'a participant appears once'),
-  )),
+  participant_ids: z.optional(
+    z.array(memberPersonId).check(
+      z.maxLength(COLLABORATION_MAX_PARTICIPANTS),
+      z.refine((ids) => new Set(ids).size === ids.length, 'a participant appears once'),
+    ),
+  ),
   terms: z.optional(terms),
 });
 export type CreateCollaborationRequest = z.input<typeof createCollaborationRequest>;
 
 /** `POST /api/v1/collaborations/{id}/memberships`: a person joins a pending collaboration. */
-export const addMembershipRequest = z.strictObject({
-  user_id: memberPersonId,
-  role: z.optional(z.enum(['member', 'observer'])),
-  /** The categories proposed to the member (they choose when they sign). */
-  shared_data_categories: z.optional(sharedDataCategories),
-}).check(z.refine((m) => m.role !== 'observer' || !m.shared_data_categories?.length, {
-  message: 'an observer shares no data', path: ['shared_data_categories'],
-}));
+export const addMembershipRequest = z
+  .strictObject({
+    user_id: memberPersonId,
+    role: z.optional(z.enum(['member', 'observer'])),
+    /** The categories proposed to the member (they choose when they sign). */
+    shared_data_categories: z.optional(sharedDataCategories),
+  })
+  .check(
+    z.refine((m) => m.role !== 'observer' || !m.shared_data_categories?.length, {
+      message: 'an observer shares no data',
+      path: ['shared_data_categories'],
+    }),
+  );
 export type AddMembershipRequest = z.input<typeof addMembershipRequest>;
 
 /**

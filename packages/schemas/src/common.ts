@@ -17,7 +17,11 @@ export type ErrorBody = z.infer<typeof errorBody>;
 
 /** Query of every list endpoint: page size and the opaque cursor of the previous page's `next_cursor`. */
 export const listQuery = z.object({
-  limit: z.optional(z.pipe(z.string().check(z.regex(/^\d{1,3}$/)), z.transform(Number)).check(z.refine((n) => n >= 1 && n <= 100, 'limit must be between 1 and 100'))),
+  limit: z.optional(
+    z
+      .pipe(z.string().check(z.regex(/^\d{1,3}$/)), z.transform(Number))
+      .check(z.refine((n) => n >= 1 && n <= 100, 'limit must be between 1 and 100')),
+  ),
   cursor: z.optional(z.string().check(z.maxLength(200))),
 });
 

@@ -8,7 +8,9 @@ import { countryCode } from './countries.js';
 const unique = <T>(items: readonly T[]) => new Set(items).size === items.length;
 const text = (max: number) => z.string().check(z.trim(), z.minLength(1), z.maxLength(max));
 /** An id of ours as a request names it: printable ASCII, no spaces, at most 64 characters. */
-const idRef = z.string().check(z.minLength(1), z.maxLength(64), z.regex(/^[\x21-\x7e]+$/, 'must be an id (printable ASCII without spaces)'));
+const idRef = z
+  .string()
+  .check(z.minLength(1), z.maxLength(64), z.regex(/^[\x21-\x7e]+$/, 'must be an id (printable ASCII without spaces)'));
 
 // ---- modules ------------------------------------------------------------------------------------------------
 
@@ -56,11 +58,16 @@ export const GOVERNANCE_LIMITS = {
 
 const approvals = z.int().check(z.gte(0), z.lte(GOVERNANCE_LIMITS.maxApprovals));
 const retentionDays = z.nullable(z.int().check(z.gte(1), z.lte(GOVERNANCE_LIMITS.maxRetentionDays)));
-const allowedCountries = z.nullable(z.array(countryCode).check(z.minLength(1), z.maxLength(50), z.refine(unique, 'a country appears once')));
+const allowedCountries = z.nullable(
+  z.array(countryCode).check(z.minLength(1), z.maxLength(50), z.refine(unique, 'a country appears once')),
+);
 const dsarDueDays = z.int().check(z.gte(1), z.lte(GOVERNANCE_LIMITS.maxDsarDueDays));
 const minCohort = z.int().check(z.gte(GOVERNANCE_LIMITS.minCohort), z.lte(GOVERNANCE_LIMITS.maxCohort));
-const epsilonBudget = z.number().check(z.gte(GOVERNANCE_LIMITS.minEpsilonBudget), z.lte(GOVERNANCE_LIMITS.maxEpsilonBudget),
-  z.refine((n) => Math.abs(Math.round(n * 1000) - n * 1000) < 1e-6, 'must have at most three decimals'));
+const epsilonBudget = z.number().check(
+  z.gte(GOVERNANCE_LIMITS.minEpsilonBudget),
+  z.lte(GOVERNANCE_LIMITS.maxEpsilonBudget),
+  z.refine((n) => Math.abs(Math.round(n * 1000) - n * 1000) < 1e-6, 'must have at most three decimals'),
+);
 const templateRef = z.nullable(idRef);
 
 /**
@@ -99,16 +106,18 @@ export const governanceEnvelope = z.object({ governance });
 
 /** `PATCH /api/v1/governance` (admin): the settings to change; the others keep their values. */
 export const updateGovernanceRequest = z.strictObject({
-  governance: z.strictObject({
-    api_token_approvals_required: z.optional(approvals),
-    default_retention_days: z.optional(retentionDays),
-    allowed_countries: z.optional(allowedCountries),
-    dsar_due_days: z.optional(dsarDueDays),
-    clean_room_min_cohort: z.optional(minCohort),
-    clean_room_epsilon_budget: z.optional(epsilonBudget),
-    clean_room_require_noise: z.optional(z.boolean()),
-    default_meeting_template: z.optional(templateRef),
-  }).check(z.refine((g) => Object.keys(g).length > 0, 'name at least one setting to change')),
+  governance: z
+    .strictObject({
+      api_token_approvals_required: z.optional(approvals),
+      default_retention_days: z.optional(retentionDays),
+      allowed_countries: z.optional(allowedCountries),
+      dsar_due_days: z.optional(dsarDueDays),
+      clean_room_min_cohort: z.optional(minCohort),
+      clean_room_epsilon_budget: z.optional(epsilonBudget),
+      clean_room_require_noise: z.optional(z.boolean()),
+      default_meeting_template: z.optional(templateRef),
+    })
+    .check(z.refine((g) => Object.keys(g).length > 0, 'name at least one setting to change')),
 });
 export type UpdateGovernanceRequest = z.input<typeof updateGovernanceRequest>;
 
@@ -137,11 +146,9 @@ export const CLEAN_ROOM_MAX_PARTICIPANTS = 20;
 export const cleanRoomStatus = z.enum(['active', 'closed', 'expired']);
 export type CleanRoomStatus = z.infer<typeof cleanRoomStatus>;
 
-const participants = z.array(idRef).check(
-  z.minLength(1),
-  z.maxLength(CLEAN_ROOM_MAX_PARTICIPANTS),
-  z.refine(unique, 'a participant appears once'),
-);
+const participants = z
+  .array(idRef)
+  .check(z.minLength(1), z.maxLength(CLEAN_ROOM_MAX_PARTICIPANTS), z.refine(unique, 'a participant appears once'));
 
 /**
  * `POST /api/v1/clean_rooms`: a clean room under an active agreement of the account. `participants` are the
@@ -202,14 +209,21 @@ export const HISTOGRAM_MAX_MONTHS = 60;
  * captured in `[from, to)` (a histogram's months; default the twelve months up to now); `min_cohort`: a larger minimum
  * bucket than the room's (never a smaller one).
  */
-export const queryDefinition = z.strictObject({
-  participants: z.optional(participants),
-  purpose: z.optional(purposeKey),
-  purposes: z.optional(z.array(purposeKey).check(z.minLength(1), z.maxLength(50), z.refine(unique, 'a purpose appears once'))),
-  from: z.optional(dateTime()),
-  to: z.optional(dateTime()),
-  min_cohort: z.optional(minCohort),
-}).check(z.refine((d) => d.from === undefined || d.to === undefined || Date.parse(d.from) < Date.parse(d.to), { message: 'from must be before to', path: ['from'] }));
+export const queryDefinition = z
+  .strictObject({
+    participants: z.optional(participants),
+    purpose: z.optional(purposeKey),
+    purposes: z.optional(z.array(purposeKey).check(z.minLength(1), z.maxLength(50), z.refine(unique, 'a purpose appears once'))),
+    from: z.optional(dateTime()),
+    to: z.optional(dateTime()),
+    min_cohort: z.optional(minCohort),
+  })
+  .check(
+    z.refine((d) => d.from === undefined || d.to === undefined || Date.parse(d.from) < Date.parse(d.to), {
+      message: 'from must be before to',
+      path: ['from'],
+    }),
+  );
 export type QueryDefinition = z.input<typeof queryDefinition>;
 
 /** Epsilon bounds of one query. */
@@ -223,8 +237,11 @@ export const EPSILON_MAX = 10;
  * purpose buckets for `count_by_purpose`) and may only be raised.
  */
 export const privacyParameters = z.strictObject({
-  epsilon: z.number().check(z.gte(EPSILON_MIN), z.lte(EPSILON_MAX),
-    z.refine((n) => Math.abs(Math.round(n * 1000) - n * 1000) < 1e-6, 'must have at most three decimals')),
+  epsilon: z.number().check(
+    z.gte(EPSILON_MIN),
+    z.lte(EPSILON_MAX),
+    z.refine((n) => Math.abs(Math.round(n * 1000) - n * 1000) < 1e-6, 'must have at most three decimals'),
+  ),
   mechanism: z._default(z.enum(['laplace', 'geometric']), 'laplace'),
   sensitivity: z.optional(z.int().check(z.gte(1), z.lte(1000))),
 });
@@ -256,12 +273,14 @@ export const cleanRoomResult = z.object({
   buckets: z.array(resultBucket),
   min_cohort: z.int(),
   suppressed_buckets: z.int(),
-  noise: z.nullable(z.object({
-    mechanism: z.literal('geometric'),
-    epsilon: z.number(),
-    sensitivity: z.int(),
-    scale: z.number(),
-  })),
+  noise: z.nullable(
+    z.object({
+      mechanism: z.literal('geometric'),
+      epsilon: z.number(),
+      sensitivity: z.int(),
+      scale: z.number(),
+    }),
+  ),
   participants: z.array(z.string()),
   window: z.object({ from: z.nullable(dateTime()), to: z.nullable(dateTime()) }),
   home_country: countryCode,

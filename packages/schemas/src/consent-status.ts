@@ -40,15 +40,17 @@ export const consentStatus = z.object({
 export type ConsentStatus = z.infer<typeof consentStatus>;
 
 /** The query of the consent status: exactly one of `subject[external_id]`, `subject[email]` or `person_id`. */
-export const consentStatusQuery = z.strictObject({
-  'subject[external_id]': z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
-  'subject[email]': z.optional(z.email().check(z.maxLength(320))),
-  person_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
-  /** Limit the status to one flow; its undecided purposes are then listed as `pending`. */
-  flow_id: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-}).check(
-  z.refine(
-    (q) => [q['subject[external_id]'], q['subject[email]'], q.person_id].filter((v) => v !== undefined).length === 1,
-    'name the person with exactly one of subject[external_id], subject[email] or person_id',
-  ),
-);
+export const consentStatusQuery = z
+  .strictObject({
+    'subject[external_id]': z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+    'subject[email]': z.optional(z.email().check(z.maxLength(320))),
+    person_id: z.optional(z.string().check(z.minLength(1), z.maxLength(64))),
+    /** Limit the status to one flow; its undecided purposes are then listed as `pending`. */
+    flow_id: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+  })
+  .check(
+    z.refine(
+      (q) => [q['subject[external_id]'], q['subject[email]'], q.person_id].filter((v) => v !== undefined).length === 1,
+      'name the person with exactly one of subject[external_id], subject[email] or person_id',
+    ),
+  );

@@ -19,20 +19,27 @@ export const PRESENTATION_MAX_LENGTH = 64 * 1024;
  * A credential type, the credential's `vct`: a name (`ConsentCredential`) or a URI, at most 200 characters of
  * letters, digits and `_ . : / # -`.
  */
-export const credentialType = z.string().check(
-  z.regex(/^[A-Za-z][A-Za-z0-9_.:/#-]{0,199}$/, 'must be a name or URI of at most 200 characters (letters, digits, _ . : / # -), starting with a letter'),
-);
+export const credentialType = z
+  .string()
+  .check(
+    z.regex(
+      /^[A-Za-z][A-Za-z0-9_.:/#-]{0,199}$/,
+      'must be a name or URI of at most 200 characters (letters, digits, _ . : / # -), starting with a letter',
+    ),
+  );
 
 /**
  * A holder's public key (a P-256 JWK, no private part) the credential is bound to: its `cnf.jwk`. A presentation of a
  * bound credential must then carry a key binding JWT signed with the matching private key over the verifier's nonce.
  */
-export const holderJwk = z.looseObject({
-  kty: z.literal('EC'),
-  crv: z.literal('P-256'),
-  x: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 coordinate')),
-  y: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 coordinate')),
-}).check(z.refine((jwk) => !('d' in jwk), 'holder_jwk must be a public key: it has a private part ("d")'));
+export const holderJwk = z
+  .looseObject({
+    kty: z.literal('EC'),
+    crv: z.literal('P-256'),
+    x: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 coordinate')),
+    y: z.string().check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url P-256 coordinate')),
+  })
+  .check(z.refine((jwk) => !('d' in jwk), 'holder_jwk must be a public key: it has a private part ("d")'));
 export type HolderJwk = z.infer<typeof holderJwk>;
 
 /**

@@ -57,7 +57,9 @@ export const decisionOutcome = z.enum(['granted', 'declined', 'approved', 'denie
 export type DecisionOutcome = z.infer<typeof decisionOutcome>;
 
 /** The session token of a decision: `dts_` and 43 URL-safe base64 characters (32 random bytes). */
-export const sessionToken = z.string().check(z.regex(/^dts_(?:[a-z]{2}_)?[A-Za-z0-9_-]{43}$/, 'must be a decision session token (dts_...)'));
+export const sessionToken = z
+  .string()
+  .check(z.regex(/^dts_(?:[a-z]{2}_)?[A-Za-z0-9_-]{43}$/, 'must be a decision session token (dts_...)'));
 
 /** An origin: scheme, host and optional port, with no path, query, fragment or trailing slash. */
 export const webOrigin = z.string().check(
@@ -78,7 +80,9 @@ export const httpUri = z.url({ protocol: /^https?$/, message: 'must be an absolu
 const shortText = (max: number) => z.string().check(z.minLength(1), z.maxLength(max));
 
 /** An email address a decision is addressed to (compared lower-case, surrounding spaces ignored). */
-const addresseeEmail = z.string().check(z.maxLength(320), z.regex(/^\s*[^\s@]{1,64}@[^\s@]{1,255}\s*$/, 'must be an email address such as ada@example.com'));
+const addresseeEmail = z
+  .string()
+  .check(z.maxLength(320), z.regex(/^\s*[^\s@]{1,64}@[^\s@]{1,255}\s*$/, 'must be an email address such as ada@example.com'));
 
 /**
  * `POST /api/v1/decisions`: the Decision creation request, exactly as the spec has it. `subject_ref` is a flow id

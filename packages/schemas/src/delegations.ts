@@ -53,18 +53,25 @@ export const delegationBounds = z.strictObject({
   /** The most one action may be worth, in one currency; an action of another currency is beyond it. */
   value: z.optional(z.strictObject({ max_per_transaction: amount(), currency: currencyCode })),
   /** The window actions must fall in (either end may be open, not both). */
-  time: z.optional(z.strictObject({ not_before: z.optional(dateTime()), not_after: z.optional(dateTime()) }).check(
-    z.refine((t) => t.not_before !== undefined || t.not_after !== undefined, 'time needs not_before, not_after or both'),
-    z.refine((t) => !t.not_before || !t.not_after || Date.parse(t.not_before) < Date.parse(t.not_after), 'not_before must be before not_after'),
-  )),
+  time: z.optional(
+    z.strictObject({ not_before: z.optional(dateTime()), not_after: z.optional(dateTime()) }).check(
+      z.refine((t) => t.not_before !== undefined || t.not_after !== undefined, 'time needs not_before, not_after or both'),
+      z.refine(
+        (t) => !t.not_before || !t.not_after || Date.parse(t.not_before) < Date.parse(t.not_after),
+        'not_before must be before not_after',
+      ),
+    ),
+  ),
   /** Whether the agent may ask the principal for more (an escalation) when an action is beyond a bound. */
   escalation: z.optional(z.strictObject({ allowed: z.boolean() })),
   /** The lowest trust score (0-100) the agent must hold to act. */
   reputation: z.optional(z.strictObject({ min_trust_score: z.int().check(z.gte(0), z.lte(100)) })),
   /** The countries actions may take place in. */
-  jurisdiction: z.optional(z.strictObject({
-    allowed: z.array(countryCode).check(z.minLength(1), z.maxLength(250), z.refine(unique, 'countries must not repeat')),
-  })),
+  jurisdiction: z.optional(
+    z.strictObject({
+      allowed: z.array(countryCode).check(z.minLength(1), z.maxLength(250), z.refine(unique, 'countries must not repeat')),
+    }),
+  ),
 });
 export type DelegationBounds = z.infer<typeof delegationBounds>;
 
@@ -83,7 +90,9 @@ export type DelegationStatus = z.infer<typeof delegationStatus>;
  * sub-delegation, made by the parent's delegate, never wider than its parent) are this server's additions.
  */
 export const createDelegationRequest = z.strictObject({
-  delegate_id: z.string().check(z.regex(/^(prs|agt)_[A-Za-z0-9_]{1,60}$/, 'must be a person id (prs_...) or an agent identity id (agt_...)')),
+  delegate_id: z
+    .string()
+    .check(z.regex(/^(prs|agt)_[A-Za-z0-9_]{1,60}$/, 'must be a person id (prs_...) or an agent identity id (agt_...)')),
   delegation_grant: z.strictObject({
     delegation_type: delegationType,
     delegated_scopes: z.optional(z.array(apiScope).check(z.maxLength(50), z.refine(unique, 'scopes must not repeat'))),
@@ -163,17 +172,22 @@ export type TokenExchangeResponse = z.infer<typeof tokenExchangeResponse>;
  * `POST /api/v1/authorities/check` (agent token): the action an agent proposes, asked before it acts. `value` needs
  * `currency`. `escalation_id` names an approved escalation of this very action, which lets it through once.
  */
-export const authorityCheckRequest = z.strictObject({
-  scope: apiScope,
-  action: authorityAction,
-  value: z.optional(moved()),
-  currency: z.optional(currencyCode),
-  jurisdiction: z.optional(countryCode),
-  description: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
-  escalation_id: z.optional(z.string().check(z.regex(/^esc_(?:[a-z]{2}_)?[A-Za-z0-9]{1,40}$/, 'must be an escalation id (esc_...)'))),
-}).check(
-  z.refine((r) => (r.value === undefined) === (r.currency === undefined), { message: 'value and currency go together', path: ['currency'] }),
-);
+export const authorityCheckRequest = z
+  .strictObject({
+    scope: apiScope,
+    action: authorityAction,
+    value: z.optional(moved()),
+    currency: z.optional(currencyCode),
+    jurisdiction: z.optional(countryCode),
+    description: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+    escalation_id: z.optional(z.string().check(z.regex(/^esc_(?:[a-z]{2}_)?[A-Za-z0-9]{1,40}$/, 'must be an escalation id (esc_...)'))),
+  })
+  .check(
+    z.refine((r) => (r.value === undefined) === (r.currency === undefined), {
+      message: 'value and currency go together',
+      path: ['currency'],
+    }),
+  );
 export type AuthorityCheckRequest = z.input<typeof authorityCheckRequest>;
 
 /** The action an authority check or an escalation is about. */
@@ -237,16 +251,21 @@ export const escalationListQuery = z.object({
  * `POST /api/v1/oap/escalations` (agent token): the agent asks for more before acting (trigger `escalation`),
  * for the same action shape an authority check takes. Needs the escalation bound allowed.
  */
-export const createEscalationRequest = z.strictObject({
-  scope: apiScope,
-  action: authorityAction,
-  value: z.optional(moved()),
-  currency: z.optional(currencyCode),
-  jurisdiction: z.optional(countryCode),
-  description: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
-}).check(
-  z.refine((r) => (r.value === undefined) === (r.currency === undefined), { message: 'value and currency go together', path: ['currency'] }),
-);
+export const createEscalationRequest = z
+  .strictObject({
+    scope: apiScope,
+    action: authorityAction,
+    value: z.optional(moved()),
+    currency: z.optional(currencyCode),
+    jurisdiction: z.optional(countryCode),
+    description: z.string().check(z.trim(), z.minLength(1), z.maxLength(500)),
+  })
+  .check(
+    z.refine((r) => (r.value === undefined) === (r.currency === undefined), {
+      message: 'value and currency go together',
+      path: ['currency'],
+    }),
+  );
 export type CreateEscalationRequest = z.input<typeof createEscalationRequest>;
 
 /**

@@ -40,13 +40,15 @@ export const flowStep = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('verify'), title: z.optional(text(200)) }),
   z.strictObject({ type: z.literal('review'), title: z.optional(text(200)) }),
   z.strictObject({ type: z.literal('disclosure'), title: text(200), body: text(20000) }),
-  z.strictObject({
-    type: z.literal('comprehension_check'),
-    question: text(500),
-    choices: z.array(text(200)).check(z.minLength(2), z.maxLength(10)),
-    /** Zero-based index of the right choice. */
-    answer: z.int().check(z.gte(0), z.lte(9)),
-  }).check(z.refine((s) => s.answer < s.choices.length, { message: 'answer must index one of the choices', path: ['answer'] })),
+  z
+    .strictObject({
+      type: z.literal('comprehension_check'),
+      question: text(500),
+      choices: z.array(text(200)).check(z.minLength(2), z.maxLength(10)),
+      /** Zero-based index of the right choice. */
+      answer: z.int().check(z.gte(0), z.lte(9)),
+    })
+    .check(z.refine((s) => s.answer < s.choices.length, { message: 'answer must index one of the choices', path: ['answer'] })),
 ]);
 export type FlowStep = z.infer<typeof flowStep>;
 
@@ -58,9 +60,7 @@ export const disclosedAgent = z.strictObject({
 export type DisclosedAgent = z.infer<typeof disclosedAgent>;
 
 // z.iso.duration() accepts "P0D"; a consent that lasts no time at all is a mistake, so one field must be non-zero.
-const isoDuration = z.iso.duration().check(
-  z.refine((d) => /[1-9]/.test(d), 'consent_duration must be longer than zero'),
-);
+const isoDuration = z.iso.duration().check(z.refine((d) => /[1-9]/.test(d), 'consent_duration must be longer than zero'));
 
 /** A flow's terms: presentation, purposes, consent duration and the hosted step sequence. */
 export const flowConfig = z.strictObject({
@@ -74,7 +74,8 @@ export const flowConfig = z.strictObject({
     z.superRefine((purposes, ctx) => {
       const seen = new Set<string>();
       purposes.forEach((p, i) => {
-        if (seen.has(p.key)) ctx.issues.push({ code: 'custom', message: `duplicate purpose key "${p.key}"`, input: p.key, path: [i, 'key'] });
+        if (seen.has(p.key))
+          ctx.issues.push({ code: 'custom', message: `duplicate purpose key "${p.key}"`, input: p.key, path: [i, 'key'] });
         seen.add(p.key);
         const allowed = mechanismsByBasis[p.basis] ?? [];
         if (!allowed.includes(p.mechanism)) {
@@ -93,10 +94,12 @@ export const flowConfig = z.strictObject({
    * The software agents this flow discloses to people (agent identities of the account), versioned with the rest of
    * the terms: consent and notice records made under a version that declares agents carry `agent_disclosures`.
    */
-  agents: z.optional(z.array(disclosedAgent).check(
-    z.maxLength(20),
-    z.refine((agents) => new Set(agents.map((a) => a.agent_id)).size === agents.length, 'an agent is declared once'),
-  )),
+  agents: z.optional(
+    z.array(disclosedAgent).check(
+      z.maxLength(20),
+      z.refine((agents) => new Set(agents.map((a) => a.agent_id)).size === agents.length, 'an agent is declared once'),
+    ),
+  ),
 });
 export type FlowConfig = z.infer<typeof flowConfig>;
 export type FlowConfigInput = z.input<typeof flowConfig>;
@@ -104,7 +107,9 @@ export type FlowConfigInput = z.input<typeof flowConfig>;
 /** `POST /api/v1/flows`: CreateFlowRequest, with our optional `application_id` (defaults to the account's first). */
 export const createFlowRequest = z.strictObject({
   flow: z.strictObject({
-    pattern: z.string().check(z.regex(/^[a-z][a-z0-9_]{0,39}$/, 'pattern must be a short lower-case word such as standard, recurring or broadcast')),
+    pattern: z
+      .string()
+      .check(z.regex(/^[a-z][a-z0-9_]{0,39}$/, 'pattern must be a short lower-case word such as standard, recurring or broadcast')),
     title: text(200),
     description: z.optional(z.nullable(z.string().check(z.maxLength(2000)))),
     config: z.optional(flowConfig),

@@ -63,10 +63,12 @@ export type FormField = z.infer<typeof formField>;
 export type FormFieldInput = z.input<typeof formField>;
 
 /** Where a subject value comes from: a form field (id or ref) or a hidden field of the form's URL. */
-export const subjectBinding = z.strictObject({
-  field: z.optional(fieldId),
-  hidden: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
-}).check(z.refine((b) => (b.field === undefined) !== (b.hidden === undefined), 'name exactly one of field or hidden'));
+export const subjectBinding = z
+  .strictObject({
+    field: z.optional(fieldId),
+    hidden: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+  })
+  .check(z.refine((b) => (b.field === undefined) !== (b.hidden === undefined), 'name exactly one of field or hidden'));
 export type SubjectBinding = z.infer<typeof subjectBinding>;
 
 /** A purpose bound to the field that carries its decision; a choice field names the choice that means yes. */
@@ -94,9 +96,9 @@ export const createFormConnectionRequest = z.strictObject({
     form_id: z.optional(fieldId),
     fields: z.array(formField).check(z.minLength(1), z.maxLength(200)),
     subject: z.strictObject({ email: subjectBinding, external_id: z.optional(subjectBinding) }),
-    purposes: z.record(purposeKey, purposeBinding).check(
-      z.refine((map) => Object.keys(map).length <= 50, 'purposes may name at most 50 purposes'),
-    ),
+    purposes: z
+      .record(purposeKey, purposeBinding)
+      .check(z.refine((map) => Object.keys(map).length <= 50, 'purposes may name at most 50 purposes')),
   }),
 });
 export type CreateFormConnectionRequest = z.input<typeof createFormConnectionRequest>;
@@ -137,13 +139,22 @@ export const typeformAnswer = z.looseObject({
   field: z.looseObject({ id: fieldId, type: z.string().check(z.maxLength(100)), ref: z.optional(fieldId) }),
   type: z.string().check(z.maxLength(100)),
   boolean: z.optional(z.boolean()),
-  choice: z.optional(z.looseObject({ id: z.optional(z.string()), ref: z.optional(z.string()), label: z.optional(z.string()), other: z.optional(z.string()) })),
-  choices: z.optional(z.looseObject({
-    ids: z.optional(z.array(z.string()).check(z.maxLength(100))),
-    refs: z.optional(z.array(z.string()).check(z.maxLength(100))),
-    labels: z.optional(z.array(z.string()).check(z.maxLength(100))),
-    other: z.optional(z.string()),
-  })),
+  choice: z.optional(
+    z.looseObject({
+      id: z.optional(z.string()),
+      ref: z.optional(z.string()),
+      label: z.optional(z.string()),
+      other: z.optional(z.string()),
+    }),
+  ),
+  choices: z.optional(
+    z.looseObject({
+      ids: z.optional(z.array(z.string()).check(z.maxLength(100))),
+      refs: z.optional(z.array(z.string()).check(z.maxLength(100))),
+      labels: z.optional(z.array(z.string()).check(z.maxLength(100))),
+      other: z.optional(z.string()),
+    }),
+  ),
   email: z.optional(text),
   text: z.optional(text),
   number: z.optional(z.number()),

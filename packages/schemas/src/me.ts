@@ -27,12 +27,14 @@ export const personMe = z.object({
    * Present when a delegate calls with `X-Delegation-Grant-Id`: `person` is then the principal whose context the
    * call acts in, and `delegate` the person calling, within `delegated_scopes`.
    */
-  delegation: z.optional(z.object({
-    delegation_grant_id: z.string(),
-    delegation_type: z.string(),
-    delegate: z.object({ id: z.string(), email: z.string() }),
-    delegated_scopes: z.array(z.string()),
-  })),
+  delegation: z.optional(
+    z.object({
+      delegation_grant_id: z.string(),
+      delegation_type: z.string(),
+      delegate: z.object({ id: z.string(), email: z.string() }),
+      delegated_scopes: z.array(z.string()),
+    }),
+  ),
 });
 
 /** `GET /api/v1/me` with an agent token: the agent, the grant it acts under and the principal it acts for. */

@@ -16,7 +16,10 @@ export const PROTECT_OBJECT_MAX_DEPTH = 8;
 /** A JSON object of at most 16 KB and 8 levels, with keys of 1 to 100 characters. */
 const boundedObject = (name: string) =>
   z.record(z.string().check(z.minLength(1), z.maxLength(100)), z.unknown()).check(
-    z.refine((value) => depthWithin(value, PROTECT_OBJECT_MAX_DEPTH), { message: `${name} may nest at most ${PROTECT_OBJECT_MAX_DEPTH} levels`, abort: true }),
+    z.refine((value) => depthWithin(value, PROTECT_OBJECT_MAX_DEPTH), {
+      message: `${name} may nest at most ${PROTECT_OBJECT_MAX_DEPTH} levels`,
+      abort: true,
+    }),
     z.refine((value) => jsonBytes(value) <= PROTECT_OBJECT_MAX_BYTES, `${name} must be at most ${PROTECT_OBJECT_MAX_BYTES} bytes of JSON`),
   );
 
@@ -27,7 +30,11 @@ const idRef = shortText(64);
 // ---- policy templates -------------------------------------------------------------------------------------------
 
 /** A data category a policy speaks about, e.g. `contact`, `purchase_history`, `health.steps`. */
-export const dataCategory = z.string().check(z.regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'must be a lower-case name of at most 64 characters (a-z, 0-9, _ . -), starting with a letter'));
+export const dataCategory = z
+  .string()
+  .check(
+    z.regex(/^[a-z][a-z0-9_.-]{0,63}$/, 'must be a lower-case name of at most 64 characters (a-z, 0-9, _ . -), starting with a letter'),
+  );
 const dataCategories = z.array(dataCategory).check(z.minLength(1), z.maxLength(50));
 /** An amount of money in minor units (cents) and its ISO 4217 currency. */
 export const moneyAmount = z.strictObject({
@@ -35,7 +42,9 @@ export const moneyAmount = z.strictObject({
   currency: z.string().check(z.regex(/^[A-Z]{3}$/, 'must be an ISO 4217 currency code such as EUR')),
 });
 /** A data format two applications can exchange: a short token (`json`, `csv`) or a media type (`application/ld+json`). */
-export const dataFormat = z.string().check(z.regex(/^[a-z0-9][a-z0-9.+/-]{0,63}$/, 'must be a format token or media type of at most 64 characters (a-z, 0-9, . + / -)'));
+export const dataFormat = z
+  .string()
+  .check(z.regex(/^[a-z0-9][a-z0-9.+/-]{0,63}$/, 'must be a format token or media type of at most 64 characters (a-z, 0-9, . + / -)'));
 
 /**
  * The templates a policy is made from, each with the schema its `config` must meet. `data_license`, `data_offer`,
@@ -210,14 +219,16 @@ export type RejectDataRequestRequest = z.input<typeof rejectDataRequestRequest>;
 export const dataRequestExport = z.object({
   generated_at: dateTime(),
   person: z.object({ id: z.string(), email: z.string() }),
-  consent_records: z.array(z.object({
-    id: z.string(),
-    application_id: z.string(),
-    flow_id: z.string(),
-    flow_version: z.int(),
-    captured_at: dateTime(),
-    expires_at: z.nullable(dateTime()),
-  })),
+  consent_records: z.array(
+    z.object({
+      id: z.string(),
+      application_id: z.string(),
+      flow_id: z.string(),
+      flow_version: z.int(),
+      captured_at: dateTime(),
+      expires_at: z.nullable(dateTime()),
+    }),
+  ),
   /** Receipts are addressed by their record's id (`GET /api/v1/consent_receipts/{id}`). */
   receipt_ids: z.array(z.string()),
   delegation_grant_ids: z.array(z.string()),

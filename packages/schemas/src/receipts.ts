@@ -199,22 +199,26 @@ const identified = z.refine<{ anonymous?: true | undefined; pii_principal_id?: s
 );
 
 /** A consent or notice record (absent `record_type` on old records means consent_record). */
-export const consentReceiptRecord = z.strictObject({
-  ...recordHead,
-  record_type: z.optional(z.enum(['consent_record', 'notice_record'])),
-  pii_processing: piiProcessing,
-  extensions: z.optional(consentReceiptExtensions),
-}).check(identified);
+export const consentReceiptRecord = z
+  .strictObject({
+    ...recordHead,
+    record_type: z.optional(z.enum(['consent_record', 'notice_record'])),
+    pii_processing: piiProcessing,
+    extensions: z.optional(consentReceiptExtensions),
+  })
+  .check(identified);
 export type ConsentReceiptRecord = z.infer<typeof consentReceiptRecord>;
 
 /** An authorization record: authority bounds, and personal-data processing only when there is some. */
-export const authorizationReceiptRecord = z.strictObject({
-  ...recordHead,
-  record_type: z.literal('authorization_record'),
-  pii_processing: z.optional(piiProcessing),
-  authority: receiptAuthority,
-  extensions: z.optional(authorizationReceiptExtensions),
-}).check(identified);
+export const authorizationReceiptRecord = z
+  .strictObject({
+    ...recordHead,
+    record_type: z.literal('authorization_record'),
+    pii_processing: z.optional(piiProcessing),
+    authority: receiptAuthority,
+    extensions: z.optional(authorizationReceiptExtensions),
+  })
+  .check(identified);
 export type AuthorizationReceiptRecord = z.infer<typeof authorizationReceiptRecord>;
 
 /** A receipt record of schema version `svc-cr/2.13` (ISO/IEC TS 27560:2023). */
@@ -237,6 +241,8 @@ export const consentReceiptEnvelope = z.object({ consent_receipt: receiptRecord 
  */
 export const signedReceipt = z.object({
   receipt: receiptRecord,
-  signature: z.string().check(z.regex(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/, 'must be a compact JWS with detached payload (header..signature)')),
+  signature: z
+    .string()
+    .check(z.regex(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/, 'must be a compact JWS with detached payload (header..signature)')),
 });
 export type SignedReceipt = z.infer<typeof signedReceipt>;

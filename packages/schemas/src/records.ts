@@ -75,17 +75,23 @@ export const recordSubject = z.strictObject({
 export type RecordSubject = z.infer<typeof recordSubject>;
 
 /** Map purpose key -> Decision entry, at most 50 purposes. */
-export const recordDecisions = z.record(purposeKey, decisionEntry).check(
-  z.refine((map) => Object.keys(map).length <= RECORD_MAX_PURPOSES, `decisions may name at most ${RECORD_MAX_PURPOSES} purposes`),
-);
+export const recordDecisions = z
+  .record(purposeKey, decisionEntry)
+  .check(z.refine((map) => Object.keys(map).length <= RECORD_MAX_PURPOSES, `decisions may name at most ${RECORD_MAX_PURPOSES} purposes`));
 
 /** Deepest nesting of `client_facts` (the object itself is depth 1). */
 export const CLIENT_FACTS_MAX_DEPTH = 8;
 
 /** Capture context sent with a record: never personal data (an email or phone number anywhere in it is refused). */
 export const clientFacts = z.record(z.string().check(z.maxLength(100)), z.unknown()).check(
-  z.refine((facts) => depthWithin(facts, CLIENT_FACTS_MAX_DEPTH), { message: `client_facts may nest at most ${CLIENT_FACTS_MAX_DEPTH} levels`, abort: true }),
-  z.refine((facts) => JSON.stringify(facts).length <= CLIENT_FACTS_MAX_LENGTH, `client_facts must be at most ${CLIENT_FACTS_MAX_LENGTH} characters of JSON`),
+  z.refine((facts) => depthWithin(facts, CLIENT_FACTS_MAX_DEPTH), {
+    message: `client_facts may nest at most ${CLIENT_FACTS_MAX_DEPTH} levels`,
+    abort: true,
+  }),
+  z.refine(
+    (facts) => JSON.stringify(facts).length <= CLIENT_FACTS_MAX_LENGTH,
+    `client_facts must be at most ${CLIENT_FACTS_MAX_LENGTH} characters of JSON`,
+  ),
 );
 
 /** `POST /api/v1/consent_records`: the Record API request, no additional properties. */
@@ -108,10 +114,12 @@ export const createConsentRecordRequest = z.strictObject({
    * the record's subject (the same email). The record's receipt then carries `extensions.signature_evidence`: a
    * pointer to the agreement's receipt and the SHA-256 of the signature's JWS. An addition to the spec's request.
    */
-  signature: z.optional(z.strictObject({
-    agreement_id: z.string().check(z.minLength(1), z.maxLength(64)),
-    party_id: z.string().check(z.minLength(1), z.maxLength(64)),
-  })),
+  signature: z.optional(
+    z.strictObject({
+      agreement_id: z.string().check(z.minLength(1), z.maxLength(64)),
+      party_id: z.string().check(z.minLength(1), z.maxLength(64)),
+    }),
+  ),
 });
 export type CreateConsentRecordRequest = z.infer<typeof createConsentRecordRequest>;
 

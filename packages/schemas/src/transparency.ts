@@ -19,7 +19,9 @@ export const OAP_PROTOCOL_VERSIONS = ['1.0'] as const;
 export const sha256Digest = z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/, 'must be sha256: and 64 lower-case hex digits'));
 
 /** A compact JWS with detached payload: `header..signature`. */
-export const detachedJws = z.string().check(z.regex(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/, 'must be a compact JWS with detached payload (header..signature)'));
+export const detachedJws = z
+  .string()
+  .check(z.regex(/^[A-Za-z0-9_-]+\.\.[A-Za-z0-9_-]+$/, 'must be a compact JWS with detached payload (header..signature)'));
 
 const text = () => z.string().check(z.minLength(1), z.maxLength(5000));
 const id = () => z.string().check(z.minLength(1), z.maxLength(200));
@@ -281,7 +283,11 @@ export const platformAttestationRecord = z.strictObject({
     base_score: z.int(),
     factors: z.array(z.string()),
   }),
-  receipts: z.strictObject({ schema_version: z.literal(RECEIPT_SCHEMA_VERSION), conforms_to: z.literal(RECEIPT_CONFORMS_TO), schema_url: z.url() }),
+  receipts: z.strictObject({
+    schema_version: z.literal(RECEIPT_SCHEMA_VERSION),
+    conforms_to: z.literal(RECEIPT_CONFORMS_TO),
+    schema_url: z.url(),
+  }),
   transparency_format: z.literal(TRANSPARENCY_FORMAT),
   issued_at: dateTime(),
 });
@@ -326,14 +332,16 @@ const targetLink = z.looseObject({ href: z.string(), type: z.optional(z.string()
 
 /** `/.well-known/api-catalog`: an RFC 9264 linkset (RFC 9727). */
 export const apiCatalog = z.object({
-  linkset: z.array(z.looseObject({
-    anchor: z.string(),
-    'service-desc': z.optional(z.array(targetLink)),
-    'service-doc': z.optional(z.array(targetLink)),
-    'service-meta': z.optional(z.array(targetLink)),
-    status: z.optional(z.array(targetLink)),
-    item: z.optional(z.array(targetLink)),
-  })),
+  linkset: z.array(
+    z.looseObject({
+      anchor: z.string(),
+      'service-desc': z.optional(z.array(targetLink)),
+      'service-doc': z.optional(z.array(targetLink)),
+      'service-meta': z.optional(z.array(targetLink)),
+      status: z.optional(z.array(targetLink)),
+      item: z.optional(z.array(targetLink)),
+    }),
+  ),
 });
 export type ApiCatalog = z.infer<typeof apiCatalog>;
 
@@ -341,12 +349,14 @@ export type ApiCatalog = z.infer<typeof apiCatalog>;
 export const didDocument = z.looseObject({
   '@context': z.array(z.string()),
   id: z.string().check(z.regex(/^did:web:/)),
-  verificationMethod: z.array(z.strictObject({
-    id: z.string(),
-    type: z.literal('JsonWebKey2020'),
-    controller: z.string(),
-    publicKeyJwk: z.looseObject({ kty: z.string() }),
-  })),
+  verificationMethod: z.array(
+    z.strictObject({
+      id: z.string(),
+      type: z.literal('JsonWebKey2020'),
+      controller: z.string(),
+      publicKeyJwk: z.looseObject({ kty: z.string() }),
+    }),
+  ),
   assertionMethod: z.array(z.string()),
   authentication: z.array(z.string()),
 });

@@ -7,10 +7,12 @@ export const vouchStatus = z.enum(['active', 'revoked']);
 export type VouchStatus = z.infer<typeof vouchStatus>;
 
 /** The id of a person (`prs_…`) or of an agent identity (`agt_…`): what a trust score and a vouch are about. */
-export const trustSubjectId = z.string().check(
-  z.maxLength(64),
-  z.regex(/^(?:prs|agt)_[A-Za-z0-9_]{1,60}$/, 'must be the id of a person (prs_…) or of an agent identity (agt_…)'),
-);
+export const trustSubjectId = z
+  .string()
+  .check(
+    z.maxLength(64),
+    z.regex(/^(?:prs|agt)_[A-Za-z0-9_]{1,60}$/, 'must be the id of a person (prs_…) or of an agent identity (agt_…)'),
+  );
 
 /**
  * A person's word for another person, or for an agent identity of the account: it counts in the vouchee's trust score

@@ -354,7 +354,9 @@ export const webhookAttempt = z.object({
   finished_at: z.nullable(dateTime()),
   outcome: z.enum(['in_flight', 'acknowledged', 'rejected', 'failed', 'interrupted']),
   status_code: z.nullable(z.int()),
-  error: z.nullable(z.enum(['client_error', 'server_error', 'unexpected_status', 'connect_timeout', 'read_timeout', 'network_error', 'interrupted'])),
+  error: z.nullable(
+    z.enum(['client_error', 'server_error', 'unexpected_status', 'connect_timeout', 'read_timeout', 'network_error', 'interrupted']),
+  ),
   error_message: z.nullable(z.string()),
   duration_ms: z.nullable(z.int()),
   /** The first 1 KiB of the response body, as text. */

@@ -45,7 +45,10 @@ const code = all.filter((file) => !isTest(file));
 
 describe('the server source', () => {
   it('has at most 10 top-level folders, each named for a part of the product or the infrastructure', () => {
-    const folders = readdirSync(src, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+    const folders = readdirSync(src, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort();
     assert.ok(folders.length <= 10, folders.join(', '));
     assert.deepEqual(folders, Object.keys(FOLDERS).sort());
   });
@@ -58,24 +61,37 @@ describe('the server source', () => {
   it('infra imports no part of the product', () => {
     const offending = code
       .filter((file) => topOf(file) === 'infra')
-      .flatMap((file) => importsOf(join(src, file)).filter((to) => topOf(to) !== 'infra').map((to) => `${file} -> ${to}`));
+      .flatMap((file) =>
+        importsOf(join(src, file))
+          .filter((to) => topOf(to) !== 'infra')
+          .map((to) => `${file} -> ${to}`),
+      );
     assert.deepEqual(offending, []);
   });
 
   it('no part of the product imports the server root', () => {
     const offending = code
       .filter((file) => topOf(file) !== '')
-      .flatMap((file) => importsOf(join(src, file)).filter((to) => topOf(to) === '').map((to) => `${file} -> ${to}`));
+      .flatMap((file) =>
+        importsOf(join(src, file))
+          .filter((to) => topOf(to) === '')
+          .map((to) => `${file} -> ${to}`),
+      );
     assert.deepEqual(offending, []);
   });
 
   it('imports app.ts only from the assembly around it', () => {
     const importers = all.filter((file) => importsOf(join(src, file)).includes('app.ts') && !isTest(file));
-    assert.deepEqual(importers.filter((file) => !ASSEMBLY.has(file)), []);
+    assert.deepEqual(
+      importers.filter((file) => !ASSEMBLY.has(file)),
+      [],
+    );
   });
 
   it('copies no configuration by triggers: one control plane, attached by every cell', () => {
-    const triggers = all.filter((file) => /CREATE\s+TEMP(ORARY)?\s+TRIGGER/i.test(readFileSync(join(src, file), 'utf8')) && file !== 'architecture.test.ts');
+    const triggers = all.filter(
+      (file) => /CREATE\s+TEMP(ORARY)?\s+TRIGGER/i.test(readFileSync(join(src, file), 'utf8')) && file !== 'architecture.test.ts',
+    );
     assert.deepEqual(triggers, []);
   });
 });

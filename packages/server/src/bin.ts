@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   console.log(`svc reference server on ${server.url}
   playground        ${server.url}/
   trust url         ${sandbox.trust_url}
-  country cells     ${Object.values(server.cells).map((cell) => `${cell.country} ${cell.url}`).join(', ')} (SVC_COUNTRIES)
+  country cells     ${Object.values(server.cells)
+    .map((cell) => `${cell.country} ${cell.url}`)
+    .join(', ')} (SVC_COUNTRIES)
   application       ${sandbox.application_id}
   publishable key   ${sandbox.publishable_key}
   demo flow         ${sandbox.flow_id ?? '(none)'} (standard path: sign-in, verify, review)

@@ -57,7 +57,13 @@ function fill(value: string, fixtures: Record<string, string>): string {
 }
 
 /** Sends one raw HTTP request to the server (no normalisation of the target, repeated headers allowed). */
-export function rawRequest(baseUrl: string, method: string, path: string, headers: Record<string, string | string[]>, body?: string | Uint8Array): Promise<RawResponse> {
+export function rawRequest(
+  baseUrl: string,
+  method: string,
+  path: string,
+  headers: Record<string, string | string[]>,
+  body?: string | Uint8Array,
+): Promise<RawResponse> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = request({ host: url.hostname, port: url.port, method, path, headers, agent: false }, (res) => {
@@ -96,7 +102,11 @@ export async function makeFixtures(server: TestServer): Promise<HostileFixtures>
  * be the expected 4xx (never a 5xx) with a JSON body carrying a `message` string. Modules add their own tables
  * in their own test files with this helper; `extra` makes more placeholders (a person's token, an agent's).
  */
-export function describeHostile(title: string, cases: HostileCase[], extra?: (server: TestServer) => Promise<Record<string, string>>): void {
+export function describeHostile(
+  title: string,
+  cases: HostileCase[],
+  extra?: (server: TestServer) => Promise<Record<string, string>>,
+): void {
   describe(title, () => {
     let server: TestServer;
     let fixtures: Record<string, string>;
@@ -119,8 +129,16 @@ export function describeHostile(title: string, cases: HostileCase[], extra?: (se
           body = JSON.stringify(row.json);
           headers['content-type'] ??= 'application/json';
         }
-        const filled = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => fill(x, fixtures)) : fill(v, fixtures)]));
-        const res = await rawRequest(server.url, row.method ?? 'GET', fill(row.path, fixtures), filled, typeof body === 'string' ? fill(body, fixtures) : body);
+        const filled = Object.fromEntries(
+          Object.entries(headers).map(([k, v]) => [k, Array.isArray(v) ? v.map((x) => fill(x, fixtures)) : fill(v, fixtures)]),
+        );
+        const res = await rawRequest(
+          server.url,
+          row.method ?? 'GET',
+          fill(row.path, fixtures),
+          filled,
+          typeof body === 'string' ? fill(body, fixtures) : body,
+        );
         assert.ok(res.status < 500, `got ${res.status}: ${res.text.slice(0, 200)}`);
         const expected = Array.isArray(row.status) ? row.status : [row.status];
         assert.ok(expected.includes(res.status), `expected ${expected.join('|')}, got ${res.status}: ${res.text.slice(0, 300)}`);

@@ -31,12 +31,16 @@ describe('the OpenAPI document under redocly lint (recommended)', () => {
     const file = join(dir, 'openapi.json');
     writeFileSync(file, await (await fetch(`${server.url}/.well-known/openapi`)).text());
     const run = spawnSync(process.execPath, [redocly, 'lint', file, '--extends=recommended', '--format=json'], {
-      encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, timeout: 120_000,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      timeout: 120_000,
     });
     const start = run.stdout.indexOf('{');
     assert.ok(start >= 0, `redocly printed no report: ${run.stderr.slice(0, 2000)}`);
     const report = JSON.parse(run.stdout.slice(start)) as LintReport;
-    const errors = report.problems.filter((p) => p.severity === 'error').map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
+    const errors = report.problems
+      .filter((p) => p.severity === 'error')
+      .map((p) => `${p.ruleId} at ${p.location[0]?.pointer}: ${p.message}`);
     assert.deepEqual(errors, []);
     assert.equal(report.totals.errors, 0);
   });

@@ -7,7 +7,10 @@ import { startTestServer, type TestServer } from './testing.js';
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, { security: Record<string, unknown>[]; requestBody?: unknown; responses: Record<string, unknown> }>>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, { type: string; scheme?: string; in?: string; name?: string }>;
+  };
 };
 
 /**
@@ -16,9 +19,16 @@ type Doc = {
  * the server answers is an API operation the document describes.
  */
 const PAGES = [
-  /^get \/$/, /^(get|post) \/decisions\/\{\}(\/(embed|transitions|drops))?$/, /^get \/assets\//, /^get \/accord\/\{\}$/,
-  /^get \/authorization_receipts\/\{\}\/withdraw$/, /^(get|post) \/playground\//, /^get \/sdk\/v1\/\{\}$/,
-  /^(get|post) \/oauth\/interaction\//, /^get \/oap\/escalations/, /^(get|post) \/inbox(\/|$)/,
+  /^get \/$/,
+  /^(get|post) \/decisions\/\{\}(\/(embed|transitions|drops))?$/,
+  /^get \/assets\//,
+  /^get \/accord\/\{\}$/,
+  /^get \/authorization_receipts\/\{\}\/withdraw$/,
+  /^(get|post) \/playground\//,
+  /^get \/sdk\/v1\/\{\}$/,
+  /^(get|post) \/oauth\/interaction\//,
+  /^get \/oap\/escalations/,
+  /^(get|post) \/inbox(\/|$)/,
 ];
 const isPage = (route: string) => PAGES.some((page) => page.test(route));
 
@@ -48,7 +58,9 @@ describe('GET /.well-known/openapi', () => {
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:\w+(\{[^}]*\})?/g, '{}')}`),
     );
     assert.ok(served.size > 200);
-    const described = new Set(Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path.replace(/\{[^}]+\}/g, '{}')}`)));
+    const described = new Set(
+      Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((m) => `${m} ${path.replace(/\{[^}]+\}/g, '{}')}`)),
+    );
     const missing = [...served].filter((r) => !described.has(r) && !isPage(r));
     assert.deepEqual(missing, [], 'served but not described');
     const phantom = [...described].filter((r) => !served.has(r));
@@ -56,8 +68,17 @@ describe('GET /.well-known/openapi', () => {
   });
 
   it('declares the two security schemes and a shared error body', () => {
-    assert.deepEqual(doc.components.securitySchemes.api_token, { ...doc.components.securitySchemes.api_token, type: 'http', scheme: 'bearer' });
-    assert.deepEqual(doc.components.securitySchemes.publishable_key, { ...doc.components.securitySchemes.publishable_key, type: 'apiKey', in: 'header', name: 'X-Publishable-Key' });
+    assert.deepEqual(doc.components.securitySchemes.api_token, {
+      ...doc.components.securitySchemes.api_token,
+      type: 'http',
+      scheme: 'bearer',
+    });
+    assert.deepEqual(doc.components.securitySchemes.publishable_key, {
+      ...doc.components.securitySchemes.publishable_key,
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-Publishable-Key',
+    });
     const error = doc.components.schemas.Error as { required: string[] };
     assert.ok(error.required.includes('message'));
     assert.deepEqual((doc.paths['/api/v1/flows']?.post?.responses['422'] as { $ref: string }).$ref, '#/components/responses/Error');
@@ -94,7 +115,9 @@ describe('GET /.well-known/openapi', () => {
   });
 
   it('describes request bodies as the server reads them (defaults optional, unknown fields refused)', () => {
-    const body = doc.paths['/api/v1/api_tokens']?.post?.requestBody as { content: { 'application/json': { schema: { properties: { api_token: { required: string[]; additionalProperties: boolean } } } } } };
+    const body = doc.paths['/api/v1/api_tokens']?.post?.requestBody as {
+      content: { 'application/json': { schema: { properties: { api_token: { required: string[]; additionalProperties: boolean } } } } };
+    };
     const inner = body.content['application/json'].schema.properties.api_token;
     assert.deepEqual(inner.required, ['name']);
     assert.equal(inner.additionalProperties, false);

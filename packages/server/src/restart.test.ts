@@ -13,13 +13,35 @@ describe('restart on the same data directory', () => {
   it('keeps tokens, applications, origins, flows, the sandbox token and the JWKS', async () => {
     const first = await startTestServer({ dataDir });
     const jwks = await (await fetch(`${first.url}/.well-known/jwks.json`)).text();
-    const token = ((await (await first.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: 'kept', permissions: ['read', 'write'] } } })).json()) as { api_token: ApiToken & { token: string } }).api_token;
-    const app = ((await (await first.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Kept', environment: 'production', region: 'eu' } } })).json()) as { application: Application; publishable_key: string });
-    await first.api(`/api/v1/applications/${app.application.id}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin: 'https://kept.example' } } });
-    const flow = ((await (await first.api('/api/v1/flows', {
+    const token = (
+      (await (
+        await first.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: 'kept', permissions: ['read', 'write'] } } })
+      ).json()) as { api_token: ApiToken & { token: string } }
+    ).api_token;
+    const app = (await (
+      await first.api('/api/v1/applications', {
+        method: 'POST',
+        json: { application: { name: 'Kept', environment: 'production', region: 'eu' } },
+      })
+    ).json()) as { application: Application; publishable_key: string };
+    await first.api(`/api/v1/applications/${app.application.id}/allowed_origins`, {
       method: 'POST',
-      json: { flow: { pattern: 'standard', title: 'Kept', config: { purposes: [{ key: 'a', label: 'A', basis: 'consent', mechanism: 'explicit' }] } } },
-    })).json()) as { flow: Flow }).flow;
+      json: { allowed_origin: { origin: 'https://kept.example' } },
+    });
+    const flow = (
+      (await (
+        await first.api('/api/v1/flows', {
+          method: 'POST',
+          json: {
+            flow: {
+              pattern: 'standard',
+              title: 'Kept',
+              config: { purposes: [{ key: 'a', label: 'A', basis: 'consent', mechanism: 'explicit' }] },
+            },
+          },
+        })
+      ).json()) as { flow: Flow }
+    ).flow;
     await first.api(`/api/v1/flows/${flow.id}/activate`, { method: 'POST' });
     await first.api(`/api/v1/flows/${flow.id}/versions`, { method: 'POST', json: { flow: { title: 'Kept v2' } } });
     const sandbox = first.sandbox;
@@ -40,10 +62,18 @@ describe('restart on the same data directory', () => {
       const me = await second.api('/api/v1/me', { headers: { authorization: `Bearer ${token.token}` } });
       assert.equal(me.status, 200, 'a created token still works');
 
-      const readApp = ((await (await second.api(`/api/v1/applications/${app.application.id}`)).json()) as { application: Application }).application;
+      const readApp = ((await (await second.api(`/api/v1/applications/${app.application.id}`)).json()) as { application: Application })
+        .application;
       assert.deepEqual(readApp, app.application);
-      const origins = ((await (await second.api(`/api/v1/applications/${app.application.id}/allowed_origins`)).json()) as { allowed_origins: AllowedOrigin[] }).allowed_origins;
-      assert.deepEqual(origins.map((o) => o.origin), ['https://kept.example']);
+      const origins = (
+        (await (await second.api(`/api/v1/applications/${app.application.id}/allowed_origins`)).json()) as {
+          allowed_origins: AllowedOrigin[];
+        }
+      ).allowed_origins;
+      assert.deepEqual(
+        origins.map((o) => o.origin),
+        ['https://kept.example'],
+      );
       const key = await fetch(`${second.url}/api/v1/me`, { headers: { 'x-publishable-key': app.publishable_key } });
       assert.equal(key.status, 403, 'the publishable key still authenticates (and is still only a publishable key)');
 

@@ -92,7 +92,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const port = options.port ?? Number(process.env.PORT ?? 4010);
   const host = options.host ?? process.env.HOST ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir ?? process.env.SVC_DATA_DIR ?? '.svc');
-  const countries = options.countries ? parseCountries(options.countries.join(',')) : parseCountries(process.env.SVC_COUNTRIES ?? DEFAULT_COUNTRIES.join(','));
+  const countries = options.countries
+    ? parseCountries(options.countries.join(','))
+    : parseCountries(process.env.SVC_COUNTRIES ?? DEFAULT_COUNTRIES.join(','));
   const wantsTestClock = options.clock === true || (options.clock === undefined && process.env.SVC_TEST_CLOCK === '1');
   const clock = wantsTestClock ? createTestClock() : typeof options.clock === 'object' ? options.clock : systemClock;
   const cells = new Cells();

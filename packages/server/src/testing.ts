@@ -37,8 +37,12 @@ export interface TestCells {
 export async function startTestCells(countries: readonly string[] = ['US', 'DE']): Promise<TestCells> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-test-'));
   const server = await startServer({ port: 0, dataDir, clock: true, countries });
-  const cells = Object.fromEntries(Object.values(server.cells).map((cell) =>
-    [cell.country, testServer({ ...server, url: cell.url, context: cell.context }, dataDir, false)]));
+  const cells = Object.fromEntries(
+    Object.values(server.cells).map((cell) => [
+      cell.country,
+      testServer({ ...server, url: cell.url, context: cell.context }, dataDir, false),
+    ]),
+  );
   return {
     cells,
     first: cells[countries[0]!.toUpperCase()]!,

@@ -78,9 +78,14 @@ ${script}</head><body><main id="slot"></main></body></html>`);
     origin,
     post,
     newDecision: async () =>
-      (await post<{ decision: { session_token: string } }>('/api/v1/decisions', {
-        kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: origin,
-      })).decision.session_token,
+      (
+        await post<{ decision: { session_token: string } }>('/api/v1/decisions', {
+          kind: 'consent',
+          subject_ref: sandbox.flow_id,
+          delivery_mode: 'embed',
+          embed_origin: origin,
+        })
+      ).decision.session_token,
     async close() {
       await browser?.close();
       site.close();

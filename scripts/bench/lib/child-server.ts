@@ -33,7 +33,10 @@ export function announceReady(ready: unknown, stop: () => Promise<void>): void {
 }
 
 /** In the parent: starts `moduleUrl` with `--serve` in a child process and waits for its `READY` line. */
-export async function startChild<T>(moduleUrl: string, nodeArgs: string[] = []): Promise<{ ready: T; cpuMs(): number; stop(): Promise<void> }> {
+export async function startChild<T>(
+  moduleUrl: string,
+  nodeArgs: string[] = [],
+): Promise<{ ready: T; cpuMs(): number; stop(): Promise<void> }> {
   const child: ChildProcessByStdio<Writable, Readable, null> = spawn(
     process.execPath,
     [...nodeArgs, '--conditions=source', '--import', 'tsx', fileURLToPath(moduleUrl), '--serve'],

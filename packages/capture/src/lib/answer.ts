@@ -15,7 +15,10 @@ export function answerBody(response: Response, text: string, service = 'The serv
   const { ok, status } = response;
   if (!ok) {
     const message = (body as { message?: unknown } | null | undefined)?.message;
-    throw new CaptureError(`http_${status}`, (typeof message === 'string' && message) || `${service} answered HTTP ${status}.`, { status, body });
+    throw new CaptureError(`http_${status}`, (typeof message === 'string' && message) || `${service} answered HTTP ${status}.`, {
+      status,
+      body,
+    });
   }
   return body;
 }
@@ -63,8 +66,11 @@ export async function askService(url: string, init: RequestInit, options: AskOpt
   const base = url.split('/api/v1/')[0]!;
   const follow = async (error: CaptureError): Promise<unknown> => {
     const home = (error?.body as { home_country?: string } | undefined)?.home_country;
-    const cell = home && ((await exchange(`${base}/api/v1/countries`, { headers: init.headers })) as { countries: { country: string; base_url: string }[] })
-      .countries.find((c) => c.country == home);
+    const cell =
+      home &&
+      (
+        (await exchange(`${base}/api/v1/countries`, { headers: init.headers })) as { countries: { country: string; base_url: string }[] }
+      ).countries.find((c) => c.country == home);
     if (cell) return exchange(url.replace(base, cell.base_url), init);
     throw error;
   };
@@ -72,12 +78,15 @@ export async function askService(url: string, init: RequestInit, options: AskOpt
   // The timer races the exchange rather than trusting the abort alone: a fetch that ignores its signal must not
   // hold the caller (and the person's form) back either.
   try {
-    return await Promise.race([exchange(url, init).catch(follow), new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        controller.abort();
-        reject(new CaptureError('timeout', `${service} did not answer within ${timeoutMs} ms.`));
-      }, timeoutMs);
-    })]);
+    return await Promise.race([
+      exchange(url, init).catch(follow),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          reject(new CaptureError('timeout', `${service} did not answer within ${timeoutMs} ms.`));
+        }, timeoutMs);
+      }),
+    ]);
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);

@@ -55,12 +55,18 @@ const missing = (value: unknown) => !value || typeof value !== 'string';
 
 function checkOptions(form: HTMLFormElement, options: CaptureOptions): void {
   const { flowId, publishableKey, baseUrl, timeoutMs } = options ?? {};
-  const problem = form?.localName !== 'form' ? 'attachCapture needs a <form> element'
-    : missing(flowId) ? 'flowId must be the flow id (flw_...)'
-    : missing(publishableKey) ? 'publishableKey must be the publishable key (pk_...)'
-    : !httpUrl(String(baseUrl)) ? 'baseUrl must be an absolute http(s) URL'
-    : timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0) ? 'timeoutMs must be a positive number of milliseconds'
-    : '';
+  const problem =
+    form?.localName !== 'form'
+      ? 'attachCapture needs a <form> element'
+      : missing(flowId)
+        ? 'flowId must be the flow id (flw_...)'
+        : missing(publishableKey)
+          ? 'publishableKey must be the publishable key (pk_...)'
+          : !httpUrl(String(baseUrl))
+            ? 'baseUrl must be an absolute http(s) URL'
+            : timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)
+              ? 'timeoutMs must be a positive number of milliseconds'
+              : '';
   if (problem) throw new CaptureError('invalid_options', `${problem}.`);
 }
 

@@ -60,7 +60,10 @@ function kindOf(key: string, el: Element): Kind {
   // Anything that takes part in a form but is not one of the supported controls cannot carry a decision: the
   // listed elements (they alone have `willValidate`) and form-associated custom elements.
   if (!('willValidate' in el) && !(el.constructor as { formAssociated?: boolean }).formAssociated) return 'notice';
-  throw refuse(key, `is marked on <${tag === 'input' ? `input type="${type}"` : tag}>, which cannot carry a decision; use a checkbox, radios or a select.`);
+  throw refuse(
+    key,
+    `is marked on <${tag === 'input' ? `input type="${type}"` : tag}>, which cannot carry a decision; use a checkbox, radios or a select.`,
+  );
 }
 
 const byDocumentOrder = (a: Element, b: Element): number =>
@@ -83,8 +86,12 @@ function gather(form: HTMLFormElement, mapping: Readonly<Record<string, PurposeT
     return Object.entries(mapping).map(([key, target]) => {
       let found: Element[];
       try {
-        found = typeof target === 'string' ? [...form.querySelectorAll(target)]
-          : (target as Node).nodeType === 1 ? [target as Element] : [...(target as Iterable<Element>)];
+        found =
+          typeof target === 'string'
+            ? [...form.querySelectorAll(target)]
+            : (target as Node).nodeType === 1
+              ? [target as Element]
+              : [...(target as Iterable<Element>)];
       } catch (cause) {
         throw refuse(key, 'has an invalid selector.', { cause });
       }
@@ -118,7 +125,8 @@ function readPurpose(key: string, elements: Element[]): PurposeReading {
     const choices = (select ? [...select.options] : controls) as (HTMLInputElement & HTMLOptionElement)[];
     // The option a select shows before anyone touches it: the last one carrying `selected`, else (for a drop-down)
     // the first enabled one, as the HTML reset algorithm picks it.
-    const initial = select && (choices.findLast((o) => o.defaultSelected) ?? (select.size > 1 ? undefined : choices.find((o) => !o.disabled)));
+    const initial =
+      select && (choices.findLast((o) => o.defaultSelected) ?? (select.size > 1 ? undefined : choices.find((o) => !o.disabled)));
     // A checkbox grants when ticked; a radio or option grants when the chosen one means `granted`.
     const grants = (c: Element) => kind === 'checkbox' || meaningOf(c) === 'granted';
     if (!choices.some(grants)) throw refuse(key, `has no ${select ? 'option' : 'radio'} meaning granted (data-svc-decision="granted").`);
@@ -132,13 +140,20 @@ function readPurpose(key: string, elements: Element[]): PurposeReading {
     };
     const common = (c: Element) => ({ id: c.id, name: (c as HTMLInputElement).name, required: isRequired(c), disabled: isDisabled(c) });
     snapshot = select
-      ? [{
-        tag: 'select', ...common(select),
-        options: choices.map((o) => ({ meaning: meaningOf(o), selected: o === initial, text: normalizeText(o.text) })),
-      }]
+      ? [
+          {
+            tag: 'select',
+            ...common(select),
+            options: choices.map((o) => ({ meaning: meaningOf(o), selected: o === initial, text: normalizeText(o.text) })),
+          },
+        ]
       : controls.map((c) => ({
-        tag: 'input', type: kind as 'checkbox' | 'radio', ...common(c), meaning: kind === 'radio' ? meaningOf(c) : undefined, checked: c.defaultChecked,
-      }));
+          tag: 'input',
+          type: kind as 'checkbox' | 'radio',
+          ...common(c),
+          meaning: kind === 'radio' ? meaningOf(c) : undefined,
+          checked: c.defaultChecked,
+        }));
   }
 
   // The notice is what the page shows with the purpose: the elements marked with it that are not controls, each
@@ -148,16 +163,24 @@ function readPurpose(key: string, elements: Element[]): PurposeReading {
     for (const label of control.labels ?? []) shown.add(label);
     const root = control.getRootNode() as Partial<NonElementParentNode>;
     // getAttribute's null joins as an empty string; getElementById('') finds nothing.
-    for (const id of ['aria-labelledby', 'aria-describedby', 'data-svc-notice'].map((a) => control.getAttribute(a)).join(' ').split(/\s+/)) {
+    for (const id of ['aria-labelledby', 'aria-describedby', 'data-svc-notice']
+      .map((a) => control.getAttribute(a))
+      .join(' ')
+      .split(/\s+/)) {
       const el = root.getElementById?.(id);
       if (el) shown.add(el);
     }
   }
   const all = [...shown];
-  const notices = all.filter((el) => !all.some((other) => other !== el && other.contains(el))).sort(byDocumentOrder).map((el): NoticeReading => ({
-    tag: el.localName === 'label' ? 'label' : 'p',
-    text: normalizeText(visibleText(el)),
-  }));
+  const notices = all
+    .filter((el) => !all.some((other) => other !== el && other.contains(el)))
+    .sort(byDocumentOrder)
+    .map(
+      (el): NoticeReading => ({
+        tag: el.localName === 'label' ? 'label' : 'p',
+        text: normalizeText(visibleText(el)),
+      }),
+    );
   return { key, entry, controls: snapshot, notices };
 }
 
@@ -172,4 +195,7 @@ export function readPurposes(form: HTMLFormElement, mapping?: Readonly<Record<st
 
 /** The text a purpose's notice hash covers: its notice texts in document order, joined by one space. */
 export const noticeText = (purpose: PurposeReading): string =>
-  purpose.notices.map((n) => n.text).filter(Boolean).join(' ');
+  purpose.notices
+    .map((n) => n.text)
+    .filter(Boolean)
+    .join(' ');

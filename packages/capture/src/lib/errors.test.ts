@@ -11,7 +11,12 @@ describe('CaptureError', () => {
     assert.equal(error.status, 422);
     assert.equal(error.cause, cause);
     assert.ok(error instanceof Error);
-    assert.deepEqual(error.toDetail(), { code: 'http_422', message: 'Purpose "newsletter" is refused', status: 422, body: { message: 'x' } });
+    assert.deepEqual(error.toDetail(), {
+      code: 'http_422',
+      message: 'Purpose "newsletter" is refused',
+      status: 422,
+      body: { message: 'x' },
+    });
   });
 
   it('leaves status and body out of the event detail when there are none', () => {

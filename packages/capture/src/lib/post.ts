@@ -27,16 +27,29 @@ const SERVICE = 'The capture service';
  */
 export async function postCapture(request: CaptureRequest, options: PostOptions): Promise<CaptureResult> {
   const { renderProof } = options;
-  const answer = await askService(`${String(options.baseUrl).replace(/\/+$/, '')}/api/v1/captures`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json', 'x-publishable-key': options.publishableKey, ...(renderProof && { 'x-svc-render-proof': renderProof }),
+  const answer = await askService(
+    `${String(options.baseUrl).replace(/\/+$/, '')}/api/v1/captures`,
+    {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-publishable-key': options.publishableKey,
+        ...(renderProof && { 'x-svc-render-proof': renderProof }),
+      },
+      body: JSON.stringify(request),
     },
-    body: JSON.stringify(request),
-  }, options, SERVICE);
+    options,
+    SERVICE,
+  );
   const capture = (answer as { capture?: Partial<CaptureResult> } | undefined)?.capture;
-  if (!(typeof capture?.session_token === 'string' && capture.session_token && typeof capture.attestation_id === 'string' &&
-    typeof capture.committed === 'boolean')) {
+  if (
+    !(
+      typeof capture?.session_token === 'string' &&
+      capture.session_token &&
+      typeof capture.attestation_id === 'string' &&
+      typeof capture.committed === 'boolean'
+    )
+  ) {
     throw new CaptureError('invalid_response', `${SERVICE} answered without a capture.`);
   }
   return capture as CaptureResult;

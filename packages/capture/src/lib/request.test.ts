@@ -30,7 +30,10 @@ describe('composeRequest', () => {
     const request = composeRequest({
       flowId: 'flw_dev_1',
       purposes: [reading('newsletter'), reading('terms', { entry: undefined, controls: [] })],
-      digests: { notice_hash: await sha256Digest('x'), notice_hashes: { newsletter: await sha256Digest('a'), terms: await sha256Digest('b') } },
+      digests: {
+        notice_hash: await sha256Digest('x'),
+        notice_hashes: { newsletter: await sha256Digest('a'), terms: await sha256Digest('b') },
+      },
       formId: 'signup',
       pageUrl: 'https://shop.example/signup',
       locale: 'pt-BR',
@@ -46,8 +49,13 @@ describe('composeRequest', () => {
 
   it('leaves out what would not validate: a bad locale, a non-email, an over-long form id or page URL, commit false', () => {
     const request = composeRequest({
-      flowId: 'flw_1', purposes: [reading('a')], locale: 'en_US', subject: { email: 'ana@localhost' },
-      formId: 'f'.repeat(201), pageUrl: `https://a.example/${'p'.repeat(2000)}`, commit: false,
+      flowId: 'flw_1',
+      purposes: [reading('a')],
+      locale: 'en_US',
+      subject: { email: 'ana@localhost' },
+      formId: 'f'.repeat(201),
+      pageUrl: `https://a.example/${'p'.repeat(2000)}`,
+      commit: false,
     });
     valid(request);
     assert.equal(request.locale, undefined);
@@ -59,34 +67,53 @@ describe('composeRequest', () => {
 
   it('always validates against the service schema, whatever the page holds', () => {
     const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,30}$/);
-    const purposeArb = fc.record({
-      key,
-      decision: fc.constantFrom('granted' as const, 'declined' as const),
-      default_checked: fc.boolean(),
-      mandatory: fc.boolean(),
-      label: fc.string({ maxLength: 4000 }),
-      notice: fc.boolean(),
-    }).map((p) => reading(p.key, {
-      entry: p.notice ? undefined : { decision: p.decision, default_checked: p.default_checked, mandatory: p.mandatory },
-      controls: p.notice ? [] : reading(p.key).controls,
-      notices: [{ tag: 'label', text: p.label }],
-    }));
-    fc.assert(fc.property(
-      fc.uniqueArray(purposeArb, { selector: (p) => p.key, maxLength: 12 }),
-      fc.record({ formId: fc.string(), locale: fc.string(), email: fc.string(), externalId: fc.string({ maxLength: 300 }) }, { requiredKeys: [] }),
-      (purposes, page) => {
-        valid(composeRequest({
-          flowId: 'flw_1', purposes, formId: page.formId, locale: page.locale, subject: { email: page.email, external_id: page.externalId },
-          pageUrl: pageUrlOf('https://a.example/x?y#z'),
-        }));
-      },
-    ), { numRuns: 200 });
+    const purposeArb = fc
+      .record({
+        key,
+        decision: fc.constantFrom('granted' as const, 'declined' as const),
+        default_checked: fc.boolean(),
+        mandatory: fc.boolean(),
+        label: fc.string({ maxLength: 4000 }),
+        notice: fc.boolean(),
+      })
+      .map((p) =>
+        reading(p.key, {
+          entry: p.notice ? undefined : { decision: p.decision, default_checked: p.default_checked, mandatory: p.mandatory },
+          controls: p.notice ? [] : reading(p.key).controls,
+          notices: [{ tag: 'label', text: p.label }],
+        }),
+      );
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(purposeArb, { selector: (p) => p.key, maxLength: 12 }),
+        fc.record(
+          { formId: fc.string(), locale: fc.string(), email: fc.string(), externalId: fc.string({ maxLength: 300 }) },
+          { requiredKeys: [] },
+        ),
+        (purposes, page) => {
+          valid(
+            composeRequest({
+              flowId: 'flw_1',
+              purposes,
+              formId: page.formId,
+              locale: page.locale,
+              subject: { email: page.email, external_id: page.externalId },
+              pageUrl: pageUrlOf('https://a.example/x?y#z'),
+            }),
+          );
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 
 describe('pageUrlOf', () => {
   it('drops the query string, the fragment and credentials', () => {
-    assert.equal(pageUrlOf('https://user:pw@shop.example/signup/step-2?email=ana%40example.com&ref=x#done'), 'https://shop.example/signup/step-2');
+    assert.equal(
+      pageUrlOf('https://user:pw@shop.example/signup/step-2?email=ana%40example.com&ref=x#done'),
+      'https://shop.example/signup/step-2',
+    );
     assert.equal(pageUrlOf('http://127.0.0.1:8000/?wtr-session-id=1'), 'http://127.0.0.1:8000/');
   });
 
@@ -123,14 +150,20 @@ describe('the capture schemas of @svc/client', () => {
     assert.equal(captureRequest.safeParse({ ...base, snapshot: 'a'.repeat(16385) }).success, false);
     const refused = captureRequest.safeParse({ ...base, snapshot: 'é'.repeat(8193) });
     assert.equal(refused.success, false);
-    assert.deepEqual(refused.error?.issues.map((i) => i.path), [['snapshot']]);
+    assert.deepEqual(
+      refused.error?.issues.map((i) => i.path),
+      [['snapshot']],
+    );
     assert.equal(captureRequest.safeParse({ ...base, snapshot: 'é'.repeat(8192) }).success, true);
   });
 
   it('read the {capture} response with a nullable record_id and wording_verdict', () => {
     const capture = { session_token: 'dts_x', attestation_id: 'att_1', committed: false, record_id: null, wording_verdict: null };
     assert.equal(captureResponse.safeParse({ capture }).success, true);
-    assert.equal(captureResponse.safeParse({ capture: { ...capture, wording_verdict: 'wording_drift', record_id: 'rec_1' } }).success, true);
+    assert.equal(
+      captureResponse.safeParse({ capture: { ...capture, wording_verdict: 'wording_drift', record_id: 'rec_1' } }).success,
+      true,
+    );
     assert.equal(captureResponse.safeParse({ capture: { ...capture, wording_verdict: 'drift' } }).success, false);
     assert.equal(captureResponse.safeParse({ capture: { ...capture, committed: undefined } }).success, false);
   });

@@ -7,10 +7,21 @@ import { SNAPSHOT_MAX_BYTES, TRUNCATED_MARKER, buildSnapshot, utf8Length } from 
 const bytes = (s: string) => new TextEncoder().encode(s).length;
 
 const checkbox = (over: Partial<Extract<SnapshotControl, { tag: 'input' }>> = {}): SnapshotControl => ({
-  tag: 'input', type: 'checkbox', id: 'news', name: 'news', meaning: undefined, checked: false, required: false, disabled: false, ...over,
+  tag: 'input',
+  type: 'checkbox',
+  id: 'news',
+  name: 'news',
+  meaning: undefined,
+  checked: false,
+  required: false,
+  disabled: false,
+  ...over,
 });
 const purpose = (key: string, notices: NoticeReading[], controls: SnapshotControl[] = [checkbox()]): PurposeReading => ({
-  key, entry: { decision: 'granted', default_checked: false, mandatory: false }, controls, notices,
+  key,
+  entry: { decision: 'granted', default_checked: false, mandatory: false },
+  controls,
+  notices,
 });
 
 // Any text a page might put in a label, including markup look-alikes, astral and lone-surrogate characters.
@@ -19,37 +30,72 @@ const text = fc.oneof(
   fc.string({ unit: fc.constantFrom('<', '>', '&', '"', "'", 'a', ' ', 'é', '😀', '\uD800'), maxLength: 3000 }),
   fc.constantFrom('<script>alert(1)</script>', '<img src=x onerror=alert(1)>', '"><svg onload=alert(1)>', '-->'),
 );
-const readingArb = fc.record({
-  key: fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/),
-  id: fc.string({ maxLength: 150 }),
-  label: text,
-  notice: text,
-  big: fc.nat({ max: 6000 }),
-}).map(({ key, id, label, notice, big }) =>
-  purpose(key, [{ tag: 'label', text: label }, { tag: 'p', text: notice + 'é'.repeat(big) }], [checkbox({ id, name: id })]));
+const readingArb = fc
+  .record({
+    key: fc.stringMatching(/^[a-z][a-z0-9_]{0,20}$/),
+    id: fc.string({ maxLength: 150 }),
+    label: text,
+    notice: text,
+    big: fc.nat({ max: 6000 }),
+  })
+  .map(({ key, id, label, notice, big }) =>
+    purpose(
+      key,
+      [
+        { tag: 'label', text: label },
+        { tag: 'p', text: notice + 'é'.repeat(big) },
+      ],
+      [checkbox({ id, name: id })],
+    ),
+  );
 
 describe('buildSnapshot', () => {
   it('writes each purpose as a fieldset of its controls in their default state and its notice texts', () => {
-    const snapshot = buildSnapshot([
-      purpose('newsletter', [{ tag: 'label', text: 'Send me the newsletter' }], [checkbox({ checked: true, required: true })]),
-      purpose('terms', [{ tag: 'p', text: 'Our terms apply.' }], []),
-    ], 'signup');
-    assert.equal(snapshot,
+    const snapshot = buildSnapshot(
+      [
+        purpose('newsletter', [{ tag: 'label', text: 'Send me the newsletter' }], [checkbox({ checked: true, required: true })]),
+        purpose('terms', [{ tag: 'p', text: 'Our terms apply.' }], []),
+      ],
+      'signup',
+    );
+    assert.equal(
+      snapshot,
       '<div data-svc-snapshot="1" data-form-id="signup">' +
-      '<fieldset data-svc-purpose="newsletter"><input type="checkbox" id="news" name="news" checked required><label>Send me the newsletter</label></fieldset>' +
-      '<fieldset data-svc-purpose="terms"><p>Our terms apply.</p></fieldset></div>');
+        '<fieldset data-svc-purpose="newsletter"><input type="checkbox" id="news" name="news" checked required><label>Send me the newsletter</label></fieldset>' +
+        '<fieldset data-svc-purpose="terms"><p>Our terms apply.</p></fieldset></div>',
+    );
   });
 
   it('writes a select with the meaning of each option and the default one selected', () => {
-    const snapshot = buildSnapshot([purpose('news', [], [{
-      tag: 'select', id: '', name: 'news', required: false, disabled: false,
-      options: [{ meaning: 'declined', selected: true, text: 'No' }, { meaning: 'granted', selected: false, text: 'Yes & more' }],
-    }])]);
-    assert.match(snapshot, /<select name="news"><option data-svc-decision="declined" selected>No<\/option><option data-svc-decision="granted">Yes &amp; more<\/option><\/select>/);
+    const snapshot = buildSnapshot([
+      purpose(
+        'news',
+        [],
+        [
+          {
+            tag: 'select',
+            id: '',
+            name: 'news',
+            required: false,
+            disabled: false,
+            options: [
+              { meaning: 'declined', selected: true, text: 'No' },
+              { meaning: 'granted', selected: false, text: 'Yes & more' },
+            ],
+          },
+        ],
+      ),
+    ]);
+    assert.match(
+      snapshot,
+      /<select name="news"><option data-svc-decision="declined" selected>No<\/option><option data-svc-decision="granted">Yes &amp; more<\/option><\/select>/,
+    );
   });
 
   it('escapes text and attributes, so page text never becomes markup', () => {
-    const snapshot = buildSnapshot([purpose('k', [{ tag: 'label', text: '<img src=x onerror=alert(1)> & "q"' }], [checkbox({ id: '"><script>' })])]);
+    const snapshot = buildSnapshot([
+      purpose('k', [{ tag: 'label', text: '<img src=x onerror=alert(1)> & "q"' }], [checkbox({ id: '"><script>' })]),
+    ]);
     assert.ok(snapshot.includes('<label>&lt;img src=x onerror=alert(1)&gt; &amp; "q"</label>'));
     assert.ok(snapshot.includes('id="&quot;&gt;&lt;script&gt;"'));
     assert.ok(!/<img|<script|onerror=/.test(snapshot.replace(/&lt;img src=x onerror=alert\(1\)&gt;/, '')));
@@ -80,22 +126,37 @@ describe('buildSnapshot', () => {
   });
 
   it('never exceeds 16 KB and stays well-formed for arbitrary label and notice text', () => {
-    fc.assert(fc.property(fc.array(readingArb, { maxLength: 8 }), fc.option(fc.string({ maxLength: 300 }), { nil: undefined }), (purposes, formId) => {
-      const snapshot = buildSnapshot(purposes, formId);
-      assert.ok(bytes(snapshot) <= SNAPSHOT_MAX_BYTES, `${bytes(snapshot)} bytes`);
-      assert.equal(utf8Length(snapshot), bytes(snapshot));
-      assert.ok(snapshot.startsWith('<div data-svc-snapshot="1"') && snapshot.endsWith('</div>'));
-      // Only the helper's own tags appear: every "<" in page text was escaped.
-      for (const tag of snapshot.match(/<\/?[a-z!][^>]*>/g) ?? []) {
-        assert.match(tag, /^<(\/?(div|fieldset|input|label|p|select|option)\b|!--svc:truncated--)/, tag);
-      }
-      assert.equal((snapshot.match(/<fieldset/g) ?? []).length, (snapshot.match(/<\/fieldset>/g) ?? []).length);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.array(readingArb, { maxLength: 8 }),
+        fc.option(fc.string({ maxLength: 300 }), { nil: undefined }),
+        (purposes, formId) => {
+          const snapshot = buildSnapshot(purposes, formId);
+          assert.ok(bytes(snapshot) <= SNAPSHOT_MAX_BYTES, `${bytes(snapshot)} bytes`);
+          assert.equal(utf8Length(snapshot), bytes(snapshot));
+          assert.ok(snapshot.startsWith('<div data-svc-snapshot="1"') && snapshot.endsWith('</div>'));
+          // Only the helper's own tags appear: every "<" in page text was escaped.
+          for (const tag of snapshot.match(/<\/?[a-z!][^>]*>/g) ?? []) {
+            assert.match(tag, /^<(\/?(div|fieldset|input|label|p|select|option)\b|!--svc:truncated--)/, tag);
+          }
+          assert.equal((snapshot.match(/<fieldset/g) ?? []).length, (snapshot.match(/<\/fieldset>/g) ?? []).length);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
 describe('utf8Length', () => {
   it('agrees with TextEncoder for any string, lone surrogates included', () => {
-    fc.assert(fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 200 }), fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)), maxLength: 200 })), (s) => assert.equal(utf8Length(s), bytes(s))));
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string({ unit: 'binary', maxLength: 200 }),
+          fc.string({ unit: fc.integer({ min: 0, max: 0xffff }).map((n) => String.fromCharCode(n)), maxLength: 200 }),
+        ),
+        (s) => assert.equal(utf8Length(s), bytes(s)),
+      ),
+    );
   });
 });

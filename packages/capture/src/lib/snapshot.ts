@@ -30,15 +30,23 @@ type Cut = (escaped: string) => string;
 
 // An input, or a select with its options: attributes of the other kind are absent, so left out.
 function control(c: SnapshotControl, cut: Cut): string {
-  const { type, meaning, checked, options } = c as Partial<Record<'type' | 'meaning', string> & { checked: boolean; options: SnapshotOption[] }>;
+  const { type, meaning, checked, options } = c as Partial<
+    Record<'type' | 'meaning', string> & { checked: boolean; options: SnapshotOption[] }
+  >;
   const { id, name, required, disabled } = c;
-  return element(c.tag, { type, id, name, 'data-svc-decision': meaning, checked, required, disabled }, options?.map((o) =>
-    element('option', { 'data-svc-decision': o.meaning, selected: o.selected }, cut(escape(o.text)))).join(''));
+  return element(
+    c.tag,
+    { type, id, name, 'data-svc-decision': meaning, checked, required, disabled },
+    options?.map((o) => element('option', { 'data-svc-decision': o.meaning, selected: o.selected }, cut(escape(o.text)))).join(''),
+  );
 }
 
 const block = (purpose: PurposeReading, cut: Cut): string =>
-  element('fieldset', { 'data-svc-purpose': purpose.key },
-    purpose.controls.map((c) => control(c, cut)).join('') + purpose.notices.map((n) => element(n.tag, {}, cut(escape(n.text)))).join(''));
+  element(
+    'fieldset',
+    { 'data-svc-purpose': purpose.key },
+    purpose.controls.map((c) => control(c, cut)).join('') + purpose.notices.map((n) => element(n.tag, {}, cut(escape(n.text)))).join(''),
+  );
 
 const whole: Cut = (text) => text;
 

@@ -31,15 +31,16 @@ export function holdSubmissions(form: HTMLFormElement, work: () => Promise<unkno
       const { submitter } = event;
       // A task later, not a microtask: work that fails at once (invalid_control, no_purposes) settles while the
       // browser is still firing this submit event, and a requestSubmit() then is silently ignored.
-      const resubmit = () => setTimeout(() => {
-        pending = false;
-        resubmitting = true;
-        try {
-          requestSubmitAs(form, submitter);
-        } finally {
-          resubmitting = false;
-        }
-      });
+      const resubmit = () =>
+        setTimeout(() => {
+          pending = false;
+          resubmitting = true;
+          try {
+            requestSubmitAs(form, submitter);
+          } finally {
+            resubmitting = false;
+          }
+        });
       running.then(resubmit, resubmit);
     }
     event.preventDefault();

@@ -24,7 +24,12 @@ describe('svc agents', () => {
     commands[name]!.run(svc, { args, flags, config: { baseUrl: server.url } as CliConfig });
 
   it('creates, shows, lists, suspends, resumes and revokes', async () => {
-    const created = await run('agents create', [], { name: 'Concierge', type: 'workflow', 'oauth-client': server.sandbox.oauth_client_id!, metadata: '{"model":"x-1"}' });
+    const created = await run('agents create', [], {
+      name: 'Concierge',
+      type: 'workflow',
+      'oauth-client': server.sandbox.oauth_client_id!,
+      metadata: '{"model":"x-1"}',
+    });
     const agent = created.json as AgentIdentity;
     assert.match(agent.id, /^agt_dev_/);
     assert.equal(agent.agent_type, 'workflow');
@@ -37,10 +42,16 @@ describe('svc agents', () => {
     assert.ok((listed.json as AgentIdentity[]).some((a) => a.id === agent.id));
 
     assert.match((await run('agents suspend', [agent.id])).human, /is suspended/);
-    assert.deepEqual(((await run('agents list', [], { status: 'suspended' })).json as AgentIdentity[]).map((a) => a.id), [agent.id]);
+    assert.deepEqual(
+      ((await run('agents list', [], { status: 'suspended' })).json as AgentIdentity[]).map((a) => a.id),
+      [agent.id],
+    );
     assert.match((await run('agents resume', [agent.id])).human, /is active/);
     assert.match((await run('agents revoke', [agent.id])).human, /is revoked .*cannot be undone/);
-    await assert.rejects(run('agents resume', [agent.id]), (err: unknown) => err instanceof SvcHttpError && err.reason === 'invalid_transition');
+    await assert.rejects(
+      run('agents resume', [agent.id]),
+      (err: unknown) => err instanceof SvcHttpError && err.reason === 'invalid_transition',
+    );
   });
 
   it('refuses bad flags before calling the service', async () => {

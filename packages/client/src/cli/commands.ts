@@ -2,11 +2,32 @@ import type { ParseArgsConfig } from 'node:util';
 import type { SvcClient } from '../lib/client.js';
 import type { AuthorityCheckResult } from '../resources/authority.js';
 import {
-  AGENT_TYPES, AUTHORITY_ACTIONS, BOUND_NAMES, ESCALATION_TRIGGERS, HUMAN_DELEGATION_TYPES, type AgentIdentity,
-  type AgentIdentityStatus, type AgentType, type ApiToken, type AuthorityAction, type ConsentRecord,
-  type CreateDelegationRequest, type Decision, type DelegationBounds, type DelegationGrant, type DelegationStatus,
-  type DelegationType, type DeliveryMode, type Escalation, type EscalationStatus, type Permission, type ReceiptRecord,
-  type WebhookDelivery, type WebhookEndpoint, type WebhookEventSelector, type WithdrawEventChannel,
+  AGENT_TYPES,
+  AUTHORITY_ACTIONS,
+  BOUND_NAMES,
+  ESCALATION_TRIGGERS,
+  HUMAN_DELEGATION_TYPES,
+  type AgentIdentity,
+  type AgentIdentityStatus,
+  type AgentType,
+  type ApiToken,
+  type AuthorityAction,
+  type ConsentRecord,
+  type CreateDelegationRequest,
+  type Decision,
+  type DelegationBounds,
+  type DelegationGrant,
+  type DelegationStatus,
+  type DelegationType,
+  type DeliveryMode,
+  type Escalation,
+  type EscalationStatus,
+  type Permission,
+  type ReceiptRecord,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEventSelector,
+  type WithdrawEventChannel,
 } from '@svc/schemas';
 import type { ConsentStatusQuery } from '../resources/consent-status.js';
 import { verifyReceipt } from '../verify/receipt.js';
@@ -51,7 +72,10 @@ export interface Command {
 
 const permissionsOf = (value: string | undefined): Permission[] | undefined => {
   if (value === undefined) return undefined;
-  const list = value.split(',').map((p) => p.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const wrong = list.filter((p) => !['read', 'write', 'admin'].includes(p));
   if (wrong.length || list.length === 0) throw new CliUsageError('--permissions takes a comma-separated list of read, write, admin');
   return list as Permission[];
@@ -77,33 +101,38 @@ export const commands: Record<string, Command> = {
       const me = await svc.me();
       return {
         json: me,
-        human: lines(me.kind === 'person'
-          ? [
-              ['account', `${me.account.name} (${me.account.id})`],
-              ['person', `${me.person.email} (${me.person.id})`],
-              ['client', `${me.client.name} (${me.client.client_id})`],
-              ['scopes', me.scopes.join(' ')],
-              ...(me.delegation
-                ? [
-                    ['delegate', `${me.delegation.delegate.email} (${me.delegation.delegate.id})`],
-                    ['grant', `${me.delegation.delegation_grant_id} (${me.delegation.delegation_type}: ${me.delegation.delegated_scopes.join(' ')})`],
-                  ] satisfies [string, Cell][]
-                : []),
-            ]
-          : me.kind === 'agent'
-          ? [
-              ['account', `${me.account.name} (${me.account.id})`],
-              ['agent', `${me.agent_identity.display_name} (${me.agent_identity.id})`],
-              ['grant', `${me.delegation_grant.id} for ${me.delegation_grant.principal_id}`],
-              ['scopes', me.token.scopes.join(' ')],
-              ['expires', me.token.expires_at],
-            ]
-          : [
-              ['account', `${me.account.name} (${me.account.id})`],
-              ['api token', `${me.api_token.name} (${me.api_token.id})`],
-              ['permissions', me.api_token.permissions.join(', ')],
-              ['expires', me.api_token.expires_at],
-            ]),
+        human: lines(
+          me.kind === 'person'
+            ? [
+                ['account', `${me.account.name} (${me.account.id})`],
+                ['person', `${me.person.email} (${me.person.id})`],
+                ['client', `${me.client.name} (${me.client.client_id})`],
+                ['scopes', me.scopes.join(' ')],
+                ...(me.delegation
+                  ? ([
+                      ['delegate', `${me.delegation.delegate.email} (${me.delegation.delegate.id})`],
+                      [
+                        'grant',
+                        `${me.delegation.delegation_grant_id} (${me.delegation.delegation_type}: ${me.delegation.delegated_scopes.join(' ')})`,
+                      ],
+                    ] satisfies [string, Cell][])
+                  : []),
+              ]
+            : me.kind === 'agent'
+              ? [
+                  ['account', `${me.account.name} (${me.account.id})`],
+                  ['agent', `${me.agent_identity.display_name} (${me.agent_identity.id})`],
+                  ['grant', `${me.delegation_grant.id} for ${me.delegation_grant.principal_id}`],
+                  ['scopes', me.token.scopes.join(' ')],
+                  ['expires', me.token.expires_at],
+                ]
+              : [
+                  ['account', `${me.account.name} (${me.account.id})`],
+                  ['api token', `${me.api_token.name} (${me.api_token.id})`],
+                  ['permissions', me.api_token.permissions.join(', ')],
+                  ['expires', me.api_token.expires_at],
+                ],
+        ),
       };
     },
   },
@@ -131,8 +160,13 @@ export const commands: Record<string, Command> = {
       });
       return {
         json: token,
-        human: `${lines([['id', token.id], ['name', token.name], ['permissions', token.permissions.join(', ')], ['expires', token.expires_at]])}\n\n` +
-          `Token (shown once, store it now):\n${token.token}`,
+        human:
+          `${lines([
+            ['id', token.id],
+            ['name', token.name],
+            ['permissions', token.permissions.join(', ')],
+            ['expires', token.expires_at],
+          ])}\n\n` + `Token (shown once, store it now):\n${token.token}`,
       };
     },
   },
@@ -163,7 +197,16 @@ export const commands: Record<string, Command> = {
       const apps = await collect((limit) => svc.applications.list({ limit }), flags);
       return {
         json: apps,
-        human: table(apps, [['id', (a) => a.id], ['name', (a) => a.name], ['environment', (a) => a.environment], ['active', (a) => a.active]], 'No applications.'),
+        human: table(
+          apps,
+          [
+            ['id', (a) => a.id],
+            ['name', (a) => a.name],
+            ['environment', (a) => a.environment],
+            ['active', (a) => a.active],
+          ],
+          'No applications.',
+        ),
       };
     },
   },
@@ -175,8 +218,15 @@ export const commands: Record<string, Command> = {
       const app = await svc.applications.get(application(invocation));
       return {
         json: app,
-        human: lines([['id', app.id], ['name', app.name], ['environment', app.environment], ['region', app.region], ['active', app.active],
-          ['browser commit', app.browser_commit_enabled], ['updated', app.updated_at]]),
+        human: lines([
+          ['id', app.id],
+          ['name', app.name],
+          ['environment', app.environment],
+          ['region', app.region],
+          ['active', app.active],
+          ['browser commit', app.browser_commit_enabled],
+          ['updated', app.updated_at],
+        ]),
       };
     },
   },
@@ -187,7 +237,17 @@ export const commands: Record<string, Command> = {
     options: appOption,
     async run(svc, invocation) {
       const origins = await collect((limit) => svc.applications.allowedOrigins.list(application(invocation), { limit }), {});
-      return { json: origins, human: table(origins, [['origin', (o) => o.origin], ['last seen', (o) => o.last_seen_at]], 'No allowed origins.') };
+      return {
+        json: origins,
+        human: table(
+          origins,
+          [
+            ['origin', (o) => o.origin],
+            ['last seen', (o) => o.last_seen_at],
+          ],
+          'No allowed origins.',
+        ),
+      };
     },
   },
   'origins add': {
@@ -219,7 +279,16 @@ export const commands: Record<string, Command> = {
       const flows = await collect((limit) => svc.flows.list({ limit }), flags);
       return {
         json: flows,
-        human: table(flows, [['id', (f) => f.id], ['status', (f) => f.status], ['version', (f) => f.version], ['title', (f) => f.title]], 'No flows.'),
+        human: table(
+          flows,
+          [
+            ['id', (f) => f.id],
+            ['status', (f) => f.status],
+            ['version', (f) => f.version],
+            ['title', (f) => f.title],
+          ],
+          'No flows.',
+        ),
       };
     },
   },
@@ -232,14 +301,20 @@ export const commands: Record<string, Command> = {
       const purposes = flow.config.purposes.map((p) => `${p.key} (${p.basis}, ${p.mechanism}${p.required ? ', required' : ''})`);
       return {
         json: flow,
-        human: lines([['id', flow.id], ['title', flow.title], ['status', flow.status], ['version', flow.version],
-          ['active version', flow.active_version], ['purposes', purposes.join('; ')]]),
+        human: lines([
+          ['id', flow.id],
+          ['title', flow.title],
+          ['status', flow.status],
+          ['version', flow.version],
+          ['active version', flow.active_version],
+          ['purposes', purposes.join('; ')],
+        ]),
       };
     },
   },
   'flows activate': {
     usage: 'flows activate <id>',
-    summary: "Activate a draft flow, freezing its terms",
+    summary: 'Activate a draft flow, freezing its terms',
     args: ['id'],
     async run(svc, { args: [id] }) {
       const flow = await svc.flows.activate(id!);
@@ -290,8 +365,13 @@ export const commands: Record<string, Command> = {
       const result = await svc.decisions.exchange(token!, exchangeToken!);
       return {
         json: result,
-        human: lines([['outcome', result.outcome], ['status', result.status], ['transaction', result.consent_transaction_id],
-          ['consent token', result.access_token], ['expires in', result.expires_in === undefined ? undefined : `${result.expires_in} s`]]),
+        human: lines([
+          ['outcome', result.outcome],
+          ['status', result.status],
+          ['transaction', result.consent_transaction_id],
+          ['consent token', result.access_token],
+          ['expires in', result.expires_in === undefined ? undefined : `${result.expires_in} s`],
+        ]),
       };
     },
   },
@@ -304,13 +384,19 @@ export const commands: Record<string, Command> = {
       const result = await svc.consentTokens.verify(token!);
       return {
         json: result,
-        human: lines([['valid', result.valid ? 'yes' : 'no'], ['status', result.status], ['flow', result.flow_id], ['expires', result.expires_at]]),
+        human: lines([
+          ['valid', result.valid ? 'yes' : 'no'],
+          ['status', result.status],
+          ['flow', result.flow_id],
+          ['expires', result.expires_at],
+        ]),
       };
     },
   },
 
   'records create': {
-    usage: 'records create --email <email> --grant <keys> [--decline <keys>] [--flow <id>] [--external-id <id>] [--idempotency-key <key>] [--captured-at <date-time>] [--suppress-receipt]',
+    usage:
+      'records create --email <email> --grant <keys> [--decline <keys>] [--flow <id>] [--external-id <id>] [--idempotency-key <key>] [--captured-at <date-time>] [--suppress-receipt]',
     summary: "Record decisions made in your own systems (Record API; default: the sandbox's capturable flow)",
     options: {
       email: { type: 'string' },
@@ -329,7 +415,8 @@ export const commands: Record<string, Command> = {
       if (!email) throw new CliUsageError('records create needs --email <email>');
       const granted = listOf(flags, 'grant');
       const declined = listOf(flags, 'decline');
-      if (granted.length + declined.length === 0) throw new CliUsageError('records create needs --grant <keys> and/or --decline <keys> (comma-separated purpose keys)');
+      if (granted.length + declined.length === 0)
+        throw new CliUsageError('records create needs --grant <keys> and/or --decline <keys> (comma-separated purpose keys)');
       const twice = granted.filter((key) => declined.includes(key));
       if (twice.length) throw new CliUsageError(`a purpose is either granted or declined, not both: ${twice.join(', ')}`);
       const externalId = flag(flags, 'external-id');
@@ -389,7 +476,10 @@ export const commands: Record<string, Command> = {
         const [signed, jwks] = await Promise.all([svc.receipts.getSigned(id!), svc.receipts.jwks()]);
         // A receipt that does not verify is an error (exit 1), never printed as if it were evidence.
         const receipt = await verifyReceipt(signed, jwks);
-        const header = JSON.parse(Buffer.from(signed.signature.split('.')[0]!, 'base64url').toString('utf8')) as { kid?: string; alg?: string };
+        const header = JSON.parse(Buffer.from(signed.signature.split('.')[0]!, 'base64url').toString('utf8')) as {
+          kid?: string;
+          alg?: string;
+        };
         return { json: signed, human: `${lines([['signature', `valid (${header.alg}, key ${header.kid})`]])}\n${receiptLines(receipt)}` };
       }
       if (flavor !== 'canonical') throw new CliUsageError('--flavor is one of canonical, dpv, signed');
@@ -401,7 +491,13 @@ export const commands: Record<string, Command> = {
   status: {
     usage: 'status (--email <email> | --external-id <id> | --person-id <id>) [--flow <id>] [--app <id>]',
     summary: "Show one person's consent status with an application",
-    options: { ...appOption, email: { type: 'string' }, 'external-id': { type: 'string' }, 'person-id': { type: 'string' }, flow: { type: 'string' } },
+    options: {
+      ...appOption,
+      email: { type: 'string' },
+      'external-id': { type: 'string' },
+      'person-id': { type: 'string' },
+      flow: { type: 'string' },
+    },
     async run(svc, invocation) {
       const { flags } = invocation;
       const email = flag(flags, 'email');
@@ -410,12 +506,33 @@ export const commands: Record<string, Command> = {
       if ([email, externalId, personId].filter((v) => v !== undefined).length !== 1) {
         throw new CliUsageError('status takes exactly one of --email, --external-id, --person-id');
       }
-      const who: ConsentStatusQuery = email !== undefined ? { subject: { email } } : externalId !== undefined ? { subject: { external_id: externalId } } : { person_id: personId! };
+      const who: ConsentStatusQuery =
+        email !== undefined
+          ? { subject: { email } }
+          : externalId !== undefined
+            ? { subject: { external_id: externalId } }
+            : { person_id: personId! };
       const status = await svc.consentStatus.get(application(invocation), { ...who, flow_id: flag(flags, 'flow') });
       return {
         json: status,
-        human: `${lines([['person', status.user_id], ['email', status.subject_ref?.email], ['external id', status.subject_ref?.external_id], ['overall', status.overall_status]])}\n\n` +
-          table(status.purposes, [['purpose', (p) => p.purpose], ['status', (p) => p.status], ['granted', (p) => p.granted_at], ['expires', (p) => p.expires_at], ['record', (p) => p.record_id]], 'No purposes.'),
+        human:
+          `${lines([
+            ['person', status.user_id],
+            ['email', status.subject_ref?.email],
+            ['external id', status.subject_ref?.external_id],
+            ['overall', status.overall_status],
+          ])}\n\n` +
+          table(
+            status.purposes,
+            [
+              ['purpose', (p) => p.purpose],
+              ['status', (p) => p.status],
+              ['granted', (p) => p.granted_at],
+              ['expires', (p) => p.expires_at],
+              ['record', (p) => p.record_id],
+            ],
+            'No purposes.',
+          ),
       };
     },
   },
@@ -454,7 +571,8 @@ export const commands: Record<string, Command> = {
       const endpoint = await svc.webhookEndpoints.rotateSecret(application(invocation), invocation.args[0]!);
       return {
         json: endpoint,
-        human: `Rotated the secret of ${endpoint.id}; the previous one also signs until ${endpoint.previous_secret_expires_at}.\n` +
+        human:
+          `Rotated the secret of ${endpoint.id}; the previous one also signs until ${endpoint.previous_secret_expires_at}.\n` +
           `New signing secret (shown once):\n${endpoint.secret}`,
       };
     },
@@ -469,8 +587,13 @@ export const commands: Record<string, Command> = {
       const attempt = delivery.attempts.at(-1);
       return {
         json: delivery,
-        human: lines([['delivery', delivery.id], ['event', `${delivery.event_type} (${delivery.event_id})`], ['status', delivery.status],
-          ['answer', attempt?.status_code ?? attempt?.error], ['took', attempt?.duration_ms === null || attempt?.duration_ms === undefined ? undefined : `${attempt.duration_ms} ms`]]),
+        human: lines([
+          ['delivery', delivery.id],
+          ['event', `${delivery.event_type} (${delivery.event_id})`],
+          ['status', delivery.status],
+          ['answer', attempt?.status_code ?? attempt?.error],
+          ['took', attempt?.duration_ms === null || attempt?.duration_ms === undefined ? undefined : `${attempt.duration_ms} ms`],
+        ]),
       };
     },
   },
@@ -481,15 +604,30 @@ export const commands: Record<string, Command> = {
     args: ['id'],
     async run(svc, invocation) {
       const status = flag(invocation.flags, 'status');
-      if (status !== undefined && !['pending', 'acknowledged', 'failed'].includes(status)) throw new CliUsageError('--status is one of pending, acknowledged, failed');
+      if (status !== undefined && !['pending', 'acknowledged', 'failed'].includes(status))
+        throw new CliUsageError('--status is one of pending, acknowledged, failed');
       const deliveries = await collect(
-        (limit) => svc.webhookEndpoints.deliveries(application(invocation), invocation.args[0]!, { limit, status: status as WebhookDelivery['status'] | undefined }),
+        (limit) =>
+          svc.webhookEndpoints.deliveries(application(invocation), invocation.args[0]!, {
+            limit,
+            status: status as WebhookDelivery['status'] | undefined,
+          }),
         invocation.flags,
       );
       return {
         json: deliveries,
-        human: table(deliveries, [['id', (d) => d.id], ['event', (d) => d.event_type], ['status', (d) => d.status], ['attempts', (d) => d.attempt_count],
-          ['test', (d) => (d.test ? 'yes' : '')], ['created', (d) => d.created_at]], 'No deliveries.'),
+        human: table(
+          deliveries,
+          [
+            ['id', (d) => d.id],
+            ['event', (d) => d.event_type],
+            ['status', (d) => d.status],
+            ['attempts', (d) => d.attempt_count],
+            ['test', (d) => (d.test ? 'yes' : '')],
+            ['created', (d) => d.created_at],
+          ],
+          'No deliveries.',
+        ),
       };
     },
   },
@@ -510,8 +648,12 @@ export const commands: Record<string, Command> = {
     options: { ...limitOption, status: { type: 'string' } },
     async run(svc, { flags }) {
       const status = flag(flags, 'status');
-      if (status !== undefined && !AGENT_STATUSES.includes(status)) throw new CliUsageError('--status is one of active, suspended, revoked');
-      const agents = await collect((limit) => svc.agentIdentities.list({ limit, status: status as AgentIdentityStatus | undefined }), flags);
+      if (status !== undefined && !AGENT_STATUSES.includes(status))
+        throw new CliUsageError('--status is one of active, suspended, revoked');
+      const agents = await collect(
+        (limit) => svc.agentIdentities.list({ limit, status: status as AgentIdentityStatus | undefined }),
+        flags,
+      );
       return { json: agents, human: table(agents, agentColumns, 'No agent identities.') };
     },
   },
@@ -579,8 +721,21 @@ export const commands: Record<string, Command> = {
       const score = await svc.agentIdentities.trustScore(id!);
       return {
         json: score,
-        human: `${lines([['agent', score.subject_id], ['score', `${score.score} / 100`], ['computed', score.computed_at]])}\n\n` +
-          table(score.factors, [['factor', (f) => f.name], ['value', (f) => f.value], ['contribution', (f) => (f.contribution > 0 ? `+${f.contribution}` : f.contribution)]], 'No factors.'),
+        human:
+          `${lines([
+            ['agent', score.subject_id],
+            ['score', `${score.score} / 100`],
+            ['computed', score.computed_at],
+          ])}\n\n` +
+          table(
+            score.factors,
+            [
+              ['factor', (f) => f.name],
+              ['value', (f) => f.value],
+              ['contribution', (f) => (f.contribution > 0 ? `+${f.contribution}` : f.contribution)],
+            ],
+            'No factors.',
+          ),
       };
     },
   },
@@ -597,15 +752,27 @@ export const commands: Record<string, Command> = {
     },
   },
   'delegations create': {
-    usage: 'delegations create --delegate <agt_...|prs_...> [--type <type>] [--scopes <scopes>] [--max-per-day <n>] [--expires <date-time>] ' +
+    usage:
+      'delegations create --delegate <agt_...|prs_...> [--type <type>] [--scopes <scopes>] [--max-per-day <n>] [--expires <date-time>] ' +
       '[--actions read,write,delete] [--max-value <amount> --currency <code>] [--jurisdictions DE,FR] [--escalation] [--min-trust <0-100>] ' +
       '[--not-before <date-time>] [--not-after <date-time>] [--allow-sub-delegation] [--parent <dlg_...>]',
     summary: 'Delegate authority to an agent (bounded) or a person, as the signed-in person (svc login)',
     options: {
-      delegate: { type: 'string' }, type: { type: 'string' }, scopes: { type: 'string' }, 'max-per-day': { type: 'string' }, expires: { type: 'string' },
-      actions: { type: 'string' }, 'max-value': { type: 'string' }, currency: { type: 'string' }, jurisdictions: { type: 'string' },
-      escalation: { type: 'boolean' }, 'min-trust': { type: 'string' }, 'not-before': { type: 'string' }, 'not-after': { type: 'string' },
-      'allow-sub-delegation': { type: 'boolean' }, parent: { type: 'string' },
+      delegate: { type: 'string' },
+      type: { type: 'string' },
+      scopes: { type: 'string' },
+      'max-per-day': { type: 'string' },
+      expires: { type: 'string' },
+      actions: { type: 'string' },
+      'max-value': { type: 'string' },
+      currency: { type: 'string' },
+      jurisdictions: { type: 'string' },
+      escalation: { type: 'boolean' },
+      'min-trust': { type: 'string' },
+      'not-before': { type: 'string' },
+      'not-after': { type: 'string' },
+      'allow-sub-delegation': { type: 'boolean' },
+      parent: { type: 'string' },
     },
     async run(svc, { flags }) {
       const grant = await svc.delegations.create(delegationRequestOf(flags));
@@ -645,7 +812,10 @@ export const commands: Record<string, Command> = {
     args: ['id'],
     async run(svc, { args: [id] }) {
       const grant = await svc.delegations.revoke(id!);
-      return { json: grant, human: `${grant.id} is revoked (since ${grant.revoked_at}) with every grant made from it; this cannot be undone.` };
+      return {
+        json: grant,
+        human: `${grant.id} is revoked (since ${grant.revoked_at}) with every grant made from it; this cannot be undone.`,
+      };
     },
   },
 
@@ -673,7 +843,7 @@ export const commands: Record<string, Command> = {
   },
   'escalations wait': {
     usage: 'escalations wait <id> [--outcome approved|denied|countered|expired] [--timeout <seconds>] [--interval <seconds>]',
-    summary: "Wait until the principal decides an escalation (exit 1 when it ends otherwise than --outcome, or on --timeout)",
+    summary: 'Wait until the principal decides an escalation (exit 1 when it ends otherwise than --outcome, or on --timeout)',
     options: { outcome: { type: 'string' }, timeout: { type: 'string' }, interval: { type: 'string' } },
     args: ['id'],
     agent: 'preferred',
@@ -692,12 +862,18 @@ export const commands: Record<string, Command> = {
   },
 
   'authority check': {
-    usage: 'authority check --scope <scope> --action read|write|delete --description <text> [--value <amount> --currency <code>] ' +
+    usage:
+      'authority check --scope <scope> --action read|write|delete --description <text> [--value <amount> --currency <code>] ' +
       '[--jurisdiction <country>] [--escalation-id <esc_...>]',
     summary: 'As the agent (SVC_AGENT_TOKEN), ask whether an action is within its grant (exit 0 allowed, 1 denied, 3 escalated)',
     options: {
-      scope: { type: 'string' }, action: { type: 'string' }, description: { type: 'string' }, value: { type: 'string' }, currency: { type: 'string' },
-      jurisdiction: { type: 'string' }, 'escalation-id': { type: 'string' },
+      scope: { type: 'string' },
+      action: { type: 'string' },
+      description: { type: 'string' },
+      value: { type: 'string' },
+      currency: { type: 'string' },
+      jurisdiction: { type: 'string' },
+      'escalation-id': { type: 'string' },
     },
     agent: 'required',
     async run(svc, { flags }) {
@@ -709,7 +885,9 @@ export const commands: Record<string, Command> = {
       const currency = flag(flags, 'currency');
       if ((value === undefined) !== (currency === undefined)) throw new CliUsageError('--value and --currency go together');
       const result = await svc.authority.check({
-        scope, action, description,
+        scope,
+        action,
+        description,
         ...(value === undefined ? {} : { value, currency }),
         ...(flag(flags, 'jurisdiction') === undefined ? {} : { jurisdiction: flag(flags, 'jurisdiction') }),
         ...(flag(flags, 'escalation-id') === undefined ? {} : { escalation_id: flag(flags, 'escalation-id') }),
@@ -726,8 +904,17 @@ export const commands: Record<string, Command> = {
       const events = await collect((limit) => svc.audit.events({ application_id: flag(flags, 'app'), limit }), flags);
       return {
         json: events,
-        human: table(events, [['seq', (e) => e.sequence], ['type', (e) => e.type], ['occurred', (e) => e.occurred_at], ['hash', (e) => `${e.hash.slice(0, 16)}...`],
-          ['anchor', (e) => e.anchor_id]], 'No audit events.'),
+        human: table(
+          events,
+          [
+            ['seq', (e) => e.sequence],
+            ['type', (e) => e.type],
+            ['occurred', (e) => e.occurred_at],
+            ['hash', (e) => `${e.hash.slice(0, 16)}...`],
+            ['anchor', (e) => e.anchor_id],
+          ],
+          'No audit events.',
+        ),
       };
     },
   },
@@ -739,8 +926,17 @@ export const commands: Record<string, Command> = {
       const anchors = await collect((limit) => svc.audit.anchors({ application_id: flag(flags, 'app'), limit }), flags);
       return {
         json: anchors,
-        human: table(anchors, [['id', (a) => a.id], ['events', (a) => `${a.sequence_from}..${a.sequence_to}`], ['root', (a) => `${a.merkle_root.slice(0, 16)}...`],
-          ['key', (a) => a.key_version], ['created', (a) => a.created_at]], 'No anchors yet (events are anchored every fifteen minutes).'),
+        human: table(
+          anchors,
+          [
+            ['id', (a) => a.id],
+            ['events', (a) => `${a.sequence_from}..${a.sequence_to}`],
+            ['root', (a) => `${a.merkle_root.slice(0, 16)}...`],
+            ['key', (a) => a.key_version],
+            ['created', (a) => a.created_at],
+          ],
+          'No anchors yet (events are anchored every fifteen minutes).',
+        ),
       };
     },
   },
@@ -817,14 +1013,18 @@ export function delegationRequestOf(flags: Invocation['flags']): CreateDelegatio
   const notBefore = flag(flags, 'not-before');
   const notAfter = flag(flags, 'not-after');
   if (notBefore !== undefined || notAfter !== undefined) {
-    bounds.time = { ...(notBefore === undefined ? {} : { not_before: notBefore }), ...(notAfter === undefined ? {} : { not_after: notAfter }) };
+    bounds.time = {
+      ...(notBefore === undefined ? {} : { not_before: notBefore }),
+      ...(notAfter === undefined ? {} : { not_after: notAfter }),
+    };
   }
   if (flags.escalation === true) bounds.escalation = { allowed: true };
   const minTrust = integer(flags, 'min-trust');
   if (minTrust !== undefined) bounds.reputation = { min_trust_score: minTrust };
   const countries = listOf(flags, 'jurisdictions').map((c) => c.toUpperCase());
   if (countries.length) bounds.jurisdiction = { allowed: countries };
-  if (Object.keys(bounds).length && type !== 'ai_agent') throw new CliUsageError('bounds (--actions, --max-value, --jurisdictions, ...) are for a delegation to an agent');
+  if (Object.keys(bounds).length && type !== 'ai_agent')
+    throw new CliUsageError('bounds (--actions, --max-value, --jurisdictions, ...) are for a delegation to an agent');
 
   const scopes = listOf(flags, 'scopes');
   return {
@@ -868,10 +1068,22 @@ const grantColumns: [string, (grant: DelegationGrant) => Cell][] = [
 
 function grantLines(grant: DelegationGrant): string {
   const bounds = boundLines(grant);
-  return lines([['id', grant.id], ['status', grant.status], ['type', grant.delegation_type], ['principal', grant.principal_id],
-    ['delegate', `${grant.delegate_id} (${grant.delegate_type})`], ['parent', grant.parent_grant_id], ['sub-delegation', grant.allow_sub_delegation ? 'allowed' : 'not allowed'],
-    ['expires', grant.expires_at], ['created', grant.created_at], ['suspended', grant.suspended_at], ['revoked', grant.revoked_at],
-    ['authorization', grant.authorization_record_id], ['bounds', bounds.length ? '' : 'none beyond its scopes'], ...bounds]);
+  return lines([
+    ['id', grant.id],
+    ['status', grant.status],
+    ['type', grant.delegation_type],
+    ['principal', grant.principal_id],
+    ['delegate', `${grant.delegate_id} (${grant.delegate_type})`],
+    ['parent', grant.parent_grant_id],
+    ['sub-delegation', grant.allow_sub_delegation ? 'allowed' : 'not allowed'],
+    ['expires', grant.expires_at],
+    ['created', grant.created_at],
+    ['suspended', grant.suspended_at],
+    ['revoked', grant.revoked_at],
+    ['authorization', grant.authorization_record_id],
+    ['bounds', bounds.length ? '' : 'none beyond its scopes'],
+    ...bounds,
+  ]);
 }
 
 const describeAction = (a: Escalation['action']): string =>
@@ -887,10 +1099,22 @@ const escalationColumns: [string, (escalation: Escalation) => Cell][] = [
 ];
 
 function escalationLines(escalation: Escalation): string {
-  return lines([['id', escalation.id], ['status', escalation.status], ['trigger', escalation.trigger], ['action', describeAction(escalation.action)],
-    ['reason', escalation.reason], ['counter-proposal', escalation.counter_proposal], ['grant', escalation.delegation_grant_id],
-    ['agent', escalation.agent_identity_id], ['principal', escalation.principal_id], ['decision', escalation.decision?.url],
-    ['created', escalation.created_at], ['expires', escalation.expires_at], ['decided', escalation.decided_at], ['used', escalation.used_at]]);
+  return lines([
+    ['id', escalation.id],
+    ['status', escalation.status],
+    ['trigger', escalation.trigger],
+    ['action', describeAction(escalation.action)],
+    ['reason', escalation.reason],
+    ['counter-proposal', escalation.counter_proposal],
+    ['grant', escalation.delegation_grant_id],
+    ['agent', escalation.agent_identity_id],
+    ['principal', escalation.principal_id],
+    ['decision', escalation.decision?.url],
+    ['created', escalation.created_at],
+    ['expires', escalation.expires_at],
+    ['decided', escalation.decided_at],
+    ['used', escalation.used_at],
+  ]);
 }
 
 /** What `authority check` prints, and its exit code: 0 allowed, 1 denied, {@link EXIT_ESCALATED} escalated. */
@@ -899,13 +1123,17 @@ function authorityOutput(result: AuthorityCheckResult): Output {
     case 'allowed':
       return {
         json: result,
-        human: `Allowed: ${describeAction(result.check.action)}` +
-          (result.check.remaining_today === null || result.check.remaining_today === undefined ? '' : ` (${result.check.remaining_today} more today)`),
+        human:
+          `Allowed: ${describeAction(result.check.action)}` +
+          (result.check.remaining_today === null || result.check.remaining_today === undefined
+            ? ''
+            : ` (${result.check.remaining_today} more today)`),
       };
     case 'escalated':
       return {
         json: result,
-        human: `Escalated to the principal (beyond the ${result.check.bound ?? result.escalation.trigger} bound): ${result.escalation.reason}\n` +
+        human:
+          `Escalated to the principal (beyond the ${result.check.bound ?? result.escalation.trigger} bound): ${result.escalation.reason}\n` +
           `Do not act yet; wait with: svc escalations wait ${result.escalation.id} --outcome approved\n` +
           `then check again with --escalation-id ${result.escalation.id}.`,
         exitCode: EXIT_ESCALATED,
@@ -927,10 +1155,18 @@ const agentColumns: [string, (agent: AgentIdentity) => Cell][] = [
 ];
 
 function agentLines(agent: AgentIdentity): string {
-  return lines([['id', agent.id], ['name', agent.display_name], ['type', agent.agent_type], ['status', agent.status],
-    ['oauth client', agent.oauth_application_id], ['delegation grant', agent.delegation_grant_id], ['created', agent.created_at],
-    ['suspended', agent.suspended_at], ['revoked', agent.revoked_at],
-    ['metadata', Object.keys(agent.metadata).length ? JSON.stringify(agent.metadata) : undefined]]);
+  return lines([
+    ['id', agent.id],
+    ['name', agent.display_name],
+    ['type', agent.agent_type],
+    ['status', agent.status],
+    ['oauth client', agent.oauth_application_id],
+    ['delegation grant', agent.delegation_grant_id],
+    ['created', agent.created_at],
+    ['suspended', agent.suspended_at],
+    ['revoked', agent.revoked_at],
+    ['metadata', Object.keys(agent.metadata).length ? JSON.stringify(agent.metadata) : undefined],
+  ]);
 }
 
 const endpointColumns: [string, (endpoint: WebhookEndpoint) => Cell][] = [
@@ -942,8 +1178,13 @@ const endpointColumns: [string, (endpoint: WebhookEndpoint) => Cell][] = [
 ];
 
 function endpointLines(endpoint: WebhookEndpoint): string {
-  return lines([['id', endpoint.id], ['url', endpoint.url], ['events', endpoint.events.join(', ')], ['status', endpoint.status],
-    ['description', endpoint.description]]);
+  return lines([
+    ['id', endpoint.id],
+    ['url', endpoint.url],
+    ['events', endpoint.events.join(', ')],
+    ['status', endpoint.status],
+    ['description', endpoint.description],
+  ]);
 }
 
 function consentRecordLines(r: ConsentRecord): string {

@@ -49,8 +49,24 @@ describe('svc comply commands against the reference server', () => {
 
   it('shows and sets governance, and lists its changes', async () => {
     assert.match((await svc(['governance', 'show'])).stdout, /dsar due days\s+30/);
-    const set = await json<Governance>(['governance', 'set', '--dsar-due-days', '21', '--min-cohort', '5', '--require-noise', 'no', '--allowed-countries', 'us', '--retention-days', '400']);
-    assert.deepEqual([set.dsar_due_days, set.clean_room_min_cohort, set.allowed_countries, set.default_retention_days], [21, 5, ['US'], 400]);
+    const set = await json<Governance>([
+      'governance',
+      'set',
+      '--dsar-due-days',
+      '21',
+      '--min-cohort',
+      '5',
+      '--require-noise',
+      'no',
+      '--allowed-countries',
+      'us',
+      '--retention-days',
+      '400',
+    ]);
+    assert.deepEqual(
+      [set.dsar_due_days, set.clean_room_min_cohort, set.allowed_countries, set.default_retention_days],
+      [21, 5, ['US'], 400],
+    );
     const cleared = await json<Governance>(['governance', 'set', '--allowed-countries', 'all', '--retention-days', 'none']);
     assert.deepEqual([cleared.allowed_countries, cleared.default_retention_days], [null, null]);
     const changes = await svc(['governance', 'changes']);
@@ -79,12 +95,26 @@ describe('svc comply commands against the reference server', () => {
     const text = 'Terms.\n';
     const created = await server.api('/api/v1/agreements', {
       method: 'POST',
-      json: { agreement: { title: 'Terms', document: { text, sha256: createHash('sha256').update(text).digest('hex') }, quorum: 1, parties: [{ email: 'x@example.com', home_country: 'US' }] } },
+      json: {
+        agreement: {
+          title: 'Terms',
+          document: { text, sha256: createHash('sha256').update(text).digest('hex') },
+          quorum: 1,
+          parties: [{ email: 'x@example.com', home_country: 'US' }],
+        },
+      },
     });
     const agreement = ((await created.json()) as { agreement: { id: string; party_details: { session_token: string }[] } }).agreement;
     await signAsParty(server.url, agreement.party_details[0]!.session_token, 'X');
 
-    const room = await json<CleanRoom>(['clean-rooms', 'create', '--agreement', agreement.id, '--participants', server.sandbox.application_id]);
+    const room = await json<CleanRoom>([
+      'clean-rooms',
+      'create',
+      '--agreement',
+      agreement.id,
+      '--participants',
+      server.sandbox.application_id,
+    ]);
     assert.equal(room.status, 'active');
     assert.match((await svc(['clean-rooms', 'list'])).stdout, new RegExp(room.id));
     assert.match((await svc(['clean-rooms', 'show', room.id])).stdout, /epsilon\s+0 of 10 spent/);

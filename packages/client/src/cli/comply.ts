@@ -41,7 +41,7 @@ function decimal(flags: Invocation['flags'], name: string): number | undefined {
 function governanceLines(g: Governance): string {
   return lines([
     ['api token approvals', g.api_token_approvals_required],
-    ['default retention days', g.default_retention_days ?? 'the flow\'s own term'],
+    ['default retention days', g.default_retention_days ?? "the flow's own term"],
     ['allowed countries', g.allowed_countries?.join(', ') ?? 'every country cell'],
     ['dsar due days', g.dsar_due_days],
     ['clean-room min cohort', g.clean_room_min_cohort],
@@ -73,10 +73,24 @@ function queryLines(query: CleanRoomQuery): string {
     ['computation', query.computation_type],
     ['status', query.status],
     ['completed', query.completed_at],
-    ['noise', result?.noise ? `${result.noise.mechanism}, epsilon ${result.noise.epsilon}, sensitivity ${result.noise.sensitivity}` : 'none (exact counts)'],
+    [
+      'noise',
+      result?.noise
+        ? `${result.noise.mechanism}, epsilon ${result.noise.epsilon}, sensitivity ${result.noise.sensitivity}`
+        : 'none (exact counts)',
+    ],
     ['min cohort', result?.min_cohort],
   ]);
-  const buckets = result ? table(result.buckets, [['bucket', (b) => b.key], ['count', (b) => (b.suppressed ? 'suppressed' : b.count)]], 'No buckets.') : 'No result.';
+  const buckets = result
+    ? table(
+        result.buckets,
+        [
+          ['bucket', (b) => b.key],
+          ['count', (b) => (b.suppressed ? 'suppressed' : b.count)],
+        ],
+        'No buckets.',
+      )
+    : 'No result.';
   return `${head}\n\n${buckets}`;
 }
 
@@ -113,7 +127,16 @@ export const complyCommands: Record<string, Command> = {
       const modules = await collect((limit) => svc.modules.list({ limit }), {});
       return {
         json: modules,
-        human: table(modules, [['key', (m) => m.key], ['enabled', (m) => (m.enabled ? 'yes' : 'no')], ['since', (m) => (m.enabled ? m.enabled_at : m.disabled_at)], ['covers', (m) => m.surfaces.join(' ')]], 'No modules.'),
+        human: table(
+          modules,
+          [
+            ['key', (m) => m.key],
+            ['enabled', (m) => (m.enabled ? 'yes' : 'no')],
+            ['since', (m) => (m.enabled ? m.enabled_at : m.disabled_at)],
+            ['covers', (m) => m.surfaces.join(' ')],
+          ],
+          'No modules.',
+        ),
       };
     },
   },
@@ -146,10 +169,17 @@ export const complyCommands: Record<string, Command> = {
   },
   'governance set': {
     usage: 'governance set [--dsar-due-days <n>] [--min-cohort <n>] [--epsilon-budget <x>] [...]',
-    summary: 'Change governance settings (admin); also --require-noise, --allowed-countries, --retention-days, --token-approvals, --meeting-template',
+    summary:
+      'Change governance settings (admin); also --require-noise, --allowed-countries, --retention-days, --token-approvals, --meeting-template',
     options: {
-      'dsar-due-days': { type: 'string' }, 'min-cohort': { type: 'string' }, 'epsilon-budget': { type: 'string' }, 'require-noise': { type: 'string' },
-      'allowed-countries': { type: 'string' }, 'retention-days': { type: 'string' }, 'token-approvals': { type: 'string' }, 'meeting-template': { type: 'string' },
+      'dsar-due-days': { type: 'string' },
+      'min-cohort': { type: 'string' },
+      'epsilon-budget': { type: 'string' },
+      'require-noise': { type: 'string' },
+      'allowed-countries': { type: 'string' },
+      'retention-days': { type: 'string' },
+      'token-approvals': { type: 'string' },
+      'meeting-template': { type: 'string' },
     },
     async run(svc, { flags }) {
       const requireNoise = oneOf(flags, 'require-noise', ['yes', 'no', 'true', 'false'] as const);
@@ -158,13 +188,19 @@ export const complyCommands: Record<string, Command> = {
         clean_room_min_cohort: whole(flags, 'min-cohort'),
         clean_room_epsilon_budget: decimal(flags, 'epsilon-budget'),
         clean_room_require_noise: requireNoise === undefined ? undefined : requireNoise === 'yes' || requireNoise === 'true',
-        allowed_countries: nullable(flag(flags, 'allowed-countries'), (v) => v.split(',').map((c) => c.trim().toUpperCase()).filter(Boolean)),
+        allowed_countries: nullable(flag(flags, 'allowed-countries'), (v) =>
+          v
+            .split(',')
+            .map((c) => c.trim().toUpperCase())
+            .filter(Boolean),
+        ),
         default_retention_days: whole(flags, 'retention-days', true),
         api_token_approvals_required: whole(flags, 'token-approvals'),
         default_meeting_template: nullable(flag(flags, 'meeting-template'), (v) => v),
       };
       const named = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined));
-      if (Object.keys(named).length === 0) throw new CliUsageError('governance set needs at least one setting; see svc governance set --help');
+      if (Object.keys(named).length === 0)
+        throw new CliUsageError('governance set needs at least one setting; see svc governance set --help');
       const g = await svc.governance.update(named);
       return { json: g, human: governanceLines(g) };
     },
@@ -177,25 +213,40 @@ export const complyCommands: Record<string, Command> = {
       const changes = await collect((limit) => svc.governance.changes({ limit }), flags);
       return {
         json: changes,
-        human: table(changes, [
-          ['at', (c) => c.created_at],
-          ['type', (c) => c.type],
-          ['by', (c) => `${c.actor.kind}:${c.actor.id}`],
-          ['changes', (c) => Object.entries(c.changes).map(([k, v]) => `${k} ${JSON.stringify(v.from)} -> ${JSON.stringify(v.to)}`).join('; ')],
-        ], 'No changes.'),
+        human: table(
+          changes,
+          [
+            ['at', (c) => c.created_at],
+            ['type', (c) => c.type],
+            ['by', (c) => `${c.actor.kind}:${c.actor.id}`],
+            [
+              'changes',
+              (c) =>
+                Object.entries(c.changes)
+                  .map(([k, v]) => `${k} ${JSON.stringify(v.from)} -> ${JSON.stringify(v.to)}`)
+                  .join('; '),
+            ],
+          ],
+          'No changes.',
+        ),
       };
     },
   },
 
   'clean-rooms create': {
     usage: 'clean-rooms create --agreement <id> --participants <app,app> [--expires-at <date-time>]',
-    summary: 'Open a clean room under an active agreement over the named applications\' consent records',
+    summary: "Open a clean room under an active agreement over the named applications' consent records",
     options: { agreement: { type: 'string' }, participants: { type: 'string' }, 'expires-at': { type: 'string' } },
     async run(svc, { flags }) {
       const agreement = flag(flags, 'agreement');
       const participants = listFlag(flags, 'participants');
-      if (!agreement || !participants?.length) throw new CliUsageError('clean-rooms create needs --agreement <id> and --participants <application,application>');
-      const room = await svc.cleanRooms.create({ agreement_id: agreement, participants, ...(flag(flags, 'expires-at') ? { expires_at: flag(flags, 'expires-at') } : {}) });
+      if (!agreement || !participants?.length)
+        throw new CliUsageError('clean-rooms create needs --agreement <id> and --participants <application,application>');
+      const room = await svc.cleanRooms.create({
+        agreement_id: agreement,
+        participants,
+        ...(flag(flags, 'expires-at') ? { expires_at: flag(flags, 'expires-at') } : {}),
+      });
       return { json: room, human: roomLines(room) };
     },
   },
@@ -208,7 +259,17 @@ export const complyCommands: Record<string, Command> = {
       const rooms = await collect((limit) => svc.cleanRooms.list({ limit, status }), flags);
       return {
         json: rooms,
-        human: table(rooms, [['id', (r) => r.id], ['status', (r) => r.status], ['agreement', (r) => r.agreement_id], ['participants', (r) => r.participants.join(',')], ['expires', (r) => r.expires_at]], 'No clean rooms.'),
+        human: table(
+          rooms,
+          [
+            ['id', (r) => r.id],
+            ['status', (r) => r.status],
+            ['agreement', (r) => r.agreement_id],
+            ['participants', (r) => r.participants.join(',')],
+            ['expires', (r) => r.expires_at],
+          ],
+          'No clean rooms.',
+        ),
       };
     },
   },
@@ -232,11 +293,19 @@ export const complyCommands: Record<string, Command> = {
   },
   'clean-rooms query': {
     usage: 'clean-rooms query <id> --type <computation> [--epsilon <x>] [...]',
-    summary: 'Run count, count_by_purpose, overlap or histogram; also --participants, --purpose, --purposes, --from, --to, --min-cohort, --sensitivity',
+    summary:
+      'Run count, count_by_purpose, overlap or histogram; also --participants, --purpose, --purposes, --from, --to, --min-cohort, --sensitivity',
     args: ['id'],
     options: {
-      type: { type: 'string' }, participants: { type: 'string' }, purpose: { type: 'string' }, purposes: { type: 'string' }, from: { type: 'string' },
-      to: { type: 'string' }, 'min-cohort': { type: 'string' }, epsilon: { type: 'string' }, sensitivity: { type: 'string' },
+      type: { type: 'string' },
+      participants: { type: 'string' },
+      purpose: { type: 'string' },
+      purposes: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      'min-cohort': { type: 'string' },
+      epsilon: { type: 'string' },
+      sensitivity: { type: 'string' },
     },
     async run(svc, { args: [id], flags }) {
       const type = oneOf(flags, 'type', COMPUTATIONS);
@@ -244,10 +313,16 @@ export const complyCommands: Record<string, Command> = {
       const epsilon = decimal(flags, 'epsilon');
       const sensitivity = whole(flags, 'sensitivity');
       if (sensitivity !== undefined && epsilon === undefined) throw new CliUsageError('--sensitivity goes with --epsilon');
-      const definition: CreateCleanRoomQueryRequest['query_definition'] = Object.fromEntries(Object.entries({
-        participants: listFlag(flags, 'participants'), purpose: flag(flags, 'purpose'), purposes: listFlag(flags, 'purposes'),
-        from: flag(flags, 'from'), to: flag(flags, 'to'), min_cohort: whole(flags, 'min-cohort'),
-      }).filter(([, v]) => v !== undefined));
+      const definition: CreateCleanRoomQueryRequest['query_definition'] = Object.fromEntries(
+        Object.entries({
+          participants: listFlag(flags, 'participants'),
+          purpose: flag(flags, 'purpose'),
+          purposes: listFlag(flags, 'purposes'),
+          from: flag(flags, 'from'),
+          to: flag(flags, 'to'),
+          min_cohort: whole(flags, 'min-cohort'),
+        }).filter(([, v]) => v !== undefined),
+      );
       const query = await svc.cleanRooms.query(id!, {
         computation_type: type,
         query_definition: definition,
@@ -263,7 +338,19 @@ export const complyCommands: Record<string, Command> = {
     options: limitOption,
     async run(svc, { args: [id], flags }) {
       const queries = await collect((limit) => svc.cleanRooms.queries(id!, { limit }), flags);
-      return { json: queries, human: table(queries, [['id', (q) => q.id], ['computation', (q) => q.computation_type], ['status', (q) => q.status], ['completed', (q) => q.completed_at]], 'No queries.') };
+      return {
+        json: queries,
+        human: table(
+          queries,
+          [
+            ['id', (q) => q.id],
+            ['computation', (q) => q.computation_type],
+            ['status', (q) => q.status],
+            ['completed', (q) => q.completed_at],
+          ],
+          'No queries.',
+        ),
+      };
     },
   },
   'clean-rooms result': {
@@ -280,15 +367,28 @@ export const complyCommands: Record<string, Command> = {
     usage: 'meetings create [--title <t>] [--scheduled-at <date-time>] [--duration <min>] [...]',
     summary: 'Create a meeting consent; also --description, --platform, --external-id, --template <flow>, --agents <agent,agent>',
     options: {
-      title: { type: 'string' }, description: { type: 'string' }, platform: { type: 'string' }, 'external-id': { type: 'string' },
-      'scheduled-at': { type: 'string' }, duration: { type: 'string' }, template: { type: 'string' }, agents: { type: 'string' },
+      title: { type: 'string' },
+      description: { type: 'string' },
+      platform: { type: 'string' },
+      'external-id': { type: 'string' },
+      'scheduled-at': { type: 'string' },
+      duration: { type: 'string' },
+      template: { type: 'string' },
+      agents: { type: 'string' },
     },
     async run(svc, { flags }) {
-      const request: CreateMeetingConsentRequest = Object.fromEntries(Object.entries({
-        title: flag(flags, 'title'), description: flag(flags, 'description'), platform: flag(flags, 'platform'),
-        external_meeting_id: flag(flags, 'external-id'), scheduled_at: flag(flags, 'scheduled-at'), duration_minutes: whole(flags, 'duration'),
-        template: flag(flags, 'template'), agent_ids: listFlag(flags, 'agents'),
-      }).filter(([, v]) => v !== undefined));
+      const request: CreateMeetingConsentRequest = Object.fromEntries(
+        Object.entries({
+          title: flag(flags, 'title'),
+          description: flag(flags, 'description'),
+          platform: flag(flags, 'platform'),
+          external_meeting_id: flag(flags, 'external-id'),
+          scheduled_at: flag(flags, 'scheduled-at'),
+          duration_minutes: whole(flags, 'duration'),
+          template: flag(flags, 'template'),
+          agent_ids: listFlag(flags, 'agents'),
+        }).filter(([, v]) => v !== undefined),
+      );
       const m = await svc.meetingConsents.create(request);
       return { json: m, human: meetingLines(m) };
     },
@@ -302,7 +402,17 @@ export const complyCommands: Record<string, Command> = {
       const meetings = await collect((limit) => svc.meetingConsents.list({ limit, status }), flags);
       return {
         json: meetings,
-        human: table(meetings, [['id', (m) => m.id], ['status', (m) => m.status], ['starts', (m) => m.starts_at], ['minutes', (m) => m.duration_minutes], ['title', (m) => m.title]], 'No meeting consents.'),
+        human: table(
+          meetings,
+          [
+            ['id', (m) => m.id],
+            ['status', (m) => m.status],
+            ['starts', (m) => m.starts_at],
+            ['minutes', (m) => m.duration_minutes],
+            ['title', (m) => m.title],
+          ],
+          'No meeting consents.',
+        ),
       };
     },
   },

@@ -63,7 +63,8 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 /** How to give the command line a service and a credential, for error messages. */
 const CONFIG_HINT = 'set SVC_BASE_URL and SVC_API_TOKEN, or start the reference server (pnpm start), which writes .svc/sandbox.json';
 /** How to give it a credential once it knows the service. */
-export const CREDENTIAL_HINT = 'set SVC_API_TOKEN or run svc login, or start the reference server (pnpm start), which writes .svc/sandbox.json';
+export const CREDENTIAL_HINT =
+  'set SVC_API_TOKEN or run svc login, or start the reference server (pnpm start), which writes .svc/sandbox.json';
 
 /**
  * Resolves the configuration: `SVC_BASE_URL` and `SVC_API_TOKEN` first, then the `sandbox.json` the reference

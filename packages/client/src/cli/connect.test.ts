@@ -55,7 +55,7 @@ describe('svc connect commands against the reference server', () => {
     assert.equal(usage.code, EXIT.usage);
     assert.match(usage.stderr, /needs --name <name> or --owner <user_id>/);
     const refused = await svc(['accounts', 'list'], laptop);
-    assert.equal(refused.code, EXIT.api, 'a person\'s token reads no account');
+    assert.equal(refused.code, EXIT.api, "a person's token reads no account");
     assert.match(refused.stderr, /403/);
   });
 
@@ -100,7 +100,10 @@ describe('svc connect commands against the reference server', () => {
     assert.match(listed.stdout, new RegExp(`^${pairing.id}\\s+active\\s+prs_\\w+\\s+Laptop \\+ Phone`, 'm'));
     assert.equal((await json<TrustPairing>(['trust-pairings', 'revoke', pairing.id], laptop)).status, 'revoked');
     const links = await json<DeviceLink[]>(['device-links', 'list', '--status', 'claimed'], laptop);
-    assert.deepEqual(links.map((l) => l.id), [link.id]);
+    assert.deepEqual(
+      links.map((l) => l.id),
+      [link.id],
+    );
     const noName = await svc(['device-links', 'claim', 'ABCD-EFGH'], phone);
     assert.equal(noName.code, EXIT.usage);
   });
@@ -113,7 +116,7 @@ describe('svc connect commands against the reference server', () => {
     assert.match(topic.stdout, /connections disconnect <id>\s+Disconnect for good/);
   });
 
-  it('disconnect as JSON is the API\'s answer', async () => {
+  it("disconnect as JSON is the API's answer", async () => {
     const made = await json<ConnectionDetail>(['connections', 'create', server.sandbox.application_id], laptop);
     const result = await json<DisconnectResult>(['connections', 'disconnect', made.id], laptop);
     assert.deepEqual(Object.keys(result).sort(), ['connection', 'warnings']);

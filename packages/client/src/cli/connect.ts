@@ -38,11 +38,15 @@ const connectionColumns: [string, (c: Connection) => Cell][] = [
 ];
 
 function connectionLines(c: ConnectionDetail): string {
-  const policies = c.active_policies.map((p) => p.type === 'consent_record'
-    ? `  consent ${p.id} (flow ${p.flow_id}): ${p.purposes.join(', ')}${p.expires_at ? `, until ${p.expires_at}` : ''}`
-    : `  grant ${p.id} to ${p.delegate_type} ${p.delegate_id} (${p.status}): ${p.delegated_scopes.join(' ')}`);
-  const suspensions = c.suspensions.map((s) =>
-    `  ${s.suspended_at} by the ${s.suspended_by}: ${s.reason}${s.resumed_at ? ` (resumed ${s.resumed_at} by the ${s.resumed_by})` : ''}`);
+  const policies = c.active_policies.map((p) =>
+    p.type === 'consent_record'
+      ? `  consent ${p.id} (flow ${p.flow_id}): ${p.purposes.join(', ')}${p.expires_at ? `, until ${p.expires_at}` : ''}`
+      : `  grant ${p.id} to ${p.delegate_type} ${p.delegate_id} (${p.status}): ${p.delegated_scopes.join(' ')}`,
+  );
+  const suspensions = c.suspensions.map(
+    (s) =>
+      `  ${s.suspended_at} by the ${s.suspended_by}: ${s.reason}${s.resumed_at ? ` (resumed ${s.resumed_at} by the ${s.resumed_by})` : ''}`,
+  );
   return `${lines([
     ['connection', c.id],
     ['status', c.status],
@@ -100,11 +104,23 @@ function pairingLines(p: TrustPairing): string {
 export const connectCommands: Record<string, Command> = {
   'accounts list': {
     usage: 'accounts list [--limit <n>]',
-    summary: "List the accounts the API token sees (its own)",
+    summary: 'List the accounts the API token sees (its own)',
     options: limitOption,
     async run(svc, { flags }) {
       const accounts = await collect((limit) => svc.accounts.list({ limit }), flags);
-      return { json: accounts, human: table(accounts, [['id', (a) => a.id], ['name', (a) => a.name], ['owner', (a) => a.owner_id], ['users', (a) => a.account_users.length]], 'No accounts.') };
+      return {
+        json: accounts,
+        human: table(
+          accounts,
+          [
+            ['id', (a) => a.id],
+            ['name', (a) => a.name],
+            ['owner', (a) => a.owner_id],
+            ['users', (a) => a.account_users.length],
+          ],
+          'No accounts.',
+        ),
+      };
     },
   },
   'accounts show': {
@@ -127,7 +143,10 @@ export const connectCommands: Record<string, Command> = {
       const name = flag(flags, 'name');
       const owner = flag(flags, 'owner');
       if (name === undefined && owner === undefined) throw new CliUsageError('accounts update needs --name <name> or --owner <user_id>');
-      const account = await svc.accounts.update(id!, { ...(name !== undefined ? { name } : {}), ...(owner !== undefined ? { owner_id: owner } : {}) });
+      const account = await svc.accounts.update(id!, {
+        ...(name !== undefined ? { name } : {}),
+        ...(owner !== undefined ? { owner_id: owner } : {}),
+      });
       return { json: account, human: accountLines(account) };
     },
   },
@@ -137,7 +156,14 @@ export const connectCommands: Record<string, Command> = {
     args: ['account_id', 'user_id'],
     async run(svc, { args: [id, userId] }) {
       const user = await svc.accounts.addUser(id!, { user_id: userId! });
-      return { json: user, human: lines([['account user', user.id], ['person', user.user_id], ['added', user.created_at]]) };
+      return {
+        json: user,
+        human: lines([
+          ['account user', user.id],
+          ['person', user.user_id],
+          ['added', user.created_at],
+        ]),
+      };
     },
   },
   'accounts remove-user': {
@@ -207,8 +233,12 @@ export const connectCommands: Record<string, Command> = {
       const result = await svc.connections.disconnect(id!);
       return {
         json: result,
-        human: `${lines([['connection', result.connection.id], ['status', result.connection.status], ['disconnected', result.connection.disconnected_at]])}\n\n` +
-          `Warnings:\n${result.warnings.map((w) => `  - ${w}`).join('\n')}`,
+        human:
+          `${lines([
+            ['connection', result.connection.id],
+            ['status', result.connection.status],
+            ['disconnected', result.connection.disconnected_at],
+          ])}\n\n` + `Warnings:\n${result.warnings.map((w) => `  - ${w}`).join('\n')}`,
       };
     },
   },

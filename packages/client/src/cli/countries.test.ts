@@ -16,9 +16,12 @@ const configHome = mkdtempSync(join(tmpdir(), 'svc-config-'));
 
 function svc(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=source', '--import', tsx, main, ...args],
+    execFile(
+      process.execPath,
+      ['--conditions=source', '--import', tsx, main, ...args],
       { env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: configHome, ...env }, cwd: tmpdir() },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -71,9 +74,16 @@ describe('svc and country cells', { concurrency: 4 }, () => {
   describe('when the home country cannot be reached', () => {
     let stub: Loopback;
     before(async () => {
-      stub = await loopback((req, res) => (req.url === '/api/v1/countries'
-        ? answer(res, 200, { country: 'US', countries: [{ country: 'US', base_url: stub.url, trust_url: stub.url }] }, { 'svc-country': 'US' })
-        : answer(res, 421, { message: 'Served from DE.', code: 'wrong_country', home_country: 'DE' }, { 'svc-country': 'US' })));
+      stub = await loopback((req, res) =>
+        req.url === '/api/v1/countries'
+          ? answer(
+              res,
+              200,
+              { country: 'US', countries: [{ country: 'US', base_url: stub.url, trust_url: stub.url }] },
+              { 'svc-country': 'US' },
+            )
+          : answer(res, 421, { message: 'Served from DE.', code: 'wrong_country', home_country: 'DE' }, { 'svc-country': 'US' }),
+      );
     });
     after(() => stub.close());
 
@@ -81,7 +91,10 @@ describe('svc and country cells', { concurrency: 4 }, () => {
       const env = { SVC_BASE_URL: stub.url, SVC_API_TOKEN: 'tok' };
       const human = await svc(['decisions', 'get', token], env);
       assert.equal(human.code, 1);
-      assert.match(human.stderr, /^svc: GET \/api\/v1\/decisions\/dts_de_\S+ addresses a resource homed in DE, whose base URL is neither in countries nor in GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/countries; the call was not re-issued\. \(421 GET \/api\/v1\/decisions\/dts_de_\S+\)\n$/);
+      assert.match(
+        human.stderr,
+        /^svc: GET \/api\/v1\/decisions\/dts_de_\S+ addresses a resource homed in DE, whose base URL is neither in countries nor in GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/countries; the call was not re-issued\. \(421 GET \/api\/v1\/decisions\/dts_de_\S+\)\n$/,
+      );
       const json = await svc(['decisions', 'get', token, '--json'], env);
       assert.equal(json.code, 1);
       const { error } = JSON.parse(json.stderr) as { error: Record<string, unknown> };
@@ -106,7 +119,11 @@ describe('loadConfig: countries', () => {
   const sandbox = {
     base_url: 'http://127.0.0.1:4010',
     api_token: 'tok',
-    countries: { US: { base_url: 'http://127.0.0.1:4010', trust_url: 'x' }, DE: { base_url: 'http://127.0.0.1:4011', trust_url: 'x' }, XX: { trust_url: 'x' } },
+    countries: {
+      US: { base_url: 'http://127.0.0.1:4010', trust_url: 'x' },
+      DE: { base_url: 'http://127.0.0.1:4011', trust_url: 'x' },
+      XX: { trust_url: 'x' },
+    },
   };
 
   it("takes the sandbox's cells when the base URL is one of them", () => {

@@ -6,7 +6,14 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { CliConfig } from './config.js';
 import { CliUsageError } from './config.js';
-import { credentialsPath, deleteCredentials, readCredentials, withCredentialsLock, writeCredentials, type StoredCredentials } from './credentials.js';
+import {
+  credentialsPath,
+  deleteCredentials,
+  readCredentials,
+  withCredentialsLock,
+  writeCredentials,
+  type StoredCredentials,
+} from './credentials.js';
 import { chooseCredential } from './session.js';
 
 const dirs: string[] = [];
@@ -18,13 +25,30 @@ const fresh = () => {
 after(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 const signedIn = (issuer: string): StoredCredentials => ({
-  version: 1, issuer, client_id: 'oc_1', refresh_token: 'rt_1', access_token: 'at_1', expires_at: 4_000_000_000,
-  scope: 'openid email offline_access', subject: 'prs_1', email: 'ada@example.com', signed_in_at: '2026-11-24T00:00:00.000Z',
+  version: 1,
+  issuer,
+  client_id: 'oc_1',
+  refresh_token: 'rt_1',
+  access_token: 'at_1',
+  expires_at: 4_000_000_000,
+  scope: 'openid email offline_access',
+  subject: 'prs_1',
+  email: 'ada@example.com',
+  signed_in_at: '2026-11-24T00:00:00.000Z',
 });
 
 const config = (over: Partial<CliConfig>): CliConfig => ({
-  baseUrl: 'http://127.0.0.1:4010', apiToken: undefined, apiTokenFrom: undefined, agentToken: undefined, oauthClientId: undefined, oauthClientSecret: undefined,
-  applicationId: undefined, flowId: undefined, captureFlowId: undefined, source: 'test', ...over,
+  baseUrl: 'http://127.0.0.1:4010',
+  apiToken: undefined,
+  apiTokenFrom: undefined,
+  agentToken: undefined,
+  oauthClientId: undefined,
+  oauthClientSecret: undefined,
+  applicationId: undefined,
+  flowId: undefined,
+  captureFlowId: undefined,
+  source: 'test',
+  ...over,
 });
 
 describe('credentials file', () => {
@@ -51,7 +75,10 @@ describe('credentials file', () => {
   it('refuses a file that is not one of its own', () => {
     const file = join(fresh(), 'credentials.json');
     writeFileSync(file, '{"token":"x"}');
-    assert.throws(() => readCredentials(file), (err: unknown) => err instanceof CliUsageError && /run svc logout to remove it/.test(err.message));
+    assert.throws(
+      () => readCredentials(file),
+      (err: unknown) => err instanceof CliUsageError && /run svc logout to remove it/.test(err.message),
+    );
   });
 
   it('lets one process at a time refresh, and takes over a stale lock', async () => {
@@ -87,12 +114,16 @@ describe('chooseCredential', () => {
   });
 
   it("then sandbox.json's token, when the sign-in is for another base URL", () => {
-    assert.deepEqual(chooseCredential(config({ baseUrl: 'http://127.0.0.1:4011', apiToken: 'tok', apiTokenFrom: 'sandbox' }), env), { apiToken: 'tok' });
+    assert.deepEqual(chooseCredential(config({ baseUrl: 'http://127.0.0.1:4011', apiToken: 'tok', apiTokenFrom: 'sandbox' }), env), {
+      apiToken: 'tok',
+    });
   });
 
   it('else a usage error naming both ways in', () => {
-    assert.throws(() => chooseCredential(config({ baseUrl: 'http://127.0.0.1:4011' }), env),
-      (err: unknown) => err instanceof CliUsageError && /set SVC_API_TOKEN or run svc login/.test(err.message));
+    assert.throws(
+      () => chooseCredential(config({ baseUrl: 'http://127.0.0.1:4011' }), env),
+      (err: unknown) => err instanceof CliUsageError && /set SVC_API_TOKEN or run svc login/.test(err.message),
+    );
   });
 
   it('SVC_AGENT_TOKEN for the commands an agent runs, before SVC_API_TOKEN; never for the others', () => {
@@ -104,7 +135,9 @@ describe('chooseCredential', () => {
 
   it('without SVC_AGENT_TOKEN: the usual credential where an agent is preferred, a usage error where one is required', () => {
     assert.deepEqual(chooseCredential(config({ apiToken: 'tok', apiTokenFrom: 'env' }), env, 'preferred'), { apiToken: 'tok' });
-    assert.throws(() => chooseCredential(config({ apiToken: 'tok', apiTokenFrom: 'env' }), env, 'required'),
-      (err: unknown) => err instanceof CliUsageError && /set SVC_AGENT_TOKEN/.test(err.message));
+    assert.throws(
+      () => chooseCredential(config({ apiToken: 'tok', apiTokenFrom: 'env' }), env, 'required'),
+      (err: unknown) => err instanceof CliUsageError && /set SVC_AGENT_TOKEN/.test(err.message),
+    );
   });
 });

@@ -44,7 +44,12 @@ export function readCredentials(file: string): StoredCredentials | undefined {
   }
   try {
     const value = JSON.parse(text) as Partial<StoredCredentials>;
-    if (value.version === 1 && typeof value.issuer === 'string' && typeof value.client_id === 'string' && typeof value.access_token === 'string') {
+    if (
+      value.version === 1 &&
+      typeof value.issuer === 'string' &&
+      typeof value.client_id === 'string' &&
+      typeof value.access_token === 'string'
+    ) {
       return value as StoredCredentials;
     }
   } catch {

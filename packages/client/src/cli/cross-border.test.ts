@@ -18,9 +18,12 @@ const scratch = mkdtempSync(join(tmpdir(), 'svc-cli-xb-'));
 
 function svc(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=source', '--import', tsx, main, ...args],
+    execFile(
+      process.execPath,
+      ['--conditions=source', '--import', tsx, main, ...args],
       { env: { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: scratch, ...env }, cwd: tmpdir() },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }));
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 
@@ -36,7 +39,12 @@ describe('svc cross-border commands', () => {
     us = server.cells.US!;
     client = createClient({ baseUrl: us.url, apiToken: us.sandbox.api_token });
     env = { SVC_DATA_DIR: server.first.dataDir };
-    const decision = await client.decisions.create({ kind: 'consent', subject_ref: us.sandbox.flow_id!, delivery_mode: 'embed', embed_origin: us.url });
+    const decision = await client.decisions.create({
+      kind: 'consent',
+      subject_ref: us.sandbox.flow_id!,
+      delivery_mode: 'embed',
+      embed_origin: us.url,
+    });
     await consentToNewsletter(us.url, decision.session_token, 'ines@example.com');
     transaction = (await client.decisions.get(decision.session_token)).consent_transaction_id!;
   });
@@ -100,7 +108,10 @@ describe('svc cross-border commands', () => {
 
   it('reports a breach scope by fingerprint only, and refuses a bad credential type as usage', async () => {
     const from = new Date(Date.now() - 86_400_000).toISOString();
-    const report = await svc(['breach-scope', 'report', '--type', 'publishable_key', '--id', us.sandbox.publishable_key, '--from', from], env);
+    const report = await svc(
+      ['breach-scope', 'report', '--type', 'publishable_key', '--id', us.sandbox.publishable_key, '--from', from],
+      env,
+    );
     assert.equal(report.code, 0, report.stderr);
     assert.match(report.stdout, /^credential +publishable_key sha256:[0-9a-f]{64}$/m);
     assert.equal(report.stdout.includes(us.sandbox.publishable_key), false);

@@ -3,7 +3,11 @@
 import { readFileSync } from 'node:fs';
 import type { SvcClient } from '../lib/client.js';
 import {
-  breachCredentialType, type BreachCredentialType, type Credential, type CredentialStatus, type EvidencePackage,
+  breachCredentialType,
+  type BreachCredentialType,
+  type Credential,
+  type CredentialStatus,
+  type EvidencePackage,
 } from '@svc/schemas';
 import { verifyEvidencePackage } from '../verify/evidence.js';
 import type { Command, Invocation } from './commands.js';
@@ -25,27 +29,31 @@ function readInput(path: string): string {
   }
 }
 
-const credentialLines = (c: Credential) => lines([
-  ['id', c.id],
-  ['type', `${c.credential_type} (${c.format})`],
-  ['status', c.status],
-  ['home country', c.home_country],
-  ['consent', c.consent_transaction_id],
-  ['purposes', c.purposes.join(', ')],
-  ['issued', c.issued_at],
-  ['expires', c.expires_at],
-  ['revoked', c.revoked_at],
-]);
+const credentialLines = (c: Credential) =>
+  lines([
+    ['id', c.id],
+    ['type', `${c.credential_type} (${c.format})`],
+    ['status', c.status],
+    ['home country', c.home_country],
+    ['consent', c.consent_transaction_id],
+    ['purposes', c.purposes.join(', ')],
+    ['issued', c.issued_at],
+    ['expires', c.expires_at],
+    ['revoked', c.revoked_at],
+  ]);
 
 /** An evidence package the service drew, verified against its JWKS before it is shown (`--json` prints it whole). */
 async function evidenceOut(svc: SvcClient, evidence: EvidencePackage) {
   const { payload, kid } = await verifyEvidencePackage(evidence, await svc.receipts.jwks());
-  return { json: evidence, human: lines([
-    ['package', evidence.evidence_package_id],
-    ['format', evidence.format_type],
-    ['signature', `valid (ES256, key ${kid})`],
-    ['drawn', payload.drawn_at as string],
-  ]) };
+  return {
+    json: evidence,
+    human: lines([
+      ['package', evidence.evidence_package_id],
+      ['format', evidence.format_type],
+      ['signature', `valid (ES256, key ${kid})`],
+      ['drawn', payload.drawn_at as string],
+    ]),
+  };
 }
 
 const STATUSES: readonly CredentialStatus[] = ['active', 'revoked', 'expired'];
@@ -82,14 +90,20 @@ export const crossBorderCommands: Record<string, Command> = {
     options: { status: { type: 'string' }, limit: { type: 'string' } },
     async run(svc, { flags }) {
       const status = flag(flags, 'status');
-      if (status !== undefined && !STATUSES.includes(status as CredentialStatus)) throw new CliUsageError(`--status is one of ${STATUSES.join(', ')}`);
+      if (status !== undefined && !STATUSES.includes(status as CredentialStatus))
+        throw new CliUsageError(`--status is one of ${STATUSES.join(', ')}`);
       const items = await take(svc.credentials.list(status ? { status: status as CredentialStatus } : {}), limitOf(flags));
-      return { json: items, human: items.length ? items.map((c) => `${c.id}  ${c.status.padEnd(7)}  ${c.credential_type}  ${c.expires_at}`).join('\n') : '(none)' };
+      return {
+        json: items,
+        human: items.length
+          ? items.map((c) => `${c.id}  ${c.status.padEnd(7)}  ${c.credential_type}  ${c.expires_at}`).join('\n')
+          : '(none)',
+      };
     },
   },
   'credentials revoke': {
     usage: 'credentials revoke <id>',
-    summary: "Revoke a credential: its status list bit is set; verifiers see it once their cached list expires",
+    summary: 'Revoke a credential: its status list bit is set; verifiers see it once their cached list expires',
     args: ['id'],
     async run(svc, { args: [id] }) {
       const credential = await svc.credentials.revoke(id!);
@@ -104,7 +118,11 @@ export const crossBorderCommands: Record<string, Command> = {
     async run(svc, { args: [file], flags }) {
       const nonce = flag(flags, 'nonce');
       const audience = flag(flags, 'audience');
-      const result = await svc.presentations.verify({ presentation: readInput(file!), ...(nonce ? { nonce } : {}), ...(audience ? { audience } : {}) });
+      const result = await svc.presentations.verify({
+        presentation: readInput(file!),
+        ...(nonce ? { nonce } : {}),
+        ...(audience ? { audience } : {}),
+      });
       return {
         json: result,
         exitCode: result.valid ? 0 : 1,
@@ -129,7 +147,11 @@ export const crossBorderCommands: Record<string, Command> = {
       const items = await take(svc.transferRegister.list(app ? { application_id: app } : {}), limitOf(flags));
       return {
         json: items,
-        human: items.length ? items.map((t) => `${t.created_at}  ${t.from_country} -> ${t.to_country}  ${t.category}  ${t.adequacy} (${t.lawful_basis})`).join('\n') : '(none)',
+        human: items.length
+          ? items
+              .map((t) => `${t.created_at}  ${t.from_country} -> ${t.to_country}  ${t.category}  ${t.adequacy} (${t.lawful_basis})`)
+              .join('\n')
+          : '(none)',
       };
     },
   },
@@ -147,8 +169,10 @@ export const crossBorderCommands: Record<string, Command> = {
     summary: "Show where subjects' data is stored, per country cell, with its assurance",
     async run(svc) {
       const posture = await svc.residencyPosture.get();
-      const rows = posture.countries.map((c) =>
-        `${c.country}  ${c.assurance.padEnd(9)}  subjects ${c.subjects}, records ${c.consent_records + c.authorization_records + c.notice_records}, decisions ${c.decisions}${c.rows_homed_elsewhere ? `, ${c.rows_homed_elsewhere} homed elsewhere` : ''}`);
+      const rows = posture.countries.map(
+        (c) =>
+          `${c.country}  ${c.assurance.padEnd(9)}  subjects ${c.subjects}, records ${c.consent_records + c.authorization_records + c.notice_records}, decisions ${c.decisions}${c.rows_homed_elsewhere ? `, ${c.rows_homed_elsewhere} homed elsewhere` : ''}`,
+      );
       return { json: posture, human: `assurance  ${posture.assurance} (drawn ${posture.drawn_at})\n${rows.join('\n')}` };
     },
   },
@@ -160,14 +184,26 @@ export const crossBorderCommands: Record<string, Command> = {
     },
   },
   'breach-scope report': {
-    usage: 'breach-scope report --type api_token|agent_token|publishable_key --id <credential> --from <date-time> [--to <date-time>] [--evidence]',
+    usage:
+      'breach-scope report --type api_token|agent_token|publishable_key --id <credential> --from <date-time> [--to <date-time>] [--evidence]',
     summary: 'What a leaked credential could have touched: counts and categories (admin); --evidence signs it',
-    options: { type: { type: 'string' }, id: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' }, evidence: { type: 'boolean' } },
+    options: {
+      type: { type: 'string' },
+      id: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      evidence: { type: 'boolean' },
+    },
     async run(svc, { flags }) {
       const type = required(flags, 'type');
-      if (!breachCredentialType.options.includes(type as BreachCredentialType)) throw new CliUsageError(`--type is one of ${breachCredentialType.options.join(', ')}`);
+      if (!breachCredentialType.options.includes(type as BreachCredentialType))
+        throw new CliUsageError(`--type is one of ${breachCredentialType.options.join(', ')}`);
       const to = flag(flags, 'to');
-      const request = { credential_type: type as BreachCredentialType, credential_id: required(flags, 'id'), window: { from: required(flags, 'from'), ...(to ? { to } : {}) } };
+      const request = {
+        credential_type: type as BreachCredentialType,
+        credential_id: required(flags, 'id'),
+        window: { from: required(flags, 'from'), ...(to ? { to } : {}) },
+      };
       if (flags.evidence === true) return evidenceOut(svc, await svc.breachScope.evidencePackage(request));
       const scope = await svc.breachScope.report(request);
       return {
@@ -196,7 +232,15 @@ export const crossBorderCommands: Record<string, Command> = {
         throw new CliUsageError(`${file} is not JSON`);
       }
       const { payload, kid } = await verifyEvidencePackage(evidence, await svc.receipts.jwks());
-      return { json: payload, human: lines([['package', evidence.evidence_package_id], ['format', evidence.format_type], ['signature', `valid (ES256, key ${kid})`], ['drawn', payload.drawn_at as string]]) };
+      return {
+        json: payload,
+        human: lines([
+          ['package', evidence.evidence_package_id],
+          ['format', evidence.format_type],
+          ['signature', `valid (ES256, key ${kid})`],
+          ['drawn', payload.drawn_at as string],
+        ]),
+      };
     },
   },
 };

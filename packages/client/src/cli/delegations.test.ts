@@ -20,9 +20,19 @@ import { checkedAt, escalationOf, proposedAction } from '../testing/delegations.
 describe('svc delegations create: the request its flags make', () => {
   it('makes an agent grant with every bound, in the wire shape', () => {
     const request = delegationRequestOf({
-      delegate: 'agt_dev_1', scopes: 'payments:write,bookings:read', 'max-per-day': '20', expires: '2027-01-01T00:00:00Z',
-      actions: 'read,write', 'max-value': '100', currency: 'eur', jurisdictions: 'de, fr', escalation: true, 'min-trust': '40',
-      'not-before': '2026-12-01T00:00:00Z', 'not-after': '2026-12-31T00:00:00Z', 'allow-sub-delegation': true,
+      delegate: 'agt_dev_1',
+      scopes: 'payments:write,bookings:read',
+      'max-per-day': '20',
+      expires: '2027-01-01T00:00:00Z',
+      actions: 'read,write',
+      'max-value': '100',
+      currency: 'eur',
+      jurisdictions: 'de, fr',
+      escalation: true,
+      'min-trust': '40',
+      'not-before': '2026-12-01T00:00:00Z',
+      'not-after': '2026-12-31T00:00:00Z',
+      'allow-sub-delegation': true,
     });
     assert.deepEqual(request, {
       delegate_id: 'agt_dev_1',
@@ -46,25 +56,38 @@ describe('svc delegations create: the request its flags make', () => {
 
   it('makes a person grant of a human type, and a sub-delegation', () => {
     assert.deepEqual(delegationRequestOf({ delegate: 'prs_2', type: 'caregiver', scopes: 'records:read' }), {
-      delegate_id: 'prs_2', delegation_grant: { delegation_type: 'caregiver', delegated_scopes: ['records:read'] },
+      delegate_id: 'prs_2',
+      delegation_grant: { delegation_type: 'caregiver', delegated_scopes: ['records:read'] },
     });
-    assert.deepEqual(delegationRequestOf({ delegate: 'agt_dev_2', parent: 'dlg_dev_1', 'not-after': '2026-12-31T00:00:00Z' }).delegation_grant, {
-      delegation_type: 'ai_agent', bounds: { time: { not_after: '2026-12-31T00:00:00Z' } }, parent_grant_id: 'dlg_dev_1',
-    });
+    assert.deepEqual(
+      delegationRequestOf({ delegate: 'agt_dev_2', parent: 'dlg_dev_1', 'not-after': '2026-12-31T00:00:00Z' }).delegation_grant,
+      {
+        delegation_type: 'ai_agent',
+        bounds: { time: { not_after: '2026-12-31T00:00:00Z' } },
+        parent_grant_id: 'dlg_dev_1',
+      },
+    );
   });
 
   for (const [what, flags, message] of [
     ['no delegate', {}, /needs --delegate/],
     ['a person without a type', { delegate: 'prs_2' }, /needs --type, one of guardian, caregiver/],
     ['an unknown type', { delegate: 'prs_2', type: 'butler' }, /--type is one of/],
-    ['bounds for a person', { delegate: 'prs_2', type: 'peer', 'max-value': '5', currency: 'EUR' }, /bounds .* are for a delegation to an agent/],
+    [
+      'bounds for a person',
+      { delegate: 'prs_2', type: 'peer', 'max-value': '5', currency: 'EUR' },
+      /bounds .* are for a delegation to an agent/,
+    ],
     ['a value without a currency', { delegate: 'agt_dev_1', 'max-value': '5' }, /--max-value and --currency go together/],
     ['an unknown action', { delegate: 'agt_dev_1', actions: 'read,launch' }, /--actions takes/],
     ['a value that is no number', { delegate: 'agt_dev_1', 'max-value': 'lots', currency: 'EUR' }, /--max-value must be a number/],
     ['a fractional daily limit', { delegate: 'agt_dev_1', 'max-per-day': '2.5' }, /--max-per-day must be a whole number/],
   ] as const) {
     it(`refuses ${what}`, () => {
-      assert.throws(() => delegationRequestOf(flags as Invocation['flags']), (err: unknown) => err instanceof CliUsageError && message.test(err.message));
+      assert.throws(
+        () => delegationRequestOf(flags as Invocation['flags']),
+        (err: unknown) => err instanceof CliUsageError && message.test(err.message),
+      );
     });
   }
 });
@@ -73,26 +96,41 @@ describe('svc authority check and escalations: usage and output, with a stand-in
   const config = { baseUrl: 'http://127.0.0.1:1' } as CliConfig;
   const check = { action: proposedAction, delegation_grant_id: 'dlg_dev_1', checked_at: checkedAt };
   const standIn = (result: unknown) => ({ authority: { check: async () => result } }) as unknown as SvcClient;
-  const run = (svc: SvcClient, name: string, flags: Invocation['flags'], args: string[] = []) => commands[name]!.run(svc, { args, flags, config });
+  const run = (svc: SvcClient, name: string, flags: Invocation['flags'], args: string[] = []) =>
+    commands[name]!.run(svc, { args, flags, config });
   const flags = { scope: 'payments:write', action: 'write', value: '240', currency: 'EUR', description: 'Pay the plumber' };
 
   it('is an agent command: authority check requires the agent token, escalations prefer it', () => {
     assert.equal(commands['authority check']!.agent, 'required');
-    for (const name of ['me', 'escalations list', 'escalations get', 'escalations wait']) assert.equal(commands[name]!.agent, 'preferred', name);
-    for (const name of ['delegations create', 'delegations list', 'agents trust-score']) assert.equal(commands[name]!.agent, undefined, name);
+    for (const name of ['me', 'escalations list', 'escalations get', 'escalations wait'])
+      assert.equal(commands[name]!.agent, 'preferred', name);
+    for (const name of ['delegations create', 'delegations list', 'agents trust-score'])
+      assert.equal(commands[name]!.agent, undefined, name);
   });
 
   it('exits 0 when allowed, 1 when denied naming the bound, 3 when escalated with the next step', async () => {
-    const allowed = await run(standIn({ outcome: 'allowed', check: { ...check, outcome: 'allowed', remaining_today: 2 } }), 'authority check', flags);
+    const allowed = await run(
+      standIn({ outcome: 'allowed', check: { ...check, outcome: 'allowed', remaining_today: 2 } }),
+      'authority check',
+      flags,
+    );
     assert.equal(allowed.exitCode ?? 0, 0);
     assert.equal(allowed.human, 'Allowed: write payments:write 240 EUR: Pay the plumber (2 more today)');
 
-    const denied = await run(standIn({ outcome: 'denied', bound: 'jurisdiction', message: 'US is not among DE, FR.', errors: [] }), 'authority check', flags);
+    const denied = await run(
+      standIn({ outcome: 'denied', bound: 'jurisdiction', message: 'US is not among DE, FR.', errors: [] }),
+      'authority check',
+      flags,
+    );
     assert.equal(denied.exitCode, 1);
     assert.equal(denied.human, 'Denied (beyond the jurisdiction bound): US is not among DE, FR.');
 
     const escalation = escalationOf();
-    const escalated = await run(standIn({ outcome: 'escalated', check: { ...check, outcome: 'escalated', bound: 'value', escalation }, escalation, retryAfter: 5 }), 'authority check', flags);
+    const escalated = await run(
+      standIn({ outcome: 'escalated', check: { ...check, outcome: 'escalated', bound: 'value', escalation }, escalation, retryAfter: 5 }),
+      'authority check',
+      flags,
+    );
     assert.equal(escalated.exitCode, EXIT_ESCALATED);
     assert.match(escalated.human, /^Escalated to the principal \(beyond the value bound\)/);
     assert.match(escalated.human, /svc escalations wait esc_Ab12 --outcome approved/);
@@ -140,11 +178,22 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     await storeSignIn(server, configHome, 'ada@example.com');
     const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/oauth_clients`, {
       method: 'POST',
-      json: { oauth_client: { name: 'CLI agent runtime', client_type: 'confidential', redirect_uris: ['https://agent.example/cb'], grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] } },
+      json: {
+        oauth_client: {
+          name: 'CLI agent runtime',
+          client_type: 'confidential',
+          redirect_uris: ['https://agent.example/cb'],
+          grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+        },
+      },
     });
     assert.equal(res.status, 201, await res.clone().text());
-    ({ client_id: clientId, client_secret: clientSecret } = ((await res.json()) as { oauth_client: { client_id: string; client_secret: string } }).oauth_client);
-    const agent = await json<{ id: string }>(['agents', 'create', '--name', 'CLI agent', '--oauth-client', clientId], { SVC_API_TOKEN: server.sandbox.api_token });
+    ({ client_id: clientId, client_secret: clientSecret } = (
+      (await res.json()) as { oauth_client: { client_id: string; client_secret: string } }
+    ).oauth_client);
+    const agent = await json<{ id: string }>(['agents', 'create', '--name', 'CLI agent', '--oauth-client', clientId], {
+      SVC_API_TOKEN: server.sandbox.api_token,
+    });
     agentId = agent.id;
   });
   after(async () => {
@@ -154,15 +203,51 @@ describe('svc delegations, escalations, authority check and agents trust-score a
 
   /** Ada grants the agent 100 EUR a payment in DE or FR, escalation allowed; the agent's token for it. */
   async function grantAndExchange(): Promise<{ grant: DelegationGrant; agentEnv: Record<string, string> }> {
-    const grant = await json<DelegationGrant>(['delegations', 'create', '--delegate', agentId, '--scopes', 'payments:write', '--max-per-day', '5',
-      '--actions', 'write', '--max-value', '100', '--currency', 'EUR', '--jurisdictions', 'DE,FR', '--escalation']);
-    const exchanged = await json<TokenExchangeResponse>(['delegations', 'exchange', grant.id, '--client-id', clientId], { SVC_AGENT_CLIENT_SECRET: clientSecret });
+    const grant = await json<DelegationGrant>([
+      'delegations',
+      'create',
+      '--delegate',
+      agentId,
+      '--scopes',
+      'payments:write',
+      '--max-per-day',
+      '5',
+      '--actions',
+      'write',
+      '--max-value',
+      '100',
+      '--currency',
+      'EUR',
+      '--jurisdictions',
+      'DE,FR',
+      '--escalation',
+    ]);
+    const exchanged = await json<TokenExchangeResponse>(['delegations', 'exchange', grant.id, '--client-id', clientId], {
+      SVC_AGENT_CLIENT_SECRET: clientSecret,
+    });
     return { grant, agentEnv: { SVC_AGENT_TOKEN: exchanged.access_token } };
   }
 
   it('the signed-in person creates a bounded grant, shows it with its bounds, and lists it as principal', async () => {
-    const created = await svc(['delegations', 'create', '--delegate', agentId, '--scopes', 'payments:write', '--max-value', '100', '--currency', 'EUR',
-      '--jurisdictions', 'DE,FR', '--escalation', '--max-per-day', '5', '--min-trust', '10']);
+    const created = await svc([
+      'delegations',
+      'create',
+      '--delegate',
+      agentId,
+      '--scopes',
+      'payments:write',
+      '--max-value',
+      '100',
+      '--currency',
+      'EUR',
+      '--jurisdictions',
+      'DE,FR',
+      '--escalation',
+      '--max-per-day',
+      '5',
+      '--min-trust',
+      '10',
+    ]);
     assert.equal(created.code, 0, created.stderr);
     const id = /^id\s+(dlg_\w+)$/m.exec(created.stdout)?.[1];
     assert.ok(id, created.stdout);
@@ -180,7 +265,20 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     const me = await json<{ kind: string }>(['me'], agentEnv);
     assert.equal(me.kind, 'agent');
 
-    const action = ['authority', 'check', '--scope', 'payments:write', '--action', 'write', '--currency', 'EUR', '--jurisdiction', 'FR', '--description', 'Pay the hotel'];
+    const action = [
+      'authority',
+      'check',
+      '--scope',
+      'payments:write',
+      '--action',
+      'write',
+      '--currency',
+      'EUR',
+      '--jurisdiction',
+      'FR',
+      '--description',
+      'Pay the hotel',
+    ];
     const allowed = await svc([...action, '--value', '40'], agentEnv);
     assert.equal(allowed.code, EXIT.ok, allowed.stderr);
     assert.equal(allowed.stdout, 'Allowed: write payments:write 40 EUR in FR: Pay the hotel (4 more today)\n');
@@ -196,7 +294,11 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     assert.equal(result.check.bound, 'value');
 
     const pending = await json<Escalation[]>(['escalations', 'list', '--status', 'pending'], agentEnv);
-    assert.deepEqual(pending.map((e) => e.id), [escalationId], 'the agent sees its own');
+    assert.deepEqual(
+      pending.map((e) => e.id),
+      [escalationId],
+      'the agent sees its own',
+    );
     // The principal approves on the hosted decision (the organisation reads it with the API token).
     const asOrganisation = await json<Escalation>(['escalations', 'get', escalationId], { SVC_API_TOKEN: server.sandbox.api_token });
     await answerAsAddressee(server.url, asOrganisation.decision!.session_token, 'approve');
@@ -210,11 +312,29 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     assert.match(replay.stderr, /already used/);
   });
 
-  it("escalations wait exits 1 when the escalation ends otherwise than --outcome, and on --timeout", async () => {
+  it('escalations wait exits 1 when the escalation ends otherwise than --outcome, and on --timeout', async () => {
     const { agentEnv } = await grantAndExchange();
     const check = async (value: string) => {
-      const out = await svc(['authority', 'check', '--scope', 'payments:write', '--action', 'write', '--value', value, '--currency', 'EUR', '--jurisdiction', 'DE',
-        '--description', 'Pay', '--json'], agentEnv);
+      const out = await svc(
+        [
+          'authority',
+          'check',
+          '--scope',
+          'payments:write',
+          '--action',
+          'write',
+          '--value',
+          value,
+          '--currency',
+          'EUR',
+          '--jurisdiction',
+          'DE',
+          '--description',
+          'Pay',
+          '--json',
+        ],
+        agentEnv,
+      );
       assert.equal(out.code, EXIT_ESCALATED, out.stderr);
       return (JSON.parse(out.stdout) as Extract<AuthorityCheckResult, { outcome: 'escalated' }>).escalation.id;
     };
@@ -231,14 +351,16 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     assert.match(otherwise.stderr, /ended denied, not approved/);
   });
 
-  it('authority check without SVC_AGENT_TOKEN is a usage error; the exchange needs the agent client\'s secret', async () => {
+  it("authority check without SVC_AGENT_TOKEN is a usage error; the exchange needs the agent client's secret", async () => {
     const check = await svc(['authority', 'check', '--scope', 'payments:write', '--action', 'read', '--description', 'Look']);
     assert.equal(check.code, EXIT.usage);
     assert.match(check.stderr, /set SVC_AGENT_TOKEN/);
     const noSecret = await svc(['delegations', 'exchange', 'dlg_dev_x', '--client-id', clientId]);
     assert.equal(noSecret.code, EXIT.usage);
     assert.match(noSecret.stderr, /set SVC_AGENT_CLIENT_SECRET/);
-    const refused = await svc(['delegations', 'exchange', 'dlg_dev_nope', '--client-id', clientId], { SVC_AGENT_CLIENT_SECRET: clientSecret });
+    const refused = await svc(['delegations', 'exchange', 'dlg_dev_nope', '--client-id', clientId], {
+      SVC_AGENT_CLIENT_SECRET: clientSecret,
+    });
     assert.equal(refused.code, EXIT.api);
     assert.match(refused.stderr, /not a delegation grant made to this client's agent/);
   });

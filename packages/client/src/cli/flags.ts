@@ -11,12 +11,18 @@ export const limitOption = { limit: { type: 'string' } } as const;
 export const appOption = { app: { type: 'string' } } as const;
 
 /** A string flag's value, or undefined when it is not given. */
-export const flag = (flags: Flags, name: string): string | undefined => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+export const flag = (flags: Flags, name: string): string | undefined =>
+  typeof flags[name] === 'string' ? (flags[name] as string) : undefined;
 
 /** A comma-separated flag as a list of its trimmed, non-empty items; undefined when it is not given. */
 export const listFlag = (flags: Flags, name: string): string[] | undefined => {
   const value = flag(flags, name);
-  return value === undefined ? undefined : value.split(',').map((v) => v.trim()).filter(Boolean);
+  return value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((v) => v.trim())
+        .filter(Boolean);
 };
 
 /** A comma-separated flag as a list (empty when not given). */
@@ -76,6 +82,7 @@ export async function take<T>(list: AsyncIterable<T>, limit: number): Promise<T[
 /** Collects a list's items, at most `--limit` of them (all when not given), asking for pages of up to 100. */
 export async function collect<T>(list: (pageSize: number) => SvcList<T>, flags: Flags): Promise<T[]> {
   const limit = flags.limit === undefined ? Infinity : Number(flags.limit);
-  if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1)) throw new CliUsageError('--limit must be a whole number of at least 1');
+  if (limit !== Infinity && !(Number.isInteger(limit) && limit >= 1))
+    throw new CliUsageError('--limit must be a whole number of at least 1');
   return take(list(Number.isFinite(limit) ? Math.min(limit, 100) : 100), limit);
 }

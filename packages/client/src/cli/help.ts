@@ -7,10 +7,27 @@ const GROUPS: readonly { title: string; words: readonly string[] }[] = [
   { title: 'Consent', words: ['flows', 'decisions', 'verify', 'records', 'receipts', 'status', 'webhooks', 'audit'] },
   { title: 'Connect', words: ['connections', 'devices', 'device-links', 'pairings', 'trust-pairings'] },
   { title: 'Verify', words: ['credentials', 'presentations', 'trust-scores', 'trust', 'vouches'] },
-  { title: 'Protect', words: ['policies', 'templates', 'data-requests', 'dsars', 'licenses', 'data-licenses', 'offers', 'data-offers', 'portability', 'transfers'] },
+  {
+    title: 'Protect',
+    words: [
+      'policies',
+      'templates',
+      'data-requests',
+      'dsars',
+      'licenses',
+      'data-licenses',
+      'offers',
+      'data-offers',
+      'portability',
+      'transfers',
+    ],
+  },
   { title: 'Agree', words: ['agreements', 'multi-party', 'collaborations'] },
   { title: 'Delegate', words: ['agents', 'delegations', 'escalations', 'authority', 'transparency', 'disclosures'] },
-  { title: 'Comply', words: ['transfer-register', 'residency', 'breach-scope', 'evidence', 'modules', 'governance', 'clean-rooms', 'meetings'] },
+  {
+    title: 'Comply',
+    words: ['transfer-register', 'residency', 'breach-scope', 'evidence', 'modules', 'governance', 'clean-rooms', 'meetings'],
+  },
 ];
 
 const firstWord = (command: { usage: string }) => command.usage.split(' ')[0]!;
@@ -35,6 +52,9 @@ export function groupLines(commands: Record<string, Pick<Command, 'usage'>>): st
 export function topicLines(commands: Record<string, Pick<Command, 'usage' | 'summary'>>, word: string): string[] {
   // Long synopses get their summary on the next line, so the short ones stay in one readable column.
   const column = 36;
-  return Object.values(commands).filter((c) => firstWord(c) === word).map((c) =>
-    c.usage.length <= column ? `  ${c.usage.padEnd(column)}  ${c.summary}` : `  ${c.usage}\n  ${''.padEnd(column)}  ${c.summary}`);
+  return Object.values(commands)
+    .filter((c) => firstWord(c) === word)
+    .map((c) =>
+      c.usage.length <= column ? `  ${c.usage.padEnd(column)}  ${c.summary}` : `  ${c.usage}\n  ${''.padEnd(column)}  ${c.summary}`,
+    );
 }

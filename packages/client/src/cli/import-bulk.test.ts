@@ -16,8 +16,9 @@ const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 const tsx = import.meta.resolve('tsx');
 const ROWS = 20_000;
 const IMPORTS = '/api/v1/consent_records/imports';
-const MAP = 'email=Email,external_id=CustomerId,captured_at=SignupDate,country=Country,newsletter=Newsletter,analytics=Analytics,'
-  + 'service=Service,newsletter.default_checked=Preticked';
+const MAP =
+  'email=Email,external_id=CustomerId,captured_at=SignupDate,country=Country,newsletter=Newsletter,analytics=Analytics,' +
+  'service=Service,newsletter.default_checked=Preticked';
 
 interface Summary {
   created: number;
@@ -64,7 +65,9 @@ describe('svc records import of 20,000 rows', () => {
     let stdout = '';
     let stderr = '';
     const waiters: { test: (line: string) => boolean; resolve: (line: string) => void }[] = [];
-    child.stdout.on('data', (chunk) => { stdout += String(chunk); });
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+    });
     child.stderr.on('data', (chunk) => {
       stderr += String(chunk);
       for (const waiter of [...waiters]) {
@@ -80,14 +83,15 @@ describe('svc records import of 20,000 rows', () => {
     });
     return {
       stdout: () => stdout,
-      stderrLine: (test) => new Promise((resolve, reject) => {
-        const line = stderr.split('\n').find(test);
-        if (line !== undefined) resolve(line);
-        else {
-          waiters.push({ test, resolve });
-          void done.then(() => reject(new Error(`svc ended without that line on stderr:\n${stderr}`)));
-        }
-      }),
+      stderrLine: (test) =>
+        new Promise((resolve, reject) => {
+          const line = stderr.split('\n').find(test);
+          if (line !== undefined) resolve(line);
+          else {
+            waiters.push({ test, resolve });
+            void done.then(() => reject(new Error(`svc ended without that line on stderr:\n${stderr}`)));
+          }
+        }),
       signal: (name) => child.kill(name),
       done,
     };
@@ -100,7 +104,16 @@ describe('svc records import of 20,000 rows', () => {
   function csv(name: string, prefix: string, bad: Record<number, (cells: string[]) => string> = {}): string {
     const lines = ['Email,CustomerId,SignupDate,Country,Newsletter,Analytics,Service,Preticked'];
     for (let i = 1; i <= ROWS; i++) {
-      const cells = [`${prefix}-${i}@example.com`, `C${i}`, `2024-03-${String((i % 28) + 1).padStart(2, '0')}`, 'US', i % 3 ? 'yes' : 'no', 'yes', 'yes', ''];
+      const cells = [
+        `${prefix}-${i}@example.com`,
+        `C${i}`,
+        `2024-03-${String((i % 28) + 1).padStart(2, '0')}`,
+        'US',
+        i % 3 ? 'yes' : 'no',
+        'yes',
+        'yes',
+        '',
+      ];
       lines.push(bad[i + 1]?.(cells) ?? cells.join(','));
     }
     writeFileSync(join(dir, name), `${lines.join('\n')}\n`);
@@ -119,10 +132,18 @@ describe('svc records import of 20,000 rows', () => {
         forwarded.push({ dryRun: body.dry_run === true, rows: body.records.length });
         await hold?.(forwarded.length - 1);
       }
-      const headers = Object.fromEntries(Object.entries(req.headers)
-        .filter(([name]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name)).map(([name, value]) => [name, String(value)]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers)
+          .filter(([name]) => !['host', 'connection', 'content-length', 'transfer-encoding'].includes(name))
+          .map(([name, value]) => [name, String(value)]),
+      );
       const answer = await fetch(us.url + req.url, { method: req.method, headers, ...(req.body && { body: req.body }) });
-      res.writeHead(answer.status, Object.fromEntries([...answer.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name))));
+      res.writeHead(
+        answer.status,
+        Object.fromEntries(
+          [...answer.headers].filter(([name]) => !['content-length', 'content-encoding', 'transfer-encoding', 'connection'].includes(name)),
+        ),
+      );
       res.end(Buffer.from(await answer.arrayBuffer()));
     });
     dir = mkdtempSync(join(tmpdir(), 'svc-import-bulk-'));
@@ -133,8 +154,11 @@ describe('svc records import of 20,000 rows', () => {
     chmodSync(join(bin, 'svc'), 0o755);
     // The proxy is the service; the sandbox.json gives the default flow (the capturable one).
     env = {
-      PATH: `${bin}:${process.env.PATH ?? ''}`, XDG_CONFIG_HOME: join(dir, 'config'),
-      SVC_BASE_URL: proxy.url, SVC_API_TOKEN: us.sandbox.api_token, SVC_DATA_DIR: us.dataDir,
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
+      XDG_CONFIG_HOME: join(dir, 'config'),
+      SVC_BASE_URL: proxy.url,
+      SVC_API_TOKEN: us.sandbox.api_token,
+      SVC_DATA_DIR: us.dataDir,
     };
   });
   after(async () => {
@@ -158,22 +182,37 @@ describe('svc records import of 20,000 rows', () => {
     const first = await sh(`svc records import ${file} --map ${MAP} --json`).done;
     assert.equal(first.code, 0, first.stderr);
     const sent = forwarded.slice(started);
-    assert.deepEqual(sent.map((f) => f.dryRun), [true, true, true, true, false, false, false, false]);
+    assert.deepEqual(
+      sent.map((f) => f.dryRun),
+      [true, true, true, true, false, false, false, false],
+    );
     assert.ok(sent.every((f) => f.rows <= 5000));
-    assert.equal(sent.filter((f) => !f.dryRun).reduce((sum, f) => sum + f.rows, 0), ROWS - 2, 'every row but the two refused before sending');
+    assert.equal(
+      sent.filter((f) => !f.dryRun).reduce((sum, f) => sum + f.rows, 0),
+      ROWS - 2,
+      'every row but the two refused before sending',
+    );
     const summary = JSON.parse(first.stdout) as Summary;
     assert.deepEqual([summary.created, summary.refused, summary.refused_locally, summary.chunks], [ROWS - 6, 6, 2, 4]);
-    assert.equal(await records() - before, ROWS - 6);
+    assert.equal((await records()) - before, ROWS - 6);
 
-    const report = parse(readFileSync(join(dir, `${file}.refusals.csv`), 'utf8'), { columns: true }) as { row: string; purpose: string; code: string; message: string }[];
-    assert.deepEqual(report.map((r) => [r.row, r.purpose, r.code]), [
-      ['11', '', 'invalid_row'],
-      ['21', 'newsletter', 'unknown_decision_value'],
-      ['31', 'service', 'notice_only_purpose'],
-      ['41', '', 'wrong_country'],
-      ['51', 'newsletter', 'default_checked'],
-      ['61', '', 'unparseable'],
-    ]);
+    const report = parse(readFileSync(join(dir, `${file}.refusals.csv`), 'utf8'), { columns: true }) as {
+      row: string;
+      purpose: string;
+      code: string;
+      message: string;
+    }[];
+    assert.deepEqual(
+      report.map((r) => [r.row, r.purpose, r.code]),
+      [
+        ['11', '', 'invalid_row'],
+        ['21', 'newsletter', 'unknown_decision_value'],
+        ['31', 'service', 'notice_only_purpose'],
+        ['41', '', 'wrong_country'],
+        ['51', 'newsletter', 'default_checked'],
+        ['61', '', 'unparseable'],
+      ],
+    );
     assert.match(report[0]!.message, /^subject\.email: /);
     assert.match(report[3]!.message, /homed in DE/);
 
@@ -181,7 +220,7 @@ describe('svc records import of 20,000 rows', () => {
     assert.equal(again.code, 0, again.stderr);
     const second = JSON.parse(again.stdout) as Summary;
     assert.deepEqual([second.created, second.existing, second.refused], [0, ROWS - 6, 6]);
-    assert.equal(await records() - before, ROWS - 6, 'the second run created no record');
+    assert.equal((await records()) - before, ROWS - 6, 'the second run created no record');
   });
 
   it('stops after the chunk in flight on Ctrl-C, prints the command to resume, and that command imports every row exactly once', async () => {
@@ -191,9 +230,13 @@ describe('svc records import of 20,000 rows', () => {
     const started = forwarded.length;
     // The second real chunk waits at the proxy until svc has said it is stopping: Ctrl-C lands while it is in flight.
     let arrived!: () => void;
-    const secondChunk = new Promise<void>((resolve) => { arrived = resolve; });
+    const secondChunk = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     let release!: () => void;
-    const released = new Promise<void>((resolve) => { release = resolve; });
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     hold = async (index) => {
       if (forwarded.slice(started, index + 1).filter((f) => !f.dryRun).length === 2) {
         arrived();
@@ -204,23 +247,37 @@ describe('svc records import of 20,000 rows', () => {
     const running = sh(`svc records import ${file} --map ${MAP} --json`);
     await secondChunk;
     running.signal('SIGINT');
-    const stopping = JSON.parse(await running.stderrLine((l) => l.includes('"event":"stopping"'))) as { first_row: number; last_row: number };
-    assert.deepEqual([stopping.first_row, stopping.last_row], [5003, 10002], 'the chunk in flight: rows 5,003 to 10,002 (row 100 was refused before sending)');
+    const stopping = JSON.parse(await running.stderrLine((l) => l.includes('"event":"stopping"'))) as {
+      first_row: number;
+      last_row: number;
+    };
+    assert.deepEqual(
+      [stopping.first_row, stopping.last_row],
+      [5003, 10002],
+      'the chunk in flight: rows 5,003 to 10,002 (row 100 was refused before sending)',
+    );
     release();
     const stopped = await running.done;
     hold = undefined;
     assert.equal(stopped.code, 130, stopped.stderr);
     const interrupted = JSON.parse(stopped.stdout) as Summary;
     assert.deepEqual([interrupted.interrupted, interrupted.rows_sent, interrupted.next_row], [true, 10_000, 10_003]);
-    assert.deepEqual(forwarded.slice(started).map((f) => f.dryRun), [true, true, true, true, false, false], 'no chunk after the one in flight');
-    assert.equal(await records() - before, 10_000);
+    assert.deepEqual(
+      forwarded.slice(started).map((f) => f.dryRun),
+      [true, true, true, true, false, false],
+      'no chunk after the one in flight',
+    );
+    assert.equal((await records()) - before, 10_000);
     assert.equal(interrupted.resume_command, `svc records import ${file} --map ${MAP} --from-row 10003 --no-dry-run --json`);
 
     const resumed = await sh(interrupted.resume_command!).done;
     assert.equal(resumed.code, 0, resumed.stderr);
-    assert.deepEqual(forwarded.slice(started).map((f) => f.dryRun), [true, true, true, true, false, false, false, false]);
+    assert.deepEqual(
+      forwarded.slice(started).map((f) => f.dryRun),
+      [true, true, true, true, false, false, false, false],
+    );
     assert.equal((JSON.parse(resumed.stdout) as Summary).created, ROWS + 1 - 10_002, 'rows 10,003 to 20,001');
-    assert.equal(await records() - before, good);
+    assert.equal((await records()) - before, good);
 
     // Every good row has its record, found by its key, and there are no more records than good rows: each exactly once.
     const check = await sh(`svc records import ${file} --map ${MAP} --dry-run --json`).done;

@@ -27,7 +27,7 @@ interface Summary {
 
 /** The refusal report as `row purpose code` lines (the message is checked where it matters). */
 const reportOf = (path: string) =>
-  (parse(readFileSync(path, 'utf8'), { columns: true }) as { row: string; purpose: string; code: string; message: string }[]);
+  parse(readFileSync(path, 'utf8'), { columns: true }) as { row: string; purpose: string; code: string; message: string }[];
 
 describe('svc records import', () => {
   let server: TestServer;
@@ -55,49 +55,75 @@ describe('svc records import', () => {
     await server.dispose();
   });
 
-  it('reads JSON Lines by the flow\'s own names, takes an import row as it is, and refuses what it cannot read by line', async () => {
-    const file = write('jsonl', [
-      // A byte order mark, as some editors write.
-      '\uFEFF' + JSON.stringify({ email: person(1), captured_at: '2024-03-01', newsletter: true, analytics: 'no', shoe_size: 42 }),
-      JSON.stringify({ subject: { email: person(2) }, decisions: { newsletter: { decision: 'declined' } }, captured_at: '2024-03-02T10:00:00Z' }),
-      '',
-      '{"email": "broken',
-      JSON.stringify({ email: person(3), captured_at: '2024-03-03', newsletter: 'perhaps' }),
-      JSON.stringify({ email: person(4), captured_at: '2024-03-04', newsletter: 1 }),
-    ].join('\n'));
+  it("reads JSON Lines by the flow's own names, takes an import row as it is, and refuses what it cannot read by line", async () => {
+    const file = write(
+      'jsonl',
+      [
+        // A byte order mark, as some editors write.
+        '\uFEFF' + JSON.stringify({ email: person(1), captured_at: '2024-03-01', newsletter: true, analytics: 'no', shoe_size: 42 }),
+        JSON.stringify({
+          subject: { email: person(2) },
+          decisions: { newsletter: { decision: 'declined' } },
+          captured_at: '2024-03-02T10:00:00Z',
+        }),
+        '',
+        '{"email": "broken',
+        JSON.stringify({ email: person(3), captured_at: '2024-03-03', newsletter: 'perhaps' }),
+        JSON.stringify({ email: person(4), captured_at: '2024-03-04', newsletter: 1 }),
+      ].join('\n'),
+    );
     const { code, stdout, stderr } = await svc(file, '--json');
     assert.equal(code, 0, stderr);
     const summary = summaryOf(stdout);
     assert.equal(summary.created, 3);
     assert.equal(summary.refused, 2);
     assert.equal(summary.refused_locally, 2);
-    const plan = stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as { event?: string; mapping?: string[]; ignored_columns?: string[] })
+    const plan = stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as { event?: string; mapping?: string[]; ignored_columns?: string[] })
       .find((e) => e.event === 'plan')!;
     assert.deepEqual(plan.mapping, ['email=email', 'captured_at=captured_at', 'newsletter=newsletter', 'analytics=analytics']);
     assert.deepEqual(plan.ignored_columns, ['shoe_size']);
     const report = reportOf(join(dir, `${file}.refusals.csv`));
-    assert.deepEqual(report.map((r) => [r.row, r.purpose, r.code]), [['4', '', 'unparseable'], ['5', 'newsletter', 'unknown_decision_value']]);
+    assert.deepEqual(
+      report.map((r) => [r.row, r.purpose, r.code]),
+      [
+        ['4', '', 'unparseable'],
+        ['5', 'newsletter', 'unknown_decision_value'],
+      ],
+    );
     assert.match(report[1]!.message, /"perhaps" \(column newsletter\) is neither granted/);
   });
 
   it('maps columns with a mapping file: its own decision words, a delimiter, and a column that says a consent was required', async () => {
-    const mapping = write('json', JSON.stringify({
-      email: 'Courriel', captured_at: 'Date',
-      purposes: { newsletter: { column: 'Lettre', mandatory: 'Obligatoire' }, analytics: 'Mesure' },
-      values: { granted: ['oui'], declined: ['non'] },
-    }));
-    const file = write('csv', [
-      'Courriel;Date;Lettre;Obligatoire;Mesure',
-      `${person(1)};2024-03-01 09:30;oui;non;non`,
-      `${person(2)};2024-03-02;OUI;oui;oui`,
-      `${person(3)};2024-03-02;non;;oui`,
-    ].join('\r\n'));
+    const mapping = write(
+      'json',
+      JSON.stringify({
+        email: 'Courriel',
+        captured_at: 'Date',
+        purposes: { newsletter: { column: 'Lettre', mandatory: 'Obligatoire' }, analytics: 'Mesure' },
+        values: { granted: ['oui'], declined: ['non'] },
+      }),
+    );
+    const file = write(
+      'csv',
+      [
+        'Courriel;Date;Lettre;Obligatoire;Mesure',
+        `${person(1)};2024-03-01 09:30;oui;non;non`,
+        `${person(2)};2024-03-02;OUI;oui;oui`,
+        `${person(3)};2024-03-02;non;;oui`,
+      ].join('\r\n'),
+    );
     const { code, stdout, stderr } = await svc(file, '--mapping', mapping, '--delimiter', ';', '--report', 'mandatory.csv', '--json');
     assert.equal(code, 0, stderr);
     const summary = summaryOf(stdout);
     assert.equal(summary.created, 2);
     assert.equal(summary.report, join(dir, 'mandatory.csv'));
-    assert.deepEqual(reportOf(summary.report).map((r) => [r.row, r.purpose, r.code]), [['3', 'newsletter', 'mandatory']]);
+    assert.deepEqual(
+      reportOf(summary.report).map((r) => [r.row, r.purpose, r.code]),
+      [['3', 'newsletter', 'mandatory']],
+    );
   });
 
   it('imports a row fixed after a first run, and nothing else a second time (each key comes from the row itself)', async () => {
@@ -114,7 +140,10 @@ describe('svc records import', () => {
     const first = await svc(file, ...map, '--json');
     assert.equal(first.code, 0, first.stderr);
     assert.equal(summaryOf(first.stdout).created, 2, 'the dry run wrote nothing');
-    assert.deepEqual(reportOf(join(dir, `${file}.refusals.csv`)).map((r) => [r.row, r.code]), [['3', 'unknown_decision_value']]);
+    assert.deepEqual(
+      reportOf(join(dir, `${file}.refusals.csv`)).map((r) => [r.row, r.code]),
+      [['3', 'unknown_decision_value']],
+    );
 
     writeFileSync(join(dir, file), text([rows[0]!, rows[1]!.replace('maybe', 'no'), rows[2]!]));
     const second = await svc(file, ...map, '--json');
@@ -140,7 +169,10 @@ describe('svc records import', () => {
     const file = write('csv', `Email,When,News\n${person(1)},2024-03-01,yes\n`);
     const cases: [string[], RegExp][] = [
       [['--map', 'email=Email,captured_at=Signup,newsletter=News'], /no column "Signup" in the file; its columns: Email, When, News/],
-      [['--map', 'email=Email,captured_at=When,newsleter=News'], /the flow has no purpose "newsleter"; its purposes: newsletter, analytics, service/],
+      [
+        ['--map', 'email=Email,captured_at=When,newsleter=News'],
+        /the flow has no purpose "newsleter"; its purposes: newsletter, analytics, service/,
+      ],
       [['--map', 'email=Email,newsletter=News'], /map captured_at to a column/],
       [['--map', 'email=Email,captured_at=When,newsletter.default_checked=News'], /map the decision of newsletter too/],
       [['--dry-run', '--no-dry-run'], /--dry-run and --no-dry-run contradict each other/],
@@ -177,8 +209,11 @@ describe('svc records import', () => {
       const used = 1_000_000 - (JSON.parse(probe.stdout) as { allowance: { remaining: number } }).allowance.remaining;
       process.env.SVC_IMPORT_ALLOWANCE = String(used + left);
     };
-    after(() => { delete process.env.SVC_IMPORT_ALLOWANCE; });
-    const fourRows = () => write('csv', ['email,captured_at,newsletter', ...[1, 2, 3, 4].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
+    after(() => {
+      delete process.env.SVC_IMPORT_ALLOWANCE;
+    });
+    const fourRows = () =>
+      write('csv', ['email,captured_at,newsletter', ...[1, 2, 3, 4].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
 
     it('writes nothing when the dry run shows the file would exceed it', async () => {
       await allowance(3);
@@ -196,7 +231,10 @@ describe('svc records import', () => {
       const { code, stdout } = await svc(file, '--no-dry-run', '--chunk-size', '2');
       assert.equal(code, 1);
       assert.match(stdout, /^created {8}2$/m);
-      assert.match(stdout, /The import failed: allowance_exceeded: the import has 2 rows and the allowance has 1 left; nothing was written\. Resume with:\n {2}svc records import \S+ --chunk-size 2 --from-row 4 --no-dry-run$/m);
+      assert.match(
+        stdout,
+        /The import failed: allowance_exceeded: the import has 2 rows and the allowance has 1 left; nothing was written\. Resume with:\n {2}svc records import \S+ --chunk-size 2 --from-row 4 --no-dry-run$/m,
+      );
     });
   });
 
@@ -209,7 +247,9 @@ describe('svc records import', () => {
         return;
       }
       const forwarded = await fetch(server.url + req.url, {
-        method: req.method, headers: { authorization: String(req.headers.authorization), 'content-type': 'application/json' }, ...(req.body && { body: req.body }),
+        method: req.method,
+        headers: { authorization: String(req.headers.authorization), 'content-type': 'application/json' },
+        ...(req.body && { body: req.body }),
       });
       answer(res, forwarded.status, await forwarded.json());
     });
@@ -219,10 +259,16 @@ describe('svc records import', () => {
       const { code, stdout, stderr } = await runSvc(['records', 'import', file, '--no-dry-run', '--chunk-size', '2'], stubEnv, dir);
       assert.equal(code, 1);
       assert.equal(stdout, '');
-      assert.equal(stderr.split('\n').filter((l) => l.startsWith('svc:')).slice(-2).join('\n'),
-        `svc: 2 rows were imported before this error; the refusals so far are in ${join(dir, `${file}.refusals.csv`)}. `
-        + `Resume with: svc records import ${file} --chunk-size 2 --from-row 4 --no-dry-run\n`
-        + 'svc: Something is wrong with this chunk. (400 POST /api/v1/consent_records/imports)');
+      assert.equal(
+        stderr
+          .split('\n')
+          .filter((l) => l.startsWith('svc:'))
+          .slice(-2)
+          .join('\n'),
+        `svc: 2 rows were imported before this error; the refusals so far are in ${join(dir, `${file}.refusals.csv`)}. ` +
+          `Resume with: svc records import ${file} --chunk-size 2 --from-row 4 --no-dry-run\n` +
+          'svc: Something is wrong with this chunk. (400 POST /api/v1/consent_records/imports)',
+      );
       const resumed = await svc(file, '--chunk-size', '2', '--from-row', '4', '--no-dry-run', '--json');
       assert.equal(summaryOf(resumed.stdout).created, 2);
     } finally {
@@ -236,34 +282,50 @@ describe('svc records import', () => {
     let stderr = '';
     const listeners = process.listenerCount('SIGINT');
     const code = await run(['records', 'import', file, '--chunk-size', '1'], {
-      env, cwd: dir, stdout: (t) => { stdout += t; },
+      env,
+      cwd: dir,
+      stdout: (t) => {
+        stdout += t;
+      },
       // Ctrl-C as the first chunk's answer is reported.
-      stderr: (t) => { stderr += t; if (t.startsWith('dry run: chunk 1,')) process.emit('SIGINT', 'SIGINT'); },
+      stderr: (t) => {
+        stderr += t;
+        if (t.startsWith('dry run: chunk 1,')) process.emit('SIGINT', 'SIGINT');
+      },
     });
     assert.equal(code, 130, stderr);
     assert.match(stderr, /^svc: stopping before the next chunk; Ctrl-C again to stop at once$/m);
     assert.equal(stderr.split('\n').filter((l) => / chunk \d/.test(l)).length, 1);
-    assert.ok(stdout.endsWith(`Interrupted during the dry run: nothing was written. Run the same command again:\n  svc records import ${file} --chunk-size 1\n`), stdout);
+    assert.ok(
+      stdout.endsWith(
+        `Interrupted during the dry run: nothing was written. Run the same command again:\n  svc records import ${file} --chunk-size 1\n`,
+      ),
+      stdout,
+    );
     assert.equal(process.listenerCount('SIGINT'), listeners, 'the handler is gone once the command ends');
     const again = await svc(file, '--json');
     assert.equal(summaryOf(again.stdout).created, 3);
   });
 
   describe('progress', () => {
-    const fiveRows = () => write('csv', ['email,captured_at,newsletter', ...[1, 2, 3, 4, 5].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
+    const fiveRows = () =>
+      write('csv', ['email,captured_at,newsletter', ...[1, 2, 3, 4, 5].map((n) => `${person(n)},2024-03-01,yes`)].join('\n'));
 
     it('writes a line per chunk on stderr, and the summary alone on stdout', async () => {
       const { code, stdout, stderr } = await svc(fiveRows(), '--chunk-size', '2');
       assert.equal(code, 0, stderr);
       const chunks = stderr.split('\n').filter((l) => / chunk \d/.test(l));
-      assert.deepEqual(chunks.map((l) => l.replace(/; \d.*$/, '')), [
-        'dry run: chunk 1, rows 2-3: 2 would be accepted, 0 refused',
-        'dry run: chunk 2, rows 4-5: 2 would be accepted, 0 refused',
-        'dry run: chunk 3, rows 6-6: 1 would be accepted, 0 refused',
-        'import: chunk 1, rows 2-3: 2 created, 0 already there, 0 refused',
-        'import: chunk 2, rows 4-5: 2 created, 0 already there, 0 refused',
-        'import: chunk 3, rows 6-6: 1 created, 0 already there, 0 refused',
-      ]);
+      assert.deepEqual(
+        chunks.map((l) => l.replace(/; \d.*$/, '')),
+        [
+          'dry run: chunk 1, rows 2-3: 2 would be accepted, 0 refused',
+          'dry run: chunk 2, rows 4-5: 2 would be accepted, 0 refused',
+          'dry run: chunk 3, rows 6-6: 1 would be accepted, 0 refused',
+          'import: chunk 1, rows 2-3: 2 created, 0 already there, 0 refused',
+          'import: chunk 2, rows 4-5: 2 created, 0 already there, 0 refused',
+          'import: chunk 3, rows 6-6: 1 created, 0 already there, 0 refused',
+        ],
+      );
       assert.match(chunks[5]!, /; 5\/5 rows, [\d,]+ rows\/s, 0 s left$/);
       assert.match(stdout, /^created {8}5$/m);
       assert.doesNotMatch(stdout, /chunk/);
@@ -271,10 +333,19 @@ describe('svc records import', () => {
 
     it('writes JSON lines with --json', async () => {
       const { stderr } = await svc(fiveRows(), '--chunk-size', '3', '--no-dry-run', '--json');
-      const events = stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
-      assert.deepEqual(events.map((e) => e.event ?? Object.keys(e).join()), ['plan', 'start', 'chunk', 'chunk', 'country']);
+      const events = stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      assert.deepEqual(
+        events.map((e) => e.event ?? Object.keys(e).join()),
+        ['plan', 'start', 'chunk', 'chunk', 'country'],
+      );
       const last = events[3]!;
-      assert.deepEqual([last.phase, last.chunk, last.first_row, last.last_row, last.created, last.done, last.total], ['import', 2, 5, 6, 2, 5, 5]);
+      assert.deepEqual(
+        [last.phase, last.chunk, last.first_row, last.last_row, last.created, last.done, last.total],
+        ['import', 2, 5, 6, 2, 5, 5],
+      );
       assert.match(String(last.import_id), /^imp_/);
       assert.equal(typeof last.rows_per_second, 'number');
     });
@@ -282,17 +353,46 @@ describe('svc records import', () => {
     it('draws a bar with rows per second and the time left on a terminal', async () => {
       let drawn = '';
       // What cli-progress needs of a TTY: isTTY, columns and the cursor calls readline makes.
-      const terminal = Object.assign(new Writable({ write(chunk, _encoding, done) { drawn += String(chunk); done(); } }), {
-        isTTY: true, columns: 120,
-        cursorTo(_x: number, _y?: number, cb?: () => void) { cb?.(); return true; },
-        moveCursor(_x: number, _y: number, cb?: () => void) { cb?.(); return true; },
-        clearLine(_dir: number, cb?: () => void) { cb?.(); return true; },
-        clearScreenDown(cb?: () => void) { cb?.(); return true; },
-      });
+      const terminal = Object.assign(
+        new Writable({
+          write(chunk, _encoding, done) {
+            drawn += String(chunk);
+            done();
+          },
+        }),
+        {
+          isTTY: true,
+          columns: 120,
+          cursorTo(_x: number, _y?: number, cb?: () => void) {
+            cb?.();
+            return true;
+          },
+          moveCursor(_x: number, _y: number, cb?: () => void) {
+            cb?.();
+            return true;
+          },
+          clearLine(_dir: number, cb?: () => void) {
+            cb?.();
+            return true;
+          },
+          clearScreenDown(cb?: () => void) {
+            cb?.();
+            return true;
+          },
+        },
+      );
       let stderr = '';
       let stdout = '';
       const code = await run(['records', 'import', fiveRows(), '--chunk-size', '2'], {
-        env, cwd: dir, stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, terminal,
+        env,
+        cwd: dir,
+        stdout: (t) => {
+          stdout += t;
+        },
+        stderr: (t) => {
+          stderr += t;
+        },
+        terminal,
       });
       assert.equal(code, 0, stderr);
       assert.match(drawn, /dry run \[[█░]+\] 5\/5 rows \| [\d,]+ rows\/s \| \d+s left/);

@@ -24,8 +24,38 @@ const FIELDS = ['email', 'external_id', 'captured_at', 'country', 'locale', 'not
 type Field = (typeof FIELDS)[number];
 
 /** Cell values read as a decision (case-insensitive, trimmed); a mapping file's `values` adds to them. */
-export const GRANTED_VALUES = ['yes', 'y', 'true', 't', '1', 'granted', 'grant', 'accepted', 'agreed', 'opt-in', 'opted-in', 'optin', 'subscribed', 'on'];
-export const DECLINED_VALUES = ['no', 'n', 'false', 'f', '0', 'declined', 'decline', 'refused', 'rejected', 'opt-out', 'opted-out', 'optout', 'unsubscribed', 'off'];
+export const GRANTED_VALUES = [
+  'yes',
+  'y',
+  'true',
+  't',
+  '1',
+  'granted',
+  'grant',
+  'accepted',
+  'agreed',
+  'opt-in',
+  'opted-in',
+  'optin',
+  'subscribed',
+  'on',
+];
+export const DECLINED_VALUES = [
+  'no',
+  'n',
+  'false',
+  'f',
+  '0',
+  'declined',
+  'decline',
+  'refused',
+  'rejected',
+  'opt-out',
+  'opted-out',
+  'optout',
+  'unsubscribed',
+  'off',
+];
 const TRUE_VALUES = new Set(['yes', 'y', 'true', 't', '1', 'on']);
 const FALSE_VALUES = new Set(['no', 'n', 'false', 'f', '0', 'off']);
 
@@ -185,10 +215,13 @@ function addTargets(mapping: Mapping, pairs: [string, string][], where: string):
 
 /** `--map email=Email,newsletter=Newsletter` as pairs. */
 export function parseMapFlag(value: string): [string, string][] {
-  return value.split(',').filter((entry) => entry.trim() !== '').map((entry) => {
-    const at = entry.indexOf('=');
-    return (at < 0 ? [entry.trim(), ''] : [entry.slice(0, at).trim(), entry.slice(at + 1).trim()]) as [string, string];
-  });
+  return value
+    .split(',')
+    .filter((entry) => entry.trim() !== '')
+    .map((entry) => {
+      const at = entry.indexOf('=');
+      return (at < 0 ? [entry.trim(), ''] : [entry.slice(0, at).trim(), entry.slice(at + 1).trim()]) as [string, string];
+    });
 }
 
 const words = (list: unknown, where: string): string[] => {
@@ -208,7 +241,8 @@ function readMappingFile(path: string, mapping: Mapping): void {
   } catch (err) {
     throw new CliUsageError(`cannot read the mapping file ${path}: ${(err as Error).message}`);
   }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new CliUsageError(`${path}: a mapping file holds one JSON object`);
+  if (typeof json !== 'object' || json === null || Array.isArray(json))
+    throw new CliUsageError(`${path}: a mapping file holds one JSON object`);
   const pairs: [string, string][] = [];
   for (const [key, value] of Object.entries(json as Record<string, unknown>)) {
     if (key === 'values') {
@@ -236,7 +270,12 @@ function readMappingFile(path: string, mapping: Mapping): void {
  * The mapping: the mapping file, then `--map` over it; with neither, the columns named like a row field or one of
  * the flow's purposes (case-insensitive). Checked against the file's columns and the flow's purposes.
  */
-function buildMapping(flags: Invocation['flags'], cwd: string, columns: string[], purposes: Set<string>): { mapping: Mapping; ignored: string[] } {
+function buildMapping(
+  flags: Invocation['flags'],
+  cwd: string,
+  columns: string[],
+  purposes: Set<string>,
+): { mapping: Mapping; ignored: string[] } {
   const mapping: Mapping = { fields: {}, purposes: {}, granted: new Set(GRANTED_VALUES), declined: new Set(DECLINED_VALUES) };
   const file = typeof flags.mapping === 'string' ? flags.mapping : undefined;
   const map = typeof flags.map === 'string' ? flags.map : undefined;
@@ -249,19 +288,27 @@ function buildMapping(flags: Invocation['flags'], cwd: string, columns: string[]
   if (!file && !map) {
     const byName = new Map(columns.map((c) => [c.toLowerCase(), c]));
     for (const field of FIELDS) if (byName.has(field)) mapping.fields[field] = byName.get(field)!;
-    for (const purpose of purposes) if (byName.has(purpose.toLowerCase())) mapping.purposes[purpose] = { column: byName.get(purpose.toLowerCase())! };
+    for (const purpose of purposes)
+      if (byName.has(purpose.toLowerCase())) mapping.purposes[purpose] = { column: byName.get(purpose.toLowerCase())! };
     const used = new Set([...Object.values(mapping.fields), ...Object.values(mapping.purposes).map((p) => p.column)]);
     ignored = columns.filter((c) => !used.has(c));
   }
 
-  const missingPurposeColumn = Object.entries(mapping.purposes).filter(([, p]) => !p.column).map(([key]) => key);
-  if (missingPurposeColumn.length) throw new CliUsageError(`map the decision of ${missingPurposeColumn.join(', ')} too, e.g. ${missingPurposeColumn[0]}=<Column>`);
+  const missingPurposeColumn = Object.entries(mapping.purposes)
+    .filter(([, p]) => !p.column)
+    .map(([key]) => key);
+  if (missingPurposeColumn.length)
+    throw new CliUsageError(`map the decision of ${missingPurposeColumn.join(', ')} too, e.g. ${missingPurposeColumn[0]}=<Column>`);
   const unknown = Object.keys(mapping.purposes).filter((key) => !purposes.has(key));
   if (unknown.length) {
-    throw new CliUsageError(`the flow has no purpose ${unknown.map((k) => `"${k}"`).join(', ')}; its purposes: ${[...purposes].join(', ')}`);
+    throw new CliUsageError(
+      `the flow has no purpose ${unknown.map((k) => `"${k}"`).join(', ')}; its purposes: ${[...purposes].join(', ')}`,
+    );
   }
-  const mapped = [...Object.values(mapping.fields), ...Object.values(mapping.purposes).flatMap((p) => [p.column, p.default_checked, p.mandatory])]
-    .filter((c): c is string => c !== undefined);
+  const mapped = [
+    ...Object.values(mapping.fields),
+    ...Object.values(mapping.purposes).flatMap((p) => [p.column, p.default_checked, p.mandatory]),
+  ].filter((c): c is string => c !== undefined);
   const absent = [...new Set(mapped.filter((c) => !columns.includes(c)))];
   if (columns.length && absent.length) {
     throw new CliUsageError(`no column ${absent.map((c) => `"${c}"`).join(', ')} in the file; its columns: ${columns.join(', ')}`);
@@ -283,7 +330,9 @@ export function capturedAt(cell: string): string | undefined {
 
 /** The idempotency key of a row: the flow and the row's content, so the same row in any file or run is one record. */
 export function rowKey(flowId: string, row: Omit<ImportRow, 'idempotency_key'>): string {
-  const digest = createHash('sha256').update(canonicalJson({ v: 1, flow_id: flowId, row })).digest('hex');
+  const digest = createHash('sha256')
+    .update(canonicalJson({ v: 1, flow_id: flowId, row }))
+    .digest('hex');
   return `svc-import-${digest}`;
 }
 
@@ -308,9 +357,15 @@ function convert(item: Item, mapping: Mapping, flowId: string): Converted {
   const when = cell(mapping.fields.captured_at);
   const at = capturedAt(when);
   if (!at) {
-    refusals.push({ row, purpose: null, code: 'invalid_value', message: when === ''
-      ? `captured_at (column ${mapping.fields.captured_at}) is empty: an import needs when each decision was made`
-      : `captured_at ${JSON.stringify(when)} is not a date (write 2024-03-01 or 2024-03-01T10:00:00Z)` });
+    refusals.push({
+      row,
+      purpose: null,
+      code: 'invalid_value',
+      message:
+        when === ''
+          ? `captured_at (column ${mapping.fields.captured_at}) is empty: an import needs when each decision was made`
+          : `captured_at ${JSON.stringify(when)} is not a date (write 2024-03-01 or 2024-03-01T10:00:00Z)`,
+    });
   }
 
   const decisions: ImportRow['decisions'] = {};
@@ -319,7 +374,12 @@ function convert(item: Item, mapping: Mapping, flowId: string): Converted {
     if (value === '') continue; // no decision recorded: the service says whether the purpose needed one
     const decision = mapping.granted.has(value) ? 'granted' : mapping.declined.has(value) ? 'declined' : undefined;
     if (!decision) {
-      refusals.push({ row, purpose, code: 'unknown_decision_value', message: `${JSON.stringify(cell(columns.column))} (column ${columns.column}) is neither granted (${[...mapping.granted].slice(0, 6).join(', ')}, …) nor declined (${[...mapping.declined].slice(0, 6).join(', ')}, …)` });
+      refusals.push({
+        row,
+        purpose,
+        code: 'unknown_decision_value',
+        message: `${JSON.stringify(cell(columns.column))} (column ${columns.column}) is neither granted (${[...mapping.granted].slice(0, 6).join(', ')}, …) nor declined (${[...mapping.declined].slice(0, 6).join(', ')}, …)`,
+      });
       continue;
     }
     const entry: ImportRow['decisions'][string] = { decision };
@@ -330,7 +390,13 @@ function convert(item: Item, mapping: Mapping, flowId: string): Converted {
       // yes/no, or the words that mean granted/declined (a mapping file's own words too).
       if (TRUE_VALUES.has(said) || mapping.granted.has(said)) entry[flag] = true;
       else if (FALSE_VALUES.has(said) || mapping.declined.has(said)) entry[flag] = false;
-      else refusals.push({ row, purpose, code: 'invalid_value', message: `${flag} ${JSON.stringify(cell(column))} (column ${column}) is neither yes nor no` });
+      else
+        refusals.push({
+          row,
+          purpose,
+          code: 'invalid_value',
+          message: `${flag} ${JSON.stringify(cell(column))} (column ${column}) is neither yes nor no`,
+        });
     }
     decisions[purpose] = entry;
   }
@@ -413,13 +479,16 @@ function barProgress(terminal: NodeJS.WritableStream): Progress {
   return {
     start(phase, total) {
       stop();
-      bar = new cliProgress.SingleBar({
-        stream: terminal,
-        format: `${PHASE_NAME[phase].padEnd(7)} [{bar}] {value}/{total} rows | {rate} rows/s | {eta_formatted} left{note}`,
-        hideCursor: true,
-        etaBuffer: 8,
-        fps: 5,
-      }, cliProgress.Presets.shades_classic);
+      bar = new cliProgress.SingleBar(
+        {
+          stream: terminal,
+          format: `${PHASE_NAME[phase].padEnd(7)} [{bar}] {value}/{total} rows | {rate} rows/s | {eta_formatted} left{note}`,
+          hideCursor: true,
+          etaBuffer: 8,
+          fps: 5,
+        },
+        cliProgress.Presets.shades_classic,
+      );
       bar.start(total, 0, { rate: '-', note: '' });
     },
     chunk(done) {
@@ -446,11 +515,14 @@ function lineProgress(stderr: (text: string) => void, json: boolean): Progress {
         stderr(`${JSON.stringify({ event: 'chunk', ...done })}\n`);
         return;
       }
-      const outcome = done.phase === 'dry_run'
-        ? `${n(done.accepted)} would be accepted${done.existing ? ` (${n(done.existing)} already there)` : ''}, ${n(done.refused)} refused`
-        : `${n(done.created)} created, ${n(done.existing)} already there, ${n(done.refused)} refused`;
-      stderr(`${PHASE_NAME[done.phase]}: chunk ${done.chunk}, rows ${done.first_row}-${done.last_row}: ${outcome}; `
-        + `${n(done.done)}/${n(done.total)} rows, ${n(done.rows_per_second)} rows/s, ${n(done.seconds_left)} s left\n`);
+      const outcome =
+        done.phase === 'dry_run'
+          ? `${n(done.accepted)} would be accepted${done.existing ? ` (${n(done.existing)} already there)` : ''}, ${n(done.refused)} refused`
+          : `${n(done.created)} created, ${n(done.existing)} already there, ${n(done.refused)} refused`;
+      stderr(
+        `${PHASE_NAME[done.phase]}: chunk ${done.chunk}, rows ${done.first_row}-${done.last_row}: ${outcome}; ` +
+          `${n(done.done)}/${n(done.total)} rows, ${n(done.rows_per_second)} rows/s, ${n(done.seconds_left)} s left\n`,
+      );
     },
     end() {},
     note(event, text) {
@@ -507,12 +579,16 @@ function positiveInt(flags: Invocation['flags'], name: string, fallback: number,
 
 /** The process's own streams, for a caller that runs the command without `svc`'s `run`. */
 const processIo = (): CliIo => ({
-  env: process.env, cwd: process.cwd(), stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text),
+  env: process.env,
+  cwd: process.cwd(),
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
 });
 
 async function runImport(svc: SvcClient, { args: [file], flags, config }: Invocation, io: CliIo = processIo()): Promise<Output> {
   const json = flags.json === true;
-  if (flags['dry-run'] === true && flags['no-dry-run'] === true) throw new CliUsageError('--dry-run and --no-dry-run contradict each other');
+  if (flags['dry-run'] === true && flags['no-dry-run'] === true)
+    throw new CliUsageError('--dry-run and --no-dry-run contradict each other');
   const path = resolve(io.cwd, file!);
   try {
     if (!statSync(path).isFile()) throw new Error('not a file');
@@ -522,10 +598,15 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
   const formatFlag = flags.format;
   if (formatFlag !== undefined && formatFlag !== 'csv' && formatFlag !== 'jsonl') throw new CliUsageError('--format is csv or jsonl');
   const extension = extname(path).toLowerCase();
-  const format: Format = (formatFlag as Format | undefined)
-    ?? (['.jsonl', '.ndjson'].includes(extension) ? 'jsonl' : ['.csv', '.tsv', '.txt'].includes(extension) ? 'csv' : (() => {
-      throw new CliUsageError(`cannot tell the format of ${file} from its name: pass --format csv or --format jsonl`);
-    })());
+  const format: Format =
+    (formatFlag as Format | undefined) ??
+    (['.jsonl', '.ndjson'].includes(extension)
+      ? 'jsonl'
+      : ['.csv', '.tsv', '.txt'].includes(extension)
+        ? 'csv'
+        : (() => {
+            throw new CliUsageError(`cannot tell the format of ${file} from its name: pass --format csv or --format jsonl`);
+          })());
   const delimiter = typeof flags.delimiter === 'string' ? flags.delimiter.replace(/^\\t$/, '\t') : extension === '.tsv' ? '\t' : ',';
   const chunkSize = positiveInt(flags, 'chunk-size', IMPORT_MAX_ROWS, IMPORT_MAX_ROWS);
   const fromRow = positiveInt(flags, 'from-row', 1);
@@ -547,16 +628,32 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
     throw new CliUsageError('map captured_at to a column (e.g. --map captured_at=SignupDate): an import needs when each decision was made');
   }
   if (columns.length && !mapping.fields.email) throw new CliUsageError('map email to a column (e.g. --map email=Email)');
-  if (total === 0) throw new CliUsageError(fromRow > 1 ? `${file} has no rows from row ${fromRow} (its last row is ${lastRow})` : `${file} has no rows`);
+  if (total === 0)
+    throw new CliUsageError(fromRow > 1 ? `${file} has no rows from row ${fromRow} (its last row is ${lastRow})` : `${file} has no rows`);
 
   const progress = io.terminal && !json ? barProgress(io.terminal) : lineProgress(io.stderr, json);
-  const mapped = [...Object.entries(mapping.fields).map(([field, column]) => `${field}=${column}`),
-    ...Object.entries(mapping.purposes).flatMap(([key, p]) => [`${key}=${p.column}`,
-      ...(['default_checked', 'mandatory'] as const).filter((f) => p[f] !== undefined).map((f) => `${key}.${f}=${p[f]}`)])];
+  const mapped = [
+    ...Object.entries(mapping.fields).map(([field, column]) => `${field}=${column}`),
+    ...Object.entries(mapping.purposes).flatMap(([key, p]) => [
+      `${key}=${p.column}`,
+      ...(['default_checked', 'mandatory'] as const).filter((f) => p[f] !== undefined).map((f) => `${key}.${f}=${p[f]}`),
+    ]),
+  ];
   progress.note(
-    { event: 'plan', file, format, rows: total, from_row: fromRow, chunk_size: chunkSize, flow_id: flowId, dry_run_first: dryRunFirst, mapping: mapped, ignored_columns: ignored },
-    `importing ${file} (${n(total)} rows${fromRow > 1 ? ` from row ${fromRow}` : ''}) into ${flowId} in chunks of at most ${n(chunkSize)}`
-      + `${dryRunOnly ? ', dry run only' : dryRunFirst ? ', dry run first' : ''}; ${mapped.join(', ')}${ignored.length ? `; ignoring ${ignored.join(', ')}` : ''}`,
+    {
+      event: 'plan',
+      file,
+      format,
+      rows: total,
+      from_row: fromRow,
+      chunk_size: chunkSize,
+      flow_id: flowId,
+      dry_run_first: dryRunFirst,
+      mapping: mapped,
+      ignored_columns: ignored,
+    },
+    `importing ${file} (${n(total)} rows${fromRow > 1 ? ` from row ${fromRow}` : ''}) into ${flowId} in chunks of at most ${n(chunkSize)}` +
+      `${dryRunOnly ? ', dry run only' : dryRunFirst ? ', dry run first' : ''}; ${mapped.join(', ')}${ignored.length ? `; ignoring ${ignored.join(', ')}` : ''}`,
   );
 
   // Ctrl-C stops after the chunk in flight; a second one stops at once (an import is atomic: its chunk is whole or absent).
@@ -579,7 +676,17 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
 
   const phases: Partial<Record<Phase, PhaseResult>> = {};
   const runPhase = async (phase: Phase): Promise<PhaseResult> => {
-    const result: PhaseResult = { accepted: 0, created: 0, existing: 0, refusals: [], refusedLocally: 0, importIds: [], chunks: 0, lastSentRow: 0, rowsSent: 0 };
+    const result: PhaseResult = {
+      accepted: 0,
+      created: 0,
+      existing: 0,
+      refusals: [],
+      refusedLocally: 0,
+      importIds: [],
+      chunks: 0,
+      lastSentRow: 0,
+      rowsSent: 0,
+    };
     phases[phase] = result;
     const started = Date.now();
     let read = 0;
@@ -598,7 +705,12 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
       let answer: ConsentImport;
       try {
         answer = await svc.consentRecords.imports.create(
-          { flow_id: flowId, records: chunk.map((c) => c.record), ...(phase === 'dry_run' && { dry_run: true }), ...(sendReceipts && { send_receipts: true }) },
+          {
+            flow_id: flowId,
+            records: chunk.map((c) => c.record),
+            ...(phase === 'dry_run' && { dry_run: true }),
+            ...(sendReceipts && { send_receipts: true }),
+          },
           // The header lets the client retry a lost answer without running the chunk twice; the rows' keys do the rest.
           { idempotencyKey: `svc-import-${runId}-${phase}-${result.chunks + 1}`, timeoutMs: 120_000 },
         );
@@ -632,9 +744,20 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
       // Every row read so far is done: the chunk is sent as soon as it is full.
       const rate = Math.round(read / Math.max((Date.now() - started) / 1000, 0.001));
       progress.chunk({
-        phase, chunk: result.chunks, first_row: first, last_row: last, rows: chunk.length,
-        accepted: created + existing, created: phase === 'import' ? created : 0, existing, refused, import_id: phase === 'import' ? answer.id : null,
-        done: read, total, rows_per_second: rate, seconds_left: rate > 0 ? Math.ceil((total - read) / rate) : 0,
+        phase,
+        chunk: result.chunks,
+        first_row: first,
+        last_row: last,
+        rows: chunk.length,
+        accepted: created + existing,
+        created: phase === 'import' ? created : 0,
+        existing,
+        refused,
+        import_id: phase === 'import' ? answer.id : null,
+        done: read,
+        total,
+        rows_per_second: rate,
+        seconds_left: rate > 0 ? Math.ceil((total - read) / rate) : 0,
       });
       if (stopping) result.stopped = 'interrupted';
     };
@@ -688,17 +811,25 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
 
   if (failure !== undefined) {
     // The API (or the network) failed mid-run: say where it got to, then let `svc` report the error itself.
-    io.stderr(json
-      ? `${JSON.stringify({ event: 'failed', rows_sent: real?.rowsSent ?? 0, next_row: nextRow, report: reportPath, resume_command: resume })}\n`
-      : `svc: ${real?.rowsSent ? `${n(real.rowsSent)} rows were imported before this error` : 'nothing was imported'}; the refusals so far are in ${reportPath}. `
-        + `Resume with: ${resume}\n`);
+    io.stderr(
+      json
+        ? `${JSON.stringify({ event: 'failed', rows_sent: real?.rowsSent ?? 0, next_row: nextRow, report: reportPath, resume_command: resume })}\n`
+        : `svc: ${real?.rowsSent ? `${n(real.rowsSent)} rows were imported before this error` : 'nothing was imported'}; the refusals so far are in ${reportPath}. ` +
+            `Resume with: ${resume}\n`,
+    );
     throw failure;
   }
 
   const refusedCount = new Set(last.refusals.map((r) => r.row)).size;
-  const refusalCodes = Object.fromEntries([...last.refusals.reduce((m, r) => m.set(r.code, (m.get(r.code) ?? 0) + 1), new Map<string, number>())].sort());
+  const refusalCodes = Object.fromEntries(
+    [...last.refusals.reduce((m, r) => m.set(r.code, (m.get(r.code) ?? 0) + 1), new Map<string, number>())].sort(),
+  );
   const summary = {
-    file, format, flow_id: flowId, rows: total, from_row: fromRow,
+    file,
+    format,
+    flow_id: flowId,
+    rows: total,
+    from_row: fromRow,
     /** Records made by this run, and rows that found the record an earlier run made. */
     created: real?.created ?? 0,
     existing: real?.existing ?? (skipped === 'up_to_date' ? dry!.existing : 0),
@@ -708,7 +839,9 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
     chunks: real?.chunks ?? 0,
     rows_sent: real?.rowsSent ?? 0,
     import_ids: real?.importIds ?? [],
-    dry_run: dry ? { accepted: dry.accepted, existing: dry.existing, refused: new Set(dry.refusals.map((r) => r.row)).size, chunks: dry.chunks } : null,
+    dry_run: dry
+      ? { accepted: dry.accepted, existing: dry.existing, refused: new Set(dry.refusals.map((r) => r.row)).size, chunks: dry.chunks }
+      : null,
     report: reportPath,
     refusal_codes: refusalCodes,
     allowance: last.allowance ?? null,
@@ -719,8 +852,16 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
     ...(failed && { error: last.error }),
   };
 
-  const pairs: [string, string | number | null][] = [['file', file!], ['flow', flowId], ['rows', n(total)]];
-  if (dry) pairs.push(['dry run', `${n(dry.accepted)} would be accepted (${n(dry.existing)} already there), ${n(summary.dry_run!.refused)} refused`]);
+  const pairs: [string, string | number | null][] = [
+    ['file', file!],
+    ['flow', flowId],
+    ['rows', n(total)],
+  ];
+  if (dry)
+    pairs.push([
+      'dry run',
+      `${n(dry.accepted)} would be accepted (${n(dry.existing)} already there), ${n(summary.dry_run!.refused)} refused`,
+    ]);
   if (!dryRunOnly) {
     pairs.push(['created', n(summary.created)], ['already there', n(summary.existing)]);
     pairs.push(['refused', `${n(refusedCount)}${last.refusedLocally ? ` (${n(last.refusedLocally)} before sending)` : ''}`]);
@@ -729,15 +870,22 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
   pairs.push(['refusals', `${reportPath} (row, purpose, code, message)`]);
   const wrongCountry = refusalCodes.wrong_country;
   const notes: string[] = [];
-  if (wrongCountry) notes.push(`${n(wrongCountry)} ${wrongCountry === 1 ? 'row belongs' : 'rows belong'} to a person homed in another country: import ${wrongCountry === 1 ? 'it' : 'them'} at that country's cell.`);
+  if (wrongCountry)
+    notes.push(
+      `${n(wrongCountry)} ${wrongCountry === 1 ? 'row belongs' : 'rows belong'} to a person homed in another country: import ${wrongCountry === 1 ? 'it' : 'them'} at that country's cell.`,
+    );
   if (skipped === 'up_to_date') notes.push('Every row the dry run accepted is already imported: nothing new to import.');
   if (skipped === 'allowance') {
-    notes.push(`The import would create ${n(dry!.accepted - dry!.existing)} records and the import allowance has ${n(dry!.allowance!.remaining!)} left: nothing was imported.`);
+    notes.push(
+      `The import would create ${n(dry!.accepted - dry!.existing)} records and the import allowance has ${n(dry!.allowance!.remaining!)} left: nothing was imported.`,
+    );
   }
   if (interrupted) {
-    notes.push(real
-      ? `Interrupted: ${n(real.rowsSent)} rows were sent (up to row ${real.lastSentRow}). Resume with:\n  ${resume}\n(running the same command again also works: no row is created twice)`
-      : `Interrupted during the dry run: nothing was written. Run the same command again:\n  ${resume}`);
+    notes.push(
+      real
+        ? `Interrupted: ${n(real.rowsSent)} rows were sent (up to row ${real.lastSentRow}). Resume with:\n  ${resume}\n(running the same command again also works: no row is created twice)`
+        : `Interrupted during the dry run: nothing was written. Run the same command again:\n  ${resume}`,
+    );
   }
   if (failed) notes.push(`The import failed: ${summary.error}. Resume with:\n  ${resume}`);
   if (skipped === 'none_accepted') notes.push('The dry run accepted no row, so nothing was imported: check the mapping and the refusals.');
@@ -750,8 +898,10 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
 /** `svc records import`. */
 export const importCommands: Record<string, Command> = {
   'records import': {
-    usage: 'records import <file> [--format csv|jsonl] [--map <field=Column,...>] [--mapping <file.json>] [--flow <id>] [--report <file>] [--dry-run | --no-dry-run] [--from-row <n>] [--chunk-size <n>] [--delimiter <c>] [--send-receipts]',
-    summary: 'Import decisions captured elsewhere from a CSV or JSON Lines file: a dry run of the whole file, then chunks of up to 5,000 rows; rerunning creates nothing twice',
+    usage:
+      'records import <file> [--format csv|jsonl] [--map <field=Column,...>] [--mapping <file.json>] [--flow <id>] [--report <file>] [--dry-run | --no-dry-run] [--from-row <n>] [--chunk-size <n>] [--delimiter <c>] [--send-receipts]',
+    summary:
+      'Import decisions captured elsewhere from a CSV or JSON Lines file: a dry run of the whole file, then chunks of up to 5,000 rows; rerunning creates nothing twice',
     options: {
       format: { type: 'string' },
       map: { type: 'string' },

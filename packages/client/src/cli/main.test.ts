@@ -29,9 +29,14 @@ function svc(args: string[], options: { env?: Record<string, string>; cwd?: stri
   // Only what the command line reads: a developer's own SVC_* variables must not leak into the test.
   const env = { PATH: process.env.PATH ?? '', XDG_CONFIG_HOME: configHome, ...options.env };
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=source', '--import', tsx, main, ...args], { env, cwd: options.cwd ?? tmpdir() }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--conditions=source', '--import', tsx, main, ...args],
+      { env, cwd: options.cwd ?? tmpdir() },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -60,10 +65,13 @@ describe('svc command line', { concurrency: 4 }, () => {
     assert.match(stdout, /^ {2}Delegate +agents {2}delegations/m);
     // The overview names groups and words only: every line stays short enough to read.
     const overview = stdout.slice(0, stdout.indexOf('Options:'));
-    assert.ok(overview.split('\n').every((line) => line.length <= 120), overview);
+    assert.ok(
+      overview.split('\n').every((line) => line.length <= 120),
+      overview,
+    );
   });
 
-  it('prints one group\'s commands with their options on svc <group> --help', async () => {
+  it("prints one group's commands with their options on svc <group> --help", async () => {
     const { code, stdout } = await svc(['decisions', '--help']);
     assert.equal(code, 0);
     assert.match(stdout, /^Usage: svc decisions <command>/);
@@ -192,20 +200,55 @@ describe('svc command line', { concurrency: 4 }, () => {
   let client: SvcClient | undefined;
   let flow: Promise<string> | undefined;
   /** A capturable flow of the test's own, made once through the client. */
-  const recordFlow = () => (flow ??= createRecordFlow((client ??= createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token })), 'CLI signup'));
+  const recordFlow = () =>
+    (flow ??= createRecordFlow((client ??= createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token })), 'CLI signup'));
   /** `svc records create` for a fresh person, as JSON. */
-  async function createRecord(extra: string[] = []): Promise<{ id: string; status: string; channel: string; purposes: { key: string; outcome: string }[] }> {
+  async function createRecord(
+    extra: string[] = [],
+  ): Promise<{ id: string; status: string; channel: string; purposes: { key: string; outcome: string }[] }> {
     const email = freshEmail('cli');
-    const created = await svc(['records', 'create', '--flow', await recordFlow(), '--email', email, '--grant', 'newsletter,research', '--decline', 'analytics', ...extra, '--json'], { env });
+    const created = await svc(
+      [
+        'records',
+        'create',
+        '--flow',
+        await recordFlow(),
+        '--email',
+        email,
+        '--grant',
+        'newsletter,research',
+        '--decline',
+        'analytics',
+        ...extra,
+        '--json',
+      ],
+      { env },
+    );
     assert.equal(created.code, 0, created.stderr);
     return JSON.parse(created.stdout) as Awaited<ReturnType<typeof createRecord>>;
   }
-  const outcomes = (record: { purposes: { key: string; outcome: string }[] }) => Object.fromEntries(record.purposes.map((p) => [p.key, p.outcome]));
+  const outcomes = (record: { purposes: { key: string; outcome: string }[] }) =>
+    Object.fromEntries(record.purposes.map((p) => [p.key, p.outcome]));
 
   it('creates a record (idempotently with --idempotency-key), reads it and withdraws a purpose', async () => {
     const key = `cli-${process.pid}-${Date.now()}`;
-    const args = ['records', 'create', '--flow', await recordFlow(), '--email', freshEmail('cli'), '--external-id', 'crm-cli', '--grant', 'newsletter,research',
-      '--decline', 'analytics', '--idempotency-key', key, '--json'];
+    const args = [
+      'records',
+      'create',
+      '--flow',
+      await recordFlow(),
+      '--email',
+      freshEmail('cli'),
+      '--external-id',
+      'crm-cli',
+      '--grant',
+      'newsletter,research',
+      '--decline',
+      'analytics',
+      '--idempotency-key',
+      key,
+      '--json',
+    ];
     const first = await svc(args, { env });
     assert.equal(first.code, 0, first.stderr);
     const record = JSON.parse(first.stdout) as Awaited<ReturnType<typeof createRecord>>;
@@ -216,7 +259,22 @@ describe('svc command line', { concurrency: 4 }, () => {
     assert.equal(repeated.code, 0, repeated.stderr);
     assert.equal((JSON.parse(repeated.stdout) as { id: string }).id, record.id, 'the same key gives back the same record');
 
-    const again = await svc(['records', 'create', '--flow', await recordFlow(), '--email', 'other@example.com', '--grant', 'newsletter', '--idempotency-key', key, '--json'], { env });
+    const again = await svc(
+      [
+        'records',
+        'create',
+        '--flow',
+        await recordFlow(),
+        '--email',
+        'other@example.com',
+        '--grant',
+        'newsletter',
+        '--idempotency-key',
+        key,
+        '--json',
+      ],
+      { env },
+    );
     assert.equal(again.code, 1, 'the key names a record with other content');
     assert.equal((JSON.parse(again.stderr) as { error: { reason: string } }).error.reason, 'idempotency_key_reused');
 
@@ -225,7 +283,9 @@ describe('svc command line', { concurrency: 4 }, () => {
     assert.match(read.stdout, new RegExp(`^id\\s+${record.id}$`, 'm'));
     assert.match(read.stdout, /^subject\s+cli-\S+@example\.com \(crm-cli\)$/m);
 
-    const withdrawn = await svc(['records', 'withdraw', record.id, '--purposes', 'research', '--channel', 'mailing_tool', '--json'], { env });
+    const withdrawn = await svc(['records', 'withdraw', record.id, '--purposes', 'research', '--channel', 'mailing_tool', '--json'], {
+      env,
+    });
     assert.equal(withdrawn.code, 0, withdrawn.stderr);
     assert.equal(outcomes(JSON.parse(withdrawn.stdout) as typeof record).research, 'revoked');
   });
@@ -262,7 +322,24 @@ describe('svc command line', { concurrency: 4 }, () => {
 
   it("shows a person's consent status by email or external id", async () => {
     const email = freshEmail('cli-status');
-    const created = await svc(['records', 'create', '--flow', await recordFlow(), '--email', email, '--external-id', `ext-${email}`, '--grant', 'newsletter', '--decline', 'research,analytics', '--json'], { env });
+    const created = await svc(
+      [
+        'records',
+        'create',
+        '--flow',
+        await recordFlow(),
+        '--email',
+        email,
+        '--external-id',
+        `ext-${email}`,
+        '--grant',
+        'newsletter',
+        '--decline',
+        'research,analytics',
+        '--json',
+      ],
+      { env },
+    );
     assert.equal(created.code, 0, created.stderr);
     const status = await svc(['status', '--email', email, '--json'], { env: { ...env, SVC_DATA_DIR: server.dataDir } });
     assert.equal(status.code, 0, status.stderr);
@@ -286,7 +363,10 @@ describe('svc command line', { concurrency: 4 }, () => {
     const app = ['--app', server.sandbox.application_id];
     try {
       // Approval events only: the cases beside this one make consent records, whose events would land here too.
-      const created = await svc(['webhooks', 'create', '--url', `${receiver.url}/cli`, '--events', 'approval.granted,approval.denied', ...app, '--json'], { env });
+      const created = await svc(
+        ['webhooks', 'create', '--url', `${receiver.url}/cli`, '--events', 'approval.granted,approval.denied', ...app, '--json'],
+        { env },
+      );
       assert.equal(created.code, 0, created.stderr);
       const endpoint = JSON.parse(created.stdout) as { id: string; secret: string; events: string[] };
       assert.match(endpoint.secret, /^whsec_/);
@@ -338,14 +418,26 @@ describe('svc command line', { concurrency: 4 }, () => {
     assert.equal(verified.code, 0, verified.stderr);
     assert.match(verified.stdout, /^Audit trail verified: \d+ events, \d+ anchors \(.+\), \d+ witness receipts\.\n$/);
 
-    const db = (server as unknown as { context: { db: { prepare(sql: string): { run(...p: unknown[]): unknown; pluck(): { get(...p: unknown[]): unknown } } } } }).context.db;
-    const original = db.prepare('SELECT data FROM audit_events WHERE application_id = ? AND sequence = 1').pluck().get(server.sandbox.application_id) as string;
-    db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = 1').run(original.replace('{', '{"forged":true,'), server.sandbox.application_id);
+    const db = (
+      server as unknown as {
+        context: { db: { prepare(sql: string): { run(...p: unknown[]): unknown; pluck(): { get(...p: unknown[]): unknown } } } };
+      }
+    ).context.db;
+    const original = db
+      .prepare('SELECT data FROM audit_events WHERE application_id = ? AND sequence = 1')
+      .pluck()
+      .get(server.sandbox.application_id) as string;
+    db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = 1').run(
+      original.replace('{', '{"forged":true,'),
+      server.sandbox.application_id,
+    );
     try {
       const failed = await svc(['audit', 'verify', ...app, '--json'], { env });
       assert.equal(failed.code, 1);
       assert.deepEqual(
-        (({ ok, sequence, reason }) => ({ ok, sequence, reason }))(JSON.parse(failed.stdout) as { ok: boolean; sequence: number; reason: string }),
+        (({ ok, sequence, reason }) => ({ ok, sequence, reason }))(
+          JSON.parse(failed.stdout) as { ok: boolean; sequence: number; reason: string },
+        ),
         { ok: false, sequence: 1, reason: 'hash_mismatch' },
       );
     } finally {

@@ -43,11 +43,24 @@ describe('svc protect commands against the reference server', () => {
     assert.equal(templates.length, 6);
     const human = await svc(['policies', 'templates']);
     assert.match(human.stdout, /^retention\s+no\s+data_categories, retention_days, action/m);
-    const mine = await json<Policy>(['policies', 'create', '--template', 'retention', '--config', '{"data_categories":["orders"],"retention_days":30}']);
+    const mine = await json<Policy>([
+      'policies',
+      'create',
+      '--template',
+      'retention',
+      '--config',
+      '{"data_categories":["orders"],"retention_days":30}',
+    ]);
     assert.deepEqual([mine.owner_type, mine.config.action], ['person', 'delete']);
-    const theirs = await json<Policy>(['policies', 'create', '--template', 'broadcast', '--title', 'Open data', '--config', '{"data_categories":["x"]}'], admin);
+    const theirs = await json<Policy>(
+      ['policies', 'create', '--template', 'broadcast', '--title', 'Open data', '--config', '{"data_categories":["x"]}'],
+      admin,
+    );
     assert.equal(theirs.owner_type, 'account');
-    assert.deepEqual((await json<Policy[]>(['policies', 'list'])).map((p) => p.id), [mine.id]);
+    assert.deepEqual(
+      (await json<Policy[]>(['policies', 'list'])).map((p) => p.id),
+      [mine.id],
+    );
     assert.equal((await json<Policy[]>(['policies', 'list', '--owner', 'account'], admin)).length, 1);
     const shown = await svc(['policies', 'get', mine.id]);
     assert.match(shown.stdout, /^template\s+retention v1$/m);
@@ -64,7 +77,16 @@ describe('svc protect commands against the reference server', () => {
   });
 
   it('files a data request as the person and processes it with the API token', async () => {
-    const request = await json<DataRequest>(['data-requests', 'create', '--type', 'access', '--scope', '["orders"]', '--app', server.sandbox.application_id]);
+    const request = await json<DataRequest>([
+      'data-requests',
+      'create',
+      '--type',
+      'access',
+      '--scope',
+      '["orders"]',
+      '--app',
+      server.sandbox.application_id,
+    ]);
     assert.deepEqual([request.status, request.scope, request.application_id], ['received', ['orders'], server.sandbox.application_id]);
     const started = await svc(['data-requests', 'start', request.id]);
     assert.equal(started.code, EXIT.api, 'a person does not process requests');
@@ -84,14 +106,26 @@ describe('svc protect commands against the reference server', () => {
 
   it('negotiates a data offer between the person and the organisation', async () => {
     const policy = await json<Policy>(['policies', 'create', '--template', 'data_offer', '--config', '{"data_categories":["steps"]}']);
-    const draft = await json<DataOffer>(['data-offers', 'create', '--policy', policy.id, '--terms', '{"price":900}', '--app', server.sandbox.application_id]);
+    const draft = await json<DataOffer>([
+      'data-offers',
+      'create',
+      '--policy',
+      policy.id,
+      '--terms',
+      '{"price":900}',
+      '--app',
+      server.sandbox.application_id,
+    ]);
     await json(['data-offers', 'offer', draft.id]);
     await json(['data-offers', 'counter', draft.id, '--terms', '{"price":700}', '--message', 'Lower?'], admin);
     await json(['data-offers', 'revise', draft.id, '--terms', '{"price":800}']);
     const accepted = await json<DataOffer>(['data-offers', 'accept', draft.id], admin);
     assert.deepEqual([accepted.status, accepted.terms], ['accepted', { price: 800 }]);
     const shown = await svc(['data-offers', 'get', draft.id]);
-    assert.match(shown.stdout, /^rounds\s+1\. offer by person; 2\. counter by organisation; 3\. revise by person; 4\. accept by organisation$/m);
+    assert.match(
+      shown.stdout,
+      /^rounds\s+1\. offer by person; 2\. counter by organisation; 3\. revise by person; 4\. accept by organisation$/m,
+    );
     const again = await svc(['data-offers', 'decline', draft.id]);
     assert.equal(again.code, EXIT.api);
     assert.match(again.stderr, /cannot go from accepted to declined/);
@@ -101,12 +135,23 @@ describe('svc protect commands against the reference server', () => {
   it('licenses data under an active agreement and counts its accesses', async () => {
     const text = 'Licensed.\n';
     const created = await server.api('/api/v1/agreements', {
-      method: 'POST', json: { agreement: { title: 'L', document: { text, sha256: createHash('sha256').update(text).digest('hex') }, quorum: 1, parties: [{ email: 'lena@example.com', home_country: 'US' }] } },
+      method: 'POST',
+      json: {
+        agreement: {
+          title: 'L',
+          document: { text, sha256: createHash('sha256').update(text).digest('hex') },
+          quorum: 1,
+          parties: [{ email: 'lena@example.com', home_country: 'US' }],
+        },
+      },
     });
     const { agreement } = (await created.json()) as { agreement: { id: string; party_details: { session_token: string }[] } };
     await signAsParty(server.url, agreement.party_details[0]!.session_token, 'Lena');
 
-    const license = await json<DataLicense>(['data-licenses', 'create', '--agreement', agreement.id, '--max-accesses', '1', '--terms', '{"purpose":"research"}'], admin);
+    const license = await json<DataLicense>(
+      ['data-licenses', 'create', '--agreement', agreement.id, '--max-accesses', '1', '--terms', '{"purpose":"research"}'],
+      admin,
+    );
     const access = await svc(['data-licenses', 'access', license.id, '--purpose', 'report'], admin);
     assert.equal(access.code, EXIT.ok, access.stderr);
     assert.match(access.stdout, /^remaining\s+0$/m);
@@ -120,8 +165,19 @@ describe('svc protect commands against the reference server', () => {
 
   it('moves a portability transfer with the digest of a package file, refusing another', async () => {
     const policy = await json<Policy>(['policies', 'create', '--template', 'portability', '--config', '{"data_categories":["orders"]}']);
-    const destination = (await (await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'New shop' } } })).json()) as { application: { id: string } };
-    const transfer = await json<PortabilityTransfer>(['portability', 'create', '--policy', policy.id, '--from', server.sandbox.application_id, '--to', destination.application.id]);
+    const destination = (await (
+      await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'New shop' } } })
+    ).json()) as { application: { id: string } };
+    const transfer = await json<PortabilityTransfer>([
+      'portability',
+      'create',
+      '--policy',
+      policy.id,
+      '--from',
+      server.sandbox.application_id,
+      '--to',
+      destination.application.id,
+    ]);
     const sent = join(home, 'package.json');
     writeFileSync(sent, '{"orders":[1,2,3]}');
     const ready = await json<PortabilityTransfer>(['portability', 'ready', transfer.id, '--file', sent], admin);

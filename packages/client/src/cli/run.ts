@@ -32,7 +32,19 @@ export const EXIT = { ok: 0, api: 1, usage: 2 } as const;
 const globalOptions = { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const satisfies ParseArgsConfig['options'];
 
 /** Every command by its words: the API commands, the token exchange, then `login` and `logout`. */
-const allCommands: Record<string, Command | SessionCommand> = { ...commands, ...crossBorderCommands, ...connectCommands, ...protectCommands, ...complyCommands, ...verifyCommands, ...agreeCommands, ...importCommands, ...transparencyCommands, ...exchangeCommands, ...sessionCommands };
+const allCommands: Record<string, Command | SessionCommand> = {
+  ...commands,
+  ...crossBorderCommands,
+  ...connectCommands,
+  ...protectCommands,
+  ...complyCommands,
+  ...verifyCommands,
+  ...agreeCommands,
+  ...importCommands,
+  ...transparencyCommands,
+  ...exchangeCommands,
+  ...sessionCommands,
+};
 
 function help(): string {
   return [
@@ -54,7 +66,7 @@ function help(): string {
     "  3. the sandbox.json's api_token.",
     'svc logout (or setting SVC_API_TOKEN) goes back to the API token. svc login signs in with --client-id, else',
     "SVC_OAUTH_CLIENT_ID, else the sandbox's client; a confidential client's secret comes from --client-secret,",
-    "SVC_OAUTH_CLIENT_SECRET or the sandbox (prefer the variable: a flag shows in the process list).",
+    'SVC_OAUTH_CLIENT_SECRET or the sandbox (prefer the variable: a flag shows in the process list).',
     'The commands an agent runs (me, authority check, escalations) act as the agent when SVC_AGENT_TOKEN is set; authority',
     "check needs it. svc delegations exchange prints one, as the agent's OAuth client: --client-id or SVC_AGENT_CLIENT_ID,",
     "the secret from SVC_AGENT_CLIENT_SECRET (or the sandbox's client and secret).",
@@ -124,7 +136,13 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       io.stdout(help());
       return EXIT.ok;
     }
-    return fail(EXIT.usage, `unknown command "${argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ')}"; run svc --help`);
+    return fail(
+      EXIT.usage,
+      `unknown command "${argv
+        .filter((a) => !a.startsWith('-'))
+        .slice(0, 2)
+        .join(' ')}"; run svc --help`,
+    );
   }
   const { command, rest } = found;
 
@@ -166,9 +184,11 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     const answered = watch.answered();
     if (answered) {
       const { country, reissuedFrom } = answered;
-      io.stderr(json
-        ? `${JSON.stringify({ country, ...(reissuedFrom && { reissued_from: reissuedFrom }) })}\n`
-        : `country: ${country}${reissuedFrom ? ` (re-issued there: ${reissuedFrom} answered that the resource lives in ${country})` : ''}\n`);
+      io.stderr(
+        json
+          ? `${JSON.stringify({ country, ...(reissuedFrom && { reissued_from: reissuedFrom }) })}\n`
+          : `country: ${country}${reissuedFrom ? ` (re-issued there: ${reissuedFrom} answered that the resource lives in ${country})` : ''}\n`,
+      );
     }
     return output.exitCode ?? EXIT.ok;
   } catch (err) {
@@ -176,8 +196,14 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
     if (isSvcError(err)) {
       const usage = err.code === 'ERR_SVC_CONFIGURATION';
       return fail(usage ? EXIT.usage : EXIT.api, describeError(err), {
-        code: err.code, status: err.status, reason: err.reason, errors: err.errors, method: err.method, path: err.path,
-        home_country: err.homeCountry, country: watch.answered()?.country,
+        code: err.code,
+        status: err.status,
+        reason: err.reason,
+        errors: err.errors,
+        method: err.method,
+        path: err.path,
+        home_country: err.homeCountry,
+        country: watch.answered()?.country,
       });
     }
     throw err;

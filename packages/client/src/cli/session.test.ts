@@ -26,15 +26,23 @@ const cleanEnv = (env: Record<string, string>) => ({ PATH: process.env.PATH ?? '
 
 function svc(args: string[], env: Record<string, string>): Promise<Result> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--conditions=source', '--import', tsx, main, ...args], { env: cleanEnv(env), cwd: tmpdir() }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      ['--conditions=source', '--import', tsx, main, ...args],
+      { env: cleanEnv(env), cwd: tmpdir() },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
 /** `svc login …` running: the prompt it prints (once it has), and its end. */
 function startLogin(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, main, 'login', ...args], { env: cleanEnv(env), cwd: tmpdir() });
+  const child = spawn(process.execPath, ['--conditions=source', '--import', tsx, main, 'login', ...args], {
+    env: cleanEnv(env),
+    cwd: tmpdir(),
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -51,14 +59,21 @@ function startLogin(args: string[], env: Record<string, string>) {
 }
 
 /** `svc login` to its end, the person answering on the hosted pages as `email`. */
-async function login(server: TestServer, env: Record<string, string>, email: string, args: string[] = [], decision: 'allow' | 'deny' = 'allow') {
+async function login(
+  server: TestServer,
+  env: Record<string, string>,
+  email: string,
+  args: string[] = [],
+  decision: 'allow' | 'deny' = 'allow',
+) {
   const running = startLogin(args, env);
   const prompt = await running.prompt;
   await new PersonBrowser(server.url).approveDevice(prompt.complete, prompt.code, email, decision);
   return { prompt, result: await running.done };
 }
 
-const stored = (home: string): StoredCredentials => JSON.parse(readFileSync(join(home, 'svc', 'credentials.json'), 'utf8')) as StoredCredentials;
+const stored = (home: string): StoredCredentials =>
+  JSON.parse(readFileSync(join(home, 'svc', 'credentials.json'), 'utf8')) as StoredCredentials;
 
 /** A refresh grant straight at the token endpoint, as a public client: the error, or undefined when it worked. */
 async function refreshError(server: TestServer, clientId: string, refreshToken: string): Promise<string | undefined> {
@@ -169,7 +184,13 @@ describe('svc login and svc logout', { concurrency: 4 }, () => {
 
   it('exits 1 when the person denies, and stores nothing', async () => {
     const config = home();
-    const { result } = await login(server, { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: config }, 'linus@example.com', ['--client-id', publicClient], 'deny');
+    const { result } = await login(
+      server,
+      { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: config },
+      'linus@example.com',
+      ['--client-id', publicClient],
+      'deny',
+    );
     assert.equal(result.code, 1);
     assert.match(result.stderr, /svc: the device token request failed: access_denied/);
     assert.equal(existsSync(join(config, 'svc', 'credentials.json')), false);

@@ -10,7 +10,14 @@ import { discover, type ClientCredentials } from '../oauth/issuer.js';
 import { fetchUserInfo, refreshTokens, revokeToken, tokenSet } from '../oauth/tokens.js';
 import type { Invocation, Output } from './commands.js';
 import { CliUsageError, CREDENTIAL_HINT, type CliConfig } from './config.js';
-import { credentialsPath, deleteCredentials, readCredentials, withCredentialsLock, writeCredentials, type StoredCredentials } from './credentials.js';
+import {
+  credentialsPath,
+  deleteCredentials,
+  readCredentials,
+  withCredentialsLock,
+  writeCredentials,
+  type StoredCredentials,
+} from './credentials.js';
 
 /** What a session command gets: the parsed command line, the environment, stderr for prompts, and the configuration on demand (logout needs none). */
 export interface SessionInvocation extends Omit<Invocation, 'config'> {
@@ -44,7 +51,10 @@ const sameIssuer = (a: string, b: string): boolean => {
 
 const who = (stored: StoredCredentials) => stored.email ?? stored.subject ?? 'the signed-in person';
 const fresh = (stored: StoredCredentials) => stored.expires_at === undefined || stored.expires_at * 1000 > Date.now() + LEEWAY_MS;
-const clientOfStored = (stored: StoredCredentials): ClientCredentials => ({ clientId: stored.client_id, clientSecret: stored.client_secret });
+const clientOfStored = (stored: StoredCredentials): ClientCredentials => ({
+  clientId: stored.client_id,
+  clientSecret: stored.client_secret,
+});
 
 /**
  * The access token of the person stored in `file`, refreshed (and the rotated refresh token stored) when it
@@ -60,14 +70,17 @@ export function storedPersonToken(file: string): AccessTokenProvider {
       const latest = readCredentials(file);
       if (!latest) throw new SvcOAuthSignedOutError('Signed out meanwhile: run svc login.');
       if (fresh(latest)) return latest.access_token;
-      if (!latest.refresh_token) throw new SvcOAuthSignedOutError(`The sign-in of ${who(latest)} expired (no refresh token was granted): run svc login again.`);
+      if (!latest.refresh_token)
+        throw new SvcOAuthSignedOutError(`The sign-in of ${who(latest)} expired (no refresh token was granted): run svc login again.`);
       let response;
       try {
         response = await refreshTokens(await discover(latest.issuer), clientOfStored(latest), latest.refresh_token);
       } catch (err) {
         if (err instanceof SvcOAuthError && err.reason === 'invalid_grant') {
-          throw new SvcOAuthSignedOutError(`The sign-in of ${who(latest)} has ended (revoked or expired): run svc login again, or svc logout to use the API token.`,
-            { status: err.status, reason: err.reason, cause: err });
+          throw new SvcOAuthSignedOutError(
+            `The sign-in of ${who(latest)} has ended (revoked or expired): run svc login again, or svc logout to use the API token.`,
+            { status: err.status, reason: err.reason, cause: err },
+          );
         }
         throw err;
       }
@@ -102,7 +115,9 @@ export function chooseCredential(
 ): ApiTokenCredential | AccessTokenProviderCredential | AgentTokenCredential {
   if (agent && config.agentToken) return { agentToken: config.agentToken };
   if (agent === 'required') {
-    throw new CliUsageError('this command acts as an agent: set SVC_AGENT_TOKEN to an agent token (ra_agent_...), e.g. from svc delegations exchange <dlg_id>');
+    throw new CliUsageError(
+      'this command acts as an agent: set SVC_AGENT_TOKEN to an agent token (ra_agent_...), e.g. from svc delegations exchange <dlg_id>',
+    );
   }
   if (config.apiTokenFrom === 'env') return { apiToken: config.apiToken! };
   const file = credentialsPath(env);
@@ -122,9 +137,14 @@ const text = (value: unknown) => (typeof value === 'string' && value !== '' ? va
 function loginClient({ flags, env }: SessionInvocation, config: CliConfig): ClientCredentials {
   const clientId = text(flags['client-id']) ?? text(env.SVC_OAUTH_CLIENT_ID) ?? config.oauthClientId;
   if (!clientId) {
-    throw new CliUsageError('no OAuth client: pass --client-id <id> (a public client with the device grant) or set SVC_OAUTH_CLIENT_ID, or start the reference server, whose sandbox.json names one');
+    throw new CliUsageError(
+      'no OAuth client: pass --client-id <id> (a public client with the device grant) or set SVC_OAUTH_CLIENT_ID, or start the reference server, whose sandbox.json names one',
+    );
   }
-  const secret = text(flags['client-secret']) ?? text(env.SVC_OAUTH_CLIENT_SECRET) ?? (clientId === config.oauthClientId ? config.oauthClientSecret : undefined);
+  const secret =
+    text(flags['client-secret']) ??
+    text(env.SVC_OAUTH_CLIENT_SECRET) ??
+    (clientId === config.oauthClientId ? config.oauthClientSecret : undefined);
   return { clientId, clientSecret: secret };
 }
 
@@ -148,9 +168,11 @@ export const sessionCommands: Record<string, SessionCommand> = {
       const scope = loginScope(invocation.flags);
       const issuer = await discover(config.baseUrl);
       const started = await startDeviceAuthorization(issuer, credentials, scope);
-      stderr(`To sign in, open ${started.verificationUri} and enter the code ${started.userCode}\n`
-        + (started.verificationUriComplete ? `(or open ${started.verificationUriComplete})\n` : '')
-        + `Waiting for approval; the code expires in ${Math.round(started.expiresIn / 60)} minutes...\n`);
+      stderr(
+        `To sign in, open ${started.verificationUri} and enter the code ${started.userCode}\n` +
+          (started.verificationUriComplete ? `(or open ${started.verificationUriComplete})\n` : '') +
+          `Waiting for approval; the code expires in ${Math.round(started.expiresIn / 60)} minutes...\n`,
+      );
       const tokens = tokenSet(await pollDeviceAuthorization(issuer, credentials, started));
       const person = await fetchUserInfo(issuer, credentials, tokens.accessToken, tokens.claims?.sub);
 
@@ -182,9 +204,17 @@ export const sessionCommands: Record<string, SessionCommand> = {
       }
       const email = typeof person.email === 'string' ? person.email : undefined;
       return {
-        json: { issuer: issuer.as.issuer, client_id: credentials.clientId, subject: person.sub, email: email ?? null, scope: tokens.scope, credentials_file: file },
-        human: `Signed in as ${email ? `${email} (${person.sub})` : person.sub} at ${issuer.as.issuer}.\n`
-          + `Stored in ${file}; commands now act as this person (SVC_API_TOKEN still takes precedence). svc logout signs out.`,
+        json: {
+          issuer: issuer.as.issuer,
+          client_id: credentials.clientId,
+          subject: person.sub,
+          email: email ?? null,
+          scope: tokens.scope,
+          credentials_file: file,
+        },
+        human:
+          `Signed in as ${email ? `${email} (${person.sub})` : person.sub} at ${issuer.as.issuer}.\n` +
+          `Stored in ${file}; commands now act as this person (SVC_API_TOKEN still takes precedence). svc logout signs out.`,
       };
     },
   },
@@ -210,7 +240,10 @@ export const sessionCommands: Record<string, SessionCommand> = {
         await revokeToken(issuer, clientOfStored(stored), stored.access_token, 'access_token');
       } catch (err) {
         // Unreachable: keep the file, so the revocation can be tried again. Refused (an unknown client): nothing to revoke.
-        if (err instanceof SvcNetworkError) throw new SvcNetworkError(`${err.message}; still signed in, run svc logout again when ${stored.issuer} is reachable`, { cause: err });
+        if (err instanceof SvcNetworkError)
+          throw new SvcNetworkError(`${err.message}; still signed in, run svc logout again when ${stored.issuer} is reachable`, {
+            cause: err,
+          });
         if (!(err instanceof SvcOAuthError)) throw err;
       }
       deleteCredentials(file);

@@ -54,7 +54,10 @@ export const transparencyCommands: Record<string, Command> = {
           ['receipts', `${record.receipts.schema_version} (${record.receipts.conforms_to})`],
           ['schema', record.receipts.schema_url],
           ['verify with', record.receipts.jwks_uri],
-          ['withdraw (authorization)', `${record.withdrawal.authorization_records.method} ${record.withdrawal.authorization_records.url_template}`],
+          [
+            'withdraw (authorization)',
+            `${record.withdrawal.authorization_records.method} ${record.withdrawal.authorization_records.url_template}`,
+          ],
           ['withdraw (consent)', `${record.withdrawal.consent_records.method} ${record.withdrawal.consent_records.url_template}`],
           ['revoke (delegation)', `${record.withdrawal.delegation_grants.method} ${record.withdrawal.delegation_grants.url_template}`],
           ['issued', record.issued_at],
@@ -70,8 +73,10 @@ export const transparencyCommands: Record<string, Command> = {
     async run(svc, { args: [id] }) {
       const signed = await svc.transparency.getAgent(id!);
       const { record, signature } = await verified(svc, signed, 'agent_accountability_record');
-      const credentials = record.credential_attestations.map((c) =>
-        `${c.credential_type} ${c.client_id} (${c.status}${c.token_endpoint_auth_method ? `, ${c.token_endpoint_auth_method}` : ''} at ${c.token_endpoint})`);
+      const credentials = record.credential_attestations.map(
+        (c) =>
+          `${c.credential_type} ${c.client_id} (${c.status}${c.token_endpoint_auth_method ? `, ${c.token_endpoint_auth_method}` : ''} at ${c.token_endpoint})`,
+      );
       const manifests = record.manifests.map((m) => `  v${m.version}  ${m.digest}  ${m.pinned_at}`);
       return {
         json: signed,
@@ -98,7 +103,13 @@ export const transparencyCommands: Record<string, Command> = {
       if (!VERSION.test(version!)) throw new CliUsageError('<version> is a whole number of at least 1');
       const signed = await svc.transparency.getManifest(id!, Number(version));
       const { record, signature } = await verified(svc, signed, 'capability_manifest_record');
-      return { json: signed, human: `${lines([['signature', signature], ['digest check', 'the digest is the SHA-256 of the manifest']])}\n${manifestLines(record)}` };
+      return {
+        json: signed,
+        human: `${lines([
+          ['signature', signature],
+          ['digest check', 'the digest is the SHA-256 of the manifest'],
+        ])}\n${manifestLines(record)}`,
+      };
     },
   },
 
@@ -111,7 +122,10 @@ export const transparencyCommands: Record<string, Command> = {
       const scopes = (flag(flags, 'scopes') ?? '').split(/[\s,]+/).filter(Boolean);
       if (scopes.length === 0) throw new CliUsageError('transparency pin needs --scopes <scope,scope,...>');
       const pinned = await svc.transparency.pinManifest(id!, { delegated_scopes: scopes });
-      return { json: pinned, human: `${manifestLines(pinned)}\n\nPublished at /.well-known/transparency/agents/${pinned.agent_id}/manifests/${pinned.version}` };
+      return {
+        json: pinned,
+        human: `${manifestLines(pinned)}\n\nPublished at /.well-known/transparency/agents/${pinned.agent_id}/manifests/${pinned.version}`,
+      };
     },
   },
 
@@ -123,8 +137,12 @@ export const transparencyCommands: Record<string, Command> = {
       const items: PinnedCapabilityManifest[] = [];
       for await (const item of svc.transparency.listManifests(id!, { limit: 100 })) items.push(item);
       const human = items.length
-        ? [['VERSION', 'DIGEST'.padEnd(71), 'PINNED'.padEnd(24), 'SCOPES'].join('  '),
-            ...items.map((m) => [String(m.version).padEnd(7), m.digest, m.pinned_at.padEnd(24), m.manifest.delegated_scopes.join(' ')].join('  '))].join('\n')
+        ? [
+            ['VERSION', 'DIGEST'.padEnd(71), 'PINNED'.padEnd(24), 'SCOPES'].join('  '),
+            ...items.map((m) =>
+              [String(m.version).padEnd(7), m.digest, m.pinned_at.padEnd(24), m.manifest.delegated_scopes.join(' ')].join('  '),
+            ),
+          ].join('\n')
         : 'No pinned manifests.';
       return { json: items, human };
     },

@@ -6,9 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type {
-  CollaborationDetail, CollaborationMembership, MultiPartyAgreement, QuorumVoteCast, TrustScore, Vouch,
-} from '@svc/schemas';
+import type { CollaborationDetail, CollaborationMembership, MultiPartyAgreement, QuorumVoteCast, TrustScore, Vouch } from '@svc/schemas';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { EXIT } from './run.js';
@@ -21,7 +19,11 @@ describe('svc trust-scores, vouches, agreements vote, multi-party and collaborat
   /** Runs `svc <argv>` as `who` (a signed-in person) or, by default, with the sandbox's API token. */
   function svc(argv: string[], who?: string) {
     const home = who ? people[who]!.home : homes[0]!;
-    return runSvc(argv, { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...(who ? {} : { SVC_API_TOKEN: server.sandbox.api_token }) }, home);
+    return runSvc(
+      argv,
+      { SVC_BASE_URL: server.url, XDG_CONFIG_HOME: home, ...(who ? {} : { SVC_API_TOKEN: server.sandbox.api_token }) },
+      home,
+    );
   }
   const json = async <T>(argv: string[], who?: string): Promise<T> => {
     const result = await svc([...argv, '--json'], who);
@@ -56,7 +58,10 @@ describe('svc trust-scores, vouches, agreements vote, multi-party and collaborat
     const score = await json<TrustScore>(['trust-scores', 'get', people.bob!.id], 'bob');
     assert.equal(score.subject_type, 'person');
     const given = await json<Vouch[]>(['vouches', 'list', '--direction', 'given'], 'ada');
-    assert.deepEqual(given.map((v) => v.id), [vouch.id]);
+    assert.deepEqual(
+      given.map((v) => v.id),
+      [vouch.id],
+    );
     assert.match((await svc(['vouches', 'list'])).stdout, new RegExp(vouch.id));
     const revoked = await json<Vouch>(['vouches', 'revoke', vouch.id], 'ada');
     assert.equal(revoked.status, 'revoked');
@@ -71,7 +76,18 @@ describe('svc trust-scores, vouches, agreements vote, multi-party and collaborat
   it('creates a multi-party agreement from a file, and each party votes with their sign-in', async () => {
     const file = join(homes[0]!, 'terms.txt');
     writeFileSync(file, 'The shared garden is tended in turns.\n');
-    const created = await svc(['multi-party', 'create', '--title', 'Garden', '--document', file, '--parties', 'ada@example.com:us,bob@example.com:US', '--quorum', '2']);
+    const created = await svc([
+      'multi-party',
+      'create',
+      '--title',
+      'Garden',
+      '--document',
+      file,
+      '--parties',
+      'ada@example.com:us,bob@example.com:US',
+      '--quorum',
+      '2',
+    ]);
     assert.equal(created.code, EXIT.ok, created.stderr);
     assert.match(created.stdout, /Signing pages/);
     const id = /agreement\s+Garden \((agr_[^)]+)\)/.exec(created.stdout)![1]!;
@@ -82,13 +98,22 @@ describe('svc trust-scores, vouches, agreements vote, multi-party and collaborat
     assert.match(second.stdout, /active, quorum reached/);
     const read = await json<MultiPartyAgreement>(['multi-party', 'get', id]);
     assert.equal(read.signed_count, 2);
-    assert.deepEqual((await json<MultiPartyAgreement[]>(['multi-party', 'list', '--status', 'active'])).map((a) => a.id), [id]);
+    assert.deepEqual(
+      (await json<MultiPartyAgreement[]>(['multi-party', 'list', '--status', 'active'])).map((a) => a.id),
+      [id],
+    );
     assert.equal((await svc(['agreements', 'vote', id], 'ada')).code, EXIT.usage);
-    assert.equal((await svc(['multi-party', 'create', '--title', 'x', '--document', file, '--parties', 'a@x.com:US', '--quorum', '2'])).code, EXIT.usage);
+    assert.equal(
+      (await svc(['multi-party', 'create', '--title', 'x', '--document', file, '--parties', 'a@x.com:US', '--quorum', '2'])).code,
+      EXIT.usage,
+    );
   });
 
   it('makes a collaboration as its initiator, signs it as each member, and dissolves it', async () => {
-    const c = await json<CollaborationDetail>(['collaborations', 'create', '--participants', people.bob!.id, '--terms', '{"purpose":"tools"}'], 'ada');
+    const c = await json<CollaborationDetail>(
+      ['collaborations', 'create', '--participants', people.bob!.id, '--terms', '{"purpose":"tools"}'],
+      'ada',
+    );
     assert.equal(c.initiator_id, people.ada!.id);
     for (const name of ['ada', 'bob']) {
       const membership = c.memberships.find((m) => m.user_id === people[name]!.id)!;
@@ -98,7 +123,10 @@ describe('svc trust-scores, vouches, agreements vote, multi-party and collaborat
     const shown = await svc(['collaborations', 'get', c.id]);
     assert.match(shown.stdout, /status\s+active/);
     assert.match(shown.stdout, /members\s+2 \(2 signed\)/);
-    assert.deepEqual((await json<{ id: string }[]>(['collaborations', 'list'], 'bob')).map((x) => x.id), [c.id]);
+    assert.deepEqual(
+      (await json<{ id: string }[]>(['collaborations', 'list'], 'bob')).map((x) => x.id),
+      [c.id],
+    );
     const late = await svc(['collaborations', 'add', c.id, people.bob!.id]);
     assert.equal(late.code, EXIT.api);
     assert.equal((await svc(['collaborations', 'add', c.id, people.bob!.id, '--role', 'owner'])).code, EXIT.usage);

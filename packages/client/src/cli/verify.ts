@@ -8,17 +8,43 @@ import { lines, table, type Cell } from './output.js';
 /** A score with its factors, as a person reads it. */
 export function scoreLines(score: TrustScore): string {
   const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
-  return `${lines([[score.subject_type, score.subject_id], ['score', `${score.score} / 100 (50 and the contributions)`], ['computed', score.computed_at]])}\n\n` +
-    table(score.factors, [['factor', (f) => f.name], ['value', (f) => f.value], ['weight', (f) => f.weight], ['cap', (f) => f.cap], ['contribution', (f) => signed(f.contribution)]], 'No factors.');
+  return (
+    `${lines([
+      [score.subject_type, score.subject_id],
+      ['score', `${score.score} / 100 (50 and the contributions)`],
+      ['computed', score.computed_at],
+    ])}\n\n` +
+    table(
+      score.factors,
+      [
+        ['factor', (f) => f.name],
+        ['value', (f) => f.value],
+        ['weight', (f) => f.weight],
+        ['cap', (f) => f.cap],
+        ['contribution', (f) => signed(f.contribution)],
+      ],
+      'No factors.',
+    )
+  );
 }
 
-const vouchLines = (v: Vouch) => lines([
-  ['vouch', v.id], ['voucher', v.voucher_id], ['vouchee', `${v.vouchee_id} (${v.vouchee_type})`], ['statement', v.statement],
-  ['status', v.status], ['created', v.created_at], ['revoked', v.revoked_at],
-]);
+const vouchLines = (v: Vouch) =>
+  lines([
+    ['vouch', v.id],
+    ['voucher', v.voucher_id],
+    ['vouchee', `${v.vouchee_id} (${v.vouchee_type})`],
+    ['statement', v.statement],
+    ['status', v.status],
+    ['created', v.created_at],
+    ['revoked', v.revoked_at],
+  ]);
 
 const vouchColumns: [string, (v: Vouch) => Cell][] = [
-  ['id', (v) => v.id], ['voucher', (v) => v.voucher_id], ['vouchee', (v) => v.vouchee_id], ['status', (v) => v.status], ['created', (v) => v.created_at],
+  ['id', (v) => v.id],
+  ['voucher', (v) => v.voucher_id],
+  ['vouchee', (v) => v.vouchee_id],
+  ['status', (v) => v.status],
+  ['created', (v) => v.created_at],
 ];
 
 /** The Verify commands, merged into the command list by `run`. */
@@ -52,7 +78,10 @@ export const verifyCommands: Record<string, Command> = {
       const direction = oneOf(flags, 'direction', ['given', 'received'] as const);
       const status = oneOf(flags, 'status', ['active', 'revoked'] as const);
       const vouchee = flag(flags, 'vouchee');
-      const vouches = await collect((limit) => svc.vouches.list({ limit, direction, status, ...(vouchee ? { vouchee_id: vouchee } : {}) }), flags);
+      const vouches = await collect(
+        (limit) => svc.vouches.list({ limit, direction, status, ...(vouchee ? { vouchee_id: vouchee } : {}) }),
+        flags,
+      );
       return { json: vouches, human: table(vouches, vouchColumns, 'No vouches.') };
     },
   },

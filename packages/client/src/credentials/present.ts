@@ -83,7 +83,9 @@ export async function presentCredential(sdJwt: string, options: PresentCredentia
   const disclosable = new Set(await sd.presentableKeys(sdJwt));
   const unknown = options.disclose.filter((path) => !disclosable.has(path));
   if (unknown.length) {
-    throw new Error(`No disclosable claim ${unknown.map((p) => JSON.stringify(p)).join(', ')} in this credential; it has ${[...disclosable].join(', ')}.`);
+    throw new Error(
+      `No disclosable claim ${unknown.map((p) => JSON.stringify(p)).join(', ')} in this credential; it has ${[...disclosable].join(', ')}.`,
+    );
   }
   type Frame = { [key: string]: boolean | Frame };
   const frame: Frame = {};
@@ -99,7 +101,13 @@ export async function presentCredential(sdJwt: string, options: PresentCredentia
     }
   }
   const kb = options.keyBinding;
-  return sd.present(sdJwt, frame, kb ? {
-    kb: { payload: { iat: kb.issuedAt ?? Math.floor(Date.now() / 1000), aud: kb.audience, nonce: kb.nonce } },
-  } : undefined);
+  return sd.present(
+    sdJwt,
+    frame,
+    kb
+      ? {
+          kb: { payload: { iat: kb.issuedAt ?? Math.floor(Date.now() / 1000), aud: kb.audience, nonce: kb.nonce } },
+        }
+      : undefined,
+  );
 }

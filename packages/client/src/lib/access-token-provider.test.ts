@@ -4,18 +4,17 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createClient } from './client.js';
 import { connect } from './connection.js';
-import {
-  SvcAbortError,
-  SvcAuthenticationError,
-  SvcConfigurationError,
-  SvcTimeoutError,
-  SvcTokenProviderError,
-} from './errors.js';
+import { SvcAbortError, SvcAuthenticationError, SvcConfigurationError, SvcTimeoutError, SvcTokenProviderError } from './errors.js';
 import { SvcOAuthSignedOutError } from '../oauth/errors.js';
 
 const baseUrl = 'https://api.example.test';
-const meBody = { kind: 'person', account: { id: 'acct_1', name: 'Shop', created_at: '2026-01-01T00:00:00.000Z' },
-  person: { id: 'prs_1', email: 'ada@example.com' }, client: { client_id: 'oc_1', name: 'App', application_id: 'tp_dev_1' }, scopes: ['openid'] };
+const meBody = {
+  kind: 'person',
+  account: { id: 'acct_1', name: 'Shop', created_at: '2026-01-01T00:00:00.000Z' },
+  person: { id: 'prs_1', email: 'ada@example.com' },
+  client: { client_id: 'oc_1', name: 'App', application_id: 'tp_dev_1' },
+  scopes: ['openid'],
+};
 
 /** A fetch that answers each call with the next of `answers` (status, body) and records the Authorization sent. */
 function fakeFetch(answers: [number, unknown][]) {
@@ -41,7 +40,10 @@ describe('createClient({ getAccessToken })', () => {
   });
 
   it('asks again before each retry, so a token refreshed meanwhile is the one sent', async () => {
-    const { fetch, sent } = fakeFetch([[503, { message: 'busy' }], [200, { ok: true }]]);
+    const { fetch, sent } = fakeFetch([
+      [503, { message: 'busy' }],
+      [200, { ok: true }],
+    ]);
     let calls = 0;
     const svc = connect({ baseUrl, fetch, getAccessToken: () => `at_${++calls}`, maxRetries: 1 });
     await svc.request({ method: 'GET', path: '/api/v1/me' });
@@ -64,7 +66,12 @@ describe('createClient({ getAccessToken })', () => {
   });
 
   it('ends a provider that never answers with the call timeout', async () => {
-    const svc = connect({ baseUrl, fetch: fakeFetch([[200, {}]]).fetch, timeoutMs: 50, getAccessToken: () => new Promise<string>(() => {}) });
+    const svc = connect({
+      baseUrl,
+      fetch: fakeFetch([[200, {}]]).fetch,
+      timeoutMs: 50,
+      getAccessToken: () => new Promise<string>(() => {}),
+    });
     await assert.rejects(svc.request({ method: 'GET', path: '/api/v1/me' }), SvcTimeoutError);
   });
 
@@ -81,7 +88,13 @@ describe('createClient({ getAccessToken })', () => {
 
   it('wraps any other failure of the provider in SvcTokenProviderError, naming the request', async () => {
     const cause = new Error('refresh endpoint unreachable');
-    const svc = connect({ baseUrl, fetch: fakeFetch([[200, {}]]).fetch, getAccessToken: () => { throw cause; } });
+    const svc = connect({
+      baseUrl,
+      fetch: fakeFetch([[200, {}]]).fetch,
+      getAccessToken: () => {
+        throw cause;
+      },
+    });
     await assert.rejects(svc.request({ method: 'GET', path: '/api/v1/me' }), (err: unknown) => {
       assert.ok(err instanceof SvcTokenProviderError);
       assert.equal(err.code, 'ERR_SVC_TOKEN_PROVIDER');
@@ -92,7 +105,11 @@ describe('createClient({ getAccessToken })', () => {
     });
   });
 
-  for (const [what, value] of [['an empty string', ''], ['a token with a newline', 'at_1\n'], ['undefined', undefined]] as const) {
+  for (const [what, value] of [
+    ['an empty string', ''],
+    ['a token with a newline', 'at_1\n'],
+    ['undefined', undefined],
+  ] as const) {
     it(`refuses ${what} from the provider without sending it`, async () => {
       const { fetch, sent } = fakeFetch([[200, {}]]);
       const svc = connect({ baseUrl, fetch, getAccessToken: () => value as unknown as string });
@@ -110,9 +127,13 @@ describe('createClient({ getAccessToken })', () => {
   });
 
   it('refuses a provider beside another credential, or one that is not a function', () => {
-    assert.throws(() => connect({ baseUrl, accessToken: 'at', getAccessToken: () => 'x' } as never), (err: unknown) =>
-      err instanceof SvcConfigurationError && /not accessToken and getAccessToken/.test(err.message));
-    assert.throws(() => connect({ baseUrl, getAccessToken: 'at_1' } as never), (err: unknown) =>
-      err instanceof SvcConfigurationError && /getAccessToken must be a function/.test(err.message));
+    assert.throws(
+      () => connect({ baseUrl, accessToken: 'at', getAccessToken: () => 'x' } as never),
+      (err: unknown) => err instanceof SvcConfigurationError && /not accessToken and getAccessToken/.test(err.message),
+    );
+    assert.throws(
+      () => connect({ baseUrl, getAccessToken: 'at_1' } as never),
+      (err: unknown) => err instanceof SvcConfigurationError && /getAccessToken must be a function/.test(err.message),
+    );
   });
 });

@@ -2,13 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient, type SvcPublishableClient } from './client.js';
-import {
-  SvcAuthenticationError,
-  SvcBadRequestError,
-  SvcNotFoundError,
-  SvcPermissionError,
-  SvcValidationError,
-} from './errors.js';
+import { SvcAuthenticationError, SvcBadRequestError, SvcNotFoundError, SvcPermissionError, SvcValidationError } from './errors.js';
 import type { SvcWarning } from './options.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
@@ -84,7 +78,10 @@ describe('createClient against the reference server', () => {
       assert.equal(first.items.length, 2);
       assert.equal(typeof first.nextCursor, 'string');
       const second = await svc.apiTokens.list({ limit: 2, cursor: first.nextCursor! }).page();
-      assert.notDeepEqual(second.items.map((t) => t.id), first.items.map((t) => t.id));
+      assert.notDeepEqual(
+        second.items.map((t) => t.id),
+        first.items.map((t) => t.id),
+      );
 
       const names: string[] = [];
       for await (const token of svc.apiTokens.list({ limit: 2 })) names.push(token.name);
@@ -116,7 +113,10 @@ describe('createClient against the reference server', () => {
 
     it('throws SvcPermissionError (403) when a read token creates a token', async () => {
       const reader = await svc.apiTokens.create({ name: 'read-only', permissions: ['read'] });
-      const err = await rejection(createClient({ baseUrl: server.url, apiToken: reader.token }).apiTokens.create({ name: 'x' }), SvcPermissionError);
+      const err = await rejection(
+        createClient({ baseUrl: server.url, apiToken: reader.token }).apiTokens.create({ name: 'x' }),
+        SvcPermissionError,
+      );
       assert.equal(err.code, 'ERR_SVC_PERMISSION');
       assert.equal(err.reason, 'insufficient_permissions');
     });
@@ -230,7 +230,11 @@ describe('createClient against the reference server', () => {
     } as const;
 
     it('creates a draft, edits it, activates it, publishes a version and reads both versions', async () => {
-      const draft = await svc.flows.create({ pattern: 'standard', title: 'Newsletter', config: { ...config, purposes: [...config.purposes] } });
+      const draft = await svc.flows.create({
+        pattern: 'standard',
+        title: 'Newsletter',
+        config: { ...config, purposes: [...config.purposes] },
+      });
       assert.match(draft.id, /^flw_dev_/);
       assert.equal(draft.status, 'draft');
       assert.equal(draft.config.locale, 'en', 'defaults come back filled in');
@@ -256,7 +260,11 @@ describe('createClient against the reference server', () => {
 
     it('throws SvcValidationError for terms that do not fit together', async () => {
       const err = await rejection(
-        svc.flows.create({ pattern: 'standard', title: 'Bad', config: { purposes: [{ key: 'x', label: 'X', basis: 'contract', mechanism: 'explicit' }] } }),
+        svc.flows.create({
+          pattern: 'standard',
+          title: 'Bad',
+          config: { purposes: [{ key: 'x', label: 'X', basis: 'contract', mechanism: 'explicit' }] },
+        }),
         SvcValidationError,
       );
       assert.equal(err.errors[0]?.path, 'flow.config.purposes.0.mechanism');
@@ -269,7 +277,12 @@ describe('createClient against the reference server', () => {
 
   describe('decisions and consent tokens', () => {
     it('creates a decision with an API token and reads it back', async () => {
-      const created = await svc.decisions.create({ kind: 'consent', subject_ref: server.sandbox.flow_id!, delivery_mode: 'redirect', state: 's1' });
+      const created = await svc.decisions.create({
+        kind: 'consent',
+        subject_ref: server.sandbox.flow_id!,
+        delivery_mode: 'redirect',
+        state: 's1',
+      });
       assert.match(created.session_token, /^dts_/);
       assert.equal(created.status, 'pending');
       const read = await svc.decisions.get(created.session_token);
@@ -290,10 +303,18 @@ describe('createClient against the reference server', () => {
 
     it('refuses an embed origin outside the allowed origins as SvcValidationError', async () => {
       const err = await rejection(
-        browser.decisions.create({ kind: 'consent', subject_ref: server.sandbox.flow_id!, delivery_mode: 'embed', embed_origin: 'https://elsewhere.example' }),
+        browser.decisions.create({
+          kind: 'consent',
+          subject_ref: server.sandbox.flow_id!,
+          delivery_mode: 'embed',
+          embed_origin: 'https://elsewhere.example',
+        }),
         SvcValidationError,
       );
-      assert.ok(err.errors.some((e) => e.path === 'embed_origin'), JSON.stringify(err.errors));
+      assert.ok(
+        err.errors.some((e) => e.path === 'embed_origin'),
+        JSON.stringify(err.errors),
+      );
     });
 
     it('throws SvcPermissionError (403) when a publishable key reaches a server-only endpoint', async () => {
@@ -343,7 +364,11 @@ describe('createClient against the reference server', () => {
 
   describe('testClock', () => {
     it('moves the server clock, which expires an unexchanged token', async () => {
-      const decision = await svc.decisions.create({ kind: 'consent', subject_ref: server.sandbox.informed_flow_id!, delivery_mode: 'redirect' });
+      const decision = await svc.decisions.create({
+        kind: 'consent',
+        subject_ref: server.sandbox.informed_flow_id!,
+        delivery_mode: 'redirect',
+      });
       const exchangeToken = await completeDecision(decision.session_token, [{ action: 'begin' }, { action: 'decline' }]);
       const clock = await svc.testClock.advance(301);
       assert.ok(clock.offset_seconds >= 301);
@@ -362,7 +387,10 @@ describe('createClient against the reference server', () => {
       assert.equal(warnings.length, 1);
       assert.equal(warnings[0]?.path, '/api/v1/consent_sessions');
       assert.equal(warnings[0]?.successor, `${server.url}/api/v1/decisions`);
-      assert.match(warnings[0]?.message ?? '', /is deprecated; it stops working after .* 2027 .*; use http:\/\/127\.0\.0\.1:\d+\/api\/v1\/decisions instead\./);
+      assert.match(
+        warnings[0]?.message ?? '',
+        /is deprecated; it stops working after .* 2027 .*; use http:\/\/127\.0\.0\.1:\d+\/api\/v1\/decisions instead\./,
+      );
     });
   });
 });

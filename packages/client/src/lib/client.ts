@@ -3,19 +3,9 @@ import type { BearerClientOptions, ClientOptions, PublishableClientOptions } fro
 import { apiTokensResource, type ApiTokensResource } from '../resources/api-tokens.js';
 import { applicationsResource, type ApplicationsResource } from '../resources/applications.js';
 import { consentTokensResource, type ConsentTokensResource } from '../resources/consent-tokens.js';
-import {
-  createDecision,
-  decisionsResource,
-  type DecisionsResource,
-  type PublishableDecisionsResource,
-} from '../resources/decisions.js';
+import { createDecision, decisionsResource, type DecisionsResource, type PublishableDecisionsResource } from '../resources/decisions.js';
 import { flowsResource, type FlowsResource } from '../resources/flows.js';
-import {
-  capturesResource,
-  publishableFlowsResource,
-  type CapturesResource,
-  type PublishableFlowsResource,
-} from '../resources/captures.js';
+import { capturesResource, publishableFlowsResource, type CapturesResource, type PublishableFlowsResource } from '../resources/captures.js';
 import { getMe } from '../resources/me.js';
 import { testClockResource, type TestClockResource } from '../resources/test-clock.js';
 import { consentRecordsResource, type ConsentRecordsResource } from '../resources/consent-records.js';
@@ -31,16 +21,52 @@ import { transparencyResource, type TransparencyResource } from '../resources/tr
 import { disclosureReceiptsResource, type DisclosureReceiptsResource } from '../resources/disclosure-receipts.js';
 import { agreementsResource, type AgreementsResource } from '../resources/agreements.js';
 import { inboxResource, type InboxResource } from '../resources/inbox.js';
-import { residencyPostureResource, transferRegisterResource, type ResidencyPostureResource, type TransferRegisterResource } from '../resources/cross-border.js';
+import {
+  residencyPostureResource,
+  transferRegisterResource,
+  type ResidencyPostureResource,
+  type TransferRegisterResource,
+} from '../resources/cross-border.js';
 import { breachScopeResource, type BreachScopeResource } from '../resources/breach-scope.js';
-import { credentialsResource, presentationsResource, type CredentialsResource, type PresentationsResource } from '../resources/credentials.js';
+import {
+  credentialsResource,
+  presentationsResource,
+  type CredentialsResource,
+  type PresentationsResource,
+} from '../resources/credentials.js';
 import { trustScoresResource, type TrustScoresResource } from '../resources/trust-scores.js';
 import { vouchesResource, type VouchesResource } from '../resources/vouches.js';
 import { multiPartyAgreementsResource, type MultiPartyAgreementsResource } from '../resources/multi-party-agreements.js';
 import { collaborationsResource, type CollaborationsResource } from '../resources/collaborations.js';
-import { accountsResource, connectionsResource, deviceLinksResource, trustPairingsResource, type AccountsResource, type ConnectionsResource, type DeviceLinksResource, type TrustPairingsResource } from '../resources/connect.js';
-import { protectResources, type DataLicensesResource, type DataOffersResource, type DataRequestsResource, type PoliciesResource, type PolicyTemplatesResource, type PortabilityTransfersResource } from '../resources/protect.js';
-import { cleanRoomsResource, governanceResource, meetingConsentsResource, modulesResource, type CleanRoomsResource, type GovernanceResource, type MeetingConsentsResource, type ModulesResource } from '../resources/comply.js';
+import {
+  accountsResource,
+  connectionsResource,
+  deviceLinksResource,
+  trustPairingsResource,
+  type AccountsResource,
+  type ConnectionsResource,
+  type DeviceLinksResource,
+  type TrustPairingsResource,
+} from '../resources/connect.js';
+import {
+  protectResources,
+  type DataLicensesResource,
+  type DataOffersResource,
+  type DataRequestsResource,
+  type PoliciesResource,
+  type PolicyTemplatesResource,
+  type PortabilityTransfersResource,
+} from '../resources/protect.js';
+import {
+  cleanRoomsResource,
+  governanceResource,
+  meetingConsentsResource,
+  modulesResource,
+  type CleanRoomsResource,
+  type GovernanceResource,
+  type MeetingConsentsResource,
+  type ModulesResource,
+} from '../resources/comply.js';
 import type { Me } from '@svc/schemas';
 
 /**

@@ -63,15 +63,20 @@ describe('connect: credentials', () => {
   });
 
   it("sends a provider's access token with a delegation grant on every attempt", async () => {
-    const server = await loopback((_req, res, attempt) => (attempt === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { ok: true })));
+    const server = await loopback((_req, res, attempt) =>
+      attempt === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { ok: true }),
+    );
     try {
       let n = 0;
       const svc = connect({ baseUrl: server.url, getAccessToken: () => `at_${++n}`, delegationGrantId: 'dlg_dev_Ab12' });
       await svc.request({ method: 'GET', path: '/api/v1/me' });
-      assert.deepEqual(server.requests.map((r) => [r.headers.authorization, r.headers['x-delegation-grant-id']]), [
-        ['Bearer at_1', 'dlg_dev_Ab12'],
-        ['Bearer at_2', 'dlg_dev_Ab12'],
-      ]);
+      assert.deepEqual(
+        server.requests.map((r) => [r.headers.authorization, r.headers['x-delegation-grant-id']]),
+        [
+          ['Bearer at_1', 'dlg_dev_Ab12'],
+          ['Bearer at_2', 'dlg_dev_Ab12'],
+        ],
+      );
     } finally {
       await server.close();
     }
@@ -119,15 +124,47 @@ describe('connect: credentials', () => {
   });
 
   const refused: [string, unknown, RegExp][] = [
-    ['no credential', { baseUrl: 'http://x.test' }, /Pass one credential: apiToken, accessToken, getAccessToken, agentToken or publishableKey/],
+    [
+      'no credential',
+      { baseUrl: 'http://x.test' },
+      /Pass one credential: apiToken, accessToken, getAccessToken, agentToken or publishableKey/,
+    ],
     ['two credentials', { baseUrl: 'http://x.test', apiToken: 'a', publishableKey: 'pk_test_x' }, /not apiToken and publishableKey/],
-    ['a delegation grant with a publishable key', { baseUrl: 'http://x.test', publishableKey: 'pk_test_x', delegationGrantId: 'dlg_dev_1' }, /delegationGrantId needs a person's access token/],
-    ['a delegation grant with an API token', { baseUrl: 'http://x.test', apiToken: 'a', delegationGrantId: 'dlg_dev_1' }, /not with an API token/],
-    ['a delegation grant with an agent token', { baseUrl: 'http://x.test', agentToken: 'ra_agent_abc', delegationGrantId: 'dlg_dev_1' }, /not with an agent token/],
-    ['a delegation grant id of another shape', { baseUrl: 'http://x.test', accessToken: 'at_1', delegationGrantId: 'agt_dev_1' }, /must be a delegation grant id \(dlg_<region>_\.\.\.\)/],
-    ['a delegation grant id of another shape with a provider', { baseUrl: 'http://x.test', getAccessToken: () => 'at_1', delegationGrantId: 'dlg_1' }, /must be a delegation grant id/],
-    ['an agent token without its prefix', { baseUrl: 'http://x.test', agentToken: 'at_1' }, /agentToken must be an agent token \(ra_agent_\.\.\.\)/],
-    ['an agent token beside an API token', { baseUrl: 'http://x.test', agentToken: 'ra_agent_abc', apiToken: 'a' }, /not apiToken and agentToken/],
+    [
+      'a delegation grant with a publishable key',
+      { baseUrl: 'http://x.test', publishableKey: 'pk_test_x', delegationGrantId: 'dlg_dev_1' },
+      /delegationGrantId needs a person's access token/,
+    ],
+    [
+      'a delegation grant with an API token',
+      { baseUrl: 'http://x.test', apiToken: 'a', delegationGrantId: 'dlg_dev_1' },
+      /not with an API token/,
+    ],
+    [
+      'a delegation grant with an agent token',
+      { baseUrl: 'http://x.test', agentToken: 'ra_agent_abc', delegationGrantId: 'dlg_dev_1' },
+      /not with an agent token/,
+    ],
+    [
+      'a delegation grant id of another shape',
+      { baseUrl: 'http://x.test', accessToken: 'at_1', delegationGrantId: 'agt_dev_1' },
+      /must be a delegation grant id \(dlg_<region>_\.\.\.\)/,
+    ],
+    [
+      'a delegation grant id of another shape with a provider',
+      { baseUrl: 'http://x.test', getAccessToken: () => 'at_1', delegationGrantId: 'dlg_1' },
+      /must be a delegation grant id/,
+    ],
+    [
+      'an agent token without its prefix',
+      { baseUrl: 'http://x.test', agentToken: 'at_1' },
+      /agentToken must be an agent token \(ra_agent_\.\.\.\)/,
+    ],
+    [
+      'an agent token beside an API token',
+      { baseUrl: 'http://x.test', agentToken: 'ra_agent_abc', apiToken: 'a' },
+      /not apiToken and agentToken/,
+    ],
     ['a base URL that is no URL', { baseUrl: 'localhost:4010', apiToken: 'a' }, /baseUrl must be an http\(s\) URL/],
     ['a base URL with a query', { baseUrl: 'http://x.test/?a=1', apiToken: 'a' }, /without query/],
     ['a token with a newline', { baseUrl: 'http://x.test', apiToken: 'abc\n' }, /apiToken must be a non-empty string/],
@@ -135,12 +172,15 @@ describe('connect: credentials', () => {
   ];
   for (const [what, options, message] of refused) {
     it(`refuses ${what} at construction`, () => {
-      assert.throws(() => connect(options as never), (err: unknown) => {
-        assert.ok(err instanceof SvcConfigurationError);
-        assert.equal(err.code, 'ERR_SVC_CONFIGURATION');
-        assert.match(err.message, message);
-        return true;
-      });
+      assert.throws(
+        () => connect(options as never),
+        (err: unknown) => {
+          assert.ok(err instanceof SvcConfigurationError);
+          assert.equal(err.code, 'ERR_SVC_CONFIGURATION');
+          assert.match(err.message, message);
+          return true;
+        },
+      );
     });
   }
 });
@@ -148,7 +188,8 @@ describe('connect: credentials', () => {
 describe('connect: retries', () => {
   it('retries a GET that fails twice with 503, then returns the third answer', async () => {
     const server = await loopback((_req, res, attempt) =>
-      attempt <= 2 ? json(res, 503, { message: 'busy' }) : json(res, 200, { ok: true }));
+      attempt <= 2 ? json(res, 503, { message: 'busy' }) : json(res, 200, { ok: true }),
+    );
     try {
       const svc = connect({ baseUrl: server.url, apiToken: token });
       assert.deepEqual(await svc.request({ method: 'GET', path: '/api/v1/me', schema: ok }), { ok: true });
@@ -179,7 +220,8 @@ describe('connect: retries', () => {
 
   it('never retries a POST without an idempotency key', async () => {
     const server = await loopback((_req, res, attempt) =>
-      attempt === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { ok: true }));
+      attempt === 1 ? json(res, 503, { message: 'busy' }) : json(res, 200, { ok: true }),
+    );
     try {
       const svc = connect({ baseUrl: server.url, apiToken: token });
       await assert.rejects(svc.request({ method: 'POST', path: '/api/v1/decisions', body: {} }), SvcServerError);
@@ -191,12 +233,16 @@ describe('connect: retries', () => {
 
   it('retries a POST that carries an idempotency key, sending the same key each time', async () => {
     const server = await loopback((_req, res, attempt) =>
-      attempt <= 2 ? json(res, 503, { message: 'busy' }) : json(res, 201, { ok: true }));
+      attempt <= 2 ? json(res, 503, { message: 'busy' }) : json(res, 201, { ok: true }),
+    );
     try {
       const svc = connect({ baseUrl: server.url, apiToken: token });
       const result = await svc.request({ method: 'POST', path: '/api/v1/decisions', body: {}, schema: ok }, { idempotencyKey: 'key-1' });
       assert.deepEqual(result, { ok: true });
-      assert.deepEqual(server.requests.map((r) => r.headers['idempotency-key']), ['key-1', 'key-1', 'key-1']);
+      assert.deepEqual(
+        server.requests.map((r) => r.headers['idempotency-key']),
+        ['key-1', 'key-1', 'key-1'],
+      );
     } finally {
       await server.close();
     }
@@ -204,7 +250,8 @@ describe('connect: retries', () => {
 
   it('waits as long as a 429 Retry-After says', async () => {
     const server = await loopback((_req, res, attempt) =>
-      attempt === 1 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true }));
+      attempt === 1 ? json(res, 429, { message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true }),
+    );
     try {
       const started = Date.now();
       await connect({ baseUrl: server.url, apiToken: token }).request({ method: 'GET', path: '/api/v1/me', schema: ok });
@@ -369,8 +416,10 @@ describe('connect: responses', () => {
       res.end('<html>');
     });
     try {
-      await assert.rejects(connect({ baseUrl: server.url, apiToken: token }).request({ method: 'GET', path: '/x', schema: ok }),
-        (err: unknown) => err instanceof SvcResponseValidationError && err.errors[0]?.code === 'invalid_json');
+      await assert.rejects(
+        connect({ baseUrl: server.url, apiToken: token }).request({ method: 'GET', path: '/x', schema: ok }),
+        (err: unknown) => err instanceof SvcResponseValidationError && err.errors[0]?.code === 'invalid_json',
+      );
     } finally {
       await server.close();
     }
@@ -389,15 +438,19 @@ describe('connect: responses', () => {
   });
 
   it('carries home_country from an error body', async () => {
-    const server = await loopback((_req, res) => json(res, 404, { message: 'Homed elsewhere.', code: 'wrong_country', home_country: 'DE' }));
+    const server = await loopback((_req, res) =>
+      json(res, 404, { message: 'Homed elsewhere.', code: 'wrong_country', home_country: 'DE' }),
+    );
     try {
-      await assert.rejects(connect({ baseUrl: server.url, apiToken: token }).request({ method: 'GET', path: '/api/v1/flows/flw_eu_1' }),
+      await assert.rejects(
+        connect({ baseUrl: server.url, apiToken: token }).request({ method: 'GET', path: '/api/v1/flows/flw_eu_1' }),
         (err: unknown) => {
           assert.ok(err instanceof SvcNotFoundError);
           assert.equal(err.homeCountry, 'DE');
           assert.equal(err.reason, 'wrong_country');
           return true;
-        });
+        },
+      );
     } finally {
       await server.close();
     }
@@ -423,21 +476,31 @@ describe('connect: responses', () => {
 
   it('warns once per path about a deprecated endpoint, naming the successor', async () => {
     const server = await loopback((_req, res) =>
-      json(res, 200, { ok: true }, {
-        deprecation: '@1767225600',
-        sunset: 'Thu, 01 Jan 2032 00:00:00 GMT',
-        link: '<https://docs.example/>; rel="deprecation", </api/v1/decisions>; rel="successor-version"',
-      }));
+      json(
+        res,
+        200,
+        { ok: true },
+        {
+          deprecation: '@1767225600',
+          sunset: 'Thu, 01 Jan 2032 00:00:00 GMT',
+          link: '<https://docs.example/>; rel="deprecation", </api/v1/decisions>; rel="successor-version"',
+        },
+      ),
+    );
     try {
       const warnings: SvcWarning[] = [];
       const svc = connect({ baseUrl: server.url, apiToken: token, onWarning: (w) => warnings.push(w) });
       await svc.request({ method: 'POST', path: '/api/v1/consent_sessions', body: {} });
       await svc.request({ method: 'POST', path: '/api/v1/consent_sessions', body: {} });
       await svc.request({ method: 'GET', path: '/api/v1/consent_sessions/dts_1' });
-      assert.deepEqual(warnings.map((w) => w.path), ['/api/v1/consent_sessions', '/api/v1/consent_sessions/dts_1']);
+      assert.deepEqual(
+        warnings.map((w) => w.path),
+        ['/api/v1/consent_sessions', '/api/v1/consent_sessions/dts_1'],
+      );
       assert.deepEqual(warnings[0], {
         code: 'SVC_DEPRECATED_ENDPOINT',
-        message: 'svc: POST /api/v1/consent_sessions is deprecated; it stops working after Thu, 01 Jan 2032 00:00:00 GMT; use /api/v1/decisions instead.',
+        message:
+          'svc: POST /api/v1/consent_sessions is deprecated; it stops working after Thu, 01 Jan 2032 00:00:00 GMT; use /api/v1/decisions instead.',
         path: '/api/v1/consent_sessions',
         sunset: 'Thu, 01 Jan 2032 00:00:00 GMT',
         successor: '/api/v1/decisions',

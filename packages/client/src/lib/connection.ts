@@ -184,25 +184,45 @@ async function send<T>(
     const home = misdirected.homeCountry!.toUpperCase();
     const refuse = (refusal: WrongCountryRefusal, why: string, to?: string, cause: unknown = misdirected): never => {
       throw new SvcWrongCountryError(`${method} ${path} addresses a resource homed in ${home}${why}`, {
-        request: info, status: 421, reason: 'wrong_country', homeCountry: home, refusal, from: base, to, cause,
+        request: info,
+        status: 421,
+        reason: 'wrong_country',
+        homeCountry: home,
+        refusal,
+        from: base,
+        to,
+        cause,
       });
     };
-    if (followed) return refuse('second_hop', `, and ${home}'s cell (${base}) answered 421 too; a call is re-issued once, never twice.`, base);
+    if (followed)
+      return refuse('second_hop', `, and ${home}'s cell (${base}) answered 421 too; a call is re-issued once, never twice.`, base);
     let to = COUNTRY_CODE.test(home) ? config.countries.get(home) : undefined;
     if (!to && config.discoverCountries && COUNTRY_CODE.test(home)) {
       // Read again when the country is missing: a cell may have been added since.
       if (!state.cells?.has(home)) {
         try {
-          state.cells = await listCells(config, { ...config.headers, ...(headers.authorization && { authorization: headers.authorization }) }, controller.signal);
+          state.cells = await listCells(
+            config,
+            { ...config.headers, ...(headers.authorization && { authorization: headers.authorization }) },
+            controller.signal,
+          );
         } catch (cause) {
           if (controller.signal.aborted) throw interrupted(cause);
-          return refuse('discovery_failed', `, whose base URL is not in countries, and GET ${config.baseUrl}/api/v1/countries failed: ${explain(cause)}`, undefined, cause);
+          return refuse(
+            'discovery_failed',
+            `, whose base URL is not in countries, and GET ${config.baseUrl}/api/v1/countries failed: ${explain(cause)}`,
+            undefined,
+            cause,
+          );
         }
       }
       to = state.cells.get(home);
     }
     if (!to) {
-      return refuse('unknown_country', `, whose base URL is neither in countries${config.discoverCountries ? ` nor in GET ${config.baseUrl}/api/v1/countries` : ' (discoverCountries is false)'}; the call was not re-issued.`);
+      return refuse(
+        'unknown_country',
+        `, whose base URL is neither in countries${config.discoverCountries ? ` nor in GET ${config.baseUrl}/api/v1/countries` : ' (discoverCountries is false)'}; the call was not re-issued.`,
+      );
     }
     if (to === base) return refuse('second_hop', `, and ${home}'s own cell (${base}) answered 421; the call was not re-issued.`, to);
     if (config.onMisdirected?.({ from: base, to, homeCountry: home, method, path }) === false) {
@@ -213,7 +233,8 @@ async function send<T>(
   };
 
   const attempt = async (): Promise<Outcome<T>> => {
-    if (config.getAccessToken) headers.authorization = `Bearer ${await tokenFrom(config.getAccessToken, controller.signal, info, interrupted)}`;
+    if (config.getAccessToken)
+      headers.authorization = `Bearer ${await tokenFrom(config.getAccessToken, controller.signal, info, interrupted)}`;
     let response: Response;
     let text: string;
     try {
@@ -227,7 +248,10 @@ async function send<T>(
       text = await response.text();
     } catch (cause) {
       if (controller.signal.aborted) throw interrupted(cause);
-      return { error: new SvcNetworkError(`${method} ${path} got no response: ${explain(cause)}`, { request: info, cause }), retryable: true };
+      return {
+        error: new SvcNetworkError(`${method} ${path} got no response: ${explain(cause)}`, { request: info, cause }),
+        retryable: true,
+      };
     }
 
     const warning = deprecationWarning(method, request.path, response.headers);
@@ -318,7 +342,10 @@ async function tokenFrom(
     throw new SvcTokenProviderError(`getAccessToken failed before ${request.method} ${request.path}: ${reason}`, { request, cause });
   }
   if (!isHeaderSafe(token)) {
-    throw new SvcTokenProviderError(`getAccessToken returned ${typeof token === 'string' ? 'a string that cannot be a bearer token' : typeof token} before ${request.method} ${request.path}.`, { request });
+    throw new SvcTokenProviderError(
+      `getAccessToken returned ${typeof token === 'string' ? 'a string that cannot be a bearer token' : typeof token} before ${request.method} ${request.path}.`,
+      { request },
+    );
   }
   return token;
 }
@@ -340,7 +367,10 @@ function parseBody<T>(text: string, status: number, schema: Schema<T> | undefine
   const result = schema.safeParse(json, { reportInput: true });
   if (result.success) return result.data;
   const errors = fieldErrors(result.error.issues);
-  const listed = errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ');
+  const listed = errors
+    .slice(0, 3)
+    .map((e) => `${e.path}: ${e.message}`)
+    .join('; ');
   throw new SvcResponseValidationError(
     `${request.method} ${request.path} answered with a body that does not match its schema: ${listed}${errors.length > 3 ? '; ...' : ''}`,
     { request, status, errors, cause: result.error },
@@ -356,7 +386,9 @@ function httpError(response: Response, text: string, request: SvcRequestInfo, re
   }
   const parsed = errorBody.safeParse(json);
   const body = parsed.success ? parsed.data : undefined;
-  const message = body?.message ?? `${request.method} ${request.path} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+  const message =
+    body?.message ??
+    `${request.method} ${request.path} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
   return errorForStatus(response.status, message, {
     request,
     status: response.status,

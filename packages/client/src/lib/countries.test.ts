@@ -3,15 +3,30 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient } from './client.js';
 import { connect } from './connection.js';
-import { SvcConfigurationError, SvcHttpError, SvcTimeoutError, SvcWrongCountryError, isSvcError, type WrongCountryRefusal } from './errors.js';
+import {
+  SvcConfigurationError,
+  SvcHttpError,
+  SvcTimeoutError,
+  SvcWrongCountryError,
+  isSvcError,
+  type WrongCountryRefusal,
+} from './errors.js';
 import type { FetchImplementation, MisdirectedInfo } from './options.js';
 import { json, loopback, startTestCells, type Loopback, type TestCells } from '../testing/servers.test.helper.js';
 
 const US = 'https://us.api.example.test';
 const DE = 'https://de.api.example.test';
-const wrong = (home: string) => ({ message: `This resource is served from its home country, ${home}. Re-issue the request there.`, code: 'wrong_country', home_country: home });
-const answer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const cellsOf = (list: [string, string][]) => ({ country: 'US', countries: list.map(([country, base_url]) => ({ country, base_url, trust_url: base_url })) });
+const wrong = (home: string) => ({
+  message: `This resource is served from its home country, ${home}. Re-issue the request there.`,
+  code: 'wrong_country',
+  home_country: home,
+});
+const answer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const cellsOf = (list: [string, string][]) => ({
+  country: 'US',
+  countries: list.map(([country, base_url]) => ({ country, base_url, trust_url: base_url })),
+});
 
 interface Sent {
   url: string;
@@ -55,14 +70,19 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
   it('re-issues the call once at the configured home country and returns its answer', async () => {
     const fetch = fakeFetch({ [US]: () => answer(421, wrong('DE')), [DE]: () => answer(200, { id: 'cr_de_1' }) });
     const svc = connect({ baseUrl: US, apiToken: 'tok', fetch, countries: { de: `${DE}/` } });
-    assert.deepEqual(await svc.request({ method: 'GET', path: '/api/v1/consent_records/cr_de_1', query: { expand: 'events' } }), { id: 'cr_de_1' });
-    assert.deepEqual(fetch.sent.map((s) => s.url), [
-      `${US}/api/v1/consent_records/cr_de_1?expand=events`,
-      `${DE}/api/v1/consent_records/cr_de_1?expand=events`,
-    ]);
+    assert.deepEqual(await svc.request({ method: 'GET', path: '/api/v1/consent_records/cr_de_1', query: { expand: 'events' } }), {
+      id: 'cr_de_1',
+    });
+    assert.deepEqual(
+      fetch.sent.map((s) => s.url),
+      [`${US}/api/v1/consent_records/cr_de_1?expand=events`, `${DE}/api/v1/consent_records/cr_de_1?expand=events`],
+    );
     // Every call goes to the base URL first: nothing is remembered.
     await svc.request({ method: 'GET', path: '/api/v1/consent_records/cr_de_1' });
-    assert.deepEqual(fetch.sent.slice(2).map((s) => new URL(s.url).origin), [US, DE]);
+    assert.deepEqual(
+      fetch.sent.slice(2).map((s) => new URL(s.url).origin),
+      [US, DE],
+    );
   });
 
   it('re-sends the body, the headers, the credential and the idempotency key of a POST', async () => {
@@ -70,7 +90,12 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
     let n = 0;
     const svc = connect({ baseUrl: US, getAccessToken: () => `at_${++n}`, fetch, countries: { DE } });
     await svc.request(
-      { method: 'POST', path: '/api/v1/consent_records/cr_de_1/withdraw', body: { purposes: ['news'] }, headers: { 'X-Svc-Render-Proof': 'proof' } },
+      {
+        method: 'POST',
+        path: '/api/v1/consent_records/cr_de_1/withdraw',
+        body: { purposes: ['news'] },
+        headers: { 'X-Svc-Render-Proof': 'proof' },
+      },
       { idempotencyKey: 'idem-1' },
     );
     assert.equal(fetch.sent.length, 2);
@@ -84,7 +109,10 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
       assert.equal(headers['x-svc-render-proof'], 'proof');
     }
     // A token provider is asked per attempt, as for a retry.
-    assert.deepEqual([first, second].map((i) => (i!.headers as Record<string, string>).authorization), ['Bearer at_1', 'Bearer at_2']);
+    assert.deepEqual(
+      [first, second].map((i) => (i!.headers as Record<string, string>).authorization),
+      ['Bearer at_1', 'Bearer at_2'],
+    );
   });
 
   it('never re-issues a call twice: a 421 from the home cell fails with SvcWrongCountryError', async () => {
@@ -106,7 +134,13 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
   it('asks onMisdirected first, and fails when it returns false', async () => {
     const fetch = fakeFetch({ [US]: () => answer(421, wrong('DE')), [DE]: () => answer(200, { ok: true }) });
     const seen: MisdirectedInfo[] = [];
-    const svc = connect({ baseUrl: US, apiToken: 'tok', fetch, countries: { DE }, onMisdirected: (info) => (seen.push(info), info.method === 'GET') });
+    const svc = connect({
+      baseUrl: US,
+      apiToken: 'tok',
+      fetch,
+      countries: { DE },
+      onMisdirected: (info) => (seen.push(info), info.method === 'GET'),
+    });
     assert.deepEqual(await svc.request({ method: 'GET', path: '/api/v1/a' }), { ok: true });
     const err = await refusal(svc.request({ method: 'DELETE', path: '/api/v1/b' }), 'refused', /onMisdirected refused/);
     assert.equal(err.to, DE);
@@ -114,13 +148,20 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
       { from: US, to: DE, homeCountry: 'DE', method: 'GET', path: '/api/v1/a' },
       { from: US, to: DE, homeCountry: 'DE', method: 'DELETE', path: '/api/v1/b' },
     ]);
-    assert.deepEqual(fetch.sent.map((s) => new URL(s.url).origin), [US, DE, US]);
+    assert.deepEqual(
+      fetch.sent.map((s) => new URL(s.url).origin),
+      [US, DE, US],
+    );
   });
 
   it('never goes to a country neither configured nor discovered, naming it', async () => {
     const fetch = fakeFetch({ [US]: () => answer(421, wrong('FR')) });
     const svc = connect({ baseUrl: US, apiToken: 'tok', fetch, countries: { DE }, discoverCountries: false });
-    const err = await refusal(svc.request({ method: 'GET', path: '/api/v1/x' }), 'unknown_country', /homed in FR, whose base URL is neither in countries \(discoverCountries is false\)/);
+    const err = await refusal(
+      svc.request({ method: 'GET', path: '/api/v1/x' }),
+      'unknown_country',
+      /homed in FR, whose base URL is neither in countries \(discoverCountries is false\)/,
+    );
     assert.equal(err.homeCountry, 'FR');
     assert.equal(err.to, undefined);
     assert.equal(fetch.sent.length, 1);
@@ -131,26 +172,38 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
     await refusal(connect({ baseUrl: US, apiToken: 'tok', fetch: odd }).request({ method: 'GET', path: '/x' }), 'unknown_country');
     assert.equal(odd.sent.length, 1);
     const proxy = fakeFetch({ [US]: () => answer(421, { message: 'Misdirected Request' }) });
-    await assert.rejects(connect({ baseUrl: US, apiToken: 'tok', fetch: proxy, countries: { DE } }).request({ method: 'GET', path: '/x' }),
-      (err: unknown) => err instanceof SvcHttpError && err.status === 421);
+    await assert.rejects(
+      connect({ baseUrl: US, apiToken: 'tok', fetch: proxy, countries: { DE } }).request({ method: 'GET', path: '/x' }),
+      (err: unknown) => err instanceof SvcHttpError && err.status === 421,
+    );
   });
 
   it('discovers the home cell from GET /api/v1/countries of the base URL, once per connection', async () => {
     const fetch = fakeFetch({
-      [`${US}/api/v1/countries`]: () => answer(200, cellsOf([['US', US], ['DE', `${DE}/`]])),
+      [`${US}/api/v1/countries`]: () =>
+        answer(
+          200,
+          cellsOf([
+            ['US', US],
+            ['DE', `${DE}/`],
+          ]),
+        ),
       [US]: () => answer(421, wrong('DE')),
       [DE]: () => answer(200, { ok: true }),
     });
     const svc = connect({ baseUrl: US, publishableKey: 'pk_test_abc', fetch });
     await svc.request({ method: 'POST', path: '/api/v1/captures', body: {} });
     await svc.request({ method: 'POST', path: '/api/v1/captures', body: {} });
-    assert.deepEqual(fetch.sent.map((s) => `${s.init.method} ${s.url}`), [
-      `POST ${US}/api/v1/captures`,
-      `GET ${US}/api/v1/countries`,
-      `POST ${DE}/api/v1/captures`,
-      `POST ${US}/api/v1/captures`,
-      `POST ${DE}/api/v1/captures`,
-    ]);
+    assert.deepEqual(
+      fetch.sent.map((s) => `${s.init.method} ${s.url}`),
+      [
+        `POST ${US}/api/v1/captures`,
+        `GET ${US}/api/v1/countries`,
+        `POST ${DE}/api/v1/captures`,
+        `POST ${US}/api/v1/captures`,
+        `POST ${DE}/api/v1/captures`,
+      ],
+    );
     // The list is asked with the credential only, never with the call's own headers.
     const asked = fetch.sent[1]!.init.headers as Record<string, string>;
     assert.equal(asked['x-publishable-key'], 'pk_test_abc');
@@ -164,17 +217,32 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
       [DE]: () => answer(200, { ok: true }),
     });
     await connect({ baseUrl: US, apiToken: 'tok', fetch, countries: { DE } }).request({ method: 'GET', path: '/x' });
-    assert.deepEqual(fetch.sent.map((s) => s.url), [`${US}/x`, `${DE}/x`]);
+    assert.deepEqual(
+      fetch.sent.map((s) => s.url),
+      [`${US}/x`, `${DE}/x`],
+    );
   });
 
   it('refuses a country the service does not list, and a cell in clear text under an https base URL', async () => {
     const fetch = fakeFetch({
-      [`${US}/api/v1/countries`]: () => answer(200, cellsOf([['US', US], ['DE', 'http://de.api.example.test'], ['FR', 'javascript:alert(1)']])),
+      [`${US}/api/v1/countries`]: () =>
+        answer(
+          200,
+          cellsOf([
+            ['US', US],
+            ['DE', 'http://de.api.example.test'],
+            ['FR', 'javascript:alert(1)'],
+          ]),
+        ),
       [US]: (n) => answer(421, wrong(n === 1 ? 'DE' : n === 2 ? 'FR' : 'IT')),
     });
     const svc = connect({ baseUrl: US, apiToken: 'tok', fetch });
     for (const home of ['DE', 'FR', 'IT']) {
-      const err = await refusal(svc.request({ method: 'GET', path: '/x' }), 'unknown_country', new RegExp(`homed in ${home}, whose base URL is neither in countries nor in GET ${US}/api/v1/countries`));
+      const err = await refusal(
+        svc.request({ method: 'GET', path: '/x' }),
+        'unknown_country',
+        new RegExp(`homed in ${home}, whose base URL is neither in countries nor in GET ${US}/api/v1/countries`),
+      );
       assert.equal(err.homeCountry, home);
     }
     assert.ok(fetch.sent.every((s) => new URL(s.url).origin === US));
@@ -182,12 +250,17 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
 
   it('fails with discovery_failed when the service list cannot be read, and asks again next time', async () => {
     const fetch = fakeFetch({
-      [`${US}/api/v1/countries`]: (n) => (n === 1 ? answer(403, { message: 'nope', code: 'insufficient_permissions' }) : answer(200, cellsOf([['DE', DE]]))),
+      [`${US}/api/v1/countries`]: (n) =>
+        n === 1 ? answer(403, { message: 'nope', code: 'insufficient_permissions' }) : answer(200, cellsOf([['DE', DE]])),
       [US]: () => answer(421, wrong('DE')),
       [DE]: () => answer(200, { ok: true }),
     });
     const svc = connect({ baseUrl: US, apiToken: 'tok', fetch });
-    const err = await refusal(svc.request({ method: 'GET', path: '/x' }), 'discovery_failed', /GET https:\/\/us\.api\.example\.test\/api\/v1\/countries failed: nope/);
+    const err = await refusal(
+      svc.request({ method: 'GET', path: '/x' }),
+      'discovery_failed',
+      /GET https:\/\/us\.api\.example\.test\/api\/v1\/countries failed: nope/,
+    );
     assert.equal((err.cause as { status?: number }).status, 403);
     assert.deepEqual(await svc.request({ method: 'GET', path: '/x' }), { ok: true });
   });
@@ -197,20 +270,29 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
       [US]: () => answer(421, wrong('DE')),
       [DE]: () => new Promise<Response>(() => {}),
     });
-    const hanging: FetchImplementation = (url, init) => new Promise((resolve, reject) => {
-      init.signal?.addEventListener('abort', () => reject(init.signal!.reason));
-      fetch(url, init).then(resolve, reject);
-    });
+    const hanging: FetchImplementation = (url, init) =>
+      new Promise((resolve, reject) => {
+        init.signal?.addEventListener('abort', () => reject(init.signal!.reason));
+        fetch(url, init).then(resolve, reject);
+      });
     const started = Date.now();
-    await assert.rejects(connect({ baseUrl: US, apiToken: 'tok', fetch: hanging, countries: { DE }, timeoutMs: 150 }).request({ method: 'GET', path: '/x' }),
-      SvcTimeoutError);
+    await assert.rejects(
+      connect({ baseUrl: US, apiToken: 'tok', fetch: hanging, countries: { DE }, timeoutMs: 150 }).request({ method: 'GET', path: '/x' }),
+      SvcTimeoutError,
+    );
     assert.ok(Date.now() - started < 1000);
   });
 
   it('retries a failure of the home cell there, like any retryable failure', async () => {
-    const fetch = fakeFetch({ [US]: () => answer(421, wrong('DE')), [DE]: (n) => (n === 1 ? answer(503, { message: 'busy' }) : answer(200, { ok: true })) });
+    const fetch = fakeFetch({
+      [US]: () => answer(421, wrong('DE')),
+      [DE]: (n) => (n === 1 ? answer(503, { message: 'busy' }) : answer(200, { ok: true })),
+    });
     await connect({ baseUrl: US, apiToken: 'tok', fetch, countries: { DE }, maxRetries: 1 }).request({ method: 'GET', path: '/x' });
-    assert.deepEqual(fetch.sent.map((s) => new URL(s.url).origin), [US, DE, DE]);
+    assert.deepEqual(
+      fetch.sent.map((s) => new URL(s.url).origin),
+      [US, DE, DE],
+    );
   });
 
   const refused: [string, unknown, RegExp][] = [
@@ -221,7 +303,10 @@ describe('connect: a 421 wrong_country answer (fake fetch)', () => {
   ];
   for (const [what, options, message] of refused) {
     it(`refuses ${what} at construction`, () => {
-      assert.throws(() => connect({ baseUrl: US, apiToken: 'tok', ...(options as object) }), (err: unknown) => err instanceof SvcConfigurationError && message.test(err.message));
+      assert.throws(
+        () => connect({ baseUrl: US, apiToken: 'tok', ...(options as object) }),
+        (err: unknown) => err instanceof SvcConfigurationError && message.test(err.message),
+      );
     });
   }
 });
@@ -238,11 +323,21 @@ describe('connect: a 421 wrong_country answer between two HTTP servers', () => {
     return globalThis.fetch(url, init);
   };
   before(async () => {
-    de = await loopback((req, res) => (req.url.startsWith('/api/v1/loop') ? json(res, 421, wrong('US')) : json(res, 201, { ok: true }, { 'svc-country': 'DE' })));
+    de = await loopback((req, res) =>
+      req.url.startsWith('/api/v1/loop') ? json(res, 421, wrong('US')) : json(res, 201, { ok: true }, { 'svc-country': 'DE' }),
+    );
     us = await loopback((req, res) =>
       req.url === '/api/v1/countries'
-        ? json(res, 200, cellsOf([['US', us.url], ['DE', de.url]]))
-        : json(res, 421, wrong('DE')));
+        ? json(
+            res,
+            200,
+            cellsOf([
+              ['US', us.url],
+              ['DE', de.url],
+            ]),
+          )
+        : json(res, 421, wrong('DE')),
+    );
   });
   after(async () => {
     await us.close();
@@ -254,12 +349,21 @@ describe('connect: a 421 wrong_country answer between two HTTP servers', () => {
     calls.length = 0;
     const svc = connect({ baseUrl: us.url, apiToken: 'tok', countries: {}, fetch: recording });
     const body = await svc.request(
-      { method: 'POST', path: '/api/v1/consent_records', body: { subject: { email: 'a@example.com' } }, onResponse: (r) => (headers = r.headers) },
+      {
+        method: 'POST',
+        path: '/api/v1/consent_records',
+        body: { subject: { email: 'a@example.com' } },
+        onResponse: (r) => (headers = r.headers),
+      },
       { idempotencyKey: 'k-1' },
     );
     assert.deepEqual(body, { ok: true });
     assert.equal(headers?.get('svc-country'), 'DE');
-    assert.deepEqual(calls, [`POST ${us.url}/api/v1/consent_records`, `GET ${us.url}/api/v1/countries`, `POST ${de.url}/api/v1/consent_records`]);
+    assert.deepEqual(calls, [
+      `POST ${us.url}/api/v1/consent_records`,
+      `GET ${us.url}/api/v1/countries`,
+      `POST ${de.url}/api/v1/consent_records`,
+    ]);
     assert.equal(us.requests.at(-1)?.url, '/api/v1/countries');
     const received = de.requests.at(-1);
     assert.equal(received?.method, 'POST');

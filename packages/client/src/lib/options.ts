@@ -213,13 +213,19 @@ export function httpBaseUrl(value: unknown): string | undefined {
 
 /** Checks a base URL (http(s), no query, fragment or credentials) and answers it without a trailing slash. */
 export function resolveBaseUrl(value: string | URL, name = 'baseUrl'): string {
-  return httpBaseUrl(value) ?? fail(`${name} must be an http(s) URL without query, fragment or credentials, e.g. https://api.example.com; got ${JSON.stringify(String(value))}`);
+  return (
+    httpBaseUrl(value) ??
+    fail(
+      `${name} must be an http(s) URL without query, fragment or credentials, e.g. https://api.example.com; got ${JSON.stringify(String(value))}`,
+    )
+  );
 }
 
 function resolveCountries(countries: BaseClientOptions['countries']): Map<string, string> {
   const resolved = new Map<string, string>();
   if (countries === undefined) return resolved;
-  if (typeof countries !== 'object' || countries === null) fail('countries must map ISO country codes to base URLs, e.g. { DE: "https://de.api.example.com" }.');
+  if (typeof countries !== 'object' || countries === null)
+    fail('countries must map ISO country codes to base URLs, e.g. { DE: "https://de.api.example.com" }.');
   for (const [code, url] of Object.entries(countries)) {
     if (!COUNTRY_CODE.test(code)) fail(`countries: ${JSON.stringify(code)} is not an ISO 3166-1 alpha-2 country code (such as DE).`);
     resolved.set(code.toUpperCase(), resolveBaseUrl(url, `countries.${code}`));
@@ -230,11 +236,15 @@ function resolveCountries(countries: BaseClientOptions['countries']): Map<string
 /** Checks client options (exactly one credential, a usable base URL, sane numbers) and resolves defaults. */
 export function resolveOptions(options: ClientOptions): ResolvedOptions {
   if (typeof options !== 'object' || options === null) fail('createClient needs an options object.');
-  const given = (['apiToken', 'accessToken', 'getAccessToken', 'agentToken', 'publishableKey'] as const).filter((k) => options[k] !== undefined);
+  const given = (['apiToken', 'accessToken', 'getAccessToken', 'agentToken', 'publishableKey'] as const).filter(
+    (k) => options[k] !== undefined,
+  );
   if (given.length !== 1) {
-    fail(given.length === 0
-      ? 'Pass one credential: apiToken, accessToken, getAccessToken, agentToken or publishableKey.'
-      : `Pass one credential, not ${given.join(' and ')}.`);
+    fail(
+      given.length === 0
+        ? 'Pass one credential: apiToken, accessToken, getAccessToken, agentToken or publishableKey.'
+        : `Pass one credential, not ${given.join(' and ')}.`,
+    );
   }
   if (options.getAccessToken !== undefined && typeof options.getAccessToken !== 'function') {
     fail('getAccessToken must be a function that returns the access token.');
@@ -261,10 +271,13 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     if (options.delegationGrantId !== undefined) {
       // The service refuses the header with an API token or an agent token; failing here names the mistake.
       if (name === 'apiToken' || name === 'agentToken') {
-        fail(`delegationGrantId is for a person acting as a delegate with their own access token (accessToken or getAccessToken), not with ${name === 'apiToken' ? 'an API token' : 'an agent token, which names its grant itself'}.`);
+        fail(
+          `delegationGrantId is for a person acting as a delegate with their own access token (accessToken or getAccessToken), not with ${name === 'apiToken' ? 'an API token' : 'an agent token, which names its grant itself'}.`,
+        );
       }
       const grant = headerSafe('delegationGrantId', options.delegationGrantId);
-      if (!DELEGATION_GRANT_ID.test(grant)) fail(`delegationGrantId must be a delegation grant id (dlg_<region>_...), not ${JSON.stringify(grant.slice(0, 40))}.`);
+      if (!DELEGATION_GRANT_ID.test(grant))
+        fail(`delegationGrantId must be a delegation grant id (dlg_<region>_...), not ${JSON.stringify(grant.slice(0, 40))}.`);
       headers['x-delegation-grant-id'] = grant;
     }
   }

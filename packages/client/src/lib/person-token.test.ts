@@ -66,7 +66,9 @@ describe("a person's access token on createClient (real server)", () => {
   it("refuses a person's token on an organisation's endpoint with SvcPermissionError", async () => {
     const tokens = await signInPerson(server, 'linus@example.com', 'openid');
     const svc = createClient({ baseUrl: server.url, getAccessToken: () => tokens.access_token });
-    await assert.rejects(svc.apiTokens.list().page(), (err: unknown) =>
-      err instanceof SvcPermissionError && err.status === 403 && err.reason === 'person_token_not_allowed');
+    await assert.rejects(
+      svc.apiTokens.list().page(),
+      (err: unknown) => err instanceof SvcPermissionError && err.status === 403 && err.reason === 'person_token_not_allowed',
+    );
   });
 });

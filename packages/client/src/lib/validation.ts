@@ -20,9 +20,7 @@ const typeOf = (value: unknown): string => (value === null ? 'null' : Array.isAr
 function describe(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined
-        ? `missing (expected ${issue.expected})`
-        : `expected ${issue.expected}, got ${typeOf(issue.input)}`;
+      return issue.input === undefined ? `missing (expected ${issue.expected})` : `expected ${issue.expected}, got ${typeOf(issue.input)}`;
     case 'invalid_format':
       return `not a valid ${issue.format}`;
     case 'invalid_value':

@@ -27,7 +27,12 @@ describe('pollDeviceAuthorization', () => {
   let answers: [number, object][] = [];
   let issuer: Issuer;
   const started = (interval: number, expiresIn = 600): DeviceAuthorization => ({
-    userCode: 'WDJB-MJHT', verificationUri: 'http://x/device', verificationUriComplete: undefined, expiresIn, interval, deviceCode: 'dc_1',
+    userCode: 'WDJB-MJHT',
+    verificationUri: 'http://x/device',
+    verificationUriComplete: undefined,
+    expiresIn,
+    interval,
+    deviceCode: 'dc_1',
   });
 
   before(async () => {
@@ -68,17 +73,24 @@ describe('pollDeviceAuthorization', () => {
   });
 
   it('stops at a denial with SvcOAuthError access_denied', async () => {
-    answers = [[400, { error: 'authorization_pending' }], [400, { error: 'access_denied', error_description: 'The person said no.' }]];
-    await assert.rejects(pollDeviceAuthorization(issuer, { clientId: 'oc_1' }, started(5), { timing: fakeTiming().timing }),
-      (err: unknown) => err instanceof SvcOAuthError && err.reason === 'access_denied' && err.status === 400);
+    answers = [
+      [400, { error: 'authorization_pending' }],
+      [400, { error: 'access_denied', error_description: 'The person said no.' }],
+    ];
+    await assert.rejects(
+      pollDeviceAuthorization(issuer, { clientId: 'oc_1' }, started(5), { timing: fakeTiming().timing }),
+      (err: unknown) => err instanceof SvcOAuthError && err.reason === 'access_denied' && err.status === 400,
+    );
   });
 
   it('stops with expired_token when the next poll would come after the codes expire', async () => {
     server.requests.length = 0;
     answers = [[400, { error: 'authorization_pending' }]];
     const { timing, waits } = fakeTiming();
-    await assert.rejects(pollDeviceAuthorization(issuer, { clientId: 'oc_1' }, started(5, 12), { timing }),
-      (err: unknown) => err instanceof SvcOAuthError && err.reason === 'expired_token');
+    await assert.rejects(
+      pollDeviceAuthorization(issuer, { clientId: 'oc_1' }, started(5, 12), { timing }),
+      (err: unknown) => err instanceof SvcOAuthError && err.reason === 'expired_token',
+    );
     assert.deepEqual(waits, [5000, 5000]);
     assert.equal(server.requests.length, 2);
   });

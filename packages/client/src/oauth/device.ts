@@ -27,18 +27,27 @@ export interface PollTiming {
 }
 
 const realTiming: PollTiming = {
-  sleep: (ms, signal) => new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    }, { once: true });
-  }),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          reject(signal.reason);
+        },
+        { once: true },
+      );
+    }),
   now: () => Date.now(),
 };
 
 /** Asks the service for a device code and a user code for `scope`. */
-export async function startDeviceAuthorization(issuer: Issuer, credentials: ClientCredentials, scope: string): Promise<DeviceAuthorization> {
+export async function startDeviceAuthorization(
+  issuer: Issuer,
+  credentials: ClientCredentials,
+  scope: string,
+): Promise<DeviceAuthorization> {
   const { client, auth } = clientOf(credentials);
   try {
     const res = await oauth.deviceAuthorizationRequest(issuer.as, client, auth, { scope }, issuer.options);
@@ -82,7 +91,9 @@ export async function pollDeviceAuthorization(
       if (error.reason === 'slow_down') interval += 5;
       else if (error.reason !== 'authorization_pending') throw error;
       if (timing.now() + interval * 1000 > deadline) {
-        throw new SvcOAuthError('the device token request failed: expired_token (the code was not approved in time)', { reason: 'expired_token' });
+        throw new SvcOAuthError('the device token request failed: expired_token (the code was not approved in time)', {
+          reason: 'expired_token',
+        });
       }
     }
   }

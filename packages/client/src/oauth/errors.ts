@@ -69,24 +69,41 @@ export function toSvcError(err: unknown, what: string, details: SvcErrorDetails 
   const description = typeof e.error_description === 'string' && e.error_description ? e.error_description : undefined;
   const status = typeof e.status === 'number' ? e.status : undefined;
   if ((e.code === RESPONSE_BODY_ERROR || e.code === AUTHORIZATION_RESPONSE_ERROR) && typeof e.error === 'string') {
-    return new SvcOAuthError(`${what} failed: ${e.error}${description ? ` (${description})` : ''}`, { ...details, status, reason: e.error, cause: err });
+    return new SvcOAuthError(`${what} failed: ${e.error}${description ? ` (${description})` : ''}`, {
+      ...details,
+      status,
+      reason: e.error,
+      cause: err,
+    });
   }
   if (e.code === WWW_AUTHENTICATE_CHALLENGE) {
     // The first challenge's `error` parameter, e.g. invalid_token on an expired or revoked access token.
     const challenges = Array.isArray(e.cause) ? (e.cause as { parameters?: Record<string, string> }[]) : [];
     const reason = challenges[0]?.parameters?.error;
     const said = challenges[0]?.parameters?.error_description;
-    return new SvcOAuthError(`${what} failed: ${reason ?? 'the server refused the token'}${said ? ` (${said})` : ''}`, { ...details, status, reason, cause: err });
+    return new SvcOAuthError(`${what} failed: ${reason ?? 'the server refused the token'}${said ? ` (${said})` : ''}`, {
+      ...details,
+      status,
+      reason,
+      cause: err,
+    });
   }
   if (typeof e.code === 'string' && e.code in CHECKS) {
     // A comparison names what it compared (the ID token's nonce, the metadata's issuer): `nonce_mismatch`.
     const compared = (e.cause as { claim?: unknown; attribute?: unknown } | undefined) ?? {};
-    const name = typeof compared.claim === 'string' ? compared.claim : typeof compared.attribute === 'string' ? compared.attribute : undefined;
+    const name =
+      typeof compared.claim === 'string' ? compared.claim : typeof compared.attribute === 'string' ? compared.attribute : undefined;
     const reason = name && /_COMPARISON_FAILED$/.test(e.code) ? `${name}_mismatch` : CHECKS[e.code];
     return new SvcOAuthValidationError(`${what} failed a check: ${e.message}`, { ...details, status, reason, cause: err });
   }
   // fetch rejects with a bare TypeError when there is no response (connection refused, DNS, CORS in a browser);
   // oauth4webapi's own argument errors are TypeErrors too, but carry a code.
-  if (err instanceof TypeError && e.code === undefined) return new SvcNetworkError(`${what} got no response: ${err.message}`, { ...details, cause: err });
-  return new SvcOAuthValidationError(`${what} failed: ${e.message}`, { ...details, status, reason: typeof e.code === 'string' ? e.code : undefined, cause: err });
+  if (err instanceof TypeError && e.code === undefined)
+    return new SvcNetworkError(`${what} got no response: ${err.message}`, { ...details, cause: err });
+  return new SvcOAuthValidationError(`${what} failed: ${e.message}`, {
+    ...details,
+    status,
+    reason: typeof e.code === 'string' ? e.code : undefined,
+    cause: err,
+  });
 }

@@ -41,7 +41,9 @@ export function issuerUrl(issuer: string | URL): URL {
     throw new SvcConfigurationError(`issuer is not a URL: ${String(issuer)}`);
   }
   if (url.search || url.hash || url.username || url.password || !(url.protocol === 'https:' || isLoopbackHttp(url))) {
-    throw new SvcConfigurationError(`issuer must be an https URL (http only on localhost or 127.0.0.1) without query, fragment or credentials: ${url.href}`);
+    throw new SvcConfigurationError(
+      `issuer must be an https URL (http only on localhost or 127.0.0.1) without query, fragment or credentials: ${url.href}`,
+    );
   }
   return url;
 }
@@ -55,8 +57,14 @@ export function requestOptions(issuer: URL, fetchImpl?: FetchImplementation): Re
 }
 
 // The endpoints the helpers call; with plain http allowed, each must stay on loopback like the issuer.
-const ENDPOINTS = ['pushed_authorization_request_endpoint', 'authorization_endpoint', 'token_endpoint', 'userinfo_endpoint',
-  'revocation_endpoint', 'device_authorization_endpoint'] as const;
+const ENDPOINTS = [
+  'pushed_authorization_request_endpoint',
+  'authorization_endpoint',
+  'token_endpoint',
+  'userinfo_endpoint',
+  'revocation_endpoint',
+  'device_authorization_endpoint',
+] as const;
 
 /** Fetches and checks the issuer's metadata (the `issuer` it states must be `issuer` exactly). */
 export async function discover(issuer: string | URL, fetchImpl?: FetchImplementation): Promise<Issuer> {

@@ -115,7 +115,10 @@ describe('@svc/client/oauth in the browser', function () {
     await second.auth.signIn();
     const key = pendingKey(sandbox.oauth_client_id);
     sessionStorage.setItem(key, JSON.stringify({ ...JSON.parse(sessionStorage.getItem(key)!), nonce: 'not-the-one-sent' }));
-    const nonce = await rejection(second.auth.handleCallback(await authorize(second.visited[0]!, 'ada@example.com')), SvcOAuthValidationError);
+    const nonce = await rejection(
+      second.auth.handleCallback(await authorize(second.visited[0]!, 'ada@example.com')),
+      SvcOAuthValidationError,
+    );
     expect(nonce.reason).to.equal('nonce_mismatch');
     expect(second.auth.session).to.equal(undefined);
   });

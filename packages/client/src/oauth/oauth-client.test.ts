@@ -41,7 +41,8 @@ describe('createOAuthClient (Node, real server)', () => {
   /** A fetch that records the refresh tokens the token endpoint hands out (the helper never shows them). */
   const tokenSpy = (seen: string[]) => async (url: string, init: RequestInit) => {
     const res = await fetch(url, init);
-    if (new URL(url).pathname === '/oauth/token' && res.ok) seen.push(((await res.clone().json()) as { refresh_token: string }).refresh_token);
+    if (new URL(url).pathname === '/oauth/token' && res.ok)
+      seen.push(((await res.clone().json()) as { refresh_token: string }).refresh_token);
     return res;
   };
 
@@ -50,7 +51,13 @@ describe('createOAuthClient (Node, real server)', () => {
     const storage = new MemoryStorage();
     const visited: string[] = [];
     const auth = createOAuthClient({
-      issuer: server.url, clientId, redirectUri, scope: 'openid email offline_access', storage, navigate: (url) => visited.push(url), ...options,
+      issuer: server.url,
+      clientId,
+      redirectUri,
+      scope: 'openid email offline_access',
+      storage,
+      navigate: (url) => visited.push(url),
+      ...options,
     });
     return { auth, storage, visited };
   }
@@ -91,7 +98,10 @@ describe('createOAuthClient (Node, real server)', () => {
     if (me.kind !== 'person') return;
     assert.deepEqual(me.person, { id: session.claims?.sub, email: 'grace@example.com' });
     assert.equal(me.client.client_id, clientId);
-    await assert.rejects(svc.flows.list().page(), (err: unknown) => err instanceof SvcPermissionError && err.reason === 'person_token_not_allowed');
+    await assert.rejects(
+      svc.flows.list().page(),
+      (err: unknown) => err instanceof SvcPermissionError && err.reason === 'person_token_not_allowed',
+    );
   });
 
   it('refreshes within the leeway before expiry, sharing one request between concurrent callers (the refresh token rotates)', async () => {
@@ -129,13 +139,17 @@ describe('createOAuthClient (Node, real server)', () => {
     // Revoked behind the helper's back, as another tab's sign-out or an administrator would.
     const refreshTokens: string[] = [];
     const { auth, session } = await signedIn('edsger@example.com', { fetch: tokenSpy(refreshTokens) });
-    const revoke = (token: string) => fetch(`${server.url}/oauth/revoke`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ client_id: clientId, token }),
-    });
+    const revoke = (token: string) =>
+      fetch(`${server.url}/oauth/revoke`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ client_id: clientId, token }),
+      });
     assert.equal((await revoke(session.accessToken)).status, 200);
-    await assert.rejects(auth.userinfo(), (err: unknown) => err instanceof SvcOAuthError && err.reason === 'invalid_token' && err.status === 401);
+    await assert.rejects(
+      auth.userinfo(),
+      (err: unknown) => err instanceof SvcOAuthError && err.reason === 'invalid_token' && err.status === 401,
+    );
 
     assert.equal((await revoke(refreshTokens[0]!)).status, 200);
     await assert.rejects(auth.refresh(), (err: unknown) => err instanceof SvcOAuthSignedOutError && err.reason === 'invalid_grant');
@@ -148,9 +162,15 @@ describe('createOAuthClient (Node, real server)', () => {
     await auth.signIn();
     const back = await new PersonBrowser(server.url).authorize(visited[0]!, 'ada@example.com');
     back.searchParams.set('state', 'forged');
-    await assert.rejects(auth.handleCallback(back), (err: unknown) => err instanceof SvcOAuthValidationError && err.reason === 'state_mismatch');
+    await assert.rejects(
+      auth.handleCallback(back),
+      (err: unknown) => err instanceof SvcOAuthValidationError && err.reason === 'state_mismatch',
+    );
     // The pending sign-in was used up by that attempt: the genuine callback is refused too.
-    await assert.rejects(auth.handleCallback(back), (err: unknown) => err instanceof SvcOAuthValidationError && err.reason === 'no_pending_sign_in');
+    await assert.rejects(
+      auth.handleCallback(back),
+      (err: unknown) => err instanceof SvcOAuthValidationError && err.reason === 'no_pending_sign_in',
+    );
     assert.equal(auth.session, undefined);
   });
 
@@ -160,7 +180,10 @@ describe('createOAuthClient (Node, real server)', () => {
     const key = pendingKey(clientId);
     storage.setItem(key, JSON.stringify({ ...JSON.parse(storage.getItem(key)!), nonce: 'another-nonce' }));
     const back = await new PersonBrowser(server.url).authorize(visited[0]!, 'ada@example.com');
-    await assert.rejects(auth.handleCallback(back), (err: unknown) => err instanceof SvcOAuthValidationError && err.reason === 'nonce_mismatch');
+    await assert.rejects(
+      auth.handleCallback(back),
+      (err: unknown) => err instanceof SvcOAuthValidationError && err.reason === 'nonce_mismatch',
+    );
     assert.equal(auth.session, undefined);
   });
 
@@ -173,7 +196,10 @@ describe('createOAuthClient (Node, real server)', () => {
 
   it('reports a redirect URI the client did not register as the server refused it, before any navigation', async () => {
     const { auth, visited } = app({ redirectUri: 'http://localhost:5173/elsewhere' });
-    await assert.rejects(auth.signIn(), (err: unknown) => err instanceof SvcOAuthError && err.reason === 'invalid_request' && /redirect_uri/.test(err.message));
+    await assert.rejects(
+      auth.signIn(),
+      (err: unknown) => err instanceof SvcOAuthError && err.reason === 'invalid_request' && /redirect_uri/.test(err.message),
+    );
     assert.equal(visited.length, 0);
   });
 

@@ -98,14 +98,15 @@ const DEFAULT_SCOPE = 'openid email';
 
 const scopes = (scope: string): string[] => scope.split(' ').filter(Boolean);
 
-const toSession = (tokens: TokenSet): OAuthSession => Object.freeze({
-  accessToken: tokens.accessToken,
-  expiresAt: tokens.expiresAt,
-  scope: tokens.scope,
-  idToken: tokens.idToken,
-  claims: tokens.claims,
-  canRefresh: tokens.refreshToken !== undefined,
-});
+const toSession = (tokens: TokenSet): OAuthSession =>
+  Object.freeze({
+    accessToken: tokens.accessToken,
+    expiresAt: tokens.expiresAt,
+    scope: tokens.scope,
+    idToken: tokens.idToken,
+    claims: tokens.claims,
+    canRefresh: tokens.refreshToken !== undefined,
+  });
 
 /**
  * Creates the OAuth client of a single-page app: a public client (no secret; PKCE S256 proves the code is
@@ -144,10 +145,11 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
 
   let metadata: Promise<Issuer> | undefined;
   // Discovered once; a failure is not kept, so the next call tries again.
-  const server = () => (metadata ??= discover(issuer, options.fetch).catch((err: unknown) => {
-    metadata = undefined;
-    throw err;
-  }));
+  const server = () =>
+    (metadata ??= discover(issuer, options.fetch).catch((err: unknown) => {
+      metadata = undefined;
+      throw err;
+    }));
 
   let tokens: TokenSet | undefined;
   // Bumped whenever the session is replaced or ended, so a refresh that was under way then cannot bring it back.
@@ -251,15 +253,28 @@ export function createOAuthClient(options: OAuthClientOptions): OAuthClient {
       if (href === undefined) throw new SvcConfigurationError('handleCallback needs the callback URL here (there is no location).');
       const at = new URL(href);
       const pending = takePendingSignIn(storage, options.clientId);
-      if (!pending) throw new SvcOAuthValidationError('No sign-in is pending in this tab for this callback (it was used, or started elsewhere).', { reason: 'no_pending_sign_in' });
+      if (!pending)
+        throw new SvcOAuthValidationError('No sign-in is pending in this tab for this callback (it was used, or started elsewhere).', {
+          reason: 'no_pending_sign_in',
+        });
       // Checked here first to name the failure; oauth4webapi checks it again with the issuer (`iss`).
       if (at.searchParams.get('state') !== pending.state) {
-        throw new SvcOAuthValidationError('The callback does not belong to the sign-in this tab started (state mismatch).', { reason: 'state_mismatch' });
+        throw new SvcOAuthValidationError('The callback does not belong to the sign-in this tab started (state mismatch).', {
+          reason: 'state_mismatch',
+        });
       }
       const { as, options: requestOptions } = await server();
       try {
         const params = oauth.validateAuthResponse(as, client, at.searchParams, pending.state);
-        const res = await oauth.authorizationCodeGrantRequest(as, client, auth, params, pending.redirectUri, pending.verifier, requestOptions);
+        const res = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          auth,
+          params,
+          pending.redirectUri,
+          pending.verifier,
+          requestOptions,
+        );
         const response = await oauth.processAuthorizationCodeResponse(as, client, res, {
           expectedNonce: pending.nonce,
           requireIdToken: scopes(pending.scope).includes('openid'),

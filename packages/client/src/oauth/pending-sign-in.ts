@@ -26,7 +26,10 @@ export const pendingKey = (clientId: string): string => `svc.oauth.pending:${cli
 /** `storage`, else the tab's sessionStorage; a `SvcConfigurationError` where there is none (Node without `storage`). */
 export function pendingStorage(storage: PendingStorage | undefined): PendingStorage {
   const found = storage ?? (globalThis as { sessionStorage?: PendingStorage }).sessionStorage;
-  if (!found) throw new SvcConfigurationError('There is no sessionStorage here: pass `storage` to createOAuthClient (it holds the PKCE verifier, state and nonce across the redirect).');
+  if (!found)
+    throw new SvcConfigurationError(
+      'There is no sessionStorage here: pass `storage` to createOAuthClient (it holds the PKCE verifier, state and nonce across the redirect).',
+    );
   return found;
 }
 

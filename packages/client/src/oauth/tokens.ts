@@ -31,12 +31,16 @@ export function tokenSet(response: oauth.TokenEndpointResponse, previous?: Token
     idToken: response.id_token ?? previous?.idToken,
     claims: oauth.getValidatedIdTokenClaims(response) ?? previous?.claims,
     expiresAt: typeof response.expires_in === 'number' ? now + response.expires_in * 1000 : undefined,
-    scope: response.scope !== undefined ? response.scope.split(' ').filter(Boolean) : previous?.scope ?? [],
+    scope: response.scope !== undefined ? response.scope.split(' ').filter(Boolean) : (previous?.scope ?? []),
   };
 }
 
 /** Exchanges `refreshToken` for new tokens. The server rotates a public client's refresh token: keep the new one. */
-export async function refreshTokens(issuer: Issuer, credentials: ClientCredentials, refreshToken: string): Promise<oauth.TokenEndpointResponse> {
+export async function refreshTokens(
+  issuer: Issuer,
+  credentials: ClientCredentials,
+  refreshToken: string,
+): Promise<oauth.TokenEndpointResponse> {
   const { client, auth } = clientOf(credentials);
   try {
     const res = await oauth.refreshTokenGrantRequest(issuer.as, client, auth, refreshToken, issuer.options);
@@ -47,10 +51,18 @@ export async function refreshTokens(issuer: Issuer, credentials: ClientCredentia
 }
 
 /** Revokes `token` (RFC 7009); an unknown or already revoked token is no error. */
-export async function revokeToken(issuer: Issuer, credentials: ClientCredentials, token: string, hint: 'refresh_token' | 'access_token'): Promise<void> {
+export async function revokeToken(
+  issuer: Issuer,
+  credentials: ClientCredentials,
+  token: string,
+  hint: 'refresh_token' | 'access_token',
+): Promise<void> {
   const { client, auth } = clientOf(credentials);
   try {
-    const res = await oauth.revocationRequest(issuer.as, client, auth, token, { ...issuer.options, additionalParameters: { token_type_hint: hint } });
+    const res = await oauth.revocationRequest(issuer.as, client, auth, token, {
+      ...issuer.options,
+      additionalParameters: { token_type_hint: hint },
+    });
     await oauth.processRevocationResponse(res);
   } catch (err) {
     throw toSvcError(err, 'the revocation request');
@@ -58,7 +70,12 @@ export async function revokeToken(issuer: Issuer, credentials: ClientCredentials
 }
 
 /** Reads the person from the userinfo endpoint; `expectedSubject` (the ID token's `sub`) must match when given. */
-export async function fetchUserInfo(issuer: Issuer, credentials: ClientCredentials, accessToken: string, expectedSubject?: string): Promise<oauth.UserInfoResponse> {
+export async function fetchUserInfo(
+  issuer: Issuer,
+  credentials: ClientCredentials,
+  accessToken: string,
+  expectedSubject?: string,
+): Promise<oauth.UserInfoResponse> {
   const { client } = clientOf(credentials);
   try {
     const res = await oauth.userInfoRequest(issuer.as, client, accessToken, issuer.options);

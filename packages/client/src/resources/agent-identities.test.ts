@@ -8,7 +8,6 @@ import { startTestServer, type TestServer } from '../testing/servers.test.helper
 import type { AgentIdentity } from '@svc/schemas';
 import { rejection } from '../testing/rejection.test.helper.js';
 
-
 describe('agentIdentities against the reference server', () => {
   let server: TestServer;
   let svc: SvcClient;
@@ -23,7 +22,10 @@ describe('agentIdentities against the reference server', () => {
 
   it("registers an identity linked to one of the account's OAuth clients and reads it back", async () => {
     const agent = await svc.agentIdentities.create({
-      display_name: 'Booking agent', agent_type: 'autonomous', metadata: { model: 'x-1' }, oauth_application_id: clientId,
+      display_name: 'Booking agent',
+      agent_type: 'autonomous',
+      metadata: { model: 'x-1' },
+      oauth_application_id: clientId,
     });
     assert.match(agent.id, /^agt_dev_/);
     assert.equal(agent.status, 'active');
@@ -34,9 +36,15 @@ describe('agentIdentities against the reference server', () => {
   });
 
   it('refuses an oauth_application_id that is not a client_id of the account as a validation error naming the field', async () => {
-    const err = await rejection(svc.agentIdentities.create({ display_name: 'Stray', oauth_application_id: server.sandbox.application_id }), SvcValidationError);
+    const err = await rejection(
+      svc.agentIdentities.create({ display_name: 'Stray', oauth_application_id: server.sandbox.application_id }),
+      SvcValidationError,
+    );
     assert.equal(err.status, 422);
-    assert.deepEqual(err.errors.map((e) => e.path), ['oauth_application_id']);
+    assert.deepEqual(
+      err.errors.map((e) => e.path),
+      ['oauth_application_id'],
+    );
   });
 
   it('iterates every identity across pages and filters by status', async () => {
@@ -45,7 +53,10 @@ describe('agentIdentities against the reference server', () => {
     const ids: string[] = [];
     for await (const agent of svc.agentIdentities.list({ limit: 2 })) ids.push(agent.id);
     assert.equal(new Set(ids).size, ids.length);
-    assert.deepEqual(ids.filter((id) => made.some((m) => m.id === id)), made.map((m) => m.id));
+    assert.deepEqual(
+      ids.filter((id) => made.some((m) => m.id === id)),
+      made.map((m) => m.id),
+    );
 
     await svc.agentIdentities.suspend(made[2]!.id);
     const suspended: string[] = [];

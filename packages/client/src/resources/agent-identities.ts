@@ -1,6 +1,11 @@
 import {
-  agentIdentityEnvelope, agentIdentityList, trustScoreEnvelope, type AgentIdentity, type AgentIdentityStatus,
-  type CreateAgentIdentityRequest, type TrustScore,
+  agentIdentityEnvelope,
+  agentIdentityList,
+  trustScoreEnvelope,
+  type AgentIdentity,
+  type AgentIdentityStatus,
+  type CreateAgentIdentityRequest,
+  type TrustScore,
 } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
@@ -15,7 +20,11 @@ const BASE = '/api/v1/agent_identities';
 const path = (id: string, action = '') => `${BASE}/${encodeURIComponent(id)}${action}`;
 
 /** Lists the account's agent identities, oldest first (`GET /api/v1/agent_identities`). */
-export function listAgentIdentities(connection: SvcConnection<'bearer'>, query?: AgentIdentityQuery, options?: CallOptions): SvcList<AgentIdentity> {
+export function listAgentIdentities(
+  connection: SvcConnection<'bearer'>,
+  query?: AgentIdentityQuery,
+  options?: CallOptions,
+): SvcList<AgentIdentity> {
   return listEndpoint(connection, BASE, agentIdentityList, 'agent_identities', query, options);
 }
 
@@ -23,7 +32,11 @@ export function listAgentIdentities(connection: SvcConnection<'bearer'>, query?:
  * Registers an agent identity, active (`POST /api/v1/agent_identities`). `oauth_application_id` links it to the
  * OAuth client it authenticates with: the `client_id` (`oc_...`) of a client of one of the account's applications.
  */
-export function createAgentIdentity(connection: SvcConnection<'bearer'>, request: CreateAgentIdentityRequest, options?: WriteOptions): Promise<AgentIdentity> {
+export function createAgentIdentity(
+  connection: SvcConnection<'bearer'>,
+  request: CreateAgentIdentityRequest,
+  options?: WriteOptions,
+): Promise<AgentIdentity> {
   return connection
     .request({ method: 'POST', path: BASE, body: request, schema: agentIdentityEnvelope }, options)
     .then((body) => body.agent_identity);
@@ -34,8 +47,15 @@ export function getAgentIdentity(connection: SvcConnection<'bearer'>, id: string
   return connection.request({ method: 'GET', path: path(id), schema: agentIdentityEnvelope }, options).then((body) => body.agent_identity);
 }
 
-function change(connection: SvcConnection<'bearer'>, id: string, action: 'suspend' | 'resume' | 'revoke', options?: WriteOptions): Promise<AgentIdentity> {
-  return connection.request({ method: 'POST', path: path(id, `/${action}`), schema: agentIdentityEnvelope }, options).then((body) => body.agent_identity);
+function change(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  action: 'suspend' | 'resume' | 'revoke',
+  options?: WriteOptions,
+): Promise<AgentIdentity> {
+  return connection
+    .request({ method: 'POST', path: path(id, `/${action}`), schema: agentIdentityEnvelope }, options)
+    .then((body) => body.agent_identity);
 }
 
 /** Suspends an active agent identity (`POST …/{id}/suspend`); a suspended one is answered unchanged, a revoked one is 409. */
@@ -61,7 +81,9 @@ export function revokeAgentIdentity(connection: SvcConnection<'bearer'>, id: str
  * (`min_trust_score`) is checked against it.
  */
 export function getAgentTrustScore(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<TrustScore> {
-  return connection.request({ method: 'GET', path: path(id, '/trust_score'), schema: trustScoreEnvelope }, options).then((body) => body.trust_score);
+  return connection
+    .request({ method: 'GET', path: path(id, '/trust_score'), schema: trustScoreEnvelope }, options)
+    .then((body) => body.trust_score);
 }
 
 /** The software agents the account operates. */

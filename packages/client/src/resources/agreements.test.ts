@@ -27,8 +27,13 @@ describe('agreements against the reference server', () => {
   it('creates, signs, reads, lists, and verifies the receipt offline', async () => {
     const created = await svc.agreements.create({
       agreement: {
-        title: 'Garden', document: { text: TEXT, sha256: SHA }, quorum: 1,
-        parties: [{ email: 'ana@example.pt', home_country: 'PT' }, { email: 'ben@example.com', home_country: 'US' }],
+        title: 'Garden',
+        document: { text: TEXT, sha256: SHA },
+        quorum: 1,
+        parties: [
+          { email: 'ana@example.pt', home_country: 'PT' },
+          { email: 'ben@example.com', home_country: 'US' },
+        ],
       },
     });
     assert.equal(created.status, 'pending');
@@ -41,18 +46,38 @@ describe('agreements against the reference server', () => {
     const read = await svc.agreements.get(created.id);
     assert.deepEqual([read.status, read.quorum_status], ['active', 'reached']);
     const listed = await svc.agreements.list({ status: 'active' }).page();
-    assert.deepEqual(listed.items.map((a) => a.id), [created.id]);
-    assert.deepEqual((await svc.agreements.quorumVotes(created.id)).map((v) => [v.party_id, v.vote]), [[created.party_details[0]!.id, 'approve']]);
+    assert.deepEqual(
+      listed.items.map((a) => a.id),
+      [created.id],
+    );
+    assert.deepEqual(
+      (await svc.agreements.quorumVotes(created.id)).map((v) => [v.party_id, v.vote]),
+      [[created.party_details[0]!.id, 'approve']],
+    );
 
     const receipt = await svc.agreements.receipt(created.id);
     const verified = await verifyAgreementReceipt(receipt, await svc.receipts.jwks());
-    assert.deepEqual(verified.signed.map((s) => [s.party_email, s.signed_name, s.document_sha256]), [['ana@example.pt', 'Ana Costa', SHA]]);
+    assert.deepEqual(
+      verified.signed.map((s) => [s.party_email, s.signed_name, s.document_sha256]),
+      [['ana@example.pt', 'Ana Costa', SHA]],
+    );
   });
 
   it('a digest that does not fit the text is a validation error naming the field', async () => {
-    const error = await rejection(svc.agreements.create({
-      agreement: { title: 'Garden', document: { text: TEXT, sha256: '0'.repeat(64) }, quorum: 1, parties: [{ email: 'ana@example.pt', home_country: 'PT' }] },
-    }), SvcValidationError);
-    assert.deepEqual(error.errors.map((e) => [e.path, e.code]), [['agreement.document.sha256', 'digest_mismatch']]);
+    const error = await rejection(
+      svc.agreements.create({
+        agreement: {
+          title: 'Garden',
+          document: { text: TEXT, sha256: '0'.repeat(64) },
+          quorum: 1,
+          parties: [{ email: 'ana@example.pt', home_country: 'PT' }],
+        },
+      }),
+      SvcValidationError,
+    );
+    assert.deepEqual(
+      error.errors.map((e) => [e.path, e.code]),
+      [['agreement.document.sha256', 'digest_mismatch']],
+    );
   });
 });

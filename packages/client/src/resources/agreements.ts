@@ -30,8 +30,14 @@ const path = (id: string, sub = '') => `${BASE}/${encodeURIComponent(id)}${sub}`
  * the quorum. Each party gets a signing session (`party_details[].session_token` and `url`, a decision of kind
  * `signature_request`) to hand out; the agreement moves `pending -> partially_signed -> active` as they sign.
  */
-export function createAgreement(connection: SvcConnection<'bearer'>, request: CreateAgreementRequest, options?: WriteOptions): Promise<Agreement> {
-  return connection.request({ method: 'POST', path: BASE, body: request, schema: agreementEnvelope }, options).then((body) => body.agreement);
+export function createAgreement(
+  connection: SvcConnection<'bearer'>,
+  request: CreateAgreementRequest,
+  options?: WriteOptions,
+): Promise<Agreement> {
+  return connection
+    .request({ method: 'POST', path: BASE, body: request, schema: agreementEnvelope }, options)
+    .then((body) => body.agreement);
 }
 
 /** Lists the account's agreements, oldest first (`GET /api/v1/agreements`). */
@@ -48,13 +54,19 @@ export function getAgreement(connection: SvcConnection<'bearer'>, id: string, op
  * Reads an agreement's receipt, the set of its signatures (`GET /api/v1/agreements/{id}/receipt`):
  * `{agreement_receipt, signature}`, which `verifyAgreementReceipt` checks offline against the service's JWKS.
  */
-export function getAgreementReceipt(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<SignedAgreementReceipt> {
+export function getAgreementReceipt(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  options?: CallOptions,
+): Promise<SignedAgreementReceipt> {
   return connection.request({ method: 'GET', path: path(id, '/receipt'), schema: signedAgreementReceipt }, options);
 }
 
 /** Reads the parties' quorum votes, in the order they were cast (`GET /api/v1/agreements/{id}/quorum_votes`). */
 export function listQuorumVotes(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<QuorumVote[]> {
-  return connection.request({ method: 'GET', path: path(id, '/quorum_votes'), schema: quorumVoteList }, options).then((body) => body.quorum_votes);
+  return connection
+    .request({ method: 'GET', path: path(id, '/quorum_votes'), schema: quorumVoteList }, options)
+    .then((body) => body.quorum_votes);
 }
 
 /**
@@ -62,7 +74,12 @@ export function listQuorumVotes(connection: SvcConnection<'bearer'>, id: string,
  * token: the person whose email is a party's): `approve` signs the document, `deny` declines it, either ending the
  * party's signing session; answers the vote and the agreement after it. A party votes once (409 `party_decided`).
  */
-export function castQuorumVote(connection: SvcConnection<'bearer'>, id: string, request: CastQuorumVoteRequest, options?: WriteOptions): Promise<QuorumVoteCast> {
+export function castQuorumVote(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  request: CastQuorumVoteRequest,
+  options?: WriteOptions,
+): Promise<QuorumVoteCast> {
   return connection.request({ method: 'POST', path: path(id, '/quorum_votes'), body: request, schema: quorumVoteCast }, options);
 }
 

@@ -1,9 +1,4 @@
-import {
-  allowedOriginEnvelope,
-  allowedOriginList,
-  type AllowedOrigin,
-  type CreateAllowedOriginRequest,
-} from '@svc/schemas';
+import { allowedOriginEnvelope, allowedOriginList, type AllowedOrigin, type CreateAllowedOriginRequest } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 
@@ -32,7 +27,12 @@ export function createAllowedOrigin(
 ): Promise<AllowedOrigin> {
   return connection
     .request(
-      { method: 'POST', path: path(applicationId), body: { allowed_origin: request } satisfies CreateAllowedOriginRequest, schema: allowedOriginEnvelope },
+      {
+        method: 'POST',
+        path: path(applicationId),
+        body: { allowed_origin: request } satisfies CreateAllowedOriginRequest,
+        schema: allowedOriginEnvelope,
+      },
       options,
     )
     .then((body) => body.allowed_origin);

@@ -26,7 +26,10 @@ export function createApiToken(
   options?: WriteOptions,
 ): Promise<IssuedApiToken> {
   return connection
-    .request({ method: 'POST', path: '/api/v1/api_tokens', body: { api_token: request } satisfies CreateApiTokenRequest, schema: issued }, options)
+    .request(
+      { method: 'POST', path: '/api/v1/api_tokens', body: { api_token: request } satisfies CreateApiTokenRequest, schema: issued },
+      options,
+    )
     .then((body) => body.api_token);
 }
 

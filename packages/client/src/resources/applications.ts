@@ -41,7 +41,12 @@ export function createApplication(
   options?: WriteOptions,
 ): Promise<CreatedApplication> {
   return connection.request(
-    { method: 'POST', path: '/api/v1/applications', body: { application: request } satisfies CreateApplicationRequest, schema: createdApplication },
+    {
+      method: 'POST',
+      path: '/api/v1/applications',
+      body: { application: request } satisfies CreateApplicationRequest,
+      schema: createdApplication,
+    },
     options,
   );
 }
@@ -59,7 +64,10 @@ export function updateApplication(
   options?: WriteOptions,
 ): Promise<Application> {
   return connection
-    .request({ method: 'PATCH', path: path(id), body: { application: changes } satisfies UpdateApplicationRequest, schema: applicationEnvelope }, options)
+    .request(
+      { method: 'PATCH', path: path(id), body: { application: changes } satisfies UpdateApplicationRequest, schema: applicationEnvelope },
+      options,
+    )
     .then((body) => body.application);
 }
 

@@ -10,7 +10,6 @@ import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.
 import { verifyAuditChain } from '../verify/audit-chain.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 
-
 /** The server's SQLite database (the reference server's context, which the client's TestServer type leaves out). */
 interface Database {
   prepare(sql: string): { run(...params: unknown[]): unknown; pluck(): { get(...params: unknown[]): unknown } };
@@ -59,10 +58,20 @@ describe('audit against the reference server', () => {
     for await (const page of svc.audit.events({ limit: 2 }).pages()) pages.push(page.items.map((e) => e.sequence));
     assert.ok(pages.length >= 3, `walked ${pages.length} pages`);
     const sequences = pages.flat();
-    assert.deepEqual(sequences, sequences.map((_, i) => i + 1), 'sequence 1, 2, 3, ... without gaps');
+    assert.deepEqual(
+      sequences,
+      sequences.map((_, i) => i + 1),
+      'sequence 1, 2, 3, ... without gaps',
+    );
     const events = await allEvents();
-    assert.deepEqual(events.map((e) => e.sequence), sequences);
-    assert.ok(events.some((e) => e.type === 'consent.granted') && events.some((e) => e.type === 'consent.revoked'), events.map((e) => e.type).join());
+    assert.deepEqual(
+      events.map((e) => e.sequence),
+      sequences,
+    );
+    assert.ok(
+      events.some((e) => e.type === 'consent.granted') && events.some((e) => e.type === 'consent.revoked'),
+      events.map((e) => e.type).join(),
+    );
     assert.ok(events.every((e) => e.application_id === server.sandbox.application_id && e.anchor_id === null));
     assert.ok(!JSON.stringify(events).includes('@example.com'), 'no email in the trail');
     assert.deepEqual(
@@ -93,7 +102,11 @@ describe('audit against the reference server', () => {
   it('verifies the whole chain through the client, witness included', async () => {
     const events = await allEvents();
     assert.deepEqual(await svc.audit.verify({ requireWitness: true }), {
-      ok: true, events: events.length, anchors: 1, anchored_through: events.length, witnessed: 1,
+      ok: true,
+      events: events.length,
+      anchors: 1,
+      anchored_through: events.length,
+      witnessed: 1,
     });
     assert.deepEqual(await svc.audit.verify({ applicationId: server.sandbox.application_id }), await svc.audit.verify());
   });
@@ -111,7 +124,11 @@ describe('audit against the reference server', () => {
     for await (const anchor of svc.audit.anchors({ limit: 1 })) anchors.push(anchor.id);
     assert.deepEqual(anchors, [first!.id, second.id], 'both anchors, one page each');
     assert.deepEqual(await svc.audit.verify({ requireWitness: true }), {
-      ok: true, events: second.sequence_to, anchors: 2, anchored_through: second.sequence_to, witnessed: 2,
+      ok: true,
+      events: second.sequence_to,
+      anchors: 2,
+      anchored_through: second.sequence_to,
+      witnessed: 2,
     });
   });
 
@@ -130,10 +147,17 @@ describe('audit against the reference server', () => {
 
   it('names the event whose stored row was changed directly in SQLite', async () => {
     const target = 2;
-    const original = db.prepare('SELECT data FROM audit_events WHERE application_id = ? AND sequence = ?').pluck().get(server.sandbox.application_id, target) as string;
+    const original = db
+      .prepare('SELECT data FROM audit_events WHERE application_id = ? AND sequence = ?')
+      .pluck()
+      .get(server.sandbox.application_id, target) as string;
     const altered = original.replace('"declined"', '"granted"');
     assert.notEqual(altered, original);
-    db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(altered, server.sandbox.application_id, target);
+    db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(
+      altered,
+      server.sandbox.application_id,
+      target,
+    );
     try {
       const verdict = await svc.audit.verify();
       assert.equal(verdict.ok, false);
@@ -142,12 +166,16 @@ describe('audit against the reference server', () => {
         assert.equal(verdict.reason, 'hash_mismatch');
       }
     } finally {
-      db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(original, server.sandbox.application_id, target);
+      db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(
+        original,
+        server.sandbox.application_id,
+        target,
+      );
     }
     assert.equal((await svc.audit.verify()).ok, true);
   });
 
-  it('uses the keys it is given: without the witness\'s, a witness cannot be required', async () => {
+  it("uses the keys it is given: without the witness's, a witness cannot be required", async () => {
     const issuer = await svc.receipts.jwks();
     const verdict = await svc.audit.verify({ keys: { issuer }, requireWitness: true });
     assert.deepEqual(verdict.ok ? undefined : verdict.reason, 'witness_missing');
@@ -158,7 +186,13 @@ describe('audit against the reference server', () => {
   it('reads an empty trail for an application without decisions, and throws SvcNotFoundError for an unknown one', async () => {
     const { application } = await svc.applications.create({ name: 'Quiet' });
     assert.deepEqual((await svc.audit.events({ application_id: application.id }).page()).items, []);
-    assert.deepEqual(await svc.audit.verify({ applicationId: application.id }), { ok: true, events: 0, anchors: 0, anchored_through: null, witnessed: 0 });
+    assert.deepEqual(await svc.audit.verify({ applicationId: application.id }), {
+      ok: true,
+      events: 0,
+      anchors: 0,
+      anchored_through: null,
+      witnessed: 0,
+    });
     await rejection(svc.audit.events({ application_id: 'tp_dev_nothing' }).page(), SvcNotFoundError);
     await rejection(svc.audit.getAnchor('anc_nothing'), SvcNotFoundError);
     await rejection(svc.audit.anchorReceipts('anc_nothing'), SvcNotFoundError);

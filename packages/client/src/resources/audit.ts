@@ -62,8 +62,14 @@ export function getAuditAnchor(connection: SvcConnection<'bearer'>, id: string, 
 }
 
 /** Reads the witness receipts (countersignatures, or `failed` answers) of an anchor (`GET /api/v1/audit/anchors/{id}/receipts`). */
-export function getAuditAnchorReceipts(connection: SvcConnection<'bearer'>, anchorId: string, options?: CallOptions): Promise<AnchorReceipt[]> {
-  return connection.request({ method: 'GET', path: anchorPath(anchorId, '/receipts'), schema: anchorReceipts }, options).then((body) => body.receipts);
+export function getAuditAnchorReceipts(
+  connection: SvcConnection<'bearer'>,
+  anchorId: string,
+  options?: CallOptions,
+): Promise<AnchorReceipt[]> {
+  return connection
+    .request({ method: 'GET', path: anchorPath(anchorId, '/receipts'), schema: anchorReceipts }, options)
+    .then((body) => body.receipts);
 }
 
 /** Reads the witness's description and keys (`GET /.well-known/witness-configuration`). Public: any connection may read it. */
@@ -104,10 +110,14 @@ export async function fetchAuditTrail(connection: SvcConnection<'bearer'>, optio
     : Promise.all([getJwks(connection, callOptions), getWitnessConfiguration(connection, callOptions)]).then(
         ([issuer, witness]): AuditChainKeys => ({ issuer, witness: witness.jwks as JSONWebKeySet }),
       );
-  const anchors = await mapLimited(await all(listAuditAnchors(connection, query, callOptions)), RECEIPT_REQUESTS_IN_FLIGHT, async (anchor) => ({
-    ...anchor,
-    receipts: await getAuditAnchorReceipts(connection, anchor.id, callOptions),
-  }));
+  const anchors = await mapLimited(
+    await all(listAuditAnchors(connection, query, callOptions)),
+    RECEIPT_REQUESTS_IN_FLIGHT,
+    async (anchor) => ({
+      ...anchor,
+      receipts: await getAuditAnchorReceipts(connection, anchor.id, callOptions),
+    }),
+  );
   const events = await all(listAuditEvents(connection, query, callOptions));
   return { events, anchors, keys: await keys };
 }

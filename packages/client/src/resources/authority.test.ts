@@ -17,7 +17,13 @@ import { rejection } from '../testing/rejection.test.helper.js';
 
 const at = checkedAt;
 const action = proposedAction;
-const request: AuthorityCheckRequest = { scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', description: 'Pay the plumber' };
+const request: AuthorityCheckRequest = {
+  scope: 'payments:write',
+  action: 'write',
+  value: 240,
+  currency: 'EUR',
+  description: 'Pay the plumber',
+};
 const pendingEscalation = escalationOf();
 
 /** A client whose every call is answered by `answer` (status, body, headers), recording what it sent. */
@@ -29,7 +35,10 @@ function agentWith(answer: { status: number; body: unknown; headers?: Record<str
     maxRetries: 3,
     fetch: async (url, init) => {
       sent.push({ url, init });
-      return new Response(JSON.stringify(answer.body), { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
+      return new Response(JSON.stringify(answer.body), {
+        status: answer.status,
+        headers: { 'content-type': 'application/json', ...answer.headers },
+      });
     },
   });
   return { svc, sent };
@@ -49,8 +58,19 @@ describe('authority.check', () => {
   });
 
   it('resolves escalated on 202 with the escalation and the Retry-After to wait', async () => {
-    const check = { outcome: 'escalated', action, delegation_grant_id: 'dlg_dev_1', bound: 'value', escalation: pendingEscalation, checked_at: at };
-    const { svc } = agentWith({ status: 202, body: { authority_check: check }, headers: { 'retry-after': '5', location: '/api/v1/oap/escalations/esc_Ab12' } });
+    const check = {
+      outcome: 'escalated',
+      action,
+      delegation_grant_id: 'dlg_dev_1',
+      bound: 'value',
+      escalation: pendingEscalation,
+      checked_at: at,
+    };
+    const { svc } = agentWith({
+      status: 202,
+      body: { authority_check: check },
+      headers: { 'retry-after': '5', location: '/api/v1/oap/escalations/esc_Ab12' },
+    });
     const result = await svc.authority.check(request);
     assert.equal(result.outcome, 'escalated');
     if (result.outcome !== 'escalated') return;
@@ -72,7 +92,10 @@ describe('authority.check', () => {
   });
 
   it('lets an agent switch on the outcome', async () => {
-    const { svc } = agentWith({ status: 403, body: { message: 'Daily limit reached.', code: 'bound_exceeded', errors: [{ path: '', code: 'sequence', message: '5 of 5 today' }] } });
+    const { svc } = agentWith({
+      status: 403,
+      body: { message: 'Daily limit reached.', code: 'bound_exceeded', errors: [{ path: '', code: 'sequence', message: '5 of 5 today' }] },
+    });
     const result = await svc.authority.check(request);
     let said = '';
     switch (result.outcome) {
@@ -90,11 +113,39 @@ describe('authority.check', () => {
   });
 
   for (const [what, status, body, type, reason] of [
-    ['an expired agent token', 401, { message: 'The agent token has expired.', code: 'invalid_token' }, SvcAuthenticationError, 'invalid_token'],
-    ['a suspended grant', 403, { message: 'The delegation grant is suspended.', code: 'grant_suspended' }, SvcPermissionError, 'grant_suspended'],
-    ['an escalation not approved', 409, { message: 'The escalation is pending.', code: 'escalation_not_approved' }, SvcHttpError, 'escalation_not_approved'],
+    [
+      'an expired agent token',
+      401,
+      { message: 'The agent token has expired.', code: 'invalid_token' },
+      SvcAuthenticationError,
+      'invalid_token',
+    ],
+    [
+      'a suspended grant',
+      403,
+      { message: 'The delegation grant is suspended.', code: 'grant_suspended' },
+      SvcPermissionError,
+      'grant_suspended',
+    ],
+    [
+      'an escalation not approved',
+      409,
+      { message: 'The escalation is pending.', code: 'escalation_not_approved' },
+      SvcHttpError,
+      'escalation_not_approved',
+    ],
     ['an escalation used already', 409, { message: 'The escalation was used.', code: 'escalation_used' }, SvcHttpError, 'escalation_used'],
-    ['an invalid request', 422, { message: 'Invalid request.', code: 'validation_failed', errors: [{ path: 'currency', code: 'custom', message: 'value and currency go together' }] }, SvcValidationError, 'validation_failed'],
+    [
+      'an invalid request',
+      422,
+      {
+        message: 'Invalid request.',
+        code: 'validation_failed',
+        errors: [{ path: 'currency', code: 'custom', message: 'value and currency go together' }],
+      },
+      SvcValidationError,
+      'validation_failed',
+    ],
   ] as [string, number, { message: string; code: string }, abstract new (...args: never[]) => SvcError, string][]) {
     it(`throws on ${what} (${status} ${reason})`, async () => {
       const { svc } = agentWith({ status, body });
@@ -105,16 +156,28 @@ describe('authority.check', () => {
   }
 
   it('refuses a 403 bound_exceeded that names no known bound, rather than guessing', async () => {
-    const { svc } = agentWith({ status: 403, body: { message: 'Beyond.', code: 'bound_exceeded', errors: [{ path: '', code: 'mood', message: '?' }] } });
+    const { svc } = agentWith({
+      status: 403,
+      body: { message: 'Beyond.', code: 'bound_exceeded', errors: [{ path: '', code: 'mood', message: '?' }] },
+    });
     const err = await rejection(svc.authority.check(request), SvcResponseValidationError);
     assert.ok(err.cause instanceof SvcPermissionError);
   });
 
   it('refuses an answer whose status and outcome disagree, and an escalation without its escalation', async () => {
     const allowed = { outcome: 'allowed', action, delegation_grant_id: 'dlg_dev_1', checked_at: at };
-    await rejection(agentWith({ status: 202, body: { authority_check: allowed } }).svc.authority.check(request), SvcResponseValidationError);
+    await rejection(
+      agentWith({ status: 202, body: { authority_check: allowed } }).svc.authority.check(request),
+      SvcResponseValidationError,
+    );
     const escalated = { outcome: 'escalated', action, delegation_grant_id: 'dlg_dev_1', bound: 'value', checked_at: at };
-    await rejection(agentWith({ status: 202, body: { authority_check: escalated } }).svc.authority.check(request), SvcResponseValidationError);
-    await rejection(agentWith({ status: 200, body: { authority_check: { ...escalated, escalation: pendingEscalation } } }).svc.authority.check(request), SvcResponseValidationError);
+    await rejection(
+      agentWith({ status: 202, body: { authority_check: escalated } }).svc.authority.check(request),
+      SvcResponseValidationError,
+    );
+    await rejection(
+      agentWith({ status: 200, body: { authority_check: { ...escalated, escalation: pendingEscalation } } }).svc.authority.check(request),
+      SvcResponseValidationError,
+    );
   });
 });

@@ -67,21 +67,28 @@ const PATH = '/api/v1/authorities/check';
  * }
  * ```
  */
-export async function checkAuthority(connection: SvcConnection<'bearer'>, request: AuthorityCheckRequest, options?: WriteOptions): Promise<AuthorityCheckResult> {
+export async function checkAuthority(
+  connection: SvcConnection<'bearer'>,
+  request: AuthorityCheckRequest,
+  options?: WriteOptions,
+): Promise<AuthorityCheckResult> {
   let status = 0;
   let retryAfter: number | undefined;
   let check: AuthorityCheck;
   try {
-    const body = await connection.request({
-      method: 'POST',
-      path: PATH,
-      body: request,
-      schema: authorityCheckEnvelope,
-      onResponse: (response) => {
-        status = response.status;
-        retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+    const body = await connection.request(
+      {
+        method: 'POST',
+        path: PATH,
+        body: request,
+        schema: authorityCheckEnvelope,
+        onResponse: (response) => {
+          status = response.status;
+          retryAfter = parseRetryAfter(response.headers.get('retry-after'));
+        },
       },
-    }, options);
+      options,
+    );
     check = body.authority_check;
   } catch (err) {
     if (err instanceof SvcPermissionError && err.reason === 'bound_exceeded') return denial(err);
@@ -89,10 +96,15 @@ export async function checkAuthority(connection: SvcConnection<'bearer'>, reques
   }
   // An agent acts on `allowed`: an answer whose status and body disagree is refused rather than guessed at.
   if (check.outcome === 'allowed' && status === 200) return { outcome: 'allowed', check };
-  if (check.outcome === 'escalated' && status === 202 && check.escalation) return { outcome: 'escalated', check, escalation: check.escalation, retryAfter };
+  if (check.outcome === 'escalated' && status === 202 && check.escalation)
+    return { outcome: 'escalated', check, escalation: check.escalation, retryAfter };
   throw new SvcResponseValidationError(
     `POST ${PATH} answered ${status} with outcome ${check.outcome}${check.outcome === 'escalated' && !check.escalation ? ' and no escalation' : ''}: not an answer the contract allows (200 allowed, or 202 escalated with its escalation).`,
-    { request: { method: 'POST', path: PATH }, status, errors: [{ path: 'authority_check.outcome', code: 'status_mismatch', message: `outcome ${check.outcome} with status ${status}` }] },
+    {
+      request: { method: 'POST', path: PATH },
+      status,
+      errors: [{ path: 'authority_check.outcome', code: 'status_mismatch', message: `outcome ${check.outcome} with status ${status}` }],
+    },
   );
 }
 

@@ -1,6 +1,4 @@
-import {
-  breachScopeEnvelope, evidencePackage, type BreachScope, type BreachScopeRequest, type EvidencePackage,
-} from '@svc/schemas';
+import { breachScopeEnvelope, evidencePackage, type BreachScope, type BreachScopeRequest, type EvidencePackage } from '@svc/schemas';
 import type { SvcConnection, WriteOptions } from '../lib/connection.js';
 
 const BASE = '/api/v1/breach_scope';
@@ -15,12 +13,22 @@ const BASE = '/api/v1/breach_scope';
  *   credential_type: 'api_token', credential_id: 'api_token_…', window: { from: '2026-11-01T00:00:00Z' },
  * });
  */
-export function reportBreachScope(connection: SvcConnection<'bearer'>, request: BreachScopeRequest, options?: WriteOptions): Promise<BreachScope> {
-  return connection.request({ method: 'POST', path: BASE, body: request, schema: breachScopeEnvelope }, options).then((body) => body.breach_scope);
+export function reportBreachScope(
+  connection: SvcConnection<'bearer'>,
+  request: BreachScopeRequest,
+  options?: WriteOptions,
+): Promise<BreachScope> {
+  return connection
+    .request({ method: 'POST', path: BASE, body: request, schema: breachScopeEnvelope }, options)
+    .then((body) => body.breach_scope);
 }
 
 /** Draws the breach scope as a signed evidence package (BreachScopeEvidence, `POST /api/v1/breach_scope/evidence_package`). */
-export function getBreachScopeEvidence(connection: SvcConnection<'bearer'>, request: BreachScopeRequest, options?: WriteOptions): Promise<EvidencePackage> {
+export function getBreachScopeEvidence(
+  connection: SvcConnection<'bearer'>,
+  request: BreachScopeRequest,
+  options?: WriteOptions,
+): Promise<EvidencePackage> {
   return connection.request({ method: 'POST', path: `${BASE}/evidence_package`, body: request, schema: evidencePackage }, options);
 }
 

@@ -9,20 +9,27 @@ import type { FetchImplementation } from '../lib/options.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 
-
 /** A fetch that sends `Origin` as a browser on that origin would. */
-const fromOrigin = (origin: string): FetchImplementation => (input, init) => {
-  const headers = new Headers(init?.headers);
-  headers.set('origin', origin);
-  return globalThis.fetch(input, { ...init, headers });
-};
+const fromOrigin =
+  (origin: string): FetchImplementation =>
+  (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set('origin', origin);
+    return globalThis.fetch(input, { ...init, headers });
+  };
 
 const config = {
   locale: 'en',
   policy_url: 'https://example.com/privacy',
   consent_duration: 'P1Y',
   purposes: [
-    { key: 'newsletter', label: 'Email newsletter', description: 'Monthly news.', basis: 'consent' as const, mechanism: 'explicit' as const },
+    {
+      key: 'newsletter',
+      label: 'Email newsletter',
+      description: 'Monthly news.',
+      basis: 'consent' as const,
+      mechanism: 'explicit' as const,
+    },
     { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest' as const, mechanism: 'opt_out' as const },
   ],
   steps: [],
@@ -37,7 +44,11 @@ describe('captures with the client', () => {
   before(async () => {
     server = await startTestServer();
     svc = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token });
-    page = createClient({ baseUrl: server.url, publishableKey: server.sandbox.publishable_key, fetch: fromOrigin(new URL(server.url).origin) });
+    page = createClient({
+      baseUrl: server.url,
+      publishableKey: server.sandbox.publishable_key,
+      fetch: fromOrigin(new URL(server.url).origin),
+    });
     const flow = await svc.flows.create({ pattern: 'standard', title: 'Signup', config });
     await svc.flows.activate(flow.id);
     flowId = flow.id;
@@ -49,7 +60,10 @@ describe('captures with the client', () => {
       const rendered = await page.flows.render(flowId, { locale: 'en' });
       assert.equal(rendered.flow_id, flowId);
       assert.equal(rendered.version, 1);
-      assert.deepEqual(rendered.purposes.map((p) => p.key), ['newsletter', 'analytics']);
+      assert.deepEqual(
+        rendered.purposes.map((p) => p.key),
+        ['newsletter', 'analytics'],
+      );
       assert.match(rendered.notice_hash, /^sha256:[0-9a-f]{64}$/);
       assert.equal(rendered.render_proof.split('.').length, 3);
     });
@@ -84,21 +98,41 @@ describe('captures with the client', () => {
 
     it('captures without a proof (form_capture)', async () => {
       const capture = await page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'declined' } } });
-      const decision = await svc.decisions.authorize(capture.session_token, { subject: { email: 'bo@example.com' }, suppress_receipt: true });
+      const decision = await svc.decisions.authorize(capture.session_token, {
+        subject: { email: 'bo@example.com' },
+        suppress_receipt: true,
+      });
       assert.equal(decision.channel, 'form_capture');
       assert.equal(decision.receipt_email_queued, false);
     });
 
     it('throws SvcValidationError naming a refused purpose', async () => {
-      const err = await rejection(page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'granted', default_checked: true } } }), SvcValidationError);
+      const err = await rejection(
+        page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'granted', default_checked: true } } }),
+        SvcValidationError,
+      );
       assert.equal(err.reason, 'attestation_refused');
-      assert.deepEqual(err.errors.map((e) => [e.path, e.code]), [['decisions.newsletter', 'default_checked']]);
+      assert.deepEqual(
+        err.errors.map((e) => [e.path, e.code]),
+        [['decisions.newsletter', 'default_checked']],
+      );
     });
 
     it('throws SvcValidationError for a bad render proof and for browser commit the application did not enable', async () => {
-      const proof = await rejection(page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'granted' } } }, { renderProof: 'x.y.z' }), SvcValidationError);
+      const proof = await rejection(
+        page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'granted' } } }, { renderProof: 'x.y.z' }),
+        SvcValidationError,
+      );
       assert.equal(proof.reason, 'render_proof_invalid');
-      const commit = await rejection(page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'granted' } }, commit: true, subject: { email: 'a@example.com' } }), SvcValidationError);
+      const commit = await rejection(
+        page.captures.create({
+          flow_id: flowId,
+          decisions: { newsletter: { decision: 'granted' } },
+          commit: true,
+          subject: { email: 'a@example.com' },
+        }),
+        SvcValidationError,
+      );
       assert.equal(commit.reason, 'browser_commit_not_allowed');
     });
 
@@ -142,14 +176,21 @@ describe('captures with the client', () => {
 
       const raw = JSON.stringify({
         event_type: 'form_response',
-        form_response: { form_id: 'F', token: 't-1', answers: [
-          { type: 'email', email: 'ada@example.com', field: { id: 'f_email', type: 'email' } },
-          { type: 'boolean', boolean: true, field: { id: 'f_news', type: 'yes_no' } },
-        ] },
+        form_response: {
+          form_id: 'F',
+          token: 't-1',
+          answers: [
+            { type: 'email', email: 'ada@example.com', field: { id: 'f_email', type: 'email' } },
+            { type: 'boolean', boolean: true, field: { id: 'f_news', type: 'yes_no' } },
+          ],
+        },
       });
       const res = await fetch(created.webhook_url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'typeform-signature': `sha256=${createHmac('sha256', created.secret!).update(raw).digest('base64')}` },
+        headers: {
+          'content-type': 'application/json',
+          'typeform-signature': `sha256=${createHmac('sha256', created.secret!).update(raw).digest('base64')}`,
+        },
         body: raw,
       });
       assert.equal(res.status, 200);
@@ -162,10 +203,19 @@ describe('captures with the client', () => {
     });
 
     it('throws SvcValidationError (mapping_refused) for a consent purpose bound to a required field', async () => {
-      const bad = { ...request(), fields: [{ id: 'f_email', type: 'email' as const }, { id: 'f_news', type: 'yes_no' as const, required: true }] };
+      const bad = {
+        ...request(),
+        fields: [
+          { id: 'f_email', type: 'email' as const },
+          { id: 'f_news', type: 'yes_no' as const, required: true },
+        ],
+      };
       const err = await rejection(svc.applications.formConnections.create(server.sandbox.application_id, bad), SvcValidationError);
       assert.equal(err.reason, 'mapping_refused');
-      assert.deepEqual(err.errors.map((e) => e.code), ['consent_field_required']);
+      assert.deepEqual(
+        err.errors.map((e) => e.code),
+        ['consent_field_required'],
+      );
     });
   });
 });

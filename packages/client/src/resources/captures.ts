@@ -1,6 +1,12 @@
 import {
-  authorizedDecisionEnvelope, captureResponse, flowRender, type AuthorizedDecision, type AuthorizeRequest,
-  type CaptureRequest, type CaptureResult, type FlowRender,
+  authorizedDecisionEnvelope,
+  captureResponse,
+  flowRender,
+  type AuthorizedDecision,
+  type AuthorizeRequest,
+  type CaptureRequest,
+  type CaptureResult,
+  type FlowRender,
 } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 
@@ -33,7 +39,11 @@ export function renderFlow(connection: SvcConnection<'publishable_key'>, flowId:
  * token, to commit from the server within 24 hours) or, for a browser commit, `committed` and `record_id`.
  * Publishable key only.
  */
-export function createCapture(connection: SvcConnection<'publishable_key'>, request: CaptureRequest, options: CaptureOptions = {}): Promise<CaptureResult> {
+export function createCapture(
+  connection: SvcConnection<'publishable_key'>,
+  request: CaptureRequest,
+  options: CaptureOptions = {},
+): Promise<CaptureResult> {
   const { renderProof, ...writeOptions } = options;
   return connection
     .request(
@@ -61,7 +71,12 @@ export function authorizeCapture(
 ): Promise<AuthorizedDecision> {
   return connection
     .request(
-      { method: 'POST', path: `/api/v1/decisions/${encodeURIComponent(sessionToken)}/authorize`, body: request, schema: authorizedDecisionEnvelope },
+      {
+        method: 'POST',
+        path: `/api/v1/decisions/${encodeURIComponent(sessionToken)}/authorize`,
+        body: request,
+        schema: authorizedDecisionEnvelope,
+      },
       options,
     )
     .then((body) => body.decision);

@@ -28,8 +28,14 @@ const membershipPath = (id: string, membershipId: string, sub = '') => path(id, 
  * pending members; with a person's access token that person is also its initiator (and a member). It becomes
  * `active` when two or more current members have all signed.
  */
-export function createCollaboration(connection: SvcConnection<'bearer'>, request: CreateCollaborationRequest = {}, options?: WriteOptions): Promise<CollaborationDetail> {
-  return connection.request({ method: 'POST', path: BASE, body: request, schema: collaborationEnvelope }, options).then((body) => body.collaboration);
+export function createCollaboration(
+  connection: SvcConnection<'bearer'>,
+  request: CreateCollaborationRequest = {},
+  options?: WriteOptions,
+): Promise<CollaborationDetail> {
+  return connection
+    .request({ method: 'POST', path: BASE, body: request, schema: collaborationEnvelope }, options)
+    .then((body) => body.collaboration);
 }
 
 /** Reads a collaboration with its memberships (`GET /api/v1/collaborations/{id}`). */
@@ -38,23 +44,47 @@ export function getCollaboration(connection: SvcConnection<'bearer'>, id: string
 }
 
 /** Lists collaborations, oldest first (`GET /api/v1/collaborations`): the account's, or a person's own. */
-export function listCollaborations(connection: SvcConnection<'bearer'>, query?: CollaborationQuery, options?: CallOptions): SvcList<Collaboration> {
+export function listCollaborations(
+  connection: SvcConnection<'bearer'>,
+  query?: CollaborationQuery,
+  options?: CallOptions,
+): SvcList<Collaboration> {
   return listEndpoint(connection, BASE, collaborationList, 'collaborations', query, options);
 }
 
 /** Dissolves a collaboration, for good (`POST /api/v1/collaborations/{id}/dissolve`; the initiator or an API token). */
-export function dissolveCollaboration(connection: SvcConnection<'bearer'>, id: string, options?: WriteOptions): Promise<CollaborationDetail> {
-  return connection.request({ method: 'POST', path: path(id, '/dissolve'), schema: collaborationEnvelope }, options).then((body) => body.collaboration);
+export function dissolveCollaboration(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  options?: WriteOptions,
+): Promise<CollaborationDetail> {
+  return connection
+    .request({ method: 'POST', path: path(id, '/dissolve'), schema: collaborationEnvelope }, options)
+    .then((body) => body.collaboration);
 }
 
 /** Adds a member to a pending collaboration (`POST /api/v1/collaborations/{id}/memberships`; the initiator or an API token). */
-export function addCollaborationMember(connection: SvcConnection<'bearer'>, id: string, request: AddMembershipRequest, options?: WriteOptions): Promise<CollaborationMembership> {
-  return connection.request({ method: 'POST', path: path(id, '/memberships'), body: request, schema: membershipEnvelope }, options).then((body) => body.membership);
+export function addCollaborationMember(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  request: AddMembershipRequest,
+  options?: WriteOptions,
+): Promise<CollaborationMembership> {
+  return connection
+    .request({ method: 'POST', path: path(id, '/memberships'), body: request, schema: membershipEnvelope }, options)
+    .then((body) => body.membership);
 }
 
 /** Reads a membership (`GET /api/v1/collaborations/{id}/memberships/{membership_id}`). */
-export function getCollaborationMembership(connection: SvcConnection<'bearer'>, id: string, membershipId: string, options?: CallOptions): Promise<CollaborationMembership> {
-  return connection.request({ method: 'GET', path: membershipPath(id, membershipId), schema: membershipEnvelope }, options).then((body) => body.membership);
+export function getCollaborationMembership(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  membershipId: string,
+  options?: CallOptions,
+): Promise<CollaborationMembership> {
+  return connection
+    .request({ method: 'GET', path: membershipPath(id, membershipId), schema: membershipEnvelope }, options)
+    .then((body) => body.membership);
 }
 
 /**
@@ -62,15 +92,27 @@ export function getCollaborationMembership(connection: SvcConnection<'bearer'>, 
  * shared data categories (default: those proposed); once (409 `illegal_transition` after).
  */
 export function signCollaborationMembership(
-  connection: SvcConnection<'bearer'>, id: string, membershipId: string, request: SignMembershipRequest = {}, options?: WriteOptions,
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  membershipId: string,
+  request: SignMembershipRequest = {},
+  options?: WriteOptions,
 ): Promise<CollaborationMembership> {
-  return connection.request({ method: 'POST', path: membershipPath(id, membershipId, '/sign'), body: request, schema: membershipEnvelope }, options)
+  return connection
+    .request({ method: 'POST', path: membershipPath(id, membershipId, '/sign'), body: request, schema: membershipEnvelope }, options)
     .then((body) => body.membership);
 }
 
 /** Ends a membership (`POST …/memberships/{membership_id}/revoke`; the member, the initiator or an API token), once. */
-export function revokeCollaborationMembership(connection: SvcConnection<'bearer'>, id: string, membershipId: string, options?: WriteOptions): Promise<CollaborationMembership> {
-  return connection.request({ method: 'POST', path: membershipPath(id, membershipId, '/revoke'), schema: membershipEnvelope }, options).then((body) => body.membership);
+export function revokeCollaborationMembership(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  membershipId: string,
+  options?: WriteOptions,
+): Promise<CollaborationMembership> {
+  return connection
+    .request({ method: 'POST', path: membershipPath(id, membershipId, '/revoke'), schema: membershipEnvelope }, options)
+    .then((body) => body.membership);
 }
 
 /** `svc.collaborations`. */
@@ -88,7 +130,12 @@ export interface CollaborationsResource {
   /** Reads a membership; see {@link getCollaborationMembership}. */
   getMembership(id: string, membershipId: string, options?: CallOptions): Promise<CollaborationMembership>;
   /** Signs a membership; see {@link signCollaborationMembership}. */
-  signMembership(id: string, membershipId: string, request?: SignMembershipRequest, options?: WriteOptions): Promise<CollaborationMembership>;
+  signMembership(
+    id: string,
+    membershipId: string,
+    request?: SignMembershipRequest,
+    options?: WriteOptions,
+  ): Promise<CollaborationMembership>;
   /** Ends a membership; see {@link revokeCollaborationMembership}. */
   revokeMembership(id: string, membershipId: string, options?: WriteOptions): Promise<CollaborationMembership>;
 }

@@ -38,13 +38,25 @@ describe('comply resources against the reference server', () => {
     for await (const change of svc.governance.changes()) log.push(change.type);
     assert.deepEqual(log, ['module.disabled', 'module.enabled', 'governance.updated']);
     assert.equal((await rejection(svc.governance.update({ allowed_countries: ['ZZ'] }), SvcValidationError)).status, 422);
-    const reader = createClient({ baseUrl: server.url, apiToken: ((await (await server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: 'r', permissions: ['read'] } } })).json()) as { api_token: { token: string } }).api_token.token });
+    const reader = createClient({
+      baseUrl: server.url,
+      apiToken: (
+        (await (
+          await server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: 'r', permissions: ['read'] } } })
+        ).json()) as { api_token: { token: string } }
+      ).api_token.token,
+    });
     await rejection(reader.governance.update({ dsar_due_days: 5 }), SvcPermissionError);
   });
 
   it('opens a clean room, queries it, lists its queries, closes it', async () => {
     const agreement = await svc.agreements.create({
-      agreement: { title: 'Data collaboration', document: { text: TEXT, sha256: createHash('sha256').update(TEXT).digest('hex') }, quorum: 1, parties: [{ email: 'lena@example.com', home_country: 'US' }] },
+      agreement: {
+        title: 'Data collaboration',
+        document: { text: TEXT, sha256: createHash('sha256').update(TEXT).digest('hex') },
+        quorum: 1,
+        parties: [{ email: 'lena@example.com', home_country: 'US' }],
+      },
     });
     const token = agreement.party_details[0]!.session_token;
     await signAsParty(server.url, token, 'Lena');
@@ -53,12 +65,19 @@ describe('comply resources against the reference server', () => {
     assert.equal(room.status, 'active');
     assert.equal((await svc.cleanRooms.get(room.id)).id, room.id);
     const rooms = await svc.cleanRooms.list({ status: 'active' }).page();
-    assert.deepEqual(rooms.items.map((r) => r.id), [room.id]);
+    assert.deepEqual(
+      rooms.items.map((r) => r.id),
+      [room.id],
+    );
 
     const exact = await svc.cleanRooms.query(room.id, { computation_type: 'count', query_definition: {} });
     assert.equal(exact.status, 'completed');
     assert.equal(exact.result?.noise, null);
-    const noisy = await svc.cleanRooms.query(room.id, { computation_type: 'count_by_purpose', query_definition: {}, privacy_parameters: { epsilon: 1 } });
+    const noisy = await svc.cleanRooms.query(room.id, {
+      computation_type: 'count_by_purpose',
+      query_definition: {},
+      privacy_parameters: { epsilon: 1 },
+    });
     assert.equal(noisy.result?.noise?.mechanism, 'geometric');
     assert.equal((await svc.cleanRooms.getQuery(room.id, noisy.id)).id, noisy.id);
     const ids = [];
@@ -76,13 +95,21 @@ describe('comply resources against the reference server', () => {
     assert.equal(meeting.duration_minutes, 30);
     assert.equal(meeting.template, server.sandbox.flow_id);
     assert.equal((await svc.meetingConsents.get(meeting.id)).title, 'Design review');
-    const decision = await svc.decisions.create({ kind: 'consent', subject_ref: meeting.template, delivery_mode: 'redirect', meeting_id: meeting.id });
+    const decision = await svc.decisions.create({
+      kind: 'consent',
+      subject_ref: meeting.template,
+      delivery_mode: 'redirect',
+      meeting_id: meeting.id,
+    });
     assert.equal(decision.meeting_id, meeting.id);
     const listed = [];
     for await (const m of svc.meetingConsents.list({ status: 'in_progress' })) listed.push(m.id);
     assert.deepEqual(listed, [meeting.id]);
     assert.equal((await svc.meetingConsents.cancel(meeting.id)).status, 'cancelled');
-    const refused = await rejection(svc.decisions.create({ kind: 'consent', subject_ref: meeting.template, delivery_mode: 'redirect', meeting_id: meeting.id }), SvcHttpError);
+    const refused = await rejection(
+      svc.decisions.create({ kind: 'consent', subject_ref: meeting.template, delivery_mode: 'redirect', meeting_id: meeting.id }),
+      SvcHttpError,
+    );
     assert.deepEqual([refused.status, refused.reason], [409, 'meeting_closed']);
     await rejection(svc.meetingConsents.create({ duration_minutes: 0 }), SvcValidationError);
   });

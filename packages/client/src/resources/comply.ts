@@ -61,8 +61,15 @@ export function getModule(connection: SvcConnection<'bearer'>, key: ModuleKey, o
  * Enables or disables a module (`PATCH /api/v1/modules/{key}`, an API token holding `admin`); the change is logged in
  * the governance change log. While `comply` is disabled, new clean rooms, queries and meeting consents are refused.
  */
-export function updateModule(connection: SvcConnection<'bearer'>, key: ModuleKey, enabled: boolean, options?: WriteOptions): Promise<ProductModule> {
-  return connection.request({ method: 'PATCH', path: at(MODULES, key), body: { module: { enabled } }, schema: moduleEnvelope }, options).then((body) => body.module);
+export function updateModule(
+  connection: SvcConnection<'bearer'>,
+  key: ModuleKey,
+  enabled: boolean,
+  options?: WriteOptions,
+): Promise<ProductModule> {
+  return connection
+    .request({ method: 'PATCH', path: at(MODULES, key), body: { module: { enabled } }, schema: moduleEnvelope }, options)
+    .then((body) => body.module);
 }
 
 // ---- governance ---------------------------------------------------------------------------------------------
@@ -73,12 +80,22 @@ export function getGovernance(connection: SvcConnection<'bearer'>, options?: Cal
 }
 
 /** Changes governance settings (`PATCH /api/v1/governance`, `admin`): the named ones change, the rest keep their values. */
-export function updateGovernance(connection: SvcConnection<'bearer'>, changes: UpdateGovernanceRequest['governance'], options?: WriteOptions): Promise<Governance> {
-  return connection.request({ method: 'PATCH', path: GOVERNANCE, body: { governance: changes }, schema: governanceEnvelope }, options).then((body) => body.governance);
+export function updateGovernance(
+  connection: SvcConnection<'bearer'>,
+  changes: UpdateGovernanceRequest['governance'],
+  options?: WriteOptions,
+): Promise<Governance> {
+  return connection
+    .request({ method: 'PATCH', path: GOVERNANCE, body: { governance: changes }, schema: governanceEnvelope }, options)
+    .then((body) => body.governance);
 }
 
 /** The governance change log, oldest first (`GET /api/v1/governance/changes`): each setting or module changed, from and to. */
-export function listGovernanceChanges(connection: SvcConnection<'bearer'>, query?: ListQuery, options?: CallOptions): SvcList<GovernanceChange> {
+export function listGovernanceChanges(
+  connection: SvcConnection<'bearer'>,
+  query?: ListQuery,
+  options?: CallOptions,
+): SvcList<GovernanceChange> {
   return listEndpoint(connection, `${GOVERNANCE}/changes`, governanceChangeList, 'governance_changes', query, options);
 }
 
@@ -89,8 +106,14 @@ export function listGovernanceChanges(connection: SvcConnection<'bearer'>, query
  * the account's applications named as `participants`. The room lives in the agreement's cell (a client following
  * 421 answers reaches it) and computes over that cell's records.
  */
-export function createCleanRoom(connection: SvcConnection<'bearer'>, request: CreateCleanRoomRequest, options?: WriteOptions): Promise<CleanRoom> {
-  return connection.request({ method: 'POST', path: ROOMS, body: request, schema: cleanRoomEnvelope }, options).then((body) => body.clean_room);
+export function createCleanRoom(
+  connection: SvcConnection<'bearer'>,
+  request: CreateCleanRoomRequest,
+  options?: WriteOptions,
+): Promise<CleanRoom> {
+  return connection
+    .request({ method: 'POST', path: ROOMS, body: request, schema: cleanRoomEnvelope }, options)
+    .then((body) => body.clean_room);
 }
 
 /** Reads a clean room (`GET /api/v1/clean_rooms/{id}`). */
@@ -99,31 +122,55 @@ export function getCleanRoom(connection: SvcConnection<'bearer'>, id: string, op
 }
 
 /** Lists the account's clean rooms of the cell, oldest first (`GET /api/v1/clean_rooms`). */
-export function listCleanRooms(connection: SvcConnection<'bearer'>, query?: CleanRoomQueryFilter, options?: CallOptions): SvcList<CleanRoom> {
+export function listCleanRooms(
+  connection: SvcConnection<'bearer'>,
+  query?: CleanRoomQueryFilter,
+  options?: CallOptions,
+): SvcList<CleanRoom> {
   return listEndpoint(connection, ROOMS, cleanRoomList, 'clean_rooms', query, options);
 }
 
 /** Closes an active clean room (`POST /api/v1/clean_rooms/{id}/close`); a closed or expired room is a 409. */
 export function closeCleanRoom(connection: SvcConnection<'bearer'>, id: string, options?: WriteOptions): Promise<CleanRoom> {
-  return connection.request({ method: 'POST', path: at(ROOMS, id, '/close'), schema: cleanRoomEnvelope }, options).then((body) => body.clean_room);
+  return connection
+    .request({ method: 'POST', path: at(ROOMS, id, '/close'), schema: cleanRoomEnvelope }, options)
+    .then((body) => body.clean_room);
 }
 
 /**
  * Runs a query in a clean room (`POST /api/v1/clean_rooms/{id}/queries`, `write`): an aggregate computation whose
  * result holds counts per bucket, small buckets suppressed, noisy when `privacy_parameters` asks.
  */
-export function createCleanRoomQuery(connection: SvcConnection<'bearer'>, roomId: string, request: CreateCleanRoomQueryRequest, options?: WriteOptions): Promise<CleanRoomQuery> {
-  return connection.request({ method: 'POST', path: at(ROOMS, roomId, '/queries'), body: request, schema: cleanRoomQueryEnvelope }, options).then((body) => body.query);
+export function createCleanRoomQuery(
+  connection: SvcConnection<'bearer'>,
+  roomId: string,
+  request: CreateCleanRoomQueryRequest,
+  options?: WriteOptions,
+): Promise<CleanRoomQuery> {
+  return connection
+    .request({ method: 'POST', path: at(ROOMS, roomId, '/queries'), body: request, schema: cleanRoomQueryEnvelope }, options)
+    .then((body) => body.query);
 }
 
 /** Reads a query with its result (`GET /api/v1/clean_rooms/{id}/queries/{query_id}`). */
-export function getCleanRoomQuery(connection: SvcConnection<'bearer'>, roomId: string, queryId: string, options?: CallOptions): Promise<CleanRoomQuery> {
-  return connection.request({ method: 'GET', path: at(ROOMS, roomId, `/queries/${encodeURIComponent(queryId)}`), schema: cleanRoomQueryEnvelope }, options)
+export function getCleanRoomQuery(
+  connection: SvcConnection<'bearer'>,
+  roomId: string,
+  queryId: string,
+  options?: CallOptions,
+): Promise<CleanRoomQuery> {
+  return connection
+    .request({ method: 'GET', path: at(ROOMS, roomId, `/queries/${encodeURIComponent(queryId)}`), schema: cleanRoomQueryEnvelope }, options)
     .then((body) => body.query);
 }
 
 /** Lists a room's queries, oldest first (`GET /api/v1/clean_rooms/{id}/queries`). */
-export function listCleanRoomQueries(connection: SvcConnection<'bearer'>, roomId: string, query?: ListQuery, options?: CallOptions): SvcList<CleanRoomQuerySummary> {
+export function listCleanRoomQueries(
+  connection: SvcConnection<'bearer'>,
+  roomId: string,
+  query?: ListQuery,
+  options?: CallOptions,
+): SvcList<CleanRoomQuerySummary> {
   return listEndpoint(connection, at(ROOMS, roomId, '/queries'), cleanRoomQueryList, 'queries', query, options);
 }
 
@@ -133,23 +180,37 @@ export function listCleanRoomQueries(connection: SvcConnection<'bearer'>, roomId
  * Creates a meeting consent (`POST /api/v1/meeting_consents`, `write`; every field optional): decisions for the
  * meeting name it in `meeting_id` and use its `template`.
  */
-export function createMeetingConsent(connection: SvcConnection<'bearer'>, request: CreateMeetingConsentRequest = {}, options?: WriteOptions): Promise<MeetingConsent> {
-  return connection.request({ method: 'POST', path: MEETINGS, body: request, schema: meetingConsentEnvelope }, options).then((body) => body.meeting_consent);
+export function createMeetingConsent(
+  connection: SvcConnection<'bearer'>,
+  request: CreateMeetingConsentRequest = {},
+  options?: WriteOptions,
+): Promise<MeetingConsent> {
+  return connection
+    .request({ method: 'POST', path: MEETINGS, body: request, schema: meetingConsentEnvelope }, options)
+    .then((body) => body.meeting_consent);
 }
 
 /** Reads a meeting consent (`GET /api/v1/meeting_consents/{id}`). */
 export function getMeetingConsent(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<MeetingConsent> {
-  return connection.request({ method: 'GET', path: at(MEETINGS, id), schema: meetingConsentEnvelope }, options).then((body) => body.meeting_consent);
+  return connection
+    .request({ method: 'GET', path: at(MEETINGS, id), schema: meetingConsentEnvelope }, options)
+    .then((body) => body.meeting_consent);
 }
 
 /** Lists the account's meeting consents, oldest first (`GET /api/v1/meeting_consents`). */
-export function listMeetingConsents(connection: SvcConnection<'bearer'>, query?: MeetingConsentQuery, options?: CallOptions): SvcList<MeetingConsent> {
+export function listMeetingConsents(
+  connection: SvcConnection<'bearer'>,
+  query?: MeetingConsentQuery,
+  options?: CallOptions,
+): SvcList<MeetingConsent> {
   return listEndpoint(connection, MEETINGS, meetingConsentList, 'meeting_consents', query, options);
 }
 
 /** Cancels a scheduled or running meeting (`POST /api/v1/meeting_consents/{id}/cancel`); an ended or cancelled one is a 409. */
 export function cancelMeetingConsent(connection: SvcConnection<'bearer'>, id: string, options?: WriteOptions): Promise<MeetingConsent> {
-  return connection.request({ method: 'POST', path: at(MEETINGS, id, '/cancel'), schema: meetingConsentEnvelope }, options).then((body) => body.meeting_consent);
+  return connection
+    .request({ method: 'POST', path: at(MEETINGS, id, '/cancel'), schema: meetingConsentEnvelope }, options)
+    .then((body) => body.meeting_consent);
 }
 
 // ---- resources ----------------------------------------------------------------------------------------------

@@ -35,9 +35,9 @@ describe('connect against the reference server', () => {
     const personId = me.kind === 'person' ? me.person.id : '';
     const user = await svc.accounts.addUser(account.id, { user_id: personId });
     assert.equal(user.user_id, personId);
-    const owned = await svc.accounts.update(account.id, { name: 'Ada\'s shop', owner_id: personId });
+    const owned = await svc.accounts.update(account.id, { name: "Ada's shop", owner_id: personId });
     assert.equal(owned.owner_id, personId);
-    assert.equal(owned.name, 'Ada\'s shop');
+    assert.equal(owned.name, "Ada's shop");
     const refused = await rejection(svc.accounts.removeUser(account.id, user.id), SvcHttpError);
     assert.equal(refused.status, 409);
     assert.equal(refused.reason, 'owner_cannot_be_removed');
@@ -53,7 +53,10 @@ describe('connect against the reference server', () => {
     assert.equal(connection.status, 'active');
     assert.equal(connection.trust_tier, 'connected');
     const listed = await laptop.connections.list().page();
-    assert.deepEqual(listed.items.map((c) => c.id), [connection.id]);
+    assert.deepEqual(
+      listed.items.map((c) => c.id),
+      [connection.id],
+    );
     const suspended = await laptop.connections.suspend(connection.id, { reason: 'Travelling' });
     assert.equal(suspended.suspensions[0]?.reason, 'Travelling');
     const illegal = await rejection(laptop.connections.suspend(connection.id, { reason: 'Again' }), SvcHttpError);
@@ -71,7 +74,10 @@ describe('connect against the reference server', () => {
   it('pairs a second device by code; a wrong code is a validation error; the pairing is revoked', async () => {
     const link = await laptop.deviceLinks.create({ device_name: 'Laptop' });
     assert.match(link.code, /^[A-Z2-9]{4}-[A-Z2-9]{4}$/);
-    const wrong = await rejection(phone.deviceLinks.claim({ code: link.code === 'AAAA-AAAA' ? 'BBBB-BBBB' : 'AAAA-AAAA', device_name: 'Phone' }), SvcValidationError);
+    const wrong = await rejection(
+      phone.deviceLinks.claim({ code: link.code === 'AAAA-AAAA' ? 'BBBB-BBBB' : 'AAAA-AAAA', device_name: 'Phone' }),
+      SvcValidationError,
+    );
     assert.equal(wrong.reason, 'invalid_code');
     assert.equal((await laptop.deviceLinks.get(link.id)).attempts_remaining, 4);
     const pairing = await phone.deviceLinks.claim({ code: link.code, device_name: 'Phone' });
@@ -80,7 +86,10 @@ describe('connect against the reference server', () => {
     assert.equal((await laptop.deviceLinks.get(link.id)).status, 'claimed');
     const used = await rejection(phone.deviceLinks.claim({ code: link.code, device_name: 'Phone' }), SvcHttpError);
     assert.equal(used.reason, 'device_link_used');
-    assert.deepEqual((await svc.trustPairings.list().page()).items.map((p) => p.id), [pairing.id]);
+    assert.deepEqual(
+      (await svc.trustPairings.list().page()).items.map((p) => p.id),
+      [pairing.id],
+    );
     assert.equal((await laptop.trustPairings.revoke(pairing.id)).status, 'revoked');
 
     const expiring = await laptop.deviceLinks.create();
@@ -104,7 +113,7 @@ describe('connect across country cells through the client', () => {
   });
   after(() => cells.dispose());
 
-  it('reads a DE person\'s connection through the US cell by following the 421 to DE', async () => {
+  it("reads a DE person's connection through the US cell by following the 421 to DE", async () => {
     const de = cells.cells.DE!;
     const us = cells.cells.US!;
     const dora = createClient({ baseUrl: de.url, accessToken: (await signInPerson(de, 'dora@example.de')).access_token });

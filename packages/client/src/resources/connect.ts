@@ -51,9 +51,17 @@ export function getAccount(connection: SvcConnection<'bearer'>, id: string, opti
  * Renames the account (`write`) or hands it to a new owner (`admin`; `owner_id` is one of its users' `user_id`, or the
  * account's id for the organisation itself): `PATCH /api/v1/accounts/{id}`.
  */
-export function updateAccount(connection: SvcConnection<'bearer'>, id: string, changes: UpdateAccountRequest['account'], options?: WriteOptions): Promise<Account> {
+export function updateAccount(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  changes: UpdateAccountRequest['account'],
+  options?: WriteOptions,
+): Promise<Account> {
   return connection
-    .request({ method: 'PATCH', path: at(ACCOUNTS, id), body: { account: changes } satisfies UpdateAccountRequest, schema: accountEnvelope }, options)
+    .request(
+      { method: 'PATCH', path: at(ACCOUNTS, id), body: { account: changes } satisfies UpdateAccountRequest, schema: accountEnvelope },
+      options,
+    )
     .then((body) => body.account);
 }
 
@@ -61,15 +69,28 @@ export function updateAccount(connection: SvcConnection<'bearer'>, id: string, c
  * Adds a person of the account (`prs_…`) as one of its users (`POST /api/v1/accounts/{id}/account_users`, `admin`),
  * at the person's home cell (the client follows a 421 there).
  */
-export function addAccountUser(connection: SvcConnection<'bearer'>, accountId: string, request: CreateAccountUserRequest, options?: WriteOptions): Promise<AccountUser> {
+export function addAccountUser(
+  connection: SvcConnection<'bearer'>,
+  accountId: string,
+  request: CreateAccountUserRequest,
+  options?: WriteOptions,
+): Promise<AccountUser> {
   return connection
     .request({ method: 'POST', path: at(ACCOUNTS, accountId, '/account_users'), body: request, schema: accountUserEnvelope }, options)
     .then((body) => body.account_user);
 }
 
 /** Removes an account user (`DELETE /api/v1/accounts/{id}/account_users/{account_user_id}`, `admin`); not the owner. */
-export async function removeAccountUser(connection: SvcConnection<'bearer'>, accountId: string, accountUserId: string, options?: CallOptions): Promise<void> {
-  await connection.request({ method: 'DELETE', path: at(ACCOUNTS, accountId, `/account_users/${encodeURIComponent(accountUserId)}`) }, options);
+export async function removeAccountUser(
+  connection: SvcConnection<'bearer'>,
+  accountId: string,
+  accountUserId: string,
+  options?: CallOptions,
+): Promise<void> {
+  await connection.request(
+    { method: 'DELETE', path: at(ACCOUNTS, accountId, `/account_users/${encodeURIComponent(accountUserId)}`) },
+    options,
+  );
 }
 
 // ---- Connections ------------------------------------------------------------------------------------------------
@@ -86,8 +107,14 @@ export type ConnectionQuery = ListQuery & {
  * Connects the calling person to an application of the account (`POST /api/v1/connections`, a person's access
  * token). A connection that is not disconnected is answered as it is.
  */
-export function createConnection(connection: SvcConnection<'bearer'>, request: CreateConnectionRequest, options?: WriteOptions): Promise<ConnectionDetail> {
-  return connection.request({ method: 'POST', path: CONNECTIONS, body: request, schema: connectionEnvelope }, options).then((body) => body.connection);
+export function createConnection(
+  connection: SvcConnection<'bearer'>,
+  request: CreateConnectionRequest,
+  options?: WriteOptions,
+): Promise<ConnectionDetail> {
+  return connection
+    .request({ method: 'POST', path: CONNECTIONS, body: request, schema: connectionEnvelope }, options)
+    .then((body) => body.connection);
 }
 
 /** Lists connections (`GET /api/v1/connections`): a person's own with their token, the account's with an API token. */
@@ -97,17 +124,28 @@ export function listConnections(connection: SvcConnection<'bearer'>, query?: Con
 
 /** Reads a connection with the policies in force and its suspensions (`GET /api/v1/connections/{id}`). */
 export function getConnection(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<ConnectionDetail> {
-  return connection.request({ method: 'GET', path: at(CONNECTIONS, id), schema: connectionEnvelope }, options).then((body) => body.connection);
+  return connection
+    .request({ method: 'GET', path: at(CONNECTIONS, id), schema: connectionEnvelope }, options)
+    .then((body) => body.connection);
 }
 
 /** Suspends an active connection with a reason (`POST /api/v1/connections/{id}/suspend`). */
-export function suspendConnection(connection: SvcConnection<'bearer'>, id: string, request: SuspendConnectionRequest, options?: WriteOptions): Promise<ConnectionDetail> {
-  return connection.request({ method: 'POST', path: at(CONNECTIONS, id, '/suspend'), body: request, schema: connectionEnvelope }, options).then((body) => body.connection);
+export function suspendConnection(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  request: SuspendConnectionRequest,
+  options?: WriteOptions,
+): Promise<ConnectionDetail> {
+  return connection
+    .request({ method: 'POST', path: at(CONNECTIONS, id, '/suspend'), body: request, schema: connectionEnvelope }, options)
+    .then((body) => body.connection);
 }
 
 /** Resumes a suspended connection; only the party that suspended it can (`POST /api/v1/connections/{id}/resume`). */
 export function resumeConnection(connection: SvcConnection<'bearer'>, id: string, options?: WriteOptions): Promise<ConnectionDetail> {
-  return connection.request({ method: 'POST', path: at(CONNECTIONS, id, '/resume'), schema: connectionEnvelope }, options).then((body) => body.connection);
+  return connection
+    .request({ method: 'POST', path: at(CONNECTIONS, id, '/resume'), schema: connectionEnvelope }, options)
+    .then((body) => body.connection);
 }
 
 /**
@@ -130,7 +168,11 @@ export type TrustPairingQuery = ListQuery & { status?: 'active' | 'revoked' | un
  * Makes a device link on the person's first device (`POST /api/v1/device_links`, their access token): show its
  * `code` (`XXXX-XXXX`, valid ten minutes, once) and type it on the second device.
  */
-export function createDeviceLink(connection: SvcConnection<'bearer'>, request: CreateDeviceLinkRequest = {}, options?: WriteOptions): Promise<DeviceLink & { code: string }> {
+export function createDeviceLink(
+  connection: SvcConnection<'bearer'>,
+  request: CreateDeviceLinkRequest = {},
+  options?: WriteOptions,
+): Promise<DeviceLink & { code: string }> {
   return connection.request({ method: 'POST', path: DEVICE_LINKS, body: request, schema: deviceLinkEnvelope }, options).then((body) => {
     const { code } = body.device_link;
     if (code === undefined) throw new SvcResponseValidationError('The device link came back without its code.');
@@ -145,35 +187,53 @@ export function listDeviceLinks(connection: SvcConnection<'bearer'>, query?: Dev
 
 /** Reads a device link: the first device waits for `claimed` (`GET /api/v1/device_links/{id}`). */
 export function getDeviceLink(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<DeviceLink> {
-  return connection.request({ method: 'GET', path: at(DEVICE_LINKS, id), schema: deviceLinkEnvelope }, options).then((body) => body.device_link);
+  return connection
+    .request({ method: 'GET', path: at(DEVICE_LINKS, id), schema: deviceLinkEnvelope }, options)
+    .then((body) => body.device_link);
 }
 
 /** Cancels a pending device link (`POST /api/v1/device_links/{id}/cancel`). */
 export function cancelDeviceLink(connection: SvcConnection<'bearer'>, id: string, options?: WriteOptions): Promise<DeviceLink> {
-  return connection.request({ method: 'POST', path: at(DEVICE_LINKS, id, '/cancel'), schema: deviceLinkEnvelope }, options).then((body) => body.device_link);
+  return connection
+    .request({ method: 'POST', path: at(DEVICE_LINKS, id, '/cancel'), schema: deviceLinkEnvelope }, options)
+    .then((body) => body.device_link);
 }
 
 /**
  * Claims a device link on the second device with the same person's access token from another sign-in
  * (`POST /api/v1/device_links/claim`): the trust pairing of the two devices.
  */
-export function claimDeviceLink(connection: SvcConnection<'bearer'>, request: ClaimDeviceLinkRequest, options?: WriteOptions): Promise<TrustPairing> {
-  return connection.request({ method: 'POST', path: `${DEVICE_LINKS}/claim`, body: request, schema: trustPairingEnvelope }, options).then((body) => body.trust_pairing);
+export function claimDeviceLink(
+  connection: SvcConnection<'bearer'>,
+  request: ClaimDeviceLinkRequest,
+  options?: WriteOptions,
+): Promise<TrustPairing> {
+  return connection
+    .request({ method: 'POST', path: `${DEVICE_LINKS}/claim`, body: request, schema: trustPairingEnvelope }, options)
+    .then((body) => body.trust_pairing);
 }
 
 /** Lists trust pairings (`GET /api/v1/trust_pairings`): a person's own, or the account's with an API token. */
-export function listTrustPairings(connection: SvcConnection<'bearer'>, query?: TrustPairingQuery, options?: CallOptions): SvcList<TrustPairing> {
+export function listTrustPairings(
+  connection: SvcConnection<'bearer'>,
+  query?: TrustPairingQuery,
+  options?: CallOptions,
+): SvcList<TrustPairing> {
   return listEndpoint(connection, PAIRINGS, trustPairingList, 'trust_pairings', query, options);
 }
 
 /** Reads a trust pairing (`GET /api/v1/trust_pairings/{id}`). */
 export function getTrustPairing(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<TrustPairing> {
-  return connection.request({ method: 'GET', path: at(PAIRINGS, id), schema: trustPairingEnvelope }, options).then((body) => body.trust_pairing);
+  return connection
+    .request({ method: 'GET', path: at(PAIRINGS, id), schema: trustPairingEnvelope }, options)
+    .then((body) => body.trust_pairing);
 }
 
 /** Revokes a trust pairing (`POST /api/v1/trust_pairings/{id}/revoke`). */
 export function revokeTrustPairing(connection: SvcConnection<'bearer'>, id: string, options?: WriteOptions): Promise<TrustPairing> {
-  return connection.request({ method: 'POST', path: at(PAIRINGS, id, '/revoke'), schema: trustPairingEnvelope }, options).then((body) => body.trust_pairing);
+  return connection
+    .request({ method: 'POST', path: at(PAIRINGS, id, '/revoke'), schema: trustPairingEnvelope }, options)
+    .then((body) => body.trust_pairing);
 }
 
 // ---- Resource objects -------------------------------------------------------------------------------------------

@@ -4,20 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '../lib/connection.js';
 import { createClient, type SvcClient } from '../lib/client.js';
-import {
-  SvcConfigurationError,
-  SvcNetworkError,
-  SvcNotFoundError,
-  SvcPermissionError,
-  SvcValidationError,
-} from '../lib/errors.js';
+import { SvcConfigurationError, SvcNetworkError, SvcNotFoundError, SvcPermissionError, SvcValidationError } from '../lib/errors.js';
 import type { FetchImplementation } from '../lib/options.js';
 import type { ImportRow } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { createConsentRecord } from './consent-records.js';
 import { rejection } from '../testing/rejection.test.helper.js';
-
 
 /**
  * A fetch that lets the first POST to `path` reach the server, reads the answer, and then loses it on the way back
@@ -81,8 +74,14 @@ describe('consentRecords, imports and consentStatus against the reference server
       const again = await svc.consentRecords.create(request, { idempotencyKey: key });
       assert.equal(again.id, first.id);
       const viaBody = await svc.consentRecords.create({ ...request, idempotency_key: key });
-      assert.equal(viaBody.id, first.id, 'the option is sent as the Record API\'s idempotency_key');
-      const err = await rejection(svc.consentRecords.create({ ...request, decisions: { ...grantAll, newsletter: { decision: 'declined' } } }, { idempotencyKey: key }), SvcValidationError);
+      assert.equal(viaBody.id, first.id, "the option is sent as the Record API's idempotency_key");
+      const err = await rejection(
+        svc.consentRecords.create(
+          { ...request, decisions: { ...grantAll, newsletter: { decision: 'declined' } } },
+          { idempotencyKey: key },
+        ),
+        SvcValidationError,
+      );
       assert.equal(err.reason, 'idempotency_key_reused');
     });
 
@@ -90,7 +89,10 @@ describe('consentRecords, imports and consentStatus against the reference server
       const lossy = losingFirstAnswer('/api/v1/consent_records');
       const client = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token, fetch: lossy.fetch });
       const email = freshEmail();
-      const record = await client.consentRecords.create({ flow_id: flowId, subject: { email }, decisions: grantAll }, { idempotencyKey: randomUUID() });
+      const record = await client.consentRecords.create(
+        { flow_id: flowId, subject: { email }, decisions: grantAll },
+        { idempotencyKey: randomUUID() },
+      );
       assert.equal(lossy.posts(), 2, 'sent again after the network error');
       const made = JSON.parse(lossy.lost()!) as { consent_record: { id: string } };
       assert.equal(record.id, made.consent_record.id, 'the retry found the record of the lost answer instead of making another');
@@ -101,7 +103,10 @@ describe('consentRecords, imports and consentStatus against the reference server
     it('never retries a POST without an idempotency key', async () => {
       const lossy = losingFirstAnswer('/api/v1/consent_records');
       const client = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token, fetch: lossy.fetch });
-      const err = await rejection(client.consentRecords.create({ flow_id: flowId, subject: { email: freshEmail() }, decisions: grantAll }), SvcNetworkError);
+      const err = await rejection(
+        client.consentRecords.create({ flow_id: flowId, subject: { email: freshEmail() }, decisions: grantAll }),
+        SvcNetworkError,
+      );
       assert.match(err.message, /ECONNRESET/);
       assert.equal(lossy.posts(), 1);
     });
@@ -110,7 +115,10 @@ describe('consentRecords, imports and consentStatus against the reference server
       let calls = 0;
       const client = createClient({ baseUrl: server.url, apiToken: 'x', fetch: () => (calls++, Promise.reject(new Error('not reached'))) });
       await rejection(
-        client.consentRecords.create({ flow_id: flowId, subject: { email: freshEmail() }, decisions: grantAll, idempotency_key: 'a' }, { idempotencyKey: 'b' }),
+        client.consentRecords.create(
+          { flow_id: flowId, subject: { email: freshEmail() }, decisions: grantAll, idempotency_key: 'a' },
+          { idempotencyKey: 'b' },
+        ),
         SvcConfigurationError,
       );
       assert.equal(calls, 0);
@@ -118,15 +126,30 @@ describe('consentRecords, imports and consentStatus against the reference server
 
     it('refuses personal data in client_facts and a default-ticked consent as SvcValidationError', async () => {
       const facts = await rejection(
-        svc.consentRecords.create({ flow_id: flowId, subject: { email: freshEmail() }, decisions: grantAll, client_facts: { contact: 'ada@example.com' } }),
+        svc.consentRecords.create({
+          flow_id: flowId,
+          subject: { email: freshEmail() },
+          decisions: grantAll,
+          client_facts: { contact: 'ada@example.com' },
+        }),
         SvcValidationError,
       );
-      assert.ok(facts.errors.some((e) => e.path.startsWith('client_facts')), JSON.stringify(facts.errors));
+      assert.ok(
+        facts.errors.some((e) => e.path.startsWith('client_facts')),
+        JSON.stringify(facts.errors),
+      );
       const ticked = await rejection(
-        svc.consentRecords.create({ flow_id: flowId, subject: { email: freshEmail() }, decisions: { ...grantAll, newsletter: { decision: 'granted', default_checked: true } } }),
+        svc.consentRecords.create({
+          flow_id: flowId,
+          subject: { email: freshEmail() },
+          decisions: { ...grantAll, newsletter: { decision: 'granted', default_checked: true } },
+        }),
         SvcValidationError,
       );
-      assert.ok(ticked.errors.some((e) => e.code === 'default_checked'), JSON.stringify(ticked.errors));
+      assert.ok(
+        ticked.errors.some((e) => e.code === 'default_checked'),
+        JSON.stringify(ticked.errors),
+      );
     });
 
     it('withdraws some purposes, then the rest', async () => {
@@ -151,7 +174,10 @@ describe('consentRecords, imports and consentStatus against the reference server
 
     it('is refused to a publishable key by the server too (403), whatever the types say', async () => {
       const page = connect({ baseUrl: server.url, publishableKey: server.sandbox.publishable_key });
-      const err = await rejection(createConsentRecord(page as never, { flow_id: flowId, subject: { email: freshEmail() }, decisions: grantAll }), SvcPermissionError);
+      const err = await rejection(
+        createConsentRecord(page as never, { flow_id: flowId, subject: { email: freshEmail() }, decisions: grantAll }),
+        SvcPermissionError,
+      );
       assert.equal(err.reason, 'publishable_key_not_allowed');
     });
   });
@@ -175,7 +201,10 @@ describe('consentRecords, imports and consentStatus against the reference server
     });
 
     it('imports rows, refusing one by name while the others proceed, and reads the import back', async () => {
-      const records = [...rows(3, 'imp'), { ...rows(1, 'imp-bad')[0]!, decisions: { ...grantAll, unheard_of: { decision: 'granted' as const } } }];
+      const records = [
+        ...rows(3, 'imp'),
+        { ...rows(1, 'imp-bad')[0]!, decisions: { ...grantAll, unheard_of: { decision: 'granted' as const } } },
+      ];
       const done = await svc.consentRecords.imports.create({ flow_id: flowId, records }, { idempotencyKey: randomUUID() });
       assert.equal(done.status, 'completed');
       assert.equal(done.accepted_count, 3);
@@ -199,24 +228,39 @@ describe('consentRecords, imports and consentStatus against the reference server
       const rows4 = rows(4, 'rerun').map((row, index) => ({ ...row, idempotency_key: `${key}:${index}` }));
       const fresh = await svc.consentRecords.imports.create({ flow_id: flowId, records: rows4 });
       assert.notEqual(fresh.id, first.id);
-      assert.deepEqual(fresh.results.map((r) => r.record_id), first.results.map((r) => r.record_id));
-      assert.ok(fresh.results.every((r) => r.existing === true), 'every row found its earlier record');
+      assert.deepEqual(
+        fresh.results.map((r) => r.record_id),
+        first.results.map((r) => r.record_id),
+      );
+      assert.ok(
+        fresh.results.every((r) => r.existing === true),
+        'every row found its earlier record',
+      );
     });
 
     it('retries an import whose answer was lost, finding the records the first attempt made', async () => {
       const lossy = losingFirstAnswer('/api/v1/consent_records/imports');
       const client = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token, fetch: lossy.fetch });
-      const done = await client.consentRecords.imports.create({ flow_id: flowId, records: rows(2, 'lossy') }, { idempotencyKey: randomUUID() });
+      const done = await client.consentRecords.imports.create(
+        { flow_id: flowId, records: rows(2, 'lossy') },
+        { idempotencyKey: randomUUID() },
+      );
       assert.equal(lossy.posts(), 2);
       const made = (JSON.parse(lossy.lost()!) as { import: { id: string; results: { record_id: string }[] } }).import;
       // The retry carries the same Idempotency-Key, so the server answers with the import the lost answer described.
       assert.equal(done.id, made.id);
-      assert.deepEqual(done.results.map((r) => r.record_id), made.results.map((r) => r.record_id));
+      assert.deepEqual(
+        done.results.map((r) => r.record_id),
+        made.results.map((r) => r.record_id),
+      );
     });
 
     it('refuses more than 5,000 rows before anything runs', async () => {
       const err = await rejection(svc.consentRecords.imports.create({ flow_id: flowId, records: rows(5001, 'big') }), SvcValidationError);
-      assert.ok(err.errors.some((e) => e.path === 'records'), JSON.stringify(err.errors.slice(0, 3)));
+      assert.ok(
+        err.errors.some((e) => e.path === 'records'),
+        JSON.stringify(err.errors.slice(0, 3)),
+      );
     });
   });
 
@@ -225,14 +269,16 @@ describe('consentRecords, imports and consentStatus against the reference server
     let recordId: string;
     before(async () => {
       email = freshEmail('status');
-      recordId = (await svc.consentRecords.create({
-        flow_id: flowId,
-        subject: { email, external_id: 'crm-status' },
-        decisions: { ...grantAll, research: { decision: 'declined' } },
-      })).id;
+      recordId = (
+        await svc.consentRecords.create({
+          flow_id: flowId,
+          subject: { email, external_id: 'crm-status' },
+          decisions: { ...grantAll, research: { decision: 'declined' } },
+        })
+      ).id;
     });
 
-    it('reads one person\'s status by email, external id and person id', async () => {
+    it("reads one person's status by email, external id and person id", async () => {
       const byEmail = await svc.consentStatus.get(server.sandbox.application_id, { subject: { email } });
       assert.equal(byEmail.application_id, server.sandbox.application_id);
       assert.equal(byEmail.overall_status, 'partial');
@@ -259,7 +305,10 @@ describe('consentRecords, imports and consentStatus against the reference server
     });
 
     it('throws SvcNotFoundError for a person no record names, and for an unknown application', async () => {
-      const err = await rejection(svc.consentStatus.get(server.sandbox.application_id, { subject: { email: 'nobody@example.com' } }), SvcNotFoundError);
+      const err = await rejection(
+        svc.consentStatus.get(server.sandbox.application_id, { subject: { email: 'nobody@example.com' } }),
+        SvcNotFoundError,
+      );
       assert.equal(err.reason, 'subject_not_found');
       await rejection(svc.consentStatus.get('tp_dev_nothing', { subject: { email } }), SvcNotFoundError);
     });

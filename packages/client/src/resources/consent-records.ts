@@ -1,6 +1,11 @@
 import {
-  consentImportEnvelope, consentRecordEnvelope, type ConsentImport, type ConsentRecord, type CreateConsentRecordRequest,
-  type CreateImportRequest, type WithdrawConsentRecordRequest,
+  consentImportEnvelope,
+  consentRecordEnvelope,
+  type ConsentImport,
+  type ConsentRecord,
+  type CreateConsentRecordRequest,
+  type CreateImportRequest,
+  type WithdrawConsentRecordRequest,
 } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { SvcConfigurationError } from '../lib/errors.js';
@@ -25,7 +30,9 @@ export async function createConsentRecord(
 ): Promise<ConsentRecord> {
   const key = request.idempotency_key ?? options.idempotencyKey;
   if (options.idempotencyKey !== undefined && request.idempotency_key !== undefined && options.idempotencyKey !== request.idempotency_key) {
-    throw new SvcConfigurationError('createConsentRecord got two different idempotency keys (request.idempotency_key and options.idempotencyKey); pass one.');
+    throw new SvcConfigurationError(
+      'createConsentRecord got two different idempotency keys (request.idempotency_key and options.idempotencyKey); pass one.',
+    );
   }
   const body: CreateConsentRecordRequest = key === undefined ? request : { ...request, idempotency_key: key };
   const { consent_record } = await connection.request(
@@ -53,7 +60,10 @@ export function withdrawConsentRecord(
   options?: WriteOptions,
 ): Promise<ConsentRecord> {
   return connection
-    .request({ method: 'POST', path: path(id, '/withdraw'), body: request satisfies WithdrawConsentRecordRequest, schema: consentRecordEnvelope }, options)
+    .request(
+      { method: 'POST', path: path(id, '/withdraw'), body: request satisfies WithdrawConsentRecordRequest, schema: consentRecordEnvelope },
+      options,
+    )
     .then((body) => body.consent_record);
 }
 
@@ -66,11 +76,21 @@ export function withdrawConsentRecord(
  * the option `idempotencyKey`, every row without a key gets `<idempotencyKey>:<row index>`, so the whole import
  * can be re-sent (and a lost POST is retried) without creating a record twice.
  */
-export function createConsentImport(connection: SvcConnection<'bearer'>, request: CreateImportRequest, options: WriteOptions = {}): Promise<ConsentImport> {
+export function createConsentImport(
+  connection: SvcConnection<'bearer'>,
+  request: CreateImportRequest,
+  options: WriteOptions = {},
+): Promise<ConsentImport> {
   const key = options.idempotencyKey;
-  const body: CreateImportRequest = key === undefined
-    ? request
-    : { ...request, records: request.records.map((row, index) => (row.idempotency_key === undefined ? { ...row, idempotency_key: `${key}:${index}` } : row)) };
+  const body: CreateImportRequest =
+    key === undefined
+      ? request
+      : {
+          ...request,
+          records: request.records.map((row, index) =>
+            row.idempotency_key === undefined ? { ...row, idempotency_key: `${key}:${index}` } : row,
+          ),
+        };
   return connection
     .request({ method: 'POST', path: importsPath, body, schema: consentImportEnvelope }, options)
     .then((answer) => answer.import);

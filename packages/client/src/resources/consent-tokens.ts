@@ -11,7 +11,12 @@ export function verifyConsentToken(
   options?: WriteOptions,
 ): Promise<ConsentVerification> {
   return connection.request(
-    { method: 'POST', path: '/api/v1/consent_tokens/verify', body: { consent_token: consentToken } satisfies VerifyConsentTokenRequest, schema: consentVerification },
+    {
+      method: 'POST',
+      path: '/api/v1/consent_tokens/verify',
+      body: { consent_token: consentToken } satisfies VerifyConsentTokenRequest,
+      schema: consentVerification,
+    },
     options,
   );
 }

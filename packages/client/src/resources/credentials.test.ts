@@ -25,7 +25,12 @@ describe('credentials and presentations against the reference server', () => {
   after(() => cells.dispose());
 
   it('issues, presents one claim, verifies in the other cell, lists and revokes', async () => {
-    const decision = await issuer.decisions.create({ kind: 'consent', subject_ref: us.sandbox.flow_id!, delivery_mode: 'embed', embed_origin: us.url });
+    const decision = await issuer.decisions.create({
+      kind: 'consent',
+      subject_ref: us.sandbox.flow_id!,
+      delivery_mode: 'embed',
+      embed_origin: us.url,
+    });
     await consentToNewsletter(us.url, decision.session_token, 'cleo@example.com');
     const { consent_transaction_id } = await issuer.decisions.get(decision.session_token);
     assert.ok(consent_transaction_id);
@@ -48,7 +53,10 @@ describe('credentials and presentations against the reference server', () => {
     const revoked = await issuer.credentials.revoke(credential.id);
     assert.equal(revoked.status, 'revoked');
 
-    await assert.rejects(presentCredential(credential.credential, { disclose: ['purposes.marketing'] }), /No disclosable claim "purposes.marketing"/);
+    await assert.rejects(
+      presentCredential(credential.credential, { disclose: ['purposes.marketing'] }),
+      /No disclosable claim "purposes.marketing"/,
+    );
     const tampered = presentation.replace(/~([A-Za-z0-9_-]+)~$/, (_m, d: string) => `~${d.slice(0, -2)}AA~`);
     const refused = await rejection(verifier.presentations.verify({ presentation: tampered }), SvcValidationError);
     assert.ok(['disclosure_not_referenced', 'malformed_presentation'].includes(refused.reason ?? ''), refused.reason);

@@ -28,8 +28,14 @@ const path = (id: string, sub = '') => `${BASE}/${encodeURIComponent(id)}${sub}`
  * whose granted purposes (`purposes.<key>`), application, transaction, time and email are each selectively
  * disclosable. The holder presents it with `presentCredential` from `@svc/client/credentials`.
  */
-export function createCredential(connection: SvcConnection<'bearer'>, request: CreateCredentialRequest, options?: WriteOptions): Promise<Credential> {
-  return connection.request({ method: 'POST', path: BASE, body: request, schema: credentialEnvelope }, options).then((body) => body.credential);
+export function createCredential(
+  connection: SvcConnection<'bearer'>,
+  request: CreateCredentialRequest,
+  options?: WriteOptions,
+): Promise<Credential> {
+  return connection
+    .request({ method: 'POST', path: BASE, body: request, schema: credentialEnvelope }, options)
+    .then((body) => body.credential);
 }
 
 /** Reads a credential (`GET /api/v1/credentials/{id}`). */
@@ -47,7 +53,9 @@ export function listCredentials(connection: SvcConnection<'bearer'>, query?: Cre
  * verifiers see it when their cached copy of the list expires (its `ttl`, 300 s).
  */
 export function revokeCredential(connection: SvcConnection<'bearer'>, id: string, options?: WriteOptions): Promise<Credential> {
-  return connection.request({ method: 'POST', path: path(id, '/revoke'), schema: credentialEnvelope }, options).then((body) => body.credential);
+  return connection
+    .request({ method: 'POST', path: path(id, '/revoke'), schema: credentialEnvelope }, options)
+    .then((body) => body.credential);
 }
 
 /**
@@ -56,8 +64,14 @@ export function revokeCredential(connection: SvcConnection<'bearer'>, id: string
  * presentation that cannot be trusted (bad signature, altered disclosure, unknown issuer, expired, key binding that
  * does not verify) is an `SvcValidationError` with the refusal's code.
  */
-export function verifyPresentation(connection: SvcConnection<'bearer'>, request: VerifyPresentationRequest, options?: WriteOptions): Promise<PresentationVerification> {
-  return connection.request({ method: 'POST', path: '/api/v1/presentations', body: request, schema: presentationEnvelope }, options).then((body) => body.presentation);
+export function verifyPresentation(
+  connection: SvcConnection<'bearer'>,
+  request: VerifyPresentationRequest,
+  options?: WriteOptions,
+): Promise<PresentationVerification> {
+  return connection
+    .request({ method: 'POST', path: '/api/v1/presentations', body: request, schema: presentationEnvelope }, options)
+    .then((body) => body.presentation);
 }
 
 /** `svc.credentials`. */

@@ -37,7 +37,10 @@ describe('cross-border and breach scope against the reference server', () => {
 
   it('reads the residency posture of every country and its signed proof', async () => {
     const posture = await svc.residencyPosture.get();
-    assert.deepEqual(posture.countries.map((c) => c.country), ['US', 'DE']);
+    assert.deepEqual(
+      posture.countries.map((c) => c.country),
+      ['US', 'DE'],
+    );
     assert.ok(posture.countries.every((c) => c.assurance === 'verified' && c.storage_locations[0] === c.country));
     const evidence = await svc.residencyPosture.evidencePackage();
     const verified = await verifyEvidencePackage(evidence, jwks, { formatType: 'svc.residency_posture.v1' });
@@ -45,7 +48,11 @@ describe('cross-border and breach scope against the reference server', () => {
   });
 
   it('reports a breach scope, signs it, and refuses what it must', async () => {
-    const request = { credential_type: 'publishable_key' as const, credential_id: cells.first.sandbox.publishable_key, window: { from: '2020-01-01T00:00:00Z' } };
+    const request = {
+      credential_type: 'publishable_key' as const,
+      credential_id: cells.first.sandbox.publishable_key,
+      window: { from: '2020-01-01T00:00:00Z' },
+    };
     const scope = await svc.breachScope.report(request);
     assert.equal(scope.credential.type, 'publishable_key');
     assert.match(scope.credential.fingerprint, /^sha256:[0-9a-f]{64}$/);
@@ -56,7 +63,10 @@ describe('cross-border and breach scope against the reference server', () => {
     assert.equal(payload.breach_scope.credential.fingerprint, scope.credential.fingerprint);
 
     await rejection(svc.breachScope.report({ ...request, credential_id: 'pk_test_nosuchkeyatall' }), SvcNotFoundError);
-    await rejection(svc.breachScope.report({ ...request, window: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } }), SvcValidationError);
+    await rejection(
+      svc.breachScope.report({ ...request, window: { from: '2026-02-01T00:00:00Z', to: '2026-01-01T00:00:00Z' } }),
+      SvcValidationError,
+    );
     const token = await svc.apiTokens.create({ name: 'reader', permissions: ['read'] });
     const reader = createClient({ baseUrl: cells.first.url, apiToken: token.token });
     await rejection(reader.breachScope.report(request), SvcPermissionError);

@@ -23,7 +23,11 @@ const POSTURE = '/api/v1/residency_posture';
  * Lists the account's cross-border transfers, oldest first (`GET /api/v1/transfer_register`, an API token holding
  * `read`): each with its data category, route, lawful basis and adequacy verdict. No personal data.
  */
-export function listTransferRegister(connection: SvcConnection<'bearer'>, query?: TransferRegisterListQuery, options?: CallOptions): SvcList<TransferEntry> {
+export function listTransferRegister(
+  connection: SvcConnection<'bearer'>,
+  query?: TransferRegisterListQuery,
+  options?: CallOptions,
+): SvcList<TransferEntry> {
   return listEndpoint(connection, REGISTER, transferRegisterList, 'transfers', query, options);
 }
 
@@ -45,7 +49,9 @@ export function getTransferRegisterEvidence(
  * (`GET /api/v1/residency_posture`, `read`): `verified` when every personal row a country stores is homed there.
  */
 export function getResidencyPosture(connection: SvcConnection<'bearer'>, options?: CallOptions): Promise<ResidencyPosture> {
-  return connection.request({ method: 'GET', path: POSTURE, schema: residencyPostureEnvelope }, options).then((body) => body.residency_posture);
+  return connection
+    .request({ method: 'GET', path: POSTURE, schema: residencyPostureEnvelope }, options)
+    .then((body) => body.residency_posture);
 }
 
 /** Draws a signed proof of residency (`POST /api/v1/residency_posture/evidence_package`): the posture and each country's audit chain heads. */

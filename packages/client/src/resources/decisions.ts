@@ -1,6 +1,12 @@
 import {
-  consentExchange, decisionEnvelope, type AuthorizedDecision, type AuthorizeRequest, type ConsentExchange,
-  type CreateDecisionRequest, type Decision, type ExchangeRequest,
+  consentExchange,
+  decisionEnvelope,
+  type AuthorizedDecision,
+  type AuthorizeRequest,
+  type ConsentExchange,
+  type CreateDecisionRequest,
+  type Decision,
+  type ExchangeRequest,
 } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { authorizeCapture } from './captures.js';
@@ -19,9 +25,7 @@ export function createDecision(connection: SvcConnection, request: CreateDecisio
 
 /** Reads a decision by its session token (`GET /api/v1/decisions/{session_token}`). */
 export function getDecision(connection: SvcConnection<'bearer'>, sessionToken: string, options?: CallOptions): Promise<Decision> {
-  return connection
-    .request({ method: 'GET', path: path(sessionToken), schema: decisionEnvelope }, options)
-    .then((body) => body.decision);
+  return connection.request({ method: 'GET', path: path(sessionToken), schema: decisionEnvelope }, options).then((body) => body.decision);
 }
 
 /**
@@ -35,7 +39,12 @@ export function exchangeDecision(
   options?: WriteOptions,
 ): Promise<ConsentExchange> {
   return connection.request(
-    { method: 'POST', path: path(sessionToken, '/exchange'), body: { exchange_token: exchangeToken } satisfies ExchangeRequest, schema: consentExchange },
+    {
+      method: 'POST',
+      path: path(sessionToken, '/exchange'),
+      body: { exchange_token: exchangeToken } satisfies ExchangeRequest,
+      schema: consentExchange,
+    },
     options,
   );
 }

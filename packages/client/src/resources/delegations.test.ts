@@ -5,13 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
-import {
-  SvcAuthenticationError,
-  SvcEscalationOutcomeError,
-  SvcHttpError,
-  SvcNotFoundError,
-  SvcPermissionError,
-} from '../lib/errors.js';
+import { SvcAuthenticationError, SvcEscalationOutcomeError, SvcHttpError, SvcNotFoundError, SvcPermissionError } from '../lib/errors.js';
 import { SvcOAuthError } from '../oauth/errors.js';
 import type { AuthorityCheckRequest, CreateDelegationRequest, Escalation } from '@svc/schemas';
 import { signInPerson } from '../testing/oauth.test.helper.js';
@@ -41,21 +35,41 @@ describe('delegated authority against the reference server', () => {
   async function newAgent(name: string): Promise<Agent> {
     const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/oauth_clients`, {
       method: 'POST',
-      json: { oauth_client: { name: `${name} runtime`, client_type: 'confidential', redirect_uris: ['https://agent.example/cb'], grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] } },
+      json: {
+        oauth_client: {
+          name: `${name} runtime`,
+          client_type: 'confidential',
+          redirect_uris: ['https://agent.example/cb'],
+          grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+        },
+      },
     });
     assert.equal(res.status, 201, await res.clone().text());
     const { oauth_client: client } = (await res.json()) as { oauth_client: { client_id: string; client_secret: string } };
-    const identity = await svc.agentIdentities.create({ display_name: name, agent_type: 'autonomous', oauth_application_id: client.client_id });
+    const identity = await svc.agentIdentities.create({
+      display_name: name,
+      agent_type: 'autonomous',
+      oauth_application_id: client.client_id,
+    });
     return { id: identity.id, clientId: client.client_id, clientSecret: client.client_secret };
   }
 
-  const paymentGrant = (bounds: Record<string, unknown> = {}, extra: Partial<CreateDelegationRequest['delegation_grant']> = {}): CreateDelegationRequest => ({
+  const paymentGrant = (
+    bounds: Record<string, unknown> = {},
+    extra: Partial<CreateDelegationRequest['delegation_grant']> = {},
+  ): CreateDelegationRequest => ({
     delegate_id: agent.id,
     delegation_grant: {
       delegation_type: 'ai_agent',
       delegated_scopes: ['payments:write', 'bookings:read'],
       max_actions_per_day: 10,
-      bounds: { actions: ['read', 'write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true }, jurisdiction: { allowed: ['DE', 'FR'] }, ...bounds },
+      bounds: {
+        actions: ['read', 'write'],
+        value: { max_per_transaction: 100, currency: 'EUR' },
+        escalation: { allowed: true },
+        jurisdiction: { allowed: ['DE', 'FR'] },
+        ...bounds,
+      },
       ...extra,
     },
   });
@@ -63,7 +77,12 @@ describe('delegated authority against the reference server', () => {
   /** A client acting as `agent` under a fresh grant from Ada. */
   async function agentUnder(request: CreateDelegationRequest, who: Agent = agent): Promise<{ grantId: string; client: SvcClient }> {
     const grant = await ada.delegations.create(request);
-    const { access_token } = await exchangeDelegationGrant({ baseUrl: server.url, clientId: who.clientId, clientSecret: who.clientSecret, delegationGrantId: grant.id });
+    const { access_token } = await exchangeDelegationGrant({
+      baseUrl: server.url,
+      clientId: who.clientId,
+      clientSecret: who.clientSecret,
+      delegationGrantId: grant.id,
+    });
     return { grantId: grant.id, client: createClient({ baseUrl: server.url, agentToken: access_token }) };
   }
 
@@ -74,8 +93,15 @@ describe('delegated authority against the reference server', () => {
     await answerAsAddressee(server.url, decision.session_token, action);
   }
 
-  const pay = (value: number, extra: Partial<AuthorityCheckRequest> = {}): AuthorityCheckRequest =>
-    ({ scope: 'payments:write', action: 'write', value, currency: 'EUR', jurisdiction: 'FR', description: `Pay ${value} EUR`, ...extra });
+  const pay = (value: number, extra: Partial<AuthorityCheckRequest> = {}): AuthorityCheckRequest => ({
+    scope: 'payments:write',
+    action: 'write',
+    value,
+    currency: 'EUR',
+    jurisdiction: 'FR',
+    description: `Pay ${value} EUR`,
+    ...extra,
+  });
 
   before(async () => {
     server = await startTestServer();
@@ -111,7 +137,12 @@ describe('delegated authority against the reference server', () => {
     assert.match(all.access_token, /^ra_agent_/);
     assert.deepEqual(all.scope?.split(' ').sort(), ['bookings:read', 'payments:write']);
     assert.ok(all.expires_in > 0 && all.expires_in <= 3600);
-    const fewer = await ada.delegations.exchange(grant.id, { clientId: agent.clientId, clientSecret: agent.clientSecret, scope: ['bookings:read'], authMethod: 'client_secret_post' });
+    const fewer = await ada.delegations.exchange(grant.id, {
+      clientId: agent.clientId,
+      clientSecret: agent.clientSecret,
+      scope: ['bookings:read'],
+      authMethod: 'client_secret_post',
+    });
     assert.equal(fewer.scope, 'bookings:read');
 
     const me = await createClient({ baseUrl: server.url, agentToken: all.access_token }).me();
@@ -126,7 +157,10 @@ describe('delegated authority against the reference server', () => {
     assert.equal(wider.status, 400);
     assert.match(wider.message, /payments:refund/);
     const other = await newAgent('Other agent');
-    const stranger = await rejection(exchangeDelegationGrant({ ...base, clientId: other.clientId, clientSecret: other.clientSecret }), SvcOAuthError);
+    const stranger = await rejection(
+      exchangeDelegationGrant({ ...base, clientId: other.clientId, clientSecret: other.clientSecret }),
+      SvcOAuthError,
+    );
     assert.equal(stranger.reason, 'invalid_request');
     assert.match(stranger.message, /not a delegation grant made to this client's agent/);
     const wrongSecret = await rejection(exchangeDelegationGrant({ ...base, clientSecret: 'not-the-secret' }), SvcOAuthError);
@@ -147,7 +181,10 @@ describe('delegated authority against the reference server', () => {
     assert.equal(denied.outcome, 'denied');
     if (denied.outcome === 'denied') {
       assert.equal(denied.bound, 'jurisdiction');
-      assert.deepEqual(denied.errors.map((e) => e.code), ['jurisdiction']);
+      assert.deepEqual(
+        denied.errors.map((e) => e.code),
+        ['jurisdiction'],
+      );
       assert.ok(denied.message.length > 0);
     }
 
@@ -179,7 +216,10 @@ describe('delegated authority against the reference server', () => {
     const approved = await waiting;
     assert.equal(approved.status, 'approved');
     assert.ok(approved.decided_at);
-    assert.ok(Date.now() - started >= (result.retryAfter ?? 0) * 1000 - 100, "the second read waited for the service's Retry-After, not the 50 ms fallback");
+    assert.ok(
+      Date.now() - started >= (result.retryAfter ?? 0) * 1000 - 100,
+      "the second read waited for the service's Retry-After, not the 50 ms fallback",
+    );
 
     const passes = await client.authority.check({ ...action, escalation_id: id });
     assert.equal(passes.outcome, 'allowed');
@@ -209,7 +249,14 @@ describe('delegated authority against the reference server', () => {
 
   it('the agent asks for approval itself; escalations are listed by who may see them', async () => {
     const { client, grantId } = await agentUnder(paymentGrant());
-    const request = { scope: 'payments:write', action: 'write', value: 80, currency: 'EUR', jurisdiction: 'DE', description: 'May I book the later train?' } as const;
+    const request = {
+      scope: 'payments:write',
+      action: 'write',
+      value: 80,
+      currency: 'EUR',
+      jurisdiction: 'DE',
+      description: 'May I book the later train?',
+    } as const;
     // Beyond a bound no approval can lift, the request itself is refused, naming the bound.
     const abroad = await rejection(client.escalations.create({ ...request, jurisdiction: 'US' }), SvcPermissionError);
     assert.equal(abroad.reason, 'bound_exceeded');
@@ -219,7 +266,10 @@ describe('delegated authority against the reference server', () => {
     assert.equal(asked.status, 'pending');
     const own: Escalation[] = [];
     for await (const e of client.escalations.list({ trigger: 'escalation' })) own.push(e);
-    assert.deepEqual(own.map((e) => e.id), [asked.id]);
+    assert.deepEqual(
+      own.map((e) => e.id),
+      [asked.id],
+    );
     assert.ok(own.every((e) => e.delegation_grant_id === grantId && e.decision === undefined));
     const asPrincipal = await ada.escalations.list({ status: 'pending', limit: 100 }).page();
     assert.ok(asPrincipal.items.some((e) => e.id === asked.id && e.decision?.url));
@@ -243,12 +293,18 @@ describe('delegated authority against the reference server', () => {
     const again = await rejection(ada.delegations.resume(grantId), SvcHttpError);
     assert.equal(again.status, 409);
     assert.equal(again.reason, 'invalid_transition');
-    const exchange = await rejection(ada.delegations.exchange(grantId, { clientId: agent.clientId, clientSecret: agent.clientSecret }), SvcOAuthError);
+    const exchange = await rejection(
+      ada.delegations.exchange(grantId, { clientId: agent.clientId, clientSecret: agent.clientSecret }),
+      SvcOAuthError,
+    );
     assert.equal(exchange.reason, 'invalid_request');
   });
 
   it("a human delegate acts in the principal's context with their own access token and delegationGrantId, within the delegated scopes", async () => {
-    const grant = await ada.delegations.create({ delegate_id: bobId, delegation_grant: { delegation_type: 'power_of_attorney', delegated_scopes: ['escalations:read'] } });
+    const grant = await ada.delegations.create({
+      delegate_id: bobId,
+      delegation_grant: { delegation_type: 'power_of_attorney', delegated_scopes: ['escalations:read'] },
+    });
     assert.equal(grant.delegate_type, 'person');
     const delegate = createClient({ baseUrl: server.url, accessToken: bobToken, delegationGrantId: grant.id });
     const me = await delegate.me();

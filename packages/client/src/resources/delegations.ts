@@ -26,7 +26,11 @@ const path = (id: string, action = '') => `${BASE}/${encodeURIComponent(id)}${ac
  * Lists delegation grants, oldest first (`GET /api/v1/delegations`): a person's, as principal or delegate (`role`),
  * with their access token; the account's with an API token.
  */
-export function listDelegationGrants(connection: SvcConnection<'bearer'>, query?: DelegationGrantQuery, options?: CallOptions): SvcList<DelegationGrant> {
+export function listDelegationGrants(
+  connection: SvcConnection<'bearer'>,
+  query?: DelegationGrantQuery,
+  options?: CallOptions,
+): SvcList<DelegationGrant> {
   return listEndpoint(connection, BASE, delegationGrantList, 'delegation_grants', query, options);
 }
 
@@ -36,7 +40,11 @@ export function listDelegationGrants(connection: SvcConnection<'bearer'>, query?
  * sub-delegation (`parent_grant_id`, never wider than its parent) is made by the parent's delegate, with their
  * person token or their agent token.
  */
-export function createDelegationGrant(connection: SvcConnection<'bearer'>, request: CreateDelegationRequest, options?: WriteOptions): Promise<DelegationGrant> {
+export function createDelegationGrant(
+  connection: SvcConnection<'bearer'>,
+  request: CreateDelegationRequest,
+  options?: WriteOptions,
+): Promise<DelegationGrant> {
   return connection
     .request({ method: 'POST', path: BASE, body: request, schema: delegationGrantEnvelope }, options)
     .then((body) => body.delegation_grant);
@@ -44,11 +52,20 @@ export function createDelegationGrant(connection: SvcConnection<'bearer'>, reque
 
 /** Reads a delegation grant (`GET /api/v1/delegations/{id}`); its `status` reads `expired` once `expires_at` has passed. */
 export function getDelegationGrant(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<DelegationGrant> {
-  return connection.request({ method: 'GET', path: path(id), schema: delegationGrantEnvelope }, options).then((body) => body.delegation_grant);
+  return connection
+    .request({ method: 'GET', path: path(id), schema: delegationGrantEnvelope }, options)
+    .then((body) => body.delegation_grant);
 }
 
-function change(connection: SvcConnection<'bearer'>, id: string, action: 'suspend' | 'resume' | 'revoke', options?: WriteOptions): Promise<DelegationGrant> {
-  return connection.request({ method: 'POST', path: path(id, `/${action}`), schema: delegationGrantEnvelope }, options).then((body) => body.delegation_grant);
+function change(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  action: 'suspend' | 'resume' | 'revoke',
+  options?: WriteOptions,
+): Promise<DelegationGrant> {
+  return connection
+    .request({ method: 'POST', path: path(id, `/${action}`), schema: delegationGrantEnvelope }, options)
+    .then((body) => body.delegation_grant);
 }
 
 /**
@@ -91,7 +108,11 @@ export interface DelegationsResource {
    * timeout. The exchange is authenticated by the agent's OAuth client (`client`), never by this client's own
    * credential, which it does not send; see {@link exchangeDelegationGrant} for a runtime that holds nothing else.
    */
-  exchange(delegationGrantId: string, client: AgentClientCredentials, options?: Pick<CallOptions, 'signal' | 'timeoutMs'>): Promise<TokenExchangeResponse>;
+  exchange(
+    delegationGrantId: string,
+    client: AgentClientCredentials,
+    options?: Pick<CallOptions, 'signal' | 'timeoutMs'>,
+  ): Promise<TokenExchangeResponse>;
 }
 
 /** What `exchange` borrows from the client's options. */

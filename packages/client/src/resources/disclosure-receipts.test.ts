@@ -18,15 +18,19 @@ describe('disclosureReceipts against the reference server', () => {
     svc = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token });
     agentId = (await svc.agentIdentities.create({ display_name: 'Chat assistant' })).id;
     const flow = await svc.flows.create({
-      pattern: 'standard', title: 'Support chat',
-      config: { purposes: [{ key: 'support', label: 'Support', basis: 'contract', mechanism: 'notice', required: true }], agents: [{ agent_id: agentId }] },
+      pattern: 'standard',
+      title: 'Support chat',
+      config: {
+        purposes: [{ key: 'support', label: 'Support', basis: 'contract', mechanism: 'notice', required: true }],
+        agents: [{ agent_id: agentId }],
+      },
     });
     await svc.flows.activate(flow.id);
     flowId = flow.id;
   });
   after(() => server.dispose());
 
-  it('records that a flow disclosed an agent, reads it back, and serves its notice record\'s receipt', async () => {
+  it("records that a flow disclosed an agent, reads it back, and serves its notice record's receipt", async () => {
     const disclosedAt = new Date().toISOString();
     const receipt = await svc.disclosureReceipts.create({ flow_id: flowId, agent_id: agentId, disclosed_at: disclosedAt });
     assert.match(receipt.record_id, /^nr_/);
@@ -34,14 +38,26 @@ describe('disclosureReceipts against the reference server', () => {
     assert.deepEqual(await svc.disclosureReceipts.get(receipt.record_id), receipt);
     const canonical = await svc.receipts.get(receipt.record_id);
     assert.equal(canonical.record_type, 'notice_record');
-    assert.deepEqual(canonical.event.map((e) => e.event_state), ['notice shown']);
+    assert.deepEqual(
+      canonical.event.map((e) => e.event_state),
+      ['notice shown'],
+    );
   });
 
   it('a future disclosed_at is a validation error naming the field; a token without disclosures:write is refused', async () => {
-    const future = await rejection(svc.disclosureReceipts.create({ flow_id: flowId, agent_id: agentId, disclosed_at: new Date(Date.now() + 3_600_000).toISOString() }), SvcValidationError);
-    assert.deepEqual(future.errors.map((e) => [e.path, e.code]), [['disclosed_at', 'in_the_future']]);
+    const future = await rejection(
+      svc.disclosureReceipts.create({ flow_id: flowId, agent_id: agentId, disclosed_at: new Date(Date.now() + 3_600_000).toISOString() }),
+      SvcValidationError,
+    );
+    assert.deepEqual(
+      future.errors.map((e) => [e.path, e.code]),
+      [['disclosed_at', 'in_the_future']],
+    );
     const { token } = await svc.apiTokens.create({ name: 'writer', permissions: ['write'] });
     const writer = createClient({ baseUrl: server.url, apiToken: token });
-    await rejection(writer.disclosureReceipts.create({ flow_id: flowId, agent_id: agentId, disclosed_at: new Date().toISOString() }), SvcPermissionError);
+    await rejection(
+      writer.disclosureReceipts.create({ flow_id: flowId, agent_id: agentId, disclosed_at: new Date().toISOString() }),
+      SvcPermissionError,
+    );
   });
 });

@@ -1,8 +1,4 @@
-import {
-  disclosureReceiptEnvelope,
-  type CreateDisclosureReceiptRequest,
-  type DisclosureReceipt,
-} from '@svc/schemas';
+import { disclosureReceiptEnvelope, type CreateDisclosureReceiptRequest, type DisclosureReceipt } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 
 const BASE = '/api/v1/disclosure_receipts';
@@ -12,14 +8,22 @@ const BASE = '/api/v1/disclosure_receipts';
  * `disclosures:write`). The flow must declare the agent in `config.agents`; `disclosed_at` is never in the future nor
  * before the agent's registration. The notice record's receipt is at `/api/v1/consent_receipts/{record_id}`.
  */
-export function createDisclosureReceipt(connection: SvcConnection<'bearer'>, request: CreateDisclosureReceiptRequest, options?: WriteOptions): Promise<DisclosureReceipt> {
+export function createDisclosureReceipt(
+  connection: SvcConnection<'bearer'>,
+  request: CreateDisclosureReceiptRequest,
+  options?: WriteOptions,
+): Promise<DisclosureReceipt> {
   return connection
     .request({ method: 'POST', path: BASE, body: request, schema: disclosureReceiptEnvelope }, options)
     .then((body) => body.disclosure_receipt);
 }
 
 /** Reads a disclosure receipt (`GET /api/v1/disclosure_receipts/{record_id}`). */
-export function getDisclosureReceipt(connection: SvcConnection<'bearer'>, recordId: string, options?: CallOptions): Promise<DisclosureReceipt> {
+export function getDisclosureReceipt(
+  connection: SvcConnection<'bearer'>,
+  recordId: string,
+  options?: CallOptions,
+): Promise<DisclosureReceipt> {
   return connection
     .request({ method: 'GET', path: `${BASE}/${encodeURIComponent(recordId)}`, schema: disclosureReceiptEnvelope }, options)
     .then((body) => body.disclosure_receipt);

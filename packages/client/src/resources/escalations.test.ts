@@ -36,7 +36,9 @@ function pollerWith(answers: Answer[]) {
 }
 
 const pending = (retryAfter?: string): Answer => ({ escalation: escalationOf(), retryAfter });
-const ended = (changes: Partial<Escalation>): Answer => ({ escalation: escalationOf({ decided_at: '2026-11-24T12:01:00.000Z', ...changes }) });
+const ended = (changes: Partial<Escalation>): Answer => ({
+  escalation: escalationOf({ decided_at: '2026-11-24T12:01:00.000Z', ...changes }),
+});
 const gaps = (reads: { at: number }[]) => reads.slice(1).map((read, i) => read.at - reads[i]!.at);
 
 describe('escalations.waitFor', () => {
@@ -45,7 +47,10 @@ describe('escalations.waitFor', () => {
     const escalation = await svc.escalations.waitFor('esc_Ab12', { outcome: 'approved', pollIntervalMs: 10 });
     assert.equal(escalation.status, 'approved');
     assert.equal(escalation.authorization_record_id, 'ar_1');
-    assert.deepEqual(reads.map((r) => r.url), Array(2).fill('https://api.example.test/api/v1/oap/escalations/esc_Ab12'));
+    assert.deepEqual(
+      reads.map((r) => r.url),
+      Array(2).fill('https://api.example.test/api/v1/oap/escalations/esc_Ab12'),
+    );
     assert.ok(gaps(reads)[0]! >= 990, `waited ${gaps(reads)[0]} ms for Retry-After: 1`);
   });
 
@@ -113,7 +118,10 @@ describe('escalations.waitFor', () => {
   ] as const) {
     it(`rejects with SvcEscalationOutcomeError carrying the escalation when it ends ${status} instead of approved`, async () => {
       const { svc } = pollerWith([pending(), ended({ status, ...changes })]);
-      const err = await rejection(svc.escalations.waitFor('esc_Ab12', { outcome: 'approved', pollIntervalMs: 10 }), SvcEscalationOutcomeError);
+      const err = await rejection(
+        svc.escalations.waitFor('esc_Ab12', { outcome: 'approved', pollIntervalMs: 10 }),
+        SvcEscalationOutcomeError,
+      );
       assert.ok(isSvcError(err) && err.code === 'ERR_SVC_ESCALATION_OUTCOME');
       assert.equal(err.escalation.status, status);
       assert.equal(err.expected, 'approved');
@@ -145,7 +153,10 @@ describe('escalations reads', () => {
   it('lists with status and trigger filters, and reads one by id', async () => {
     const { svc, reads } = pollerWith([{ body: { escalations: [escalationOf()], next_cursor: null } }, pending('5')]);
     const listed = await svc.escalations.list({ status: 'pending', trigger: 'value', limit: 10 }).page();
-    assert.deepEqual(listed.items.map((e) => e.id), ['esc_Ab12']);
+    assert.deepEqual(
+      listed.items.map((e) => e.id),
+      ['esc_Ab12'],
+    );
     assert.equal(reads[0]!.url, 'https://api.example.test/api/v1/oap/escalations?status=pending&trigger=value&limit=10');
     assert.equal((await svc.escalations.get('esc_Ab12')).status, 'pending');
   });

@@ -7,7 +7,14 @@ import {
   type EscalationTrigger,
 } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
-import { SvcAbortError, SvcConfigurationError, SvcEscalationOutcomeError, SvcTimeoutError, type SvcError, type SvcRequestInfo } from '../lib/errors.js';
+import {
+  SvcAbortError,
+  SvcConfigurationError,
+  SvcEscalationOutcomeError,
+  SvcTimeoutError,
+  type SvcError,
+  type SvcRequestInfo,
+} from '../lib/errors.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 import { parseRetryAfter, sleep } from '../lib/retry.js';
 
@@ -47,14 +54,17 @@ export function listEscalations(connection: SvcConnection<'bearer'>, query?: Esc
 /** Reads an escalation and the `Retry-After` sent with it (`GET /api/v1/oap/escalations/{id}`). */
 export async function readEscalation(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<EscalationRead> {
   let retryAfter: number | undefined;
-  const body = await connection.request({
-    method: 'GET',
-    path: path(id),
-    schema: escalationEnvelope,
-    onResponse: ({ headers }) => {
-      retryAfter = parseRetryAfter(headers.get('retry-after'));
+  const body = await connection.request(
+    {
+      method: 'GET',
+      path: path(id),
+      schema: escalationEnvelope,
+      onResponse: ({ headers }) => {
+        retryAfter = parseRetryAfter(headers.get('retry-after'));
+      },
     },
-  }, options);
+    options,
+  );
   return { escalation: body.escalation, retryAfter };
 }
 
@@ -71,8 +81,14 @@ export function getEscalation(connection: SvcConnection<'bearer'>, id: string, o
  * Needs the grant's escalation bound allowed. Wait for the answer with {@link waitForEscalation}, then repeat the
  * authority check with `escalation_id` to use an approval (once).
  */
-export function createEscalation(connection: SvcConnection<'bearer'>, request: CreateEscalationRequest, options?: WriteOptions): Promise<Escalation> {
-  return connection.request({ method: 'POST', path: BASE, body: request, schema: escalationEnvelope }, options).then((body) => body.escalation);
+export function createEscalation(
+  connection: SvcConnection<'bearer'>,
+  request: CreateEscalationRequest,
+  options?: WriteOptions,
+): Promise<Escalation> {
+  return connection
+    .request({ method: 'POST', path: BASE, body: request, schema: escalationEnvelope }, options)
+    .then((body) => body.escalation);
 }
 
 /** Options of {@link waitForEscalation}. */
@@ -108,21 +124,30 @@ export interface WaitForEscalationOptions {
  * }
  * ```
  */
-export async function waitForEscalation(connection: SvcConnection<'bearer'>, id: string, options: WaitForEscalationOptions = {}): Promise<Escalation> {
+export async function waitForEscalation(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  options: WaitForEscalationOptions = {},
+): Promise<Escalation> {
   const { outcome, signal, timeoutMs } = options;
   const pollIntervalMs = options.pollIntervalMs ?? DEFAULT_ESCALATION_POLL_MS;
-  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs > 0)) throw new SvcConfigurationError('pollIntervalMs must be a positive number of milliseconds.');
-  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) throw new SvcConfigurationError('timeoutMs must be a positive number of milliseconds.');
+  if (!(Number.isFinite(pollIntervalMs) && pollIntervalMs > 0))
+    throw new SvcConfigurationError('pollIntervalMs must be a positive number of milliseconds.');
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0))
+    throw new SvcConfigurationError('timeoutMs must be a positive number of milliseconds.');
   const request: SvcRequestInfo = { method: 'GET', path: path(id) };
   if (signal?.aborted) throw new SvcAbortError(`Waiting for escalation ${id} was aborted.`, { request, cause: signal.reason });
 
   // One controller carries the caller's signal and the overall deadline into every read and every pause.
   const controller = new AbortController();
   let timedOut = false;
-  const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, timeoutMs);
+  const timer =
+    timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          controller.abort();
+        }, timeoutMs);
   const onAbort = () => controller.abort(signal?.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
   const interrupted = (cause: unknown): SvcError =>
@@ -142,8 +167,14 @@ export async function waitForEscalation(connection: SvcConnection<'bearer'>, id:
       const { escalation } = read;
       if (escalation.status !== 'pending') {
         if (outcome !== undefined && escalation.status !== outcome) {
-          const counter = escalation.status === 'countered' && escalation.counter_proposal ? ` (counter-proposal: ${escalation.counter_proposal})` : '';
-          throw new SvcEscalationOutcomeError(`Escalation ${id} ended ${escalation.status}, not ${outcome}${counter}.`, escalation, outcome, { request });
+          const counter =
+            escalation.status === 'countered' && escalation.counter_proposal ? ` (counter-proposal: ${escalation.counter_proposal})` : '';
+          throw new SvcEscalationOutcomeError(
+            `Escalation ${id} ended ${escalation.status}, not ${outcome}${counter}.`,
+            escalation,
+            outcome,
+            { request },
+          );
         }
         return escalation;
       }

@@ -61,7 +61,10 @@ export function createFlowVersion(
   options?: WriteOptions,
 ): Promise<Flow> {
   return connection
-    .request({ method: 'POST', path: path(id, '/versions'), body: { flow: changes } satisfies UpdateFlowRequest, schema: flowEnvelope }, options)
+    .request(
+      { method: 'POST', path: path(id, '/versions'), body: { flow: changes } satisfies UpdateFlowRequest, schema: flowEnvelope },
+      options,
+    )
     .then((body) => body.flow);
 }
 
@@ -76,7 +79,12 @@ export function listFlowVersions(
 }
 
 /** Reads one version of a flow's terms (`GET /api/v1/flows/{id}/versions/{version}`). */
-export function getFlowVersion(connection: SvcConnection<'bearer'>, id: string, version: number, options?: CallOptions): Promise<FlowVersion> {
+export function getFlowVersion(
+  connection: SvcConnection<'bearer'>,
+  id: string,
+  version: number,
+  options?: CallOptions,
+): Promise<FlowVersion> {
   return connection
     .request({ method: 'GET', path: path(id, `/versions/${encodeURIComponent(version)}`), schema: flowVersionEnvelope }, options)
     .then((body) => body.flow_version);

@@ -1,9 +1,4 @@
-import {
-  formConnectionEnvelope,
-  formConnectionList,
-  type CreateFormConnectionRequest,
-  type FormConnection,
-} from '@svc/schemas';
+import { formConnectionEnvelope, formConnectionList, type CreateFormConnectionRequest, type FormConnection } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 
@@ -33,24 +28,46 @@ export function createFormConnection(
 ): Promise<FormConnection> {
   return connection
     .request(
-      { method: 'POST', path: path(applicationId), body: { form_connection: request } satisfies CreateFormConnectionRequest, schema: formConnectionEnvelope },
+      {
+        method: 'POST',
+        path: path(applicationId),
+        body: { form_connection: request } satisfies CreateFormConnectionRequest,
+        schema: formConnectionEnvelope,
+      },
       options,
     )
     .then((body) => body.form_connection);
 }
 
 /** Reads a form connection (without its secret). */
-export function getFormConnection(connection: SvcConnection<'bearer'>, applicationId: string, id: string, options?: CallOptions): Promise<FormConnection> {
-  return connection.request({ method: 'GET', path: path(applicationId, id), schema: formConnectionEnvelope }, options).then((body) => body.form_connection);
+export function getFormConnection(
+  connection: SvcConnection<'bearer'>,
+  applicationId: string,
+  id: string,
+  options?: CallOptions,
+): Promise<FormConnection> {
+  return connection
+    .request({ method: 'GET', path: path(applicationId, id), schema: formConnectionEnvelope }, options)
+    .then((body) => body.form_connection);
 }
 
 /** Removes a form connection; its webhook answers 404 from then on, the records it made stay. */
-export async function deleteFormConnection(connection: SvcConnection<'bearer'>, applicationId: string, id: string, options?: CallOptions): Promise<void> {
+export async function deleteFormConnection(
+  connection: SvcConnection<'bearer'>,
+  applicationId: string,
+  id: string,
+  options?: CallOptions,
+): Promise<void> {
   await connection.request({ method: 'DELETE', path: path(applicationId, id) }, options);
 }
 
 /** Issues a new signing secret (returned this once); the previous one keeps verifying for one day. */
-export function rotateFormConnectionSecret(connection: SvcConnection<'bearer'>, applicationId: string, id: string, options?: WriteOptions): Promise<FormConnection> {
+export function rotateFormConnectionSecret(
+  connection: SvcConnection<'bearer'>,
+  applicationId: string,
+  id: string,
+  options?: WriteOptions,
+): Promise<FormConnection> {
   return connection
     .request({ method: 'POST', path: path(applicationId, id, '/rotate_secret'), schema: formConnectionEnvelope }, options)
     .then((body) => body.form_connection);

@@ -27,7 +27,7 @@ describe('protect against the reference server', () => {
   });
   after(() => server.dispose());
 
-  it('lists the template catalogue and makes a person\'s policy', async () => {
+  it("lists the template catalogue and makes a person's policy", async () => {
     const templates = [];
     for await (const t of ada.policyTemplates.list({ limit: 2 })) templates.push(t.id);
     assert.deepEqual(templates, ['data_license', 'data_offer', 'bounty', 'broadcast', 'retention', 'portability']);
@@ -41,7 +41,11 @@ describe('protect against the reference server', () => {
   });
 
   it('files a data request as the person and processes it as the organisation', async () => {
-    const request = await ada.dataRequests.create({ application_id: server.sandbox.application_id, dsar_type: 'access', scope: 'all of it' });
+    const request = await ada.dataRequests.create({
+      application_id: server.sandbox.application_id,
+      dsar_type: 'access',
+      scope: 'all of it',
+    });
     assert.equal(request.status, 'received');
     await rejection(org.dataRequests.create({ application_id: server.sandbox.application_id, dsar_type: 'access' }), SvcPermissionError);
     await org.dataRequests.start(request.id);
@@ -57,8 +61,15 @@ describe('protect against the reference server', () => {
   });
 
   it('negotiates a data offer to acceptance, recorded on the policy', async () => {
-    const policy = await ada.policies.create({ template_id: 'data_offer', config: { data_categories: ['steps'], price: { amount: 900, currency: 'EUR' } } });
-    const draft = await ada.dataOffers.create({ policy_id: policy.id, application_id: server.sandbox.application_id, terms: { price: 900 } });
+    const policy = await ada.policies.create({
+      template_id: 'data_offer',
+      config: { data_categories: ['steps'], price: { amount: 900, currency: 'EUR' } },
+    });
+    const draft = await ada.dataOffers.create({
+      policy_id: policy.id,
+      application_id: server.sandbox.application_id,
+      terms: { price: 900 },
+    });
     await ada.dataOffers.offer(draft.id);
     await org.dataOffers.counter(draft.id, { terms: { price: 600 } });
     await ada.dataOffers.revise(draft.id, { terms: { price: 750 } });
@@ -73,7 +84,12 @@ describe('protect against the reference server', () => {
 
   it('counts license accesses up to the maximum', async () => {
     const created = await org.agreements.create({
-      agreement: { title: 'License', document: { text: TEXT, sha256: SHA }, quorum: 1, parties: [{ email: 'lena@example.com', home_country: 'US' }] },
+      agreement: {
+        title: 'License',
+        document: { text: TEXT, sha256: SHA },
+        quorum: 1,
+        parties: [{ email: 'lena@example.com', home_country: 'US' }],
+      },
     });
     await signAsParty(server.url, created.party_details[0]!.session_token, 'Lena');
     const license = await org.dataLicenses.create({ agreement_id: created.id, max_access_count: 2 });
@@ -91,11 +107,16 @@ describe('protect against the reference server', () => {
     const policy = await ada.policies.create({ template_id: 'portability', config: { data_categories: ['orders'] } });
     const destination = await org.applications.create({ name: 'New shop' });
     const transfer = await ada.portabilityTransfers.create({
-      policy_id: policy.id, source_application_id: server.sandbox.application_id, destination_application_id: destination.application.id,
+      policy_id: policy.id,
+      source_application_id: server.sandbox.application_id,
+      destination_application_id: destination.application.id,
     });
     const digest = createHash('sha256').update('the package').digest('hex');
     await org.portabilityTransfers.markReady(transfer.id, { data_hash: `sha256:${digest}` });
-    const mismatch = await rejection(org.portabilityTransfers.confirm({ transfer_id: transfer.id, data_hash: 'f'.repeat(64) }), SvcValidationError);
+    const mismatch = await rejection(
+      org.portabilityTransfers.confirm({ transfer_id: transfer.id, data_hash: 'f'.repeat(64) }),
+      SvcValidationError,
+    );
     assert.equal(mismatch.reason, 'data_hash_mismatch');
     const confirmed = await org.portabilityTransfers.confirm({ transfer_id: transfer.id, data_hash: digest });
     assert.deepEqual([confirmed.status, confirmed.mismatch_count], ['confirmed', 1]);

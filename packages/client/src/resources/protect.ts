@@ -63,7 +63,9 @@ export function listPolicyTemplates(connection: Bearer, query?: ListQuery, optio
 
 /** Reads one policy template (`GET /api/v1/policy_templates/{id}`). */
 export function getPolicyTemplate(connection: Bearer, id: PolicyTemplateId, options?: CallOptions): Promise<PolicyTemplate> {
-  return connection.request({ method: 'GET', path: at(TEMPLATES, id), schema: policyTemplateEnvelope }, options).then((b) => b.policy_template);
+  return connection
+    .request({ method: 'GET', path: at(TEMPLATES, id), schema: policyTemplateEnvelope }, options)
+    .then((b) => b.policy_template);
 }
 
 // ---- policies --------------------------------------------------------------------------------------------------
@@ -118,7 +120,9 @@ export type DataRequestQuery = ListQuery & {
  * due in 30 days. An API token cannot file one (403 `person_token_required`).
  */
 export function createDataRequest(connection: Bearer, request: CreateDsarRequest, options?: WriteOptions): Promise<DataRequest> {
-  return connection.request({ method: 'POST', path: REQUESTS, body: request, schema: dataRequestEnvelope }, options).then((b) => b.data_request);
+  return connection
+    .request({ method: 'POST', path: REQUESTS, body: request, schema: dataRequestEnvelope }, options)
+    .then((b) => b.data_request);
 }
 
 /** Reads a data request (`GET /api/v1/data_requests/{id}`): status, due date, `overdue`, and the export once an access request completes. */
@@ -133,22 +137,45 @@ export function listDataRequests(connection: Bearer, query?: DataRequestQuery, o
 
 /** Starts processing a data request (`POST …/{id}/start`, received -> in_progress; API token). */
 export function startDataRequest(connection: Bearer, id: string, options?: WriteOptions): Promise<DataRequest> {
-  return connection.request({ method: 'POST', path: at(REQUESTS, id, '/start'), schema: dataRequestEnvelope }, options).then((b) => b.data_request);
+  return connection
+    .request({ method: 'POST', path: at(REQUESTS, id, '/start'), schema: dataRequestEnvelope }, options)
+    .then((b) => b.data_request);
 }
 
 /** Extends the due date once, before it passes, by at most 60 days (`POST …/{id}/extend`; API token). */
-export function extendDataRequest(connection: Bearer, id: string, request: ExtendDataRequestRequest, options?: WriteOptions): Promise<DataRequest> {
-  return connection.request({ method: 'POST', path: at(REQUESTS, id, '/extend'), body: request, schema: dataRequestEnvelope }, options).then((b) => b.data_request);
+export function extendDataRequest(
+  connection: Bearer,
+  id: string,
+  request: ExtendDataRequestRequest,
+  options?: WriteOptions,
+): Promise<DataRequest> {
+  return connection
+    .request({ method: 'POST', path: at(REQUESTS, id, '/extend'), body: request, schema: dataRequestEnvelope }, options)
+    .then((b) => b.data_request);
 }
 
 /** Completes a data request in progress (`POST …/{id}/complete`; API token); an access request gets its export. */
-export function completeDataRequest(connection: Bearer, id: string, request: CompleteDataRequestRequest = {}, options?: WriteOptions): Promise<DataRequest> {
-  return connection.request({ method: 'POST', path: at(REQUESTS, id, '/complete'), body: request, schema: dataRequestEnvelope }, options).then((b) => b.data_request);
+export function completeDataRequest(
+  connection: Bearer,
+  id: string,
+  request: CompleteDataRequestRequest = {},
+  options?: WriteOptions,
+): Promise<DataRequest> {
+  return connection
+    .request({ method: 'POST', path: at(REQUESTS, id, '/complete'), body: request, schema: dataRequestEnvelope }, options)
+    .then((b) => b.data_request);
 }
 
 /** Rejects a data request with the reason (`POST …/{id}/reject`; API token). */
-export function rejectDataRequest(connection: Bearer, id: string, request: RejectDataRequestRequest, options?: WriteOptions): Promise<DataRequest> {
-  return connection.request({ method: 'POST', path: at(REQUESTS, id, '/reject'), body: request, schema: dataRequestEnvelope }, options).then((b) => b.data_request);
+export function rejectDataRequest(
+  connection: Bearer,
+  id: string,
+  request: RejectDataRequestRequest,
+  options?: WriteOptions,
+): Promise<DataRequest> {
+  return connection
+    .request({ method: 'POST', path: at(REQUESTS, id, '/reject'), body: request, schema: dataRequestEnvelope }, options)
+    .then((b) => b.data_request);
 }
 
 // ---- data licenses ---------------------------------------------------------------------------------------------
@@ -163,7 +190,9 @@ export type DataLicenseQuery = ListQuery & {
 
 /** Issues a data license under an active agreement of the account (`POST /api/v1/data_licenses`, CreateDataLicenseRequest; API token). */
 export function createDataLicense(connection: Bearer, request: CreateDataLicenseRequest, options?: WriteOptions): Promise<DataLicense> {
-  return connection.request({ method: 'POST', path: LICENSES, body: request, schema: dataLicenseEnvelope }, options).then((b) => b.data_license);
+  return connection
+    .request({ method: 'POST', path: LICENSES, body: request, schema: dataLicenseEnvelope }, options)
+    .then((b) => b.data_license);
 }
 
 /** Reads a data license with its access count (`GET /api/v1/data_licenses/{id}`). */
@@ -180,18 +209,32 @@ export function listDataLicenses(connection: Bearer, query?: DataLicenseQuery, o
  * Counts one access (`POST /api/v1/data_licenses/{id}/accesses`), atomically: once every allowed access is used the
  * call fails with an `SvcHttpError` of status 409, code `max_access_count_reached`.
  */
-export function recordDataLicenseAccess(connection: Bearer, id: string, request: RecordDataLicenseAccessRequest = {}, options?: WriteOptions): Promise<DataLicenseAccess> {
-  return connection.request({ method: 'POST', path: at(LICENSES, id, '/accesses'), body: request, schema: dataLicenseAccessEnvelope }, options).then((b) => b.data_license_access);
+export function recordDataLicenseAccess(
+  connection: Bearer,
+  id: string,
+  request: RecordDataLicenseAccessRequest = {},
+  options?: WriteOptions,
+): Promise<DataLicenseAccess> {
+  return connection
+    .request({ method: 'POST', path: at(LICENSES, id, '/accesses'), body: request, schema: dataLicenseAccessEnvelope }, options)
+    .then((b) => b.data_license_access);
 }
 
 /** Lists a license's accesses in the order they were counted (`GET …/{id}/accesses`). */
-export function listDataLicenseAccesses(connection: Bearer, id: string, query?: ListQuery, options?: CallOptions): SvcList<DataLicenseAccess> {
+export function listDataLicenseAccesses(
+  connection: Bearer,
+  id: string,
+  query?: ListQuery,
+  options?: CallOptions,
+): SvcList<DataLicenseAccess> {
   return listEndpoint(connection, at(LICENSES, id, '/accesses'), dataLicenseAccessList, 'data_license_accesses', query, options);
 }
 
 /** Revokes a data license (`POST …/{id}/revoke`; final). */
 export function revokeDataLicense(connection: Bearer, id: string, options?: WriteOptions): Promise<DataLicense> {
-  return connection.request({ method: 'POST', path: at(LICENSES, id, '/revoke'), schema: dataLicenseEnvelope }, options).then((b) => b.data_license);
+  return connection
+    .request({ method: 'POST', path: at(LICENSES, id, '/revoke'), schema: dataLicenseEnvelope }, options)
+    .then((b) => b.data_license);
 }
 
 // ---- data offers -----------------------------------------------------------------------------------------------
@@ -222,27 +265,52 @@ export function listDataOffers(connection: Bearer, query?: DataOfferQuery, optio
 
 /** Sends the draft (`POST …/{id}/offer`, draft -> offered; the person's token). */
 export function sendDataOffer(connection: Bearer, id: string, options?: WriteOptions): Promise<DataOffer> {
-  return connection.request({ method: 'POST', path: at(OFFERS, id, '/offer'), schema: dataOfferEnvelope }, options).then((b) => b.data_offer);
+  return connection
+    .request({ method: 'POST', path: at(OFFERS, id, '/offer'), schema: dataOfferEnvelope }, options)
+    .then((b) => b.data_offer);
 }
 
 /** The organisation's counter-offer (`POST …/{id}/counter`, offered | user_revised -> countered; API token). */
-export function counterDataOffer(connection: Bearer, id: string, request: DataOfferTermsRequest, options?: WriteOptions): Promise<DataOffer> {
-  return connection.request({ method: 'POST', path: at(OFFERS, id, '/counter'), body: request, schema: dataOfferEnvelope }, options).then((b) => b.data_offer);
+export function counterDataOffer(
+  connection: Bearer,
+  id: string,
+  request: DataOfferTermsRequest,
+  options?: WriteOptions,
+): Promise<DataOffer> {
+  return connection
+    .request({ method: 'POST', path: at(OFFERS, id, '/counter'), body: request, schema: dataOfferEnvelope }, options)
+    .then((b) => b.data_offer);
 }
 
 /** The person's revision of a counter-offer (`POST …/{id}/revise`, countered -> user_revised; the person's token). */
-export function reviseDataOffer(connection: Bearer, id: string, request: DataOfferTermsRequest, options?: WriteOptions): Promise<DataOffer> {
-  return connection.request({ method: 'POST', path: at(OFFERS, id, '/revise'), body: request, schema: dataOfferEnvelope }, options).then((b) => b.data_offer);
+export function reviseDataOffer(
+  connection: Bearer,
+  id: string,
+  request: DataOfferTermsRequest,
+  options?: WriteOptions,
+): Promise<DataOffer> {
+  return connection
+    .request({ method: 'POST', path: at(OFFERS, id, '/revise'), body: request, schema: dataOfferEnvelope }, options)
+    .then((b) => b.data_offer);
 }
 
 /** Accepts the other side's terms (`POST …/{id}/accept`); the acceptance is recorded on the policy. */
 export function acceptDataOffer(connection: Bearer, id: string, options?: WriteOptions): Promise<DataOffer> {
-  return connection.request({ method: 'POST', path: at(OFFERS, id, '/accept'), schema: dataOfferEnvelope }, options).then((b) => b.data_offer);
+  return connection
+    .request({ method: 'POST', path: at(OFFERS, id, '/accept'), schema: dataOfferEnvelope }, options)
+    .then((b) => b.data_offer);
 }
 
 /** Declines the other side's terms (`POST …/{id}/decline`; final). */
-export function declineDataOffer(connection: Bearer, id: string, request: DeclineDataOfferRequest = {}, options?: WriteOptions): Promise<DataOffer> {
-  return connection.request({ method: 'POST', path: at(OFFERS, id, '/decline'), body: request, schema: dataOfferEnvelope }, options).then((b) => b.data_offer);
+export function declineDataOffer(
+  connection: Bearer,
+  id: string,
+  request: DeclineDataOfferRequest = {},
+  options?: WriteOptions,
+): Promise<DataOffer> {
+  return connection
+    .request({ method: 'POST', path: at(OFFERS, id, '/decline'), body: request, schema: dataOfferEnvelope }, options)
+    .then((b) => b.data_offer);
 }
 
 // ---- portability transfers -------------------------------------------------------------------------------------
@@ -256,23 +324,42 @@ export type PortabilityTransferQuery = ListQuery & {
 };
 
 /** Opens a transfer under a person's portability policy (`POST /api/v1/portability_transfers`, CreatePortabilityTransferRequest). */
-export function createPortabilityTransfer(connection: Bearer, request: CreatePortabilityTransferRequest, options?: WriteOptions): Promise<PortabilityTransfer> {
-  return connection.request({ method: 'POST', path: TRANSFERS, body: request, schema: portabilityTransferEnvelope }, options).then((b) => b.portability_transfer);
+export function createPortabilityTransfer(
+  connection: Bearer,
+  request: CreatePortabilityTransferRequest,
+  options?: WriteOptions,
+): Promise<PortabilityTransfer> {
+  return connection
+    .request({ method: 'POST', path: TRANSFERS, body: request, schema: portabilityTransferEnvelope }, options)
+    .then((b) => b.portability_transfer);
 }
 
 /** Reads a portability transfer (`GET /api/v1/portability_transfers/{id}`). */
 export function getPortabilityTransfer(connection: Bearer, id: string, options?: CallOptions): Promise<PortabilityTransfer> {
-  return connection.request({ method: 'GET', path: at(TRANSFERS, id), schema: portabilityTransferEnvelope }, options).then((b) => b.portability_transfer);
+  return connection
+    .request({ method: 'GET', path: at(TRANSFERS, id), schema: portabilityTransferEnvelope }, options)
+    .then((b) => b.portability_transfer);
 }
 
 /** Lists portability transfers, oldest first (`GET /api/v1/portability_transfers`). */
-export function listPortabilityTransfers(connection: Bearer, query?: PortabilityTransferQuery, options?: CallOptions): SvcList<PortabilityTransfer> {
+export function listPortabilityTransfers(
+  connection: Bearer,
+  query?: PortabilityTransferQuery,
+  options?: CallOptions,
+): SvcList<PortabilityTransfer> {
   return listEndpoint(connection, TRANSFERS, portabilityTransferList, 'portability_transfers', query, options);
 }
 
 /** The source marks the package ready and declares its SHA-256 (`POST …/{id}/ready`, pending -> ready; API token). */
-export function markPortabilityTransferReady(connection: Bearer, id: string, request: MarkPortabilityTransferReadyRequest, options?: WriteOptions): Promise<PortabilityTransfer> {
-  return connection.request({ method: 'POST', path: at(TRANSFERS, id, '/ready'), body: request, schema: portabilityTransferEnvelope }, options).then((b) => b.portability_transfer);
+export function markPortabilityTransferReady(
+  connection: Bearer,
+  id: string,
+  request: MarkPortabilityTransferReadyRequest,
+  options?: WriteOptions,
+): Promise<PortabilityTransfer> {
+  return connection
+    .request({ method: 'POST', path: at(TRANSFERS, id, '/ready'), body: request, schema: portabilityTransferEnvelope }, options)
+    .then((b) => b.portability_transfer);
 }
 
 /**
@@ -280,13 +367,21 @@ export function markPortabilityTransferReady(connection: Bearer, id: string, req
  * ConfirmPortabilityTransferRequest; API token): another digest than the declared one is an `SvcValidationError`
  * with code `data_hash_mismatch`.
  */
-export function confirmPortabilityTransfer(connection: Bearer, request: ConfirmPortabilityTransferRequest, options?: WriteOptions): Promise<PortabilityTransfer> {
-  return connection.request({ method: 'POST', path: `${TRANSFERS}/confirm`, body: request, schema: portabilityTransferEnvelope }, options).then((b) => b.portability_transfer);
+export function confirmPortabilityTransfer(
+  connection: Bearer,
+  request: ConfirmPortabilityTransferRequest,
+  options?: WriteOptions,
+): Promise<PortabilityTransfer> {
+  return connection
+    .request({ method: 'POST', path: `${TRANSFERS}/confirm`, body: request, schema: portabilityTransferEnvelope }, options)
+    .then((b) => b.portability_transfer);
 }
 
 /** Cancels a transfer while pending or ready (`POST …/{id}/cancel`). */
 export function cancelPortabilityTransfer(connection: Bearer, id: string, options?: WriteOptions): Promise<PortabilityTransfer> {
-  return connection.request({ method: 'POST', path: at(TRANSFERS, id, '/cancel'), schema: portabilityTransferEnvelope }, options).then((b) => b.portability_transfer);
+  return connection
+    .request({ method: 'POST', path: at(TRANSFERS, id, '/cancel'), schema: portabilityTransferEnvelope }, options)
+    .then((b) => b.portability_transfer);
 }
 
 // ---- resource groups -------------------------------------------------------------------------------------------
@@ -363,26 +458,44 @@ export function protectResources(c: Bearer): ProtectResources {
   return {
     policyTemplates: { list: (q, o) => listPolicyTemplates(c, q, o), get: (id, o) => getPolicyTemplate(c, id, o) },
     policies: {
-      create: (r, o) => createPolicy(c, r, o), get: (id, o) => getPolicy(c, id, o), list: (q, o) => listPolicies(c, q, o), revoke: (id, o) => revokePolicy(c, id, o),
+      create: (r, o) => createPolicy(c, r, o),
+      get: (id, o) => getPolicy(c, id, o),
+      list: (q, o) => listPolicies(c, q, o),
+      revoke: (id, o) => revokePolicy(c, id, o),
     },
     dataRequests: {
-      create: (r, o) => createDataRequest(c, r, o), get: (id, o) => getDataRequest(c, id, o), list: (q, o) => listDataRequests(c, q, o),
-      start: (id, o) => startDataRequest(c, id, o), extend: (id, r, o) => extendDataRequest(c, id, r, o),
-      complete: (id, r, o) => completeDataRequest(c, id, r, o), reject: (id, r, o) => rejectDataRequest(c, id, r, o),
+      create: (r, o) => createDataRequest(c, r, o),
+      get: (id, o) => getDataRequest(c, id, o),
+      list: (q, o) => listDataRequests(c, q, o),
+      start: (id, o) => startDataRequest(c, id, o),
+      extend: (id, r, o) => extendDataRequest(c, id, r, o),
+      complete: (id, r, o) => completeDataRequest(c, id, r, o),
+      reject: (id, r, o) => rejectDataRequest(c, id, r, o),
     },
     dataLicenses: {
-      create: (r, o) => createDataLicense(c, r, o), get: (id, o) => getDataLicense(c, id, o), list: (q, o) => listDataLicenses(c, q, o),
-      recordAccess: (id, r, o) => recordDataLicenseAccess(c, id, r, o), listAccesses: (id, q, o) => listDataLicenseAccesses(c, id, q, o),
+      create: (r, o) => createDataLicense(c, r, o),
+      get: (id, o) => getDataLicense(c, id, o),
+      list: (q, o) => listDataLicenses(c, q, o),
+      recordAccess: (id, r, o) => recordDataLicenseAccess(c, id, r, o),
+      listAccesses: (id, q, o) => listDataLicenseAccesses(c, id, q, o),
       revoke: (id, o) => revokeDataLicense(c, id, o),
     },
     dataOffers: {
-      create: (r, o) => createDataOffer(c, r, o), get: (id, o) => getDataOffer(c, id, o), list: (q, o) => listDataOffers(c, q, o),
-      offer: (id, o) => sendDataOffer(c, id, o), counter: (id, r, o) => counterDataOffer(c, id, r, o), revise: (id, r, o) => reviseDataOffer(c, id, r, o),
-      accept: (id, o) => acceptDataOffer(c, id, o), decline: (id, r, o) => declineDataOffer(c, id, r, o),
+      create: (r, o) => createDataOffer(c, r, o),
+      get: (id, o) => getDataOffer(c, id, o),
+      list: (q, o) => listDataOffers(c, q, o),
+      offer: (id, o) => sendDataOffer(c, id, o),
+      counter: (id, r, o) => counterDataOffer(c, id, r, o),
+      revise: (id, r, o) => reviseDataOffer(c, id, r, o),
+      accept: (id, o) => acceptDataOffer(c, id, o),
+      decline: (id, r, o) => declineDataOffer(c, id, r, o),
     },
     portabilityTransfers: {
-      create: (r, o) => createPortabilityTransfer(c, r, o), get: (id, o) => getPortabilityTransfer(c, id, o), list: (q, o) => listPortabilityTransfers(c, q, o),
-      markReady: (id, r, o) => markPortabilityTransferReady(c, id, r, o), confirm: (r, o) => confirmPortabilityTransfer(c, r, o),
+      create: (r, o) => createPortabilityTransfer(c, r, o),
+      get: (id, o) => getPortabilityTransfer(c, id, o),
+      list: (q, o) => listPortabilityTransfers(c, q, o),
+      markReady: (id, r, o) => markPortabilityTransferReady(c, id, r, o),
+      confirm: (r, o) => confirmPortabilityTransfer(c, r, o),
       cancel: (id, o) => cancelPortabilityTransfer(c, id, o),
     },
   };

@@ -11,7 +11,6 @@ import { SvcReceiptKeyError, SvcReceiptSignatureError, verifyReceipt } from '../
 import { getJwks } from './receipts.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 
-
 describe('receipts against the reference server', () => {
   let server: TestServer;
   let svc: SvcClient;
@@ -46,7 +45,10 @@ describe('receipts against the reference server', () => {
     const signed = await svc.receipts.getSigned(recordId);
     const jwks = await svc.receipts.jwks();
     const purposes = signed.receipt.pii_processing!.purposes;
-    const changed = { ...signed, receipt: { ...signed.receipt, pii_processing: { ...signed.receipt.pii_processing!, purposes: purposes.slice(1) } } };
+    const changed = {
+      ...signed,
+      receipt: { ...signed.receipt, pii_processing: { ...signed.receipt.pii_processing!, purposes: purposes.slice(1) } },
+    };
     await rejection(verifyReceipt(changed, jwks), SvcReceiptSignatureError);
     await rejection(verifyReceipt(signed, { keys: [] }), SvcReceiptKeyError);
   });

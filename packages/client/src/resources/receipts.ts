@@ -6,7 +6,9 @@ import type { CallOptions, Schema, SvcConnection } from '../lib/connection.js';
 // The server keeps these two shapes beside its routes; they live here until they move into the shared schemas.
 
 /** The service's public signing keys (`/.well-known/jwks.json`): every key it ever signed with, newest first. */
-const jwksSchema = z.object({ keys: z.array(z.looseObject({ kty: z.string(), kid: z.optional(z.string()) })) }) as unknown as Schema<JSONWebKeySet>;
+const jwksSchema = z.object({
+  keys: z.array(z.looseObject({ kty: z.string(), kid: z.optional(z.string()) })),
+}) as unknown as Schema<JSONWebKeySet>;
 
 /** The dpv flavor: JSON-LD in W3C Data Privacy Vocabulary terms, its context embedded (no network needed to read it). */
 const dpvReceipt = z.looseObject({

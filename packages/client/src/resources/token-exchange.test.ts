@@ -30,7 +30,13 @@ describe('exchangeDelegationGrant', () => {
     const server = await loopback((_req, res) => json(res, 200, issued));
     try {
       const secret = 'se:cr%et +/=';
-      const answer = await exchangeDelegationGrant({ baseUrl: `${server.url}/`, clientId: 'oc_dev_1', clientSecret: secret, delegationGrantId: grant, scope: ['payments:write'] });
+      const answer = await exchangeDelegationGrant({
+        baseUrl: `${server.url}/`,
+        clientId: 'oc_dev_1',
+        clientSecret: secret,
+        delegationGrantId: grant,
+        scope: ['payments:write'],
+      });
       assert.deepEqual(answer, issued);
       const { method, url, headers, body } = server.requests[0]!;
       assert.equal(`${method} ${url}`, 'POST /oauth/token/exchange');
@@ -53,7 +59,13 @@ describe('exchangeDelegationGrant', () => {
   it('sends the client in the form with client_secret_post, and no scope when none is asked for', async () => {
     const server = await loopback((_req, res) => json(res, 200, { ...issued, scope: undefined }));
     try {
-      await exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 's3cret', delegationGrantId: grant, authMethod: 'client_secret_post' });
+      await exchangeDelegationGrant({
+        baseUrl: server.url,
+        clientId: 'oc_dev_1',
+        clientSecret: 's3cret',
+        delegationGrantId: grant,
+        authMethod: 'client_secret_post',
+      });
       const { headers, body } = server.requests[0]!;
       assert.equal(headers.authorization, undefined);
       const form = Object.fromEntries(new URLSearchParams(body));
@@ -73,7 +85,10 @@ describe('exchangeDelegationGrant', () => {
     it(`fails with SvcOAuthError on ${status} ${error}: reason is the OAuth error, the message its description`, async () => {
       const server = await loopback((_req, res) => json(res, status, { error, error_description: description }));
       try {
-        const err = await rejection(exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }), SvcOAuthError);
+        const err = await rejection(
+          exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }),
+          SvcOAuthError,
+        );
         assert.equal(err.code, 'ERR_SVC_OAUTH');
         assert.equal(err.reason, error);
         assert.equal(err.message, description);
@@ -89,7 +104,10 @@ describe('exchangeDelegationGrant', () => {
   it('names the OAuth error when the server gives no description', async () => {
     const server = await loopback((_req, res) => json(res, 400, { error: 'invalid_request' }));
     try {
-      const err = await rejection(exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }), SvcOAuthError);
+      const err = await rejection(
+        exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }),
+        SvcOAuthError,
+      );
       assert.equal(err.message, 'The token exchange was refused: invalid_request.');
     } finally {
       await server.close();
@@ -102,7 +120,10 @@ describe('exchangeDelegationGrant', () => {
       res.end('<h1>Bad gateway</h1>');
     });
     try {
-      const err = await rejection(exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }), SvcServerError);
+      const err = await rejection(
+        exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }),
+        SvcServerError,
+      );
       assert.equal(err.status, 502);
       assert.equal(server.requests.length, 1);
     } finally {
@@ -113,8 +134,14 @@ describe('exchangeDelegationGrant', () => {
   it('refuses an answer that is not an agent token', async () => {
     const server = await loopback((_req, res) => json(res, 200, { ...issued, access_token: 'at_person_token_000000000000' }));
     try {
-      const err = await rejection(exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }), SvcResponseValidationError);
-      assert.deepEqual(err.errors.map((e) => e.path), ['access_token']);
+      const err = await rejection(
+        exchangeDelegationGrant({ baseUrl: server.url, clientId: 'oc_dev_1', clientSecret: 'x', delegationGrantId: grant }),
+        SvcResponseValidationError,
+      );
+      assert.deepEqual(
+        err.errors.map((e) => e.path),
+        ['access_token'],
+      );
     } finally {
       await server.close();
     }
@@ -122,16 +149,31 @@ describe('exchangeDelegationGrant', () => {
 
   it('fails with SvcNetworkError, SvcTimeoutError and SvcAbortError as every call does', async () => {
     const port = await closedPort();
-    await rejection(exchangeDelegationGrant({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'c', clientSecret: 'x', delegationGrantId: grant }), SvcNetworkError);
+    await rejection(
+      exchangeDelegationGrant({ baseUrl: `http://127.0.0.1:${port}`, clientId: 'c', clientSecret: 'x', delegationGrantId: grant }),
+      SvcNetworkError,
+    );
     const slow = await loopback(async (_req, res) => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       json(res, 200, issued);
     });
     try {
-      await rejection(exchangeDelegationGrant({ baseUrl: slow.url, clientId: 'c', clientSecret: 'x', delegationGrantId: grant, timeoutMs: 50 }), SvcTimeoutError);
+      await rejection(
+        exchangeDelegationGrant({ baseUrl: slow.url, clientId: 'c', clientSecret: 'x', delegationGrantId: grant, timeoutMs: 50 }),
+        SvcTimeoutError,
+      );
       const controller = new AbortController();
       setTimeout(() => controller.abort(new Error('shutting down')), 50);
-      const err = await rejection(exchangeDelegationGrant({ baseUrl: slow.url, clientId: 'c', clientSecret: 'x', delegationGrantId: grant, signal: controller.signal }), SvcAbortError);
+      const err = await rejection(
+        exchangeDelegationGrant({
+          baseUrl: slow.url,
+          clientId: 'c',
+          clientSecret: 'x',
+          delegationGrantId: grant,
+          signal: controller.signal,
+        }),
+        SvcAbortError,
+      );
       assert.equal((err.cause as Error).message, 'shutting down');
     } finally {
       await slow.close();

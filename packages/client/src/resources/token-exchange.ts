@@ -1,10 +1,5 @@
 import { z } from 'zod/mini';
-import {
-  DELEGATION_GRANT_TOKEN_TYPE,
-  TOKEN_EXCHANGE_GRANT_TYPE,
-  tokenExchangeResponse,
-  type TokenExchangeResponse,
-} from '@svc/schemas';
+import { DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE, tokenExchangeResponse, type TokenExchangeResponse } from '@svc/schemas';
 import {
   errorForStatus,
   SvcAbortError,
@@ -89,7 +84,10 @@ export async function exchangeDelegationGrant(options: ExchangeDelegationGrantOp
     throw new SvcConfigurationError('authMethod is client_secret_basic or client_secret_post.');
   }
   // The client's id and secret are form-encoded wherever they go; the grant id is sent as it is.
-  for (const [name, value] of [['clientId', clientId], ['clientSecret', clientSecret]] as const) {
+  for (const [name, value] of [
+    ['clientId', clientId],
+    ['clientSecret', clientSecret],
+  ] as const) {
     if (typeof value !== 'string' || value === '') throw new SvcConfigurationError(`${name} must be a non-empty string.`);
   }
   if (!isHeaderSafe(delegationGrantId)) throw new SvcConfigurationError('delegationGrantId must be a delegation grant id (dlg_...).');
@@ -127,12 +125,17 @@ export async function exchangeDelegationGrant(options: ExchangeDelegationGrantOp
   let text: string;
   try {
     response = await fetchImpl(baseUrl + TOKEN_EXCHANGE_PATH, {
-      method: 'POST', headers, body: form.toString(), signal: controller.signal, credentials: 'omit',
+      method: 'POST',
+      headers,
+      body: form.toString(),
+      signal: controller.signal,
+      credentials: 'omit',
     });
     text = await response.text();
   } catch (cause) {
     if (timedOut) throw new SvcTimeoutError(`POST ${TOKEN_EXCHANGE_PATH} did not finish within ${timeoutMs} ms.`, { request, cause });
-    if (controller.signal.aborted) throw new SvcAbortError(`POST ${TOKEN_EXCHANGE_PATH} was aborted.`, { request, cause: signal?.reason ?? cause });
+    if (controller.signal.aborted)
+      throw new SvcAbortError(`POST ${TOKEN_EXCHANGE_PATH} was aborted.`, { request, cause: signal?.reason ?? cause });
     const message = cause instanceof Error ? cause.message : String(cause);
     throw new SvcNetworkError(`POST ${TOKEN_EXCHANGE_PATH} got no response: ${message}`, { request, cause });
   } finally {
@@ -151,7 +154,10 @@ export async function exchangeDelegationGrant(options: ExchangeDelegationGrantOp
   if (!parsed.success) {
     const errors = json === undefined ? [{ path: '(body)', code: 'invalid_json', message: 'not JSON' }] : fieldErrors(parsed.error.issues);
     throw new SvcResponseValidationError(
-      `POST ${TOKEN_EXCHANGE_PATH} answered with a body that is not a token exchange response: ${errors.slice(0, 3).map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      `POST ${TOKEN_EXCHANGE_PATH} answered with a body that is not a token exchange response: ${errors
+        .slice(0, 3)
+        .map((e) => `${e.path}: ${e.message}`)
+        .join('; ')}`,
       { request, status: response.status, errors, cause: parsed.error },
     );
   }
@@ -163,10 +169,19 @@ function exchangeError(response: Response, json: unknown, request: SvcRequestInf
   const oauth = oauthErrorBody.safeParse(json);
   if (oauth.success) {
     const { error, error_description: description } = oauth.data;
-    return new SvcOAuthError(description || `The token exchange was refused: ${error}.`, { request, status: response.status, reason: error });
+    return new SvcOAuthError(description || `The token exchange was refused: ${error}.`, {
+      request,
+      status: response.status,
+      reason: error,
+    });
   }
-  const message = typeof (json as { message?: unknown } | undefined)?.message === 'string'
-    ? (json as { message: string }).message
-    : `POST ${TOKEN_EXCHANGE_PATH} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
-  return errorForStatus(response.status, message, { request, status: response.status, retryAfter: parseRetryAfter(response.headers.get('retry-after')) });
+  const message =
+    typeof (json as { message?: unknown } | undefined)?.message === 'string'
+      ? (json as { message: string }).message
+      : `POST ${TOKEN_EXCHANGE_PATH} answered ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`;
+  return errorForStatus(response.status, message, {
+    request,
+    status: response.status,
+    retryAfter: parseRetryAfter(response.headers.get('retry-after')),
+  });
 }

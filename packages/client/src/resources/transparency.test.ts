@@ -22,7 +22,9 @@ describe('transparency against the reference server', () => {
     server = await startTestServer();
     svc = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token });
     const agent = await svc.agentIdentities.create({
-      display_name: 'Concierge', agent_type: 'assistant', oauth_application_id: server.sandbox.oauth_client_id!,
+      display_name: 'Concierge',
+      agent_type: 'assistant',
+      oauth_application_id: server.sandbox.oauth_client_id!,
       metadata: { capabilities: ['book'], operator_name: 'Example Ltd', team: 'internal' },
     });
     agentId = agent.id;
@@ -34,7 +36,11 @@ describe('transparency against the reference server', () => {
     assert.equal(v1.version, 1);
     assert.deepEqual(v1.manifest.delegated_scopes, ['rooms:read', 'rooms:write']);
     assert.equal(await capabilityManifestDigest(v1.manifest), v1.digest);
-    assert.deepEqual(await svc.transparency.pinManifest(agentId, { delegated_scopes: ['rooms:read', 'rooms:write'] }), v1, 'identical: the same version');
+    assert.deepEqual(
+      await svc.transparency.pinManifest(agentId, { delegated_scopes: ['rooms:read', 'rooms:write'] }),
+      v1,
+      'identical: the same version',
+    );
     const v2 = await svc.transparency.pinManifest(agentId, { delegated_scopes: ['rooms:read'] });
     assert.equal(v2.version, 2);
     const listed: PinnedCapabilityManifest[] = [];
@@ -42,17 +48,29 @@ describe('transparency against the reference server', () => {
     assert.deepEqual(listed, [v1, v2]);
 
     const jwks = await svc.receipts.jwks();
-    const application = await verifyTransparencyRecord(await svc.transparency.getApplication(server.sandbox.application_id), jwks, { recordType: 'controller_record' });
+    const application = await verifyTransparencyRecord(await svc.transparency.getApplication(server.sandbox.application_id), jwks, {
+      recordType: 'controller_record',
+    });
     assert.equal(application.application_id, server.sandbox.application_id);
-    const agent = await verifyTransparencyRecord(await svc.transparency.getAgent(agentId), jwks, { recordType: 'agent_accountability_record' });
-    assert.deepEqual(agent.manifests.map((m) => m.digest), [v1.digest, v2.digest]);
+    const agent = await verifyTransparencyRecord(await svc.transparency.getAgent(agentId), jwks, {
+      recordType: 'agent_accountability_record',
+    });
+    assert.deepEqual(
+      agent.manifests.map((m) => m.digest),
+      [v1.digest, v2.digest],
+    );
     assert.equal(agent.declared.operator_name, 'Example Ltd');
-    const manifest = await verifyTransparencyRecord(await svc.transparency.getManifest(agentId, 1), jwks, { recordType: 'capability_manifest_record' });
+    const manifest = await verifyTransparencyRecord(await svc.transparency.getManifest(agentId, 1), jwks, {
+      recordType: 'capability_manifest_record',
+    });
     assert.deepEqual(manifest.manifest, v1.manifest);
 
     // Public: a publishable key's connection reads them too.
     const browser = connect({ baseUrl: server.url, publishableKey: server.sandbox.publishable_key });
-    assert.equal((await getApplicationTransparency(browser, server.sandbox.application_id)).record.application_id, server.sandbox.application_id);
+    assert.equal(
+      (await getApplicationTransparency(browser, server.sandbox.application_id)).record.application_id,
+      server.sandbox.application_id,
+    );
     assert.equal((await getAgentTransparency(browser, agentId)).record.agent_id, agentId);
   });
 
@@ -60,12 +78,19 @@ describe('transparency against the reference server', () => {
     await rejection(svc.transparency.getAgent('agt_dev_nobody'), SvcNotFoundError);
     await rejection(svc.transparency.getManifest(agentId, 99), SvcNotFoundError);
     const err = await rejection(svc.transparency.pinManifest(agentId, { delegated_scopes: [] }), SvcValidationError);
-    assert.deepEqual(err.errors.map((e) => e.path), ['delegated_scopes']);
+    assert.deepEqual(
+      err.errors.map((e) => e.path),
+      ['delegated_scopes'],
+    );
   });
 
   describe('svc transparency', () => {
     const run = (name: string, args: string[] = [], flags: Invocation['flags'] = {}) =>
-      transparencyCommands[name]!.run(svc, { args, flags, config: { baseUrl: server.url, applicationId: server.sandbox.application_id } as CliConfig });
+      transparencyCommands[name]!.run(svc, {
+        args,
+        flags,
+        config: { baseUrl: server.url, applicationId: server.sandbox.application_id } as CliConfig,
+      });
 
     it('pins, lists and shows each record with its signature verified', async () => {
       const pinned = await run('transparency pin', [agentId], { scopes: 'desk:read,desk:write' });
@@ -83,7 +108,10 @@ describe('transparency against the reference server', () => {
     it('refuses bad arguments before calling the service', async () => {
       await assert.rejects(run('transparency pin', [agentId]), CliUsageError);
       await assert.rejects(run('transparency manifest', [agentId, 'latest']), CliUsageError);
-      await assert.rejects(transparencyCommands['transparency application']!.run(svc, { args: [], flags: {}, config: { baseUrl: server.url } as CliConfig }), CliUsageError);
+      await assert.rejects(
+        transparencyCommands['transparency application']!.run(svc, { args: [], flags: {}, config: { baseUrl: server.url } as CliConfig }),
+        CliUsageError,
+      );
     });
   });
 });

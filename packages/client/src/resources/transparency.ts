@@ -26,15 +26,25 @@ export function getApplicationTransparency(
   applicationId: string,
   options?: CallOptions,
 ): Promise<SignedTransparencyRecord<ControllerTransparencyRecord>> {
-  return connection.request({ method: 'GET', path: `${WELL_KNOWN}/${encodeURIComponent(applicationId)}`, schema: signedControllerRecord }, options);
+  return connection.request(
+    { method: 'GET', path: `${WELL_KNOWN}/${encodeURIComponent(applicationId)}`, schema: signedControllerRecord },
+    options,
+  );
 }
 
 /**
  * Reads an agent's accountability record (`GET /.well-known/transparency/agents/{agent_id}`, public): declared
  * identity, attested status, credential attestations and pinned manifest versions, signed.
  */
-export function getAgentTransparency(connection: SvcConnection, agentId: string, options?: CallOptions): Promise<SignedTransparencyRecord<AgentTransparencyRecord>> {
-  return connection.request({ method: 'GET', path: `${WELL_KNOWN}/agents/${encodeURIComponent(agentId)}`, schema: signedAgentRecord }, options);
+export function getAgentTransparency(
+  connection: SvcConnection,
+  agentId: string,
+  options?: CallOptions,
+): Promise<SignedTransparencyRecord<AgentTransparencyRecord>> {
+  return connection.request(
+    { method: 'GET', path: `${WELL_KNOWN}/agents/${encodeURIComponent(agentId)}`, schema: signedAgentRecord },
+    options,
+  );
 }
 
 /**
@@ -48,7 +58,11 @@ export function getAgentManifest(
   options?: CallOptions,
 ): Promise<SignedTransparencyRecord<ManifestTransparencyRecord>> {
   return connection.request(
-    { method: 'GET', path: `${WELL_KNOWN}/agents/${encodeURIComponent(agentId)}/manifests/${encodeURIComponent(String(version))}`, schema: signedManifestRecord },
+    {
+      method: 'GET',
+      path: `${WELL_KNOWN}/agents/${encodeURIComponent(agentId)}/manifests/${encodeURIComponent(String(version))}`,
+      schema: signedManifestRecord,
+    },
     options,
   );
 }

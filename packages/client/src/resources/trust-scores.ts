@@ -8,7 +8,8 @@ import type { CallOptions, SvcConnection } from '../lib/connection.js';
  * contribution and cap; a delegation's reputation bound reads the same score.
  */
 export function getTrustScore(connection: SvcConnection<'bearer'>, subjectId: string, options?: CallOptions): Promise<TrustScore> {
-  return connection.request({ method: 'GET', path: `/api/v1/trust_scores/${encodeURIComponent(subjectId)}`, schema: trustScoreEnvelope }, options)
+  return connection
+    .request({ method: 'GET', path: `/api/v1/trust_scores/${encodeURIComponent(subjectId)}`, schema: trustScoreEnvelope }, options)
     .then((body) => body.trust_score);
 }
 

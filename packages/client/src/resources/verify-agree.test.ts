@@ -51,19 +51,27 @@ describe('Verify and Agree through the client', () => {
 
     const received = [];
     for await (const v of bob!.svc.vouches.list({ direction: 'received', limit: 1 })) received.push(v);
-    assert.deepEqual(received.map((v) => v.id), [vouch.id]);
+    assert.deepEqual(
+      received.map((v) => v.id),
+      [vouch.id],
+    );
     assert.equal((await org.vouches.get(vouch.id)).voucher_id, ada!.id);
     const revoked = await ada!.svc.vouches.revoke(vouch.id);
     assert.equal(revoked.status, 'revoked');
     await rejection(people.cy!.svc.vouches.get(vouch.id), SvcNotFoundError);
   });
 
-  it('creates a multi-party agreement and takes each party\'s vote', async () => {
+  it("creates a multi-party agreement and takes each party's vote", async () => {
     const { ada, bob, cy } = people as Required<typeof people>;
     const created = await org.multiPartyAgreements.create({
       multi_party_agreement: {
-        title: 'Workshop', document: { text: TEXT, sha256: SHA }, quorum: 2,
-        parties: [{ email: 'ada@example.com', home_country: 'US' }, { email: 'bob@example.com', home_country: 'US' }],
+        title: 'Workshop',
+        document: { text: TEXT, sha256: SHA },
+        quorum: 2,
+        parties: [
+          { email: 'ada@example.com', home_country: 'US' },
+          { email: 'bob@example.com', home_country: 'US' },
+        ],
       },
     });
     assert.equal(created.signed_count, 0);
@@ -73,7 +81,10 @@ describe('Verify and Agree through the client', () => {
     const second = await bob!.svc.agreements.castQuorumVote(created.id, { vote: 'approve' });
     assert.equal(second.agreement.status, 'active');
     const read = await org.multiPartyAgreements.get(created.id);
-    assert.deepEqual(read.quorum_votes.map((v) => v.comment), ['Yes.', null]);
+    assert.deepEqual(
+      read.quorum_votes.map((v) => v.comment),
+      ['Yes.', null],
+    );
     const all = [];
     for await (const a of org.multiPartyAgreements.list({ status: 'active' })) all.push(a.id);
     assert.deepEqual(all, [created.id]);

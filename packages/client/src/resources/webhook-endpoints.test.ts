@@ -11,7 +11,6 @@ import type { WebhookDelivery } from '@svc/schemas';
 import type { IssuedWebhookEndpoint } from './webhook-endpoints.js';
 import { rejection } from '../testing/rejection.test.helper.js';
 
-
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -74,12 +73,19 @@ describe('webhookEndpoints against the reference server', () => {
     assert.equal(event.id, delivery.event_id);
     if (event.type === 'webhook.test') assert.equal(event.data.webhook_endpoint_id, endpoint.id);
     await rejection(verifyWebhook(received.body, received.headers, 'whsec_not-the-secret'), SvcWebhookSignatureError);
-    await rejection(verifyWebhook(received.body.replace('webhook.test', 'webhook.tesT'), received.headers, endpoint.secret), SvcWebhookSignatureError);
+    await rejection(
+      verifyWebhook(received.body.replace('webhook.test', 'webhook.tesT'), received.headers, endpoint.secret),
+      SvcWebhookSignatureError,
+    );
   });
 
   it('delivers a real consent.granted, signed, when a record is made', async () => {
     const flowId = await createRecordFlow(svc);
-    const record = await svc.consentRecords.create({ flow_id: flowId, subject: { email: freshEmail('hook'), external_id: 'crm-7' }, decisions: grantAll });
+    const record = await svc.consentRecords.create({
+      flow_id: flowId,
+      subject: { email: freshEmail('hook'), external_id: 'crm-7' },
+      decisions: grantAll,
+    });
     const received = await waitFor('consent.granted at the receiver', () => lastOfType('consent.granted'));
     const event = await verifyWebhook(received.body, received.headers, endpoint.secret);
     assert.equal(event.type, 'consent.granted');
@@ -124,16 +130,26 @@ describe('webhookEndpoints against the reference server', () => {
     assert.equal(new Set(ids).size, ids.length);
     const all: WebhookDelivery[] = [];
     for await (const delivery of svc.webhookEndpoints.deliveries(app, endpoint.id)) all.push(delivery);
-    assert.deepEqual(all.map((d) => d.id), ids);
-    assert.ok(all.every((d, i) => i === 0 || d.created_at <= all[i - 1]!.created_at), 'newest first');
+    assert.deepEqual(
+      all.map((d) => d.id),
+      ids,
+    );
+    assert.ok(
+      all.every((d, i) => i === 0 || d.created_at <= all[i - 1]!.created_at),
+      'newest first',
+    );
     const acknowledged = [];
-    for await (const delivery of svc.webhookEndpoints.deliveries(app, endpoint.id, { status: 'acknowledged' })) acknowledged.push(delivery.id);
+    for await (const delivery of svc.webhookEndpoints.deliveries(app, endpoint.id, { status: 'acknowledged' }))
+      acknowledged.push(delivery.id);
     assert.deepEqual(acknowledged, ids);
     assert.deepEqual((await svc.webhookEndpoints.deliveries(app, endpoint.id, { status: 'failed' }).page()).items, []);
   });
 
   it('lists, updates and deletes endpoints, one page each', async () => {
-    const second = await svc.webhookEndpoints.create(app, { url: `${receiver.url}/other`, events: ['consent.revoked', 'consent.purpose_revoked'] });
+    const second = await svc.webhookEndpoints.create(app, {
+      url: `${receiver.url}/other`,
+      events: ['consent.revoked', 'consent.purpose_revoked'],
+    });
     const listed: string[] = [];
     for await (const e of svc.webhookEndpoints.list(app, { limit: 1 })) {
       assert.equal('secret' in e, false);

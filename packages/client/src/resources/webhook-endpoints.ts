@@ -55,14 +55,24 @@ export function createWebhookEndpoint(
 ): Promise<IssuedWebhookEndpoint> {
   return connection
     .request(
-      { method: 'POST', path: path(applicationId), body: { webhook_endpoint: request } satisfies CreateWebhookEndpointRequest, schema: issued },
+      {
+        method: 'POST',
+        path: path(applicationId),
+        body: { webhook_endpoint: request } satisfies CreateWebhookEndpointRequest,
+        schema: issued,
+      },
       options,
     )
     .then((body) => body.webhook_endpoint);
 }
 
 /** Reads a webhook endpoint, without its secret (`GET .../webhook_endpoints/{id}`). */
-export function getWebhookEndpoint(connection: SvcConnection<'bearer'>, applicationId: string, id: string, options?: CallOptions): Promise<WebhookEndpoint> {
+export function getWebhookEndpoint(
+  connection: SvcConnection<'bearer'>,
+  applicationId: string,
+  id: string,
+  options?: CallOptions,
+): Promise<WebhookEndpoint> {
   return connection
     .request({ method: 'GET', path: path(applicationId, id), schema: webhookEndpointEnvelope }, options)
     .then((body) => body.webhook_endpoint);
@@ -81,14 +91,24 @@ export function updateWebhookEndpoint(
 ): Promise<WebhookEndpoint> {
   return connection
     .request(
-      { method: 'PATCH', path: path(applicationId, id), body: { webhook_endpoint: changes } satisfies UpdateWebhookEndpointRequest, schema: webhookEndpointEnvelope },
+      {
+        method: 'PATCH',
+        path: path(applicationId, id),
+        body: { webhook_endpoint: changes } satisfies UpdateWebhookEndpointRequest,
+        schema: webhookEndpointEnvelope,
+      },
       options,
     )
     .then((body) => body.webhook_endpoint);
 }
 
 /** Deletes a webhook endpoint; its pending deliveries fail (`DELETE .../webhook_endpoints/{id}`). */
-export async function deleteWebhookEndpoint(connection: SvcConnection<'bearer'>, applicationId: string, id: string, options?: CallOptions): Promise<void> {
+export async function deleteWebhookEndpoint(
+  connection: SvcConnection<'bearer'>,
+  applicationId: string,
+  id: string,
+  options?: CallOptions,
+): Promise<void> {
   await connection.request({ method: 'DELETE', path: path(applicationId, id) }, options);
 }
 
@@ -111,7 +131,12 @@ export function rotateWebhookEndpointSecret(
  * Sends a signed `webhook.test` delivery now and answers with its outcome (`POST .../webhook_endpoints/{id}/test`):
  * one attempt, never retried, never counted toward disabling the endpoint.
  */
-export function testWebhookEndpoint(connection: SvcConnection<'bearer'>, applicationId: string, id: string, options?: WriteOptions): Promise<WebhookDelivery> {
+export function testWebhookEndpoint(
+  connection: SvcConnection<'bearer'>,
+  applicationId: string,
+  id: string,
+  options?: WriteOptions,
+): Promise<WebhookDelivery> {
   return connection
     .request({ method: 'POST', path: path(applicationId, id, '/test'), schema: webhookDeliveryEnvelope }, options)
     .then((body) => body.delivery);
@@ -137,7 +162,14 @@ export function getWebhookDelivery(
   options?: CallOptions,
 ): Promise<WebhookDelivery> {
   return connection
-    .request({ method: 'GET', path: path(applicationId, endpointId, `/deliveries/${encodeURIComponent(deliveryId)}`), schema: webhookDeliveryEnvelope }, options)
+    .request(
+      {
+        method: 'GET',
+        path: path(applicationId, endpointId, `/deliveries/${encodeURIComponent(deliveryId)}`),
+        schema: webhookDeliveryEnvelope,
+      },
+      options,
+    )
     .then((body) => body.delivery);
 }
 
@@ -146,11 +178,20 @@ export interface WebhookEndpointsResource {
   /** Lists an application's endpoints; see {@link listWebhookEndpoints}. */
   list(applicationId: string, query?: ListQuery, options?: CallOptions): SvcList<WebhookEndpoint>;
   /** Subscribes a URL and returns the secret once; see {@link createWebhookEndpoint}. */
-  create(applicationId: string, request: CreateWebhookEndpointRequest['webhook_endpoint'], options?: WriteOptions): Promise<IssuedWebhookEndpoint>;
+  create(
+    applicationId: string,
+    request: CreateWebhookEndpointRequest['webhook_endpoint'],
+    options?: WriteOptions,
+  ): Promise<IssuedWebhookEndpoint>;
   /** Reads an endpoint; see {@link getWebhookEndpoint}. */
   get(applicationId: string, id: string, options?: CallOptions): Promise<WebhookEndpoint>;
   /** Changes an endpoint; see {@link updateWebhookEndpoint}. */
-  update(applicationId: string, id: string, changes: UpdateWebhookEndpointRequest['webhook_endpoint'], options?: WriteOptions): Promise<WebhookEndpoint>;
+  update(
+    applicationId: string,
+    id: string,
+    changes: UpdateWebhookEndpointRequest['webhook_endpoint'],
+    options?: WriteOptions,
+  ): Promise<WebhookEndpoint>;
   /** Deletes an endpoint; see {@link deleteWebhookEndpoint}. */
   delete(applicationId: string, id: string, options?: CallOptions): Promise<void>;
   /** Issues a new secret and returns it once; see {@link rotateWebhookEndpointSecret}. */
@@ -174,6 +215,7 @@ export function webhookEndpointsResource(connection: SvcConnection<'bearer'>): W
     rotateSecret: (applicationId, id, options) => rotateWebhookEndpointSecret(connection, applicationId, id, options),
     test: (applicationId, id, options) => testWebhookEndpoint(connection, applicationId, id, options),
     deliveries: (applicationId, endpointId, query, options) => listWebhookDeliveries(connection, applicationId, endpointId, query, options),
-    getDelivery: (applicationId, endpointId, deliveryId, options) => getWebhookDelivery(connection, applicationId, endpointId, deliveryId, options),
+    getDelivery: (applicationId, endpointId, deliveryId, options) =>
+      getWebhookDelivery(connection, applicationId, endpointId, deliveryId, options),
   };
 }

@@ -19,8 +19,12 @@ export async function runSvc(argv: string[], env: Record<string, string>, cwd: s
   const code = await run(argv, {
     env,
     cwd,
-    stdout: (text) => { stdout += text; },
-    stderr: (text) => { stderr += text; },
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
   });
   return { code, stdout, stderr };
 }
@@ -29,7 +33,13 @@ export async function runSvc(argv: string[], env: Record<string, string>, cwd: s
 export async function storeSignIn(server: TestServer, home: string, email: string): Promise<void> {
   const tokens = await signInPerson(server, email, 'openid email');
   writeCredentials(credentialsPath({ XDG_CONFIG_HOME: home }), {
-    version: 1, issuer: server.url, client_id: server.sandbox.oauth_client_id!, access_token: tokens.access_token,
-    expires_at: Math.floor(Date.now() / 1000) + 3000, scope: 'openid email', email, signed_in_at: new Date().toISOString(),
+    version: 1,
+    issuer: server.url,
+    client_id: server.sandbox.oauth_client_id!,
+    access_token: tokens.access_token,
+    expires_at: Math.floor(Date.now() / 1000) + 3000,
+    scope: 'openid email',
+    email,
+    signed_in_at: new Date().toISOString(),
   });
 }

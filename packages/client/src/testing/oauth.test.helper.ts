@@ -50,15 +50,28 @@ export class PersonBrowser {
       const uid = /^\/oauth\/interaction\/([^/?]+)$/.exec(page.pathname)?.[1];
       if (page.origin !== this.origin || !uid) return page;
       const html = await res.text();
-      const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(html)![1]!) as { step: string; sandbox_code: string | null };
-      const [path, form] = data.step === 'email' ? ['sign_in', { email }] : data.step === 'code' ? ['verify', { code: data.sandbox_code! }] : ['consent', { decision }];
+      const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(html)![1]!) as {
+        step: string;
+        sandbox_code: string | null;
+      };
+      const [path, form] =
+        data.step === 'email'
+          ? ['sign_in', { email }]
+          : data.step === 'code'
+            ? ['verify', { code: data.sandbox_code! }]
+            : ['consent', { decision }];
       ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/${path}`, form as Record<string, string>));
     }
     throw new Error(`the authorization did not finish: ${at}`);
   }
 
   /** Answers a device's `userCode` at `verificationUriComplete` as `email` (confirm, sign in, then allow or deny). */
-  async approveDevice(verificationUriComplete: string, userCode: string, email: string, decision: 'allow' | 'deny' = 'allow'): Promise<void> {
+  async approveDevice(
+    verificationUriComplete: string,
+    userCode: string,
+    email: string,
+    decision: 'allow' | 'deny' = 'allow',
+  ): Promise<void> {
     const html = await (await this.request(verificationUriComplete)).text();
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(html)?.[1];
     const action = /action="([^"]+)"/.exec(html)?.[1];
@@ -90,15 +103,29 @@ export async function sandboxOAuth(server: TestServer): Promise<SandboxOAuth> {
 }
 
 /** Signs `email` in with the sandbox client (PAR, PKCE, the hosted pages, the code grant); answers the tokens. */
-export async function signInPerson(server: TestServer, email: string, scope = 'openid email offline_access'): Promise<oauth.TokenEndpointResponse> {
+export async function signInPerson(
+  server: TestServer,
+  email: string,
+  scope = 'openid email offline_access',
+): Promise<oauth.TokenEndpointResponse> {
   const { as, client, auth, redirectUri } = await sandboxOAuth(server);
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
-  const pushed = await oauth.pushedAuthorizationRequest(as, client, auth, {
-    response_type: 'code', redirect_uri: redirectUri, scope, state,
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-    ...(scope.includes('offline_access') ? { prompt: 'consent' } : {}),
-  }, insecure);
+  const pushed = await oauth.pushedAuthorizationRequest(
+    as,
+    client,
+    auth,
+    {
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      scope,
+      state,
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...(scope.includes('offline_access') ? { prompt: 'consent' } : {}),
+    },
+    insecure,
+  );
   const { request_uri } = await oauth.processPushedAuthorizationResponse(as, client, pushed);
   const url = new URL(as.authorization_endpoint!);
   url.searchParams.set('client_id', client.client_id);

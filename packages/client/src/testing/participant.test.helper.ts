@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 /** One step as the hosted page sends it: `POST /decisions/{token}/transitions` from the service's origin; asserts 200. */
 export async function participantStep(baseUrl: string, token: string, body: Record<string, unknown>): Promise<{ sandbox_code?: string }> {
   const res = await fetch(`${baseUrl}/decisions/${token}/transitions`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: baseUrl }, body: JSON.stringify(body),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: baseUrl },
+    body: JSON.stringify(body),
   });
   assert.equal(res.status, 200, await res.clone().text());
   return (await res.json()) as { sandbox_code?: string };

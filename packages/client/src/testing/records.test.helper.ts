@@ -12,9 +12,27 @@ export async function createRecordFlow(svc: SvcClient, title = 'Shop signup'): P
       policy_url: 'https://shop.example/privacy',
       consent_duration: 'P1Y',
       purposes: [
-        { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about offers.', basis: 'consent', mechanism: 'explicit' },
-        { key: 'research', label: 'Research panel', description: 'Invitations to take part in studies.', basis: 'consent', mechanism: 'informed' },
-        { key: 'analytics', label: 'Product analytics', description: 'Measuring use. You may object.', basis: 'legitimate_interest', mechanism: 'opt_out' },
+        {
+          key: 'newsletter',
+          label: 'Email newsletter',
+          description: 'A monthly email about offers.',
+          basis: 'consent',
+          mechanism: 'explicit',
+        },
+        {
+          key: 'research',
+          label: 'Research panel',
+          description: 'Invitations to take part in studies.',
+          basis: 'consent',
+          mechanism: 'informed',
+        },
+        {
+          key: 'analytics',
+          label: 'Product analytics',
+          description: 'Measuring use. You may object.',
+          basis: 'legitimate_interest',
+          mechanism: 'opt_out',
+        },
         { key: 'service', label: 'Providing the service', basis: 'contract', mechanism: 'notice', required: true },
       ],
       steps: [

@@ -67,9 +67,7 @@ export interface Loopback {
 }
 
 /** Starts a loopback server; `handler` gets each request (body read) and its attempt number from 1. */
-export async function loopback(
-  handler: (req: Received, res: ServerResponse, attempt: number) => void | Promise<void>,
-): Promise<Loopback> {
+export async function loopback(handler: (req: Received, res: ServerResponse, attempt: number) => void | Promise<void>): Promise<Loopback> {
   const requests: Received[] = [];
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];

@@ -21,12 +21,19 @@ function signature(key: Key, payload: Record<string, unknown>, typ = 'svc-signat
 
 /** The bundle's signature: a detached compact JWS over its JCS bytes. */
 async function sealed(key: Key, receipt: AgreementReceipt) {
-  const [header, , sig] = (await new CompactSign(encode(canonicalJson(receipt))).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(key.privateKey)).split('.');
+  const [header, , sig] = (
+    await new CompactSign(encode(canonicalJson(receipt))).setProtectedHeader({ alg: 'ES256', kid: key.kid }).sign(key.privateKey)
+  ).split('.');
   return { agreement_receipt: receipt, signature: `${header}..${sig}` };
 }
 
 const payloadOf = (agreementId: string, partyId: string, at: string) => ({
-  agreement_id: agreementId, document_sha256: DIGEST, party_id: partyId, party_email: `${partyId}@example.com`, signed_name: `Name ${partyId}`, signed_at: at,
+  agreement_id: agreementId,
+  document_sha256: DIGEST,
+  party_id: partyId,
+  party_email: `${partyId}@example.com`,
+  signed_name: `Name ${partyId}`,
+  signed_at: at,
 });
 
 async function receiptOf(key: Key, parties: [string, string][], extra: Partial<AgreementReceipt> = {}): Promise<AgreementReceipt> {
@@ -36,7 +43,9 @@ async function receiptOf(key: Key, parties: [string, string][], extra: Partial<A
     document_sha256: DIGEST,
     quorum: 2,
     status: 'active',
-    signatures: await Promise.all(parties.map(async ([party, at]) => ({ party_id: party, signed_at: at, jws: await signature(key, payloadOf('agr_1', party, at)) }))),
+    signatures: await Promise.all(
+      parties.map(async ([party, at]) => ({ party_id: party, signed_at: at, jws: await signature(key, payloadOf('agr_1', party, at)) })),
+    ),
     issued_at: '2030-01-02T00:00:00.000Z',
     ...extra,
   };
@@ -61,10 +70,22 @@ describe('verifyAgreementReceipt', () => {
   it('verifies the bundle and every signature in it, as an object or as JSON text, and returns the signed payloads', async () => {
     const key = await keyPair('k1');
     const jwks: JSONWebKeySet = { keys: [(await keyPair('k0')).jwk, key.jwk] };
-    const signed = await sealed(key, await receiptOf(key, [['pty_a', T1], ['pty_b', T2]]));
+    const signed = await sealed(
+      key,
+      await receiptOf(key, [
+        ['pty_a', T1],
+        ['pty_b', T2],
+      ]),
+    );
     for (const input of [signed, JSON.stringify(signed)]) {
       const verified = await verifyAgreementReceipt(input, jwks);
-      assert.deepEqual(verified.signed.map((p) => [p.party_id, p.signed_name, p.signed_at]), [['pty_a', 'Name pty_a', T1], ['pty_b', 'Name pty_b', T2]]);
+      assert.deepEqual(
+        verified.signed.map((p) => [p.party_id, p.signed_name, p.signed_at]),
+        [
+          ['pty_a', 'Name pty_a', T1],
+          ['pty_b', 'Name pty_b', T2],
+        ],
+      );
       assert.equal(verified.status, 'active');
     }
   });
@@ -72,7 +93,15 @@ describe('verifyAgreementReceipt', () => {
   it('fails when one byte of the bundle changes', async () => {
     const key = await keyPair('k1');
     const jwks = { keys: [key.jwk] };
-    const text = JSON.stringify(await sealed(key, await receiptOf(key, [['pty_a', T1], ['pty_b', T2]])));
+    const text = JSON.stringify(
+      await sealed(
+        key,
+        await receiptOf(key, [
+          ['pty_a', T1],
+          ['pty_b', T2],
+        ]),
+      ),
+    );
     const at = text.indexOf('Tenancy');
     await fails(verifyAgreementReceipt(`${text.slice(0, at)}X${text.slice(at + 1)}`, jwks), 'signature');
     const quorum = text.replace('"quorum":2', '"quorum":1');
@@ -82,13 +111,19 @@ describe('verifyAgreementReceipt', () => {
   it('fails when one byte of one signature changes, even in a bundle signed again around it', async () => {
     const key = await keyPair('k1');
     const jwks = { keys: [key.jwk] };
-    const receipt = await receiptOf(key, [['pty_a', T1], ['pty_b', T2]]);
+    const receipt = await receiptOf(key, [
+      ['pty_a', T1],
+      ['pty_b', T2],
+    ]);
     const first = receipt.signatures[0]!;
     for (const index of [first.jws.indexOf('.') + 3, first.jws.length - 3]) {
       const tampered = structuredClone(receipt);
       tampered.signatures[0]!.jws = flip(first.jws, index);
       // As served (the bundle's signature no longer fits) ...
-      await fails(verifyAgreementReceipt({ agreement_receipt: tampered, signature: (await sealed(key, receipt)).signature }, jwks), 'signature');
+      await fails(
+        verifyAgreementReceipt({ agreement_receipt: tampered, signature: (await sealed(key, receipt)).signature }, jwks),
+        'signature',
+      );
       // ... and re-sealed by someone holding the key: the inner signature still fails on its own.
       await fails(verifyAgreementReceipt(await sealed(key, tampered), jwks), 'signature');
     }
@@ -97,7 +132,10 @@ describe('verifyAgreementReceipt', () => {
   it("fails on another agreement's signature, a signature of another document, party or time, and a party twice", async () => {
     const key = await keyPair('k1');
     const jwks = { keys: [key.jwk] };
-    const receipt = await receiptOf(key, [['pty_a', T1], ['pty_b', T2]]);
+    const receipt = await receiptOf(key, [
+      ['pty_a', T1],
+      ['pty_b', T2],
+    ]);
 
     const foreign = structuredClone(receipt);
     foreign.signatures[1]!.jws = await signature(key, payloadOf('agr_other', 'pty_b', T2));
@@ -115,7 +153,10 @@ describe('verifyAgreementReceipt', () => {
     retimed.signatures[1]!.signed_at = T1;
     await fails(verifyAgreementReceipt(await sealed(key, retimed), jwks), 'invalid');
 
-    const twice = await receiptOf(key, [['pty_a', T1], ['pty_a', T2]]);
+    const twice = await receiptOf(key, [
+      ['pty_a', T1],
+      ['pty_a', T2],
+    ]);
     await fails(verifyAgreementReceipt(await sealed(key, twice), jwks), 'invalid');
   });
 
@@ -123,18 +164,40 @@ describe('verifyAgreementReceipt', () => {
     const key = await keyPair('k1');
     const jwks = { keys: [key.jwk] };
     await fails(verifyAgreementReceipt(await sealed(key, await receiptOf(key, [['pty_a', T1]])), jwks), 'invalid');
-    assert.equal((await verifyAgreementReceipt(await sealed(key, await receiptOf(key, [['pty_a', T1]], { status: 'partially_signed' })), jwks)).signed.length, 1);
+    assert.equal(
+      (await verifyAgreementReceipt(await sealed(key, await receiptOf(key, [['pty_a', T1]], { status: 'partially_signed' })), jwks)).signed
+        .length,
+      1,
+    );
 
-    const typed = await receiptOf(key, [['pty_a', T1], ['pty_b', T2]]);
+    const typed = await receiptOf(key, [
+      ['pty_a', T1],
+      ['pty_b', T2],
+    ]);
     typed.signatures[0]!.jws = await signature(key, payloadOf('agr_1', 'pty_a', T1), 'JWT');
     await fails(verifyAgreementReceipt(await sealed(key, typed), jwks), 'signature');
 
     const stranger = await keyPair('k1');
-    const strangers = await receiptOf(key, [['pty_a', T1], ['pty_b', T2]]);
+    const strangers = await receiptOf(key, [
+      ['pty_a', T1],
+      ['pty_b', T2],
+    ]);
     strangers.signatures[0]!.jws = await signature(stranger, payloadOf('agr_1', 'pty_a', T1));
     await fails(verifyAgreementReceipt(await sealed(key, strangers), jwks), 'signature');
 
-    await fails(verifyAgreementReceipt(await sealed(stranger, await receiptOf(key, [['pty_a', T1], ['pty_b', T2]])), jwks), 'signature');
+    await fails(
+      verifyAgreementReceipt(
+        await sealed(
+          stranger,
+          await receiptOf(key, [
+            ['pty_a', T1],
+            ['pty_b', T2],
+          ]),
+        ),
+        jwks,
+      ),
+      'signature',
+    );
     await fails(verifyAgreementReceipt('{', jwks), 'format');
     await fails(verifyAgreementReceipt({ agreement_receipt: {}, signature: 'x' }, jwks), 'format');
   });

@@ -36,7 +36,8 @@ export async function verifyAgreementReceipt(signed: unknown, jwks: JSONWebKeySe
     new SvcAgreementVerificationError(reason, message, cause === undefined ? undefined : { cause });
   const bundle = await verifySignedJcs(signed, 'agreement_receipt', jwks, { noun: 'agreement receipt' }, fail);
   const parsed = agreementReceipt.safeParse(bundle);
-  if (!parsed.success) throw fail('invalid', `The agreement receipt does not match its schema: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
+  if (!parsed.success)
+    throw fail('invalid', `The agreement receipt does not match its schema: ${parsed.error.issues[0]?.message ?? 'invalid'}.`);
   const receipt = parsed.data;
   const keys = createLocalJWKSet(jwks);
   const seen = new Set<string>();
@@ -56,7 +57,8 @@ export async function verifyAgreementReceipt(signed: unknown, jwks: JSONWebKeySe
     if (p.agreement_id !== receipt.agreement_id || p.document_sha256 !== receipt.document_sha256) {
       throw fail('invalid', `Signature ${index} signs another agreement or document.`);
     }
-    if (p.party_id !== signature.party_id || p.signed_at !== signature.signed_at) throw fail('invalid', `Signature ${index} does not match its entry (party or time).`);
+    if (p.party_id !== signature.party_id || p.signed_at !== signature.signed_at)
+      throw fail('invalid', `Signature ${index} does not match its entry (party or time).`);
     if (seen.has(p.party_id)) throw fail('invalid', `Party ${p.party_id} appears twice.`);
     seen.add(p.party_id);
     payloads.push(p);

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { CompactSign, exportJWK, generateKeyPair } from 'jose';
-import { anchorSigningInput, auditHashInput, witnessSigningInput, type AnchorReceipt, type AuditAnchor, type AuditEvent } from '@svc/schemas';
+import {
+  anchorSigningInput,
+  auditHashInput,
+  witnessSigningInput,
+  type AnchorReceipt,
+  type AuditAnchor,
+  type AuditEvent,
+} from '@svc/schemas';
 import { merkleTreeHash, verifyAuditChain, type AnchorWithReceipts } from './audit-chain.js';
 import { canonicalBytes, sha256Hex } from './jcs.js';
 
@@ -22,8 +29,15 @@ describe('verifyAuditChain', () => {
   async function chain(n: number): Promise<AuditEvent[]> {
     const out: AuditEvent[] = [];
     for (let sequence = 1; sequence <= n; sequence++) {
-      const base = { id: `aev_${sequence}`, application_id: 'tp_dev_x', sequence, type: 'consent.granted', occurred_at: `2026-01-01T00:00:0${sequence % 10}.000Z`,
-        data: { decision: 'granted', record_id: `cr_${sequence}`, purposes: [{ key: 'newsletter', outcome: 'granted' }] }, previous_hash: out.at(-1)?.hash ?? '0'.repeat(64) };
+      const base = {
+        id: `aev_${sequence}`,
+        application_id: 'tp_dev_x',
+        sequence,
+        type: 'consent.granted',
+        occurred_at: `2026-01-01T00:00:0${sequence % 10}.000Z`,
+        data: { decision: 'granted', record_id: `cr_${sequence}`, purposes: [{ key: 'newsletter', outcome: 'granted' }] },
+        previous_hash: out.at(-1)?.hash ?? '0'.repeat(64),
+      };
       out.push({ ...base, hash: await sha256Hex(canonicalBytes(auditHashInput(base))), anchor_id: null });
     }
     return out;
@@ -31,13 +45,31 @@ describe('verifyAuditChain', () => {
 
   async function anchor(id: string, covered: AuditEvent[], previous: AuditAnchor | null): Promise<AnchorWithReceipts> {
     const a: AuditAnchor = {
-      id, application_id: 'tp_dev_x', type: 'rfc6962_merkle_root', format_version: 'svc-audit-anchor/1', signature: '', key_version: '1',
-      merkle_root: await merkleTreeHash(covered.map((e) => hexBytes(e.hash))), issuer_id: 'https://svc.example', issuer_key_fingerprint: 'issuer',
-      previous_anchor_id: previous?.id ?? null, record_count: covered.length, sequence_from: covered[0]!.sequence, sequence_to: covered.at(-1)!.sequence,
+      id,
+      application_id: 'tp_dev_x',
+      type: 'rfc6962_merkle_root',
+      format_version: 'svc-audit-anchor/1',
+      signature: '',
+      key_version: '1',
+      merkle_root: await merkleTreeHash(covered.map((e) => hexBytes(e.hash))),
+      issuer_id: 'https://svc.example',
+      issuer_key_fingerprint: 'issuer',
+      previous_anchor_id: previous?.id ?? null,
+      record_count: covered.length,
+      sequence_from: covered[0]!.sequence,
+      sequence_to: covered.at(-1)!.sequence,
       created_at: '2026-01-01T00:15:00.000Z',
     };
     a.signature = await signDetached(anchorSigningInput(a), issuer.key, 'issuer');
-    const receipt: AnchorReceipt = { id: `arc_${id}`, status: 'witnessed', receipt_id: `wr_${id}`, witness_id: 'w', witness_key_version: '1', witness_signature: null, witnessed_at: '2026-01-01T00:15:01.000Z' };
+    const receipt: AnchorReceipt = {
+      id: `arc_${id}`,
+      status: 'witnessed',
+      receipt_id: `wr_${id}`,
+      witness_id: 'w',
+      witness_key_version: '1',
+      witness_signature: null,
+      witnessed_at: '2026-01-01T00:15:01.000Z',
+    };
     receipt.witness_signature = await signDetached(witnessSigningInput(a, receipt), witness.key, 'witness');
     for (const e of covered) e.anchor_id = id;
     return { ...a, receipts: [receipt] };
@@ -58,13 +90,25 @@ describe('verifyAuditChain', () => {
   const keys = () => ({ issuer: issuer.jwks, witness: witness.jwks });
 
   it('accepts an intact chain with its anchors and witness receipts', async () => {
-    assert.deepEqual(await verifyAuditChain(events, anchors, keys(), { requireWitness: true }), { ok: true, events: 7, anchors: 2, anchored_through: 7, witnessed: 2 });
+    assert.deepEqual(await verifyAuditChain(events, anchors, keys(), { requireWitness: true }), {
+      ok: true,
+      events: 7,
+      anchors: 2,
+      anchored_through: 7,
+      witnessed: 2,
+    });
   });
 
   it('names the first event whose content, hash or link does not fit', async () => {
     const changed = structuredClone(events);
     changed[4]!.data = { ...changed[4]!.data, decision: 'denied' };
-    assert.deepEqual(await verifyAuditChain(changed, anchors, keys()), { ok: false, sequence: 5, anchor_id: null, reason: 'hash_mismatch', message: 'event 5 does not match its hash: it was changed after it was recorded' });
+    assert.deepEqual(await verifyAuditChain(changed, anchors, keys()), {
+      ok: false,
+      sequence: 5,
+      anchor_id: null,
+      reason: 'hash_mismatch',
+      message: 'event 5 does not match its hash: it was changed after it was recorded',
+    });
     const relinked = structuredClone(events);
     relinked[2]!.previous_hash = 'a'.repeat(64);
     const result = await verifyAuditChain(relinked, anchors, keys());
@@ -82,20 +126,26 @@ describe('verifyAuditChain', () => {
     assert.deepEqual(a.ok ? null : [a.reason, a.anchor_id, a.sequence], ['merkle_root_mismatch', 'anc_2', 5]);
     const unsigned = structuredClone(anchors);
     unsigned[0]!.key_version = '2';
-    assert.equal((await verifyAuditChain(events, unsigned, keys()) as { reason: string }).reason, 'anchor_signature_invalid');
-    assert.equal((await verifyAuditChain(events, anchors, { issuer: witness.jwks }) as { reason: string }).reason, 'anchor_signature_invalid');
+    assert.equal(((await verifyAuditChain(events, unsigned, keys())) as { reason: string }).reason, 'anchor_signature_invalid');
+    assert.equal(
+      ((await verifyAuditChain(events, anchors, { issuer: witness.jwks })) as { reason: string }).reason,
+      'anchor_signature_invalid',
+    );
     const noWitnessKeys = await verifyAuditChain(events, anchors, { issuer: issuer.jwks });
     assert.deepEqual(noWitnessKeys, { ok: true, events: 7, anchors: 2, anchored_through: 7, witnessed: 0 });
-    assert.equal((await verifyAuditChain(events, anchors, { issuer: issuer.jwks }, { requireWitness: true }) as { reason: string }).reason, 'witness_missing');
-    assert.equal((await verifyAuditChain(events, [anchors[1]!, anchors[0]!], keys()) as { reason: string }).reason, 'anchor_link_broken');
-    assert.equal((await verifyAuditChain(events.slice(0, 5), anchors, keys()) as { reason: string }).reason, 'anchor_range');
+    assert.equal(
+      ((await verifyAuditChain(events, anchors, { issuer: issuer.jwks }, { requireWitness: true })) as { reason: string }).reason,
+      'witness_missing',
+    );
+    assert.equal(((await verifyAuditChain(events, [anchors[1]!, anchors[0]!], keys())) as { reason: string }).reason, 'anchor_link_broken');
+    assert.equal(((await verifyAuditChain(events.slice(0, 5), anchors, keys())) as { reason: string }).reason, 'anchor_range');
   });
 
   it('refuses input that is not a chain', async () => {
     assert.equal((await verifyAuditChain(null as never, [], keys())).ok, false);
-    assert.equal((await verifyAuditChain([{ sequence: 1 } as never], [], keys()) as { reason: string }).reason, 'malformed');
+    assert.equal(((await verifyAuditChain([{ sequence: 1 } as never], [], keys())) as { reason: string }).reason, 'malformed');
     const mixed = structuredClone(events);
     mixed[3]!.application_id = 'tp_dev_y';
-    assert.equal((await verifyAuditChain(mixed, [], keys()) as { reason: string }).reason, 'application_mismatch');
+    assert.equal(((await verifyAuditChain(mixed, [], keys())) as { reason: string }).reason, 'application_mismatch');
   });
 });

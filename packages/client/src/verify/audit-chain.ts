@@ -68,8 +68,12 @@ export type AuditChainVerification =
       message: string;
     };
 
-const fail = (reason: AuditChainFailureReason, sequence: number | null, message: string, anchorId: string | null = null): AuditChainVerification =>
-  ({ ok: false, sequence, anchor_id: anchorId, reason, message });
+const fail = (
+  reason: AuditChainFailureReason,
+  sequence: number | null,
+  message: string,
+  anchorId: string | null = null,
+): AuditChainVerification => ({ ok: false, sequence, anchor_id: anchorId, reason, message });
 
 const hexToBytes = (hex: string): Uint8Array => {
   const out = new Uint8Array(hex.length / 2);
@@ -140,7 +144,11 @@ export async function verifyAuditChain(
   let previous: AuditEvent | undefined;
   for (const event of events) {
     if (typeof event?.sequence !== 'number' || typeof event.hash !== 'string' || typeof event.previous_hash !== 'string') {
-      return fail('malformed', typeof event?.sequence === 'number' ? event.sequence : null, 'an event lacks sequence, hash or previous_hash');
+      return fail(
+        'malformed',
+        typeof event?.sequence === 'number' ? event.sequence : null,
+        'an event lacks sequence, hash or previous_hash',
+      );
     }
     if (event.application_id !== application) {
       return fail('application_mismatch', event.sequence, `event ${event.sequence} belongs to ${event.application_id}, not ${application}`);
@@ -150,7 +158,11 @@ export async function verifyAuditChain(
     }
     const expectedPrevious = previous ? previous.hash : event.sequence === 1 ? AUDIT_GENESIS_HASH : event.previous_hash;
     if (event.previous_hash !== expectedPrevious) {
-      return fail('previous_hash_mismatch', event.sequence, `event ${event.sequence} does not link to the hash of event ${event.sequence - 1}`);
+      return fail(
+        'previous_hash_mismatch',
+        event.sequence,
+        `event ${event.sequence} does not link to the hash of event ${event.sequence - 1}`,
+      );
     }
     let recomputed: string;
     try {
@@ -175,14 +187,15 @@ export async function verifyAuditChain(
       return fail('application_mismatch', from, `anchor ${anchor.id} belongs to another application`, anchor.id);
     }
     const expectedFrom = previousAnchor ? (previousAnchor.sequence_to ?? 0) + 1 : from;
-    const expectedLink = previousAnchor ? previousAnchor.id : from === 1 ? null : anchor.previous_anchor_id ?? null;
+    const expectedLink = previousAnchor ? previousAnchor.id : from === 1 ? null : (anchor.previous_anchor_id ?? null);
     if ((anchor.previous_anchor_id ?? null) !== expectedLink || from !== expectedFrom) {
       return fail('anchor_link_broken', from, `anchor ${anchor.id} does not continue the previous anchor`, anchor.id);
     }
     const covered: string[] = [];
     for (let s = from; s <= to; s++) {
       const event = bySequence.get(s);
-      if (!event) return fail('anchor_range', s, `anchor ${anchor.id} covers event ${s}, which is missing from the events given`, anchor.id);
+      if (!event)
+        return fail('anchor_range', s, `anchor ${anchor.id} covers event ${s}, which is missing from the events given`, anchor.id);
       if (event.anchor_id !== null && event.anchor_id !== undefined && event.anchor_id !== anchor.id) {
         return fail('anchor_mismatch', s, `event ${s} names anchor ${event.anchor_id}, but anchor ${anchor.id} covers it`, anchor.id);
       }
@@ -207,7 +220,8 @@ export async function verifyAuditChain(
       anchorWitnessed = true;
       witnessed++;
     }
-    if (options.requireWitness && !anchorWitnessed) return fail('witness_missing', from, `anchor ${anchor.id} has no verified witness receipt`, anchor.id);
+    if (options.requireWitness && !anchorWitnessed)
+      return fail('witness_missing', from, `anchor ${anchor.id} has no verified witness receipt`, anchor.id);
     previousAnchor = anchor;
   }
   return { ok: true, events: events.length, anchors: anchors.length, anchored_through: previousAnchor?.sequence_to ?? null, witnessed };

@@ -24,7 +24,12 @@ async function sign(payload: unknown, header: Record<string, unknown> = {}): Pro
     .sign(privateKey);
 }
 
-const content = { evidence_package_id: 'evp_us_1', format_type: 'svc.residency_posture.v1', drawn_at: '2026-11-24T00:00:00.000Z', residency_posture: { countries: [] } };
+const content = {
+  evidence_package_id: 'evp_us_1',
+  format_type: 'svc.residency_posture.v1',
+  drawn_at: '2026-11-24T00:00:00.000Z',
+  residency_posture: { countries: [] },
+};
 
 async function failure(promise: Promise<unknown>): Promise<SvcEvidenceVerificationError['check']> {
   try {
@@ -56,7 +61,11 @@ describe('verifyEvidencePackage', () => {
       if (jws[i] === '.') continue;
       for (const shift of [1, 32]) {
         const c = alphabet[(alphabet.indexOf(jws[i]!) + shift) % 64]!;
-        assert.ok(['signature', 'key', 'format', 'invalid'].includes(await failure(verifyEvidencePackage({ ...evidence, package: jws.slice(0, i) + c + jws.slice(i + 1) }, jwks))));
+        assert.ok(
+          ['signature', 'key', 'format', 'invalid'].includes(
+            await failure(verifyEvidencePackage({ ...evidence, package: jws.slice(0, i) + c + jws.slice(i + 1) }, jwks)),
+          ),
+        );
       }
     }
   });
@@ -75,6 +84,14 @@ describe('verifyEvidencePackage', () => {
     assert.equal(await failure(verifyEvidencePackage({ package: jws, evidence_package_id: 'evp_us_2' }, jwks)), 'invalid');
     assert.equal(await failure(verifyEvidencePackage({ package: jws, format_type: 'svc.breach_scope.v1' }, jwks)), 'invalid');
     assert.equal(await failure(verifyEvidencePackage({ package: jws }, jwks, { formatType: 'svc.breach_scope.v1' })), 'invalid');
-    assert.equal(await failure(verifyEvidencePackage({ package: await sign(content, { alg: 'ES384' }).catch(() => jws.replace(/^[^.]+/, 'eyJhbGciOiJub25lIn0')) }, jwks)), 'signature');
+    assert.equal(
+      await failure(
+        verifyEvidencePackage(
+          { package: await sign(content, { alg: 'ES384' }).catch(() => jws.replace(/^[^.]+/, 'eyJhbGciOiJub25lIn0')) },
+          jwks,
+        ),
+      ),
+      'signature',
+    );
   });
 });

@@ -93,31 +93,40 @@ export async function verifyEvidencePackage<T extends Record<string, unknown> = 
     verified = await compactVerify(jws, createLocalJWKSet(jwks), { algorithms: options.algorithms ?? ['ES256'] });
   } catch (cause) {
     if (cause instanceof joseErrors.JWKSNoMatchingKey || cause instanceof joseErrors.JWKSMultipleMatchingKeys) {
-      throw fail('key', 'No key of the JWK Set matches the package\'s signature (kid and algorithm).', cause);
+      throw fail('key', "No key of the JWK Set matches the package's signature (kid and algorithm).", cause);
     }
-    if (cause instanceof joseErrors.JWSSignatureVerificationFailed) throw fail('signature', 'The signature does not match the package.', cause);
+    if (cause instanceof joseErrors.JWSSignatureVerificationFailed)
+      throw fail('signature', 'The signature does not match the package.', cause);
     // A changed header byte usually makes it unreadable JSON or names another key or algorithm.
     throw fail('signature', `The package cannot be verified: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
   }
   const { protectedHeader, payload: bytes } = verified;
-  if (protectedHeader.typ !== EVIDENCE_PACKAGE_TYP) throw fail('invalid', `The JWS is signed but its typ is ${String(protectedHeader.typ)}, not ${EVIDENCE_PACKAGE_TYP}.`);
+  if (protectedHeader.typ !== EVIDENCE_PACKAGE_TYP)
+    throw fail('invalid', `The JWS is signed but its typ is ${String(protectedHeader.typ)}, not ${EVIDENCE_PACKAGE_TYP}.`);
   let payload: unknown;
   try {
     payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch (cause) {
     throw fail('invalid', 'The signed payload is not JSON.', cause);
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) throw fail('invalid', 'The signed payload is not a JSON object.');
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    throw fail('invalid', 'The signed payload is not a JSON object.');
   const content = payload as VerifiedEvidencePackage<T>['payload'];
   if (typeof content.evidence_package_id !== 'string' || typeof content.format_type !== 'string') {
     throw fail('invalid', 'The signed payload names no evidence_package_id or format_type.');
   }
   if (envelope.evidence_package_id !== undefined && envelope.evidence_package_id !== content.evidence_package_id) {
-    throw fail('invalid', 'The envelope\'s evidence_package_id is not the one signed.');
+    throw fail('invalid', "The envelope's evidence_package_id is not the one signed.");
   }
-  if (envelope.format_type !== undefined && envelope.format_type !== content.format_type) throw fail('invalid', 'The envelope\'s format_type is not the one signed.');
+  if (envelope.format_type !== undefined && envelope.format_type !== content.format_type)
+    throw fail('invalid', "The envelope's format_type is not the one signed.");
   if (options.formatType !== undefined && content.format_type !== options.formatType) {
     throw fail('invalid', `The package is a ${content.format_type}, not a ${options.formatType}.`);
   }
-  return { evidence_package_id: content.evidence_package_id, format_type: content.format_type, kid: String(protectedHeader.kid ?? ''), payload: content };
+  return {
+    evidence_package_id: content.evidence_package_id,
+    format_type: content.format_type,
+    kid: String(protectedHeader.kid ?? ''),
+    payload: content,
+  };
 }

@@ -9,7 +9,8 @@ export function canonicalJson(value: unknown): string {
     if (!Number.isFinite(value)) throw new TypeError('JCS cannot represent NaN or Infinity');
     return JSON.stringify(value);
   }
-  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonicalJson(v))).join(',')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((v) => (v === undefined || typeof v === 'function' || typeof v === 'symbol' ? 'null' : canonicalJson(v))).join(',')}]`;
   if (typeof value === 'object') {
     const withToJson = value as { toJSON?: () => unknown };
     if (typeof withToJson.toJSON === 'function') return canonicalJson(withToJson.toJSON());

@@ -22,7 +22,11 @@ export interface SignedReceiptInput {
 
 /** Why a receipt did not verify. `switch (err.code)` narrows to the class. */
 export abstract class SvcReceiptVerificationError extends SvcError {
-  abstract override readonly code: 'ERR_SVC_RECEIPT_FORMAT' | 'ERR_SVC_RECEIPT_KEY' | 'ERR_SVC_RECEIPT_SIGNATURE' | 'ERR_SVC_RECEIPT_INVALID';
+  abstract override readonly code:
+    | 'ERR_SVC_RECEIPT_FORMAT'
+    | 'ERR_SVC_RECEIPT_KEY'
+    | 'ERR_SVC_RECEIPT_SIGNATURE'
+    | 'ERR_SVC_RECEIPT_INVALID';
 }
 
 /** The input is not `{receipt, signature}` with a detached compact JWS (`header..signature`), or its header is unusable. */
@@ -50,11 +54,7 @@ export class SvcReceiptInvalidError extends SvcReceiptVerificationError {
 }
 
 /** Every error `verifyReceipt` throws, so `switch (err.code)` narrows. */
-export type AnyReceiptVerificationError =
-  | SvcReceiptFormatError
-  | SvcReceiptKeyError
-  | SvcReceiptSignatureError
-  | SvcReceiptInvalidError;
+export type AnyReceiptVerificationError = SvcReceiptFormatError | SvcReceiptKeyError | SvcReceiptSignatureError | SvcReceiptInvalidError;
 
 function receiptError(failure: SignedJcsFailure, message: string, cause?: unknown): SvcReceiptVerificationError {
   const details = cause === undefined ? {} : { cause };
@@ -72,14 +72,23 @@ function receiptError(failure: SignedJcsFailure, message: string, cause?: unknow
  * const signed = await (await fetch(`${baseUrl}/api/v1/consent_receipts/${id}?flavor=signed`, { headers })).json();
  * const receipt = await verifyReceipt(signed, jwks); // throws when anything was changed
  */
-export async function verifyReceipt(signed: SignedReceiptInput | string, jwks: JSONWebKeySet, options: VerifyReceiptOptions = {}): Promise<ReceiptRecord> {
+export async function verifyReceipt(
+  signed: SignedReceiptInput | string,
+  jwks: JSONWebKeySet,
+  options: VerifyReceiptOptions = {},
+): Promise<ReceiptRecord> {
   const receipt = await verifySignedJcs(signed, 'receipt', jwks, { algorithms: options.algorithms, noun: 'receipt' }, receiptError);
   if (options.validate === false) return receipt as ReceiptRecord;
   // The record kind picks the branch of the union, so errors name fields rather than "no branch matched".
-  const kind = (receipt as { record_type?: unknown }).record_type === 'authorization_record' ? authorizationReceiptRecord : consentReceiptRecord;
+  const kind =
+    (receipt as { record_type?: unknown }).record_type === 'authorization_record' ? authorizationReceiptRecord : consentReceiptRecord;
   const parsed = kind.safeParse(receipt);
   if (!parsed.success) {
-    const errors: SvcFieldError[] = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(receipt)', code: i.code, message: i.message }));
+    const errors: SvcFieldError[] = parsed.error.issues.map((i) => ({
+      path: i.path.map(String).join('.') || '(receipt)',
+      code: i.code,
+      message: i.message,
+    }));
     throw new SvcReceiptInvalidError('The receipt is signed but does not match the receipt schema.', { errors });
   }
   return receipt as ReceiptRecord;

@@ -34,7 +34,8 @@ export async function verifySignedJcs(
     }
   }
   const { [member]: value, signature } = (input ?? {}) as Record<string, unknown>;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw fail('format', `The signed ${noun} has no ${member} object.`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw fail('format', `The signed ${noun} has no ${member} object.`);
   const match = typeof signature === 'string' ? DETACHED.exec(signature) : null;
   if (!match) throw fail('format', 'signature must be a compact JWS with detached payload (header..signature).');
   if (!jwks || !Array.isArray((jwks as { keys?: unknown }).keys)) throw fail('format', 'jwks must be a JWK Set ({keys: [...]}).');

@@ -4,48 +4,43 @@ import { expect } from '@open-wc/testing';
 import { capabilityManifestDigest, verifyTransparencyRecord } from '../index.js';
 
 const vector = {
-  "jwks": {
-    "keys": [
+  jwks: {
+    keys: [
       {
-        "kty": "EC",
-        "x": "Kh8pPzwQXDHtzXLPpfzlgNC0sYqc2magTaFsG5weQAU",
-        "y": "gcZ7HRrkO_FLoK0GygObrxORVYbavxyIuwEeNGZB5hw",
-        "crv": "P-256",
-        "kid": "browser-t1",
-        "alg": "ES256",
-        "use": "sig"
-      }
-    ]
-  },
-  "signed": {
-    "record": {
-      "record_type": "capability_manifest_record",
-      "format": "svc-transparency/1",
-      "issuer": "http://127.0.0.1:4010",
-      "agent_id": "agt_dev_browser",
-      "version": 1,
-      "manifest": {
-        "agent_type": "assistant",
-        "name": "Reiseagent für Zürich ✈",
-        "delegated_scopes": [
-          "bookings:read",
-          "payments:write"
-        ],
-        "capabilities": [
-          "book_travel",
-          "pay"
-        ],
-        "operator_name": "Beispiel Reisen GmbH",
-        "privacy_policy_url": "https://reisen.example/datenschutz",
-        "data_storage": "DE",
-        "retention_period": "P30D"
+        kty: 'EC',
+        x: 'Kh8pPzwQXDHtzXLPpfzlgNC0sYqc2magTaFsG5weQAU',
+        y: 'gcZ7HRrkO_FLoK0GygObrxORVYbavxyIuwEeNGZB5hw',
+        crv: 'P-256',
+        kid: 'browser-t1',
+        alg: 'ES256',
+        use: 'sig',
       },
-      "digest_method": "sha256-jcs",
-      "digest": "sha256:fdfbdd452a7731e28edd521a487e9d124fdc782994123c39f683d0e37b4d96d0",
-      "pinned_at": "2026-01-01T00:00:00.000Z"
+    ],
+  },
+  signed: {
+    record: {
+      record_type: 'capability_manifest_record',
+      format: 'svc-transparency/1',
+      issuer: 'http://127.0.0.1:4010',
+      agent_id: 'agt_dev_browser',
+      version: 1,
+      manifest: {
+        agent_type: 'assistant',
+        name: 'Reiseagent für Zürich ✈',
+        delegated_scopes: ['bookings:read', 'payments:write'],
+        capabilities: ['book_travel', 'pay'],
+        operator_name: 'Beispiel Reisen GmbH',
+        privacy_policy_url: 'https://reisen.example/datenschutz',
+        data_storage: 'DE',
+        retention_period: 'P30D',
+      },
+      digest_method: 'sha256-jcs',
+      digest: 'sha256:fdfbdd452a7731e28edd521a487e9d124fdc782994123c39f683d0e37b4d96d0',
+      pinned_at: '2026-01-01T00:00:00.000Z',
     },
-    "signature": "eyJhbGciOiJFUzI1NiIsImtpZCI6ImJyb3dzZXItdDEifQ..BuTejSzC0JmmGQVZiri5YDu6I1E_jENy7wh4z1g-MSPIOWn-TQI3xF4HhTw7A9txzgQRSE29d7k1SVL3QRHNqw"
-  }
+    signature:
+      'eyJhbGciOiJFUzI1NiIsImtpZCI6ImJyb3dzZXItdDEifQ..BuTejSzC0JmmGQVZiri5YDu6I1E_jENy7wh4z1g-MSPIOWn-TQI3xF4HhTw7A9txzgQRSE29d7k1SVL3QRHNqw',
+  },
 };
 
 describe('transparency records in the browser', () => {
@@ -56,7 +51,10 @@ describe('transparency records in the browser', () => {
   });
 
   it('refuses a changed manifest', async () => {
-    const changed = { ...vector.signed, record: { ...vector.signed.record, manifest: { ...vector.signed.record.manifest, capabilities: ['pay'] } } };
+    const changed = {
+      ...vector.signed,
+      record: { ...vector.signed.record, manifest: { ...vector.signed.record.manifest, capabilities: ['pay'] } },
+    };
     let code: string | undefined;
     try {
       await verifyTransparencyRecord(changed, vector.jwks);

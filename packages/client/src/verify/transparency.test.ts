@@ -48,7 +48,9 @@ async function keyPair(kid: string) {
 
 /** Signs as the server does: a compact JWS over the JCS bytes, with the payload segment dropped. */
 async function sign(value: unknown, privateKey: CryptoKey, kid: string): Promise<string> {
-  const jws = await new CompactSign(new TextEncoder().encode(jcsReference(value))).setProtectedHeader({ alg: 'ES256', kid }).sign(privateKey);
+  const jws = await new CompactSign(new TextEncoder().encode(jcsReference(value)))
+    .setProtectedHeader({ alg: 'ES256', kid })
+    .sign(privateKey);
   const [h, , s] = jws.split('.');
   return `${h}..${s}`;
 }
@@ -72,33 +74,62 @@ describe('verifyTransparencyRecord', () => {
     const jwks = { keys: [jwk] };
     const signature = await sign(manifestRecord, privateKey, 'k1');
     const changed = { ...manifestRecord, manifest: { ...manifest, capabilities: ['pay'] } };
-    await assert.rejects(verifyTransparencyRecord({ record: changed, signature }, jwks), (err: unknown) =>
-      err instanceof SvcError && isSvcError(err) && err.code === 'ERR_SVC_TRANSPARENCY_SIGNATURE');
-    await assert.rejects(verifyTransparencyRecord({ record: { ...manifestRecord, version: 2 }, signature }, jwks), { code: 'ERR_SVC_TRANSPARENCY_SIGNATURE' });
-    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature }, { keys: [{ ...jwk, kid: 'k2' }] }), { code: 'ERR_SVC_TRANSPARENCY_KEY' });
-    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature }, { keys: [{ ...(await keyPair('k1')).jwk }] }), { code: 'ERR_SVC_TRANSPARENCY_SIGNATURE' });
+    await assert.rejects(
+      verifyTransparencyRecord({ record: changed, signature }, jwks),
+      (err: unknown) => err instanceof SvcError && isSvcError(err) && err.code === 'ERR_SVC_TRANSPARENCY_SIGNATURE',
+    );
+    await assert.rejects(verifyTransparencyRecord({ record: { ...manifestRecord, version: 2 }, signature }, jwks), {
+      code: 'ERR_SVC_TRANSPARENCY_SIGNATURE',
+    });
+    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature }, { keys: [{ ...jwk, kid: 'k2' }] }), {
+      code: 'ERR_SVC_TRANSPARENCY_KEY',
+    });
+    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature }, { keys: [{ ...(await keyPair('k1')).jwk }] }), {
+      code: 'ERR_SVC_TRANSPARENCY_SIGNATURE',
+    });
     const attached = signature.replace('..', `.${base64url(new TextEncoder().encode(canonicalJson(manifestRecord)))}.`);
-    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature: attached }, jwks), { code: 'ERR_SVC_TRANSPARENCY_FORMAT' });
-    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature: 'nonsense' }, jwks), { code: 'ERR_SVC_TRANSPARENCY_FORMAT' });
+    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature: attached }, jwks), {
+      code: 'ERR_SVC_TRANSPARENCY_FORMAT',
+    });
+    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature: 'nonsense' }, jwks), {
+      code: 'ERR_SVC_TRANSPARENCY_FORMAT',
+    });
     await assert.rejects(verifyTransparencyRecord('{not json', jwks), { code: 'ERR_SVC_TRANSPARENCY_FORMAT' });
     await assert.rejects(verifyTransparencyRecord({ record: [], signature } as never, jwks), { code: 'ERR_SVC_TRANSPARENCY_FORMAT' });
-    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature }, { nope: 1 } as never), { code: 'ERR_SVC_TRANSPARENCY_FORMAT' });
-    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature }, jwks, { recordType: 'controller_record' }),
-      (err: unknown) => (err as { code: string; errors: { path: string }[] }).code === 'ERR_SVC_TRANSPARENCY_INVALID' && (err as { errors: { path: string }[] }).errors[0]!.path === 'record_type');
+    await assert.rejects(verifyTransparencyRecord({ record: manifestRecord, signature }, { nope: 1 } as never), {
+      code: 'ERR_SVC_TRANSPARENCY_FORMAT',
+    });
+    await assert.rejects(
+      verifyTransparencyRecord({ record: manifestRecord, signature }, jwks, { recordType: 'controller_record' }),
+      (err: unknown) =>
+        (err as { code: string; errors: { path: string }[] }).code === 'ERR_SVC_TRANSPARENCY_INVALID' &&
+        (err as { errors: { path: string }[] }).errors[0]!.path === 'record_type',
+    );
   });
 
-  it('refuses a signed record that does not match its schema, or whose digest is not its manifest\'s', async () => {
+  it("refuses a signed record that does not match its schema, or whose digest is not its manifest's", async () => {
     const { privateKey, jwk } = await keyPair('k1');
     const jwks = { keys: [jwk] };
     const unknownField = { ...revocationList, subjects: ['prs_someone'] };
-    await assert.rejects(verifyTransparencyRecord({ record: unknownField, signature: await sign(unknownField, privateKey, 'k1') }, jwks), { code: 'ERR_SVC_TRANSPARENCY_INVALID' });
-    assert.deepEqual(await verifyTransparencyRecord({ record: unknownField, signature: await sign(unknownField, privateKey, 'k1') }, jwks, { validate: false }), unknownField);
+    await assert.rejects(verifyTransparencyRecord({ record: unknownField, signature: await sign(unknownField, privateKey, 'k1') }, jwks), {
+      code: 'ERR_SVC_TRANSPARENCY_INVALID',
+    });
+    assert.deepEqual(
+      await verifyTransparencyRecord({ record: unknownField, signature: await sign(unknownField, privateKey, 'k1') }, jwks, {
+        validate: false,
+      }),
+      unknownField,
+    );
     const wrongDigest = { ...manifestRecord, digest: `sha256:${'0'.repeat(64)}` };
-    await assert.rejects(verifyTransparencyRecord({ record: wrongDigest, signature: await sign(wrongDigest, privateKey, 'k1') }, jwks),
-      (err: unknown) => (err as { code: string }).code === 'ERR_SVC_TRANSPARENCY_INVALID' && (err as { errors: { path: string }[] }).errors[0]!.path === 'digest');
+    await assert.rejects(
+      verifyTransparencyRecord({ record: wrongDigest, signature: await sign(wrongDigest, privateKey, 'k1') }, jwks),
+      (err: unknown) =>
+        (err as { code: string }).code === 'ERR_SVC_TRANSPARENCY_INVALID' &&
+        (err as { errors: { path: string }[] }).errors[0]!.path === 'digest',
+    );
   });
 
-  it('computes a manifest\'s digest as the service does (sha256 over its RFC 8785 bytes)', async () => {
+  it("computes a manifest's digest as the service does (sha256 over its RFC 8785 bytes)", async () => {
     assert.equal(await capabilityManifestDigest(manifest), digest);
   });
 
@@ -106,6 +137,9 @@ describe('verifyTransparencyRecord', () => {
     const { privateKey, jwk } = await keyPair('k1');
     const signature = await sign(manifestRecord, privateKey, 'k1');
     // A transparency record presented as a receipt: the member is missing, so the receipt verifier says so in its terms.
-    await assert.rejects(verifyReceipt({ record: manifestRecord, signature } as never, { keys: [jwk] }), { code: 'ERR_SVC_RECEIPT_FORMAT', message: 'The signed receipt has no receipt object.' });
+    await assert.rejects(verifyReceipt({ record: manifestRecord, signature } as never, { keys: [jwk] }), {
+      code: 'ERR_SVC_RECEIPT_FORMAT',
+      message: 'The signed receipt has no receipt object.',
+    });
   });
 });

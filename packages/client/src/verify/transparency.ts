@@ -3,12 +3,7 @@
 // payload over the RFC 8785 (JCS) bytes of `record`, exactly as signed receipts are. jose and Web Crypto only.
 import type { JSONWebKeySet } from 'jose';
 import { SvcError, type SvcFieldError } from '../lib/errors.js';
-import {
-  transparencyRecord,
-  type ManifestTransparencyRecord,
-  type TransparencyRecord,
-  type TransparencyRecordType,
-} from '@svc/schemas';
+import { transparencyRecord, type ManifestTransparencyRecord, type TransparencyRecord, type TransparencyRecordType } from '@svc/schemas';
 import { canonicalBytes, sha256Hex } from './jcs.js';
 import { verifySignedJcs, type SignedJcsFailure } from './signed-jcs.js';
 
@@ -114,7 +109,11 @@ export async function verifyTransparencyRecord<T extends TransparencyRecordType 
   if (options.validate === false) return record as unknown as Result;
   const parsed = transparencyRecord.safeParse(record);
   if (!parsed.success) {
-    const errors: SvcFieldError[] = parsed.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(record)', code: i.code, message: i.message }));
+    const errors: SvcFieldError[] = parsed.error.issues.map((i) => ({
+      path: i.path.map(String).join('.') || '(record)',
+      code: i.code,
+      message: i.message,
+    }));
     throw invalid('The record is signed but does not match the transparency record schema.', errors);
   }
   if (parsed.data.record_type === 'capability_manifest_record') {

@@ -3,7 +3,8 @@
 import { expect } from '@open-wc/testing';
 import { signWebhook, verifyWebhook } from '../index.js';
 
-const body = '{"id":"evt_browser000000001","type":"approval.denied","application_id":"tp_dev_browser","occurred_at":"2025-06-15T15:06:40.000Z","data":{"decision_id":"dec_1","escalation_id":"esc_1","outcome":"denied","counter_proposal":null,"user_id":null,"scope":null,"state":null,"decided_at":"2025-06-15T15:06:40.000Z"}}';
+const body =
+  '{"id":"evt_browser000000001","type":"approval.denied","application_id":"tp_dev_browser","occurred_at":"2025-06-15T15:06:40.000Z","data":{"decision_id":"dec_1","escalation_id":"esc_1","outcome":"denied","counter_proposal":null,"user_id":null,"scope":null,"state":null,"decided_at":"2025-06-15T15:06:40.000Z"}}';
 const t = 1750000000;
 const headers = new Headers({
   'X-Svc-Event-ID': 'evt_browser000000001',
@@ -32,7 +33,9 @@ describe('verifyWebhook in the browser', () => {
 
   it('refuses a wrong secret, an altered body and a stale timestamp', async () => {
     expect(await code(verifyWebhook(body, headers, 'whsec_other', { now: t * 1000 }))).to.equal('ERR_SVC_WEBHOOK_SIGNATURE');
-    expect(await code(verifyWebhook(body.replace('esc_1', 'esc_2'), headers, 'whsec_browser_new', { now: t * 1000 }))).to.equal('ERR_SVC_WEBHOOK_SIGNATURE');
+    expect(await code(verifyWebhook(body.replace('esc_1', 'esc_2'), headers, 'whsec_browser_new', { now: t * 1000 }))).to.equal(
+      'ERR_SVC_WEBHOOK_SIGNATURE',
+    );
     expect(await code(verifyWebhook(body, headers, 'whsec_browser_new', { now: (t + 301) * 1000 }))).to.equal('ERR_SVC_WEBHOOK_TIMESTAMP');
   });
 

@@ -114,7 +114,15 @@ describe('verifyWebhook', () => {
     await rejects(verifyWebhook(altered, headersFor(body), secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_SIGNATURE');
     const h = headersFor(body);
     const later = String(now + 1);
-    await rejects(verifyWebhook(body, { ...h, 'x-svc-timestamp': later, 'x-svc-signature': h['x-svc-signature'].replace(`t=${now}`, `t=${later}`) }, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_SIGNATURE');
+    await rejects(
+      verifyWebhook(
+        body,
+        { ...h, 'x-svc-timestamp': later, 'x-svc-signature': h['x-svc-signature'].replace(`t=${now}`, `t=${later}`) },
+        secret,
+        { now: nowMs },
+      ),
+      'ERR_SVC_WEBHOOK_SIGNATURE',
+    );
     // A body re-serialised by a framework is not the raw body.
     await rejects(verifyWebhook(JSON.stringify(granted, null, 2), headersFor(body), secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_SIGNATURE');
   });
@@ -122,11 +130,23 @@ describe('verifyWebhook', () => {
   it('rejects a stale or future timestamp outside the tolerance, and accepts the edges', async () => {
     await verifyWebhook(body, headersFor(body, [secret], now - 300), secret, { now: nowMs });
     await verifyWebhook(body, headersFor(body, [secret], now + 300), secret, { now: nowMs });
-    const stale = await rejects<SvcWebhookTimestampError>(verifyWebhook(body, headersFor(body, [secret], now - 301), secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_TIMESTAMP', 'stale');
+    const stale = await rejects<SvcWebhookTimestampError>(
+      verifyWebhook(body, headersFor(body, [secret], now - 301), secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_TIMESTAMP',
+      'stale',
+    );
     assert.ok(stale instanceof SvcWebhookTimestampError);
     assert.equal(stale.timestamp, now - 301);
-    await rejects(verifyWebhook(body, headersFor(body, [secret], now + 301), secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_TIMESTAMP', 'future');
-    await rejects(verifyWebhook(body, headersFor(body, [secret], now - 11), secret, { now: nowMs, toleranceSeconds: 10 }), 'ERR_SVC_WEBHOOK_TIMESTAMP', 'stale');
+    await rejects(
+      verifyWebhook(body, headersFor(body, [secret], now + 301), secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_TIMESTAMP',
+      'future',
+    );
+    await rejects(
+      verifyWebhook(body, headersFor(body, [secret], now - 11), secret, { now: nowMs, toleranceSeconds: 10 }),
+      'ERR_SVC_WEBHOOK_TIMESTAMP',
+      'stale',
+    );
     await verifyWebhook(body, headersFor(body, [secret], now - 3600), secret, { now: nowMs, toleranceSeconds: 3600 });
   });
 
@@ -139,32 +159,80 @@ describe('verifyWebhook', () => {
   it('names a missing or malformed signature header', async () => {
     const { 'x-svc-signature': _s, ...noSignature } = headersFor(body);
     await rejects(verifyWebhook(body, noSignature, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_HEADER', 'missing_signature');
-    for (const bad of ['', 'garbage', `t=${now}`, `v1=${v1(secret, now, body)}`, `t=abc,v1=${v1(secret, now, body)}`, `t=${now},t=${now},v1=${v1(secret, now, body)}`, `t=${now},v1=xyz`]) {
+    for (const bad of [
+      '',
+      'garbage',
+      `t=${now}`,
+      `v1=${v1(secret, now, body)}`,
+      `t=abc,v1=${v1(secret, now, body)}`,
+      `t=${now},t=${now},v1=${v1(secret, now, body)}`,
+      `t=${now},v1=xyz`,
+    ]) {
       const h = { ...headersFor(body), 'x-svc-signature': bad };
-      await rejects(verifyWebhook(body, h, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_HEADER', bad === '' ? 'missing_signature' : 'malformed_signature');
+      await rejects(
+        verifyWebhook(body, h, secret, { now: nowMs }),
+        'ERR_SVC_WEBHOOK_HEADER',
+        bad === '' ? 'missing_signature' : 'malformed_signature',
+      );
     }
-    await rejects(verifyWebhook(body, { ...headersFor(body), 'x-svc-timestamp': String(now - 5) }, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_HEADER', 'timestamp_mismatch');
+    await rejects(
+      verifyWebhook(body, { ...headersFor(body), 'x-svc-timestamp': String(now - 5) }, secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_HEADER',
+      'timestamp_mismatch',
+    );
     const { 'x-svc-timestamp': _t, ...noTimestamp } = headersFor(body);
     await verifyWebhook(body, noTimestamp, secret, { now: nowMs });
   });
 
   it('refuses a signed body that is not a valid event', async () => {
-    await rejects(verifyWebhook('not json', { 'x-svc-signature': `t=${now},v1=${v1(secret, now, 'not json')}` }, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_PAYLOAD', 'not_json');
+    await rejects(
+      verifyWebhook('not json', { 'x-svc-signature': `t=${now},v1=${v1(secret, now, 'not json')}` }, secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_PAYLOAD',
+      'not_json',
+    );
     const missing = JSON.stringify({ ...granted, data: { ...granted.data, flow_id: undefined } });
-    const invalid = await rejects<SvcWebhookPayloadError>(verifyWebhook(missing, headersFor(missing), secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_PAYLOAD', 'invalid');
-    assert.deepEqual(invalid.errors.map((e) => e.path), ['data.flow_id']);
+    const invalid = await rejects<SvcWebhookPayloadError>(
+      verifyWebhook(missing, headersFor(missing), secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_PAYLOAD',
+      'invalid',
+    );
+    assert.deepEqual(
+      invalid.errors.map((e) => e.path),
+      ['data.flow_id'],
+    );
     const array = '[1]';
-    await rejects(verifyWebhook(array, { 'x-svc-signature': `t=${now},v1=${v1(secret, now, array)}` }, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_PAYLOAD', 'invalid');
+    await rejects(
+      verifyWebhook(array, { 'x-svc-signature': `t=${now},v1=${v1(secret, now, array)}` }, secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_PAYLOAD',
+      'invalid',
+    );
   });
 
   it('refuses event headers that differ from the signed body', async () => {
-    await rejects(verifyWebhook(body, { ...headersFor(body), 'x-svc-event-id': 'evt_other000000000' }, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_PAYLOAD', 'header_mismatch');
-    await rejects(verifyWebhook(body, { ...headersFor(body), 'x-svc-event-type': 'consent.revoked' }, secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_PAYLOAD', 'header_mismatch');
+    await rejects(
+      verifyWebhook(body, { ...headersFor(body), 'x-svc-event-id': 'evt_other000000000' }, secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_PAYLOAD',
+      'header_mismatch',
+    );
+    await rejects(
+      verifyWebhook(body, { ...headersFor(body), 'x-svc-event-type': 'consent.revoked' }, secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_PAYLOAD',
+      'header_mismatch',
+    );
   });
 
   it('reports an authentic event of an unknown type with the parsed event', async () => {
-    const future = JSON.stringify({ id: 'evt_0123456789abcdef', type: 'vouch.created', application_id: 'tp_dev_1', occurred_at: granted.occurred_at, data: {} });
-    const err = await rejects<SvcWebhookUnknownEventError>(verifyWebhook(future, headersFor(future), secret, { now: nowMs }), 'ERR_SVC_WEBHOOK_UNKNOWN_EVENT');
+    const future = JSON.stringify({
+      id: 'evt_0123456789abcdef',
+      type: 'vouch.created',
+      application_id: 'tp_dev_1',
+      occurred_at: granted.occurred_at,
+      data: {},
+    });
+    const err = await rejects<SvcWebhookUnknownEventError>(
+      verifyWebhook(future, headersFor(future), secret, { now: nowMs }),
+      'ERR_SVC_WEBHOOK_UNKNOWN_EVENT',
+    );
     assert.ok(err instanceof SvcWebhookUnknownEventError);
     assert.equal(err.event.type, 'vouch.created');
     assert.ok(isWebhookVerificationError(err));
@@ -197,13 +265,18 @@ describe('signWebhook', () => {
 
   it('verifies exactly the bytes it signed (property)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ minLength: 1, maxLength: 40 }), fc.uint8Array({ minLength: 1, maxLength: 200 }), fc.nat(), async (key, raw, flip) => {
-        const headers = await signWebhook(raw, key, { timestamp: now });
-        assert.equal(headers['x-svc-signature'], `t=${now},v1=${v1(key, now, Buffer.from(raw))}`);
-        const altered = Uint8Array.from(raw);
-        altered[flip % altered.length]! ^= 1;
-        await rejects(verifyWebhook(altered, headers, key, { now: nowMs }), 'ERR_SVC_WEBHOOK_SIGNATURE');
-      }),
+      fc.asyncProperty(
+        fc.string({ minLength: 1, maxLength: 40 }),
+        fc.uint8Array({ minLength: 1, maxLength: 200 }),
+        fc.nat(),
+        async (key, raw, flip) => {
+          const headers = await signWebhook(raw, key, { timestamp: now });
+          assert.equal(headers['x-svc-signature'], `t=${now},v1=${v1(key, now, Buffer.from(raw))}`);
+          const altered = Uint8Array.from(raw);
+          altered[flip % altered.length]! ^= 1;
+          await rejects(verifyWebhook(altered, headers, key, { now: nowMs }), 'ERR_SVC_WEBHOOK_SIGNATURE');
+        },
+      ),
       { numRuns: 100 },
     );
   });

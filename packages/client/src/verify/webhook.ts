@@ -137,7 +137,9 @@ function signedBytes(timestamp: string, body: Uint8Array): Uint8Array<ArrayBuffe
 }
 
 function secretsOf(secretOrSecrets: string | readonly string[]): string[] {
-  const list = (typeof secretOrSecrets === 'string' ? [secretOrSecrets] : [...secretOrSecrets]).filter((s) => typeof s === 'string' && s.length > 0);
+  const list = (typeof secretOrSecrets === 'string' ? [secretOrSecrets] : [...secretOrSecrets]).filter(
+    (s) => typeof s === 'string' && s.length > 0,
+  );
   if (!list.length) throw new SvcConfigurationError('verifyWebhook needs at least one non-empty signing secret (whsec_...).');
   return list;
 }
@@ -167,7 +169,8 @@ function parseSignature(value: string): { timestamp: string; signatures: Uint8Ar
     const val = part.slice(eq + 1).trim();
     if (eq < 1) continue;
     if (key === 't') {
-      if (timestamp !== undefined) throw new SvcWebhookHeaderError('X-Svc-Signature carries more than one t=.', { reason: 'malformed_signature' });
+      if (timestamp !== undefined)
+        throw new SvcWebhookHeaderError('X-Svc-Signature carries more than one t=.', { reason: 'malformed_signature' });
       timestamp = val;
     } else if (key === 'v1') {
       const bytes = fromHex(val);
@@ -177,7 +180,8 @@ function parseSignature(value: string): { timestamp: string; signatures: Uint8Ar
   if (timestamp === undefined || !/^\d{1,12}$/.test(timestamp)) {
     throw new SvcWebhookHeaderError('X-Svc-Signature has no valid t=<unix seconds>.', { reason: 'malformed_signature' });
   }
-  if (!signatures.length) throw new SvcWebhookHeaderError('X-Svc-Signature has no v1=<64 hex digits> signature.', { reason: 'malformed_signature' });
+  if (!signatures.length)
+    throw new SvcWebhookHeaderError('X-Svc-Signature has no v1=<64 hex digits> signature.', { reason: 'malformed_signature' });
   return { timestamp, signatures };
 }
 
@@ -231,13 +235,23 @@ export async function verifyWebhook(
   }
   if (!verified) throw new SvcWebhookSignatureError('No X-Svc-Signature v1 signature matches the signing secret(s).');
 
-  const now = Math.floor((options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime()) / 1000);
+  const now = Math.floor(
+    (options.now === undefined ? Date.now() : typeof options.now === 'number' ? options.now : options.now.getTime()) / 1000,
+  );
   const signedAt = Number(timestamp);
   if (signedAt < now - tolerance) {
-    throw new SvcWebhookTimestampError(`The delivery was signed ${now - signedAt} s ago, more than the ${tolerance} s tolerance.`, signedAt, { reason: 'stale' });
+    throw new SvcWebhookTimestampError(
+      `The delivery was signed ${now - signedAt} s ago, more than the ${tolerance} s tolerance.`,
+      signedAt,
+      { reason: 'stale' },
+    );
   }
   if (signedAt > now + tolerance) {
-    throw new SvcWebhookTimestampError(`The delivery is signed ${signedAt - now} s in the future, more than the ${tolerance} s tolerance.`, signedAt, { reason: 'future' });
+    throw new SvcWebhookTimestampError(
+      `The delivery is signed ${signedAt - now} s in the future, more than the ${tolerance} s tolerance.`,
+      signedAt,
+      { reason: 'future' },
+    );
   }
 
   let parsed: unknown;
@@ -256,12 +270,18 @@ export async function verifyWebhook(
     throw new SvcWebhookPayloadError('X-Svc-Event-ID or X-Svc-Event-Type differs from the signed body.', { reason: 'header_mismatch' });
   }
   if (!KNOWN_TYPES.has(shell.type)) {
-    throw new SvcWebhookUnknownEventError(`Event type "${shell.type}" is unknown to this version of @svc/client; answer 2xx.`, shell as { id: string; type: string });
+    throw new SvcWebhookUnknownEventError(
+      `Event type "${shell.type}" is unknown to this version of @svc/client; answer 2xx.`,
+      shell as { id: string; type: string },
+    );
   }
   const result = webhookEvent.safeParse(parsed);
   if (!result.success) {
     const errors = fieldErrorsOf(result.error.issues as { path: PropertyKey[]; code: string; message: string }[]);
-    throw new SvcWebhookPayloadError(`The ${shell.type} event does not match its schema${errors[0] ? `: ${errors[0].path}: ${errors[0].message}` : ''}.`, { reason: 'invalid', errors });
+    throw new SvcWebhookPayloadError(
+      `The ${shell.type} event does not match its schema${errors[0] ? `: ${errors[0].path}: ${errors[0].message}` : ''}.`,
+      { reason: 'invalid', errors },
+    );
   }
   return result.data;
 }
@@ -276,7 +296,11 @@ export async function verifyWebhook(
  * await fetch('http://localhost:3000/webhooks', { method: 'POST', headers, body });
  * ```
  */
-export async function signWebhook(rawBody: WebhookBody, secretOrSecrets: string | readonly string[], options: SignWebhookOptions = {}): Promise<WebhookSignatureHeaders> {
+export async function signWebhook(
+  rawBody: WebhookBody,
+  secretOrSecrets: string | readonly string[],
+  options: SignWebhookOptions = {},
+): Promise<WebhookSignatureHeaders> {
   const secrets = secretsOf(secretOrSecrets);
   const body = bytesOf(rawBody);
   const timestamp = String(options.timestamp ?? Math.floor(Date.now() / 1000));

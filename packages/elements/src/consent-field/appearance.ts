@@ -63,7 +63,10 @@ function valueOf(key: keyof Appearance, value: unknown): string | undefined {
   const choices = CHOICES[key];
   if (choices) return Object.hasOwn(choices, value) ? choices[value] : undefined;
   const trimmed = value.trim();
-  const valid = value.length <= 100 && !REFERENCE.test(value) && !WIDE_KEYWORD.test(trimmed) &&
+  const valid =
+    value.length <= 100 &&
+    !REFERENCE.test(value) &&
+    !WIDE_KEYWORD.test(trimmed) &&
     CSS.supports(key === 'fontSize' || key === 'radius' ? 'padding-top' : 'color', value);
   return valid ? trimmed : undefined;
 }

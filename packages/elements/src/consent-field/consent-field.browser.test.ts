@@ -10,7 +10,8 @@ import type { RenderData } from './render-data.js';
 
 const BASE = 'https://svc.example';
 const b64url = (value: unknown) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-const proof = (expSeconds: number, id = 'a') => `${b64url({ alg: 'ES256', kid: 'k1' })}.${b64url({ exp: Math.floor(Date.now() / 1000) + expSeconds, jti: id })}.c2ln`;
+const proof = (expSeconds: number, id = 'a') =>
+  `${b64url({ alg: 'ES256', kid: 'k1' })}.${b64url({ exp: Math.floor(Date.now() / 1000) + expSeconds, jti: id })}.c2ln`;
 const PROOF = proof(3600);
 
 /** A render answer without `render_proof_expires_at`, so the field reads the proof's expiry from the JWS itself. */
@@ -23,10 +24,38 @@ function renderData(overrides: Partial<RenderData> = {}): Omit<RenderData, 'rend
     description: 'Choose what we may do with your email address.',
     policy_url: 'https://example.com/privacy',
     purposes: [
-      { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about new features.', basis: 'consent', mechanism: 'explicit', required: false },
-      { key: 'analytics', label: 'Product analytics', description: 'Measuring how the product is used.', basis: 'legitimate_interest', mechanism: 'opt_out', required: false },
-      { key: 'service', label: 'Providing the service', description: 'Processing your account data.', basis: 'contract', mechanism: 'notice', required: true },
-      { key: 'invoices', label: 'Keeping invoices', description: 'Tax law requires it.', basis: 'legal_obligation', mechanism: 'notice', required: true },
+      {
+        key: 'newsletter',
+        label: 'Email newsletter',
+        description: 'A monthly email about new features.',
+        basis: 'consent',
+        mechanism: 'explicit',
+        required: false,
+      },
+      {
+        key: 'analytics',
+        label: 'Product analytics',
+        description: 'Measuring how the product is used.',
+        basis: 'legitimate_interest',
+        mechanism: 'opt_out',
+        required: false,
+      },
+      {
+        key: 'service',
+        label: 'Providing the service',
+        description: 'Processing your account data.',
+        basis: 'contract',
+        mechanism: 'notice',
+        required: true,
+      },
+      {
+        key: 'invoices',
+        label: 'Keeping invoices',
+        description: 'Tax law requires it.',
+        basis: 'legal_obligation',
+        mechanism: 'notice',
+        required: true,
+      },
     ],
     notice_hash: 'sha256:0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0',
     render_proof: PROOF,
@@ -43,14 +72,19 @@ interface Call {
 }
 type Answer = (call: Call, n: number) => Response | Promise<Response>;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-const rendered = (data: Partial<RenderData> = {}): Answer => (call) => {
-  const url = new URL(call.url);
-  const flow = decodeURIComponent(url.pathname.split('/').at(-2)!);
-  return json(200, renderData({ flow_id: flow, locale: url.searchParams.get('locale') ?? 'en', ...data }));
-};
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const rendered =
+  (data: Partial<RenderData> = {}): Answer =>
+  (call) => {
+    const url = new URL(call.url);
+    const flow = decodeURIComponent(url.pathname.split('/').at(-2)!);
+    return json(200, renderData({ flow_id: flow, locale: url.searchParams.get('locale') ?? 'en', ...data }));
+  };
 const captured: Answer = (_call, n) =>
-  json(201, { capture: { session_token: `cap_${n}`, attestation_id: `att_${n}`, committed: false, record_id: null, wording_verdict: 'match' } });
+  json(201, {
+    capture: { session_token: `cap_${n}`, attestation_id: `att_${n}`, committed: false, record_id: null, wording_verdict: 'match' },
+  });
 const unreachable: Answer = () => Promise.reject(new TypeError('Failed to fetch'));
 
 /** A stand-in service: `render` answers the render endpoint, `capture` the captures endpoint. */
@@ -80,7 +114,14 @@ function record() {
   const onCapture = (e: Event) => captures.push((e as CustomEvent).detail);
   document.addEventListener('svc-error', onError);
   document.addEventListener('svc-capture', onCapture);
-  return { errors, captures, stop: () => { document.removeEventListener('svc-error', onError); document.removeEventListener('svc-capture', onCapture); } };
+  return {
+    errors,
+    captures,
+    stop: () => {
+      document.removeEventListener('svc-error', onError);
+      document.removeEventListener('svc-capture', onCapture);
+    },
+  };
 }
 
 /** Every submission that reaches the page's own listener, with the data the browser would send. */
@@ -128,11 +169,15 @@ describe('<svc-consent-field>', () => {
     const { el } = await signup();
     await expect(el).to.be.accessible();
     const slow = service({ render: () => new Promise(() => undefined) });
-    const loading = await fixture<SvcConsentField>(html`<svc-consent-field flow="flw_x" publishable-key="pk_test_1" base-url=${BASE} .fetch=${slow.fetch}></svc-consent-field>`);
+    const loading = await fixture<SvcConsentField>(
+      html`<svc-consent-field flow="flw_x" publishable-key="pk_test_1" base-url=${BASE} .fetch=${slow.fetch}></svc-consent-field>`,
+    );
     await waitUntil(() => loading.state === 'loading');
     await expect(loading).to.be.accessible();
     const down = service({ render: unreachable });
-    const failed = await fixture<SvcConsentField>(html`<svc-consent-field flow="flw_x" publishable-key="pk_test_1" base-url=${BASE} .fetch=${down.fetch}></svc-consent-field>`);
+    const failed = await fixture<SvcConsentField>(
+      html`<svc-consent-field flow="flw_x" publishable-key="pk_test_1" base-url=${BASE} .fetch=${down.fetch}></svc-consent-field>`,
+    );
     await waitUntil(() => failed.state === 'error');
     await expect(failed).to.be.accessible();
   });
@@ -167,9 +212,16 @@ describe('<svc-consent-field>', () => {
     it('labels each box and describes it with its description (and the objection hint)', async () => {
       const { el } = await signup();
       const news = box(el, 'Email newsletter');
-      const described = (input: HTMLInputElement) => input.getAttribute('aria-describedby')!.split(' ').map((id) => el.shadowRoot!.getElementById(id)!.textContent);
+      const described = (input: HTMLInputElement) =>
+        input
+          .getAttribute('aria-describedby')!
+          .split(' ')
+          .map((id) => el.shadowRoot!.getElementById(id)!.textContent);
       expect(described(news)).to.deep.equal(['A monthly email about new features.']);
-      expect(described(box(el, 'Product analytics'))).to.deep.equal(['Measuring how the product is used.', 'Ticked by default: untick to object.']);
+      expect(described(box(el, 'Product analytics'))).to.deep.equal([
+        'Measuring how the product is used.',
+        'Ticked by default: untick to object.',
+      ]);
       expect(inner<HTMLAnchorElement>(el, 'a[part=policy]')!.href).to.equal('https://example.com/privacy');
       expect(inner(el, 'fieldset')!.getAttribute('aria-describedby')).to.equal('flow-description');
     });
@@ -186,10 +238,14 @@ describe('<svc-consent-field>', () => {
       let down = true;
       const svc = service({ render: (call, n) => (down ? unreachable(call, n) : rendered()(call, n)) });
       const events = record();
-      const el = await fixture<SvcConsentField>(html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>`);
+      const el = await fixture<SvcConsentField>(
+        html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>`,
+      );
       await waitUntil(() => el.state === 'error');
       events.stop();
-      expect(events.errors).to.deep.equal([{ code: 'network', message: 'The service could not be reached.', phase: 'render', flow: 'flw_test_1' }]);
+      expect(events.errors).to.deep.equal([
+        { code: 'network', message: 'The service could not be reached.', phase: 'render', flow: 'flw_test_1' },
+      ]);
       expect(inner(el, '[part=message]')!.textContent).to.equal('Your consent choices could not be loaded.');
       expect(inner(el, '.mark')).to.equal(null);
       down = false;
@@ -200,7 +256,9 @@ describe('<svc-consent-field>', () => {
     it('reports an HTTP refusal with its status and body', async () => {
       const svc = service({ render: () => json(422, { message: 'The flow is not capturable.', code: 'flow_not_capturable' }) });
       const seen = record();
-      const el = await fixture<SvcConsentField>(html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>`);
+      const el = await fixture<SvcConsentField>(
+        html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>`,
+      );
       await waitUntil(() => el.state === 'error');
       seen.stop();
       expect(seen.errors[0]).to.deep.include({ code: 'http_422', status: 422, message: 'The flow is not capturable.', phase: 'render' });
@@ -221,13 +279,20 @@ describe('<svc-consent-field>', () => {
       const { svcConfigContext } = await import('../internal/config.js');
       const host = await fixture<HTMLDivElement>(html`<div><svc-consent-field flow="flw_test_1" .fetch=${svc.fetch}></svc-consent-field>
         <svc-consent-field flow="flw_test_2" base-url="https://own.example" .fetch=${svc.fetch}></svc-consent-field></div>`);
-      new ContextProvider(host, { context: svcConfigContext, initialValue: { publishableKey: 'pk_test_ctx', baseUrl: 'https://ctx.example', theme: 'dark' } });
+      new ContextProvider(host, {
+        context: svcConfigContext,
+        initialValue: { publishableKey: 'pk_test_ctx', baseUrl: 'https://ctx.example', theme: 'dark' },
+      });
       // The fields asked before the provider existed; connecting them again asks again.
       const fields = [...host.querySelectorAll('svc-consent-field')];
-      for (const f of fields) { f.remove(); host.append(f); }
+      for (const f of fields) {
+        f.remove();
+        host.append(f);
+      }
       await Promise.all(fields.map(ready));
       expect(svc.renders().map((c) => [new URL(c.url).origin, c.headers['x-publishable-key']])).to.deep.include.members([
-        ['https://ctx.example', 'pk_test_ctx'], ['https://own.example', 'pk_test_ctx'],
+        ['https://ctx.example', 'pk_test_ctx'],
+        ['https://own.example', 'pk_test_ctx'],
       ]);
       expect(inner(fields[0] as SvcConsentField, 'fieldset')!.classList.contains('field--dark')).to.equal(true);
     });
@@ -237,14 +302,16 @@ describe('<svc-consent-field>', () => {
     it('reads the publishable key, base URL and theme from the provider, and its own attributes win', async () => {
       await import('../provider/provider.js');
       const svc = service();
-      const root = await fixture<HTMLElement>(html`<svc-provider publishable-key="pk_test_provider" base-url="https://provided.example" theme="dark">
+      const root =
+        await fixture<HTMLElement>(html`<svc-provider publishable-key="pk_test_provider" base-url="https://provided.example" theme="dark">
         <form><svc-consent-field flow="flw_test_1" .fetch=${svc.fetch}></svc-consent-field>
         <svc-consent-field flow="flw_test_2" publishable-key="pk_test_own" theme="light" .fetch=${svc.fetch}></svc-consent-field></form></svc-provider>`);
       const [a, b] = [...root.querySelectorAll('svc-consent-field')];
       await ready(a!);
       await ready(b!);
       expect(svc.renders().map((c) => [new URL(c.url).origin, c.headers['x-publishable-key']])).to.deep.equal([
-        ['https://provided.example', 'pk_test_provider'], ['https://provided.example', 'pk_test_own'],
+        ['https://provided.example', 'pk_test_provider'],
+        ['https://provided.example', 'pk_test_own'],
       ]);
       expect(inner(a!, 'fieldset')!.classList.contains('field--dark')).to.equal(true);
       expect(inner(b!, 'fieldset')!.classList.contains('field--dark')).to.equal(false);
@@ -302,11 +369,30 @@ describe('<svc-consent-field>', () => {
         newsletter: { decision: 'granted', default_checked: false, mandatory: false },
         analytics: { decision: 'granted', default_checked: true, mandatory: false },
       });
-      expect(body).to.deep.include({ flow_id: 'flw_test_1', form_id: 'signup', locale: 'en', notice_hash: renderData().notice_hash, subject: { email: 'ada@example.com' } });
+      expect(body).to.deep.include({
+        flow_id: 'flw_test_1',
+        form_id: 'signup',
+        locale: 'en',
+        notice_hash: renderData().notice_hash,
+        subject: { email: 'ada@example.com' },
+      });
       expect(body.page_url).to.equal(location.href.split(/[?#]/)[0]);
-      expect(body.snapshot).to.contain('<fieldset data-svc-purpose="newsletter"><input type="checkbox" id="purpose-0" name="newsletter"><label>Email newsletter</label>');
-      expect(body.snapshot).to.contain('<fieldset data-svc-purpose="service"><p>Providing the service</p><p>Processing your account data.</p></fieldset>');
-      expect(Object.keys(body).sort()).to.deep.equal(['decisions', 'flow_id', 'form_id', 'locale', 'notice_hash', 'page_url', 'snapshot', 'subject']);
+      expect(body.snapshot).to.contain(
+        '<fieldset data-svc-purpose="newsletter"><input type="checkbox" id="purpose-0" name="newsletter"><label>Email newsletter</label>',
+      );
+      expect(body.snapshot).to.contain(
+        '<fieldset data-svc-purpose="service"><p>Providing the service</p><p>Processing your account data.</p></fieldset>',
+      );
+      expect(Object.keys(body).sort()).to.deep.equal([
+        'decisions',
+        'flow_id',
+        'form_id',
+        'locale',
+        'notice_hash',
+        'page_url',
+        'snapshot',
+        'subject',
+      ]);
       expect(event.detail).to.deep.include({ session_token: 'cap_1', attestation_id: 'att_1' });
       expect(events.captures.length).to.equal(1);
       expect(events.errors).to.deep.equal([]);
@@ -364,7 +450,9 @@ describe('<svc-consent-field>', () => {
 
     it('submits with svc-error not_rendered when the purposes never loaded', async () => {
       const svc = service({ render: unreachable });
-      const form = await fixture<HTMLFormElement>(html`<form><svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field></form>`);
+      const form = await fixture<HTMLFormElement>(
+        html`<form><svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field></form>`,
+      );
       const el = form.querySelector('svc-consent-field')!;
       await waitUntil(() => el.state === 'error');
       const seen = submissions(form);
@@ -378,8 +466,17 @@ describe('<svc-consent-field>', () => {
 
     it('holds a second submit while capturing and submits once', async () => {
       let release!: () => void;
-      const gate = new Promise<void>((resolve) => { release = resolve; });
-      const { form, svc } = await signup(service({ capture: async (c, n) => { await gate; return captured(c, n); } }));
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const { form, svc } = await signup(
+        service({
+          capture: async (c, n) => {
+            await gate;
+            return captured(c, n);
+          },
+        }),
+      );
       const seen = submissions(form);
       form.requestSubmit();
       form.requestSubmit();
@@ -454,7 +551,9 @@ describe('<svc-consent-field>', () => {
 
     it('captures nothing when the proof expired and the wording changed', async () => {
       let n = 0;
-      const svc = service({ render: () => json(200, renderData(++n === 1 ? { render_proof: proof(-5) } : { notice_hash: 'sha256:changed' })) });
+      const svc = service({
+        render: () => json(200, renderData(++n === 1 ? { render_proof: proof(-5) } : { notice_hash: 'sha256:changed' })),
+      });
       const { form } = await signup(svc);
       const seen = submissions(form);
       const events = record();
@@ -497,7 +596,12 @@ describe('<svc-consent-field>', () => {
       const seen = submissions(form);
       form.requestSubmit();
       await waitUntil(() => seen.length === 1);
-      expect(svc.captures().map((x) => x.body!.flow_id).sort()).to.deep.equal(['flw_test_1', 'flw_test_2']);
+      expect(
+        svc
+          .captures()
+          .map((x) => x.body!.flow_id)
+          .sort(),
+      ).to.deep.equal(['flw_test_1', 'flw_test_2']);
       expect(seen[0]!.getAll('svc_capture_token').length).to.equal(2);
       expect(seen[0]!.get('b')).to.equal(null);
       // The first one gone, the second takes over.
@@ -523,8 +627,14 @@ describe('<svc-consent-field>', () => {
 
     it('applies each valid key as a --svc-* custom property, with no style attribute', async () => {
       const appearance: Appearance = {
-        fontFamily: 'serif', fontSize: '18px', text: '#123456', muted: 'rgb(1, 2, 3)', accent: 'hsl(120 100% 25%)',
-        border: 'red', radius: '12px', density: 'compact',
+        fontFamily: 'serif',
+        fontSize: '18px',
+        text: '#123456',
+        muted: 'rgb(1, 2, 3)',
+        accent: 'hsl(120 100% 25%)',
+        border: 'red',
+        radius: '12px',
+        density: 'compact',
       };
       const { el } = await signup(undefined, { appearance: JSON.stringify(appearance) });
       const base = styleOf(el, 'fieldset');
@@ -549,7 +659,11 @@ describe('<svc-consent-field>', () => {
         await el.updateComplete;
         expect(styleOf(el, 'fieldset').fontFamily).to.match(pattern);
       }
-      for (const [density, gap] of [['compact', '6px'], ['regular', '12px'], ['relaxed', '18px']] as const) {
+      for (const [density, gap] of [
+        ['compact', '6px'],
+        ['regular', '12px'],
+        ['relaxed', '18px'],
+      ] as const) {
         el.appearance = { density };
         await el.updateComplete;
         expect(styleOf(el, '.field__rows').rowGap).to.equal(gap);
@@ -559,8 +673,16 @@ describe('<svc-consent-field>', () => {
 
     it('ignores invalid values with one console warning per element, keeping the valid ones', async () => {
       const invalid = {
-        fontFamily: 'comic', fontSize: 'big', text: 'notacolor', muted: 'var(--page-grey)', accent: 'red; } :host { display: none',
-        border: 'inherit', radius: '-3px', density: 'cozy', colour: 'red', fontSize2: 1,
+        fontFamily: 'comic',
+        fontSize: 'big',
+        text: 'notacolor',
+        muted: 'var(--page-grey)',
+        accent: 'red; } :host { display: none',
+        border: 'inherit',
+        radius: '-3px',
+        density: 'cozy',
+        colour: 'red',
+        fontSize2: 1,
       };
       const { el } = await signup(undefined, { appearance: JSON.stringify({ ...invalid, text: 'notacolor', accent: '#00ff00' }) });
       expect(styleOf(el, 'fieldset').color).to.equal('rgb(31, 35, 40)');
@@ -569,7 +691,16 @@ describe('<svc-consent-field>', () => {
       expect(styleOf(el, 'fieldset').borderTopLeftRadius).to.equal('8px');
       expect(warnings.length).to.equal(1);
       const warning = String(warnings[0]![0]);
-      for (const name of ['fontFamily: "comic"', 'fontSize: "big"', 'text: "notacolor"', 'muted: "var(--page-grey)"', 'border: "inherit"', 'radius: "-3px"', 'density: "cozy"', 'unknown key "colour"']) {
+      for (const name of [
+        'fontFamily: "comic"',
+        'fontSize: "big"',
+        'text: "notacolor"',
+        'muted: "var(--page-grey)"',
+        'border: "inherit"',
+        'radius: "-3px"',
+        'density: "cozy"',
+        'unknown key "colour"',
+      ]) {
         expect(warning).to.contain(name);
       }
       el.appearance = { fontSize: 'huge' } as Appearance;
@@ -582,7 +713,9 @@ describe('<svc-consent-field>', () => {
       const { el } = await signup(undefined, { appearance: '{fontSize: 12px}' });
       expect(warnings.length).to.equal(1);
       expect(String(warnings[0]![0])).to.contain('not JSON');
-      const other = await fixture<SvcConsentField>(html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${service().fetch} appearance="[1,2]"></svc-consent-field>`);
+      const other = await fixture<SvcConsentField>(
+        html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${service().fetch} appearance="[1,2]"></svc-consent-field>`,
+      );
       await ready(other);
       expect(warnings.length).to.equal(2);
       expect(styleOf(el, 'fieldset').fontSize).to.equal('16px');
@@ -592,7 +725,9 @@ describe('<svc-consent-field>', () => {
       const { el } = await signup(undefined, { theme: 'neon', appearance: '{"text":"nope"}' });
       expect(warnings.length).to.equal(1);
       expect(String(warnings[0]![0])).to.match(/text: "nope"/);
-      const other = await fixture<SvcConsentField>(html`<svc-consent-field theme="neon" flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${service().fetch}></svc-consent-field>`);
+      const other = await fixture<SvcConsentField>(
+        html`<svc-consent-field theme="neon" flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${service().fetch}></svc-consent-field>`,
+      );
       await ready(other);
       expect(warnings.length).to.equal(2);
       expect(String(warnings[1]![0])).to.contain('theme: "neon"');
@@ -616,7 +751,10 @@ describe('<svc-consent-field>', () => {
   describe('recording mark', () => {
     const channels = (color: string) => (color.match(/[\d.]+/g) ?? []).slice(0, 4).map(Number);
     const luminance = ([r, g, b]: number[]) => {
-      const lin = (c: number) => { const s = c / 255; return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4; };
+      const lin = (c: number) => {
+        const s = c / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      };
       return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
     };
     const contrast = (a: string, b: string) => {
@@ -682,9 +820,13 @@ describe('<svc-consent-field>', () => {
 
     it('captures nothing when the page hid the field, and says so with mark_hidden', async () => {
       const hiding = [
-        'svc-consent-field { display: none }', 'svc-consent-field { visibility: hidden }', 'svc-consent-field { opacity: 0 }',
-        'svc-consent-field { transform: scale(0) }', 'svc-consent-field::part(base) { visibility: hidden }',
-        'svc-consent-field::part(base) { opacity: 0 }', 'svc-consent-field::part(base) { display: none }',
+        'svc-consent-field { display: none }',
+        'svc-consent-field { visibility: hidden }',
+        'svc-consent-field { opacity: 0 }',
+        'svc-consent-field { transform: scale(0) }',
+        'svc-consent-field::part(base) { visibility: hidden }',
+        'svc-consent-field::part(base) { opacity: 0 }',
+        'svc-consent-field::part(base) { display: none }',
       ];
       for (const hide of hiding) {
         const { form, el, svc } = await signup();
@@ -697,7 +839,10 @@ describe('<svc-consent-field>', () => {
           form.requestSubmit();
           await waitUntil(() => seen.length === 1);
           events.stop();
-          expect(events.errors.map((e) => e.code), hide).to.deep.equal(['mark_hidden']);
+          expect(
+            events.errors.map((e) => e.code),
+            hide,
+          ).to.deep.equal(['mark_hidden']);
           expect(svc.captures().length, hide).to.equal(0);
           expect(el.value).to.equal('');
         } finally {
@@ -761,20 +906,26 @@ describe('<svc-consent-field>', () => {
 
   describe('country cells', () => {
     const DE = 'https://de.svc.example';
-    const wrong = () => json(421, { message: 'This resource is served from its home country, DE.', code: 'wrong_country', home_country: 'DE' });
+    const wrong = () =>
+      json(421, { message: 'This resource is served from its home country, DE.', code: 'wrong_country', home_country: 'DE' });
     /** The BASE cell answers `first` for the render or the capture, and lists DE; DE answers like the service. */
     function cells(first: { render?: Answer; capture?: Answer }) {
       const home = service();
       const misdirected = service(first);
-      const fetch = (url: string, init: RequestInit) => (url.startsWith(DE) ? home.fetch(url, init)
-        : url === `${BASE}/api/v1/countries` ? Promise.resolve(json(200, { country: 'US', countries: [{ country: 'DE', base_url: DE, trust_url: DE }] }))
-        : misdirected.fetch(url, init));
+      const fetch = (url: string, init: RequestInit) =>
+        url.startsWith(DE)
+          ? home.fetch(url, init)
+          : url === `${BASE}/api/v1/countries`
+            ? Promise.resolve(json(200, { country: 'US', countries: [{ country: 'DE', base_url: DE, trust_url: DE }] }))
+            : misdirected.fetch(url, init);
       return { fetch, home, misdirected };
     }
 
     it('renders from the home cell when the base URL answers 421, and posts the capture there with the render proof', async () => {
       const svc = cells({ render: wrong, capture: wrong });
-      const form = await fixture<HTMLFormElement>(html`<form><svc-consent-field name="consent" flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field><button>Go</button></form>`);
+      const form = await fixture<HTMLFormElement>(
+        html`<form><svc-consent-field name="consent" flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field><button>Go</button></form>`,
+      );
       form.addEventListener('submit', (event) => event.preventDefault());
       const el = form.querySelector('svc-consent-field')!;
       await ready(el);
@@ -794,7 +945,9 @@ describe('<svc-consent-field>', () => {
       const svc = cells({ render: wrong });
       svc.home.fetch = async (url, init) => (svc.home.calls.push({ url, method: 'GET', headers: {}, init }), wrong());
       const events = record();
-      const el = await fixture<SvcConsentField>(html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>`);
+      const el = await fixture<SvcConsentField>(
+        html`<svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>`,
+      );
       await waitUntil(() => el.state === 'error');
       events.stop();
       expect(events.errors[0]).to.include({ code: 'http_421', status: 421, phase: 'render' });
@@ -815,15 +968,18 @@ describe('<svc-consent-field>', () => {
         expect(control.left, 'the box sits at the right, before the label').to.be.greaterThan(label.right - 1);
         expect(getComputedStyle(base).direction).to.equal('rtl');
         const mark = inner(el, '.mark')!.getBoundingClientRect();
-        expect(Math.abs(mark.right - (base.getBoundingClientRect().right - parseFloat(getComputedStyle(base).paddingRight) - 1)))
-          .to.be.lessThan(2, 'the mark starts at the inline start (the right)');
+        expect(
+          Math.abs(mark.right - (base.getBoundingClientRect().right - parseFloat(getComputedStyle(base).paddingRight) - 1)),
+        ).to.be.lessThan(2, 'the mark starts at the inline start (the right)');
       });
     }
 
     it('speaks its own words in Arabic and Hebrew and lays out left to right for English in a right-to-left page', async () => {
       const { el } = await signup(undefined, { locale: 'ar' });
       expect(inner(el, '.mark')!.textContent!.trim()).to.equal('مسجّل بواسطة svc');
-      const page = await fixture<HTMLDivElement>(html`<div dir="rtl"><svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${service().fetch}></svc-consent-field></div>`);
+      const page = await fixture<HTMLDivElement>(
+        html`<div dir="rtl"><svc-consent-field flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${service().fetch}></svc-consent-field></div>`,
+      );
       const field = page.querySelector('svc-consent-field')!;
       await ready(field);
       expect(inner(field, 'fieldset')!.getAttribute('dir')).to.equal('ltr');

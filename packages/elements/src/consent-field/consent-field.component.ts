@@ -1,7 +1,17 @@
 import { ContextConsumer } from '@lit/context';
 import {
-  CaptureError, composeRequest, DEFAULT_TIMEOUT_MS, pageUrlOf, postCapture, subjectOf, TOKEN_FIELD, type CaptureResult, type CaptureSubject,
-  type FetchLike, type PurposeReading, type SvcCaptureEvent,
+  CaptureError,
+  composeRequest,
+  DEFAULT_TIMEOUT_MS,
+  pageUrlOf,
+  postCapture,
+  subjectOf,
+  TOKEN_FIELD,
+  type CaptureResult,
+  type CaptureSubject,
+  type FetchLike,
+  type PurposeReading,
+  type SvcCaptureEvent,
 } from '@svc/capture';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { configDefaults, svcConfigContext, type SvcConfig } from '../internal/config.js';
@@ -52,7 +62,10 @@ const isHttpUrl = (value: string | null | undefined): value is string => {
 };
 
 const keysOf = (list: string | null | undefined): string[] =>
-  (list ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  (list ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
 
 /**
  * A consent field inside the organisation's own `<form>`: it shows a flow's purposes as the service renders them
@@ -301,9 +314,13 @@ export class SvcConsentField extends LitElement {
   protected override willUpdate(changed: PropertyValues): void {
     const first = !this.hasUpdated;
     if (first || changed.has('appearance')) this.#applyAppearance();
-    if (changed.has('theme') && this.theme && !THEMES.includes(this.theme)) this.#warnIgnored([`theme: ${JSON.stringify(this.theme)} (light, dark or auto)`]);
+    if (changed.has('theme') && this.theme && !THEMES.includes(this.theme))
+      this.#warnIgnored([`theme: ${JSON.stringify(this.theme)} (light, dark or auto)`]);
     if (changed.has('flow') && this.#joinedForm) refreshForm(this.#joinedForm);
-    if (!this.#duplicate && (first || ['flow', 'locale', 'publishableKey', 'baseUrl', 'trustUrl', 'providerConfig'].some((k) => changed.has(k)))) {
+    if (
+      !this.#duplicate &&
+      (first || ['flow', 'locale', 'publishableKey', 'baseUrl', 'trustUrl', 'providerConfig'].some((k) => changed.has(k)))
+    ) {
       void this.#load();
     }
     if (changed.has('purposes') || changed.has('data')) this.#checkPurposes();
@@ -318,8 +335,13 @@ export class SvcConsentField extends LitElement {
   protected override updated(): void {
     if (this.#duplicate && !this.#duplicateReported && this.isConnected) {
       this.#duplicateReported = true;
-      this.#emitError(new ConsentFieldError('duplicate_field',
-        `Another <svc-consent-field> for flow ${this.#flowId} comes first in this form; one consent field per flow per form.`, 'setup'));
+      this.#emitError(
+        new ConsentFieldError(
+          'duplicate_field',
+          `Another <svc-consent-field> for flow ${this.#flowId} comes first in this form; one consent field per flow per form.`,
+          'setup',
+        ),
+      );
     }
   }
 
@@ -343,7 +365,9 @@ export class SvcConsentField extends LitElement {
 
   // Events named literally: the manifest analyzer reads their names from these calls.
   #emitError(error: ConsentFieldError): void {
-    this.dispatchEvent(new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.#flowId), bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent<ConsentFieldErrorDetail>('svc-error', { detail: error.toDetail(this.#flowId), bubbles: true, composed: true }),
+    );
   }
 
   #settings(): ServiceSettings {
@@ -369,13 +393,22 @@ export class SvcConsentField extends LitElement {
     const settings = this.#settings();
     const { publishableKey, baseUrl } = settings;
     // What is missing or malformed, by the attribute that sets it.
-    const missing = [!this.#flowId && 'flow', !publishableKey && 'publishable-key', !isHttpUrl(baseUrl) && 'an http(s) base-url'].filter(Boolean);
+    const missing = [!this.#flowId && 'flow', !publishableKey && 'publishable-key', !isHttpUrl(baseUrl) && 'an http(s) base-url'].filter(
+      Boolean,
+    );
     if (missing.length) {
       this.data = undefined;
       // Inside a provider that has not answered yet (its element may be defined later), wait for its configuration.
       const waiting = !!this.#flowId && !this.providerConfig && !!this.closest('svc-provider');
       this.status = waiting ? 'idle' : 'error';
-      if (!waiting) this.#emitError(new ConsentFieldError('invalid_configuration', `<svc-consent-field> cannot load: set ${missing.join(', ')} (or use <svc-provider> for the key and URL).`, 'setup'));
+      if (!waiting)
+        this.#emitError(
+          new ConsentFieldError(
+            'invalid_configuration',
+            `<svc-consent-field> cannot load: set ${missing.join(', ')} (or use <svc-provider> for the key and URL).`,
+            'setup',
+          ),
+        );
       return;
     }
     const { signal } = (this.#loadController = new AbortController());
@@ -439,7 +472,8 @@ export class SvcConsentField extends LitElement {
     const hiddenConsent = purposes.filter((p) => rowKind(p) === 'consent' && !only.includes(p.key)).map((p) => p.key);
     const problems = [];
     if (unknown.length) problems.push(`the flow has no purpose ${unknown.join(', ')}`);
-    if (hiddenConsent.length) problems.push(`consent purpose ${hiddenConsent.join(', ')} is not shown, and the service refuses a capture without it`);
+    if (hiddenConsent.length)
+      problems.push(`consent purpose ${hiddenConsent.join(', ')} is not shown, and the service refuses a capture without it`);
     if (problems.length) this.#warn('purposes', `purposes="${this.purposes}": ${problems.join('; ')}`);
   }
 
@@ -462,8 +496,9 @@ export class SvcConsentField extends LitElement {
   #claimTokenInput(): void {
     const form = this.form;
     if (!form || this.#tokenInput?.form === form) return;
-    const own = [...form.elements].find((el): el is HTMLInputElement =>
-      el instanceof HTMLInputElement && el.name === TOKEN_FIELD && !claimedInputs.has(el));
+    const own = [...form.elements].find(
+      (el): el is HTMLInputElement => el instanceof HTMLInputElement && el.name === TOKEN_FIELD && !claimedInputs.has(el),
+    );
     let input = own;
     if (!input) {
       input = form.ownerDocument.createElement('input');
@@ -498,10 +533,18 @@ export class SvcConsentField extends LitElement {
       return {
         key,
         entry: { decision: this.checked[key] ? 'granted' : 'declined', default_checked: defaultChecked, mandatory: false },
-        controls: [{
-          tag: 'input', type: 'checkbox', id: `purpose-${index}`, name: key, meaning: undefined,
-          checked: defaultChecked, required: false, disabled: this.isDisabled,
-        }],
+        controls: [
+          {
+            tag: 'input',
+            type: 'checkbox',
+            id: `purpose-${index}`,
+            name: key,
+            meaning: undefined,
+            checked: defaultChecked,
+            required: false,
+            disabled: this.isDisabled,
+          },
+        ],
         notices,
       };
     });
@@ -512,7 +555,11 @@ export class SvcConsentField extends LitElement {
       const data = this.data;
       if (this.#duplicate) throw new ConsentFieldError('duplicate_field', 'This field is a duplicate and captures nothing.', 'capture');
       if (this.status !== 'ready' || !data) {
-        throw new ConsentFieldError('not_rendered', 'No purposes were shown (still loading, or loading failed); nothing was captured.', 'capture');
+        throw new ConsentFieldError(
+          'not_rendered',
+          'No purposes were shown (still loading, or loading failed); nothing was captured.',
+          'capture',
+        );
       }
       // Read before anything asynchronous, so a change while the request is under way cannot alter the decisions.
       const purposes = this.#readings();
@@ -613,10 +660,14 @@ export class SvcConsentField extends LitElement {
       // A notice row has no box: its label is plain text.
       return html`
         <div part="row" class="row row--${kind}">
-          ${kind === 'notice' ? html`<p class="row__label">${label}</p>` : html`
+          ${
+            kind === 'notice'
+              ? html`<p class="row__label">${label}</p>`
+              : html`
             <input part="control" class="row__control" type="checkbox" id=${id} name=${key} .checked=${this.checked[key] === true}
               ?disabled=${disabled} aria-describedby=${describedBy || nothing} @change=${this.#handleChange}>
-            <label part="label" class="row__label" for=${id}>${label}</label>`}
+            <label part="label" class="row__label" for=${id}>${label}</label>`
+          }
           ${description ? html`<p part="description" class="row__description" id="${id}-description">${description}</p>` : nothing}
           ${kind === 'object' ? html`<p part="hint" class="row__hint" id="${id}-hint">${strings.object}</p>` : nothing}
         </div>`;
@@ -628,8 +679,12 @@ export class SvcConsentField extends LitElement {
         <legend part="legend" class="field__legend">${data?.title ?? strings.loading}</legend>
         ${data?.description ? html`<p part="description" class="field__description" id="flow-description">${data.description}</p>` : nothing}
         ${data ? html`<div class="field__rows">${this.#rows().map(row)}</div>` : nothing}
-        ${isHttpUrl(data?.policy_url) ? html`<p class="field__policy">
-          <a part="policy" href=${data!.policy_url!} target="_blank" rel="noreferrer">${strings.policy}</a></p>` : nothing}
+        ${
+          isHttpUrl(data?.policy_url)
+            ? html`<p class="field__policy">
+          <a part="policy" href=${data!.policy_url!} target="_blank" rel="noreferrer">${strings.policy}</a></p>`
+            : nothing
+        }
         <p class="mark">
           <svg viewBox="0 0 16 16" aria-hidden="true"><path d="M8 1 2 3.5v4C2 11.1 4.6 14.3 8 15c3.4-.7 6-3.9 6-7.5v-4L8 1Zm-1 10L4 8l1.2-1.2L7 8.6l3.8-3.8L12 6l-5 5Z"/></svg>${strings.mark}
         </p>
@@ -641,6 +696,7 @@ export class SvcConsentField extends LitElement {
 // The capture helper's errors (network, timeout, http_<status>, invalid_response) keep their code and details.
 function asFieldError(cause: unknown, phase: ConsentFieldErrorDetail['phase']): ConsentFieldError {
   if (cause instanceof ConsentFieldError) return cause;
-  if (cause instanceof CaptureError) return new ConsentFieldError(cause.code, cause.message, phase, { cause, status: cause.status, body: cause.body });
+  if (cause instanceof CaptureError)
+    return new ConsentFieldError(cause.code, cause.message, phase, { cause, status: cause.status, body: cause.body });
   return new ConsentFieldError('unexpected', 'The consent field failed unexpectedly.', phase, { cause });
 }

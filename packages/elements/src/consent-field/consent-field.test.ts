@@ -7,10 +7,32 @@ import { directionOf, stringsFor } from './strings.js';
 
 describe('consent field helpers', () => {
   it('writes ar, he, fa, ur (and right-to-left scripts) right to left, others left to right, nothing without a locale', () => {
-    for (const locale of ['ar', 'ar-EG', 'ar_EG', 'AR', 'he', 'he-IL', 'iw', 'fa', 'ur-PK', 'ps', 'sd', 'yi', 'dv', 'ug', 'ckb', 'bal', 'ks', 'az-Arab', 'pa-Arab', 'ar-EG-!!']) {
+    for (const locale of [
+      'ar',
+      'ar-EG',
+      'ar_EG',
+      'AR',
+      'he',
+      'he-IL',
+      'iw',
+      'fa',
+      'ur-PK',
+      'ps',
+      'sd',
+      'yi',
+      'dv',
+      'ug',
+      'ckb',
+      'bal',
+      'ks',
+      'az-Arab',
+      'pa-Arab',
+      'ar-EG-!!',
+    ]) {
       assert.equal(directionOf(locale), 'rtl', locale);
     }
-    for (const locale of ['en', 'fr-CA', 'de', 'zh-Hant', 'az-Latn', 'ku-Latn', 'uz-Cyrl', 'sw', '!!']) assert.equal(directionOf(locale), 'ltr', locale);
+    for (const locale of ['en', 'fr-CA', 'de', 'zh-Hant', 'az-Latn', 'ku-Latn', 'uz-Cyrl', 'sw', '!!'])
+      assert.equal(directionOf(locale), 'ltr', locale);
     assert.equal(directionOf(undefined), undefined);
     assert.equal(directionOf(' '), undefined);
   });
@@ -38,8 +60,15 @@ describe('consent field helpers', () => {
 
   it('accepts the render answer’s shape and refuses what the field could not render', () => {
     const good = {
-      flow_id: 'flw_1', version: 1, locale: 'en', title: 'T', description: null, policy_url: null, notice_hash: 'sha256:00',
-      render_proof: 'a.b.c', purposes: [{ key: 'k', label: 'L', description: 'D', basis: 'consent', mechanism: 'explicit', required: false }],
+      flow_id: 'flw_1',
+      version: 1,
+      locale: 'en',
+      title: 'T',
+      description: null,
+      policy_url: null,
+      notice_hash: 'sha256:00',
+      render_proof: 'a.b.c',
+      purposes: [{ key: 'k', label: 'L', description: 'D', basis: 'consent', mechanism: 'explicit', required: false }],
     };
     assert.equal(isRenderData(good), true);
     assert.equal(isRenderData({ ...good, render_proof: '' }), false);

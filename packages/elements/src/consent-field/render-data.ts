@@ -33,8 +33,16 @@ const optStr = (v: unknown) => v == null || isStr(v);
 
 function isPurpose(value: unknown): value is RenderPurpose {
   const p = value as Partial<RenderPurpose> | null;
-  return !!p && typeof p === 'object' && isStr(p.key) && p.key !== '' && isStr(p.label) && optStr(p.description) &&
-    BASES.includes(p.basis!) && optStr(p.mechanism);
+  return (
+    !!p &&
+    typeof p === 'object' &&
+    isStr(p.key) &&
+    p.key !== '' &&
+    isStr(p.label) &&
+    optStr(p.description) &&
+    BASES.includes(p.basis!) &&
+    optStr(p.mechanism)
+  );
 }
 
 /**
@@ -43,9 +51,19 @@ function isPurpose(value: unknown): value is RenderPurpose {
  */
 export function isRenderData(value: unknown): value is RenderData {
   const d = value as Partial<RenderData> | null;
-  return !!d && typeof d === 'object' && isStr(d.flow_id) && isStr(d.title) && optStr(d.description) &&
-    optStr(d.policy_url) && Array.isArray(d.purposes) && d.purposes.every(isPurpose) && isStr(d.notice_hash) &&
-    isStr(d.render_proof) && d.render_proof !== '';
+  return (
+    !!d &&
+    typeof d === 'object' &&
+    isStr(d.flow_id) &&
+    isStr(d.title) &&
+    optStr(d.description) &&
+    optStr(d.policy_url) &&
+    Array.isArray(d.purposes) &&
+    d.purposes.every(isPurpose) &&
+    isStr(d.notice_hash) &&
+    isStr(d.render_proof) &&
+    d.render_proof !== ''
+  );
 }
 
 /** Where and how the render answer is fetched. */
@@ -72,9 +90,13 @@ export function renderUrl(baseUrl: string, flowId: string, locale: string | unde
  */
 export async function fetchRenderData(request: RenderRequest): Promise<RenderData> {
   // No cookies (askService sends none): the publishable key and the page's origin are what the service checks.
-  const body = await askService(renderUrl(request.baseUrl, request.flowId, request.locale), {
-    headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
-  }, request);
+  const body = await askService(
+    renderUrl(request.baseUrl, request.flowId, request.locale),
+    {
+      headers: { accept: 'application/json', 'x-publishable-key': request.publishableKey },
+    },
+    request,
+  );
   // Accept the answer bare or in an envelope, so a `{render: ...}` wrapper on the server side changes nothing here.
   const data = isRenderData(body) ? body : (body as { render?: unknown } | undefined)?.render;
   if (!isRenderData(data)) throw new CaptureError('invalid_response', 'The service answered without the flow’s presentation.');
@@ -85,7 +107,9 @@ export async function fetchRenderData(request: RenderRequest): Promise<RenderDat
  * When a render answer's proof expires (epoch ms): its `render_proof_expires_at`, else the JWS payload's `exp`, or
  * undefined when neither can be read.
  */
-export function proofExpiry(data: Pick<RenderData, 'render_proof'> & Partial<Pick<RenderData, 'render_proof_expires_at'>>): number | undefined {
+export function proofExpiry(
+  data: Pick<RenderData, 'render_proof'> & Partial<Pick<RenderData, 'render_proof_expires_at'>>,
+): number | undefined {
   const stated = Date.parse(data.render_proof_expires_at ?? '');
   if (Number.isFinite(stated)) return stated;
   try {

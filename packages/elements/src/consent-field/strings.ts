@@ -30,7 +30,13 @@ const language = (locale: string | undefined) => (locale ?? '').trim().toLowerCa
 
 /** The field's words in `locale`'s language, English when the field does not speak it. */
 export function stringsFor(locale: string | undefined): FieldStrings {
-  const [mark, object, policy, loading, unavailable] = (STRINGS[language(locale)] ?? STRINGS.en!).split('|') as [string, string, string, string, string];
+  const [mark, object, policy, loading, unavailable] = (STRINGS[language(locale)] ?? STRINGS.en!).split('|') as [
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   return { mark, object, policy, loading, unavailable };
 }
 

@@ -96,7 +96,12 @@ async function audit(el: Element): Promise<string[]> {
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString().replace(/\.\d{3}Z$/, '.000Z');
 const readyPayload = (token: string, deadline: string | null) => ({
-  kind: 'consent', session_token: token, deadline_at: deadline, branding: { name: 'Fixture Shop' }, mode: 'embed', locale: 'en',
+  kind: 'consent',
+  session_token: token,
+  deadline_at: deadline,
+  branding: { name: 'Fixture Shop' },
+  mode: 'embed',
+  locale: 'en',
 });
 
 describe('<svc-decision>', () => {
@@ -126,7 +131,9 @@ describe('<svc-decision>', () => {
       expect(el.mode).to.equal('embed');
       const frame = frameOf(el)!;
       expect(frame.src).to.equal(`${TRUST}/decisions/dts_fixture_a/embed`);
-      expect(frame.getAttribute('sandbox')).to.equal('allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox');
+      expect(frame.getAttribute('sandbox')).to.equal(
+        'allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox',
+      );
       expect(frame.getAttribute('referrerpolicy')).to.equal('strict-origin');
       expect(frame.hasAttribute('allow')).to.equal(false);
       expect(frame.title).to.equal('Decision request');
@@ -208,7 +215,12 @@ describe('<svc-decision>', () => {
       await el.updateComplete;
       expect(el.status).to.equal('error');
       expect(getComputedStyle(frameOf(el)!).display).to.equal('none');
-      expect(part(el, 'error')!.querySelector('slot')!.assignedElements().map((e) => e.id)).to.deep.equal(['oops']);
+      expect(
+        part(el, 'error')!
+          .querySelector('slot')!
+          .assignedElements()
+          .map((e) => e.id),
+      ).to.deep.equal(['oops']);
     });
   });
 
@@ -273,15 +285,17 @@ describe('<svc-decision>', () => {
       send(el, 'svc:resize', { height: 480 });
       send(el, 'svc:deadline', { remaining_seconds: 30, level: 'warning', deadline_at: inSeconds(30) });
       send(el, 'svc:error', { code: 'network_error', message: 'Offline', fatal: false, recoverable_via: 'retry' });
-      const complete = createMessage('svc:complete', 'consent', { outcome: 'granted', exchange_token: 'x'.repeat(43), completed_at: inSeconds(0) });
+      const complete = createMessage('svc:complete', 'consent', {
+        outcome: 'granted',
+        exchange_token: 'x'.repeat(43),
+        completed_at: inSeconds(0),
+      });
       command(frame, { fixture: 'raw', data: complete });
       command(frame, { fixture: 'raw', data: complete });
       send(el, 'svc:cancel', { reason: 'late', cancelled_by: 'user' });
       await waitUntil(() => seen.some((s) => s.type === 'svc-complete'));
       await aTimeout(100);
-      expect(seen.map((s) => s.type)).to.deep.equal([
-        'svc-ready', 'svc-state', 'svc-resize', 'svc-deadline', 'svc-error', 'svc-complete',
-      ]);
+      expect(seen.map((s) => s.type)).to.deep.equal(['svc-ready', 'svc-state', 'svc-resize', 'svc-deadline', 'svc-error', 'svc-complete']);
       expect(seen.every((s) => s.detail.kind === 'consent')).to.equal(true);
       expect(seen[1]!.detail).to.deep.equal({ from: 'pending', to: 'authenticating', step_index: 1, total_steps: 5, kind: 'consent' });
       expect(seen[5]!.detail).to.deep.equal({ ...complete.payload, kind: 'consent' });
@@ -301,13 +315,20 @@ describe('<svc-decision>', () => {
       const { detail } = await oneEvent(el, 'svc-complete');
       expect(detail).to.include({ kind: 'approval', outcome: 'countered' });
       expect(seen.find((s) => s.type === 'svc-state')!.detail).to.deep.equal({
-        from: 'pending', to: 'countered', kind_payload: { escalation_id: 'esc_1', outcome: 'countered' }, kind: 'approval',
+        from: 'pending',
+        to: 'countered',
+        kind_payload: { escalation_id: 'esc_1', outcome: 'countered' },
+        kind: 'approval',
       });
     });
 
     it('ignores a well-formed svc:complete from a frame on a third origin and from another frame of the service', async () => {
       const el = await embedded();
-      const complete = createMessage('svc:complete', 'consent', { outcome: 'granted', exchange_token: 'z'.repeat(43), completed_at: inSeconds(0) });
+      const complete = createMessage('svc:complete', 'consent', {
+        outcome: 'granted',
+        exchange_token: 'z'.repeat(43),
+        completed_at: inSeconds(0),
+      });
       // A third-origin frame and a second service-origin frame on the page both post a forged completion.
       for (const origin of [THIRD, SERVICE]) {
         const rogue = document.createElement('iframe');
@@ -400,7 +421,8 @@ describe('<svc-decision>', () => {
       await waitUntil(() => el.status === 'expired');
       await aTimeout(2500);
       expect(seen.filter((s) => s.type === 'svc-deadline').map((s) => [s.detail.level, s.detail.remaining_seconds])).to.deep.equal([
-        ['warning', 5], ['expired', 0],
+        ['warning', 5],
+        ['expired', 0],
       ]);
     });
 
@@ -432,7 +454,10 @@ describe('<svc-decision>', () => {
       send(el, 'svc:complete', { outcome: 'declined', exchange_token: 'w'.repeat(43), completed_at: inSeconds(0) });
       const complete = await oneEvent(el, 'svc-complete');
       expect(complete.detail.outcome).to.equal('declined');
-      expect(seen.filter((s) => s.type === 'svc-ready').map((s) => s.detail.session_token)).to.deep.equal(['dts_fixture_a', 'dts_fixture_b']);
+      expect(seen.filter((s) => s.type === 'svc-ready').map((s) => s.detail.session_token)).to.deep.equal([
+        'dts_fixture_a',
+        'dts_fixture_b',
+      ]);
     });
   });
 
@@ -470,7 +495,9 @@ describe('<svc-decision>', () => {
     });
 
     it('opens a centred popup on click, hears that popup only, and fires svc-cancel popup_closed when it is closed', async () => {
-      const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_a" trust-url=${TRUST}>Review the request</svc-decision>`);
+      const el = await fixture<SvcDecision>(
+        html`<svc-decision mode="popup" token="dts_fixture_a" trust-url=${TRUST}>Review the request</svc-decision>`,
+      );
       const open = window.open;
       let opened: Window | null = null;
       let features = '';
@@ -494,7 +521,14 @@ describe('<svc-decision>', () => {
       impostor.src = `${SERVICE}/packages/elements/test/fixtures/decisions/dts_fixture_quiet/embed`;
       document.body.append(impostor);
       await new Promise((resolve) => impostor.addEventListener('load', resolve, { once: true }));
-      impostor.contentWindow!.postMessage({ fixture: 'send', type: 'svc:complete', payload: { outcome: 'granted', exchange_token: 'v'.repeat(43), completed_at: inSeconds(0) } }, SERVICE);
+      impostor.contentWindow!.postMessage(
+        {
+          fixture: 'send',
+          type: 'svc:complete',
+          payload: { outcome: 'granted', exchange_token: 'v'.repeat(43), completed_at: inSeconds(0) },
+        },
+        SERVICE,
+      );
       await aTimeout(100);
       impostor.remove();
       expect(seen.filter((s) => s.type === 'svc-complete')).to.deep.equal([]);
@@ -510,7 +544,11 @@ describe('<svc-decision>', () => {
       const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_a" trust-url=${TRUST}></svc-decision>`);
       const popup = openPopup(el);
       await oneEvent(el, 'svc-ready');
-      command(popup, { fixture: 'send', type: 'svc:complete', payload: { outcome: 'granted', exchange_token: 'u'.repeat(43), completed_at: inSeconds(0) } });
+      command(popup, {
+        fixture: 'send',
+        type: 'svc:complete',
+        payload: { outcome: 'granted', exchange_token: 'u'.repeat(43), completed_at: inSeconds(0) },
+      });
       await oneEvent(el, 'svc-complete');
       command(popup, { fixture: 'close' });
       await waitUntil(() => popup.closed);
@@ -556,7 +594,11 @@ describe('<svc-decision>', () => {
         expect(seen[1]!.detail).to.deep.equal({ ...signingState, kind: 'signature_request' });
         expect(seen[2]!.detail).to.deep.equal({ height: 512, kind: 'signature_request' });
         expect(seen[3]!.detail).to.include({ remaining_seconds: 30, level: 'warning', kind: 'signature_request' });
-        expect(seen[4]!.detail).to.deep.equal({ ...signed(outcome), completed_at: seen[4]!.detail.completed_at, kind: 'signature_request' });
+        expect(seen[4]!.detail).to.deep.equal({
+          ...signed(outcome),
+          completed_at: seen[4]!.detail.completed_at,
+          kind: 'signature_request',
+        });
         expect(el.status).to.equal('complete');
         expect(el.outcome).to.equal(outcome);
         // Over once: a second completion is not re-dispatched.
@@ -587,7 +629,9 @@ describe('<svc-decision>', () => {
     });
 
     it('runs a signing session in a popup: ready, complete signed, and the popup closing afterwards is quiet', async () => {
-      const el = await fixture<SvcDecision>(html`<svc-decision mode="popup" token="dts_fixture_signature" trust-url=${TRUST}></svc-decision>`);
+      const el = await fixture<SvcDecision>(
+        html`<svc-decision mode="popup" token="dts_fixture_signature" trust-url=${TRUST}></svc-decision>`,
+      );
       const popup = openPopup(el);
       const ready = await oneEvent(el, 'svc-ready');
       expect(ready.detail).to.include({ kind: 'signature_request', mode: 'popup' });
@@ -605,7 +649,9 @@ describe('<svc-decision>', () => {
     });
 
     it('sends a signing session to the full page in redirect mode', async () => {
-      const el = await fixture<SvcDecision>(html`<svc-decision mode="redirect" token="dts_fixture_signature" trust-url=${TRUST}></svc-decision>`);
+      const el = await fixture<SvcDecision>(
+        html`<svc-decision mode="redirect" token="dts_fixture_signature" trust-url=${TRUST}></svc-decision>`,
+      );
       expect(frameOf(el)).to.equal(null);
       expect(part(el, 'button')!.textContent!.trim()).to.equal('Continue to the request');
       expect(el.status).to.equal('idle');
@@ -618,7 +664,8 @@ describe('<svc-decision>', () => {
       const { message } = (await received) as { message: { type: string; kind: string; payload: unknown } };
       expect(message).to.include({ type: 'svc:cancel', kind: 'signature_request' });
       expect(seen.at(-1)).to.deep.equal({
-        type: 'svc-cancel', detail: { reason: 'agreement_withdrawn', cancelled_by: 'host', kind: 'signature_request' },
+        type: 'svc-cancel',
+        detail: { reason: 'agreement_withdrawn', cancelled_by: 'host', kind: 'signature_request' },
       });
     });
 
@@ -675,7 +722,10 @@ describe('<svc-decision>', () => {
     it('drops a signature_request svc:complete in a consent or approval session', async () => {
       for (const token of ['dts_fixture_a', 'dts_fixture_approval']) {
         const el = await embedded(token);
-        command(frameOf(el)!.contentWindow, { fixture: 'raw', data: createMessage('svc:complete', 'signature_request', signed() as never) });
+        command(frameOf(el)!.contentWindow, {
+          fixture: 'raw',
+          data: createMessage('svc:complete', 'signature_request', signed() as never),
+        });
         await aTimeout(150);
         expect(seen.filter((s) => s.type === 'svc-complete')).to.deep.equal([]);
         expect(el.status).to.equal('ready');
@@ -741,7 +791,9 @@ describe('<svc-decision>', () => {
         }
         const types = ['svc:ready', 'svc:state', 'svc:resize', 'svc:deadline', 'svc:complete'];
         // Dropped: every signature_request message. Taken: every consent message, as before.
-        expect(heard.filter((h) => h.kind === 'signature_request')).to.deep.equal(types.map((type) => ({ kind: 'signature_request', type, accepted: false })));
+        expect(heard.filter((h) => h.kind === 'signature_request')).to.deep.equal(
+          types.map((type) => ({ kind: 'signature_request', type, accepted: false })),
+        );
         expect(heard.filter((h) => h.kind === 'consent')).to.deep.equal(types.map((type) => ({ kind: 'consent', type, accepted: true })));
         // And the current elements hear both sessions in full.
         const events = ['svc-ready', 'svc-state', 'svc-resize', 'svc-deadline', 'svc-complete'];
@@ -784,10 +836,14 @@ describe('<svc-decision>', () => {
         return (originals.removeEventListener as (...a: unknown[]) => void).call(window, type, listener, options);
       };
       w.setTimeout = (callback: () => void, ms?: number) => {
-        const id = originals.setTimeout.call(window, () => {
-          live.timeouts.delete(id);
-          callback();
-        }, ms) as unknown as number;
+        const id = originals.setTimeout.call(
+          window,
+          () => {
+            live.timeouts.delete(id);
+            callback();
+          },
+          ms,
+        ) as unknown as number;
         live.timeouts.add(id);
         return id;
       };

@@ -278,8 +278,12 @@ export class SvcDecision extends LitElement {
     };
     // A token of 50 characters names its home country (`dts_de_` and 43 more), whose cell alone serves its pages: the
     // provider's trust URL for that country comes first. (Written short: this page has bytes to spare for little.)
-    const trustUrl = (token[49] && this.#provided.value?.trustUrls?.[token.slice(4, 6).toUpperCase()]) ||
-      this.trustUrl || provided.trustUrl || provided.baseUrl || configDefaults().trustUrl;
+    const trustUrl =
+      (token[49] && this.#provided.value?.trustUrls?.[token.slice(4, 6).toUpperCase()]) ||
+      this.trustUrl ||
+      provided.trustUrl ||
+      provided.baseUrl ||
+      configDefaults().trustUrl;
     const urls = decisionUrls(trustUrl, token);
     if (typeof urls === 'string') return { key: `${mode}|${trustUrl}|${token}`, mode, problem: urls };
     return { key: `${mode}|${urls.page}`, mode, urls };
@@ -366,8 +370,7 @@ export class SvcDecision extends LitElement {
     session.deadline.stop();
     this.phase = phase;
     // In embed mode the hosted page shows the outcome itself.
-    this.announcement =
-      session.mode === 'embed' ? '' : phase === 'complete' ? 'The request is complete.' : 'The request was cancelled.';
+    this.announcement = session.mode === 'embed' ? '' : phase === 'complete' ? 'The request is complete.' : 'The request was cancelled.';
   }
 
   #handleDeadline(session: Session, payload: DeadlinePayload): void {
@@ -400,7 +403,8 @@ export class SvcDecision extends LitElement {
       this.announcement = CANNOT_SHOW;
       this.#emit('svc-error', {
         code: DecisionErrorCode.FrameUnavailable,
-        message: 'The hosted page loaded but never became ready: check the token, the trust URL and that this origin is an allowed origin of the application.',
+        message:
+          'The hosted page loaded but never became ready: check the token, the trust URL and that this origin is an allowed origin of the application.',
         fatal: true,
         recoverable_via: 'reload',
       });
@@ -462,12 +466,16 @@ export class SvcDecision extends LitElement {
     if (this.#showPopup(session)) return true;
     this.popupBlocked = true;
     this.announcement = 'Your browser blocked the request window. Use the link to open it.';
-    this.#emit('svc-error', {
-      code: DecisionErrorCode.PopupBlocked,
-      message: 'The browser blocked the decision window; the element shows a link that opens it instead.',
-      fatal: false,
-      recoverable_via: 'link',
-    }, session);
+    this.#emit(
+      'svc-error',
+      {
+        code: DecisionErrorCode.PopupBlocked,
+        message: 'The browser blocked the decision window; the element shows a link that opens it instead.',
+        fatal: false,
+        recoverable_via: 'link',
+      },
+      session,
+    );
     return false;
   }
 
@@ -504,20 +512,26 @@ export class SvcDecision extends LitElement {
     const over = this.#session?.ended || phase === 'expired' || phase === 'error';
     const body =
       mode === 'embed'
-        ? html`${this.#frame ?? nothing}${phase === 'loading'
-            ? html`<div part=loading><slot name=loading><span class=spinner aria-hidden=true></span></slot></div>`
-            : nothing}`
-        : html`${over
-            ? nothing
-            : html`<button part=button type=button ?disabled=${!urls} @click=${this.open}><slot>${mode === 'popup' ? 'Open the request' : 'Continue to the request'}</slot></button>`}${this.popupBlocked && urls && !over
-            ? html`<p><a part=fallback href=${urls.page} target=_blank rel=noopener @click=${this.#handleFallbackClick}>Open the request in a new tab</a></p>`
-            : nothing}`;
+        ? html`${this.#frame ?? nothing}${
+            phase === 'loading'
+              ? html`<div part=loading><slot name=loading><span class=spinner aria-hidden=true></span></slot></div>`
+              : nothing
+          }`
+        : html`${
+            over
+              ? nothing
+              : html`<button part=button type=button ?disabled=${!urls} @click=${this.open}><slot>${mode === 'popup' ? 'Open the request' : 'Continue to the request'}</slot></button>`
+          }${
+            this.popupBlocked && urls && !over
+              ? html`<p><a part=fallback href=${urls.page} target=_blank rel=noopener @click=${this.#handleFallbackClick}>Open the request in a new tab</a></p>`
+              : nothing
+          }`;
     // The mode and the status as plain class names, which the styles show and hide the frame by (the shadow root
     // is the element's own: nothing else sets classes here, and classMap would add its code for nothing).
-    return html`<div part=base class=${`${mode} ${phase}`}>${body}${phase === 'expired'
-      ? html`<div part=expired><slot name=expired><p>This request has expired.</p></slot></div>`
-      : nothing}${phase === 'error'
-      ? html`<div part=error><slot name=error><p>This request cannot be shown right now.</p></slot></div>`
-      : nothing}<p part=status role=status>${this.announcement}</p></div>`;
+    return html`<div part=base class=${`${mode} ${phase}`}>${body}${
+      phase === 'expired' ? html`<div part=expired><slot name=expired><p>This request has expired.</p></slot></div>` : nothing
+    }${
+      phase === 'error' ? html`<div part=error><slot name=error><p>This request cannot be shown right now.</p></slot></div>` : nothing
+    }<p part=status role=status>${this.announcement}</p></div>`;
   }
 }

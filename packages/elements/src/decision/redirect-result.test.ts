@@ -6,15 +6,23 @@ describe('readRedirectResult', () => {
   it('reads an arrival without error as completed, and never as verified', () => {
     assert.deepEqual(readRedirectResult('https://shop.example/back'), { outcome: 'completed', error: null, verified: false });
     // The organisation's own parameters are its own business.
-    assert.deepEqual(readRedirectResult(new URL('https://shop.example/back?order=7')), { outcome: 'completed', error: null, verified: false });
+    assert.deepEqual(readRedirectResult(new URL('https://shop.example/back?order=7')), {
+      outcome: 'completed',
+      error: null,
+      verified: false,
+    });
   });
 
   it('reads error=access_denied as declined and any other error as failed', () => {
     assert.deepEqual(readRedirectResult('https://shop.example/back?order=7&error=access_denied'), {
-      outcome: 'declined', error: 'access_denied', verified: false,
+      outcome: 'declined',
+      error: 'access_denied',
+      verified: false,
     });
     assert.deepEqual(readRedirectResult('https://shop.example/back?error=server_error'), {
-      outcome: 'failed', error: 'server_error', verified: false,
+      outcome: 'failed',
+      error: 'server_error',
+      verified: false,
     });
   });
 

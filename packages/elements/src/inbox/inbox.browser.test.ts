@@ -9,12 +9,24 @@ const TRUST = `${SERVICE}/packages/elements/test/fixtures`;
 const API = 'https://api.svc.example';
 
 const row = (token: string, extra: Partial<InboxRow> = {}): InboxRow => ({
-  kind: 'approval', status: 'pending', trigger: 'value', application_id: 'tp_dev_shop', application_name: 'Shop',
-  title: `Pay the plumber (${token})`, summary: 'Errand agent, an AI agent, asks: above the value bound', session_token: token,
-  url: `${TRUST}/decisions/${token}`, deadline_at: '2030-01-01T10:00:00.000Z', created_at: '2029-12-31T10:00:00.000Z', ...extra,
+  kind: 'approval',
+  status: 'pending',
+  trigger: 'value',
+  application_id: 'tp_dev_shop',
+  application_name: 'Shop',
+  title: `Pay the plumber (${token})`,
+  summary: 'Errand agent, an AI agent, asks: above the value bound',
+  session_token: token,
+  url: `${TRUST}/decisions/${token}`,
+  deadline_at: '2030-01-01T10:00:00.000Z',
+  created_at: '2029-12-31T10:00:00.000Z',
+  ...extra,
 });
 
-interface Call { url: URL; authorization: string | null }
+interface Call {
+  url: URL;
+  authorization: string | null;
+}
 
 /** A fetch that answers each call with the next of `answers` (the last repeats), recording the calls. */
 function api(answers: (Response | (() => Response) | Error)[]) {
@@ -27,7 +39,8 @@ function api(answers: (Response | (() => Response) | Error)[]) {
   };
   return { fetch: fetch as typeof globalThis.fetch, calls };
 }
-const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 const page = (rows: InboxRow[], next: string | null = null) => json({ decisions: rows, next_cursor: next });
 
 const part = (el: Element, name: string) => el.shadowRoot!.querySelector<HTMLElement>(`[part~="${name}"]`);
@@ -37,7 +50,7 @@ async function inbox(fetch: typeof globalThis.fetch, attrs: { kind?: string; sor
   const token = signedIn ? 'tok_ada' : undefined;
   const el = await fixture<SvcInbox>(html`<svc-inbox base-url=${API} trust-url=${TRUST} kind=${attrs.kind ?? ''} sort=${attrs.sort ?? ''}
     .fetch=${fetch} .accessToken=${token}></svc-inbox>`);
-  await waitUntil(() => el.status !== 'loading' && el.status !== 'idle' || !token, 'the inbox did not load');
+  await waitUntil(() => (el.status !== 'loading' && el.status !== 'idle') || !token, 'the inbox did not load');
   await el.updateComplete;
   return el;
 }
@@ -61,7 +74,7 @@ describe('<svc-inbox>', () => {
     await audit(el);
   });
 
-  it('lists the rows with the person\'s token and the filters, each a button that names the decision, axe-clean', async () => {
+  it("lists the rows with the person's token and the filters, each a button that names the decision, axe-clean", async () => {
     const { fetch, calls } = api([page([row('dts_fixture_a'), row('dts_fixture_b', { kind: 'consent', trigger: null, summary: null })])]);
     const el = await inbox(fetch, { kind: 'approval', sort: 'newest' });
     expect(el.status).to.equal('ready');
@@ -73,7 +86,8 @@ describe('<svc-inbox>', () => {
     expect(titles(el)).to.deep.equal(['Pay the plumber (dts_fixture_a)', 'Pay the plumber (dts_fixture_b)']);
     const decisions = el.shadowRoot!.querySelectorAll('svc-decision');
     expect([...decisions].map((d) => [d.getAttribute('mode'), d.getAttribute('token'), d.getAttribute('trust-url')])).to.deep.equal([
-      ['popup', 'dts_fixture_a', TRUST], ['popup', 'dts_fixture_b', TRUST],
+      ['popup', 'dts_fixture_a', TRUST],
+      ['popup', 'dts_fixture_b', TRUST],
     ]);
     const metas = [...el.shadowRoot!.querySelectorAll('[part~=meta]')].map((m) => m.textContent!);
     expect(metas[0]).to.match(/^Approval · Shop · trigger: value · answer by /);
@@ -104,7 +118,9 @@ describe('<svc-inbox>', () => {
   it('asks getAccessToken before every request, and reloads when a filter changes', async () => {
     const { fetch, calls } = api([page([row('dts_fixture_a')])]);
     let asked = 0;
-    const el = await fixture<SvcInbox>(html`<svc-inbox base-url=${API} .fetch=${fetch} .getAccessToken=${async () => `tok_${++asked}`}></svc-inbox>`);
+    const el = await fixture<SvcInbox>(
+      html`<svc-inbox base-url=${API} .fetch=${fetch} .getAccessToken=${async () => `tok_${++asked}`}></svc-inbox>`,
+    );
     await waitUntil(() => el.status === 'ready');
     el.trigger = 'scope';
     await waitUntil(() => calls.length === 2);
@@ -119,7 +135,12 @@ describe('<svc-inbox>', () => {
     const refused = api([json({ message: 'The bearer token is not valid.', code: 'unauthorized' }, 401)]);
     const signedOut = await fixture<SvcInbox>(html`<svc-inbox base-url=${API} .fetch=${refused.fetch} .accessToken=${'old'}></svc-inbox>`);
     await waitUntil(() => errors.length === 1);
-    expect(errors[0]).to.deep.equal({ code: 'unauthorized', message: 'The bearer token is not valid.', fatal: true, recoverable_via: 'sign_in' });
+    expect(errors[0]).to.deep.equal({
+      code: 'unauthorized',
+      message: 'The bearer token is not valid.',
+      fatal: true,
+      recoverable_via: 'sign_in',
+    });
     await signedOut.updateComplete;
     expect(signedOut.status).to.equal('signed-out');
     expect(signedOut.shadowRoot!.textContent).to.contain('Sign in to see what waits for you.');
@@ -142,7 +163,8 @@ describe('<svc-inbox>', () => {
     const { fetch, calls } = api([page([row('dts_fixture_a')]), page([])]);
     const el = await inbox(fetch);
     const seen: string[] = [];
-    const listener = (event: Event) => seen.push(`${event.type}${(event as CustomEvent).detail?.session_token ? ` ${(event as CustomEvent).detail.session_token}` : ''}`);
+    const listener = (event: Event) =>
+      seen.push(`${event.type}${(event as CustomEvent).detail?.session_token ? ` ${(event as CustomEvent).detail.session_token}` : ''}`);
     for (const type of ['svc-inbox-open', 'svc-complete']) document.addEventListener(type, listener);
     const open = window.open;
     let popup: Window | null = null;
@@ -156,7 +178,18 @@ describe('<svc-inbox>', () => {
     }
     expect(popup).to.not.equal(null);
     await oneEvent(el.shadowRoot!.querySelector('svc-decision')!, 'svc-ready');
-    popup!.postMessage({ fixture: 'send', type: 'svc:complete', payload: { outcome: 'granted', exchange_token: 'u'.repeat(43), completed_at: new Date().toISOString().replace(/\.\d{3}Z$/, '.000Z') } }, SERVICE);
+    popup!.postMessage(
+      {
+        fixture: 'send',
+        type: 'svc:complete',
+        payload: {
+          outcome: 'granted',
+          exchange_token: 'u'.repeat(43),
+          completed_at: new Date().toISOString().replace(/\.\d{3}Z$/, '.000Z'),
+        },
+      },
+      SERVICE,
+    );
     await waitUntil(() => seen.includes('svc-complete'));
     await waitUntil(() => el.status === 'empty', 'the inbox read the list again');
     expect(seen).to.deep.equal(['svc-inbox-open dts_fixture_a', 'svc-complete']);

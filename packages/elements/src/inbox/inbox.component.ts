@@ -186,7 +186,13 @@ export class SvcInbox extends LitElement {
       this.rows = [];
       this.next = null;
       this.phase = token ? 'error' : 'idle';
-      if (token) this.#fail({ code: 'invalid_configuration', message: 'No base URL: set base-url, or wrap the element in <svc-provider base-url>.', fatal: true, recoverable_via: null });
+      if (token)
+        this.#fail({
+          code: 'invalid_configuration',
+          message: 'No base URL: set base-url, or wrap the element in <svc-provider base-url>.',
+          fatal: true,
+          recoverable_via: null,
+        });
       return;
     }
     if (!cursor) {
@@ -202,7 +208,13 @@ export class SvcInbox extends LitElement {
         credentials: 'omit',
       });
     } catch (error) {
-      if (load === this.#load) this.#fail({ code: 'network', message: `The service could not be reached: ${String(error)}`, fatal: false, recoverable_via: 'retry' });
+      if (load === this.#load)
+        this.#fail({
+          code: 'network',
+          message: `The service could not be reached: ${String(error)}`,
+          fatal: false,
+          recoverable_via: 'retry',
+        });
       return;
     }
     let body: { decisions?: InboxRow[]; next_cursor?: string | null; message?: string } = {};
@@ -215,12 +227,15 @@ export class SvcInbox extends LitElement {
     if (!answer.ok || !Array.isArray(body.decisions)) {
       const status = answer.status;
       const signedOut = status === 401;
-      this.#fail({
-        code: signedOut ? 'unauthorized' : status === 403 ? 'forbidden' : 'http',
-        message: body.message ?? `The inbox answered ${status}.`,
-        fatal: signedOut || status === 403,
-        recoverable_via: signedOut ? 'sign_in' : status === 403 ? null : 'retry',
-      }, signedOut);
+      this.#fail(
+        {
+          code: signedOut ? 'unauthorized' : status === 403 ? 'forbidden' : 'http',
+          message: body.message ?? `The inbox answered ${status}.`,
+          fatal: signedOut || status === 403,
+          recoverable_via: signedOut ? 'sign_in' : status === 403 ? null : 'retry',
+        },
+        signedOut,
+      );
       return;
     }
     this.rows = cursor ? [...this.rows, ...body.decisions] : body.decisions;
@@ -229,7 +244,13 @@ export class SvcInbox extends LitElement {
     const count = this.rows.length;
     this.announcement = cursor
       ? `${body.decisions.length} more shown.`
-      : this.next ? `${count} or more decisions wait for you.` : count > 1 ? `${count} decisions wait for you.` : count ? 'One decision waits for you.' : 'Nothing waits for you.';
+      : this.next
+        ? `${count} or more decisions wait for you.`
+        : count > 1
+          ? `${count} decisions wait for you.`
+          : count
+            ? 'One decision waits for you.'
+            : 'Nothing waits for you.';
   }
 
   #fail(detail: InboxErrorDetail, signedOut = false): void {
@@ -264,10 +285,11 @@ export class SvcInbox extends LitElement {
     const end = (event: Event) => this.#handleEnd(row, event);
     return html`<li part=row><svc-decision part=title mode=popup token=${row.session_token} trust-url=${trust ?? nothing}
       @click=${{ handleEvent: (event: Event) => this.#handleOpen(row, event), capture: true }}
-      @svc-complete=${end} @svc-cancel=${end}>${row.title}</svc-decision>${row.summary
-      ? html`<p part=summary>${row.summary}</p>`
-      : nothing}<p part=meta>${KINDS[row.kind] ?? row.kind} · ${row.application_name}${row.trigger ? ` · trigger: ${row.trigger}` : ''} · answer by <time datetime=${row.deadline_at}>${
-      Number.isNaN(deadline.getTime()) ? row.deadline_at : deadline.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}</time></p></li>`;
+      @svc-complete=${end} @svc-cancel=${end}>${row.title}</svc-decision>${
+        row.summary ? html`<p part=summary>${row.summary}</p>` : nothing
+      }<p part=meta>${KINDS[row.kind] ?? row.kind} · ${row.application_name}${row.trigger ? ` · trigger: ${row.trigger}` : ''} · answer by <time datetime=${row.deadline_at}>${
+        Number.isNaN(deadline.getTime()) ? row.deadline_at : deadline.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })
+      }</time></p></li>`;
   }
 
   protected override render(): TemplateResult {
@@ -275,9 +297,9 @@ export class SvcInbox extends LitElement {
     const trust = this.#urls().trust;
     let body: TemplateResult | typeof nothing = nothing;
     if (phase === 'ready') {
-      body = html`<ul part=list>${rows.map((row) => this.#row(row, trust))}</ul>${this.next
-        ? html`<button part=more type=button @click=${() => this.#read(this.next ?? undefined)}>Show more</button>`
-        : nothing}`;
+      body = html`<ul part=list>${rows.map((row) => this.#row(row, trust))}</ul>${
+        this.next ? html`<button part=more type=button @click=${() => this.#read(this.next ?? undefined)}>Show more</button>` : nothing
+      }`;
     } else if (phase === 'empty') {
       body = html`<slot name=empty><p>Nothing waits for you.</p></slot>`;
     } else if (phase === 'idle' || phase === 'signed-out') {

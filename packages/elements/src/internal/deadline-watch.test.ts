@@ -55,7 +55,10 @@ const expired: DeadlinePayload = { remaining_seconds: 0, level: 'expired', deadl
 
 describe('thresholdIndex', () => {
   it('maps seconds left to the latest threshold passed', () => {
-    assert.deepEqual([30, 29, 16, 15, 14, 6, 5, 1].map((s) => thresholdIndex(warning(s))), [0, 0, 0, 1, 1, 1, 2, 2]);
+    assert.deepEqual(
+      [30, 29, 16, 15, 14, 6, 5, 1].map((s) => thresholdIndex(warning(s))),
+      [0, 0, 0, 1, 1, 1, 2, 2],
+    );
     assert.equal(thresholdIndex(warning(31)), -1);
     assert.equal(thresholdIndex(expired), 3);
   });

@@ -20,7 +20,9 @@ describe('<svc-provider>', () => {
   afterEach(() => fixtureCleanup());
 
   it('answers a @lit/context consumer inside it, through shadow roots, and notifies it of every change', async () => {
-    const provider = await fixture<SvcProvider>(html`<svc-provider trust-url="https://svc.example" locale="pt-BR"><div></div></svc-provider>`);
+    const provider = await fixture<SvcProvider>(
+      html`<svc-provider trust-url="https://svc.example" locale="pt-BR"><div></div></svc-provider>`,
+    );
     const shadow = provider.querySelector('div')!.attachShadow({ mode: 'open' });
     const probe = document.createElement('config-probe') as ConfigProbe;
     shadow.append(probe);
@@ -38,9 +40,14 @@ describe('<svc-provider>', () => {
     const target = provider.querySelector('p')!;
     const values: unknown[] = [];
     const ask = (context: unknown) =>
-      target.dispatchEvent(Object.assign(new Event('context-request', { bubbles: true, composed: true, cancelable: true }), {
-        context, contextTarget: target, callback: (value: unknown) => values.push(value), subscribe: false,
-      }));
+      target.dispatchEvent(
+        Object.assign(new Event('context-request', { bubbles: true, composed: true, cancelable: true }), {
+          context,
+          contextTarget: target,
+          callback: (value: unknown) => values.push(value),
+          subscribe: false,
+        }),
+      );
     ask(Symbol.for('another.context'));
     expect(values).to.deep.equal([]);
     ask(svcConfigContext);

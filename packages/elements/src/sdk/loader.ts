@@ -42,8 +42,12 @@ declare global {
 }
 
 // In a classic script `currentScript` is this tag; as `type="module"` it is null, so find the tag by its name.
-const base = new URL((document.currentScript as HTMLScriptElement | null)?.src
-  || document.querySelector<HTMLScriptElement>('script[src$="svc.js"]')?.src || '', document.baseURI);
+const base = new URL(
+  (document.currentScript as HTMLScriptElement | null)?.src ||
+    document.querySelector<HTMLScriptElement>('script[src$="svc.js"]')?.src ||
+    '',
+  document.baseURI,
+);
 // Only a loader served from a service's versioned SDK path names that service; a copy elsewhere names nothing.
 const service = /\/sdk\/v\d+\/svc\.js$/.test(base.pathname) ? base.origin : undefined;
 const loading: Partial<Record<Part, Promise<Chunk>>> = {};
@@ -60,16 +64,20 @@ async function use(part: Part): Promise<Chunk> {
   const provider = part !== 'svc-provider' && document.querySelector('svc-provider') ? use('svc-provider') : undefined;
   try {
     // The part's chunk and the chunks it imports, all at once (no waterfall), once.
-    const own = await (loading[part] ??= Promise.all(chunks[part].map((file) => import(new URL(file, base).href) as Promise<Chunk>)).then(([own]) => {
-      if (service) own!.setConfigDefaults?.({ trustUrl: service });
-      return own!;
-    }));
+    const own = await (loading[part] ??= Promise.all(chunks[part].map((file) => import(new URL(file, base).href) as Promise<Chunk>)).then(
+      ([own]) => {
+        if (service) own!.setConfigDefaults?.({ trustUrl: service });
+        return own!;
+      },
+    ));
     await provider;
     if (own.default && !customElements.get(part)) customElements.define(part, own.default);
     return own;
   } catch (error) {
     for (const target of document.querySelectorAll(selector(part))) {
-      target.dispatchEvent(new CustomEvent('svc-error', { bubbles: true, composed: true, detail: { code: 'network', message: String(error) } }));
+      target.dispatchEvent(
+        new CustomEvent('svc-error', { bubbles: true, composed: true, detail: { code: 'network', message: String(error) } }),
+      );
     }
     throw error;
   }
@@ -81,11 +89,21 @@ type Method = (...args: unknown[]) => unknown;
  * A function of the capture helper, loaded on first use. What it returns is usable at once: each method call
  * waits for the real handle, and a failure has already reached the forms' `svc-error` listeners.
  */
-const later = (name: string) => (...args: unknown[]) => {
-  const handle = use('svc-capture').then((own) => (own[name] as Method)(...args) as Record<string, Method>);
-  handle.catch(() => {});
-  return new Proxy({}, { get: (_, method: string) => (...rest: unknown[]) => handle.then((real) => real[method]!(...rest)) });
-};
+const later =
+  (name: string) =>
+  (...args: unknown[]) => {
+    const handle = use('svc-capture').then((own) => (own[name] as Method)(...args) as Record<string, Method>);
+    handle.catch(() => {});
+    return new Proxy(
+      {},
+      {
+        get:
+          (_, method: string) =>
+          (...rest: unknown[]) =>
+            handle.then((real) => real[method]!(...rest)),
+      },
+    );
+  };
 
 const Svc = {
   readRedirectResult: resultOf,

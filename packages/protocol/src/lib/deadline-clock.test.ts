@@ -104,8 +104,14 @@ describe('createDeadlineClock', () => {
   it('skips the warnings already past when started late', () => {
     const { time, emitted } = start(20);
     time.advance(60_000);
-    assert.deepEqual(emitted.map((e) => e.payload), [warning(15), warning(5), expired]);
-    assert.deepEqual(emitted.map((e) => e.left), [15, 5, 0]);
+    assert.deepEqual(
+      emitted.map((e) => e.payload),
+      [warning(15), warning(5), expired],
+    );
+    assert.deepEqual(
+      emitted.map((e) => e.left),
+      [15, 5, 0],
+    );
   });
 
   it('emits a threshold reached exactly at start, but not synchronously', () => {
@@ -113,7 +119,10 @@ describe('createDeadlineClock', () => {
     assert.equal(emitted.length, 0);
     assert.equal(time.delays[0], 0);
     time.advance(0);
-    assert.deepEqual(emitted.map((e) => e.payload), [warning(15)]);
+    assert.deepEqual(
+      emitted.map((e) => e.payload),
+      [warning(15)],
+    );
   });
 
   it('emits only expired when started after the last warning', () => {
@@ -128,7 +137,10 @@ describe('createDeadlineClock', () => {
       assert.equal(emitted.length, 0);
       assert.deepEqual(time.delays, [0]);
       time.advance(0);
-      assert.deepEqual(emitted.map((e) => e.payload), [expired]);
+      assert.deepEqual(
+        emitted.map((e) => e.payload),
+        [expired],
+      );
       time.advance(3_600_000);
       assert.equal(emitted.length, 1);
     });
@@ -141,20 +153,29 @@ describe('createDeadlineClock', () => {
     time.jumpWallClock(-7_200_000);
     time.advance(60_000);
     assert.equal(time.wallReads, 1);
-    assert.deepEqual(emitted.map((e) => e.payload), [warning(30), warning(15), warning(5), expired]);
+    assert.deepEqual(
+      emitted.map((e) => e.payload),
+      [warning(30), warning(15), warning(5), expired],
+    );
   });
 
   it('emits only the latest passed threshold when its timer wakes late, never stale warnings', () => {
     const { time, emitted } = start(60);
     time.sleep(50_000);
     time.flush();
-    assert.deepEqual(emitted.map((e) => e.payload), [warning(10)]);
+    assert.deepEqual(
+      emitted.map((e) => e.payload),
+      [warning(10)],
+    );
     time.sleep(30_000);
     time.flush();
-    assert.deepEqual(emitted.map((e) => e.payload), [warning(10), expired]);
+    assert.deepEqual(
+      emitted.map((e) => e.payload),
+      [warning(10), expired],
+    );
   });
 
-  it('takes a deadline beyond setTimeout\'s 32-bit range in steps', () => {
+  it("takes a deadline beyond setTimeout's 32-bit range in steps", () => {
     const days = 40;
     const { time, emitted } = start(days * 86_400);
     assert.ok(time.delays.every((ms) => ms <= 2 ** 31 - 1));
@@ -179,7 +200,10 @@ describe('createDeadlineClock', () => {
     });
     scheduled[0]?.callback();
     assert.equal(emitted.length, 0);
-    assert.deepEqual(scheduled.map((s) => s.ms), [30_000, 30_000]);
+    assert.deepEqual(
+      scheduled.map((s) => s.ms),
+      [30_000, 30_000],
+    );
   });
 
   it('keeps going when onDeadline throws', () => {
@@ -193,7 +217,10 @@ describe('createDeadlineClock', () => {
     });
     assert.throws(() => time.advance(30_000), /handler bug/);
     time.advance(60_000);
-    assert.deepEqual(emitted.map((e) => e.payload), [warning(15), warning(5), expired]);
+    assert.deepEqual(
+      emitted.map((e) => e.payload),
+      [warning(15), warning(5), expired],
+    );
   });
 
   describe('cancel', () => {
@@ -204,7 +231,10 @@ describe('createDeadlineClock', () => {
       clock.cancel();
       assert.equal(time.pending, 0);
       time.advance(60_000);
-      assert.deepEqual(emitted.map((e) => e.payload), [warning(30)]);
+      assert.deepEqual(
+        emitted.map((e) => e.payload),
+        [warning(30)],
+      );
     });
 
     it('stops the clock from inside onDeadline', () => {
@@ -259,11 +289,14 @@ describe('createDeadlineClock', () => {
     ];
     for (const [name, deadlineAt] of invalid) {
       it(`throws invalid_options for deadlineAt as ${name}`, () => {
-        assert.throws(() => start(60, { deadlineAt: deadlineAt as string }), (error: unknown) => {
-          assert.ok(error instanceof ProtocolError);
-          assert.equal(error.code, 'invalid_options');
-          return true;
-        });
+        assert.throws(
+          () => start(60, { deadlineAt: deadlineAt as string }),
+          (error: unknown) => {
+            assert.ok(error instanceof ProtocolError);
+            assert.equal(error.code, 'invalid_options');
+            return true;
+          },
+        );
       });
     }
 

@@ -137,12 +137,24 @@ describe('createFramePort', () => {
       ['another origin', (host) => ({ data: hostCancel(), origin: 'https://shop.example.evil', source: host }), 'origin'],
       ['origin null', (host) => ({ data: hostCancel(), origin: 'null', source: host }), 'origin'],
       ['another window', () => ({ data: hostCancel(), origin: EMBED, source: new FakeWindow() }), 'source'],
-      ['a host message other than svc:cancel', (host) => ({
-        data: createMessage('svc:complete', 'consent', samplePayloads.consent['svc:complete']), origin: EMBED, source: host,
-      }), 'type'],
-      ['a cancel of the other kind', (host) => ({
-        data: createMessage('svc:cancel', 'approval', { reason: 'x', cancelled_by: 'host' }), origin: EMBED, source: host,
-      }), 'kind'],
+      [
+        'a host message other than svc:cancel',
+        (host) => ({
+          data: createMessage('svc:complete', 'consent', samplePayloads.consent['svc:complete']),
+          origin: EMBED,
+          source: host,
+        }),
+        'type',
+      ],
+      [
+        'a cancel of the other kind',
+        (host) => ({
+          data: createMessage('svc:cancel', 'approval', { reason: 'x', cancelled_by: 'host' }),
+          origin: EMBED,
+          source: host,
+        }),
+        'kind',
+      ],
       ['version 1', (host) => ({ data: { ...hostCancel(), version: 1 }, origin: EMBED, source: host }), 'version'],
       ['a malformed cancel', (host) => ({ data: { ...hostCancel(), payload: {} }, origin: EMBED, source: host }), 'schema'],
     ];
@@ -173,7 +185,14 @@ describe('createFramePort', () => {
 
     it('does not throw on hostile data', () => {
       const { frame, host, cancels } = setup();
-      const hostile = new Proxy({}, { get() { throw new Error('trap'); } });
+      const hostile = new Proxy(
+        {},
+        {
+          get() {
+            throw new Error('trap');
+          },
+        },
+      );
       assert.doesNotThrow(() => frame.emit({ data: hostile, origin: EMBED, source: host }));
       assert.doesNotThrow(() => frame.emit(null));
       assert.deepEqual(cancels, []);
@@ -193,12 +212,15 @@ describe('createFramePort', () => {
   describe('options', () => {
     for (const targetOrigin of ['*', 'null', 'shop.example', '/', 'file:///x']) {
       it(`throws invalid_origin for targetOrigin ${JSON.stringify(targetOrigin)}`, () => {
-        assert.throws(() => setup({ targetOrigin }), (error: unknown) => {
-          assert.ok(error instanceof ProtocolError);
-          assert.equal(error.code, 'invalid_origin');
-          assert.match(error.message, /^targetOrigin must be/);
-          return true;
-        });
+        assert.throws(
+          () => setup({ targetOrigin }),
+          (error: unknown) => {
+            assert.ok(error instanceof ProtocolError);
+            assert.equal(error.code, 'invalid_origin');
+            assert.match(error.message, /^targetOrigin must be/);
+            return true;
+          },
+        );
       });
     }
 

@@ -1,14 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from './errors.js';
 import { createMessage } from './message.js';
 import { normalizeOrigin } from './origin.js';
-import {
-  type DropReason,
-  type MessageEventTarget,
-  type MessageRecipient,
-  type Receiver,
-  listen,
-  noDrops,
-} from './receiver.js';
+import { type DropReason, type MessageEventTarget, type MessageRecipient, type Receiver, listen, noDrops } from './receiver.js';
 import { type Kind, type MessageOf, type MessageType, type PayloadOf, KINDS } from './schemas.js';
 
 /** The frame's own window, as far as the port needs it. */

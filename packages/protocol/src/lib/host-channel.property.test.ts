@@ -43,14 +43,16 @@ const validMessage = (kind: Kind) =>
       id: fc.uuid({ version: 4 }),
       ts: fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T00:00:00Z'), noInvalidDate: true }),
     })
-    .map(({ type, id, ts }): Raw => ({
-      type,
-      kind,
-      version: 2,
-      payload: structuredClone(samplePayloads[kind][type]),
-      ts: ts.toISOString(),
-      message_id: id,
-    }));
+    .map(
+      ({ type, id, ts }): Raw => ({
+        type,
+        kind,
+        version: 2,
+        payload: structuredClone(samplePayloads[kind][type]),
+        ts: ts.toISOString(),
+        message_id: id,
+      }),
+    );
 
 const without = (message: Raw, key: string): Raw => {
   const copy = { ...message };
@@ -62,20 +64,52 @@ const without = (message: Raw, key: string): Raw => {
 const mutation: fc.Arbitrary<(message: Raw) => unknown> = fc.oneof(
   fc.constantFrom(...ENVELOPE_KEYS).map((key) => (m: Raw) => without(m, key)),
   fc.tuple(fc.string(), fc.anything()).map(([key, value]) => (m: Raw) => ({ ...m, [`extra_${key}`]: value })),
-  fc.anything().filter((v) => v !== 2).map((version) => (m: Raw) => ({ ...m, version })),
-  fc.anything().filter((v) => !(MESSAGE_TYPES as readonly unknown[]).includes(v)).map((type) => (m: Raw) => ({ ...m, type })),
+  fc
+    .anything()
+    .filter((v) => v !== 2)
+    .map((version) => (m: Raw) => ({ ...m, version })),
+  fc
+    .anything()
+    .filter((v) => !(MESSAGE_TYPES as readonly unknown[]).includes(v))
+    .map((type) => (m: Raw) => ({ ...m, type })),
   fc.string().map((name) => (m: Raw) => ({ ...m, type: `svc:${name}x` })),
-  fc.anything().filter((v) => !(KINDS as readonly unknown[]).includes(v)).map((kind) => (m: Raw) => ({ ...m, kind })),
-  fc.anything().filter((v) => typeof v !== 'string' || !ISO_UTC.test(v)).map((ts) => (m: Raw) => ({ ...m, ts })),
-  fc.anything().filter((v) => typeof v !== 'string' || !UUID_V4.test(v)).map((id) => (m: Raw) => ({ ...m, message_id: id })),
-  fc.anything().filter((v) => typeof v !== 'object' || v === null || Array.isArray(v)).map((payload) => (m: Raw) => ({ ...m, payload })),
+  fc
+    .anything()
+    .filter((v) => !(KINDS as readonly unknown[]).includes(v))
+    .map((kind) => (m: Raw) => ({ ...m, kind })),
+  fc
+    .anything()
+    .filter((v) => typeof v !== 'string' || !ISO_UTC.test(v))
+    .map((ts) => (m: Raw) => ({ ...m, ts })),
+  fc
+    .anything()
+    .filter((v) => typeof v !== 'string' || !UUID_V4.test(v))
+    .map((id) => (m: Raw) => ({ ...m, message_id: id })),
+  fc
+    .anything()
+    .filter((v) => typeof v !== 'object' || v === null || Array.isArray(v))
+    .map((payload) => (m: Raw) => ({ ...m, payload })),
   fc.tuple(fc.string(), fc.anything()).map(([key, value]) => (m: Raw) => ({
     ...m,
     payload: { ...(m.payload as Raw), [`extra_${key}`]: value },
   })),
-  fc.constantFrom(...ENVELOPE_KEYS).map((key) => (m: Raw) =>
-    Object.defineProperty({ ...m }, key, { enumerable: true, get() { throw new Error(`hostile ${key}`); } })),
-  fc.constant((m: Raw) => new Proxy(m, { get() { throw new Error('hostile proxy'); } })),
+  fc.constantFrom(...ENVELOPE_KEYS).map(
+    (key) => (m: Raw) =>
+      Object.defineProperty({ ...m }, key, {
+        enumerable: true,
+        get() {
+          throw new Error(`hostile ${key}`);
+        },
+      }),
+  ),
+  fc.constant(
+    (m: Raw) =>
+      new Proxy(m, {
+        get() {
+          throw new Error('hostile proxy');
+        },
+      }),
+  ),
   fc.constant((m: Raw) => {
     const cyclic: Raw = { ...m, payload: { ...(m.payload as Raw) } };
     (cyclic.payload as Raw).self = cyclic;
@@ -110,31 +144,42 @@ const EVIL_ORIGINS = [
   'https://svc.example\u0000',
   '*',
 ];
-const wrongOrigin: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(...EVIL_ORIGINS),
-  fc.webUrl().map((url) => new URL(url).origin),
-  fc.webUrl({ withQueryParameters: true, withFragments: true }),
-  fc.string().map((suffix) => `${SERVICE}${suffix}`),
-  fc.string().map((prefix) => `${prefix}${SERVICE}`),
-  fc.anything(),
-).filter((origin) => origin !== SERVICE);
+const wrongOrigin: fc.Arbitrary<unknown> = fc
+  .oneof(
+    fc.constantFrom(...EVIL_ORIGINS),
+    fc.webUrl().map((url) => new URL(url).origin),
+    fc.webUrl({ withQueryParameters: true, withFragments: true }),
+    fc.string().map((suffix) => `${SERVICE}${suffix}`),
+    fc.string().map((prefix) => `${prefix}${SERVICE}`),
+    fc.anything(),
+  )
+  .filter((origin) => origin !== SERVICE);
 
 type ForeignSource = 'host' | 'other' | 'null' | 'undefined' | 'proxy' | 'plain';
 const foreignSource = fc.constantFrom<ForeignSource>('host', 'other', 'null', 'undefined', 'proxy', 'plain');
 function resolveSource(name: ForeignSource, host: FakeWindow, frame: FakeWindow): unknown {
   switch (name) {
-    case 'host': return host;
-    case 'other': return new FakeWindow('other');
-    case 'null': return null;
-    case 'undefined': return undefined;
-    case 'proxy': return new Proxy(frame, {});
-    case 'plain': return { ...frame };
+    case 'host':
+      return host;
+    case 'other':
+      return new FakeWindow('other');
+    case 'null':
+      return null;
+    case 'undefined':
+      return undefined;
+    case 'proxy':
+      return new Proxy(frame, {});
+    case 'plain':
+      return { ...frame };
   }
 }
 
 describe('createHostChannel properties', () => {
   it('generates valid messages where the tests need them (guards against vacuous properties)', () => {
-    fc.assert(fc.property(kindArb.chain(validMessage), (message) => isSvcMessage(message)), { numRuns: 500 });
+    fc.assert(
+      fc.property(kindArb.chain(validMessage), (message) => isSvcMessage(message)),
+      { numRuns: 500 },
+    );
   });
 
   it('delivers no malformed envelope from the right frame at the right origin, and never throws', () => {

@@ -37,7 +37,10 @@ describe('createHostChannel', () => {
           const { send, delivered, drops } = setup();
           const message = createMessage(type, kind, samplePayloads[kind][type]);
           send(message);
-          assert.deepEqual(delivered.map((d) => d.message), [message]);
+          assert.deepEqual(
+            delivered.map((d) => d.message),
+            [message],
+          );
           assert.deepEqual(drops, []);
         });
       }
@@ -94,16 +97,32 @@ describe('createHostChannel', () => {
       assert.equal(delivered.length, 1);
     });
 
-    const invalid: unknown[] = ['*', 'null', '', 'svc.example', '/embed', 'file:///tmp/x.html', 'data:text/html,x',
-      'javascript:alert(1)', 'blob:null/0', undefined, null, 42, {}];
+    const invalid: unknown[] = [
+      '*',
+      'null',
+      '',
+      'svc.example',
+      '/embed',
+      'file:///tmp/x.html',
+      'data:text/html,x',
+      'javascript:alert(1)',
+      'blob:null/0',
+      undefined,
+      null,
+      42,
+      {},
+    ];
     for (const serviceOrigin of invalid) {
       it(`throws invalid_origin for serviceOrigin ${JSON.stringify(serviceOrigin) ?? 'undefined'}`, () => {
-        assert.throws(() => setup({ serviceOrigin: serviceOrigin as string }), (error: unknown) => {
-          assert.ok(error instanceof ProtocolError);
-          assert.equal(error.code, 'invalid_origin');
-          assert.match(error.message, /serviceOrigin must be an absolute http\(s\) origin/);
-          return true;
-        });
+        assert.throws(
+          () => setup({ serviceOrigin: serviceOrigin as string }),
+          (error: unknown) => {
+            assert.ok(error instanceof ProtocolError);
+            assert.equal(error.code, 'invalid_origin');
+            assert.match(error.message, /serviceOrigin must be an absolute http\(s\) origin/);
+            return true;
+          },
+        );
       });
     }
   });
@@ -147,7 +166,7 @@ describe('createHostChannel', () => {
       ['version "2"', { ...valid, version: '2' }, 'version'],
       ['no version', { ...valid, version: undefined }, 'version'],
       ['a type without the svc: prefix', { ...valid, type: 'resize' }, 'type'],
-      ['another library\'s message', { type: 'webpackOk', version: 2 }, 'type'],
+      ["another library's message", { type: 'webpackOk', version: 2 }, 'type'],
       ['an unknown svc: type', { ...valid, type: 'svc:hello' }, 'schema'],
       ['an extra envelope field', { ...valid, extra: 1 }, 'schema'],
       ['a bad payload', { ...valid, payload: { height: -5 } }, 'schema'],
@@ -173,7 +192,10 @@ describe('createHostChannel', () => {
       send(createMessage('svc:resize', 'consent', { height: 1 }));
       send(createMessage('svc:resize', 'approval', { height: 1 }));
       assert.equal(channel.kind, 'approval');
-      assert.deepEqual(delivered.map((d) => d.message.kind), ['approval', 'approval']);
+      assert.deepEqual(
+        delivered.map((d) => d.message.kind),
+        ['approval', 'approval'],
+      );
       assert.deepEqual(drops, ['kind']);
     });
 
@@ -239,17 +261,42 @@ describe('createHostChannel', () => {
   describe('hostile input', () => {
     const cyclic: Record<string, unknown> = { ...resize() };
     cyclic.payload = cyclic;
-    const throwing = (key: string) => Object.defineProperty({ ...resize() }, key, { get() { throw new Error(key); }, enumerable: true });
+    const throwing = (key: string) =>
+      Object.defineProperty({ ...resize() }, key, {
+        get() {
+          throw new Error(key);
+        },
+        enumerable: true,
+      });
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
     const data: [string, unknown][] = [
       ['a throwing version getter', throwing('version')],
       ['a throwing type getter', throwing('type')],
       ['a throwing payload getter', throwing('payload')],
-      ['a proxy whose every trap throws', new Proxy({}, {
-        get() { throw new Error('get'); }, has() { throw new Error('has'); }, ownKeys() { throw new Error('ownKeys'); },
-        getOwnPropertyDescriptor() { throw new Error('gopd'); }, getPrototypeOf() { throw new Error('proto'); },
-      })],
+      [
+        'a proxy whose every trap throws',
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('get');
+            },
+            has() {
+              throw new Error('has');
+            },
+            ownKeys() {
+              throw new Error('ownKeys');
+            },
+            getOwnPropertyDescriptor() {
+              throw new Error('gopd');
+            },
+            getPrototypeOf() {
+              throw new Error('proto');
+            },
+          },
+        ),
+      ],
       ['a revoked proxy', revoked.proxy],
       ['a cyclic object', cyclic],
       ['a number', 2],
@@ -274,9 +321,27 @@ describe('createHostChannel', () => {
         null,
         undefined,
         {},
-        { get origin(): never { throw new Error('origin'); }, source: null, data: resize() },
-        { origin: SERVICE, get source(): never { throw new Error('source'); }, data: resize() },
-        { origin: SERVICE, source: frame, get data(): never { throw new Error('data'); } },
+        {
+          get origin(): never {
+            throw new Error('origin');
+          },
+          source: null,
+          data: resize(),
+        },
+        {
+          origin: SERVICE,
+          get source(): never {
+            throw new Error('source');
+          },
+          data: resize(),
+        },
+        {
+          origin: SERVICE,
+          source: frame,
+          get data(): never {
+            throw new Error('data');
+          },
+        },
       ];
       for (const event of events) assert.doesNotThrow(() => host.emit(event));
       assert.deepEqual(delivered, []);

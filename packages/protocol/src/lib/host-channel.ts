@@ -1,12 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from './errors.js';
 import { createMessage } from './message.js';
 import { normalizeOrigin } from './origin.js';
-import {
-  type DropReason,
-  type MessageEventTarget,
-  type MessageRecipient,
-  listen,
-} from './receiver.js';
+import { type DropReason, type MessageEventTarget, type MessageRecipient, listen } from './receiver.js';
 import { type Kind, type PayloadOf, type SvcMessage, KINDS, MESSAGE_TYPES } from './schemas.js';
 
 /** The message types a host page may send to the frame: the spec's table has one, `svc:cancel`. */

@@ -86,16 +86,18 @@ describe('a host validating with the documents published before signature_reques
         const valid = createMessage(type, kind, samplePayloads[kind][type] as never) as Record<string, unknown>;
         return { ...valid, payload: structuredClone(samplePayloads[payloadOf][type]) } as Record<string, unknown>;
       });
-    const changed = fc.tuple(
-      message,
-      fc.option(fc.tuple(fc.constantFrom('type', 'kind', 'version', 'ts', 'message_id', 'extra'), value), { freq: 3 }),
-      fc.option(fc.tuple(fc.constantFrom('outcome', 'kind', 'from', 'height', 'level', 'code', 'extra'), value), { freq: 3 }),
-    ).map(([data, envelopeChange, payloadChange]) => {
-      const copy: Record<string, unknown> = { ...data, payload: { ...(data.payload as object) } };
-      if (envelopeChange) copy[envelopeChange[0]] = envelopeChange[1];
-      if (payloadChange) (copy.payload as Record<string, unknown>)[payloadChange[0]] = payloadChange[1];
-      return copy;
-    });
+    const changed = fc
+      .tuple(
+        message,
+        fc.option(fc.tuple(fc.constantFrom('type', 'kind', 'version', 'ts', 'message_id', 'extra'), value), { freq: 3 }),
+        fc.option(fc.tuple(fc.constantFrom('outcome', 'kind', 'from', 'height', 'level', 'code', 'extra'), value), { freq: 3 }),
+      )
+      .map(([data, envelopeChange, payloadChange]) => {
+        const copy: Record<string, unknown> = { ...data, payload: { ...(data.payload as object) } };
+        if (envelopeChange) copy[envelopeChange[0]] = envelopeChange[1];
+        if (payloadChange) (copy.payload as Record<string, unknown>)[payloadChange[0]] = payloadChange[1];
+        return copy;
+      });
     let accepted = 0;
     fc.assert(
       fc.property(changed, (data) => {

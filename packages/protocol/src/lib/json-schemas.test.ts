@@ -25,7 +25,11 @@ describe('messageJsonSchemas', () => {
   }
 
   it('closes the envelope to exactly the six required fields', () => {
-    const envelope = documents['envelope.json'] as { required: string[]; additionalProperties: boolean; properties: Record<string, unknown> };
+    const envelope = documents['envelope.json'] as {
+      required: string[];
+      additionalProperties: boolean;
+      properties: Record<string, unknown>;
+    };
     const fields = ['type', 'kind', 'version', 'payload', 'ts', 'message_id'];
     assert.deepEqual(envelope.required, fields);
     assert.deepEqual(Object.keys(envelope.properties), fields);
@@ -45,7 +49,9 @@ describe('messageJsonSchemas', () => {
   });
 
   it('matches the files checked in under schemas/messages (run `pnpm schemas` after changing a schema)', () => {
-    const files = readdirSync(checkedIn).filter((file) => file.endsWith('.json')).sort();
+    const files = readdirSync(checkedIn)
+      .filter((file) => file.endsWith('.json'))
+      .sort();
     assert.deepEqual(files, Object.keys(documents).sort(), 'schemas/messages is out of date: run `pnpm schemas`');
     for (const file of files) {
       const onDisk: unknown = JSON.parse(readFileSync(new URL(file, checkedIn), 'utf8'));

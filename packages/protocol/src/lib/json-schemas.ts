@@ -99,7 +99,10 @@ describe([
 ]);
 
 // JSON Schema's `uri` format allows any scheme; the pattern says which ones `z.httpUrl()` takes.
-fields.add(brandingSchema.shape.logo_url, { description: 'An http(s) URL of the organisation logo.', pattern: '^[Hh][Tt][Tt][Pp][Ss]?://' });
+fields.add(brandingSchema.shape.logo_url, {
+  description: 'An http(s) URL of the organisation logo.',
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+});
 
 const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
   'svc:ready': 'Frame to host when the frame has loaded.',

@@ -78,7 +78,12 @@ describe('parseMessage', () => {
 
   it('returns plain data, so a getter cannot change the message after the check', () => {
     let type = 'svc:cancel';
-    const shifty = { ...message, get type() { return type; } };
+    const shifty = {
+      ...message,
+      get type() {
+        return type;
+      },
+    };
     const parsed = parseMessage(shifty);
     type = 'svc:complete';
     assert.equal(parsed.type, 'svc:cancel');
@@ -86,23 +91,34 @@ describe('parseMessage', () => {
   });
 
   it('throws invalid_message naming the failing field', () => {
-    assert.throws(() => parseMessage({ ...message, version: 1 }), (error: unknown) => {
-      assert.ok(error instanceof ProtocolError);
-      assert.equal(error.code, 'invalid_message');
-      assert.match(error.message, /version/);
-      assert.ok(error.cause);
-      return true;
-    });
+    assert.throws(
+      () => parseMessage({ ...message, version: 1 }),
+      (error: unknown) => {
+        assert.ok(error instanceof ProtocolError);
+        assert.equal(error.code, 'invalid_message');
+        assert.match(error.message, /version/);
+        assert.ok(error.cause);
+        return true;
+      },
+    );
   });
 
   it('throws invalid_message, not the getter error, when reading the data throws', () => {
-    const hostile = { ...message, get payload(): never { throw new Error('boom'); } };
-    assert.throws(() => parseMessage(hostile), (error: unknown) => {
-      assert.ok(error instanceof ProtocolError);
-      assert.equal(error.code, 'invalid_message');
-      assert.equal((error.cause as Error).message, 'boom');
-      return true;
-    });
+    const hostile = {
+      ...message,
+      get payload(): never {
+        throw new Error('boom');
+      },
+    };
+    assert.throws(
+      () => parseMessage(hostile),
+      (error: unknown) => {
+        assert.ok(error instanceof ProtocolError);
+        assert.equal(error.code, 'invalid_message');
+        assert.equal((error.cause as Error).message, 'boom');
+        return true;
+      },
+    );
   });
 
   for (const data of [null, undefined, 'svc:ready', 2, [], {}]) {
@@ -116,12 +132,15 @@ describe('parseMessage', () => {
 describe('parseMessage against the variant of its kind and type', () => {
   const message = createMessage('svc:resize', 'consent', { height: 1 });
   const rejects = (data: unknown, field: RegExp) =>
-    assert.throws(() => parseMessage(data), (error: unknown) => {
-      assert.ok(error instanceof ProtocolError);
-      assert.equal(error.code, 'invalid_message');
-      assert.match(error.message, field);
-      return true;
-    });
+    assert.throws(
+      () => parseMessage(data),
+      (error: unknown) => {
+        assert.ok(error instanceof ProtocolError);
+        assert.equal(error.code, 'invalid_message');
+        assert.match(error.message, field);
+        return true;
+      },
+    );
 
   it('names type or kind when it is not one of the protocol', () => {
     rejects({ ...message, type: 'svc:hello' }, /: type: /);
@@ -196,7 +215,19 @@ describe('isSvcMessage', () => {
   it('tells messages from everything else', () => {
     assert.equal(isSvcMessage(createMessage('svc:resize', 'consent', { height: 1 })), true);
     assert.equal(isSvcMessage({ type: 'svc:resize' }), false);
-    assert.equal(isSvcMessage(new Proxy({}, { get() { throw new Error('trap'); } })), false);
+    assert.equal(
+      isSvcMessage(
+        new Proxy(
+          {},
+          {
+            get() {
+              throw new Error('trap');
+            },
+          },
+        ),
+      ),
+      false,
+    );
   });
 });
 
@@ -212,8 +243,24 @@ describe('inspectMessage', () => {
     ['a type that is not a string', { ...valid, type: 7 }, 'type'],
     ['an unknown svc: type', { ...valid, type: 'svc:hello' }, 'schema'],
     ['a bad payload', { ...valid, payload: { height: 'tall' } }, 'schema'],
-    ['a throwing version getter', { get version(): never { throw new Error('x'); } }, 'schema'],
-    ['a revoked proxy', (() => { const p = Proxy.revocable({}, {}); p.revoke(); return p.proxy; })(), 'schema'],
+    [
+      'a throwing version getter',
+      {
+        get version(): never {
+          throw new Error('x');
+        },
+      },
+      'schema',
+    ],
+    [
+      'a revoked proxy',
+      (() => {
+        const p = Proxy.revocable({}, {});
+        p.revoke();
+        return p.proxy;
+      })(),
+      'schema',
+    ],
   ];
   for (const [name, data, reason] of cases) {
     it(`names ${reason} for ${name}`, () => {

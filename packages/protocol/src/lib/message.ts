@@ -96,11 +96,7 @@ export function isSvcMessage(data: unknown): data is SvcMessage {
  * const message = createMessage('svc:resize', 'consent', { height: 480 });
  * ```
  */
-export function createMessage<T extends MessageType, K extends Kind>(
-  type: T,
-  kind: K,
-  payload: PayloadOf<T, K>,
-): MessageOf<T, K> {
+export function createMessage<T extends MessageType, K extends Kind>(type: T, kind: K, payload: PayloadOf<T, K>): MessageOf<T, K> {
   // Validated here too, so plain JavaScript callers get the error at the sender, not a silent drop at the receiver.
   const message = parseMessage({
     type,

@@ -177,7 +177,13 @@ describe('payload schemas', () => {
     ['svc:ready', 'consent', 'a logo_url with a space inside', { branding: { logo_url: 'https://acme.example/my logo.svg' } }, true],
     ['svc:ready', 'consent', 'a logo_url with a newline in the host', { branding: { logo_url: 'https://acme.exa\nmple/logo.svg' } }, true],
     ['svc:ready', 'consent', 'a data: logo_url', { branding: { logo_url: 'data:image/svg+xml,<svg/>' } }, false],
-    ['svc:ready', 'consent', 'an http logo_url with port and query', { branding: { logo_url: 'http://cdn.acme.example:8443/l.svg?v=2#x' } }, true],
+    [
+      'svc:ready',
+      'consent',
+      'an http logo_url with port and query',
+      { branding: { logo_url: 'http://cdn.acme.example:8443/l.svg?v=2#x' } },
+      true,
+    ],
     ['svc:ready', 'consent', 'an upper-case HTTPS logo_url', { branding: { logo_url: 'HTTPS://ACME.EXAMPLE' } }, true],
     ['svc:ready', 'consent', 'an accent that is not a hex colour', { branding: { accent: 'red;}' } }, false],
     ['svc:ready', 'consent', 'an uppercase accent', { branding: { accent: '#A0B1C2' } }, true],
@@ -249,11 +255,37 @@ describe('rules stated with fewer schema kinds', () => {
   });
 
   const values: unknown[] = [
-    undefined, null, true, false, 0, 1, 'true', '', ' ', '\n', 'a', '\uD800', '\u{1F600}', 'consent', 'approval',
-    'Consent', 'signature', '2030-01-01T00:00:00Z', '2030-01-01T00:00:00.123456Z', '2030-01-01T00:00Z',
-    '2030-01-01T00:00:00+00:00', '2032-02-29T00:00:00Z', '2030-02-29T00:00:00Z', '2030-01-01T24:00:00Z',
-    '3b241101-e2bb-4255-8caf-4136c566a962', '3B241101-E2BB-4255-8CAF-4136C566A962', 'c232ab00-9414-11ec-b3c8-9f6bdeced846',
-    '3b241101-e2bb-4255-cfaf-4136c566a962', {}, [], new Date(0),
+    undefined,
+    null,
+    true,
+    false,
+    0,
+    1,
+    'true',
+    '',
+    ' ',
+    '\n',
+    'a',
+    '\uD800',
+    '\u{1F600}',
+    'consent',
+    'approval',
+    'Consent',
+    'signature',
+    '2030-01-01T00:00:00Z',
+    '2030-01-01T00:00:00.123456Z',
+    '2030-01-01T00:00Z',
+    '2030-01-01T00:00:00+00:00',
+    '2032-02-29T00:00:00Z',
+    '2030-02-29T00:00:00Z',
+    '2030-01-01T24:00:00Z',
+    '3b241101-e2bb-4255-8caf-4136c566a962',
+    '3B241101-E2BB-4255-8CAF-4136C566A962',
+    'c232ab00-9414-11ec-b3c8-9f6bdeced846',
+    '3b241101-e2bb-4255-cfaf-4136c566a962',
+    {},
+    [],
+    new Date(0),
   ];
   const cases: [string, z.ZodMiniType, z.ZodMiniType][] = [
     ['a non-empty string', z.string().check(z.regex(NON_EMPTY)), z.string().check(z.minLength(1))],
@@ -277,7 +309,11 @@ describe('rules stated with fewer schema kinds', () => {
 
 describe('integers, objects and URLs', () => {
   it('refuses, without throwing, integers that the object refines could not compare', () => {
-    const hostile = { valueOf: () => { throw new Error('compared'); } };
+    const hostile = {
+      valueOf: () => {
+        throw new Error('compared');
+      },
+    };
     for (const step_index of [Symbol('s'), hostile, 1n]) {
       assert.equal(consentStatePayloadSchema.safeParse({ from: 'a', to: 'b', step_index, total_steps: 2 }).success, false);
       assert.equal(consentStatePayloadSchema.safeParse({ from: 'a', to: 'b', step_index: 0, total_steps: step_index }).success, false);

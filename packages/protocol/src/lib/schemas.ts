@@ -22,15 +22,7 @@ import * as z from 'zod/mini';
 export const PROTOCOL_VERSION = 2;
 
 /** Every message type of protocol v2, in the order of the spec's table. */
-export const MESSAGE_TYPES = [
-  'svc:ready',
-  'svc:state',
-  'svc:complete',
-  'svc:cancel',
-  'svc:error',
-  'svc:resize',
-  'svc:deadline',
-] as const;
+export const MESSAGE_TYPES = ['svc:ready', 'svc:state', 'svc:complete', 'svc:cancel', 'svc:error', 'svc:resize', 'svc:deadline'] as const;
 
 /**
  * The kinds of decision a session can be: `signature_request` (a signing session; the server infers it from the
@@ -48,7 +40,8 @@ const text = /* @__NO_SIDE_EFFECTS__ */ () => matching(NON_EMPTY);
 // zod's own patterns behind `z.iso.datetime()` (no offset, so UTC `...Z` only, seconds required, any fraction, real
 // calendar dates) and `z.uuidv4()`, as plain regex checks: the same rules without zod's date-time and UUID kinds in
 // the bundle. schemas.test.ts fails if zod's patterns ever differ from these; the JSON Schemas keep their `format`.
-export const UTC_DATE_TIME = /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/;
+export const UTC_DATE_TIME =
+  /^(?:(?:\d\d[2468][048]|\d\d[13579][26]|\d\d0[48]|[02468][048]00|[13579][26]00)-02-29|\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\d|30)|(?:02)-(?:0[1-9]|1\d|2[0-8])))T(?:(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z))$/;
 export const UUID_V4 = /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12})$/;
 const utcDateTime = /* @__NO_SIDE_EFFECTS__ */ () => matching(UTC_DATE_TIME);
 const count = /* @__NO_SIDE_EFFECTS__ */ () => z.int().check(z.nonnegative());
@@ -131,11 +124,7 @@ export const signatureCompletePayloadSchema = z.strictObject({
 });
 
 /** Schema of the `svc:complete` payload of any kind. */
-export const completePayloadSchema = z.union([
-  consentCompletePayloadSchema,
-  approvalCompletePayloadSchema,
-  signatureCompletePayloadSchema,
-]);
+export const completePayloadSchema = z.union([consentCompletePayloadSchema, approvalCompletePayloadSchema, signatureCompletePayloadSchema]);
 
 /** Schema of the `svc:cancel` payload; `cancelled_by` says whether the host page, the frame or the user cancelled. */
 export const cancelPayloadSchema = z.strictObject({
@@ -217,9 +206,7 @@ function variantsOf<K extends Kind, S extends z.ZodMiniType, C extends z.ZodMini
     deadlinePayloadSchema,
   ] as const;
   // Built from the list rather than spelled out per type, which would ship each type's name twice more per kind.
-  return Object.fromEntries(
-    MESSAGE_TYPES.map((type, i) => [type, variant(type, kind, payloads[i]!)]),
-  ) as Variants<K, typeof payloads>;
+  return Object.fromEntries(MESSAGE_TYPES.map((type, i) => [type, variant(type, kind, payloads[i]!)])) as Variants<K, typeof payloads>;
 }
 
 /** The variants of kind `K` by type, given the payload schemas `P` in the order of `MESSAGE_TYPES`. */

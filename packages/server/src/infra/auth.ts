@@ -28,11 +28,15 @@ export function holds(permissions: readonly Permission[], needed: Permission): b
  * Sending both is refused: a page must never hold a server credential.
  */
 export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
-  const findToken = ctx.db.prepare<[string], { id: string; account_id: string; permissions: string; expires_at: string | null; revoked_at: string | null }>(
-    'SELECT id, account_id, permissions, expires_at, revoked_at FROM api_tokens WHERE token_hash = ?',
-  );
+  const findToken = ctx.db.prepare<
+    [string],
+    { id: string; account_id: string; permissions: string; expires_at: string | null; revoked_at: string | null }
+  >('SELECT id, account_id, permissions, expires_at, revoked_at FROM api_tokens WHERE token_hash = ?');
   const touchToken = ctx.db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
-  const findKey = ctx.db.prepare<[string], { application_id: string; account_id: string; environment: 'development' | 'production'; revoked_at: string | null; active: number }>(
+  const findKey = ctx.db.prepare<
+    [string],
+    { application_id: string; account_id: string; environment: 'development' | 'production'; revoked_at: string | null; active: number }
+  >(
     `SELECT k.application_id, a.account_id, a.environment, k.revoked_at, a.active
        FROM publishable_keys k JOIN applications a ON a.id = k.application_id WHERE k.key = ?`,
   );
@@ -73,7 +77,12 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
         if (row.revoked_at) throw unauthorized('The API token is not valid.');
         if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw unauthorized('The API token has expired.');
         deferred = recordUse(c.req.method, row.id, now);
-        principal = { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions: JSON.parse(row.permissions) as Permission[] };
+        principal = {
+          kind: 'api_token',
+          accountId: row.account_id,
+          tokenId: row.id,
+          permissions: JSON.parse(row.permissions) as Permission[],
+        };
       } else if (!principal) {
         // Not an API token: an OAuth access token of a signed-in person, or nothing.
         principal = await ctx.accessTokens?.(match[1]);
@@ -82,16 +91,29 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
     } else if (publishable) {
       const row = /^pk_(test|live)_[A-Za-z0-9]{8,64}$/.test(publishable) ? findKey.get(publishable) : undefined;
       if (!row || row.revoked_at || !row.active) throw unauthorized('The publishable key is not valid.');
-      principal = { kind: 'publishable_key', accountId: row.account_id, applicationId: row.application_id, environment: row.environment, key: publishable };
+      principal = {
+        kind: 'publishable_key',
+        accountId: row.account_id,
+        applicationId: row.application_id,
+        environment: row.environment,
+        key: publishable,
+      };
     }
     if (!principal) throw unauthorized('Authentication is required: send "Authorization: Bearer <API token>" or "X-Publishable-Key".');
     const grantId = c.req.header('x-delegation-grant-id');
     if (grantId !== undefined) {
       // Human-to-human only: a delegate presents their own access token; agents act through their own token.
       if (principal.kind !== 'person') {
-        throw forbidden(`X-Delegation-Grant-Id is for a person acting as another's delegate with their own access token, not for ${
-          principal.kind === 'agent' ? 'an agent token (an agent acts through its own token)' : principal.kind === 'api_token' ? 'an API token' : 'a publishable key'}.`,
-        'delegation_header_not_allowed');
+        throw forbidden(
+          `X-Delegation-Grant-Id is for a person acting as another's delegate with their own access token, not for ${
+            principal.kind === 'agent'
+              ? 'an agent token (an agent acts through its own token)'
+              : principal.kind === 'api_token'
+                ? 'an API token'
+                : 'a publishable key'
+          }.`,
+          'delegation_header_not_allowed',
+        );
       }
       if (!ctx.delegates) throw forbidden('Delegation grants are not accepted by this server.', 'delegation_header_not_allowed');
       principal = ctx.delegates(principal, grantId);
@@ -128,18 +150,31 @@ export function requires(permission: Permission, opts: RouteAccess = {}): Middle
   return async (c, next) => {
     const principal = c.get('principal');
     if (principal.kind === 'publishable_key') {
-      if (!opts.publishable) throw forbidden('A publishable key can only create decision sessions, fetch render data and post captures.', 'publishable_key_not_allowed');
+      if (!opts.publishable)
+        throw forbidden(
+          'A publishable key can only create decision sessions, fetch render data and post captures.',
+          'publishable_key_not_allowed',
+        );
     } else if (principal.kind === 'person') {
-      if (!opts.person) throw forbidden("A person's access token cannot call an organisation's endpoint; use an API token.", 'person_token_not_allowed');
+      if (!opts.person)
+        throw forbidden("A person's access token cannot call an organisation's endpoint; use an API token.", 'person_token_not_allowed');
       if (principal.delegation && opts.delegateScope === undefined) {
-        throw forbidden('A delegate cannot call this endpoint in the principal\'s context.', 'delegate_not_allowed');
+        throw forbidden("A delegate cannot call this endpoint in the principal's context.", 'delegate_not_allowed');
       }
       if (principal.delegation && typeof opts.delegateScope === 'string' && !principal.delegation.scopes.includes(opts.delegateScope)) {
-        throw new ApiError(403, `This call needs the scope ${opts.delegateScope}, which delegation grant ${principal.delegation.grantId} does not delegate.`,
-          'bound_exceeded', [{ path: 'X-Delegation-Grant-Id', code: 'scope', message: `scope ${opts.delegateScope} is not delegated` }]);
+        throw new ApiError(
+          403,
+          `This call needs the scope ${opts.delegateScope}, which delegation grant ${principal.delegation.grantId} does not delegate.`,
+          'bound_exceeded',
+          [{ path: 'X-Delegation-Grant-Id', code: 'scope', message: `scope ${opts.delegateScope} is not delegated` }],
+        );
       }
     } else if (principal.kind === 'agent') {
-      if (!opts.agent) throw forbidden('An agent token cannot call this endpoint: agents ask before they act (POST /api/v1/authorities/check).', 'agent_token_not_allowed');
+      if (!opts.agent)
+        throw forbidden(
+          'An agent token cannot call this endpoint: agents ask before they act (POST /api/v1/authorities/check).',
+          'agent_token_not_allowed',
+        );
     } else if (!holds(principal.permissions, permission)) {
       throw forbidden(`This API token lacks the "${permission}" permission.`, 'insufficient_permissions');
     }

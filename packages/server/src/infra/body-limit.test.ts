@@ -11,7 +11,9 @@ import { ApiError } from './errors.js';
 
 const LIMIT = 1024;
 const app = new Hono();
-app.onError((err, c) => c.json({ code: err instanceof ApiError ? err.code : 'error' }, err instanceof ApiError ? (err.status as 413) : 500));
+app.onError((err, c) =>
+  c.json({ code: err instanceof ApiError ? err.code : 'error' }, err instanceof ApiError ? (err.status as 413) : 500),
+);
 app.use('*', limitBody(LIMIT));
 app.all('/echo', async (c) => c.json({ length: (await c.req.text()).length }));
 

@@ -38,4 +38,3 @@ export function limitBody(maxSize: number): MiddlewareHandler<Env> {
     return streamed(c, next);
   };
 }
-

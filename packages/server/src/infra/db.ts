@@ -66,10 +66,16 @@ export function migrate(db: Db, list: readonly Migration[], schema = 'main'): vo
         const dangling = db.pragma(`${schema}.foreign_key_check`) as { table: string; parent: string }[];
         if (dangling.length > 0) {
           const first = dangling[0]!;
-          throw new Error(`migration ${m.id} (${m.name}) leaves ${dangling.length} rows dangling (first: ${first.table} -> ${first.parent})`);
+          throw new Error(
+            `migration ${m.id} (${m.name}) leaves ${dangling.length} rows dangling (first: ${first.table} -> ${first.parent})`,
+          );
         }
       }
-      db.prepare(`INSERT INTO ${schema}.schema_migrations (id, name, applied_at) VALUES (?, ?, ?)`).run(m.id, m.name, new Date().toISOString());
+      db.prepare(`INSERT INTO ${schema}.schema_migrations (id, name, applied_at) VALUES (?, ?, ?)`).run(
+        m.id,
+        m.name,
+        new Date().toISOString(),
+      );
     });
     if (!m.rebuildsReferencedTable) {
       step();

@@ -25,9 +25,18 @@ async function errorBody(res: Response, status: number): Promise<{ message: stri
 describe('ApiError', () => {
   it('carries a stable code by status when the thrower names none', () => {
     const cases: [number, string][] = [
-      [400, 'bad_request'], [401, 'unauthorized'], [403, 'forbidden'], [404, 'not_found'], [409, 'conflict'],
-      [410, 'gone'], [413, 'payload_too_large'], [422, 'validation_failed'], [429, 'rate_limited'], [500, 'internal_error'],
-      [502, 'bad_gateway'], [503, 'unavailable'],
+      [400, 'bad_request'],
+      [401, 'unauthorized'],
+      [403, 'forbidden'],
+      [404, 'not_found'],
+      [409, 'conflict'],
+      [410, 'gone'],
+      [413, 'payload_too_large'],
+      [422, 'validation_failed'],
+      [429, 'rate_limited'],
+      [500, 'internal_error'],
+      [502, 'bad_gateway'],
+      [503, 'unavailable'],
     ];
     for (const [status, code] of cases) {
       assert.equal(new ApiError(status as never, 'x').code, code, `status ${status}`);
@@ -132,7 +141,8 @@ describe('error bodies of the server', () => {
   });
 
   it('400 for malformed JSON and a wrong content type', async () => {
-    const post = (body: string, type: string) => server.api('/api/v1/api_tokens', { method: 'POST', body, headers: { 'content-type': type } });
+    const post = (body: string, type: string) =>
+      server.api('/api/v1/api_tokens', { method: 'POST', body, headers: { 'content-type': type } });
     assert.equal((await errorBody(await post('{"api_token":', 'application/json'), 400)).code, 'malformed_json');
     assert.equal((await errorBody(await post('name=x', 'text/plain'), 400)).code, 'unsupported_content_type');
   });
@@ -152,7 +162,11 @@ describe('error bodies of the server', () => {
   });
 
   it('413 for a body above the limit', async () => {
-    const res = await server.api('/api/v1/api_tokens', { method: 'POST', body: 'x'.repeat(2 * 1024 * 1024), headers: { 'content-type': 'application/json' } });
+    const res = await server.api('/api/v1/api_tokens', {
+      method: 'POST',
+      body: 'x'.repeat(2 * 1024 * 1024),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal((await errorBody(res, 413)).code, 'payload_too_large');
   });
 });

@@ -82,8 +82,7 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string, code = 'bad_request', errors?: FieldError[], options?: ErrorOptions) =>
   new ApiError(400, message, { code, errors, ...options });
-export const unauthorized = (message = 'Missing or invalid authentication.') =>
-  new ApiError(401, message, 'unauthorized');
+export const unauthorized = (message = 'Missing or invalid authentication.') => new ApiError(401, message, 'unauthorized');
 export const forbidden = (message: string, code = 'forbidden') => new ApiError(403, message, code);
 export const notFound = (message = 'Not found.') => new ApiError(404, message, 'not_found');
 export const unprocessable = (message: string, code = 'validation_failed', errors?: FieldError[], options?: ErrorOptions) =>

@@ -12,7 +12,7 @@ describe('Idempotency-Key on API writes', () => {
 
   const createToken = (key: string, name = 'ci') =>
     server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name } }, headers: { 'idempotency-key': key } });
-  const tokenCount = () => (server.context.db.prepare('SELECT count(*) FROM api_tokens').pluck().get() as number);
+  const tokenCount = () => server.context.db.prepare('SELECT count(*) FROM api_tokens').pluck().get() as number;
 
   it('performs a retried create once and answers the retry with the first answer', async () => {
     const before = tokenCount();
@@ -28,7 +28,10 @@ describe('Idempotency-Key on API writes', () => {
   it('never stores the remembered answer in clear (it may hold a secret shown once)', async () => {
     const res = await createToken('create-ci-2', 'sealed');
     const { api_token } = (await res.json()) as { api_token: { token: string } };
-    const stored = server.context.db.prepare("SELECT body FROM idempotency_keys WHERE key LIKE '%:' || ?").pluck().get('create-ci-2') as string;
+    const stored = server.context.db
+      .prepare("SELECT body FROM idempotency_keys WHERE key LIKE '%:' || ?")
+      .pluck()
+      .get('create-ci-2') as string;
     assert.ok(stored);
     assert.equal(stored.includes(api_token.token), false);
   });
@@ -44,7 +47,8 @@ describe('Idempotency-Key on API writes', () => {
   });
 
   it('replays an error answer too, so a retry cannot turn a refusal into a success', async () => {
-    const send = () => server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: '' } }, headers: { 'idempotency-key': 'bad-body' } });
+    const send = () =>
+      server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: '' } }, headers: { 'idempotency-key': 'bad-body' } });
     const first = await send();
     assert.equal(first.status, 422);
     const retry = await send();
@@ -77,7 +81,11 @@ describe('Idempotency-Key replays stay with the credential that made them', () =
   const send = (path: string, json: unknown, key: string, headers: Record<string, string> = {}) =>
     server.api(path, { method: 'POST', json, headers: { 'idempotency-key': key, ...headers } });
   const newToken = async (permissions: string[]) => {
-    const res = await send('/api/v1/api_tokens', { api_token: { name: `other ${permissions.join(' ')}`, permissions } }, `token-${permissions.join('-')}`);
+    const res = await send(
+      '/api/v1/api_tokens',
+      { api_token: { name: `other ${permissions.join(' ')}`, permissions } },
+      `token-${permissions.join('-')}`,
+    );
     assert.equal(res.status, 201);
     return ((await res.json()) as { api_token: { token: string } }).api_token.token;
   };
@@ -101,8 +109,18 @@ describe('Idempotency-Key replays stay with the credential that made them', () =
     const other = await newToken(['read', 'write']);
     const app = server.sandbox.application_id;
     const cases = [
-      { path: `/api/v1/applications/${app}/oauth_clients`, body: { oauth_client: { name: 'Billing', client_type: 'confidential', redirect_uris: ['https://billing.example/cb'] } }, secret: (b: Json) => b.oauth_client.client_secret as string, id: (b: Json) => b.oauth_client.client_id as string },
-      { path: `/api/v1/applications/${app}/webhook_endpoints`, body: { webhook_endpoint: { url: 'https://hooks.example/in', events: ['consent.granted'] } }, secret: (b: Json) => b.webhook_endpoint.secret as string, id: (b: Json) => b.webhook_endpoint.id as string },
+      {
+        path: `/api/v1/applications/${app}/oauth_clients`,
+        body: { oauth_client: { name: 'Billing', client_type: 'confidential', redirect_uris: ['https://billing.example/cb'] } },
+        secret: (b: Json) => b.oauth_client.client_secret as string,
+        id: (b: Json) => b.oauth_client.client_id as string,
+      },
+      {
+        path: `/api/v1/applications/${app}/webhook_endpoints`,
+        body: { webhook_endpoint: { url: 'https://hooks.example/in', events: ['consent.granted'] } },
+        secret: (b: Json) => b.webhook_endpoint.secret as string,
+        id: (b: Json) => b.webhook_endpoint.id as string,
+      },
     ];
     for (const { path, body, secret, id } of cases) {
       const first = await send(path, body, `create:${path}`);
@@ -140,7 +158,9 @@ describe('Idempotency-Key replays stay with the credential that made them', () =
     const again = await send('/api/v1/data_requests', body, 'erase-me', { authorization: `Bearer ${ada.token}` });
     assert.deepEqual([first.status, again.status, replayed(again)], [201, 201, 'true']);
     assert.deepEqual(await again.json(), await first.json());
-    const other = await send('/api/v1/data_requests', { ...body, dsar_type: 'access' }, 'erase-me', { authorization: `Bearer ${ada.token}` });
+    const other = await send('/api/v1/data_requests', { ...body, dsar_type: 'access' }, 'erase-me', {
+      authorization: `Bearer ${ada.token}`,
+    });
     assert.equal(other.status, 422);
 
     const writer = await newToken(['write']);

@@ -21,13 +21,18 @@ const sorted = (values: readonly string[]) => [...values].sort().join(' ');
  */
 function credentialOf(principal: Principal): string {
   switch (principal.kind) {
-    case 'api_token': return `api_token\n${principal.tokenId}\n${sorted(principal.permissions)}`;
-    case 'publishable_key': return `publishable_key\n${principal.key}`;
-    case 'agent': return `agent\n${principal.agentId}\n${principal.grantId}\n${principal.clientId}\n${sorted(principal.scopes)}`;
+    case 'api_token':
+      return `api_token\n${principal.tokenId}\n${sorted(principal.permissions)}`;
+    case 'publishable_key':
+      return `publishable_key\n${principal.key}`;
+    case 'agent':
+      return `agent\n${principal.agentId}\n${principal.grantId}\n${principal.clientId}\n${sorted(principal.scopes)}`;
     case 'person': {
       const { delegation } = principal;
-      return [`person\n${principal.personId}\n${principal.clientId}\n${sorted(principal.scopes)}`,
-        ...(delegation ? [`${delegation.delegateId}\n${delegation.grantId}\n${sorted(delegation.scopes)}`] : [])].join('\n');
+      return [
+        `person\n${principal.personId}\n${principal.clientId}\n${sorted(principal.scopes)}`,
+        ...(delegation ? [`${delegation.delegateId}\n${delegation.grantId}\n${sorted(delegation.scopes)}`] : []),
+      ].join('\n');
     }
   }
 }
@@ -57,7 +62,10 @@ export function idempotency(ctx: ServerContext): MiddlewareHandler<Env> {
     const principal = c.get('principal');
     const accountId = principal.accountId;
     const key = `${createHash('sha256').update(credentialOf(principal)).digest('base64url')}:${given}`;
-    const requestHash = createHash('sha256').update(`${c.req.method} ${c.req.path}\n`).update(await c.req.text()).digest('hex');
+    const requestHash = createHash('sha256')
+      .update(`${c.req.method} ${c.req.path}\n`)
+      .update(await c.req.text())
+      .digest('hex');
     const now = ctx.clock.now();
     // Forgetting expired keys, reading this one and claiming it is one transaction.
     const seen = transaction(ctx.db, () => {
@@ -70,7 +78,8 @@ export function idempotency(ctx: ServerContext): MiddlewareHandler<Env> {
       if (seen.request_hash !== requestHash) {
         throw unprocessable('This Idempotency-Key was used for a different request.', 'idempotency_key_reused');
       }
-      if (seen.status === null) throw new ApiError(409, 'A request with this Idempotency-Key is still in progress.', 'idempotency_key_in_use');
+      if (seen.status === null)
+        throw new ApiError(409, 'A request with this Idempotency-Key is still in progress.', 'idempotency_key_in_use');
       c.header('Idempotent-Replayed', 'true');
       if (seen.body === null) return c.body(null, seen.status as 204);
       const body = sealer.open(seen.body, `idempotency:${accountId}:${key}`);

@@ -41,10 +41,14 @@ describe('transaction and deferred writes', () => {
   it('rolls a deferred write back with a failing transaction and keeps it queued', () => {
     db.exec('DELETE FROM log');
     deferWrite(db, 'use', log('deferred'));
-    assert.throws(() => transaction(db, () => {
-      log('own')();
-      throw new Error('refused');
-    }), /refused/);
+    assert.throws(
+      () =>
+        transaction(db, () => {
+          log('own')();
+          throw new Error('refused');
+        }),
+      /refused/,
+    );
     assert.deepEqual(rows(), []);
     flushDeferredWrites(db);
     assert.deepEqual(rows(), ['deferred']);

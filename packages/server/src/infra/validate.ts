@@ -45,23 +45,25 @@ const JSON_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/
  * malformed), so that only well-formed JSON reaches the schema (whose mismatch is a 422). Where the body is
  * optional, an empty one is read as `{}`.
  */
-export const jsonBody = (optional = false): MiddlewareHandler => async (c, next) => {
-  const type = c.req.header('content-type');
-  const text = await c.req.text();
-  if (optional && text.trim() === '') {
-    // The validator reads `{}` (it parses the cached text, and reads no body at all without a Content-Type).
-    if (type) (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}');
-    return next();
-  }
-  if (type ? !JSON_TYPE.test(type) : text !== '') throw badRequest('Content-Type must be application/json.', 'unsupported_content_type');
-  if (text === '') throw badRequest('Request body is empty; a JSON object is required.', 'malformed_json');
-  try {
-    JSON.parse(text);
-  } catch (err) {
-    throw badRequest('Request body is not valid JSON.', 'malformed_json', undefined, { cause: err });
-  }
-  await next();
-};
+export const jsonBody =
+  (optional = false): MiddlewareHandler =>
+  async (c, next) => {
+    const type = c.req.header('content-type');
+    const text = await c.req.text();
+    if (optional && text.trim() === '') {
+      // The validator reads `{}` (it parses the cached text, and reads no body at all without a Content-Type).
+      if (type) (c.req.bodyCache as { text?: Promise<string> }).text = Promise.resolve('{}');
+      return next();
+    }
+    if (type ? !JSON_TYPE.test(type) : text !== '') throw badRequest('Content-Type must be application/json.', 'unsupported_content_type');
+    if (text === '') throw badRequest('Request body is empty; a JSON object is required.', 'malformed_json');
+    try {
+      JSON.parse(text);
+    } catch (err) {
+      throw badRequest('Request body is not valid JSON.', 'malformed_json', undefined, { cause: err });
+    }
+    await next();
+  };
 
 /** Reads and validates a JSON body: malformed JSON is a 400, a shape error a 422. */
 export async function readJson<T>(c: Context, schema: Schema<T>): Promise<T> {

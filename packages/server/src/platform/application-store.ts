@@ -62,7 +62,9 @@ export function getApplication(ctx: ServerContext, accountId: string, id: string
 
 /** The account's oldest application (the default home of new flows), or undefined when it has none. */
 export function defaultApplication(ctx: ServerContext, accountId: string): ApplicationRecord | undefined {
-  const row = stmt<[string], ApplicationRow>(ctx.db, 'SELECT rowid, * FROM applications WHERE account_id = ? ORDER BY rowid LIMIT 1').get(accountId);
+  const row = stmt<[string], ApplicationRow>(ctx.db, 'SELECT rowid, * FROM applications WHERE account_id = ? ORDER BY rowid LIMIT 1').get(
+    accountId,
+  );
   return row && toRecord(ctx, row);
 }
 
@@ -85,9 +87,22 @@ export function createApplication(
   const id = newId(development ? 'tp_dev_' : `tp_${input.region ?? 'us'}_`);
   const key = `${development ? 'pk_test_' : 'pk_live_'}${randomBase62(24)}`;
   transaction(ctx.db, () => {
-    stmt(ctx.db, `INSERT INTO applications (id, account_id, name, environment, application_type, visibility, active, browser_commit_enabled, home_country, created_at, updated_at)
-                    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`)
-      .run(id, accountId, input.name, input.environment, input.application_type, input.visibility, input.browser_commit_enabled ? 1 : 0, input.home_country ?? null, now, now);
+    stmt(
+      ctx.db,
+      `INSERT INTO applications (id, account_id, name, environment, application_type, visibility, active, browser_commit_enabled, home_country, created_at, updated_at)
+                    VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      accountId,
+      input.name,
+      input.environment,
+      input.application_type,
+      input.visibility,
+      input.browser_commit_enabled ? 1 : 0,
+      input.home_country ?? null,
+      now,
+      now,
+    );
     stmt(ctx.db, 'INSERT INTO publishable_keys (key, application_id, created_at) VALUES (?, ?, ?)').run(key, id, now);
   });
   return { application: findApplication(ctx, id)!, publishable_key: key };
@@ -99,16 +114,33 @@ export function updateApplication(
   accountId: string,
   id: string,
   changes: {
-    name?: string | undefined; active?: boolean | undefined; application_type?: string | undefined; visibility?: string | undefined;
-    browser_commit_enabled?: boolean | undefined; home_country?: string | undefined;
+    name?: string | undefined;
+    active?: boolean | undefined;
+    application_type?: string | undefined;
+    visibility?: string | undefined;
+    browser_commit_enabled?: boolean | undefined;
+    home_country?: string | undefined;
   },
 ): ApplicationRecord | undefined {
   const current = getApplication(ctx, accountId, id);
   if (!current) return undefined;
   const next = { ...current, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) } as ApplicationRecord;
-  transaction(ctx.db, () => stmt(ctx.db, `UPDATE applications SET name = ?, active = ?, application_type = ?, visibility = ?, browser_commit_enabled = ?,
-      home_country = ?, updated_at = ? WHERE id = ?`)
-    .run(next.name, next.active ? 1 : 0, next.application_type, next.visibility, next.browser_commit_enabled ? 1 : 0, next.home_country, isoNow(ctx.clock), id));
+  transaction(ctx.db, () =>
+    stmt(
+      ctx.db,
+      `UPDATE applications SET name = ?, active = ?, application_type = ?, visibility = ?, browser_commit_enabled = ?,
+      home_country = ?, updated_at = ? WHERE id = ?`,
+    ).run(
+      next.name,
+      next.active ? 1 : 0,
+      next.application_type,
+      next.visibility,
+      next.browser_commit_enabled ? 1 : 0,
+      next.home_country,
+      isoNow(ctx.clock),
+      id,
+    ),
+  );
   return findApplication(ctx, id);
 }
 
@@ -118,8 +150,10 @@ export function listApplications(
   accountId: string,
   page: { limit: number; cursor?: string | undefined },
 ): { applications: Application[]; next_cursor: string | null } {
-  const rows = stmt<[string, number, number], ApplicationRow>(ctx.db, 'SELECT rowid, * FROM applications WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?')
-    .all(accountId, decodeCursor(page.cursor), page.limit + 1);
+  const rows = stmt<[string, number, number], ApplicationRow>(
+    ctx.db,
+    'SELECT rowid, * FROM applications WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?',
+  ).all(accountId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.rowid);
   return { applications: items.map((r) => toApplication(toRecord(ctx, r))), next_cursor };
 }

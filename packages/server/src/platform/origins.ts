@@ -47,9 +47,10 @@ export function parseOrigin(input: string, environment: Environment): ParsedOrig
   if (url.protocol === 'http:' && !(environment === 'development' && loopbackHosts.has(url.hostname))) {
     return {
       ok: false,
-      message: environment === 'production'
-        ? 'production applications require https origins'
-        : 'http is accepted only for localhost and 127.0.0.1; use https elsewhere',
+      message:
+        environment === 'production'
+          ? 'production applications require https origins'
+          : 'http is accepted only for localhost and 127.0.0.1; use https elsewhere',
     };
   }
   return { ok: true, origin: url.origin };
@@ -67,9 +68,12 @@ export function isAllowedOrigin(ctx: ServerContext, applicationId: string, origi
 
 /** Whether `origin` is registered for any active application (how a credential-less preflight is judged). */
 export function isAllowedForAnyApplication(ctx: ServerContext, origin: string): boolean {
-  return stmt(ctx.db,
-    'SELECT 1 FROM allowed_origins o JOIN applications a ON a.id = o.application_id WHERE o.origin = ? AND a.active = 1 LIMIT 1',
-  ).get(origin) !== undefined;
+  return (
+    stmt(
+      ctx.db,
+      'SELECT 1 FROM allowed_origins o JOIN applications a ON a.id = o.application_id WHERE o.origin = ? AND a.active = 1 LIMIT 1',
+    ).get(origin) !== undefined
+  );
 }
 
 /** Every origin registered for the application, oldest first. */

@@ -16,14 +16,21 @@ before(async () => {
 });
 after(() => server.dispose());
 
-async function call(path: string, init: { method?: string; json?: unknown; headers?: Record<string, string> } = {}): Promise<{ status: number; body: Json }> {
-  const res = await server.api(path, { method: init.method ?? (init.json === undefined ? 'GET' : 'POST'), ...(init.headers ? { headers: init.headers } : {}),
-    ...(init.json === undefined ? {} : { json: init.json }) });
+async function call(
+  path: string,
+  init: { method?: string; json?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: Json }> {
+  const res = await server.api(path, {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    ...(init.headers ? { headers: init.headers } : {}),
+    ...(init.json === undefined ? {} : { json: init.json }),
+  });
   return { status: res.status, body: (await res.json()) as Json };
 }
 
 const create = async (json: Json, headers?: Record<string, string>) => call(base, { json, ...(headers ? { headers } : {}) });
-const act = (id: string, action: string, headers?: Record<string, string>) => call(`${base}/${id}/${action}`, { method: 'POST', ...(headers ? { headers } : {}) });
+const act = (id: string, action: string, headers?: Record<string, string>) =>
+  call(`${base}/${id}/${action}`, { method: 'POST', ...(headers ? { headers } : {}) });
 
 async function newToken(permissions: string[]): Promise<string> {
   const res = await call('/api/v1/api_tokens', { json: { api_token: { name: permissions.join('+'), permissions } } });
@@ -31,9 +38,14 @@ async function newToken(permissions: string[]): Promise<string> {
   return res.body.api_token.token as string;
 }
 
-async function newClient(applicationId = server.sandbox.application_id, headers?: Record<string, string>, uri = 'https://agent.example/cb'): Promise<string> {
+async function newClient(
+  applicationId = server.sandbox.application_id,
+  headers?: Record<string, string>,
+  uri = 'https://agent.example/cb',
+): Promise<string> {
   const res = await call(`/api/v1/applications/${applicationId}/oauth_clients`, {
-    json: { oauth_client: { name: 'Agent runtime', client_type: 'confidential', redirect_uris: [uri] } }, ...(headers ? { headers } : {}),
+    json: { oauth_client: { name: 'Agent runtime', client_type: 'confidential', redirect_uris: [uri] } },
+    ...(headers ? { headers } : {}),
   });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return res.body.oauth_client.client_id as string;
@@ -53,10 +65,22 @@ describe('agent identities', () => {
     assert.equal(created.status, 201, JSON.stringify(created.body));
     const agent = created.body.agent_identity;
     assert.match(agent.id, /^agt_dev_[A-Za-z0-9]{16}$/);
-    assert.deepEqual({ ...agent, id: undefined, created_at: undefined, updated_at: undefined }, {
-      id: undefined, display_name: 'Travel assistant', agent_type: 'assistant', status: 'active', delegation_grant_id: null,
-      oauth_application_id: null, metadata: {}, created_at: undefined, updated_at: undefined, suspended_at: null, revoked_at: null,
-    });
+    assert.deepEqual(
+      { ...agent, id: undefined, created_at: undefined, updated_at: undefined },
+      {
+        id: undefined,
+        display_name: 'Travel assistant',
+        agent_type: 'assistant',
+        status: 'active',
+        delegation_grant_id: null,
+        oauth_application_id: null,
+        metadata: {},
+        created_at: undefined,
+        updated_at: undefined,
+        suspended_at: null,
+        revoked_at: null,
+      },
+    );
     assert.equal(agent.created_at, agent.updated_at);
     const read = await call(`${base}/${agent.id}`);
     assert.equal(read.status, 200);
@@ -85,8 +109,11 @@ describe('agent identities', () => {
   });
 
   it('drops a __proto__ key from metadata rather than let it become a prototype', async () => {
-    const res = await server.api(base, { method: 'POST', headers: { 'content-type': 'application/json' },
-      body: '{"display_name":"Proto","metadata":{"__proto__":{"polluted":true},"kept":1}}' });
+    const res = await server.api(base, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"display_name":"Proto","metadata":{"__proto__":{"polluted":true},"kept":1}}',
+    });
     assert.equal(res.status, 201);
     const { agent_identity: agent } = (await res.json()) as Json;
     assert.deepEqual(agent.metadata, { kept: 1 });
@@ -96,7 +123,10 @@ describe('agent identities', () => {
 
   it('refuses an oauth_application_id that is not a live OAuth client of the account, naming the field', async () => {
     const deleted = await newClient();
-    assert.equal((await server.api(`/api/v1/applications/${server.sandbox.application_id}/oauth_clients/${deleted}`, { method: 'DELETE' })).status, 204);
+    assert.equal(
+      (await server.api(`/api/v1/applications/${server.sandbox.application_id}/oauth_clients/${deleted}`, { method: 'DELETE' })).status,
+      204,
+    );
     for (const value of ['oc_doesnotexist000000000', server.sandbox.application_id, deleted, 'x']) {
       const res = await create({ display_name: 'A', oauth_application_id: value });
       assert.equal(res.status, 422, value);
@@ -107,7 +137,8 @@ describe('agent identities', () => {
 
   it('pages through the list with the cursor (no repeats, no gaps) and filters by status', async () => {
     const made: string[] = [];
-    for (let i = 0; i < 5; i += 1) made.push((await create({ display_name: `Pager ${i}`, agent_type: 'workflow' })).body.agent_identity.id as string);
+    for (let i = 0; i < 5; i += 1)
+      made.push((await create({ display_name: `Pager ${i}`, agent_type: 'workflow' })).body.agent_identity.id as string);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -120,14 +151,23 @@ describe('agent identities', () => {
       pages += 1;
     } while (cursor && pages < 50);
     assert.equal(new Set(seen).size, seen.length);
-    assert.deepEqual(seen.filter((id) => made.includes(id)), made);
+    assert.deepEqual(
+      seen.filter((id) => made.includes(id)),
+      made,
+    );
 
     await act(made[0]!, 'suspend');
     await act(made[1]!, 'revoke');
     const suspended = await call(`${base}?status=suspended&limit=100`);
-    assert.deepEqual(suspended.body.agent_identities.map((a: Json) => a.id), [made[0]]);
+    assert.deepEqual(
+      suspended.body.agent_identities.map((a: Json) => a.id),
+      [made[0]],
+    );
     const revoked = await call(`${base}?status=revoked&limit=100`);
-    assert.deepEqual(revoked.body.agent_identities.map((a: Json) => a.id), [made[1]]);
+    assert.deepEqual(
+      revoked.body.agent_identities.map((a: Json) => a.id),
+      [made[1]],
+    );
     const active = await call(`${base}?status=active&limit=100`);
     assert.ok(active.body.agent_identities.every((a: Json) => a.status === 'active'));
     assert.equal((await call(`${base}?status=paused`)).status, 400);
@@ -160,19 +200,31 @@ describe('agent identities', () => {
     assert.ok(revoked.body.agent_identity.revoked_at);
     assert.deepEqual((await act(id, 'revoke')).body, revoked.body);
 
-    for (const [action, to] of [['resume', 'active'], ['suspend', 'suspended']] as const) {
+    for (const [action, to] of [
+      ['resume', 'active'],
+      ['suspend', 'suspended'],
+    ] as const) {
       const res = await act(id, action);
       assert.equal(res.status, 409, action);
       assert.equal(res.body.code, 'invalid_transition');
       assert.match(res.body.message, new RegExp(`from revoked to ${to}`));
-      assert.deepEqual(res.body.errors.map((e: Json) => e.path), ['status']);
+      assert.deepEqual(
+        res.body.errors.map((e: Json) => e.path),
+        ['status'],
+      );
     }
     assert.equal((await call(`${base}/${id}`)).body.agent_identity.status, 'revoked');
 
     // One activity event per change, none for the repeats or the refusals.
     const changes = (await Promise.all(['suspended', 'resumed', 'revoked'].map((t) => activity(`agent_identity.${t}`))))
-      .flat().filter((e) => e.data.agent_identity_id === id).map((e) => `${e.type}:${e.data.from}>${e.data.to}`);
-    assert.deepEqual(changes.sort(), ['agent_identity.resumed:suspended>active', 'agent_identity.revoked:active>revoked', 'agent_identity.suspended:active>suspended']);
+      .flat()
+      .filter((e) => e.data.agent_identity_id === id)
+      .map((e) => `${e.type}:${e.data.from}>${e.data.to}`);
+    assert.deepEqual(changes.sort(), [
+      'agent_identity.resumed:suspended>active',
+      'agent_identity.revoked:active>revoked',
+      'agent_identity.suspended:active>suspended',
+    ]);
   });
 
   it('revokes a suspended identity directly', async () => {
@@ -191,7 +243,10 @@ describe('agent identities', () => {
                 VALUES ('tp_dev_agentsother', 'acct_agents_other', 'Theirs', 'development', ?, ?)`).run(now, now);
     const theirToken = newSecret();
     db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at)
-                VALUES ('api_token_agents_other', 'acct_agents_other', 'Theirs', '["read","write"]', ?, ?)`).run(hashSecret(theirToken), now);
+                VALUES ('api_token_agents_other', 'acct_agents_other', 'Theirs', '["read","write"]', ?, ?)`).run(
+      hashSecret(theirToken),
+      now,
+    );
     const theirs = { authorization: `Bearer ${theirToken}` };
 
     const theirClient = await newClient('tp_dev_agentsother', theirs);
@@ -205,7 +260,10 @@ describe('agent identities', () => {
     const ours = await call(`${base}?limit=100`);
     assert.ok(!ours.body.agent_identities.some((a: Json) => a.id === theirId));
     const theirList = await call(`${base}?limit=100`, { headers: theirs });
-    assert.deepEqual(theirList.body.agent_identities.map((a: Json) => a.id), [theirId]);
+    assert.deepEqual(
+      theirList.body.agent_identities.map((a: Json) => a.id),
+      [theirId],
+    );
 
     const borrowed = await create({ display_name: 'Borrowing', oauth_application_id: theirClient });
     assert.equal(borrowed.status, 422);
@@ -228,8 +286,17 @@ describe('agent identities', () => {
     assert.equal((await act(id, 'suspend', writer)).status, 200);
 
     const pk = { 'x-publishable-key': server.sandbox.publishable_key };
-    for (const [method, path] of [['GET', base], ['POST', base], ['GET', `${base}/${id}`], ['POST', `${base}/${id}/revoke`]] as const) {
-      const res = await fetch(server.url + path, { method, headers: { ...pk, 'content-type': 'application/json' }, ...(method === 'POST' ? { body: '{"display_name":"x"}' } : {}) });
+    for (const [method, path] of [
+      ['GET', base],
+      ['POST', base],
+      ['GET', `${base}/${id}`],
+      ['POST', `${base}/${id}/revoke`],
+    ] as const) {
+      const res = await fetch(server.url + path, {
+        method,
+        headers: { ...pk, 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: '{"display_name":"x"}' } : {}),
+      });
       assert.equal(res.status, 403, `${method} ${path}`);
       assert.equal(((await res.json()) as Json).code, 'publishable_key_not_allowed');
     }
@@ -240,7 +307,12 @@ describe('agent identities', () => {
     const { id } = (await create({ display_name: 'Not for people' })).body.agent_identity as Json;
     const person = { authorization: `Bearer ${await personToken()}` };
     assert.equal((await call('/api/v1/me', { headers: person })).body.kind, 'person');
-    for (const [path, json] of [[base, undefined], [base, { display_name: 'x' }], [`${base}/${id}`, undefined], [`${base}/${id}/suspend`, {}]] as const) {
+    for (const [path, json] of [
+      [base, undefined],
+      [base, { display_name: 'x' }],
+      [`${base}/${id}`, undefined],
+      [`${base}/${id}/suspend`, {}],
+    ] as const) {
       const res = await call(path, { headers: person, ...(json === undefined ? {} : { json }) });
       assert.equal(res.status, 403, path);
       assert.equal(res.body.code, 'person_token_not_allowed');

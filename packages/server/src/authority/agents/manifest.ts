@@ -31,7 +31,10 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
  * `metadata` (`capabilities` as an array of strings, `operator_name`, `privacy_policy_url`, `data_storage`,
  * `retention_period`); scopes and capabilities are sorted, so the digest does not depend on their order.
  */
-export function capabilityManifestOf(agent: Pick<AgentIdentityRecord, 'agent_type' | 'display_name' | 'metadata'>, delegatedScopes: readonly string[]): CapabilityManifest {
+export function capabilityManifestOf(
+  agent: Pick<AgentIdentityRecord, 'agent_type' | 'display_name' | 'metadata'>,
+  delegatedScopes: readonly string[],
+): CapabilityManifest {
   const meta = agent.metadata;
   const capabilities = Array.isArray(meta.capabilities) ? meta.capabilities.filter((c): c is string => typeof c === 'string') : [];
   return {
@@ -100,7 +103,11 @@ export function pinCapabilityManifest(
     const agent = findAgentIdentity(ctx, agentId);
     if (!agent) throw new Error(`agent identity ${agentId} vanished`);
     if (agent.status === 'revoked') {
-      throw new ApiError(409, `Agent identity ${agent.id} is revoked: it declares no new capability manifest (its pinned versions stay published).`, 'agent_revoked');
+      throw new ApiError(
+        409,
+        `Agent identity ${agent.id} is revoked: it declares no new capability manifest (its pinned versions stay published).`,
+        'agent_revoked',
+      );
     }
     const manifest = capabilityManifestOf(agent, delegatedScopes);
     const text = jcs(manifest);
@@ -109,11 +116,19 @@ export function pinCapabilityManifest(
     if (latest?.digest === digest) return { pinned: toPinned(latest), created: false };
     const version = (latest?.version ?? 0) + 1;
     const pinnedAt = isoNow(ctx.clock);
-    stmt(ctx.db, 'INSERT INTO agent_manifests (agent_id, version, manifest, digest, pinned_at) VALUES (?, ?, ?, ?, ?)')
-      .run(agent.id, version, text, digest, pinnedAt);
+    stmt(ctx.db, 'INSERT INTO agent_manifests (agent_id, version, manifest, digest, pinned_at) VALUES (?, ?, ?, ?, ?)').run(
+      agent.id,
+      version,
+      text,
+      digest,
+      pinnedAt,
+    );
     if (agent.application_id) {
       recordActivity(ctx, agent.application_id, 'agent_identity.manifest_pinned', {
-        agent_identity_id: agent.id, version, digest, api_token_id: actor.api_token_id ?? null,
+        agent_identity_id: agent.id,
+        version,
+        digest,
+        api_token_id: actor.api_token_id ?? null,
       });
     }
     return { pinned: { agent_id: agent.id, version, manifest, digest, pinned_at: pinnedAt }, created: true };
@@ -122,13 +137,18 @@ export function pinCapabilityManifest(
 
 /** The agent's pinned version `version`, or undefined. */
 export function findPinnedManifest(ctx: ServerContext, agentId: string, version: number): PinnedManifest | undefined {
-  const row = stmt<[string, number], ManifestRow>(ctx.db, 'SELECT * FROM agent_manifests WHERE agent_id = ? AND version = ?').get(agentId, version);
+  const row = stmt<[string, number], ManifestRow>(ctx.db, 'SELECT * FROM agent_manifests WHERE agent_id = ? AND version = ?').get(
+    agentId,
+    version,
+  );
   return row && toPinned(row);
 }
 
 /** Every pinned version of the agent, oldest first. */
 export function allPinnedManifests(ctx: ServerContext, agentId: string): PinnedManifest[] {
-  return stmt<[string], ManifestRow>(ctx.db, 'SELECT * FROM agent_manifests WHERE agent_id = ? ORDER BY version').all(agentId).map(toPinned);
+  return stmt<[string], ManifestRow>(ctx.db, 'SELECT * FROM agent_manifests WHERE agent_id = ? ORDER BY version')
+    .all(agentId)
+    .map(toPinned);
 }
 
 /** A page of the agent's pinned versions, oldest first. */
@@ -137,8 +157,10 @@ export function listPinnedManifests(
   agentId: string,
   page: { limit: number; cursor?: string | undefined },
 ): { capability_manifests: PinnedManifest[]; next_cursor: string | null } {
-  const rows = stmt<[string, number, number], ManifestRow>(ctx.db, 'SELECT * FROM agent_manifests WHERE agent_id = ? AND version > ? ORDER BY version LIMIT ?')
-    .all(agentId, decodeCursor(page.cursor), page.limit + 1);
+  const rows = stmt<[string, number, number], ManifestRow>(
+    ctx.db,
+    'SELECT * FROM agent_manifests WHERE agent_id = ? AND version > ? ORDER BY version LIMIT ?',
+  ).all(agentId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.version);
   return { capability_manifests: items.map(toPinned), next_cursor };
 }

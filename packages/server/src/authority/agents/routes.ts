@@ -45,27 +45,53 @@ function actorOf(c: Context<Env>): AgentActor {
 
 /** `GET|POST /api/v1/agent_identities`, `GET …/{id}`, `POST …/{id}/suspend|resume|revoke`, `GET|POST …/{id}/manifests`. */
 export const agentIdentityRoutes = routes((app, ctx) => {
-  route(app, {
-    method: 'get', path: BASE, summary: "List the account's agent identities, oldest first", tag,
-    permission: 'read', query: agentIdentityListQuery,
-    response: { status: 200, description: 'A page of agent identities', schema: agentIdentityList }, errors: [400],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor, status } }) =>
-    c.json(listAgentIdentities(ctx, c.get('principal').accountId, { limit, cursor, status })));
+  route(
+    app,
+    {
+      method: 'get',
+      path: BASE,
+      summary: "List the account's agent identities, oldest first",
+      tag,
+      permission: 'read',
+      query: agentIdentityListQuery,
+      response: { status: 200, description: 'A page of agent identities', schema: agentIdentityList },
+      errors: [400],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor, status } }) =>
+      c.json(listAgentIdentities(ctx, c.get('principal').accountId, { limit, cursor, status })),
+  );
 
-  route(app, {
-    method: 'post', path: BASE, summary: 'Register an agent identity, optionally linked to one of the account\'s OAuth clients', tag,
-    permission: 'write', body: createAgentIdentityRequest,
-    response: { status: 201, description: 'The agent identity, active', schema: agentIdentityEnvelope }, errors: [422],
-  }, (c, { body }) => {
-    const agent = createAgentIdentity(ctx, c.get('principal').accountId, body, actorOf(c));
-    return c.json({ agent_identity: toAgentIdentity(agent) }, 201);
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: BASE,
+      summary: "Register an agent identity, optionally linked to one of the account's OAuth clients",
+      tag,
+      permission: 'write',
+      body: createAgentIdentityRequest,
+      response: { status: 201, description: 'The agent identity, active', schema: agentIdentityEnvelope },
+      errors: [422],
+    },
+    (c, { body }) => {
+      const agent = createAgentIdentity(ctx, c.get('principal').accountId, body, actorOf(c));
+      return c.json({ agent_identity: toAgentIdentity(agent) }, 201);
+    },
+  );
 
-  route(app, {
-    method: 'get', path: `${BASE}/{id}`, summary: 'Read an agent identity', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The agent identity', schema: agentIdentityEnvelope }, errors: [404],
-  }, (c) => c.json({ agent_identity: toAgentIdentity(owned(ctx, c)) }));
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${BASE}/{id}`,
+      summary: 'Read an agent identity',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The agent identity', schema: agentIdentityEnvelope },
+      errors: [404],
+    },
+    (c) => c.json({ agent_identity: toAgentIdentity(owned(ctx, c)) }),
+  );
 
   const stateChanges: [AgentAction, string][] = [
     ['suspend', 'Suspend an active agent identity (409 invalid_transition when revoked)'],
@@ -73,15 +99,26 @@ export const agentIdentityRoutes = routes((app, ctx) => {
     ['revoke', 'Revoke an agent identity for good'],
   ];
   for (const [action, summary] of stateChanges) {
-    route(app, {
-      method: 'post', path: `${BASE}/{id}/${action}`, summary, tag,
-      permission: 'write',
-      response: { status: 200, description: 'The agent identity in its new status (unchanged when it already had it)', schema: agentIdentityEnvelope },
-      errors: [404, 409],
-    }, (c) => {
-      const agent = changeAgentIdentityStatus(ctx, owned(ctx, c), action, actorOf(c));
-      return c.json({ agent_identity: toAgentIdentity(agent) });
-    });
+    route(
+      app,
+      {
+        method: 'post',
+        path: `${BASE}/{id}/${action}`,
+        summary,
+        tag,
+        permission: 'write',
+        response: {
+          status: 200,
+          description: 'The agent identity in its new status (unchanged when it already had it)',
+          schema: agentIdentityEnvelope,
+        },
+        errors: [404, 409],
+      },
+      (c) => {
+        const agent = changeAgentIdentityStatus(ctx, owned(ctx, c), action, actorOf(c));
+        return c.json({ agent_identity: toAgentIdentity(agent) });
+      },
+    );
   }
 
   manifestRoutes(app, ctx);
@@ -90,28 +127,46 @@ export const agentIdentityRoutes = routes((app, ctx) => {
 /** `GET|POST /api/v1/agent_identities/{id}/manifests`: an agent's pinned capability manifest versions. */
 function manifestRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   // Pinning freezes the manifest as the agent is now; an identical manifest pins nothing (200 with the latest).
-  route(app, {
-    method: 'post', path: `${BASE}/{id}/manifests`,
-    summary: "Pin the agent's capability manifest as it is now (name, type, the operator's declarations in metadata) with the scopes it is declared to request, as its next version",
-    tag, permission: 'write', body: pinCapabilityManifestRequest,
-    response: {
-      status: 201,
-      description: 'The new version, frozen, with its digest (sha256 over the RFC 8785 JSON of manifest), published at /.well-known/transparency/agents/{id}/manifests/{version}. 200 with the latest version when the manifest is identical to it. 409 agent_revoked for a revoked agent.',
-      schema: capabilityManifestEnvelope,
+  route(
+    app,
+    {
+      method: 'post',
+      path: `${BASE}/{id}/manifests`,
+      summary:
+        "Pin the agent's capability manifest as it is now (name, type, the operator's declarations in metadata) with the scopes it is declared to request, as its next version",
+      tag,
+      permission: 'write',
+      body: pinCapabilityManifestRequest,
+      response: {
+        status: 201,
+        description:
+          'The new version, frozen, with its digest (sha256 over the RFC 8785 JSON of manifest), published at /.well-known/transparency/agents/{id}/manifests/{version}. 200 with the latest version when the manifest is identical to it. 409 agent_revoked for a revoked agent.',
+        schema: capabilityManifestEnvelope,
+      },
+      errors: [404, 409],
     },
-    errors: [404, 409],
-  }, (c, { body: { delegated_scopes } }) => {
-    const agent = owned(ctx, c);
-    const { pinned, created } = pinCapabilityManifest(ctx, agent.id, delegated_scopes, actorOf(c));
-    return c.json({ capability_manifest: pinned }, created ? 201 : 200);
-  });
+    (c, { body: { delegated_scopes } }) => {
+      const agent = owned(ctx, c);
+      const { pinned, created } = pinCapabilityManifest(ctx, agent.id, delegated_scopes, actorOf(c));
+      return c.json({ capability_manifest: pinned }, created ? 201 : 200);
+    },
+  );
 
-  route(app, {
-    method: 'get', path: `${BASE}/{id}/manifests`, summary: "List the agent's pinned capability manifest versions, oldest first", tag,
-    permission: 'read', query: capabilityManifestListQuery,
-    response: { status: 200, description: 'A page of pinned versions', schema: capabilityManifestList }, errors: [400, 404],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
-    const agent = owned(ctx, c);
-    return c.json(listPinnedManifests(ctx, agent.id, { limit, cursor }));
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${BASE}/{id}/manifests`,
+      summary: "List the agent's pinned capability manifest versions, oldest first",
+      tag,
+      permission: 'read',
+      query: capabilityManifestListQuery,
+      response: { status: 200, description: 'A page of pinned versions', schema: capabilityManifestList },
+      errors: [400, 404],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
+      const agent = owned(ctx, c);
+      return c.json(listPinnedManifests(ctx, agent.id, { limit, cursor }));
+    },
+  );
 }

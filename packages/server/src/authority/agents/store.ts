@@ -93,16 +93,23 @@ export function getAgentIdentity(ctx: ServerContext, accountId: string, id: stri
 export function createAgentIdentity(
   ctx: ServerContext,
   accountId: string,
-  input: { display_name: string; agent_type?: AgentType | undefined; metadata?: Record<string, unknown> | undefined; oauth_application_id?: string | undefined },
+  input: {
+    display_name: string;
+    agent_type?: AgentType | undefined;
+    metadata?: Record<string, unknown> | undefined;
+    oauth_application_id?: string | undefined;
+  },
   actor: AgentActor = {},
 ): AgentIdentityRecord {
   let applicationId: string | null;
   if (input.oauth_application_id !== undefined) {
     const client = findClient(ctx, input.oauth_application_id);
     if (!client || client.account_id !== accountId) {
-      throw unprocessable('oauth_application_id must be the client_id (oc_...) of an OAuth client of one of your applications.', 'validation_failed', [
-        { path: 'oauth_application_id', code: 'unknown_oauth_client', message: 'names no OAuth client of this account' },
-      ]);
+      throw unprocessable(
+        'oauth_application_id must be the client_id (oc_...) of an OAuth client of one of your applications.',
+        'validation_failed',
+        [{ path: 'oauth_application_id', code: 'unknown_oauth_client', message: 'names no OAuth client of this account' }],
+      );
     }
     applicationId = client.application_id;
   } else {
@@ -112,12 +119,27 @@ export function createAgentIdentity(
   const now = isoNow(ctx.clock);
   const agentType = input.agent_type ?? 'assistant';
   transaction(ctx.db, () => {
-    stmt(ctx.db, `INSERT INTO agent_identities (id, account_id, application_id, display_name, agent_type, status, delegation_grant_id,
-      oauth_client_id, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', NULL, ?, ?, ?, ?)`)
-      .run(id, accountId, applicationId, input.display_name, agentType, input.oauth_application_id ?? null, JSON.stringify(input.metadata ?? {}), now, now);
+    stmt(
+      ctx.db,
+      `INSERT INTO agent_identities (id, account_id, application_id, display_name, agent_type, status, delegation_grant_id,
+      oauth_client_id, metadata, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'active', NULL, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      accountId,
+      applicationId,
+      input.display_name,
+      agentType,
+      input.oauth_application_id ?? null,
+      JSON.stringify(input.metadata ?? {}),
+      now,
+      now,
+    );
     if (applicationId) {
       recordActivity(ctx, applicationId, 'agent_identity.created', {
-        agent_identity_id: id, agent_type: agentType, oauth_application_id: input.oauth_application_id ?? null, api_token_id: actor.api_token_id ?? null,
+        agent_identity_id: id,
+        agent_type: agentType,
+        oauth_application_id: input.oauth_application_id ?? null,
+        api_token_id: actor.api_token_id ?? null,
       });
     }
   });
@@ -131,9 +153,10 @@ export function listAgentIdentities(
   page: { limit: number; cursor?: string | undefined; status?: AgentIdentityStatus | undefined },
 ): { agent_identities: AgentIdentity[]; next_cursor: string | null } {
   const status = page.status ?? null;
-  const rows = stmt<[string, number, string | null, string | null, number], AgentRow>(ctx.db,
-    'SELECT * FROM agent_identities WHERE account_id = ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?')
-    .all(accountId, decodeCursor(page.cursor), status, status, page.limit + 1);
+  const rows = stmt<[string, number, string | null, string | null, number], AgentRow>(
+    ctx.db,
+    'SELECT * FROM agent_identities WHERE account_id = ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?',
+  ).all(accountId, decodeCursor(page.cursor), status, status, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { agent_identities: items.map((r) => toAgentIdentity(toRecord(r))), next_cursor };
 }
@@ -142,7 +165,12 @@ export function listAgentIdentities(
  * Suspends, resumes or revokes `agent` (one the caller already owns) and records the change as activity. A repeat
  * of the status it already has answers it unchanged; a move out of `revoked` is 409 `invalid_transition`.
  */
-export function changeAgentIdentityStatus(ctx: ServerContext, agent: AgentIdentityRecord, action: AgentAction, actor: AgentActor = {}): AgentIdentityRecord {
+export function changeAgentIdentityStatus(
+  ctx: ServerContext,
+  agent: AgentIdentityRecord,
+  action: AgentAction,
+  actor: AgentActor = {},
+): AgentIdentityRecord {
   const move = moves[action];
   return transaction(ctx.db, () => {
     // Read again inside the transaction: the status the decision rests on is the one the update replaces.
@@ -156,13 +184,18 @@ export function changeAgentIdentityStatus(ctx: ServerContext, agent: AgentIdenti
       ]);
     }
     const now = isoNow(ctx.clock);
-    stmt(ctx.db, `UPDATE agent_identities SET status = ?, updated_at = ?,
+    stmt(
+      ctx.db,
+      `UPDATE agent_identities SET status = ?, updated_at = ?,
       suspended_at = CASE WHEN ? = 'suspended' THEN ? WHEN ? = 'active' THEN NULL ELSE suspended_at END,
-      revoked_at = CASE WHEN ? = 'revoked' THEN ? ELSE revoked_at END WHERE id = ?`)
-      .run(move.to, now, move.to, now, move.to, move.to, now, current.id);
+      revoked_at = CASE WHEN ? = 'revoked' THEN ? ELSE revoked_at END WHERE id = ?`,
+    ).run(move.to, now, move.to, now, move.to, move.to, now, current.id);
     if (current.application_id) {
       recordActivity(ctx, current.application_id, move.event, {
-        agent_identity_id: current.id, from: current.status, to: move.to, api_token_id: actor.api_token_id ?? null,
+        agent_identity_id: current.id,
+        from: current.status,
+        to: move.to,
+        api_token_id: actor.api_token_id ?? null,
       });
     }
     return findAgentIdentity(ctx, current.id)!;

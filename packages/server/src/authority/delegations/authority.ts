@@ -12,7 +12,15 @@ import { stmt } from '../../infra/db.js';
 import { ApiError, notFound, unprocessable } from '../../infra/errors.js';
 import { newId } from '../../infra/ids.js';
 import { transaction } from '../../infra/transaction.js';
-import { escalationAllowed, failedBounds, missingFields, triggerOf, type AncestorAllowance, type BoundFailure, type CheckState } from './bounds.js';
+import {
+  escalationAllowed,
+  failedBounds,
+  missingFields,
+  triggerOf,
+  type AncestorAllowance,
+  type BoundFailure,
+  type CheckState,
+} from './bounds.js';
 import { ESCALATION_USE_SECONDS, actionOf, escalationStatusAt, findEscalationRow, liftsOf, toEscalation } from './escalation-store.js';
 import { openEscalation } from './escalations.js';
 import { findGrant, termsOf, type GrantRecord } from './grants.js';
@@ -48,37 +56,69 @@ function proposalOf(input: Omit<AuthorityCheckRequest, 'escalation_id'>): Propos
 function requireBoundFields(grant: GrantRecord, action: ProposedAction): void {
   const missing = missingFields(termsOf(grant), action);
   if (missing.length === 0) return;
-  throw unprocessable(missing.map((m) => m.message).join(' '), 'validation_failed',
-    missing.map((m) => ({ path: m.path, code: 'required_by_bound', message: m.message })));
+  throw unprocessable(
+    missing.map((m) => m.message).join(' '),
+    'validation_failed',
+    missing.map((m) => ({ path: m.path, code: 'required_by_bound', message: m.message })),
+  );
 }
 
 /** The refusal of an action beyond `failure`'s bound. */
 export function boundExceeded(failure: Pick<BoundFailure, 'bound' | 'path' | 'message'>, extra = ''): ApiError {
-  return new ApiError(403, `${failure.message}${extra}`, 'bound_exceeded', [{ path: failure.path, code: failure.bound, message: failure.message }]);
+  return new ApiError(403, `${failure.message}${extra}`, 'bound_exceeded', [
+    { path: failure.path, code: failure.bound, message: failure.message },
+  ]);
 }
 
-function recordAction(ctx: ServerContext, agent: AgentPrincipal, action: ProposedAction, outcome: 'allowed' | 'denied' | 'escalated',
-  bound: string | null, escalationId: string | null): string {
+function recordAction(
+  ctx: ServerContext,
+  agent: AgentPrincipal,
+  action: ProposedAction,
+  outcome: 'allowed' | 'denied' | 'escalated',
+  bound: string | null,
+  escalationId: string | null,
+): string {
   const id = newId('act_', 20);
   const now = ctx.clock.now();
-  stmt(ctx.db, `INSERT INTO authority_actions (id, grant_id, agent_id, day, outcome, bound, scope, action, value, currency, jurisdiction, escalation_id, at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, agent.grantId, agent.agentId, dayOf(now), outcome, bound, action.scope, action.action,
-    action.value, action.currency, action.jurisdiction, escalationId, isoNow(ctx.clock));
+  stmt(
+    ctx.db,
+    `INSERT INTO authority_actions (id, grant_id, agent_id, day, outcome, bound, scope, action, value, currency, jurisdiction, escalation_id, at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    id,
+    agent.grantId,
+    agent.agentId,
+    dayOf(now),
+    outcome,
+    bound,
+    action.scope,
+    action.action,
+    action.value,
+    action.currency,
+    action.jurisdiction,
+    escalationId,
+    isoNow(ctx.clock),
+  );
   return id;
 }
 
 /** Actions allowed today under `grantId` and every grant made under it, at any depth. */
 function allowedToday(ctx: ServerContext, grantId: string): number {
-  return stmt<[string, string], number>(ctx.db, `WITH RECURSIVE sub(id) AS (SELECT ? UNION SELECT g.id FROM delegation_grants g JOIN sub ON g.parent_grant_id = sub.id)
-    SELECT COUNT(*) FROM authority_actions WHERE day = ? AND outcome = 'allowed' AND grant_id IN (SELECT id FROM sub)`)
-    .pluck().get(grantId, dayOf(ctx.clock.now())) as unknown as number;
+  return stmt<[string, string], number>(
+    ctx.db,
+    `WITH RECURSIVE sub(id) AS (SELECT ? UNION SELECT g.id FROM delegation_grants g JOIN sub ON g.parent_grant_id = sub.id)
+    SELECT COUNT(*) FROM authority_actions WHERE day = ? AND outcome = 'allowed' AND grant_id IN (SELECT id FROM sub)`,
+  )
+    .pluck()
+    .get(grantId, dayOf(ctx.clock.now())) as unknown as number;
 }
 
 /** The daily allowances of the grants above `grant` (nearest first), each with what was allowed today under it. */
 function ancestorAllowances(ctx: ServerContext, grant: GrantRecord): AncestorAllowance[] {
   const out: AncestorAllowance[] = [];
   for (let at = grant.parent_grant_id ? findGrant(ctx, grant.parent_grant_id) : undefined, hops = 0; at && hops < 32; hops += 1) {
-    if (at.max_actions_per_day !== null) out.push({ grant_id: at.id, max_actions_per_day: at.max_actions_per_day, allowed_today: allowedToday(ctx, at.id) });
+    if (at.max_actions_per_day !== null)
+      out.push({ grant_id: at.id, max_actions_per_day: at.max_actions_per_day, allowed_today: allowedToday(ctx, at.id) });
     at = at.parent_grant_id ? findGrant(ctx, at.parent_grant_id) : undefined;
   }
   return out;
@@ -101,17 +141,33 @@ function remainingToday(ctx: ServerContext, grant: GrantRecord): number | null {
   return left.length === 0 ? null : Math.max(0, Math.min(...left));
 }
 
-function exercised(ctx: ServerContext, agent: AgentPrincipal, grant: GrantRecord, action: ProposedAction, escalationId: string | null): AuthorityCheck {
+function exercised(
+  ctx: ServerContext,
+  agent: AgentPrincipal,
+  grant: GrantRecord,
+  action: ProposedAction,
+  escalationId: string | null,
+): AuthorityCheck {
   const actionId = recordAction(ctx, agent, action, 'allowed', null, escalationId);
   appendAuditEvent(ctx, {
-    applicationId: grant.application_id, type: 'authority.exercised',
+    applicationId: grant.application_id,
+    type: 'authority.exercised',
     data: {
-      action_id: actionId, delegation_grant_id: grant.id, agent_identity_id: agent.agentId, scope: action.scope, action: action.action,
-      value: action.value, currency: action.currency, jurisdiction: action.jurisdiction, escalation_id: escalationId,
+      action_id: actionId,
+      delegation_grant_id: grant.id,
+      agent_identity_id: agent.agentId,
+      scope: action.scope,
+      action: action.action,
+      value: action.value,
+      currency: action.currency,
+      jurisdiction: action.jurisdiction,
+      escalation_id: escalationId,
     },
   });
   return {
-    outcome: 'allowed', action, delegation_grant_id: grant.id,
+    outcome: 'allowed',
+    action,
+    delegation_grant_id: grant.id,
     remaining_today: remainingToday(ctx, grant),
     checked_at: isoNow(ctx.clock),
   };
@@ -136,16 +192,32 @@ function useEscalation(ctx: ServerContext, agent: AgentPrincipal, action: Propos
   const row = findEscalationRow(ctx, escalationId);
   if (!row || row.grant_id !== agent.grantId) throw notFound('No such escalation under this grant.');
   const status = escalationStatusAt(row, ctx.clock.now());
-  if (row.used_at !== null) throw new ApiError(409, `Escalation ${row.id} was already used at ${row.used_at}: an approval lets its action through once.`, 'escalation_used');
+  if (row.used_at !== null)
+    throw new ApiError(
+      409,
+      `Escalation ${row.id} was already used at ${row.used_at}: an approval lets its action through once.`,
+      'escalation_used',
+    );
   if (status !== 'approved') {
-    throw new ApiError(409, `Escalation ${row.id} is ${status}, not approved: ${status === 'pending' ? 'wait for the principal' : 'the action may not pass'}.`, 'escalation_not_approved');
+    throw new ApiError(
+      409,
+      `Escalation ${row.id} is ${status}, not approved: ${status === 'pending' ? 'wait for the principal' : 'the action may not pass'}.`,
+      'escalation_not_approved',
+    );
   }
   if (Date.parse(row.decided_at!) + ESCALATION_USE_SECONDS * 1000 <= ctx.clock.now()) {
-    throw new ApiError(409, `The approval of escalation ${row.id} was given more than ${ESCALATION_USE_SECONDS / 3600} hours ago and can no longer be used.`, 'escalation_not_approved');
+    throw new ApiError(
+      409,
+      `The approval of escalation ${row.id} was given more than ${ESCALATION_USE_SECONDS / 3600} hours ago and can no longer be used.`,
+      'escalation_not_approved',
+    );
   }
   if (!sameAction(actionOf(row), action)) {
-    throw unprocessable(`Escalation ${row.id} approved a different action: the scope, action, value, currency and jurisdiction must be the ones approved.`,
-      'escalation_mismatch', [{ path: 'escalation_id', code: 'escalation_mismatch', message: 'approved a different action' }]);
+    throw unprocessable(
+      `Escalation ${row.id} approved a different action: the scope, action, value, currency and jurisdiction must be the ones approved.`,
+      'escalation_mismatch',
+      [{ path: 'escalation_id', code: 'escalation_mismatch', message: 'approved a different action' }],
+    );
   }
   const grant = liveGrant(ctx, agent);
   const lifts = liftsOf(row);
@@ -184,20 +256,38 @@ export function checkAuthority(ctx: ServerContext, agent: AgentPrincipal, input:
     const unliftable = failures.find((f) => !f.escalatable);
     if (!unliftable && escalationAllowed(terms)) {
       const [first] = failures as [BoundFailure, ...BoundFailure[]];
-      const row = openEscalation(ctx, agent, grant, action, triggerOf(first), failures.map((f) => f.message).join(' '), failures.map((f) => f.bound));
+      const row = openEscalation(
+        ctx,
+        agent,
+        grant,
+        action,
+        triggerOf(first),
+        failures.map((f) => f.message).join(' '),
+        failures.map((f) => f.bound),
+      );
       recordAction(ctx, agent, action, 'escalated', first.bound, row.id);
       const escalation: Escalation = toEscalation(ctx, row, false);
       return {
         answer: {
           status: 202,
-          check: { outcome: 'escalated', action, delegation_grant_id: grant.id, bound: first.bound, escalation, checked_at: isoNow(ctx.clock) },
+          check: {
+            outcome: 'escalated',
+            action,
+            delegation_grant_id: grant.id,
+            bound: first.bound,
+            escalation,
+            checked_at: isoNow(ctx.clock),
+          },
         },
       };
     }
     const failure = escalationAllowed(terms) && unliftable ? unliftable : failures[0]!;
     recordAction(ctx, agent, action, 'denied', failure.bound, null);
-    const why = failure.escalatable ? ' The grant does not allow escalation, so the principal cannot be asked.'
-      : escalationAllowed(terms) ? ' No approval can lift this bound.' : '';
+    const why = failure.escalatable
+      ? ' The grant does not allow escalation, so the principal cannot be asked.'
+      : escalationAllowed(terms)
+        ? ' No approval can lift this bound.'
+        : '';
     return { refusal: boundExceeded(failure, why) };
   });
   if (refusal) throw refusal;
@@ -215,13 +305,25 @@ export function requestEscalation(ctx: ServerContext, agent: AgentPrincipal, inp
     const grant = liveGrant(ctx, agent);
     const terms = termsOf(grant);
     if (!escalationAllowed(terms)) {
-      throw boundExceeded({ bound: 'escalation', path: 'escalation', message: `Delegation grant ${grant.id} does not allow its agent to ask for more.` });
+      throw boundExceeded({
+        bound: 'escalation',
+        path: 'escalation',
+        message: `Delegation grant ${grant.id} does not allow its agent to ask for more.`,
+      });
     }
     requireBoundFields(grant, action);
     const failures = failedBounds(terms, action, stateOf(ctx, agent, grant));
     const unliftable = failures.find((f) => !f.escalatable);
     if (unliftable) throw boundExceeded(unliftable, ' No approval can lift this bound.');
-    const row = openEscalation(ctx, agent, grant, action, 'escalation', `The agent asked for approval: ${action.description}`, failures.map((f) => f.bound));
+    const row = openEscalation(
+      ctx,
+      agent,
+      grant,
+      action,
+      'escalation',
+      `The agent asked for approval: ${action.description}`,
+      failures.map((f) => f.bound),
+    );
     recordAction(ctx, agent, action, 'escalated', 'escalation', row.id);
     return toEscalation(ctx, row, false);
   });

@@ -25,7 +25,12 @@ const paymentGrant = (extra: Record<string, unknown> = {}) => ({
   delegation_type: 'ai_agent',
   delegated_scopes: ['payments:write', 'bookings:read'],
   max_actions_per_day: 5,
-  bounds: { actions: ['read', 'write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true }, jurisdiction: { allowed: ['DE', 'FR'] } },
+  bounds: {
+    actions: ['read', 'write'],
+    value: { max_per_transaction: 100, currency: 'EUR' },
+    escalation: { allowed: true },
+    jurisdiction: { allowed: ['DE', 'FR'] },
+  },
   ...extra,
 });
 
@@ -43,22 +48,50 @@ describe('delegation grants', () => {
     const receipt = await call(server, `/api/v1/authorization_receipts/${g.authorization_record_id}`);
     assert.equal(receipt.status, 200, JSON.stringify(receipt.body));
     const r = receipt.body.authorization_receipt;
-    assert.equal(authorizationReceiptRecord.safeParse(r).success, true, JSON.stringify(authorizationReceiptRecord.safeParse(r).error?.issues));
+    assert.equal(
+      authorizationReceiptRecord.safeParse(r).success,
+      true,
+      JSON.stringify(authorizationReceiptRecord.safeParse(r).error?.issues),
+    );
     assert.equal(r.pii_principal_id, ada.id);
-    assert.deepEqual(r.party_identification.map((p: { party_role: string; party_type?: string; party_id: string }) => [p.party_role, p.party_type, p.party_id]), [
-      ['principal', 'natural person', ada.id],
-      ['agent', 'software_agent', agent.id],
-      ['controller', 'organization', server.sandbox.application_id],
-      ['processor', 'organization', r.party_identification[3].party_id],
-    ]);
-    assert.deepEqual(Object.keys(r.authority).sort(), [
-      'action_bounds', 'escalation_bounds', 'jurisdiction_bounds', 'scope_bounds', 'sequence_bounds', 'valid_from', 'value_bounds', 'withdrawal_method',
-    ], 'each configured bound appears; time and reputation, not configured, do not');
+    assert.deepEqual(
+      r.party_identification.map((p: { party_role: string; party_type?: string; party_id: string }) => [
+        p.party_role,
+        p.party_type,
+        p.party_id,
+      ]),
+      [
+        ['principal', 'natural person', ada.id],
+        ['agent', 'software_agent', agent.id],
+        ['controller', 'organization', server.sandbox.application_id],
+        ['processor', 'organization', r.party_identification[3].party_id],
+      ],
+    );
+    assert.deepEqual(
+      Object.keys(r.authority).sort(),
+      [
+        'action_bounds',
+        'escalation_bounds',
+        'jurisdiction_bounds',
+        'scope_bounds',
+        'sequence_bounds',
+        'valid_from',
+        'value_bounds',
+        'withdrawal_method',
+      ],
+      'each configured bound appears; time and reputation, not configured, do not',
+    );
     assert.deepEqual(r.authority.value_bounds, { max_per_transaction: 100, currency: 'EUR' });
     assert.deepEqual(r.authority.sequence_bounds, { max_actions_per_day: 5 });
-    assert.deepEqual(r.event.map((e: { event_state: string }) => e.event_state), ['authority requested', 'authority granted']);
+    assert.deepEqual(
+      r.event.map((e: { event_state: string }) => e.event_state),
+      ['authority requested', 'authority granted'],
+    );
     assert.match(r.extensions.grant_integrity.content_hash, /^sha256:[0-9a-f]{64}$/);
-    assert.equal(r.extensions.grant_integrity.key_versions.receipt_signing_key, (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()).keys[0].kid);
+    assert.equal(
+      r.extensions.grant_integrity.key_versions.receipt_signing_key,
+      (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()).keys[0].kid,
+    );
     assert.match(r.extensions.capability_manifest, /^sha256:[0-9a-f]{64}$/);
     assert.equal(r.extensions.delegation_chain_root, undefined, 'a grant made by its principal has no chain root');
     assert.equal(r.extensions.agent_disclosures, undefined);
@@ -67,33 +100,67 @@ describe('delegation grants', () => {
     assert.equal(agentRead.body.agent_identity.delegation_grant_id, g.id);
   });
 
-  it('refuses grants that are not a person\'s to make or that name the wrong delegate, naming the field', async () => {
+  it("refuses grants that are not a person's to make or that name the wrong delegate, naming the field", async () => {
     const byToken = await call(server, '/api/v1/delegations', { json: { delegate_id: agent.id, delegation_grant: paymentGrant() } });
     assert.equal(byToken.status, 403);
     assert.equal(byToken.body.code, 'person_token_required');
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ delegate_id: agent.id, delegation_grant: { ...paymentGrant(), delegation_type: 'guardian' } }, 'delegation_grant.delegation_type', 'agent_needs_ai_agent'],
-      [{ delegate_id: bob.id, delegation_grant: { delegation_type: 'ai_agent', delegated_scopes: ['x:read'] } }, 'delegation_grant.delegation_type', 'person_needs_human_type'],
-      [{ delegate_id: bob.id, delegation_grant: { delegation_type: 'caregiver', delegated_scopes: ['x:read'], bounds: { actions: ['read'] } } }, 'delegation_grant.bounds', 'bounds_for_agents'],
-      [{ delegate_id: ada.id, delegation_grant: { delegation_type: 'peer', delegated_scopes: ['x:read'] } }, 'delegate_id', 'self_delegation'],
+      [
+        { delegate_id: agent.id, delegation_grant: { ...paymentGrant(), delegation_type: 'guardian' } },
+        'delegation_grant.delegation_type',
+        'agent_needs_ai_agent',
+      ],
+      [
+        { delegate_id: bob.id, delegation_grant: { delegation_type: 'ai_agent', delegated_scopes: ['x:read'] } },
+        'delegation_grant.delegation_type',
+        'person_needs_human_type',
+      ],
+      [
+        {
+          delegate_id: bob.id,
+          delegation_grant: { delegation_type: 'caregiver', delegated_scopes: ['x:read'], bounds: { actions: ['read'] } },
+        },
+        'delegation_grant.bounds',
+        'bounds_for_agents',
+      ],
+      [
+        { delegate_id: ada.id, delegation_grant: { delegation_type: 'peer', delegated_scopes: ['x:read'] } },
+        'delegate_id',
+        'self_delegation',
+      ],
       [{ delegate_id: 'agt_dev_nope', delegation_grant: paymentGrant() }, 'delegate_id', 'unknown_delegate'],
       [{ delegate_id: agent.id, delegation_grant: { delegation_type: 'ai_agent' } }, 'delegation_grant.delegated_scopes', 'required'],
-      [{ delegate_id: agent.id, delegation_grant: paymentGrant({ expires_at: '2001-01-01T00:00:00Z' }) }, 'delegation_grant.expires_at', 'in_the_past'],
-      [{ delegate_id: agent.id, delegation_grant: paymentGrant({ bounds: { value: { max_per_transaction: -1, currency: 'EUR' } } }) }, 'delegation_grant.bounds.value.max_per_transaction', 'too_small'],
+      [
+        { delegate_id: agent.id, delegation_grant: paymentGrant({ expires_at: '2001-01-01T00:00:00Z' }) },
+        'delegation_grant.expires_at',
+        'in_the_past',
+      ],
+      [
+        { delegate_id: agent.id, delegation_grant: paymentGrant({ bounds: { value: { max_per_transaction: -1, currency: 'EUR' } } }) },
+        'delegation_grant.bounds.value.max_per_transaction',
+        'too_small',
+      ],
     ];
     for (const [json, path, code] of cases) {
       const res = await call(server, '/api/v1/delegations', { token: ada.token, json });
       assert.equal(res.status, 422, `${path}: ${JSON.stringify(res.body)}`);
-      assert.deepEqual(res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]), [[path, code]], JSON.stringify(res.body));
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+        [[path, code]],
+        JSON.stringify(res.body),
+      );
     }
   });
 
-  it('lists a person\'s grants by side and status, and hides other people\'s', async () => {
+  it("lists a person's grants by side and status, and hides other people's", async () => {
     const g = await grant(server, ada, bob.id, { delegation_type: 'caregiver', delegated_scopes: ['escalations:read'] });
     const made = await call(server, '/api/v1/delegations?role=principal', { token: ada.token });
     assert.ok(made.body.delegation_grants.some((x: { id: string }) => x.id === g.id));
     const received = await call(server, '/api/v1/delegations?role=delegate', { token: bob.token });
-    assert.deepEqual(received.body.delegation_grants.map((x: { id: string }) => x.id), [g.id]);
+    assert.deepEqual(
+      received.body.delegation_grants.map((x: { id: string }) => x.id),
+      [g.id],
+    );
     assert.equal((await call(server, `/api/v1/delegations/${g.id}`, { token: bob.token })).status, 200);
     const carol = await signIn(server, 'carol@example.com');
     assert.equal((await call(server, `/api/v1/delegations/${g.id}`, { token: carol.token })).status, 404);
@@ -128,7 +195,7 @@ describe('agent tokens and bounds', () => {
     assert.equal((await exchangeGrant(server, g.id, agent)).body.error, 'invalid_request');
   });
 
-  it('refuses an exchange by a client that is not the agent\'s, of another type, or for wider scopes', async () => {
+  it("refuses an exchange by a client that is not the agent's, of another type, or for wider scopes", async () => {
     const g = await grant(server, ada, agent.id, paymentGrant());
     const other = await newAgent(server, 'Other agent');
     const stolen = await exchangeGrant(server, g.id, other);
@@ -144,7 +211,13 @@ describe('agent tokens and bounds', () => {
     assert.equal(wider.body.error, 'invalid_scope');
     const narrower = await exchangeGrant(server, g.id, agent, { scope: 'bookings:read' });
     assert.equal(narrower.status, 200);
-    const denied = await check(server, narrower.body.access_token, { scope: 'payments:write', action: 'write', value: 10, currency: 'EUR', jurisdiction: 'DE' });
+    const denied = await check(server, narrower.body.access_token, {
+      scope: 'payments:write',
+      action: 'write',
+      value: 10,
+      currency: 'EUR',
+      jurisdiction: 'DE',
+    });
     assert.equal(denied.status, 202, 'a token exchanged for fewer scopes acts within those only: more is asked for');
     assert.equal(denied.body.authority_check.bound, 'scope');
   });
@@ -152,7 +225,14 @@ describe('agent tokens and bounds', () => {
   it('allows within bounds, denies beyond jurisdiction and the daily allowance, escalates above the value bound', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant({ max_actions_per_day: 2 }));
     const token = await agentToken(server, g.id, agent);
-    const ok = await check(server, token, { scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', jurisdiction: 'DE', description: 'Pay the hotel' });
+    const ok = await check(server, token, {
+      scope: 'payments:write',
+      action: 'write',
+      value: 40,
+      currency: 'EUR',
+      jurisdiction: 'DE',
+      description: 'Pay the hotel',
+    });
     assert.equal(ok.status, 200, JSON.stringify(ok.body));
     assert.equal(ok.body.authority_check.outcome, 'allowed');
     assert.equal(ok.body.authority_check.remaining_today, 1);
@@ -160,12 +240,28 @@ describe('agent tokens and bounds', () => {
     const abroad = await check(server, token, { scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', jurisdiction: 'US' });
     assert.equal(abroad.status, 403);
     assert.equal(abroad.body.code, 'bound_exceeded');
-    assert.deepEqual(abroad.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]), [['jurisdiction', 'jurisdiction']]);
-    const deleting = await check(server, token, { scope: 'payments:write', action: 'delete', value: 40, currency: 'EUR', jurisdiction: 'DE' });
+    assert.deepEqual(
+      abroad.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+      [['jurisdiction', 'jurisdiction']],
+    );
+    const deleting = await check(server, token, {
+      scope: 'payments:write',
+      action: 'delete',
+      value: 40,
+      currency: 'EUR',
+      jurisdiction: 'DE',
+    });
     assert.equal(deleting.status, 202, 'an action outside the action bound is escalated when escalation is allowed');
     assert.equal(deleting.body.authority_check.bound, 'action');
 
-    const above = await check(server, token, { scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', jurisdiction: 'FR', description: 'Pay the flight' });
+    const above = await check(server, token, {
+      scope: 'payments:write',
+      action: 'write',
+      value: 240,
+      currency: 'EUR',
+      jurisdiction: 'FR',
+      description: 'Pay the flight',
+    });
     assert.equal(above.status, 202, JSON.stringify(above.body));
     assert.equal(above.body.authority_check.outcome, 'escalated');
     assert.equal(above.body.authority_check.bound, 'value');
@@ -184,13 +280,25 @@ describe('agent tokens and bounds', () => {
     assert.equal(over.body.errors[0].code, 'sequence');
     server.advance(24 * 3600);
     const tomorrowToken = await agentToken(server, g.id, agent);
-    assert.equal((await check(server, tomorrowToken, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'FR' })).status, 200, 'the allowance is per UTC day');
+    assert.equal(
+      (await check(server, tomorrowToken, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'FR' }))
+        .status,
+      200,
+      'the allowance is per UTC day',
+    );
   });
 
   it('the principal approves an escalation once; the agent learns it by polling and the action passes exactly once', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant());
     const token = await agentToken(server, g.id, agent);
-    const action = { scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', jurisdiction: 'FR', description: 'Pay the flight' };
+    const action = {
+      scope: 'payments:write',
+      action: 'write',
+      value: 240,
+      currency: 'EUR',
+      jurisdiction: 'FR',
+      description: 'Pay the flight',
+    };
     const esc = (await check(server, token, action)).body.authority_check.escalation;
     const early = await check(server, token, { ...action, escalation_id: esc.id });
     assert.equal(early.status, 409);
@@ -233,11 +341,15 @@ describe('agent tokens and bounds', () => {
     const action = { scope: 'payments:write', action: 'write', value: 500, currency: 'EUR', jurisdiction: 'DE', description: 'Pay' };
     const esc = (await check(server, token, action)).body.authority_check.escalation;
     // The organisation opens an embedded decision for the same escalation before the principal answers the first.
-    const second = await call(server, '/api/v1/decisions', { json: { kind: 'approval', subject_ref: esc.id, delivery_mode: 'embed', embed_origin: server.url } });
+    const second = await call(server, '/api/v1/decisions', {
+      json: { kind: 'approval', subject_ref: esc.id, delivery_mode: 'embed', embed_origin: server.url },
+    });
     assert.equal(second.status, 201, JSON.stringify(second.body));
     await answer(server, esc.id, ada.token, 'deny');
     const late = await fetch(`${server.url}/decisions/${second.body.decision.session_token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ action: 'approve' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ action: 'approve' }),
     });
     assert.equal(late.status, 422);
     assert.equal(((await late.json()) as { code: string }).code, 'escalation_decided');
@@ -257,7 +369,10 @@ describe('agent tokens and bounds', () => {
     assert.match(res.body.message, /does not allow escalation/);
     const usd = await check(server, token, { scope: 'payments:write', action: 'write', value: 1, currency: 'USD' });
     assert.equal(usd.body.errors[0].code, 'value', 'another currency is beyond a value bound');
-    const asked = await call(server, '/api/v1/oap/escalations', { token, json: { scope: 'payments:write', action: 'write', value: 51, currency: 'EUR', description: 'More' } });
+    const asked = await call(server, '/api/v1/oap/escalations', {
+      token,
+      json: { scope: 'payments:write', action: 'write', value: 51, currency: 'EUR', description: 'More' },
+    });
     assert.equal(asked.status, 403);
     assert.equal(asked.body.errors[0].code, 'escalation');
   });
@@ -265,7 +380,11 @@ describe('agent tokens and bounds', () => {
   it('two actions racing for the last of the daily allowance: exactly one passes', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant({ max_actions_per_day: 1 }));
     const token = await agentToken(server, g.id, agent);
-    const results = await Promise.all(Array.from({ length: 6 }, () => check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' }),
+      ),
+    );
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 403, 403, 403, 403, 403]);
   });
 
@@ -274,21 +393,43 @@ describe('agent tokens and bounds', () => {
     const token = await agentToken(server, g.id, agent);
     const helper = await newAgent(server, 'Helper agent');
     const child = await call(server, '/api/v1/delegations', {
-      token, json: { delegate_id: helper.id, delegation_grant: { ...paymentGrant({ max_actions_per_day: 2 }), parent_grant_id: g.id, bounds: { ...paymentGrant().bounds, value: { max_per_transaction: 20, currency: 'EUR' } } } },
+      token,
+      json: {
+        delegate_id: helper.id,
+        delegation_grant: {
+          ...paymentGrant({ max_actions_per_day: 2 }),
+          parent_grant_id: g.id,
+          bounds: { ...paymentGrant().bounds, value: { max_per_transaction: 20, currency: 'EUR' } },
+        },
+      },
     });
     assert.equal(child.status, 201, JSON.stringify(child.body));
     assert.equal(child.body.delegation_grant.delegation_chain_root, g.id);
-    const childReceipt = (await call(server, `/api/v1/authorization_receipts/${child.body.delegation_grant.authorization_record_id}`)).body.authorization_receipt;
+    const childReceipt = (await call(server, `/api/v1/authorization_receipts/${child.body.delegation_grant.authorization_record_id}`)).body
+      .authorization_receipt;
     assert.equal(childReceipt.extensions.delegation_chain_root, g.id);
     const helperToken = await agentToken(server, child.body.delegation_grant.id, helper);
 
-    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).status, 200);
+    assert.equal(
+      (await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).status,
+      200,
+    );
     const suspended = await call(server, `/api/v1/delegations/${g.id}/suspend`, { token: ada.token, method: 'POST' });
     assert.equal(suspended.body.delegation_grant.status, 'suspended');
-    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).body.code, 'grant_suspended');
-    assert.equal((await call(server, '/api/v1/me', { token: helperToken })).status, 403, 'a grant made under a suspended one is paused too');
+    assert.equal(
+      (await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).body.code,
+      'grant_suspended',
+    );
+    assert.equal(
+      (await call(server, '/api/v1/me', { token: helperToken })).status,
+      403,
+      'a grant made under a suspended one is paused too',
+    );
     await call(server, `/api/v1/delegations/${g.id}/resume`, { token: ada.token, method: 'POST' });
-    assert.equal((await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).status, 200);
+    assert.equal(
+      (await check(server, token, { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE' })).status,
+      200,
+    );
 
     const revoked = await call(server, `/api/v1/delegations/${g.id}/revoke`, { token: ada.token, method: 'POST' });
     assert.equal(revoked.status, 200);
@@ -306,49 +447,82 @@ describe('agent tokens and bounds', () => {
     const receipt = (await call(server, `/api/v1/authorization_receipts/${g.authorization_record_id}?flavor=signed`)).body;
     const states = receipt.receipt.event.map((e: { event_state: string; occurrences?: number }) => e.event_state);
     // Exercises aggregate per UTC day, at the day's last one (after the resumption here).
-    assert.deepEqual(states, ['authority requested', 'authority granted', 'authority suspended', 'authority resumed', 'authority exercised', 'authority revoked']);
+    assert.deepEqual(states, [
+      'authority requested',
+      'authority granted',
+      'authority suspended',
+      'authority resumed',
+      'authority exercised',
+      'authority revoked',
+    ]);
     assert.equal(receipt.receipt.event[4].occurrences, 2);
     const jwks = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
     const verified = await verifyReceipt(receipt as Parameters<typeof verifyReceipt>[0], jwks);
     assert.equal(verified.record_id, g.authorization_record_id);
-    assert.deepEqual((verified as { authority: { value_bounds: unknown } }).authority.value_bounds, { max_per_transaction: 100, currency: 'EUR' });
+    assert.deepEqual((verified as { authority: { value_bounds: unknown } }).authority.value_bounds, {
+      max_per_transaction: 100,
+      currency: 'EUR',
+    });
   });
 
   it('a sub-delegation may not widen its parent, and needs the parent to allow it', async () => {
-    const g = await grant(server, ada, agent.id, paymentGrant({ allow_sub_delegation: true, expires_at: new Date(Date.now() + 3600_000 * 48).toISOString() }));
+    const g = await grant(
+      server,
+      ada,
+      agent.id,
+      paymentGrant({ allow_sub_delegation: true, expires_at: new Date(Date.now() + 3600_000 * 48).toISOString() }),
+    );
     const token = await agentToken(server, g.id, agent);
     const helper = await newAgent(server, 'Wide helper');
     const wide = await call(server, '/api/v1/delegations', {
-      token, json: { delegate_id: helper.id, delegation_grant: {
-        delegation_type: 'ai_agent', delegated_scopes: ['payments:write', 'admin:write'], parent_grant_id: g.id,
-        bounds: { actions: ['read', 'write', 'delete'], value: { max_per_transaction: 1000, currency: 'EUR' }, escalation: { allowed: true } },
-      } },
+      token,
+      json: {
+        delegate_id: helper.id,
+        delegation_grant: {
+          delegation_type: 'ai_agent',
+          delegated_scopes: ['payments:write', 'admin:write'],
+          parent_grant_id: g.id,
+          bounds: {
+            actions: ['read', 'write', 'delete'],
+            value: { max_per_transaction: 1000, currency: 'EUR' },
+            escalation: { allowed: true },
+          },
+        },
+      },
     });
     assert.equal(wide.status, 422);
     assert.equal(wide.body.code, 'widens_parent');
     assert.deepEqual(wide.body.errors.map((e: { path: string }) => e.path).sort(), [
-      'delegation_grant.bounds.actions', 'delegation_grant.bounds.jurisdiction.allowed', 'delegation_grant.bounds.value.max_per_transaction',
-      'delegation_grant.delegated_scopes', 'delegation_grant.expires_at', 'delegation_grant.max_actions_per_day',
+      'delegation_grant.bounds.actions',
+      'delegation_grant.bounds.jurisdiction.allowed',
+      'delegation_grant.bounds.value.max_per_transaction',
+      'delegation_grant.delegated_scopes',
+      'delegation_grant.expires_at',
+      'delegation_grant.max_actions_per_day',
     ]);
     const closed = await grant(server, ada, agent.id, paymentGrant());
     const closedToken = await agentToken(server, closed.id, agent);
     const refused = await call(server, '/api/v1/delegations', {
-      token: closedToken, json: { delegate_id: helper.id, delegation_grant: { ...paymentGrant(), parent_grant_id: closed.id } },
+      token: closedToken,
+      json: { delegate_id: helper.id, delegation_grant: { ...paymentGrant(), parent_grant_id: closed.id } },
     });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'sub_delegation_not_allowed');
-    const noParent = await call(server, '/api/v1/delegations', { token, json: { delegate_id: helper.id, delegation_grant: paymentGrant() } });
+    const noParent = await call(server, '/api/v1/delegations', {
+      token,
+      json: { delegate_id: helper.id, delegation_grant: paymentGrant() },
+    });
     assert.equal(noParent.body.code, 'agent_cannot_delegate');
   });
 });
 
 describe('human delegates', () => {
-  it('a delegate acts in the principal\'s context within the delegated scopes, with their own token plus the header', async () => {
+  it("a delegate acts in the principal's context within the delegated scopes, with their own token plus the header", async () => {
     const g = await grant(server, ada, bob.id, { delegation_type: 'power_of_attorney', delegated_scopes: ['escalations:read'] });
     const header = { 'x-delegation-grant-id': g.id };
     const me = await call(server, '/api/v1/me', { token: bob.token, headers: header });
     assert.equal(me.status, 200, JSON.stringify(me.body));
-    assert.equal(me.body.person.id, ada.id, 'the call acts in the principal\'s context');
+    assert.equal(me.body.person.id, ada.id, "the call acts in the principal's context");
     assert.equal(me.body.delegation.delegate.id, bob.id);
     const escalations = await call(server, '/api/v1/oap/escalations', { token: bob.token, headers: header });
     assert.equal(escalations.status, 200);
@@ -358,7 +532,11 @@ describe('human delegates', () => {
     assert.equal(outside.status, 403);
     assert.equal(outside.body.code, 'bound_exceeded');
     assert.equal(outside.body.errors[0].code, 'scope');
-    const grantAsAda = await call(server, '/api/v1/delegations', { token: bob.token, headers: header, json: { delegate_id: bob.id, delegation_grant: { delegation_type: 'peer', delegated_scopes: ['x'] } } });
+    const grantAsAda = await call(server, '/api/v1/delegations', {
+      token: bob.token,
+      headers: header,
+      json: { delegate_id: bob.id, delegation_grant: { delegation_type: 'peer', delegated_scopes: ['x'] } },
+    });
     assert.equal(grantAsAda.status, 403);
   });
 
@@ -376,7 +554,7 @@ describe('human delegates', () => {
     assert.equal(notMine.status, 403);
     assert.equal(notMine.body.code, 'not_delegate');
     const agentGrant = await call(server, '/api/v1/me', { token: bob.token, headers: { 'x-delegation-grant-id': ag.id } });
-    assert.equal(agentGrant.body.code, 'not_delegate', 'a grant to an agent is not a human delegate\'s');
+    assert.equal(agentGrant.body.code, 'not_delegate', "a grant to an agent is not a human delegate's");
     await call(server, `/api/v1/delegations/${g.id}/revoke`, { token: ada.token, method: 'POST' });
     const afterRevoke = await call(server, '/api/v1/me', { token: bob.token, headers: header });
     assert.equal(afterRevoke.body.code, 'grant_not_active');
@@ -390,7 +568,10 @@ describe('human delegates', () => {
     const paused = await call(server, '/api/v1/me', { token });
     assert.equal(paused.status, 403);
     assert.equal(paused.body.code, 'agent_suspended');
-    const refused = await call(server, '/api/v1/delegations', { token: ada.token, json: { delegate_id: own.id, delegation_grant: paymentGrant() } });
+    const refused = await call(server, '/api/v1/delegations', {
+      token: ada.token,
+      json: { delegate_id: own.id, delegation_grant: paymentGrant() },
+    });
     assert.equal(refused.status, 422);
     assert.equal(refused.body.errors[0].code, 'delegate_not_active');
     await call(server, `/api/v1/agent_identities/${own.id}/resume`, { method: 'POST' });
@@ -401,7 +582,9 @@ describe('human delegates', () => {
     const other = await newAgent(server, 'Client-less agent');
     const g2 = await grant(server, ada, other.id, paymentGrant());
     const token2 = await agentToken(server, g2.id, other);
-    const deleted = await call(server, `/api/v1/applications/${server.sandbox.application_id}/oauth_clients/${other.clientId}`, { method: 'DELETE' });
+    const deleted = await call(server, `/api/v1/applications/${server.sandbox.application_id}/oauth_clients/${other.clientId}`, {
+      method: 'DELETE',
+    });
     assert.ok(deleted.status === 200 || deleted.status === 204, String(deleted.status));
     assert.equal((await call(server, '/api/v1/me', { token: token2 })).status, 401);
   });

@@ -73,9 +73,12 @@ export function liftsOf(row: EscalationRow): BoundName[] {
 
 /** The wire shape; `decision` only for callers who may open it (never the agent). */
 export function toEscalation(ctx: ServerContext, row: EscalationRow, withDecision: boolean): Escalation {
-  const decision = withDecision && row.decision_id
-    ? stmt<[string], string>(ctx.db, 'SELECT session_token FROM decisions WHERE id = ?').pluck().get(row.decision_id) as unknown as string | undefined
-    : undefined;
+  const decision =
+    withDecision && row.decision_id
+      ? (stmt<[string], string>(ctx.db, 'SELECT session_token FROM decisions WHERE id = ?').pluck().get(row.decision_id) as unknown as
+          | string
+          | undefined)
+      : undefined;
   return {
     id: row.id,
     status: escalationStatusAt(row, ctx.clock.now()),
@@ -115,7 +118,10 @@ export function decideEscalation(
   id: string,
   answer: { outcome: 'approved' | 'denied' | 'countered'; decidedAt: string; counterProposal: string | null; recordId: string },
 ): boolean {
-  const done = stmt(ctx.db, `UPDATE escalations SET status = ?, decided_at = ?, counter_proposal = ?, authorization_record_id = ?
-    WHERE id = ? AND status = 'pending' AND expires_at > ?`).run(answer.outcome, answer.decidedAt, answer.counterProposal, answer.recordId, id, answer.decidedAt);
+  const done = stmt(
+    ctx.db,
+    `UPDATE escalations SET status = ?, decided_at = ?, counter_proposal = ?, authorization_record_id = ?
+    WHERE id = ? AND status = 'pending' AND expires_at > ?`,
+  ).run(answer.outcome, answer.decidedAt, answer.counterProposal, answer.recordId, id, answer.decidedAt);
   return done.changes === 1;
 }

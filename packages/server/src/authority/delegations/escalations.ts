@@ -40,23 +40,60 @@ export function openEscalation(
     const id = homedId(ctx.country, 'esc_', 20);
     const now = isoNow(ctx.clock);
     const expiresAt = new Date(ctx.clock.now() + ESCALATION_LIFETIME_SECONDS * 1000).toISOString();
-    stmt(ctx.db, `INSERT INTO escalations (id, account_id, application_id, grant_id, agent_id, principal_id, trigger, reason, action, status,
-      created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`).run(
-      id, grant.account_id, grant.application_id, grant.id, agent.agentId, grant.principal_id, trigger, reason, storedAction(action, lifts), now, expiresAt);
+    stmt(
+      ctx.db,
+      `INSERT INTO escalations (id, account_id, application_id, grant_id, agent_id, principal_id, trigger, reason, action, status,
+      created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    ).run(
+      id,
+      grant.account_id,
+      grant.application_id,
+      grant.id,
+      agent.agentId,
+      grant.principal_id,
+      trigger,
+      reason,
+      storedAction(action, lifts),
+      now,
+      expiresAt,
+    );
     // The hosted page the inbox and the webhook point at; an organisation may open an embedded or popup decision for
     // the same escalation with POST /api/v1/decisions (subject_ref = the escalation id). The first answer decides.
-    const decision = createDecision(ctx, agent, { kind: 'approval', subject_ref: id, delivery_mode: 'redirect', scope: action.scope },
-      { applicationId: grant.application_id, deadlineAt: expiresAt });
+    const decision = createDecision(
+      ctx,
+      agent,
+      { kind: 'approval', subject_ref: id, delivery_mode: 'redirect', scope: action.scope },
+      { applicationId: grant.application_id, deadlineAt: expiresAt },
+    );
     stmt(ctx.db, 'UPDATE escalations SET decision_id = ? WHERE id = ?').run(decision.id, id);
     appendAuditEvent(ctx, {
-      applicationId: grant.application_id, type: 'escalation.opened', occurredAt: now,
-      data: { escalation_id: id, delegation_grant_id: grant.id, agent_identity_id: agent.agentId, trigger, decision_id: decision.id, scope: action.scope, action: action.action },
+      applicationId: grant.application_id,
+      type: 'escalation.opened',
+      occurredAt: now,
+      data: {
+        escalation_id: id,
+        delegation_grant_id: grant.id,
+        agent_identity_id: agent.agentId,
+        trigger,
+        decision_id: decision.id,
+        scope: action.scope,
+        action: action.action,
+      },
     });
     ctx.events.emit(ctx, {
-      type: 'escalation.opened', application_id: grant.application_id, occurred_at: now,
+      type: 'escalation.opened',
+      application_id: grant.application_id,
+      occurred_at: now,
       data: {
-        escalation_id: id, delegation_grant_id: grant.id, agent_identity_id: agent.agentId, user_id: grant.principal_id, trigger, reason, action,
-        decision: { session_token: decision.session_token, url: `${ctx.trustUrl}/decisions/${decision.session_token}` }, expires_at: expiresAt,
+        escalation_id: id,
+        delegation_grant_id: grant.id,
+        agent_identity_id: agent.agentId,
+        user_id: grant.principal_id,
+        trigger,
+        reason,
+        action,
+        decision: { session_token: decision.session_token, url: `${ctx.trustUrl}/decisions/${decision.session_token}` },
+        expires_at: expiresAt,
       },
     });
     return findEscalationRow(ctx, id)!;
@@ -103,9 +140,10 @@ export function listEscalations(
   let cursor = decodeCursor(page.cursor);
   let more = true;
   while (out.length <= page.limit && more) {
-    const rows = stmt<[string, string, number, string | null, string | null], EscalationRow>(ctx.db,
-      `SELECT * FROM escalations WHERE account_id = ? AND ${where} AND seq > ? AND (? IS NULL OR trigger = ?) ORDER BY seq LIMIT 200`)
-      .all(principal.accountId, arg, cursor, page.trigger ?? null, page.trigger ?? null);
+    const rows = stmt<[string, string, number, string | null, string | null], EscalationRow>(
+      ctx.db,
+      `SELECT * FROM escalations WHERE account_id = ? AND ${where} AND seq > ? AND (? IS NULL OR trigger = ?) ORDER BY seq LIMIT 200`,
+    ).all(principal.accountId, arg, cursor, page.trigger ?? null, page.trigger ?? null);
     more = rows.length === 200;
     for (const row of rows) {
       cursor = row.seq;

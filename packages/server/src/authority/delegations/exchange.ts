@@ -9,7 +9,16 @@ import { findGrant, standingOf } from './grants.js';
 import { issueAgentToken } from './tokens.js';
 
 /** The parameters the grant type takes. */
-export const EXCHANGE_PARAMETERS = ['subject_token', 'subject_token_type', 'actor_token', 'actor_token_type', 'requested_token_type', 'audience', 'resource', 'scope'];
+export const EXCHANGE_PARAMETERS = [
+  'subject_token',
+  'subject_token_type',
+  'actor_token',
+  'actor_token_type',
+  'requested_token_type',
+  'audience',
+  'resource',
+  'scope',
+];
 
 const param = (koa: KoaContextWithOIDC, name: string) => {
   const value = (koa.oidc.params as Record<string, unknown> | undefined)?.[name];
@@ -27,8 +36,10 @@ export async function exchangeDelegationGrant(ctx: ServerContext, koa: KoaContex
     throw new errors.InvalidRequest(`subject_token_type must be ${DELEGATION_GRANT_TOKEN_TYPE}, not ${(type ?? '(none)').slice(0, 100)}`);
   }
   const requested = param(koa, 'requested_token_type');
-  if (requested !== undefined && requested !== ACCESS_TOKEN_TYPE) throw new errors.InvalidRequest(`requested_token_type may only be ${ACCESS_TOKEN_TYPE}`);
-  if (param(koa, 'actor_token') !== undefined) throw new errors.InvalidRequest('actor_token is not supported: the agent is the authenticated client');
+  if (requested !== undefined && requested !== ACCESS_TOKEN_TYPE)
+    throw new errors.InvalidRequest(`requested_token_type may only be ${ACCESS_TOKEN_TYPE}`);
+  if (param(koa, 'actor_token') !== undefined)
+    throw new errors.InvalidRequest('actor_token is not supported: the agent is the authenticated client');
   const subject = param(koa, 'subject_token');
   if (!subject) throw new errors.InvalidRequest('subject_token (the delegation grant id) is required');
 
@@ -40,13 +51,24 @@ export async function exchangeDelegationGrant(ctx: ServerContext, koa: KoaContex
   }
   const standing = standingOf(ctx, grant);
   if (standing) throw new errors.InvalidRequest(`subject_token cannot be exchanged: ${standing.message}`);
-  if (agent.status !== 'active') throw new errors.InvalidRequest(`subject_token cannot be exchanged: agent identity ${agent.id} is ${agent.status}`);
+  if (agent.status !== 'active')
+    throw new errors.InvalidRequest(`subject_token cannot be exchanged: agent identity ${agent.id} is ${agent.status}`);
 
   const asked = param(koa, 'scope')?.split(' ').filter(Boolean);
   const scopes = asked ? [...new Set(asked)] : grant.delegated_scopes;
   const beyond = scopes.filter((s) => !grant.delegated_scopes.includes(s));
-  if (beyond.length) throw new errors.InvalidScope(`scope beyond the grant's delegated scopes: ${beyond.join(' ').slice(0, 200)}`, beyond.join(' ').slice(0, 200));
+  if (beyond.length)
+    throw new errors.InvalidScope(
+      `scope beyond the grant's delegated scopes: ${beyond.join(' ').slice(0, 200)}`,
+      beyond.join(' ').slice(0, 200),
+    );
 
   const { token, expiresIn } = issueAgentToken(ctx, grant, client.clientId, scopes);
-  koa.body = { access_token: token, issued_token_type: ACCESS_TOKEN_TYPE, token_type: 'Bearer', expires_in: expiresIn, scope: scopes.join(' ') };
+  koa.body = {
+    access_token: token,
+    issued_token_type: ACCESS_TOKEN_TYPE,
+    token_type: 'Bearer',
+    expires_in: expiresIn,
+    scope: scopes.join(' '),
+  };
 }

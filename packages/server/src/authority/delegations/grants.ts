@@ -107,7 +107,10 @@ export function findGrant(ctx: ServerContext, id: string): GrantRecord | undefin
 }
 
 /** Why a grant cannot be used now (itself or a grant it was made under), or undefined when it can. */
-export function standingOf(ctx: ServerContext, grant: GrantRecord): { status: DelegationStatus; grantId: string; message: string } | undefined {
+export function standingOf(
+  ctx: ServerContext,
+  grant: GrantRecord,
+): { status: DelegationStatus; grantId: string; message: string } | undefined {
   for (let at: GrantRecord | undefined = grant, hops = 0; at && hops < 32; hops += 1) {
     if (at.status !== 'active') {
       const whose = at.id === grant.id ? 'The delegation grant' : `The grant it was made under (${at.id})`;
@@ -172,9 +175,10 @@ export function listGrants(
   let cursor = after;
   let more = true;
   while (out.length <= page.limit && more) {
-    const rows = stmt<(string | number)[], GrantRow>(ctx.db,
-      `SELECT * FROM delegation_grants WHERE account_id = ? AND (${where}) AND seq > ? ORDER BY seq LIMIT 200`)
-      .all(principal.accountId, ...args, cursor);
+    const rows = stmt<(string | number)[], GrantRow>(
+      ctx.db,
+      `SELECT * FROM delegation_grants WHERE account_id = ? AND (${where}) AND seq > ? ORDER BY seq LIMIT 200`,
+    ).all(principal.accountId, ...args, cursor);
     more = rows.length === 200;
     for (const row of rows) {
       cursor = row.seq;
@@ -196,7 +200,10 @@ function selfDelegation(message: string): ApiError {
 }
 
 function personExists(ctx: ServerContext, accountId: string, personId: string): boolean {
-  return stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM persons WHERE id = ? AND account_id = ?').pluck().get(personId, accountId) !== undefined;
+  return (
+    stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM persons WHERE id = ? AND account_id = ?').pluck().get(personId, accountId) !==
+    undefined
+  );
 }
 
 /**
@@ -214,7 +221,10 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
   let applicationId: string;
 
   if (caller.kind === 'person' && caller.delegation) {
-    throw forbidden('A delegate acting through X-Delegation-Grant-Id cannot make grants; a sub-delegation is made with your own token and parent_grant_id.', 'delegate_cannot_delegate');
+    throw forbidden(
+      'A delegate acting through X-Delegation-Grant-Id cannot make grants; a sub-delegation is made with your own token and parent_grant_id.',
+      'delegate_cannot_delegate',
+    );
   }
   if (body.parent_grant_id !== undefined) {
     const found = findGrant(ctx, body.parent_grant_id);
@@ -235,21 +245,30 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
     applicationId = parent.application_id;
   } else if (caller.kind === 'person') {
     const client = findClient(ctx, caller.clientId);
-    if (!client) throw forbidden('The access token\'s client no longer exists.', 'client_missing');
+    if (!client) throw forbidden("The access token's client no longer exists.", 'client_missing');
     principalId = caller.personId;
     applicationId = client.application_id;
   } else if (caller.kind === 'agent') {
-    throw forbidden('An agent cannot grant authority it was not given: name the grant it narrows with parent_grant_id.', 'agent_cannot_delegate');
+    throw forbidden(
+      'An agent cannot grant authority it was not given: name the grant it narrows with parent_grant_id.',
+      'agent_cannot_delegate',
+    );
   } else {
-    throw forbidden("Delegation grants are made by a signed-in person with their own access token.", 'person_token_required');
+    throw forbidden('Delegation grants are made by a signed-in person with their own access token.', 'person_token_required');
   }
 
   const isHuman = HUMAN.has(body.delegation_type);
   let agent: AgentIdentityRecord | undefined;
   if (request.delegate_id.startsWith('agt_')) {
     agent = findAgentIdentity(ctx, request.delegate_id);
-    if (!agent || agent.account_id !== caller.accountId) throw invalid('delegate_id names no agent identity of this account.', 'delegate_id', 'unknown_delegate');
-    if (agent.status !== 'active') throw invalid(`Agent identity ${agent.id} is ${agent.status}; only an active agent can receive a grant.`, 'delegate_id', 'delegate_not_active');
+    if (!agent || agent.account_id !== caller.accountId)
+      throw invalid('delegate_id names no agent identity of this account.', 'delegate_id', 'unknown_delegate');
+    if (agent.status !== 'active')
+      throw invalid(
+        `Agent identity ${agent.id} is ${agent.status}; only an active agent can receive a grant.`,
+        'delegate_id',
+        'delegate_not_active',
+      );
     if (caller.kind === 'agent') {
       const self = findAgentIdentity(ctx, caller.agentId);
       if (agent.id === caller.agentId) throw selfDelegation('An agent cannot delegate to itself.');
@@ -258,17 +277,37 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
         throw selfDelegation(`Agent identity ${agent.id} runs on your own OAuth client: an agent cannot delegate to itself.`);
       }
     }
-    if (isHuman) throw invalid(`An agent identity is delegated to with delegation_type ai_agent, not ${body.delegation_type} (human-to-human only).`, 'delegation_grant.delegation_type', 'agent_needs_ai_agent');
+    if (isHuman)
+      throw invalid(
+        `An agent identity is delegated to with delegation_type ai_agent, not ${body.delegation_type} (human-to-human only).`,
+        'delegation_grant.delegation_type',
+        'agent_needs_ai_agent',
+      );
   } else {
-    if (!personExists(ctx, caller.accountId, request.delegate_id)) throw invalid('delegate_id names no person of this account.', 'delegate_id', 'unknown_delegate');
-    if (!isHuman) throw invalid(`A person is delegated to with one of ${HUMAN_DELEGATION_TYPES.join(', ')}; ai_agent is for agent identities.`, 'delegation_grant.delegation_type', 'person_needs_human_type');
+    if (!personExists(ctx, caller.accountId, request.delegate_id))
+      throw invalid('delegate_id names no person of this account.', 'delegate_id', 'unknown_delegate');
+    if (!isHuman)
+      throw invalid(
+        `A person is delegated to with one of ${HUMAN_DELEGATION_TYPES.join(', ')}; ai_agent is for agent identities.`,
+        'delegation_grant.delegation_type',
+        'person_needs_human_type',
+      );
     if (request.delegate_id === principalId || (caller.kind === 'person' && request.delegate_id === caller.personId)) {
       throw selfDelegation('A person cannot delegate to themselves.');
     }
-    if (body.bounds !== undefined) throw invalid('Bounds apply to grants to agent identities; a person acts within delegated_scopes.', 'delegation_grant.bounds', 'bounds_for_agents');
+    if (body.bounds !== undefined)
+      throw invalid(
+        'Bounds apply to grants to agent identities; a person acts within delegated_scopes.',
+        'delegation_grant.bounds',
+        'bounds_for_agents',
+      );
   }
   if (!body.delegated_scopes?.length) {
-    throw invalid('delegated_scopes must name at least one scope: a grant without a scope bound would be unlimited.', 'delegation_grant.delegated_scopes', 'required');
+    throw invalid(
+      'delegated_scopes must name at least one scope: a grant without a scope bound would be unlimited.',
+      'delegation_grant.delegated_scopes',
+      'required',
+    );
   }
   if (body.expires_at !== undefined && Date.parse(body.expires_at) <= now) {
     throw invalid('expires_at must be in the future.', 'delegation_grant.expires_at', 'in_the_past');
@@ -282,38 +321,76 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
   };
   if (parent) {
     if (HUMAN.has(parent.delegation_type) !== isHuman) {
-      throw invalid('A sub-delegation keeps its parent\'s kind: a person\'s grant to a person, an agent\'s to an agent.', 'delegation_grant.delegation_type', 'widens_parent');
+      throw invalid(
+        "A sub-delegation keeps its parent's kind: a person's grant to a person, an agent's to an agent.",
+        'delegation_grant.delegation_type',
+        'widens_parent',
+      );
     }
     const widenings = wideningsOf(termsOf(parent), terms);
     if (widenings.length > 0) {
       const errors: FieldError[] = widenings.map((w) => ({ path: w.path, code: 'widens_parent', message: w.message }));
-      throw unprocessable(`A sub-delegation may not be wider than its parent grant ${parent.id}: ${widenings.map((w) => `${w.path} ${w.message}`).join('; ')}.`,
-        'widens_parent', errors);
+      throw unprocessable(
+        `A sub-delegation may not be wider than its parent grant ${parent.id}: ${widenings.map((w) => `${w.path} ${w.message}`).join('; ')}.`,
+        'widens_parent',
+        errors,
+      );
     }
   }
 
   const id = homedId(ctx.country, 'dlg_');
   const recordId = homedId(ctx.country, 'ar_', 20);
   const grantForReceipt = {
-    id, principal_id: principalId, delegate_id: request.delegate_id, delegate_type: agent ? 'agent' as const : 'person' as const,
-    delegation_type: body.delegation_type, ...terms, parent_grant_id: parent?.id ?? null, delegation_chain_root: parent?.delegation_chain_root ?? id,
+    id,
+    principal_id: principalId,
+    delegate_id: request.delegate_id,
+    delegate_type: agent ? ('agent' as const) : ('person' as const),
+    delegation_type: body.delegation_type,
+    ...terms,
+    parent_grant_id: parent?.id ?? null,
+    delegation_chain_root: parent?.delegation_chain_root ?? id,
     created_at: nowIso,
   };
   return transaction(ctx.db, () => {
     const receipt = freezeGrantReceipt(ctx, { recordId, grant: grantForReceipt, applicationId, agent, recordedAt: nowIso });
-    stmt(ctx.db, `INSERT INTO delegation_grants (id, account_id, application_id, principal_id, delegate_type, delegate_id, delegation_type,
+    stmt(
+      ctx.db,
+      `INSERT INTO delegation_grants (id, account_id, application_id, principal_id, delegate_type, delegate_id, delegation_type,
       delegated_scopes, allow_sub_delegation, max_actions_per_day, expires_at, bounds, parent_grant_id, chain_root_id, authorization_record_id,
-      status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)`).run(
-      id, caller.accountId, applicationId, principalId, grantForReceipt.delegate_type, request.delegate_id, body.delegation_type,
-      JSON.stringify(terms.delegated_scopes), terms.allow_sub_delegation ? 1 : 0, terms.max_actions_per_day, terms.expires_at,
-      JSON.stringify(terms.bounds), parent?.id ?? null, grantForReceipt.delegation_chain_root, recordId, nowIso, nowIso);
+      status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)`,
+    ).run(
+      id,
+      caller.accountId,
+      applicationId,
+      principalId,
+      grantForReceipt.delegate_type,
+      request.delegate_id,
+      body.delegation_type,
+      JSON.stringify(terms.delegated_scopes),
+      terms.allow_sub_delegation ? 1 : 0,
+      terms.max_actions_per_day,
+      terms.expires_at,
+      JSON.stringify(terms.bounds),
+      parent?.id ?? null,
+      grantForReceipt.delegation_chain_root,
+      recordId,
+      nowIso,
+      nowIso,
+    );
     insertGrantRecord(ctx, { id: recordId, accountId: caller.accountId, applicationId, grantId: id, recordedAt: nowIso, receipt });
     if (agent) stmt(ctx.db, 'UPDATE agent_identities SET delegation_grant_id = ?, updated_at = ? WHERE id = ?').run(id, nowIso, agent.id);
     appendAuditEvent(ctx, {
-      applicationId, type: 'delegation.granted', occurredAt: nowIso,
+      applicationId,
+      type: 'delegation.granted',
+      occurredAt: nowIso,
       data: {
-        delegation_grant_id: id, delegation_type: body.delegation_type, delegate_type: grantForReceipt.delegate_type, delegate_id: request.delegate_id,
-        principal_id: principalId, parent_grant_id: parent?.id ?? null, record_id: recordId,
+        delegation_grant_id: id,
+        delegation_type: body.delegation_type,
+        delegate_type: grantForReceipt.delegate_type,
+        delegate_id: request.delegate_id,
+        principal_id: principalId,
+        parent_grant_id: parent?.id ?? null,
+        record_id: recordId,
         content_hash: (receipt.extensions?.grant_integrity as { content_hash: string }).content_hash,
       },
     });
@@ -324,7 +401,10 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
 /** A change of a grant's status, as its route names it. */
 export type GrantAction = 'suspend' | 'resume' | 'revoke';
 
-const moves: Record<GrantAction, { to: 'active' | 'suspended' | 'revoked'; from: DelegationStatus[]; state: 'suspended' | 'resumed' | 'revoked' }> = {
+const moves: Record<
+  GrantAction,
+  { to: 'active' | 'suspended' | 'revoked'; from: DelegationStatus[]; state: 'suspended' | 'resumed' | 'revoked' }
+> = {
   suspend: { to: 'suspended', from: ['active'], state: 'suspended' },
   resume: { to: 'active', from: ['suspended'], state: 'resumed' },
   revoke: { to: 'revoked', from: ['active', 'suspended'], state: 'revoked' },
@@ -343,8 +423,13 @@ function mayChange(principal: Principal, grant: GrantRecord, action: GrantAction
 
 /** The grant `id` and every grant made under it, at any depth (ids). */
 function descendantsOf(ctx: ServerContext, id: string): string[] {
-  return stmt<[string], string>(ctx.db, `WITH RECURSIVE d(id) AS (SELECT id FROM delegation_grants WHERE parent_grant_id = ?
-      UNION SELECT g.id FROM delegation_grants g JOIN d ON g.parent_grant_id = d.id) SELECT id FROM d`).pluck().all(id) as unknown as string[];
+  return stmt<[string], string>(
+    ctx.db,
+    `WITH RECURSIVE d(id) AS (SELECT id FROM delegation_grants WHERE parent_grant_id = ?
+      UNION SELECT g.id FROM delegation_grants g JOIN d ON g.parent_grant_id = d.id) SELECT id FROM d`,
+  )
+    .pluck()
+    .all(id) as unknown as string[];
 }
 
 /**
@@ -355,9 +440,12 @@ function descendantsOf(ctx: ServerContext, id: string): string[] {
  */
 export function changeGrantStatus(ctx: ServerContext, principal: Principal, grant: GrantRecord, action: GrantAction): GrantRecord {
   if (!mayChange(principal, grant, action)) {
-    throw forbidden(principal.kind === 'api_token'
-      ? 'An API token can revoke a grant, not suspend or resume it: that is the principal\'s.'
-      : 'Only the principal who made the grant can change it.', 'not_principal');
+    throw forbidden(
+      principal.kind === 'api_token'
+        ? "An API token can revoke a grant, not suspend or resume it: that is the principal's."
+        : 'Only the principal who made the grant can change it.',
+      'not_principal',
+    );
   }
   const move = moves[action];
   const entity = principal.kind === 'person' ? (principal.delegation?.delegateId ?? principal.personId) : grant.application_id;
@@ -365,8 +453,12 @@ export function changeGrantStatus(ctx: ServerContext, principal: Principal, gran
     const current = findGrant(ctx, grant.id)!;
     if (current.status === move.to) return current;
     if (!move.from.includes(current.status)) {
-      throw new ApiError(409, `Cannot ${action} delegation grant ${current.id}: it is ${current.status} (from ${current.status} to ${move.to}).`,
-        'invalid_transition', [{ path: 'status', code: 'invalid_transition', message: `from ${current.status} to ${move.to} is not allowed` }]);
+      throw new ApiError(
+        409,
+        `Cannot ${action} delegation grant ${current.id}: it is ${current.status} (from ${current.status} to ${move.to}).`,
+        'invalid_transition',
+        [{ path: 'status', code: 'invalid_transition', message: `from ${current.status} to ${move.to} is not allowed` }],
+      );
     }
     const now = isoNow(ctx.clock);
     const targets = action === 'revoke' ? [current.id, ...descendantsOf(ctx, current.id)] : [current.id];
@@ -374,23 +466,38 @@ export function changeGrantStatus(ctx: ServerContext, principal: Principal, gran
     for (const id of targets) {
       const target = id === current.id ? current : findGrant(ctx, id)!;
       if (id !== current.id && (target.status === 'revoked' || target.status === 'expired')) continue;
-      stmt(ctx.db, `UPDATE delegation_grants SET status = ?, updated_at = ?,
+      stmt(
+        ctx.db,
+        `UPDATE delegation_grants SET status = ?, updated_at = ?,
         suspended_at = CASE WHEN ? = 'suspended' THEN ? WHEN ? = 'active' THEN NULL ELSE suspended_at END,
-        revoked_at = CASE WHEN ? = 'revoked' THEN ? ELSE revoked_at END WHERE id = ?`)
-        .run(move.to, now, move.to, now, move.to, move.to, now, id);
-      stmt(ctx.db, 'INSERT INTO delegation_grant_events (grant_id, state, entity_id, at) VALUES (?, ?, ?, ?)').run(id, move.state, entity, now);
+        revoked_at = CASE WHEN ? = 'revoked' THEN ? ELSE revoked_at END WHERE id = ?`,
+      ).run(move.to, now, move.to, now, move.to, move.to, now, id);
+      stmt(ctx.db, 'INSERT INTO delegation_grant_events (grant_id, state, entity_id, at) VALUES (?, ?, ?, ?)').run(
+        id,
+        move.state,
+        entity,
+        now,
+      );
       appendAuditEvent(ctx, {
-        applicationId: target.application_id, type: `delegation.${move.state}`, occurredAt: now,
+        applicationId: target.application_id,
+        type: `delegation.${move.state}`,
+        occurredAt: now,
         data: { delegation_grant_id: id, record_id: target.authorization_record_id, cascaded_from: id === current.id ? null : current.id },
       });
       if (id !== current.id) revokedDescendants.push(id);
     }
     if (action === 'revoke') {
       ctx.events.emit(ctx, {
-        type: 'delegation.revoked', application_id: current.application_id, occurred_at: now,
+        type: 'delegation.revoked',
+        application_id: current.application_id,
+        occurred_at: now,
         data: {
-          delegation_grant_id: current.id, delegate_id: current.delegate_id, delegate_type: current.delegate_type, user_id: current.principal_id,
-          revoked_descendants: revokedDescendants, revoked_at: now,
+          delegation_grant_id: current.id,
+          delegate_id: current.delegate_id,
+          delegate_type: current.delegate_type,
+          user_id: current.principal_id,
+          revoked_descendants: revokedDescendants,
+          revoked_at: now,
         },
       });
     }

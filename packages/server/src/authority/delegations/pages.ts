@@ -20,12 +20,17 @@ const STANDING = {
 export function escalationPageRoutes(app: Hono<Env>, ctx: ServerContext): void {
   app.get('/oap/escalations/:id', (c) => {
     const row = findEscalationRow(ctx, c.req.param('id'));
-    if (!row) return sendPage(c, messagePage({ title: 'Request not found', message: 'There is no agent request at this address.' }), [], 404);
+    if (!row)
+      return sendPage(c, messagePage({ title: 'Request not found', message: 'There is no agent request at this address.' }), [], 404);
     const action = actionOf(row);
-    const agent = (stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?').pluck().get(row.agent_id) as unknown as string | undefined) ?? row.agent_id;
+    const agent =
+      (stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?').pluck().get(row.agent_id) as unknown as
+        | string
+        | undefined) ?? row.agent_id;
     const status = escalationStatusAt(row, ctx.clock.now());
     const html = `<p>${escapeHtml(agent)}, an AI agent, asked for approval to: ${escapeHtml(action.description)}${
-      action.value !== null ? ` (${escapeHtml(`${action.value} ${action.currency}`)})` : ''}.</p>
+      action.value !== null ? ` (${escapeHtml(`${action.value} ${action.currency}`)})` : ''
+    }.</p>
 <p>This request ${STANDING[status]}.</p>
 <dl><dt>Reference</dt><dd>${escapeHtml(row.id)}</dd><dt>Asked</dt><dd>${escapeHtml(row.created_at)}</dd></dl>`;
     return sendPage(c, messagePage({ title: 'Agent request', html }), []);

@@ -39,11 +39,35 @@ export interface GrantContent {
  * fields, so anyone holding the grant can recompute it.
  */
 export function grantContentHash(grant: GrantContent): string {
-  const { id, principal_id, delegate_id, delegate_type, delegation_type, delegated_scopes, allow_sub_delegation, max_actions_per_day, expires_at,
-    bounds, parent_grant_id, delegation_chain_root, created_at } = grant;
+  const {
+    id,
+    principal_id,
+    delegate_id,
+    delegate_type,
+    delegation_type,
+    delegated_scopes,
+    allow_sub_delegation,
+    max_actions_per_day,
+    expires_at,
+    bounds,
+    parent_grant_id,
+    delegation_chain_root,
+    created_at,
+  } = grant;
   return `sha256:${jcsHash({
-    id, principal_id, delegate_id, delegate_type, delegation_type, delegated_scopes: [...delegated_scopes].sort(), allow_sub_delegation,
-    max_actions_per_day, expires_at, bounds, parent_grant_id, delegation_chain_root, created_at,
+    id,
+    principal_id,
+    delegate_id,
+    delegate_type,
+    delegation_type,
+    delegated_scopes: [...delegated_scopes].sort(),
+    allow_sub_delegation,
+    max_actions_per_day,
+    expires_at,
+    bounds,
+    parent_grant_id,
+    delegation_chain_root,
+    created_at,
   })}`;
 }
 
@@ -77,7 +101,10 @@ export function revocationPageOf(ctx: ServerContext, recordId: string): string {
 }
 
 function personEmail(ctx: ServerContext, personId: string): string {
-  return (stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(personId) as unknown as string | undefined) ?? personId;
+  return (
+    (stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(personId) as unknown as string | undefined) ??
+    personId
+  );
 }
 
 /** Freezes the receipt of a grant's activation. */
@@ -88,12 +115,28 @@ export function freezeGrantReceipt(
   const { grant, agent } = input;
   const application = findApplication(ctx, input.applicationId);
   const delegate = agent
-    ? { party_id: agent.id, party_name: agent.display_name, party_role: 'agent' as const, party_type: 'software_agent' as const, provenance: 'declared' as const }
-    : { party_id: grant.delegate_id, party_name: personEmail(ctx, grant.delegate_id), party_role: 'agent' as const, party_type: 'natural person' as const };
+    ? {
+        party_id: agent.id,
+        party_name: agent.display_name,
+        party_role: 'agent' as const,
+        party_type: 'software_agent' as const,
+        provenance: 'declared' as const,
+      }
+    : {
+        party_id: grant.delegate_id,
+        party_name: personEmail(ctx, grant.delegate_id),
+        party_role: 'agent' as const,
+        party_type: 'natural person' as const,
+      };
   const events: ReceiptEvent[] = [
     { event_time: grant.created_at, entity_id: grant.principal_id, event_type: 'explicit', event_state: 'authority requested' },
-    { event_time: grant.created_at, entity_id: grant.principal_id, event_type: 'explicit', event_state: 'authority granted',
-      ...(grant.expires_at ? { validity_duration: isoDurationBetween(grant.created_at, grant.expires_at) } : {}) },
+    {
+      event_time: grant.created_at,
+      entity_id: grant.principal_id,
+      event_type: 'explicit',
+      event_state: 'authority granted',
+      ...(grant.expires_at ? { validity_duration: isoDurationBetween(grant.created_at, grant.expires_at) } : {}),
+    },
   ];
   return {
     schema_version: RECEIPT_SCHEMA_VERSION,
@@ -102,9 +145,20 @@ export function freezeGrantReceipt(
     record_type: 'authorization_record',
     pii_principal_id: grant.principal_id,
     party_identification: [
-      { party_id: grant.principal_id, party_name: personEmail(ctx, grant.principal_id), party_role: 'principal', party_type: 'natural person' },
+      {
+        party_id: grant.principal_id,
+        party_name: personEmail(ctx, grant.principal_id),
+        party_role: 'principal',
+        party_type: 'natural person',
+      },
       delegate,
-      { party_id: input.applicationId, party_name: application?.name ?? input.applicationId, party_role: 'controller', party_type: 'organization', provenance: 'declared' },
+      {
+        party_id: input.applicationId,
+        party_name: application?.name ?? input.applicationId,
+        party_role: 'controller',
+        party_type: 'organization',
+        provenance: 'declared',
+      },
       { party_id: PLATFORM_PARTY_ID, party_name: PLATFORM_PARTY_NAME, party_role: 'processor', party_type: 'organization' },
     ],
     authority: authorityOf(grant, revocationPageOf(ctx, input.recordId)),
@@ -131,19 +185,37 @@ function isoDurationBetween(from: string, to: string): string {
  * `expires_at` passed, unless the grant was revoked before (suppressed after revocation). Sorted by time.
  */
 export function lifecycleEvents(ctx: ServerContext, grantId: string, now: number): ReceiptEvent[] {
-  const grant = stmt<[string], { delegate_id: string; principal_id: string; expires_at: string | null; revoked_at: string | null; application_id: string }>(ctx.db,
-    'SELECT delegate_id, principal_id, expires_at, revoked_at, application_id FROM delegation_grants WHERE id = ?').get(grantId);
+  const grant = stmt<
+    [string],
+    { delegate_id: string; principal_id: string; expires_at: string | null; revoked_at: string | null; application_id: string }
+  >(ctx.db, 'SELECT delegate_id, principal_id, expires_at, revoked_at, application_id FROM delegation_grants WHERE id = ?').get(grantId);
   if (!grant) return [];
-  const exercised = stmt<[string], { at: string; n: number }>(ctx.db,
-    "SELECT MAX(at) AS at, COUNT(*) AS n FROM authority_actions WHERE grant_id = ? AND outcome = 'allowed' GROUP BY day ORDER BY day").all(grantId);
-  const changes = stmt<[string], { state: 'suspended' | 'resumed' | 'revoked'; entity_id: string; at: string }>(ctx.db,
-    'SELECT state, entity_id, at FROM delegation_grant_events WHERE grant_id = ? ORDER BY seq').all(grantId);
+  const exercised = stmt<[string], { at: string; n: number }>(
+    ctx.db,
+    "SELECT MAX(at) AS at, COUNT(*) AS n FROM authority_actions WHERE grant_id = ? AND outcome = 'allowed' GROUP BY day ORDER BY day",
+  ).all(grantId);
+  const changes = stmt<[string], { state: 'suspended' | 'resumed' | 'revoked'; entity_id: string; at: string }>(
+    ctx.db,
+    'SELECT state, entity_id, at FROM delegation_grant_events WHERE grant_id = ? ORDER BY seq',
+  ).all(grantId);
   const rows: ReceiptEvent[] = [
-    ...exercised.map((e): ReceiptEvent => ({ event_time: e.at, entity_id: grant.delegate_id, event_type: 'regular', event_state: 'authority exercised', occurrences: e.n })),
-    ...changes.map((c): ReceiptEvent => ({ event_time: c.at, entity_id: c.entity_id, event_type: 'explicit', event_state: `authority ${c.state}` })),
+    ...exercised.map(
+      (e): ReceiptEvent => ({
+        event_time: e.at,
+        entity_id: grant.delegate_id,
+        event_type: 'regular',
+        event_state: 'authority exercised',
+        occurrences: e.n,
+      }),
+    ),
+    ...changes.map(
+      (c): ReceiptEvent => ({ event_time: c.at, entity_id: c.entity_id, event_type: 'explicit', event_state: `authority ${c.state}` }),
+    ),
   ];
-  const expiredBeforeRevocation = grant.expires_at !== null && Date.parse(grant.expires_at) <= now
-    && (grant.revoked_at === null || Date.parse(grant.revoked_at) > Date.parse(grant.expires_at));
+  const expiredBeforeRevocation =
+    grant.expires_at !== null &&
+    Date.parse(grant.expires_at) <= now &&
+    (grant.revoked_at === null || Date.parse(grant.revoked_at) > Date.parse(grant.expires_at));
   if (expiredBeforeRevocation) {
     rows.push({ event_time: grant.expires_at!, entity_id: PLATFORM_PARTY_ID, event_type: 'regular', event_state: 'authority expired' });
   }

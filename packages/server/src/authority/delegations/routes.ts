@@ -25,7 +25,16 @@ import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { checkAuthority, requestEscalation } from './authority.js';
 import { listEscalations, visibleEscalation } from './escalations.js';
 import { escalationPageRoutes } from './pages.js';
-import { changeGrantStatus, createGrant, findGrant, listGrants, standingOf, toDelegationGrant, visibleGrant, type GrantAction } from './grants.js';
+import {
+  changeGrantStatus,
+  createGrant,
+  findGrant,
+  listGrants,
+  standingOf,
+  toDelegationGrant,
+  visibleGrant,
+  type GrantAction,
+} from './grants.js';
 import { resolveAgentToken } from './tokens.js';
 import { trustScore } from './trust-score.js';
 
@@ -39,7 +48,8 @@ const authorityTag = 'Authority';
 export const ESCALATION_POLL_SECONDS = 5;
 
 function agentOnly(principal: Principal): Extract<Principal, { kind: 'agent' }> {
-  if (principal.kind !== 'agent') throw forbidden('Only an agent token (ra_agent_…) can do this: it acts under its delegation grant.', 'agent_token_required');
+  if (principal.kind !== 'agent')
+    throw forbidden('Only an agent token (ra_agent_…) can do this: it acts under its delegation grant.', 'agent_token_required');
   return principal;
 }
 
@@ -59,7 +69,8 @@ const agentsOnly = (permission: 'read' | 'write'): MiddlewareHandler<Env>[] => [
 const grantMakers: MiddlewareHandler<Env>[] = [
   requires('write', { person: true, agent: true }),
   async (c, next) => {
-    if (c.get('principal').kind === 'api_token') throw forbidden("A delegation grant is a person's: make it with their access token, not an API token.", 'person_token_required');
+    if (c.get('principal').kind === 'api_token')
+      throw forbidden("A delegation grant is a person's: make it with their access token, not an API token.", 'person_token_required');
     await next();
   },
 ];
@@ -76,7 +87,8 @@ function delegateOf(ctx: ServerContext, person: Extract<Principal, { kind: 'pers
   const standing = standingOf(ctx, grant);
   if (standing) throw forbidden(standing.message, 'grant_not_active');
   return {
-    ...person, personId: grant.principal_id,
+    ...person,
+    personId: grant.principal_id,
     delegation: { grantId: grant.id, delegateId: person.personId, delegationType: grant.delegation_type, scopes: grant.delegated_scopes },
   };
 }
@@ -90,37 +102,75 @@ export const delegationRoutes = routes((app, ctx) => {
   authorityRoutes(app, ctx);
 
   // ---- Trust scores
-  route(app, {
-    method: 'get', path: '/api/v1/agent_identities/{id}/trust_score', summary: 'An agent\'s trust score (0-100) with its factors', tag: 'Agent identities',
-    permission: 'read',
-    response: { status: 200, description: 'The score now', schema: trustScoreEnvelope }, errors: [404],
-  }, (c) => {
-    const agent = getAgentIdentity(ctx, c.get('principal').accountId, c.req.param('id')!);
-    if (!agent) throw notFound('No such agent identity.');
-    return c.json({ trust_score: trustScore(ctx, agent.id) });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/agent_identities/{id}/trust_score',
+      summary: "An agent's trust score (0-100) with its factors",
+      tag: 'Agent identities',
+      permission: 'read',
+      response: { status: 200, description: 'The score now', schema: trustScoreEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const agent = getAgentIdentity(ctx, c.get('principal').accountId, c.req.param('id')!);
+      if (!agent) throw notFound('No such agent identity.');
+      return c.json({ trust_score: trustScore(ctx, agent.id) });
+    },
+  );
 });
 
 /** `/api/v1/delegations`: grants made, listed, read, suspended, resumed and revoked. */
 function grantRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   const reader = { person: true, agent: true, delegateScope: 'delegations:read' };
-  route(app, {
-    method: 'post', path: GRANTS, summary: 'Grant authority to a person or an agent identity (a person\'s access token; a sub-delegation by the parent\'s delegate)', tag: grantsTag,
-    auth: ['access_token', 'agent_token'], middleware: grantMakers, body: createDelegationRequest,
-    response: { status: 201, description: 'The grant, active, with its authorization record', schema: delegationGrantEnvelope }, errors: [409],
-  }, (c, { body }) => c.json({ delegation_grant: toDelegationGrant(createGrant(ctx, c.get('principal'), body)) }, 201));
+  route(
+    app,
+    {
+      method: 'post',
+      path: GRANTS,
+      summary: "Grant authority to a person or an agent identity (a person's access token; a sub-delegation by the parent's delegate)",
+      tag: grantsTag,
+      auth: ['access_token', 'agent_token'],
+      middleware: grantMakers,
+      body: createDelegationRequest,
+      response: { status: 201, description: 'The grant, active, with its authorization record', schema: delegationGrantEnvelope },
+      errors: [409],
+    },
+    (c, { body }) => c.json({ delegation_grant: toDelegationGrant(createGrant(ctx, c.get('principal'), body)) }, 201),
+  );
 
-  route(app, {
-    method: 'get', path: GRANTS, summary: 'List the grants the caller may see (a person: made or received; an agent: its own; an API token: the account\'s)', tag: grantsTag,
-    permission: 'read', access: reader, query: delegationListQuery,
-    response: { status: 200, description: 'A page of grants', schema: delegationGrantList }, errors: [400],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor, status, role } }) => c.json(listGrants(ctx, c.get('principal'), { limit, cursor, status, role })));
+  route(
+    app,
+    {
+      method: 'get',
+      path: GRANTS,
+      summary: "List the grants the caller may see (a person: made or received; an agent: its own; an API token: the account's)",
+      tag: grantsTag,
+      permission: 'read',
+      access: reader,
+      query: delegationListQuery,
+      response: { status: 200, description: 'A page of grants', schema: delegationGrantList },
+      errors: [400],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor, status, role } }) =>
+      c.json(listGrants(ctx, c.get('principal'), { limit, cursor, status, role })),
+  );
 
-  route(app, {
-    method: 'get', path: `${GRANTS}/{id}`, summary: 'Read a grant', tag: grantsTag,
-    permission: 'read', access: reader,
-    response: { status: 200, description: 'The grant', schema: delegationGrantEnvelope }, errors: [404],
-  }, (c) => c.json({ delegation_grant: toDelegationGrant(visibleGrant(ctx, c.get('principal'), c.req.param('id')!)) }));
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${GRANTS}/{id}`,
+      summary: 'Read a grant',
+      tag: grantsTag,
+      permission: 'read',
+      access: reader,
+      response: { status: 200, description: 'The grant', schema: delegationGrantEnvelope },
+      errors: [404],
+    },
+    (c) => c.json({ delegation_grant: toDelegationGrant(visibleGrant(ctx, c.get('principal'), c.req.param('id')!)) }),
+  );
 
   const changes: [GrantAction, string][] = [
     ['suspend', 'Suspend a grant (its principal): its tokens answer 403 grant_suspended until resumed'],
@@ -130,62 +180,122 @@ function grantRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   const changer = { person: true, delegateScope: 'delegations:write' };
   for (const [action, summary] of changes) {
     // Only revoking is open to an API token: suspending and resuming are the principal's (403 not_principal).
-    const who = action === 'revoke' ? { permission: 'write' as const, access: changer } : { auth: ['access_token' as const], middleware: [requires('write', changer)] };
-    route(app, {
-      method: 'post', path: `${GRANTS}/{id}/${action}`, summary, tag: grantsTag, ...who,
-      response: { status: 200, description: 'The grant in its new status (unchanged when it already had it)', schema: delegationGrantEnvelope },
-      errors: [404, 409],
-    }, (c) => {
-      const principal = c.get('principal');
-      const grant = visibleGrant(ctx, principal, c.req.param('id')!);
-      return c.json({ delegation_grant: toDelegationGrant(changeGrantStatus(ctx, principal, grant, action)) });
-    });
+    const who =
+      action === 'revoke'
+        ? { permission: 'write' as const, access: changer }
+        : { auth: ['access_token' as const], middleware: [requires('write', changer)] };
+    route(
+      app,
+      {
+        method: 'post',
+        path: `${GRANTS}/{id}/${action}`,
+        summary,
+        tag: grantsTag,
+        ...who,
+        response: {
+          status: 200,
+          description: 'The grant in its new status (unchanged when it already had it)',
+          schema: delegationGrantEnvelope,
+        },
+        errors: [404, 409],
+      },
+      (c) => {
+        const principal = c.get('principal');
+        const grant = visibleGrant(ctx, principal, c.req.param('id')!);
+        return c.json({ delegation_grant: toDelegationGrant(changeGrantStatus(ctx, principal, grant, action)) });
+      },
+    );
   }
 }
 
 /** `/api/v1/authorities/check` (an agent asks before it acts) and `/api/v1/oap/escalations` (what waits for a principal). */
 function authorityRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   const reader = { person: true, agent: true, delegateScope: 'escalations:read' };
-  route(app, {
-    method: 'post', path: CHECK, summary: 'Ask before acting: allowed (200), escalated to the principal (202), denied naming the bound (403 bound_exceeded), or 422 when the action leaves out the value or jurisdiction a bound needs', tag: authorityTag,
-    auth: ['agent_token'], middleware: agentsOnly('read'), body: authorityCheckRequest,
-    response: { status: 200, description: 'Allowed, recorded as authority exercised', schema: authorityCheckEnvelope },
-    alsoResponds: [{ status: 202, description: 'Escalated to the principal: the check with its pending escalation (Location and Retry-After name where and when to poll)', schema: authorityCheckEnvelope }],
-    errors: [404, 409],
-  }, (c, { body }) => {
-    const { status, check } = checkAuthority(ctx, agentOnly(c.get('principal')), body);
-    if (status === 202 && check.escalation) {
-      c.header('Location', `${ESCALATIONS}/${check.escalation.id}`);
+  route(
+    app,
+    {
+      method: 'post',
+      path: CHECK,
+      summary:
+        'Ask before acting: allowed (200), escalated to the principal (202), denied naming the bound (403 bound_exceeded), or 422 when the action leaves out the value or jurisdiction a bound needs',
+      tag: authorityTag,
+      auth: ['agent_token'],
+      middleware: agentsOnly('read'),
+      body: authorityCheckRequest,
+      response: { status: 200, description: 'Allowed, recorded as authority exercised', schema: authorityCheckEnvelope },
+      alsoResponds: [
+        {
+          status: 202,
+          description:
+            'Escalated to the principal: the check with its pending escalation (Location and Retry-After name where and when to poll)',
+          schema: authorityCheckEnvelope,
+        },
+      ],
+      errors: [404, 409],
+    },
+    (c, { body }) => {
+      const { status, check } = checkAuthority(ctx, agentOnly(c.get('principal')), body);
+      if (status === 202 && check.escalation) {
+        c.header('Location', `${ESCALATIONS}/${check.escalation.id}`);
+        c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
+      }
+      return c.json({ authority_check: check }, status);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'post',
+      path: ESCALATIONS,
+      summary: 'Ask the principal for approval of an action before trying it (trigger escalation)',
+      tag: authorityTag,
+      auth: ['agent_token'],
+      middleware: agentsOnly('write'),
+      body: createEscalationRequest,
+      response: { status: 201, description: 'The escalation, pending', schema: escalationEnvelope },
+    },
+    (c, { body }) => {
+      const escalation = requestEscalation(ctx, agentOnly(c.get('principal')), body);
+      c.header('Location', `${ESCALATIONS}/${escalation.id}`);
       c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
-    }
-    return c.json({ authority_check: check }, status);
-  });
+      return c.json({ escalation }, 201);
+    },
+  );
 
-  route(app, {
-    method: 'post', path: ESCALATIONS, summary: 'Ask the principal for approval of an action before trying it (trigger escalation)', tag: authorityTag,
-    auth: ['agent_token'], middleware: agentsOnly('write'), body: createEscalationRequest,
-    response: { status: 201, description: 'The escalation, pending', schema: escalationEnvelope },
-  }, (c, { body }) => {
-    const escalation = requestEscalation(ctx, agentOnly(c.get('principal')), body);
-    c.header('Location', `${ESCALATIONS}/${escalation.id}`);
-    c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
-    return c.json({ escalation }, 201);
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: ESCALATIONS,
+      summary: "List escalations (an agent: its grant's; a person: where they are principal; an API token: the account's)",
+      tag: authorityTag,
+      permission: 'read',
+      access: reader,
+      query: escalationListQuery,
+      response: { status: 200, description: 'A page of escalations', schema: escalationList },
+      errors: [400],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor, status, trigger } }) =>
+      c.json(listEscalations(ctx, c.get('principal'), { limit, cursor, status, trigger })),
+  );
 
-  route(app, {
-    method: 'get', path: ESCALATIONS, summary: 'List escalations (an agent: its grant\'s; a person: where they are principal; an API token: the account\'s)', tag: authorityTag,
-    permission: 'read', access: reader, query: escalationListQuery,
-    response: { status: 200, description: 'A page of escalations', schema: escalationList }, errors: [400],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor, status, trigger } }) =>
-    c.json(listEscalations(ctx, c.get('principal'), { limit, cursor, status, trigger })));
-
-  route(app, {
-    method: 'get', path: `${ESCALATIONS}/{id}`, summary: 'Read an escalation (Retry-After while pending); its decision is never shown to the agent', tag: authorityTag,
-    permission: 'read', access: reader,
-    response: { status: 200, description: 'The escalation', schema: escalationEnvelope }, errors: [404],
-  }, (c) => {
-    const escalation = visibleEscalation(ctx, c.get('principal'), c.req.param('id')!);
-    if (escalation.status === 'pending') c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
-    return c.json({ escalation });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${ESCALATIONS}/{id}`,
+      summary: 'Read an escalation (Retry-After while pending); its decision is never shown to the agent',
+      tag: authorityTag,
+      permission: 'read',
+      access: reader,
+      response: { status: 200, description: 'The escalation', schema: escalationEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const escalation = visibleEscalation(ctx, c.get('principal'), c.req.param('id')!);
+      if (escalation.status === 'pending') c.header('Retry-After', String(ESCALATION_POLL_SECONDS));
+      return c.json({ escalation });
+    },
+  );
 }

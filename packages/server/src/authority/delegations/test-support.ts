@@ -10,9 +10,17 @@ import type { TestServer } from '../../testing.js';
 export type Json = Record<string, any>;
 
 /** One call with `token` as bearer (or the sandbox admin token), answering status, body and headers. */
-export async function call(server: TestServer, path: string, init: { token?: string; method?: string; json?: unknown; headers?: Record<string, string> } = {}) {
+export async function call(
+  server: TestServer,
+  path: string,
+  init: { token?: string; method?: string; json?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { ...(init.token ? { authorization: `Bearer ${init.token}` } : {}), ...init.headers };
-  const res = await server.api(path, { method: init.method ?? (init.json === undefined ? 'GET' : 'POST'), headers, ...(init.json === undefined ? {} : { json: init.json }) });
+  const res = await server.api(path, {
+    method: init.method ?? (init.json === undefined ? 'GET' : 'POST'),
+    headers,
+    ...(init.json === undefined ? {} : { json: init.json }),
+  });
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as Json, headers: res.headers };
 }
@@ -27,14 +35,25 @@ export interface Agent {
 /** Registers an OAuth client and an agent identity linked to it (`metadata` as the operator declares). */
 export async function newAgent(server: TestServer, name = 'Travel agent', metadata: Json = {}): Promise<Agent> {
   const client = await call(server, `/api/v1/applications/${server.sandbox.application_id}/oauth_clients`, {
-    json: { oauth_client: { name: `${name} runtime`, client_type: 'confidential', redirect_uris: ['https://agent.example/cb'], grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'] } },
+    json: {
+      oauth_client: {
+        name: `${name} runtime`,
+        client_type: 'confidential',
+        redirect_uris: ['https://agent.example/cb'],
+        grant_types: ['urn:ietf:params:oauth:grant-type:token-exchange'],
+      },
+    },
   });
   assert.equal(client.status, 201, JSON.stringify(client.body));
   const agent = await call(server, '/api/v1/agent_identities', {
     json: { display_name: name, agent_type: 'autonomous', metadata, oauth_application_id: client.body.oauth_client.client_id },
   });
   assert.equal(agent.status, 201, JSON.stringify(agent.body));
-  return { id: agent.body.agent_identity.id, clientId: client.body.oauth_client.client_id, clientSecret: client.body.oauth_client.client_secret };
+  return {
+    id: agent.body.agent_identity.id,
+    clientId: client.body.oauth_client.client_id,
+    clientSecret: client.body.oauth_client.client_secret,
+  };
 }
 
 /** A signed-in person: their access token and person id. */
@@ -58,14 +77,24 @@ export async function grant(server: TestServer, person: Person, delegateId: stri
 }
 
 /** `POST /oauth/token/exchange` for `grantId`, authenticated as `client` (client_secret_basic). */
-export async function exchangeGrant(server: TestServer, grantId: string, client: Pick<Agent, 'clientId' | 'clientSecret'>, extra: Record<string, string> = {}) {
+export async function exchangeGrant(
+  server: TestServer,
+  grantId: string,
+  client: Pick<Agent, 'clientId' | 'clientSecret'>,
+  extra: Record<string, string> = {},
+) {
   const res = await fetch(`${server.url}/oauth/token/exchange`, {
     method: 'POST',
     headers: {
       'content-type': 'application/x-www-form-urlencoded',
       authorization: `Basic ${Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64')}`,
     },
-    body: new URLSearchParams({ grant_type: TOKEN_EXCHANGE_GRANT_TYPE, subject_token: grantId, subject_token_type: DELEGATION_GRANT_TOKEN_TYPE, ...extra }).toString(),
+    body: new URLSearchParams({
+      grant_type: TOKEN_EXCHANGE_GRANT_TYPE,
+      subject_token: grantId,
+      subject_token_type: DELEGATION_GRANT_TOKEN_TYPE,
+      ...extra,
+    }).toString(),
   });
   return { status: res.status, body: (await res.json()) as Json, headers: res.headers };
 }

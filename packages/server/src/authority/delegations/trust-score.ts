@@ -88,7 +88,10 @@ export const PERSON_TRUST_FACTORS: readonly string[] = PERSON_RULES.map((r) => r
  * Integer arithmetic, so a score never depends on floating point: a factor contributes `points` for every whole `per`
  * units of its value, bounded by `cap`; the score is 50 plus the contributions, clamped to 0-100.
  */
-function scoreBy<K extends string>(rules: readonly FactorRule<K>[], facts: Record<K, number>): { score: number; factors: TrustScoreFactor[] } {
+function scoreBy<K extends string>(
+  rules: readonly FactorRule<K>[],
+  facts: Record<K, number>,
+): { score: number; factors: TrustScoreFactor[] } {
   const factors = rules.map((rule): TrustScoreFactor => {
     const value = facts[rule.name];
     const units = Math.floor(Math.max(0, value) / rule.per);
@@ -124,19 +127,26 @@ export function personTrustScoreOf(facts: PersonTrustFacts): { score: number; fa
 }
 
 const count = (ctx: ServerContext, sql: string, ...params: string[]): number =>
-  stmt<string[], number>(ctx.db, sql).pluck().get(...params) as unknown as number;
+  stmt<string[], number>(ctx.db, sql)
+    .pluck()
+    .get(...params) as unknown as number;
 
 /** Active and revoked vouches for `subjectId`. */
 function vouchFacts(ctx: ServerContext, subjectId: string): { vouches_received: number; vouches_revoked: number } {
-  const rows = stmt<[string], { status: string; n: number }>(ctx.db, 'SELECT status, COUNT(*) AS n FROM vouches WHERE vouchee_id = ? GROUP BY status').all(subjectId);
+  const rows = stmt<[string], { status: string; n: number }>(
+    ctx.db,
+    'SELECT status, COUNT(*) AS n FROM vouches WHERE vouchee_id = ? GROUP BY status',
+  ).all(subjectId);
   const of = (status: string) => rows.find((r) => r.status === status)?.n ?? 0;
   return { vouches_received: of('active'), vouches_revoked: of('revoked') };
 }
 
 /** What the service recorded about agent `agentId`. */
 export function trustFactsOf(ctx: ServerContext, agentId: string): TrustFacts {
-  const actions = stmt<[string], { outcome: string; n: number }>(ctx.db,
-    'SELECT outcome, COUNT(*) AS n FROM authority_actions WHERE agent_id = ? GROUP BY outcome').all(agentId);
+  const actions = stmt<[string], { outcome: string; n: number }>(
+    ctx.db,
+    'SELECT outcome, COUNT(*) AS n FROM authority_actions WHERE agent_id = ? GROUP BY outcome',
+  ).all(agentId);
   const outcome = (name: string) => actions.find((a) => a.outcome === name)?.n ?? 0;
   return {
     actions_allowed: outcome('allowed'),
@@ -151,16 +161,26 @@ export function trustFactsOf(ctx: ServerContext, agentId: string): TrustFacts {
 export function personTrustFactsOf(ctx: ServerContext, personId: string): PersonTrustFacts {
   const now = isoNow(ctx.clock);
   const person = stmt<[string], { created_at: string }>(ctx.db, 'SELECT created_at FROM persons WHERE id = ?').get(personId);
-  const records = stmt<[string], { id: string; purposes: string; expires_at: string | null }>(ctx.db,
-    'SELECT id, purposes, expires_at FROM consent_records WHERE person_id = ?').all(personId);
-  const withdrawals = stmt<[string], Omit<WithdrawalFact, 'scoped'> & { record_id: string; scoped: number }>(ctx.db,
+  const records = stmt<[string], { id: string; purposes: string; expires_at: string | null }>(
+    ctx.db,
+    'SELECT id, purposes, expires_at FROM consent_records WHERE person_id = ?',
+  ).all(personId);
+  const withdrawals = stmt<[string], Omit<WithdrawalFact, 'scoped'> & { record_id: string; scoped: number }>(
+    ctx.db,
     `SELECT w.record_id, w.purpose_key, w.outcome, w.withdrawn_at, w.event_channel, w.scoped
-       FROM consent_withdrawals w JOIN consent_records r ON r.id = w.record_id WHERE r.person_id = ?`).all(personId)
+       FROM consent_withdrawals w JOIN consent_records r ON r.id = w.record_id WHERE r.person_id = ?`,
+  )
+    .all(personId)
     .map((w) => ({ ...w, scoped: w.scoped === 1 }));
   let fulfilled = 0;
   let revoked = 0;
   for (const record of records) {
-    const state = recordState(JSON.parse(record.purposes) as IssuedOutcome[], withdrawals.filter((w) => w.record_id === record.id), record.expires_at, now);
+    const state = recordState(
+      JSON.parse(record.purposes) as IssuedOutcome[],
+      withdrawals.filter((w) => w.record_id === record.id),
+      record.expires_at,
+      now,
+    );
     if (state.status === 'revoked') revoked += 1;
     else if (state.status === 'fulfilled' && state.purposes.some((p) => p.outcome === 'granted')) fulfilled += 1;
   }
@@ -180,7 +200,12 @@ export function trustScore(ctx: ServerContext, agentId: string): TrustScore {
 
 /** The person's trust score now. */
 export function personTrustScore(ctx: ServerContext, personId: string): TrustScore {
-  return { subject_id: personId, subject_type: 'person', ...personTrustScoreOf(personTrustFactsOf(ctx, personId)), computed_at: isoNow(ctx.clock) };
+  return {
+    subject_id: personId,
+    subject_type: 'person',
+    ...personTrustScoreOf(personTrustFactsOf(ctx, personId)),
+    computed_at: isoNow(ctx.clock),
+  };
 }
 
 /** The score of a subject of either kind. */

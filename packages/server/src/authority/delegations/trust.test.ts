@@ -4,7 +4,18 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../../testing.js';
-import { agentToken, approveAsPrincipal, call, check, grant, newAgent, signIn, type Agent, type Json, type Person } from './test-support.js';
+import {
+  agentToken,
+  approveAsPrincipal,
+  call,
+  check,
+  grant,
+  newAgent,
+  signIn,
+  type Agent,
+  type Json,
+  type Person,
+} from './test-support.js';
 
 let server: TestServer;
 let ada: Person;
@@ -23,7 +34,15 @@ const paymentGrant = (extra: Json = {}) => ({
   bounds: { value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true }, jurisdiction: { allowed: ['DE'] } },
   ...extra,
 });
-const pay = (extra: Json = {}) => ({ scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', jurisdiction: 'DE', description: 'Pay', ...extra });
+const pay = (extra: Json = {}) => ({
+  scope: 'payments:write',
+  action: 'write',
+  value: 40,
+  currency: 'EUR',
+  jurisdiction: 'DE',
+  description: 'Pay',
+  ...extra,
+});
 // A read moves no money: under a value bound it says so (value 0).
 const read = { scope: 'bookings:read', action: 'read', value: 0, currency: 'EUR', jurisdiction: 'DE', description: 'Read a booking' };
 const errorsOf = (body: Json) => (body.errors ?? []).map((e: { path: string; code: string }) => [e.path, e.code]);
@@ -56,7 +75,11 @@ describe('an approval lifts only the bound that escalated', () => {
     assert.equal(askedAhead.status, 403, JSON.stringify(askedAhead.body));
     assert.deepEqual(errorsOf(askedAhead.body), [['jurisdiction', 'jurisdiction']]);
     const asked = await call(server, '/api/v1/oap/escalations', { token: ada.token });
-    assert.deepEqual(asked.body.escalations.filter((e: Json) => e.delegation_grant_id === g.id), [], 'the principal is never asked what no one can approve');
+    assert.deepEqual(
+      asked.body.escalations.filter((e: Json) => e.delegation_grant_id === g.id),
+      [],
+      'the principal is never asked what no one can approve',
+    );
   });
 
   it('an approved value escalation does not pass a second action on a one-a-day grant, and is still there tomorrow', async () => {
@@ -71,7 +94,11 @@ describe('an approval lifts only the bound that escalated', () => {
     assert.equal(second.status, 403, JSON.stringify(second.body));
     assert.equal(second.body.code, 'bound_exceeded');
     assert.deepEqual(errorsOf(second.body), [['sequence', 'sequence']]);
-    assert.equal((await call(server, `/api/v1/oap/escalations/${esc.id}`, { token })).body.escalation.used_at, null, 'a refused use does not spend the approval');
+    assert.equal(
+      (await call(server, `/api/v1/oap/escalations/${esc.id}`, { token })).body.escalation.used_at,
+      null,
+      'a refused use does not spend the approval',
+    );
 
     server.advance(toNextUtcDay(first.body.authority_check.checked_at));
     const tomorrow = await agentToken(server, g.id, agent);
@@ -92,9 +119,17 @@ describe('an approval lifts only the bound that escalated', () => {
     assert.deepEqual(errorsOf(askedAhead.body), [['sequence', 'sequence']]);
   });
 
-  it('an approved value escalation does not outlast the grant\'s time bound', async () => {
-    const now = Date.parse((await check(server, await agentToken(server, (await grant(server, ada, agent.id, paymentGrant())).id, agent), read)).body.authority_check.checked_at);
-    const g = await grant(server, ada, agent.id, paymentGrant({ bounds: { ...paymentGrant().bounds, time: { not_after: new Date(now + 2 * 3600_000).toISOString() } } }));
+  it("an approved value escalation does not outlast the grant's time bound", async () => {
+    const now = Date.parse(
+      (await check(server, await agentToken(server, (await grant(server, ada, agent.id, paymentGrant())).id, agent), read)).body
+        .authority_check.checked_at,
+    );
+    const g = await grant(
+      server,
+      ada,
+      agent.id,
+      paymentGrant({ bounds: { ...paymentGrant().bounds, time: { not_after: new Date(now + 2 * 3600_000).toISOString() } } }),
+    );
     const token = await agentToken(server, g.id, agent);
     const esc = await escalated(token, pay({ value: 240 }));
     await approve(esc.id);
@@ -132,21 +167,37 @@ describe('a value bound needs a value', () => {
     assert.equal(noJurisdiction.body.code, 'validation_failed');
     assert.deepEqual(errorsOf(noJurisdiction.body), [['jurisdiction', 'required_by_bound']]);
     const { jurisdiction: _j2, ...blank } = valueless;
-    assert.deepEqual(errorsOf((await check(server, token, blank)).body), [['jurisdiction', 'required_by_bound'], ['value', 'required_by_bound']], 'every missing field is named');
+    assert.deepEqual(
+      errorsOf((await check(server, token, blank)).body),
+      [
+        ['jurisdiction', 'required_by_bound'],
+        ['value', 'required_by_bound'],
+      ],
+      'every missing field is named',
+    );
     const askedAhead = await call(server, '/api/v1/oap/escalations', { token, json: valueless });
     assert.equal(askedAhead.status, 422, 'a blank amount is never put to the principal');
     assert.deepEqual(errorsOf(askedAhead.body), [['value', 'required_by_bound']]);
     assert.equal((await call(server, '/api/v1/oap/escalations?status=pending', { token })).body.escalations.length, 0, 'nobody was asked');
     assert.deepEqual((await call(server, `/api/v1/delegations/${g.id}`)).body.delegation_grant, before, 'nothing was counted');
     const readOnly = await grant(server, ada, agent.id, { ...paymentGrant(), bounds: { jurisdiction: { allowed: ['DE'] } } });
-    assert.equal((await check(server, await agentToken(server, readOnly.id, agent), valueless)).status, 200, 'without a value bound no value is needed');
+    assert.equal(
+      (await check(server, await agentToken(server, readOnly.id, agent), valueless)).status,
+      200,
+      'without a value bound no value is needed',
+    );
   });
 });
 
 describe('an allowance cannot be multiplied by re-delegating', () => {
-  const subGrant = (token: string, parentId: string, delegateId: string, extra: Json = {}) => call(server, '/api/v1/delegations', {
-    token, json: { delegate_id: delegateId, delegation_grant: { ...paymentGrant({ max_actions_per_day: 2 }), parent_grant_id: parentId, ...extra } },
-  });
+  const subGrant = (token: string, parentId: string, delegateId: string, extra: Json = {}) =>
+    call(server, '/api/v1/delegations', {
+      token,
+      json: {
+        delegate_id: delegateId,
+        delegation_grant: { ...paymentGrant({ max_actions_per_day: 2 }), parent_grant_id: parentId, ...extra },
+      },
+    });
 
   it('an agent cannot delegate to itself, nor to another identity of its own OAuth client', async () => {
     const g = await grant(server, ada, agent.id, paymentGrant({ max_actions_per_day: 2, allow_sub_delegation: true }));
@@ -157,7 +208,9 @@ describe('an allowance cannot be multiplied by re-delegating', () => {
     assert.deepEqual(errorsOf(self.body), [['delegate_id', 'self_delegation']]);
     assert.equal(typeof self.body.message, 'string');
 
-    const twin = await call(server, '/api/v1/agent_identities', { json: { display_name: 'Shopping agent (twin)', oauth_application_id: agent.clientId } });
+    const twin = await call(server, '/api/v1/agent_identities', {
+      json: { display_name: 'Shopping agent (twin)', oauth_application_id: agent.clientId },
+    });
     assert.equal(twin.status, 201, JSON.stringify(twin.body));
     const toTwin = await subGrant(token, g.id, twin.body.agent_identity.id);
     assert.equal(toTwin.status, 422, JSON.stringify(toTwin.body));
@@ -166,15 +219,23 @@ describe('an allowance cannot be multiplied by re-delegating', () => {
 
   it('a person delegate cannot re-delegate to themselves', async () => {
     const bob = await signIn(server, 'bob@example.com');
-    const g = await grant(server, ada, bob.id, { delegation_type: 'caregiver', delegated_scopes: ['escalations:read'], allow_sub_delegation: true });
+    const g = await grant(server, ada, bob.id, {
+      delegation_type: 'caregiver',
+      delegated_scopes: ['escalations:read'],
+      allow_sub_delegation: true,
+    });
     const self = await call(server, '/api/v1/delegations', {
-      token: bob.token, json: { delegate_id: bob.id, delegation_grant: { delegation_type: 'caregiver', delegated_scopes: ['escalations:read'], parent_grant_id: g.id } },
+      token: bob.token,
+      json: {
+        delegate_id: bob.id,
+        delegation_grant: { delegation_type: 'caregiver', delegated_scopes: ['escalations:read'], parent_grant_id: g.id },
+      },
     });
     assert.equal(self.status, 422, JSON.stringify(self.body));
     assert.equal(self.body.code, 'self_delegation');
   });
 
-  it('every action under a sub-grant counts against the root grant\'s daily allowance', async () => {
+  it("every action under a sub-grant counts against the root grant's daily allowance", async () => {
     const g = await grant(server, ada, agent.id, paymentGrant({ max_actions_per_day: 2, allow_sub_delegation: true }));
     const token = await agentToken(server, g.id, agent);
     const helper = await newAgent(server, 'Helper agent');
@@ -188,7 +249,7 @@ describe('an allowance cannot be multiplied by re-delegating', () => {
     assert.deepEqual(errorsOf(over.body), [['sequence', 'sequence']]);
   });
 
-  it('the root\'s agent and the sub-grant\'s racing for the root\'s last action: exactly one passes', async () => {
+  it("the root's agent and the sub-grant's racing for the root's last action: exactly one passes", async () => {
     const g = await grant(server, ada, agent.id, paymentGrant({ max_actions_per_day: 1, allow_sub_delegation: true }));
     const token = await agentToken(server, g.id, agent);
     const helper = await newAgent(server, 'Racing helper');
@@ -199,7 +260,7 @@ describe('an allowance cannot be multiplied by re-delegating', () => {
     assert.deepEqual(results.map((r) => r.status).sort(), [200, 403, 403, 403, 403, 403]);
   });
 
-  it('a grandchild\'s actions count against each grant above it; the root keeps what is left of its own', async () => {
+  it("a grandchild's actions count against each grant above it; the root keeps what is left of its own", async () => {
     const g = await grant(server, ada, agent.id, paymentGrant({ max_actions_per_day: 5, allow_sub_delegation: true }));
     const token = await agentToken(server, g.id, agent);
     const helper = await newAgent(server, 'Middle agent');
@@ -216,7 +277,7 @@ describe('an allowance cannot be multiplied by re-delegating', () => {
     assert.equal(leafSecond.status, 200);
     assert.equal(leafSecond.body.authority_check.remaining_today, 0);
     const middle = await check(server, helperToken, read);
-    assert.equal(middle.status, 403, 'the middle grant\'s two are spent by the grant under it');
+    assert.equal(middle.status, 403, "the middle grant's two are spent by the grant under it");
     assert.deepEqual(errorsOf(middle.body), [['sequence', 'sequence']]);
     const root = await check(server, token, read);
     assert.equal(root.status, 200, JSON.stringify(root.body));

@@ -32,9 +32,15 @@ export function agentDisclosuresOf(ctx: ServerContext, config: Pick<FlowConfig, 
 }
 
 /** Every declared agent that is not an agent identity of the account: the flow's config paths to name in a 422. */
-export function unknownDisclosedAgents(ctx: ServerContext, accountId: string, config: Pick<FlowConfig, 'agents'> | undefined): { path: string; code: string; message: string }[] {
+export function unknownDisclosedAgents(
+  ctx: ServerContext,
+  accountId: string,
+  config: Pick<FlowConfig, 'agents'> | undefined,
+): { path: string; code: string; message: string }[] {
   return (config?.agents ?? []).flatMap((declared, index) => {
     const agent = findAgentIdentity(ctx, declared.agent_id);
-    return agent?.account_id === accountId ? [] : [{ path: `flow.config.agents.${index}.agent_id`, code: 'unknown_agent', message: 'names no agent identity of this account' }];
+    return agent?.account_id === accountId
+      ? []
+      : [{ path: `flow.config.agents.${index}.agent_id`, code: 'unknown_agent', message: 'names no agent identity of this account' }];
   });
 }

@@ -7,7 +7,14 @@ import { after, before, describe, it } from 'node:test';
 import { verifyReceipt } from '@svc/client';
 import { consentReceiptRecord } from '@svc/schemas';
 import { agentToken, call, grant, newAgent, signIn, type Agent } from '../delegations/test-support.js';
-import { assertValidReceipt, createActiveFlow, createRecord, fetchReceipt, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
+import {
+  assertValidReceipt,
+  createActiveFlow,
+  createRecord,
+  fetchReceipt,
+  grantAll,
+  recordFlowConfig,
+} from '../../consent/records/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { DPV_TERMS } from '../../consent/vocab/dpv-context.js';
 import { dpv23Terms } from '../../consent/vocab/test-support.js';
@@ -22,8 +29,13 @@ before(async () => {
   server = await startTestServer();
   agent = await newAgent(server, 'Support assistant', { operator_name: 'Example Shop Ltd' });
   other = await newAgent(server, 'Undeclared agent');
-  flowId = await createActiveFlow(server, { ...recordFlowConfig, agents: [{ agent_id: agent.id, role: 'Answers questions in the support chat' }] });
-  const token = await call(server, '/api/v1/api_tokens', { json: { api_token: { name: 'disclosures', permissions: ['disclosures:write'] } } });
+  flowId = await createActiveFlow(server, {
+    ...recordFlowConfig,
+    agents: [{ agent_id: agent.id, role: 'Answers questions in the support chat' }],
+  });
+  const token = await call(server, '/api/v1/api_tokens', {
+    json: { api_token: { name: 'disclosures', permissions: ['disclosures:write'] } },
+  });
   disclosuresToken = token.body.api_token.token;
 });
 after(() => server.dispose());
@@ -38,10 +50,20 @@ describe('disclosure receipts', () => {
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const d = res.body.disclosure_receipt;
     assert.match(d.record_id, /^nr_us_[A-Za-z0-9]{20}$/);
-    assert.deepEqual({ ...d, record_id: undefined, recorded_at: undefined }, {
-      record_id: undefined, record_type: 'notice_record', flow_id: flowId, flow_version: 1, agent_id: agent.id,
-      application_id: server.sandbox.application_id, locale: 'en-GB', disclosed_at: at, recorded_at: undefined,
-    });
+    assert.deepEqual(
+      { ...d, record_id: undefined, recorded_at: undefined },
+      {
+        record_id: undefined,
+        record_type: 'notice_record',
+        flow_id: flowId,
+        flow_version: 1,
+        agent_id: agent.id,
+        application_id: server.sandbox.application_id,
+        locale: 'en-GB',
+        disclosed_at: at,
+        recorded_at: undefined,
+      },
+    );
     assert.deepEqual((await call(server, `/api/v1/disclosure_receipts/${d.record_id}`)).body, { disclosure_receipt: d });
 
     const canonical = await fetchReceipt(server, d.record_id);
@@ -51,13 +73,21 @@ describe('disclosure receipts', () => {
     assert.equal(consentReceiptRecord.safeParse(receipt).success, true);
     assert.equal(receipt.record_type, 'notice_record');
     assert.equal(receipt.anonymous, true);
-    assert.deepEqual(receipt.event, [{ event_time: at, entity_id: server.sandbox.application_id, event_type: 'regular', event_state: 'notice shown' }]);
+    assert.deepEqual(receipt.event, [
+      { event_time: at, entity_id: server.sandbox.application_id, event_type: 'regular', event_state: 'notice shown' },
+    ]);
     assert.deepEqual(receipt.pii_processing.purposes, [], 'a notice grants nothing');
     assert.equal(receipt.pii_processing.language, 'en-GB');
-    assert.deepEqual(receipt.extensions.agent_disclosures, [{
-      agent_id: agent.id, agent_name: 'Support assistant', agent_type: 'autonomous', operator_name: 'Example Shop Ltd',
-      role: 'Answers questions in the support chat', disclosed_at: at,
-    }]);
+    assert.deepEqual(receipt.extensions.agent_disclosures, [
+      {
+        agent_id: agent.id,
+        agent_name: 'Support assistant',
+        agent_type: 'autonomous',
+        operator_name: 'Example Shop Ltd',
+        role: 'Answers questions in the support chat',
+        disclosed_at: at,
+      },
+    ]);
 
     const signed = await fetchReceipt(server, d.record_id, 'signed');
     const jwks = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
@@ -70,21 +100,41 @@ describe('disclosure receipts', () => {
     assert.equal(doc['dpv:hasConsentStatus'], undefined, 'a notice record has no consent status');
     assert.equal(doc['dpv:isIndicatedBy'], undefined);
     const notices = doc['dpv:hasNotice'] as Record<string, string>[];
-    assert.deepEqual(notices.map((n) => n['@type']), ['dpv:PrivacyNotice', 'dpv:AINotice']);
+    assert.deepEqual(
+      notices.map((n) => n['@type']),
+      ['dpv:PrivacyNotice', 'dpv:AINotice'],
+    );
     assert.equal(notices[1]!['dct:identifier'], agent.id);
-    const used = new Set(JSON.stringify(doc).match(/dpv:[A-Za-z]+/g)!.map((t) => t.slice(4)));
-    assert.deepEqual([...used].filter((t) => !(DPV_TERMS as readonly string[]).includes(t)), []);
+    const used = new Set(
+      JSON.stringify(doc)
+        .match(/dpv:[A-Za-z]+/g)!
+        .map((t) => t.slice(4)),
+    );
+    assert.deepEqual(
+      [...used].filter((t) => !(DPV_TERMS as readonly string[]).includes(t)),
+      [],
+    );
     const dpv23 = dpv23Terms();
-    assert.deepEqual([...used].filter((t) => !dpv23.has(t)), [], 'every term is DPV 2.3');
+    assert.deepEqual(
+      [...used].filter((t) => !dpv23.has(t)),
+      [],
+      'every term is DPV 2.3',
+    );
   });
 
   it('refuses what Errors rule 9 names, each as a 422 naming its field, and leaves no record', async () => {
     const count = () => server.context.db.prepare('SELECT count(*) FROM notice_records').pluck().get() as number;
     const before = count();
     const otherAccountFlow = 'flw_dev_AAAAAAAAAAAAAAAA';
-    const draft = await call(server, '/api/v1/flows', { json: { flow: { pattern: 'standard', title: 'Draft', config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }] } } } });
+    const draft = await call(server, '/api/v1/flows', {
+      json: { flow: { pattern: 'standard', title: 'Draft', config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }] } } },
+    });
     const cases: [Record<string, unknown>, string, string][] = [
-      [{ flow_id: flowId, agent_id: agent.id, disclosed_at: new Date(server.context.clock.now() + 60_000).toISOString() }, 'disclosed_at', 'in_the_future'],
+      [
+        { flow_id: flowId, agent_id: agent.id, disclosed_at: new Date(server.context.clock.now() + 60_000).toISOString() },
+        'disclosed_at',
+        'in_the_future',
+      ],
       [{ flow_id: flowId, agent_id: agent.id, disclosed_at: '2020-01-01T00:00:00Z' }, 'disclosed_at', 'before_registration'],
       [{ flow_id: otherAccountFlow, agent_id: agent.id, disclosed_at: now() }, 'flow_id', 'unknown_flow'],
       [{ flow_id: flowId, agent_id: other.id, disclosed_at: now() }, 'agent_id', 'agent_not_disclosed'],
@@ -94,7 +144,10 @@ describe('disclosure receipts', () => {
     for (const [json, path, code] of cases) {
       const res = await disclose(json);
       assert.equal(res.status, 422, `${code}: ${JSON.stringify(res.body)}`);
-      assert.deepEqual(res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]), [[path, code]]);
+      assert.deepEqual(
+        res.body.errors.map((e: { path: string; code: string }) => [e.path, e.code]),
+        [[path, code]],
+      );
     }
     const noScope = await call(server, '/api/v1/api_tokens', { json: { api_token: { name: 'writer', permissions: ['write'] } } });
     const refused = await disclose({ flow_id: flowId, agent_id: agent.id, disclosed_at: now() }, noScope.body.api_token.token);
@@ -106,7 +159,9 @@ describe('disclosure receipts', () => {
     const plain = await createActiveFlow(server, recordFlowConfig, 'Plain signup');
     const beforeDeclaring = now();
     server.advance(60);
-    const revised = await call(server, `/api/v1/flows/${plain}/versions`, { json: { flow: { config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }] } } } });
+    const revised = await call(server, `/api/v1/flows/${plain}/versions`, {
+      json: { flow: { config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }] } } },
+    });
     assert.equal(revised.body.flow.version, 2, JSON.stringify(revised.body));
     const late = await disclose({ flow_id: plain, agent_id: agent.id, disclosed_at: now() });
     assert.equal(late.status, 201);
@@ -118,12 +173,27 @@ describe('disclosure receipts', () => {
 
   it('a flow may declare only agent identities of its account', async () => {
     const res = await call(server, '/api/v1/flows', {
-      json: { flow: { pattern: 'standard', title: 'Bad', config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }, { agent_id: 'agt_dev_AAAAAAAAAAAAAAAA' }] } } },
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Bad',
+          config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }, { agent_id: 'agt_dev_AAAAAAAAAAAAAAAA' }] },
+        },
+      },
     });
     assert.equal(res.status, 422);
-    assert.deepEqual(res.body.errors.map((e: { path: string }) => e.path), ['flow.config.agents.1.agent_id']);
+    assert.deepEqual(
+      res.body.errors.map((e: { path: string }) => e.path),
+      ['flow.config.agents.1.agent_id'],
+    );
     const twice = await call(server, '/api/v1/flows', {
-      json: { flow: { pattern: 'standard', title: 'Twice', config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }, { agent_id: agent.id }] } } },
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Twice',
+          config: { ...recordFlowConfig, agents: [{ agent_id: agent.id }, { agent_id: agent.id }] },
+        },
+      },
     });
     assert.equal(twice.status, 422);
   });
@@ -133,12 +203,24 @@ describe('agent_disclosures on records', () => {
   it('consent records of a flow that declares agents carry them; records of a flow that does not, and authorization records, never do', async () => {
     const record = await createRecord(server, { flow_id: flowId, subject: { email: 'dora@example.com' }, decisions: grantAll });
     const receipt = ((await fetchReceipt(server, record.id)).body as { consent_receipt: Record<string, any> }).consent_receipt;
-    assert.deepEqual(receipt.extensions.agent_disclosures, [{
-      agent_id: agent.id, agent_name: 'Support assistant', agent_type: 'autonomous', operator_name: 'Example Shop Ltd', role: 'Answers questions in the support chat',
-    }]);
-    assert.equal(receipt.event.some((e: { event_state: string }) => e.event_state === 'consent given'), true);
+    assert.deepEqual(receipt.extensions.agent_disclosures, [
+      {
+        agent_id: agent.id,
+        agent_name: 'Support assistant',
+        agent_type: 'autonomous',
+        operator_name: 'Example Shop Ltd',
+        role: 'Answers questions in the support chat',
+      },
+    ]);
+    assert.equal(
+      receipt.event.some((e: { event_state: string }) => e.event_state === 'consent given'),
+      true,
+    );
     const dpv = (await fetchReceipt(server, record.id, 'dpv')).body as Record<string, any>;
-    assert.deepEqual((dpv['dpv:hasNotice'] as Record<string, string>[]).map((n) => n['@type']), ['dpv:PrivacyNotice', 'dpv:AINotice']);
+    assert.deepEqual(
+      (dpv['dpv:hasNotice'] as Record<string, string>[]).map((n) => n['@type']),
+      ['dpv:PrivacyNotice', 'dpv:AINotice'],
+    );
 
     const plainFlow = await createActiveFlow(server, recordFlowConfig, 'No agents');
     const plain = await createRecord(server, { flow_id: plainFlow, subject: { email: 'dora@example.com' }, decisions: grantAll });

@@ -56,18 +56,29 @@ export function isNoticeRecordId(id: string): boolean {
 export function createDisclosureReceipt(ctx: ServerContext, accountId: string, input: CreateDisclosureReceiptRequest): DisclosureReceipt {
   const disclosedAt = Date.parse(input.disclosed_at);
   const now = ctx.clock.now();
-  if (disclosedAt > now) throw refuse('disclosed_at', 'in_the_future', 'disclosed_at is in the future: a disclosure is recorded after it was made.');
+  if (disclosedAt > now)
+    throw refuse('disclosed_at', 'in_the_future', 'disclosed_at is in the future: a disclosure is recorded after it was made.');
   const flow = getActivatedVersions(ctx, accountId, input.flow_id);
   if (!flow) throw refuse('flow_id', 'unknown_flow', 'flow_id names no flow of this account.');
   const agent = findAgentIdentity(ctx, input.agent_id);
-  if (!agent || agent.account_id !== accountId) throw refuse('agent_id', 'unknown_agent', 'agent_id names no agent identity of this account.');
+  if (!agent || agent.account_id !== accountId)
+    throw refuse('agent_id', 'unknown_agent', 'agent_id names no agent identity of this account.');
   if (disclosedAt < Date.parse(agent.created_at)) {
     throw refuse('disclosed_at', 'before_registration', `disclosed_at is before agent ${agent.id} was registered (${agent.created_at}).`);
   }
   const version = versionAt(flow.versions, disclosedAt);
-  if (!version) throw refuse('flow_id', 'flow_not_active', `Flow ${input.flow_id} was not active at disclosed_at: no version of it disclosed anything then.`);
+  if (!version)
+    throw refuse(
+      'flow_id',
+      'flow_not_active',
+      `Flow ${input.flow_id} was not active at disclosed_at: no version of it disclosed anything then.`,
+    );
   if (!(version.config.agents ?? []).some((a) => a.agent_id === agent.id)) {
-    throw refuse('agent_id', 'agent_not_disclosed', `Version ${version.version} of flow ${input.flow_id} (in force at disclosed_at) does not disclose agent ${agent.id}: declare it in the flow's config.agents.`);
+    throw refuse(
+      'agent_id',
+      'agent_not_disclosed',
+      `Version ${version.version} of flow ${input.flow_id} (in force at disclosed_at) does not disclose agent ${agent.id}: declare it in the flow's config.agents.`,
+    );
   }
 
   const id = homedId(ctx.country, 'nr_', 20);
@@ -92,7 +103,13 @@ export function createDisclosureReceipt(ctx: ServerContext, accountId: string, i
       storage_locations: [ctx.country],
     },
     party_identification: [
-      { party_id: version.application_id, party_name: application?.name ?? version.application_id, party_role: 'controller', party_type: 'organization', provenance: 'declared' },
+      {
+        party_id: version.application_id,
+        party_name: application?.name ?? version.application_id,
+        party_role: 'controller',
+        party_type: 'organization',
+        provenance: 'declared',
+      },
       { party_id: PLATFORM_PARTY_ID, party_name: PLATFORM_PARTY_NAME, party_role: 'processor', party_type: 'organization' },
     ],
     // System-mediated: the organisation's system showed the notice; nobody acknowledged or consented to anything.
@@ -106,14 +123,47 @@ export function createDisclosureReceipt(ctx: ServerContext, accountId: string, i
     },
   };
   transaction(ctx.db, () => {
-    stmt(ctx.db, `INSERT INTO notice_records (id, account_id, application_id, flow_id, flow_version, agent_id, locale, disclosed_at, recorded_at, receipt)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`).run(id, accountId, version.application_id, version.flow_id, version.version, agent.id, locale, at, recordedAt, JSON.stringify(receipt));
+    stmt(
+      ctx.db,
+      `INSERT INTO notice_records (id, account_id, application_id, flow_id, flow_version, agent_id, locale, disclosed_at, recorded_at, receipt)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      accountId,
+      version.application_id,
+      version.flow_id,
+      version.version,
+      agent.id,
+      locale,
+      at,
+      recordedAt,
+      JSON.stringify(receipt),
+    );
     appendAuditEvent(ctx, {
-      applicationId: version.application_id, type: 'disclosure.recorded', occurredAt: recordedAt,
-      data: { record_id: id, record_type: 'notice_record', flow_id: version.flow_id, flow_version: version.version, agent_identity_id: agent.id, disclosed_at: at },
+      applicationId: version.application_id,
+      type: 'disclosure.recorded',
+      occurredAt: recordedAt,
+      data: {
+        record_id: id,
+        record_type: 'notice_record',
+        flow_id: version.flow_id,
+        flow_version: version.version,
+        agent_identity_id: agent.id,
+        disclosed_at: at,
+      },
     });
   });
-  return { record_id: id, record_type: 'notice_record', flow_id: version.flow_id, flow_version: version.version, agent_id: agent.id, application_id: version.application_id, locale, disclosed_at: at, recorded_at: recordedAt };
+  return {
+    record_id: id,
+    record_type: 'notice_record',
+    flow_id: version.flow_id,
+    flow_version: version.version,
+    agent_id: agent.id,
+    application_id: version.application_id,
+    locale,
+    disclosed_at: at,
+    recorded_at: recordedAt,
+  };
 }
 
 /** The account's disclosure receipt `id`, or undefined. */
@@ -122,8 +172,15 @@ export function getDisclosureReceipt(ctx: ServerContext, accountId: string, id: 
   const row = stmt<[string], NoticeRow>(ctx.db, 'SELECT * FROM notice_records WHERE id = ?').get(id);
   if (!row || row.account_id !== accountId) return undefined;
   return {
-    record_id: row.id, record_type: 'notice_record', flow_id: row.flow_id, flow_version: row.flow_version, agent_id: row.agent_id,
-    application_id: row.application_id, locale: row.locale, disclosed_at: row.disclosed_at, recorded_at: row.recorded_at,
+    record_id: row.id,
+    record_type: 'notice_record',
+    flow_id: row.flow_id,
+    flow_version: row.flow_version,
+    agent_id: row.agent_id,
+    application_id: row.application_id,
+    locale: row.locale,
+    disclosed_at: row.disclosed_at,
+    recorded_at: row.recorded_at,
   };
 }
 

@@ -6,7 +6,18 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { agentToken, answer, call, check, grant, newAgent, signIn, type Agent, type Json, type Person } from '../delegations/test-support.js';
+import {
+  agentToken,
+  answer,
+  call,
+  check,
+  grant,
+  newAgent,
+  signIn,
+  type Agent,
+  type Json,
+  type Person,
+} from '../delegations/test-support.js';
 import { createActiveFlow, createRecord, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 
@@ -28,7 +39,12 @@ const paymentGrant = (extra: Json = {}) => ({
   delegation_type: 'ai_agent',
   delegated_scopes: ['payments:write', 'bookings:read'],
   max_actions_per_day: 10,
-  bounds: { actions: ['read', 'write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true }, jurisdiction: { allowed: ['DE', 'FR'] } },
+  bounds: {
+    actions: ['read', 'write'],
+    value: { max_per_transaction: 100, currency: 'EUR' },
+    escalation: { allowed: true },
+    jurisdiction: { allowed: ['DE', 'FR'] },
+  },
   ...extra,
 });
 
@@ -61,16 +77,24 @@ function refusal(result: CallToolResult): Json {
   assert.equal(result.isError, true, text(result));
   return JSON.parse(text(result)) as Json;
 }
-const callTool = async (client: Client, name: string, args: Json = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+const callTool = async (client: Client, name: string, args: Json = {}) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 /** An initialize request as raw HTTP, for the answers the SDK client hides. */
 function rawInitialize(headers: Record<string, string>, method = 'POST') {
   return fetch(`${server.url}${GATEWAY}`, {
     method,
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    ...(method === 'POST' ? {
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
-    } : {}),
+    ...(method === 'POST'
+      ? {
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            method: 'initialize',
+            params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+          }),
+        }
+      : {}),
   });
 }
 
@@ -80,13 +104,19 @@ describe('the gateway with an agent token', () => {
     assert.equal(client.getServerVersion()?.name, 'svc-agent-gateway');
     assert.match(client.getInstructions() ?? '', /check_authority before every action/);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ['check_authority', 'request_escalation', 'get_escalation', 'check_consent_status', 'record_disclosure', 'whoami']);
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ['check_authority', 'request_escalation', 'get_escalation', 'check_consent_status', 'record_disclosure', 'whoami'],
+    );
     const checkTool = tools.find((t) => t.name === 'check_authority')!;
     assert.deepEqual(checkTool.inputSchema.required, ['scope', 'action', 'description']);
     const props = checkTool.inputSchema.properties as Record<string, { description?: string; pattern?: string }>;
     assert.match(props.scope!.description!, /delegated scopes/);
-    assert.equal(props.currency!.pattern, '^[A-Z]{3}$', 'the REST body\'s own field checks');
-    assert.ok(tools.every((t) => t.outputSchema?.type === 'object' && t.description && t.annotations), 'each tool has an output schema, a description and annotations');
+    assert.equal(props.currency!.pattern, '^[A-Z]{3}$', "the REST body's own field checks");
+    assert.ok(
+      tools.every((t) => t.outputSchema?.type === 'object' && t.description && t.annotations),
+      'each tool has an output schema, a description and annotations',
+    );
     assert.equal(tools.find((t) => t.name === 'whoami')!.annotations!.readOnlyHint, true);
     assert.equal(checkTool.annotations!.readOnlyHint, false, 'an authority check records what it allowed');
     await client.close();
@@ -105,18 +135,37 @@ describe('the gateway with an agent token', () => {
 
   it('an allowed check is authority exercised on the audit trail, exactly like a REST one', async () => {
     const { grant: g, token, client } = await session();
-    const viaMcp = structured(await callTool(client, 'check_authority', { scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', jurisdiction: 'DE', description: 'Pay the hotel' }));
+    const viaMcp = structured(
+      await callTool(client, 'check_authority', {
+        scope: 'payments:write',
+        action: 'write',
+        value: 40,
+        currency: 'EUR',
+        jurisdiction: 'DE',
+        description: 'Pay the hotel',
+      }),
+    );
     assert.equal(viaMcp.authority_check.outcome, 'allowed');
     assert.equal(viaMcp.authority_check.delegation_grant_id, g.id);
     assert.equal(viaMcp.authority_check.remaining_today, 9);
     assert.equal(viaMcp.retry_after_seconds, undefined);
-    const viaRest = await check(server, token, { scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', jurisdiction: 'DE', description: 'Pay the hotel' });
+    const viaRest = await check(server, token, {
+      scope: 'payments:write',
+      action: 'write',
+      value: 40,
+      currency: 'EUR',
+      jurisdiction: 'DE',
+      description: 'Pay the hotel',
+    });
     assert.equal(viaRest.status, 200);
     assert.equal(viaRest.body.authority_check.remaining_today, 8, 'one daily allowance for both ways in');
 
     const events = (await call(server, '/api/v1/audit/events?limit=200')).body.audit_events as Json[];
     const mine = events.filter((e) => e.data.delegation_grant_id === g.id);
-    assert.deepEqual(mine.map((e) => e.type), ['delegation.granted', 'authority.token_issued', 'authority.exercised', 'authority.exercised']);
+    assert.deepEqual(
+      mine.map((e) => e.type),
+      ['delegation.granted', 'authority.token_issued', 'authority.exercised', 'authority.exercised'],
+    );
     const [mcpEvent, restEvent] = mine.slice(2) as [Json, Json];
     const comparable = (e: Json) => ({ ...e.data, action_id: undefined });
     assert.deepEqual(comparable(mcpEvent), comparable(restEvent), 'the same event, whichever way the agent asked');
@@ -126,7 +175,14 @@ describe('the gateway with an agent token', () => {
 
   it('is escalated above its value bound exactly as over REST; polls the escalation; the approved action passes once', async () => {
     const { token, client } = await session();
-    const action = { scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', jurisdiction: 'FR', description: 'Pay the flight' };
+    const action = {
+      scope: 'payments:write',
+      action: 'write',
+      value: 240,
+      currency: 'EUR',
+      jurisdiction: 'FR',
+      description: 'Pay the flight',
+    };
     const escalated = structured(await callTool(client, 'check_authority', action));
     assert.equal(escalated.authority_check.outcome, 'escalated');
     assert.equal(escalated.authority_check.bound, 'value');
@@ -141,7 +197,10 @@ describe('the gateway with an agent token', () => {
     const rest = await call(server, `/api/v1/oap/escalations/${esc.id}`, { token });
     assert.equal(rest.status, 200);
     assert.deepEqual(rest.body.escalation, esc);
-    assert.match((await call(server, `/api/v1/oap/escalations/${esc.id}`, { token: ada.token })).body.escalation.decision.url, /\/decisions\/dts_/);
+    assert.match(
+      (await call(server, `/api/v1/oap/escalations/${esc.id}`, { token: ada.token })).body.escalation.decision.url,
+      /\/decisions\/dts_/,
+    );
     const polled = structured(await callTool(client, 'get_escalation', { escalation_id: esc.id }));
     assert.deepEqual(polled, { escalation: esc, retry_after_seconds: 5 });
     const early = refusal(await callTool(client, 'check_authority', { ...action, escalation_id: esc.id }));
@@ -157,22 +216,41 @@ describe('the gateway with an agent token', () => {
     assert.equal(refusal(await callTool(client, 'check_authority', { ...action, escalation_id: esc.id })).code, 'escalation_used');
   });
 
-  it('is denied beyond a bound no one can lift, naming the bound, with the REST refusal\'s own body', async () => {
+  it("is denied beyond a bound no one can lift, naming the bound, with the REST refusal's own body", async () => {
     const { token, client } = await session();
     const abroad = { scope: 'payments:write', action: 'write', value: 40, currency: 'EUR', jurisdiction: 'US', description: 'Pay abroad' };
     const denied = refusal(await callTool(client, 'check_authority', abroad));
     assert.equal(denied.code, 'bound_exceeded');
-    assert.deepEqual(denied.errors.map((e: Json) => [e.path, e.code]), [['jurisdiction', 'jurisdiction']]);
+    assert.deepEqual(
+      denied.errors.map((e: Json) => [e.path, e.code]),
+      [['jurisdiction', 'jurisdiction']],
+    );
     assert.match(denied.message, /jurisdiction|US/);
     const rest = await check(server, token, abroad);
     assert.equal(rest.status, 403);
     assert.deepEqual(denied, rest.body);
 
     const { client: closed } = await session({ bounds: { value: { max_per_transaction: 50, currency: 'EUR' } } });
-    const noEscalation = refusal(await callTool(closed, 'check_authority', { scope: 'payments:write', action: 'write', value: 51, currency: 'EUR', description: 'Pay' }));
+    const noEscalation = refusal(
+      await callTool(closed, 'check_authority', {
+        scope: 'payments:write',
+        action: 'write',
+        value: 51,
+        currency: 'EUR',
+        description: 'Pay',
+      }),
+    );
     assert.equal(noEscalation.errors[0].code, 'value');
     assert.match(noEscalation.message, /does not allow escalation/);
-    const asked = refusal(await callTool(closed, 'request_escalation', { scope: 'payments:write', action: 'write', value: 51, currency: 'EUR', description: 'More' }));
+    const asked = refusal(
+      await callTool(closed, 'request_escalation', {
+        scope: 'payments:write',
+        action: 'write',
+        value: 51,
+        currency: 'EUR',
+        description: 'More',
+      }),
+    );
     assert.equal(asked.code, 'bound_exceeded');
     assert.equal(asked.errors[0].code, 'escalation');
   });
@@ -182,18 +260,40 @@ describe('the gateway with an agent token', () => {
     const valueAlone = { scope: 'payments:write', action: 'write', value: 5, description: 'Pay' };
     const refused = refusal(await callTool(client, 'check_authority', valueAlone));
     assert.equal(refused.code, 'validation_failed');
-    assert.deepEqual(refused.errors.map((e: Json) => e.path), ['currency']);
+    assert.deepEqual(
+      refused.errors.map((e: Json) => e.path),
+      ['currency'],
+    );
     assert.deepEqual(refused.errors, (await check(server, token, valueAlone)).body.errors);
-    const lower = await callTool(client, 'check_authority', { scope: 'payments:write', action: 'write', jurisdiction: 'de', description: 'Pay' });
+    const lower = await callTool(client, 'check_authority', {
+      scope: 'payments:write',
+      action: 'write',
+      jurisdiction: 'de',
+      description: 'Pay',
+    });
     assert.equal(lower.isError, true);
     assert.match(text(lower), /jurisdiction/);
-    const unknown = await callTool(client, 'check_authority', { scope: 'payments:write', action: 'write', description: 'Pay', approved: true });
+    const unknown = await callTool(client, 'check_authority', {
+      scope: 'payments:write',
+      action: 'write',
+      description: 'Pay',
+      approved: true,
+    });
     assert.equal(unknown.isError, true, 'an unknown argument is refused, as an unknown field is');
   });
 
-  it('request_escalation opens an escalation the principal sees; get_escalation shows only the grant\'s own', async () => {
+  it("request_escalation opens an escalation the principal sees; get_escalation shows only the grant's own", async () => {
     const { grant: g, client } = await session();
-    const asked = structured(await callTool(client, 'request_escalation', { scope: 'payments:write', action: 'delete', value: 0, currency: 'EUR', jurisdiction: 'DE', description: 'Cancel the booking' }));
+    const asked = structured(
+      await callTool(client, 'request_escalation', {
+        scope: 'payments:write',
+        action: 'delete',
+        value: 0,
+        currency: 'EUR',
+        jurisdiction: 'DE',
+        description: 'Cancel the booking',
+      }),
+    );
     assert.equal(asked.escalation.status, 'pending');
     assert.equal(asked.escalation.trigger, 'escalation');
     assert.equal(asked.escalation.delegation_grant_id, g.id);
@@ -202,33 +302,64 @@ describe('the gateway with an agent token', () => {
     assert.ok(inbox.body.escalations.some((e: Json) => e.id === asked.escalation.id));
 
     const { client: other } = await session();
-    assert.equal(refusal(await callTool(other, 'get_escalation', { escalation_id: asked.escalation.id })).code, 'not_found', 'another grant\'s escalation is not found');
+    assert.equal(
+      refusal(await callTool(other, 'get_escalation', { escalation_id: asked.escalation.id })).code,
+      'not_found',
+      "another grant's escalation is not found",
+    );
     assert.equal(refusal(await callTool(client, 'get_escalation', { escalation_id: 'esc_AAAAAAAAAAAAAAAAAAAA' })).code, 'not_found');
   });
 
-  it('check_consent_status answers the principal\'s status for one purpose, and only theirs, in their account', async () => {
+  it("check_consent_status answers the principal's status for one purpose, and only theirs, in their account", async () => {
     const flowId = await createActiveFlow(server);
-    await createRecord(server, { flow_id: flowId, subject: { email: 'ada@example.com' }, decisions: { ...grantAll, research: { decision: 'declined' } } });
+    await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: 'ada@example.com' },
+      decisions: { ...grantAll, research: { decision: 'declined' } },
+    });
     await createRecord(server, { flow_id: flowId, subject: { email: 'bob@example.com' }, decisions: grantAll });
     const { client } = await session();
     const newsletter = structured(await callTool(client, 'check_consent_status', { purpose: 'newsletter' }));
-    assert.deepEqual(Object.keys(newsletter.consent_status).sort(), ['application_id', 'expires_at', 'flow_id', 'granted_at', 'principal_id', 'purpose', 'status']);
+    assert.deepEqual(Object.keys(newsletter.consent_status).sort(), [
+      'application_id',
+      'expires_at',
+      'flow_id',
+      'granted_at',
+      'principal_id',
+      'purpose',
+      'status',
+    ]);
     assert.equal(newsletter.consent_status.principal_id, ada.id, 'the principal the grant names');
-    assert.equal(newsletter.consent_status.application_id, server.sandbox.application_id, 'the grant\'s application by default');
+    assert.equal(newsletter.consent_status.application_id, server.sandbox.application_id, "the grant's application by default");
     assert.equal(newsletter.consent_status.status, 'granted');
     assert.equal(newsletter.consent_status.flow_id, flowId);
     // The same status the organisation reads over REST.
     const rest = await call(server, `/api/v1/applications/${server.sandbox.application_id}/consent_status?person_id=${ada.id}`);
     const row = rest.body.purposes.find((p: Json) => p.purpose === 'newsletter');
-    assert.deepEqual([row.status, row.granted_at, row.expires_at], [newsletter.consent_status.status, newsletter.consent_status.granted_at, newsletter.consent_status.expires_at]);
-    assert.equal(structured(await callTool(client, 'check_consent_status', { purpose: 'research', flow_id: flowId })).consent_status.status, 'declined');
-    assert.equal(structured(await callTool(client, 'check_consent_status', { purpose: 'holidays' })).consent_status.status, 'pending', 'an undecided purpose');
+    assert.deepEqual(
+      [row.status, row.granted_at, row.expires_at],
+      [newsletter.consent_status.status, newsletter.consent_status.granted_at, newsletter.consent_status.expires_at],
+    );
+    assert.equal(
+      structured(await callTool(client, 'check_consent_status', { purpose: 'research', flow_id: flowId })).consent_status.status,
+      'declined',
+    );
+    assert.equal(
+      structured(await callTool(client, 'check_consent_status', { purpose: 'holidays' })).consent_status.status,
+      'pending',
+      'an undecided purpose',
+    );
 
     const otherApp = await call(server, '/api/v1/applications', { json: { application: { name: 'Second shop' } } });
     assert.equal(otherApp.status, 201, JSON.stringify(otherApp.body));
-    const elsewhere = structured(await callTool(client, 'check_consent_status', { purpose: 'newsletter', application_id: otherApp.body.application.id }));
+    const elsewhere = structured(
+      await callTool(client, 'check_consent_status', { purpose: 'newsletter', application_id: otherApp.body.application.id }),
+    );
     assert.equal(elsewhere.consent_status.status, 'pending', 'no record with that application');
-    assert.equal(refusal(await callTool(client, 'check_consent_status', { purpose: 'newsletter', application_id: 'tp_dev_nope' })).code, 'not_found');
+    assert.equal(
+      refusal(await callTool(client, 'check_consent_status', { purpose: 'newsletter', application_id: 'tp_dev_nope' })).code,
+      'not_found',
+    );
     const someoneElse = await callTool(client, 'check_consent_status', { purpose: 'newsletter', person_id: 'prs_bob' });
     assert.equal(someoneElse.isError, true, 'no one but the principal can be named');
   });
@@ -248,7 +379,7 @@ describe('refusals', () => {
     return body;
   }
 
-  it('without a token, with an API token or a person\'s token: 401 with the resource metadata challenge; a publishable key 403', async () => {
+  it("without a token, with an API token or a person's token: 401 with the resource metadata challenge; a publishable key 403", async () => {
     await refusedConnect(undefined, 401);
     await refusedRaw(undefined, 401, 'unauthorized');
     await refusedConnect(server.sandbox.api_token, 401);
@@ -264,7 +395,7 @@ describe('refusals', () => {
     assert.equal(basic.headers.get('www-authenticate'), challenge());
   });
 
-  it('a revoked grant\'s token, mid-session, and an expired token: 401; a suspended grant: 403', async () => {
+  it("a revoked grant's token, mid-session, and an expired token: 401; a suspended grant: 403", async () => {
     const { grant: g, token, client } = await session();
     structured(await callTool(client, 'whoami'));
     await call(server, `/api/v1/delegations/${g.id}/suspend`, { token: ada.token, method: 'POST' });
@@ -273,8 +404,10 @@ describe('refusals', () => {
     await call(server, `/api/v1/delegations/${g.id}/resume`, { token: ada.token, method: 'POST' });
     structured(await callTool(client, 'whoami'));
     await call(server, `/api/v1/delegations/${g.id}/revoke`, { token: ada.token, method: 'POST' });
-    await assert.rejects(callTool(client, 'check_authority', { scope: 'bookings:read', action: 'read', description: 'Read' }),
-      (err: unknown) => err instanceof StreamableHTTPError && err.code === 401);
+    await assert.rejects(
+      callTool(client, 'check_authority', { scope: 'bookings:read', action: 'read', description: 'Read' }),
+      (err: unknown) => err instanceof StreamableHTTPError && err.code === 401,
+    );
     await refusedConnect(token, 401);
     assert.match((await refusedRaw(token, 401, 'invalid_token')).message, /revoked/);
 
@@ -301,10 +434,12 @@ describe('refusals', () => {
     assert.equal((await rawInitialize({ authorization: `Bearer ${token}`, origin: new URL(server.url).origin })).status, 200);
   });
 
-  it('transport errors keep their JSON-RPC error and carry the service\'s {message, code}', async () => {
+  it("transport errors keep their JSON-RPC error and carry the service's {message, code}", async () => {
     const { token } = await session();
     const res = await fetch(`${server.url}${GATEWAY}`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":',
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: '{"jsonrpc":',
     });
     assert.equal(res.status, 400);
     const body = (await res.json()) as Json;
@@ -312,7 +447,9 @@ describe('refusals', () => {
     assert.equal(body.error.code, -32700);
     assert.equal(body.message, body.error.message);
     const notAcceptable = await fetch(`${server.url}${GATEWAY}`, {
-      method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: '{}',
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: '{}',
     });
     assert.equal(notAcceptable.status, 406);
     assert.equal(((await notAcceptable.json()) as Json).code, 'not_acceptable');
@@ -358,7 +495,10 @@ describe('discovery documents', () => {
       scopes: "The delegation grant's delegated scopes; the exchange's scope parameter may narrow them.",
     });
     const { client } = await session();
-    assert.deepEqual(config.tools, (await client.listTools()).tools.map((t) => t.name));
+    assert.deepEqual(
+      config.tools,
+      (await client.listTools()).tools.map((t) => t.name),
+    );
   });
 
   it('the OpenAPI document describes the gateway and both documents', async () => {
@@ -371,19 +511,36 @@ describe('discovery documents', () => {
 
 describe('record_disclosure', () => {
   it('records a disclosure of the calling agent as an action under its grant (scope disclosures:write), and nothing when refused', async () => {
-    const flowId = await createActiveFlow(server, { ...recordFlowConfig, agents: [{ agent_id: agent.id, role: 'Books trips' }] }, 'Travel chat');
+    const flowId = await createActiveFlow(
+      server,
+      { ...recordFlowConfig, agents: [{ agent_id: agent.id, role: 'Books trips' }] },
+      'Travel chat',
+    );
     const { client } = await session({ delegated_scopes: ['payments:write', 'disclosures:write'] });
     const at = new Date(server.context.clock.now()).toISOString();
     const done = structured(await callTool(client, 'record_disclosure', { flow_id: flowId, disclosed_at: at, jurisdiction: 'DE' }));
     assert.equal(done.authority_check.outcome, 'allowed');
     assert.equal(done.disclosure_receipt.agent_id, agent.id, 'always the calling agent');
     const receipt = (await call(server, `/api/v1/consent_receipts/${done.disclosure_receipt.record_id}`)).body.consent_receipt;
-    assert.deepEqual(receipt.event.map((e: { event_state: string }) => e.event_state), ['notice shown']);
+    assert.deepEqual(
+      receipt.event.map((e: { event_state: string }) => e.event_state),
+      ['notice shown'],
+    );
 
     const before = (await call(server, '/api/v1/audit/events?limit=100')).body.audit_events.length;
-    const future = refusal(await callTool(client, 'record_disclosure', { flow_id: flowId, disclosed_at: new Date(server.context.clock.now() + 60_000).toISOString(), jurisdiction: 'DE' }));
+    const future = refusal(
+      await callTool(client, 'record_disclosure', {
+        flow_id: flowId,
+        disclosed_at: new Date(server.context.clock.now() + 60_000).toISOString(),
+        jurisdiction: 'DE',
+      }),
+    );
     assert.equal(future.errors[0].code, 'in_the_future');
-    assert.equal((await call(server, '/api/v1/audit/events?limit=100')).body.audit_events.length, before, 'a refused disclosure leaves no exercise');
+    assert.equal(
+      (await call(server, '/api/v1/audit/events?limit=100')).body.audit_events.length,
+      before,
+      'a refused disclosure leaves no exercise',
+    );
 
     const { client: without } = await session();
     const outside = await callTool(without, 'record_disclosure', { flow_id: flowId, disclosed_at: at, jurisdiction: 'DE' });

@@ -29,10 +29,12 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** The tool's arguments schema as published: the same fields (and checks), each with its description. */
 function publishedInput(tool: AgentTool): z.ZodMiniObject {
-  const shape = Object.fromEntries(Object.entries(tool.input.shape).map(([key, field]) => {
-    const description = tool.describe[key];
-    return [key, description ? (field as z.ZodMiniType).check(z.describe(description)) : field];
-  }));
+  const shape = Object.fromEntries(
+    Object.entries(tool.input.shape).map(([key, field]) => {
+      const description = tool.describe[key];
+      return [key, description ? (field as z.ZodMiniType).check(z.describe(description)) : field];
+    }),
+  );
   return z.strictObject(shape);
 }
 
@@ -53,26 +55,30 @@ function toolError(body: { message: string; code?: string }): CallToolResult {
 export function gatewayServer(ctx: ServerContext, agent: AgentPrincipal): McpServer {
   const server = new McpServer(GATEWAY_INFO, { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator });
   for (const tool of agentTools) {
-    server.registerTool(tool.name, {
-      title: tool.title,
-      description: tool.description,
-      inputSchema: publishedInput(tool),
-      outputSchema: tool.output,
-      annotations: tool.annotations,
-    }, (args: unknown): CallToolResult => {
-      try {
-        // The REST body's own schema, so object-level rules (value with currency) hold and refusals read alike.
-        const input = validate(tool.input, args ?? {}, 'Arguments');
-        const result = toolResult(tool.run(ctx, agent, input as never));
-        ctx.metrics.increment('mcp.tool_calls_total', { tool: tool.name, result: 'ok' });
-        return result;
-      } catch (err) {
-        ctx.metrics.increment('mcp.tool_calls_total', { tool: tool.name, result: 'error' });
-        if (err instanceof ApiError) return toolError(err.toBody());
-        console.error('[svc-server] unexpected error in MCP tool', tool.name, err);
-        return toolError(new ApiError(500, 'Internal server error.', { code: 'internal_error', cause: err }).toBody());
-      }
-    });
+    server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: publishedInput(tool),
+        outputSchema: tool.output,
+        annotations: tool.annotations,
+      },
+      (args: unknown): CallToolResult => {
+        try {
+          // The REST body's own schema, so object-level rules (value with currency) hold and refusals read alike.
+          const input = validate(tool.input, args ?? {}, 'Arguments');
+          const result = toolResult(tool.run(ctx, agent, input as never));
+          ctx.metrics.increment('mcp.tool_calls_total', { tool: tool.name, result: 'ok' });
+          return result;
+        } catch (err) {
+          ctx.metrics.increment('mcp.tool_calls_total', { tool: tool.name, result: 'error' });
+          if (err instanceof ApiError) return toolError(err.toBody());
+          console.error('[svc-server] unexpected error in MCP tool', tool.name, err);
+          return toolError(new ApiError(500, 'Internal server error.', { code: 'internal_error', cause: err }).toBody());
+        }
+      },
+    );
   }
   return server;
 }
@@ -103,7 +109,7 @@ async function withErrorBody(res: Response): Promise<Response> {
   }
   const message = body.error?.message;
   if (typeof message !== 'string') return new Response(text, res);
-  const code = body.error?.code === -32700 ? 'malformed_json' : transportCodes[res.status] ?? 'mcp_transport_error';
+  const code = body.error?.code === -32700 ? 'malformed_json' : (transportCodes[res.status] ?? 'mcp_transport_error');
   return new Response(JSON.stringify({ message, code, ...body }), { status: res.status, headers: res.headers });
 }
 

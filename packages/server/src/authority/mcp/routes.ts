@@ -86,7 +86,8 @@ function agentOf(ctx: ServerContext, authorization: string | undefined): AgentPr
   if (authorization === undefined) throw new ApiError(401, `Authentication is required. ${AGENT_TOKEN_ONLY}`, 'unauthorized');
   const token = /^Bearer ([\x21-\x7e]{1,512})$/.exec(authorization)?.[1];
   if (!token) throw new ApiError(401, `Authorization must be "Bearer <agent token>". ${AGENT_TOKEN_ONLY}`, 'unauthorized');
-  if (!token.startsWith(AGENT_TOKEN_PREFIX) || !ctx.agentTokens) throw new ApiError(401, `The bearer token is not an agent token. ${AGENT_TOKEN_ONLY}`, 'invalid_token');
+  if (!token.startsWith(AGENT_TOKEN_PREFIX) || !ctx.agentTokens)
+    throw new ApiError(401, `The bearer token is not an agent token. ${AGENT_TOKEN_ONLY}`, 'invalid_token');
   const principal = ctx.agentTokens(token); // 401 invalid_token (unknown, expired, revoked), 403 (suspended)
   if (principal.kind !== 'agent') throw new ApiError(401, AGENT_TOKEN_ONLY, 'invalid_token');
   return principal;
@@ -96,7 +97,10 @@ function agentOf(ctx: ServerContext, authorization: string | undefined): AgentPr
 function checkOrigin(ctx: ServerContext, c: Context<Env>): void {
   const origin = c.req.header('origin');
   if (origin !== undefined && origin !== new URL(ctx.baseUrl).origin) {
-    throw forbidden('An agent token is a server\'s credential: the model-context gateway answers no browser page of another origin.', 'origin_not_allowed');
+    throw forbidden(
+      "An agent token is a server's credential: the model-context gateway answers no browser page of another origin.",
+      'origin_not_allowed',
+    );
   }
 }
 
@@ -162,7 +166,10 @@ async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
   checkOrigin(ctx, c);
   // As on every API route that does not list it: a browser's key is refused whatever else the request carries.
   if (c.req.header('x-publishable-key') !== undefined) {
-    throw forbidden('A publishable key cannot call the model-context gateway: an agent calls it with its agent token.', 'publishable_key_not_allowed');
+    throw forbidden(
+      'A publishable key cannot call the model-context gateway: an agent calls it with its agent token.',
+      'publishable_key_not_allowed',
+    );
   }
   let agent: AgentPrincipal;
   try {
@@ -172,9 +179,15 @@ async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
     throw err;
   }
   if (c.req.method !== 'POST') {
-    return errorResponse(c, new ApiError(405,
-      `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
-      'method_not_allowed'), { Allow: 'POST' });
+    return errorResponse(
+      c,
+      new ApiError(
+        405,
+        `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
+        'method_not_allowed',
+      ),
+      { Allow: 'POST' },
+    );
   }
   return handleGatewayRequest(ctx, agent, c.req.raw);
 }
@@ -183,31 +196,54 @@ async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
 export const mcpRoutes = routes((app, ctx) => {
   // The transport reads the body itself (JSON-RPC errors for malformed JSON, responses and notifications posted
   // back): the router neither parses nor validates it.
-  route(app, {
-    method: 'post', path: MCP_PATH, tag,
-    summary: 'MCP streamable HTTP (stateless, JSON answers): one JSON-RPC message per POST with an agent token (401 with WWW-Authenticate: Bearer resource_metadata=… without one); GET and DELETE answer 405',
-    auth: ['agent_token'], rawBody: jsonRpcMessage, middleware: [limitBody(GATEWAY_BODY_LIMIT)],
-    response: { status: 200, description: 'The JSON-RPC response', schema: jsonRpcResponse },
-    alsoResponds: [{ status: 202, description: 'Accepted, no body: the message was a notification or a response' }],
-    errors: [400, 405, 406, 413, 415],
-  }, (c) => gateway(ctx, c));
+  route(
+    app,
+    {
+      method: 'post',
+      path: MCP_PATH,
+      tag,
+      summary:
+        'MCP streamable HTTP (stateless, JSON answers): one JSON-RPC message per POST with an agent token (401 with WWW-Authenticate: Bearer resource_metadata=… without one); GET and DELETE answer 405',
+      auth: ['agent_token'],
+      rawBody: jsonRpcMessage,
+      middleware: [limitBody(GATEWAY_BODY_LIMIT)],
+      response: { status: 200, description: 'The JSON-RPC response', schema: jsonRpcResponse },
+      alsoResponds: [{ status: 202, description: 'Accepted, no body: the message was a notification or a response' }],
+      errors: [400, 405, 406, 413, 415],
+    },
+    (c) => gateway(ctx, c),
+  );
   app.all(MCP_PATH, limitBody(GATEWAY_BODY_LIMIT), (c) => gateway(ctx, c));
 
-  route(app, {
-    method: 'get', path: RESOURCE_METADATA_PATH, tag, auth: [],
-    summary: 'OAuth 2.0 Protected Resource Metadata (RFC 9728) of the model-context gateway',
-    response: { status: 200, description: 'The metadata', schema: resourceMetadataSchema },
-  }, (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.json(resourceMetadata(ctx));
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: RESOURCE_METADATA_PATH,
+      tag,
+      auth: [],
+      summary: 'OAuth 2.0 Protected Resource Metadata (RFC 9728) of the model-context gateway',
+      response: { status: 200, description: 'The metadata', schema: resourceMetadataSchema },
+    },
+    (c) => {
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.json(resourceMetadata(ctx));
+    },
+  );
 
-  route(app, {
-    method: 'get', path: MCP_CONFIGURATION_PATH, tag, auth: [],
-    summary: 'The model-context gateway: endpoint, transport, protocol versions, how to get an agent token, tool names',
-    response: { status: 200, description: 'The configuration', schema: mcpConfigurationSchema },
-  }, (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.json(mcpConfiguration(ctx));
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: MCP_CONFIGURATION_PATH,
+      tag,
+      auth: [],
+      summary: 'The model-context gateway: endpoint, transport, protocol versions, how to get an agent token, tool names',
+      response: { status: 200, description: 'The configuration', schema: mcpConfigurationSchema },
+    },
+    (c) => {
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.json(mcpConfiguration(ctx));
+    },
+  );
 });

@@ -49,16 +49,18 @@ export interface AgentTool {
 }
 
 /** Keeps each tool's `run` typed by its own input schema while the list holds them alike. */
-function tool<In extends z.ZodMiniObject, Out extends z.ZodMiniObject>(def: Omit<AgentTool, 'input' | 'output' | 'run'> & {
-  input: In;
-  output: Out;
-  run(ctx: ServerContext, agent: AgentPrincipal, args: z.output<In>): z.input<Out>;
-}): AgentTool {
+function tool<In extends z.ZodMiniObject, Out extends z.ZodMiniObject>(
+  def: Omit<AgentTool, 'input' | 'output' | 'run'> & {
+    input: In;
+    output: Out;
+    run(ctx: ServerContext, agent: AgentPrincipal, args: z.output<In>): z.input<Out>;
+  },
+): AgentTool {
   return def as unknown as AgentTool;
 }
 
 const actionArguments = {
-  scope: 'The API scope the action is in, one of the grant\'s delegated scopes (e.g. payments:write).',
+  scope: "The API scope the action is in, one of the grant's delegated scopes (e.g. payments:write).",
   action: 'What the action does: read, write or delete.',
   value: 'The money the action moves (with currency; 0 when it moves none), checked against the value bound, which needs it.',
   currency: 'ISO 4217 code of value (e.g. EUR); value and currency go together.',
@@ -66,7 +68,9 @@ const actionArguments = {
   description: 'What the agent is about to do, in a sentence the principal will read if it is escalated.',
 };
 
-const pollHint = z.optional(z.int().check(z.describe('Seconds to wait before asking get_escalation again, while the escalation is pending.')));
+const pollHint = z.optional(
+  z.int().check(z.describe('Seconds to wait before asking get_escalation again, while the escalation is pending.')),
+);
 
 /** Every tool of the gateway, in the order `tools/list` answers them. */
 export const agentTools: AgentTool[] = [
@@ -106,7 +110,7 @@ export const agentTools: AgentTool[] = [
     name: 'get_escalation',
     title: 'Where an escalation stands',
     description:
-      'Read one of your grant\'s escalations: pending, approved, denied, countered or expired (the principal\'s ' +
+      "Read one of your grant's escalations: pending, approved, denied, countered or expired (the principal's " +
       'decision page is never shown to you).',
     input: z.strictObject({ escalation_id: z.string().check(z.minLength(1), z.maxLength(100)) }),
     describe: { escalation_id: 'The escalation id (esc_…) check_authority or request_escalation answered.' },
@@ -119,7 +123,7 @@ export const agentTools: AgentTool[] = [
   }),
   tool({
     name: 'check_consent_status',
-    title: 'Your principal\'s consent for a purpose',
+    title: "Your principal's consent for a purpose",
     description:
       'Whether your principal (only them) has consented to a purpose with an application of the same organisation ' +
       '(default: the application your grant was made through): granted, declined, revoked, expired, objected, noticed, ' +
@@ -132,7 +136,7 @@ export const agentTools: AgentTool[] = [
     describe: {
       purpose: 'The purpose key (e.g. newsletter).',
       application_id: 'The application (default: the one your delegation grant was made through).',
-      flow_id: 'Only this flow\'s records count (as consent_status?flow_id= does).',
+      flow_id: "Only this flow's records count (as consent_status?flow_id= does).",
     },
     output: z.object({
       consent_status: z.object({
@@ -159,8 +163,13 @@ export const agentTools: AgentTool[] = [
       // Only the purpose asked: not the principal's other decisions, their email or their records.
       return {
         consent_status: {
-          principal_id: person.id, application_id: application.id, purpose: args.purpose,
-          status: row?.status ?? 'pending', granted_at: row?.granted_at ?? null, expires_at: row?.expires_at ?? null, flow_id: row?.flow_id ?? null,
+          principal_id: person.id,
+          application_id: application.id,
+          purpose: args.purpose,
+          status: row?.status ?? 'pending',
+          granted_at: row?.granted_at ?? null,
+          expires_at: row?.expires_at ?? null,
+          flow_id: row?.flow_id ?? null,
         },
       };
     },
@@ -181,7 +190,7 @@ export const agentTools: AgentTool[] = [
     describe: {
       flow_id: 'The flow (flw_…) that disclosed you; its version in force at disclosed_at must declare you in config.agents.',
       disclosed_at: 'When the person was told (ISO 8601 with offset): never in the future, never before your registration.',
-      locale: 'The language the disclosure was shown in (BCP 47), default the flow\'s.',
+      locale: "The language the disclosure was shown in (BCP 47), default the flow's.",
       jurisdiction: actionArguments.jurisdiction,
     },
     output: z.object({ authority_check: authorityCheck, disclosure_receipt: z.optional(disclosureReceipt), retry_after_seconds: pollHint }),
@@ -193,7 +202,10 @@ export const agentTools: AgentTool[] = [
         // A disclosure moves no money; under a value bound it says so.
         const valueBound = findGrant(ctx, agent.grantId)?.bounds.value;
         const { status, check } = checkAuthority(ctx, agent, {
-          scope: 'disclosures:write', action: 'write', description: `Record that flow ${args.flow_id} disclosed this agent`, ...(jurisdiction ? { jurisdiction } : {}),
+          scope: 'disclosures:write',
+          action: 'write',
+          description: `Record that flow ${args.flow_id} disclosed this agent`,
+          ...(jurisdiction ? { jurisdiction } : {}),
           ...(valueBound ? { value: 0, currency: valueBound.currency } : {}),
         });
         if (status === 202) return { authority_check: check, retry_after_seconds: ESCALATION_POLL_SECONDS };
@@ -205,7 +217,8 @@ export const agentTools: AgentTool[] = [
   tool({
     name: 'whoami',
     title: 'Who you are acting as',
-    description: 'You (the agent identity), the delegation grant you act under, your principal\'s id and when your token expires: GET /api/v1/me\'s answer.',
+    description:
+      "You (the agent identity), the delegation grant you act under, your principal's id and when your token expires: GET /api/v1/me's answer.",
     input: z.strictObject({}),
     describe: {},
     output: agentMeSchema,

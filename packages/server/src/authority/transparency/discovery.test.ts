@@ -21,7 +21,7 @@ after(() => server.dispose());
 const get = (path: string, method = 'GET') => fetch(`${server.url}${path}`, { method });
 
 describe('/.well-known/api-catalog (RFC 9727)', () => {
-  it('answers a linkset with the RFC\'s profile, naming the OpenAPI document as the API\'s service-desc', async () => {
+  it("answers a linkset with the RFC's profile, naming the OpenAPI document as the API's service-desc", async () => {
     const res = await get('/.well-known/api-catalog');
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), API_CATALOG_MEDIA_TYPE);
@@ -53,11 +53,23 @@ describe('/.well-known/did.json', () => {
     const doc = didDocument.parse(await res.json());
     const host = new URL(server.url).host;
     assert.equal(doc.id, `did:web:${host.replace(':', '%3A')}`);
-    assert.deepEqual(doc.verificationMethod.map((m) => m.publicKeyJwk), jwks.keys);
-    assert.deepEqual(doc.verificationMethod.map((m) => m.id), jwks.keys.map((k) => `${doc.id}#${k.kid}`));
+    assert.deepEqual(
+      doc.verificationMethod.map((m) => m.publicKeyJwk),
+      jwks.keys,
+    );
+    assert.deepEqual(
+      doc.verificationMethod.map((m) => m.id),
+      jwks.keys.map((k) => `${doc.id}#${k.kid}`),
+    );
     for (const m of doc.verificationMethod) assert.equal(m.controller, doc.id);
-    assert.deepEqual(doc.assertionMethod, doc.verificationMethod.map((m) => m.id));
-    assert.deepEqual(doc.authentication, doc.verificationMethod.map((m) => m.id));
+    assert.deepEqual(
+      doc.assertionMethod,
+      doc.verificationMethod.map((m) => m.id),
+    );
+    assert.deepEqual(
+      doc.authentication,
+      doc.verificationMethod.map((m) => m.id),
+    );
     assert.ok(!JSON.stringify(doc).includes('"d"'), 'no private key part');
   });
 
@@ -72,19 +84,30 @@ describe('/.well-known/did.json', () => {
 });
 
 describe('/.well-known/oap-attestation', () => {
-  it('is the platform\'s signed attestation of itself: issuer, did, protocol versions, the JWKS, the trust-score function', async () => {
+  it("is the platform's signed attestation of itself: issuer, did, protocol versions, the JWKS, the trust-score function", async () => {
     const res = await get('/.well-known/oap-attestation');
     assert.equal(res.status, 200);
     assert.match(res.headers.get('cache-control') ?? '', /^public, max-age=\d+$/);
     const body = await res.json();
-    assert.equal(signedPlatformAttestation.safeParse(body).success, true, JSON.stringify(signedPlatformAttestation.safeParse(body).error?.issues));
+    assert.equal(
+      signedPlatformAttestation.safeParse(body).success,
+      true,
+      JSON.stringify(signedPlatformAttestation.safeParse(body).error?.issues),
+    );
     const record = await verifyTransparencyRecord(body as SignedTransparencyRecord, jwks, { recordType: 'oap_platform_attestation' });
     assert.equal(record.issuer, server.url);
     assert.equal(record.subject, server.url);
     assert.deepEqual(record.jwks, jwks);
     assert.equal(record.jwks_uri, `${server.url}/.well-known/jwks.json`);
     assert.equal(record.trust_score.function_version, TRUST_SCORE_FUNCTION_VERSION);
-    assert.deepEqual(record.trust_score.factors, ['actions_allowed', 'actions_denied', 'escalations_denied', 'grants_revoked', 'vouches_received', 'vouches_revoked']);
+    assert.deepEqual(record.trust_score.factors, [
+      'actions_allowed',
+      'actions_denied',
+      'escalations_denied',
+      'grants_revoked',
+      'vouches_received',
+      'vouches_revoked',
+    ]);
     const did = didDocument.parse(await (await get('/.well-known/did.json')).json());
     assert.equal(record.did, did.id);
     const openid = (await (await get('/.well-known/openid-configuration')).json()) as Record<string, unknown>;
@@ -93,7 +116,10 @@ describe('/.well-known/oap-attestation', () => {
     assert.deepEqual(record.agent_types_supported, openid.agent_types_supported);
     assert.equal(record.issuer, openid.issuer);
 
-    const changed = { ...(body as SignedTransparencyRecord), record: { ...record, trust_score: { ...record.trust_score, function_version: 'svc-trust-score/0' } } };
+    const changed = {
+      ...(body as SignedTransparencyRecord),
+      record: { ...record, trust_score: { ...record.trust_score, function_version: 'svc-trust-score/0' } },
+    };
     await assert.rejects(verifyTransparencyRecord(changed as SignedTransparencyRecord, jwks), { code: 'ERR_SVC_TRANSPARENCY_SIGNATURE' });
   });
 });
@@ -112,7 +138,10 @@ describe('/.well-known/ssf-configuration', () => {
       'https://schemas.openid.net/secevent/caep/event-type/session-revoked',
       'https://schemas.openid.net/secevent/caep/event-type/credential-change',
     ]);
-    assert.deepEqual(body.svc_event_sources.map((s) => s.event_type), body.events_supported);
+    assert.deepEqual(
+      body.svc_event_sources.map((s) => s.event_type),
+      body.events_supported,
+    );
     assert.ok(body.svc_not_implemented.some((line) => /8935/.test(line)));
   });
 });
@@ -120,9 +149,17 @@ describe('/.well-known/ssf-configuration', () => {
 describe('the OpenAPI document', () => {
   it('describes every public discovery route without a credential', async () => {
     const doc = (await (await get('/.well-known/openapi')).json()) as { paths: Record<string, { get?: { security: unknown[] } }> };
-    for (const path of ['/.well-known/transparency/{application_id}', '/.well-known/transparency/agents/{agent_id}',
-      '/.well-known/transparency/agents/{agent_id}/manifests/{version}', '/.well-known/oap-attestation', '/.well-known/oap-credentials/{agent_id}',
-      '/.well-known/oap-revocation-list', '/.well-known/api-catalog', '/.well-known/did.json', '/.well-known/ssf-configuration']) {
+    for (const path of [
+      '/.well-known/transparency/{application_id}',
+      '/.well-known/transparency/agents/{agent_id}',
+      '/.well-known/transparency/agents/{agent_id}/manifests/{version}',
+      '/.well-known/oap-attestation',
+      '/.well-known/oap-credentials/{agent_id}',
+      '/.well-known/oap-revocation-list',
+      '/.well-known/api-catalog',
+      '/.well-known/did.json',
+      '/.well-known/ssf-configuration',
+    ]) {
       assert.deepEqual(doc.paths[path]?.get?.security, [], path);
     }
     assert.ok(doc.paths['/api/v1/agent_identities/{id}/manifests']?.get);

@@ -19,7 +19,13 @@ export function apiCatalog(ctx: ServerContext): ApiCatalog {
     linkset: [
       {
         anchor: `${ctx.baseUrl}/api/v1`,
-        'service-desc': [{ href: `${ctx.baseUrl}/.well-known/openapi`, type: 'application/vnd.oai.openapi+json;version=3.1', title: 'svc REST API (OpenAPI 3.1)' }],
+        'service-desc': [
+          {
+            href: `${ctx.baseUrl}/.well-known/openapi`,
+            type: 'application/vnd.oai.openapi+json;version=3.1',
+            title: 'svc REST API (OpenAPI 3.1)',
+          },
+        ],
       },
     ],
   };
@@ -69,12 +75,14 @@ export function ssfConfiguration(ctx: ServerContext): SsfConfiguration {
       {
         event_type: `${CAEP}/session-revoked`,
         source: 'delegation.revoked',
-        observed_through: 'the delegation.revoked webhook (HMAC-signed JSON, not a SET) and /.well-known/oap-revocation-list: a revoked delegation grant ends every agent token issued from it',
+        observed_through:
+          'the delegation.revoked webhook (HMAC-signed JSON, not a SET) and /.well-known/oap-revocation-list: a revoked delegation grant ends every agent token issued from it',
       },
       {
         event_type: `${CAEP}/credential-change`,
         source: 'agent_identity.revoked',
-        observed_through: "/.well-known/oap-revocation-list, /.well-known/oap-credentials/{agent_id} and the application's activity (agent_identity.revoked): a revoked agent identity can no longer exchange grants for tokens",
+        observed_through:
+          "/.well-known/oap-revocation-list, /.well-known/oap-credentials/{agent_id} and the application's activity (agent_identity.revoked): a revoked agent identity can no longer exchange grants for tokens",
       },
     ],
     svc_not_implemented: [

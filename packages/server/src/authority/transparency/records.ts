@@ -41,7 +41,8 @@ const SIGNATURE_ALGORITHMS = ['ES256'];
 export const urls = {
   jwks: (ctx: ServerContext) => `${ctx.baseUrl}/.well-known/jwks.json`,
   receiptSchema: (ctx: ServerContext) => `${ctx.baseUrl}/schemas/receipt/v2/record.json`,
-  controllerRecord: (ctx: ServerContext, applicationId: string) => `${ctx.baseUrl}/.well-known/transparency/${encodeURIComponent(applicationId)}`,
+  controllerRecord: (ctx: ServerContext, applicationId: string) =>
+    `${ctx.baseUrl}/.well-known/transparency/${encodeURIComponent(applicationId)}`,
   agentRecord: (ctx: ServerContext, agentId: string) => `${ctx.baseUrl}/.well-known/transparency/agents/${encodeURIComponent(agentId)}`,
   manifestRecord: (ctx: ServerContext, agentId: string, version: number) =>
     `${ctx.baseUrl}/.well-known/transparency/agents/${encodeURIComponent(agentId)}/manifests/${version}`,
@@ -63,14 +64,22 @@ export function didOf(ctx: ServerContext): string {
 export function controllerRecord(ctx: ServerContext, applicationId: string): ControllerTransparencyRecord | undefined {
   const application = findApplication(ctx, applicationId);
   if (!application) return undefined;
-  const organization = stmt<[string], string>(ctx.db, 'SELECT name FROM accounts WHERE id = ?').pluck().get(application.account_id) as unknown as string | undefined;
+  const organization = stmt<[string], string>(ctx.db, 'SELECT name FROM accounts WHERE id = ?')
+    .pluck()
+    .get(application.account_id) as unknown as string | undefined;
   return {
     record_type: 'controller_record',
     format: TRANSPARENCY_FORMAT,
     issuer: ctx.baseUrl,
     application_id: application.id,
     // As the receipts name the controller (receipts/canonical.ts, delegations/receipt.ts), field for field.
-    controller: { party_id: application.id, party_name: application.name, party_role: 'controller', party_type: 'organization', provenance: 'declared' },
+    controller: {
+      party_id: application.id,
+      party_name: application.name,
+      party_role: 'controller',
+      party_type: 'organization',
+      provenance: 'declared',
+    },
     processor: { party_id: PLATFORM_PARTY_ID, party_name: PLATFORM_PARTY_NAME, party_role: 'processor', party_type: 'organization' },
     organization_name: organization ?? application.name,
     environment: application.environment,
@@ -92,19 +101,22 @@ export function controllerRecord(ctx: ServerContext, applicationId: string): Con
         method: 'GET',
         url_template: `${ctx.trustUrl}/authorization_receipts/{record_id}/withdraw`,
         credential: 'none',
-        description: "The credential-free entry of an authorization record (its authority.withdrawal_method): it says how the grant or approval is withdrawn.",
+        description:
+          'The credential-free entry of an authorization record (its authority.withdrawal_method): it says how the grant or approval is withdrawn.',
       },
       consent_records: {
         method: 'POST',
         url_template: `${ctx.baseUrl}/api/v1/consent_records/{record_id}/withdraw`,
         credential: 'api_token',
-        description: "The controller withdraws some or all purposes of a consent record on the person's request (the withdrawal is appended to the receipt with its channel).",
+        description:
+          "The controller withdraws some or all purposes of a consent record on the person's request (the withdrawal is appended to the receipt with its channel).",
       },
       delegation_grants: {
         method: 'POST',
         url_template: `${ctx.baseUrl}/api/v1/delegations/{delegation_grant_id}/revoke`,
         credential: 'access_token',
-        description: "The principal revokes a delegation grant with their own sign-in (the controller's API token may revoke it too); every token issued from it stops at once.",
+        description:
+          "The principal revokes a delegation grant with their own sign-in (the controller's API token may revoke it too); every token issued from it stops at once.",
       },
     },
     issued_at: isoNow(ctx.clock),
@@ -118,15 +130,17 @@ export function credentialAttestationsOf(ctx: ServerContext, agent: AgentIdentit
   if (!agent.oauth_application_id) return [];
   const client = findClient(ctx, agent.oauth_application_id);
   const grantTypes = client ? (JSON.parse(client.grant_types) as string[]) : [];
-  return [{
-    credential_type: 'oauth_client',
-    client_id: agent.oauth_application_id,
-    status: client ? 'live' : 'deleted',
-    application_id: client?.application_id ?? null,
-    token_endpoint_auth_method: client?.token_endpoint_auth_method ?? null,
-    token_endpoint: urls.tokenExchange(ctx),
-    token_exchange_allowed: grantTypes.includes(TOKEN_EXCHANGE_GRANT_TYPE),
-  }];
+  return [
+    {
+      credential_type: 'oauth_client',
+      client_id: agent.oauth_application_id,
+      status: client ? 'live' : 'deleted',
+      application_id: client?.application_id ?? null,
+      token_endpoint_auth_method: client?.token_endpoint_auth_method ?? null,
+      token_endpoint: urls.tokenExchange(ctx),
+      token_exchange_allowed: grantTypes.includes(TOKEN_EXCHANGE_GRANT_TYPE),
+    },
+  ];
 }
 
 /** When the agent's status last changed: its revocation, its suspension, its last resumption, else its registration. */
@@ -135,14 +149,23 @@ function statusChangedAt(ctx: ServerContext, agent: AgentIdentityRecord): string
   if (agent.status === 'suspended' && agent.suspended_at) return agent.suspended_at;
   if (!agent.application_id) return agent.created_at;
   // A resumption clears suspended_at; its time is on the activity event the change recorded.
-  const resumed = stmt<[string, string], string>(ctx.db, `SELECT created_at FROM activity_events WHERE application_id = ?
-    AND type = 'agent_identity.resumed' AND json_extract(data, '$.agent_identity_id') = ? ORDER BY seq DESC LIMIT 1`)
-    .pluck().get(agent.application_id, agent.id) as unknown as string | undefined;
+  const resumed = stmt<[string, string], string>(
+    ctx.db,
+    `SELECT created_at FROM activity_events WHERE application_id = ?
+    AND type = 'agent_identity.resumed' AND json_extract(data, '$.agent_identity_id') = ? ORDER BY seq DESC LIMIT 1`,
+  )
+    .pluck()
+    .get(agent.application_id, agent.id) as unknown as string | undefined;
   return resumed ?? agent.created_at;
 }
 
 const manifestReferences = (ctx: ServerContext, pinned: PinnedManifest[]) =>
-  pinned.map((p) => ({ version: p.version, digest: p.digest, pinned_at: p.pinned_at, url: urls.manifestRecord(ctx, p.agent_id, p.version) }));
+  pinned.map((p) => ({
+    version: p.version,
+    digest: p.digest,
+    pinned_at: p.pinned_at,
+    url: urls.manifestRecord(ctx, p.agent_id, p.version),
+  }));
 
 /**
  * The accountability record of agent identity `agentId` (any account's: transparency is public), or undefined when
@@ -225,8 +248,14 @@ export function credentialRecord(ctx: ServerContext, agentId: string): Credentia
  */
 export function revocationList(ctx: ServerContext): RevocationListRecord {
   type Row = { id: string; revoked_at: string };
-  const agents = stmt<[], Row>(ctx.db, "SELECT id, revoked_at FROM agent_identities WHERE status = 'revoked' AND revoked_at IS NOT NULL ORDER BY revoked_at, id").all();
-  const grants = stmt<[], Row>(ctx.db, "SELECT id, revoked_at FROM delegation_grants WHERE status = 'revoked' AND revoked_at IS NOT NULL ORDER BY revoked_at, id").all();
+  const agents = stmt<[], Row>(
+    ctx.db,
+    "SELECT id, revoked_at FROM agent_identities WHERE status = 'revoked' AND revoked_at IS NOT NULL ORDER BY revoked_at, id",
+  ).all();
+  const grants = stmt<[], Row>(
+    ctx.db,
+    "SELECT id, revoked_at FROM delegation_grants WHERE status = 'revoked' AND revoked_at IS NOT NULL ORDER BY revoked_at, id",
+  ).all();
   return {
     record_type: 'oap_revocation_list',
     format: TRANSPARENCY_FORMAT,

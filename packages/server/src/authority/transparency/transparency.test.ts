@@ -82,11 +82,20 @@ describe('the controller record', () => {
     // The controller exactly as the application's receipts name it.
     const g = await grant(server, ada, agent.id, { delegation_type: 'ai_agent', delegated_scopes: ['x:read'] });
     const receipt = (await call(server, `/api/v1/authorization_receipts/${g.authorization_record_id}`)).body.authorization_receipt;
-    assert.deepEqual(record.controller, receipt.party_identification.find((p: Json) => p.party_role === 'controller'));
-    assert.deepEqual(record.processor, receipt.party_identification.find((p: Json) => p.party_role === 'processor'));
+    assert.deepEqual(
+      record.controller,
+      receipt.party_identification.find((p: Json) => p.party_role === 'controller'),
+    );
+    assert.deepEqual(
+      record.processor,
+      receipt.party_identification.find((p: Json) => p.party_role === 'processor'),
+    );
     assert.equal(record.receipts.schema_version, receipt.schema_version);
     assert.equal(record.receipts.jwks_uri, `${server.url}/.well-known/jwks.json`);
-    assert.equal(record.withdrawal.authorization_records.url_template.replace('{record_id}', g.authorization_record_id), receipt.authority.withdrawal_method);
+    assert.equal(
+      record.withdrawal.authorization_records.url_template.replace('{record_id}', g.authorization_record_id),
+      receipt.authority.withdrawal_method,
+    );
     assert.equal(record.withdrawal.authorization_records.credential, 'none');
     assert.equal((await fetch(record.receipts.schema_url)).status, 200);
     assert.equal(record.environment, 'development');
@@ -97,7 +106,8 @@ describe('the controller record', () => {
   it('holds no e-mail address, secret or allowed origin', async () => {
     const res = await open(`/.well-known/transparency/${server.sandbox.application_id}`);
     assert.doesNotMatch(res.text, /@/);
-    for (const secret of [server.sandbox.api_token, server.sandbox.publishable_key, server.sandbox.oauth_client_secret ?? 'none']) assert.ok(!res.text.includes(secret));
+    for (const secret of [server.sandbox.api_token, server.sandbox.publishable_key, server.sandbox.oauth_client_secret ?? 'none'])
+      assert.ok(!res.text.includes(secret));
     assert.doesNotMatch(res.text, /allowed_origin/);
   });
 
@@ -106,7 +116,9 @@ describe('the controller record', () => {
     const changed = { ...body, record: { ...body.record, organization_name: `${body.record.organization_name} (not really)` } };
     await assert.rejects(verifyTransparencyRecord(changed as SignedTransparencyRecord, jwks), { code: 'ERR_SVC_TRANSPARENCY_SIGNATURE' });
     assert.equal(await joseVerifies(changed as SignedTransparencyRecord), false);
-    await assert.rejects(verifyTransparencyRecord(body as SignedTransparencyRecord, jwks, { recordType: 'agent_accountability_record' }), { code: 'ERR_SVC_TRANSPARENCY_INVALID' });
+    await assert.rejects(verifyTransparencyRecord(body as SignedTransparencyRecord, jwks, { recordType: 'agent_accountability_record' }), {
+      code: 'ERR_SVC_TRANSPARENCY_INVALID',
+    });
   });
 
   it('answers 404 with a message for an unknown application', async () => {
@@ -125,8 +137,14 @@ describe('pinning capability manifests', () => {
     const v1 = first.body.capability_manifest;
     assert.equal(v1.version, 1);
     assert.deepEqual(v1.manifest, {
-      agent_type: 'autonomous', name: 'Pinning agent', delegated_scopes: ['bookings:read', 'payments:write'], capabilities: ['book_travel', 'pay'],
-      operator_name: 'Example Travel Ltd', privacy_policy_url: 'https://travel.example/privacy', data_storage: 'EU', retention_period: 'P30D',
+      agent_type: 'autonomous',
+      name: 'Pinning agent',
+      delegated_scopes: ['bookings:read', 'payments:write'],
+      capabilities: ['book_travel', 'pay'],
+      operator_name: 'Example Travel Ltd',
+      privacy_policy_url: 'https://travel.example/privacy',
+      data_storage: 'EU',
+      retention_period: 'P30D',
     });
     assert.equal(v1.digest, `sha256:${createHash('sha256').update(canonicalize(v1.manifest)).digest('hex')}`);
 
@@ -146,28 +164,46 @@ describe('pinning capability manifests', () => {
     const list = await call(server, `/api/v1/agent_identities/${subject.id}/manifests`);
     assert.equal(list.status, 200);
     assert.equal(capabilityManifestList.safeParse(list.body).success, true);
-    assert.deepEqual(list.body.capability_manifests.map((m: Json) => m.version), [1, 2]);
+    assert.deepEqual(
+      list.body.capability_manifests.map((m: Json) => m.version),
+      [1, 2],
+    );
     assert.deepEqual(list.body.capability_manifests[0], v1);
     const paged = await call(server, `/api/v1/agent_identities/${subject.id}/manifests?limit=1`);
-    assert.deepEqual(paged.body.capability_manifests.map((m: Json) => m.version), [1]);
+    assert.deepEqual(
+      paged.body.capability_manifests.map((m: Json) => m.version),
+      [1],
+    );
     const rest = await call(server, `/api/v1/agent_identities/${subject.id}/manifests?limit=1&cursor=${paged.body.next_cursor}`);
-    assert.deepEqual(rest.body.capability_manifests.map((m: Json) => m.version), [2]);
+    assert.deepEqual(
+      rest.body.capability_manifests.map((m: Json) => m.version),
+      [2],
+    );
     assert.equal(rest.body.next_cursor, null);
 
     // Not even code that tries can change or remove a pinned version.
-    assert.throws(() => server.context.db.prepare("UPDATE agent_manifests SET digest = 'sha256:0' WHERE agent_id = ?").run(subject.id), /immutable/);
+    assert.throws(
+      () => server.context.db.prepare("UPDATE agent_manifests SET digest = 'sha256:0' WHERE agent_id = ?").run(subject.id),
+      /immutable/,
+    );
     assert.throws(() => server.context.db.prepare('DELETE FROM agent_manifests WHERE agent_id = ?').run(subject.id), /immutable/);
   });
 
-  it('records the pin as activity, needs write, hides other accounts\' agents and refuses a revoked agent', async () => {
+  it("records the pin as activity, needs write, hides other accounts' agents and refuses a revoked agent", async () => {
     const subject = await newAgent(server, 'Activity agent');
     await pin(subject.id, ['x:read']);
-    const activity = await call(server, `/api/v1/applications/${server.sandbox.application_id}/activity?type=agent_identity.manifest_pinned`);
+    const activity = await call(
+      server,
+      `/api/v1/applications/${server.sandbox.application_id}/activity?type=agent_identity.manifest_pinned`,
+    );
     assert.ok(activity.body.activity_events.some((e: Json) => e.data.agent_identity_id === subject.id && e.data.version === 1));
 
     const read = await call(server, '/api/v1/api_tokens', { json: { api_token: { name: 'reader', permissions: ['read'] } } });
     assert.equal((await pin(subject.id, ['x:read'], read.body.api_token.token)).status, 403);
-    assert.equal((await call(server, `/api/v1/agent_identities/${subject.id}/manifests`, { token: read.body.api_token.token })).status, 200);
+    assert.equal(
+      (await call(server, `/api/v1/agent_identities/${subject.id}/manifests`, { token: read.body.api_token.token })).status,
+      200,
+    );
 
     assert.equal((await pin('agt_dev_nobody', ['x:read'])).status, 404);
     // Another account's token cannot pin (or list) this account's agent: 404, as if it did not exist.
@@ -176,7 +212,10 @@ describe('pinning capability manifests', () => {
     db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acct_transparency_other', 'Other', ?)").run(now);
     const theirToken = newSecret();
     db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at)
-                VALUES ('api_token_transparency_other', 'acct_transparency_other', 'Theirs', '["read","write"]', ?, ?)`).run(hashSecret(theirToken), now);
+                VALUES ('api_token_transparency_other', 'acct_transparency_other', 'Theirs', '["read","write"]', ?, ?)`).run(
+      hashSecret(theirToken),
+      now,
+    );
     assert.equal((await pin(subject.id, ['x:read'], theirToken)).status, 404);
     assert.equal((await call(server, `/api/v1/agent_identities/${subject.id}/manifests`, { token: theirToken })).status, 404);
     // ... while its transparency record is public to anyone.
@@ -186,39 +225,59 @@ describe('pinning capability manifests', () => {
     const refused = await pin(subject.id, ['y:read']);
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, 'agent_revoked');
-    assert.equal((await open(`/.well-known/transparency/agents/${subject.id}/manifests/1`)).status, 200, 'its pinned versions stay published');
+    assert.equal(
+      (await open(`/.well-known/transparency/agents/${subject.id}/manifests/1`)).status,
+      200,
+      'its pinned versions stay published',
+    );
   });
 });
 
-describe('a grant\'s authorization receipt and the pinned manifest', () => {
-  it('carries the digest of the pinned version whose scopes equal the grant\'s, even after the metadata changed', async () => {
+describe("a grant's authorization receipt and the pinned manifest", () => {
+  it("carries the digest of the pinned version whose scopes equal the grant's, even after the metadata changed", async () => {
     const subject = await newAgent(server, 'Receipt agent', declarations);
     const scopes = ['payments:write', 'bookings:read'];
     const v1 = (await pin(subject.id, scopes)).body.capability_manifest;
-    const receiptOf = async (g: Json) => (await call(server, `/api/v1/authorization_receipts/${g.authorization_record_id}`)).body.authorization_receipt;
+    const receiptOf = async (g: Json) =>
+      (await call(server, `/api/v1/authorization_receipts/${g.authorization_record_id}`)).body.authorization_receipt;
 
     const first = await receiptOf(await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: scopes }));
     assert.equal(first.extensions.capability_manifest, v1.digest);
 
     // No route edits an agent's metadata yet; a later PATCH would do what this does.
-    server.context.db.prepare('UPDATE agent_identities SET metadata = ? WHERE id = ?')
+    server.context.db
+      .prepare('UPDATE agent_identities SET metadata = ? WHERE id = ?')
       .run(JSON.stringify({ ...declarations, operator_name: 'Renamed Travel GmbH' }), subject.id);
-    const afterChange = await receiptOf(await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: [...scopes].reverse() }));
+    const afterChange = await receiptOf(
+      await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: [...scopes].reverse() }),
+    );
     assert.equal(afterChange.extensions.capability_manifest, v1.digest, 'the pinned version, not the changed metadata');
 
     const v2 = (await pin(subject.id, ['bookings:read'])).body.capability_manifest;
     assert.equal(v2.manifest.operator_name, 'Renamed Travel GmbH');
-    assert.equal((await receiptOf(await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: ['bookings:read'] }))).extensions.capability_manifest, v2.digest);
-    assert.equal((await receiptOf(await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: scopes }))).extensions.capability_manifest, v1.digest);
+    assert.equal(
+      (await receiptOf(await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: ['bookings:read'] })))
+        .extensions.capability_manifest,
+      v2.digest,
+    );
+    assert.equal(
+      (await receiptOf(await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: scopes }))).extensions
+        .capability_manifest,
+      v1.digest,
+    );
 
     // Scopes no version declares: the latest version's declarations with the grant's scopes.
     const unpinned = await receiptOf(await grant(server, ada, subject.id, { delegation_type: 'ai_agent', delegated_scopes: ['z:read'] }));
-    const expected = `sha256:${createHash('sha256').update(canonicalize({ ...v2.manifest, delegated_scopes: ['z:read'] })).digest('hex')}`;
+    const expected = `sha256:${createHash('sha256')
+      .update(canonicalize({ ...v2.manifest, delegated_scopes: ['z:read'] }))
+      .digest('hex')}`;
     assert.equal(unpinned.extensions.capability_manifest, expected);
 
     // And the manifest record a third party fetches recomputes to the receipt's digest.
     const published = await open(`/.well-known/transparency/agents/${subject.id}/manifests/1`);
-    const record = await verifyTransparencyRecord(published.body as SignedTransparencyRecord, jwks, { recordType: 'capability_manifest_record' });
+    const record = await verifyTransparencyRecord(published.body as SignedTransparencyRecord, jwks, {
+      recordType: 'capability_manifest_record',
+    });
     assert.equal(record.digest, first.extensions.capability_manifest);
   });
 });
@@ -231,31 +290,61 @@ describe('the agent accountability record', () => {
     assert.equal(res.status, 200, res.text);
     assert.match(res.headers.get('cache-control') ?? '', /^public, max-age=\d+$/);
     assert.equal(signedAgentRecord.safeParse(res.body).success, true, JSON.stringify(signedAgentRecord.safeParse(res.body).error?.issues));
-    const record = await verifyTransparencyRecord(res.body as SignedTransparencyRecord, jwks, { recordType: 'agent_accountability_record' });
+    const record = await verifyTransparencyRecord(res.body as SignedTransparencyRecord, jwks, {
+      recordType: 'agent_accountability_record',
+    });
     assert.ok(await joseVerifies(res.body as SignedTransparencyRecord));
 
     assert.deepEqual(record.declared, {
-      provenance: 'declared', display_name: 'Record agent', agent_type: 'autonomous', operator_name: 'Example Travel Ltd',
-      privacy_policy_url: 'https://travel.example/privacy', data_storage: 'EU', retention_period: 'P30D', capabilities: ['book_travel', 'pay'],
+      provenance: 'declared',
+      display_name: 'Record agent',
+      agent_type: 'autonomous',
+      operator_name: 'Example Travel Ltd',
+      privacy_policy_url: 'https://travel.example/privacy',
+      data_storage: 'EU',
+      retention_period: 'P30D',
+      capabilities: ['book_travel', 'pay'],
     });
     assert.doesNotMatch(res.text, /ops-oncall|vault:kv/, 'metadata outside the manifest is not published');
     assert.equal(record.attested.status, 'active');
     assert.equal(record.attested.status_changed_at, record.attested.registered_at);
     assert.equal(record.attested.application_id, server.sandbox.application_id);
-    assert.deepEqual(record.credential_attestations, [{
-      credential_type: 'oauth_client', client_id: subject.clientId, status: 'live', application_id: server.sandbox.application_id,
-      token_endpoint_auth_method: 'client_secret_basic', token_endpoint: `${server.url}/oauth/token/exchange`, token_exchange_allowed: true,
-    }]);
+    assert.deepEqual(record.credential_attestations, [
+      {
+        credential_type: 'oauth_client',
+        client_id: subject.clientId,
+        status: 'live',
+        application_id: server.sandbox.application_id,
+        token_endpoint_auth_method: 'client_secret_basic',
+        token_endpoint: `${server.url}/oauth/token/exchange`,
+        token_exchange_allowed: true,
+      },
+    ]);
     assert.ok(!res.text.includes(subject.clientSecret));
-    assert.deepEqual(record.manifests, [{ version: 1, digest: v1.digest, pinned_at: v1.pinned_at, url: `${server.url}/.well-known/transparency/agents/${subject.id}/manifests/1` }]);
+    assert.deepEqual(record.manifests, [
+      {
+        version: 1,
+        digest: v1.digest,
+        pinned_at: v1.pinned_at,
+        url: `${server.url}/.well-known/transparency/agents/${subject.id}/manifests/1`,
+      },
+    ]);
     assert.equal((await fetch(record.links.credential_attestation)).status, 200);
     assert.equal((await fetch(record.links.controller_record!)).status, 200);
   });
 
   it('attests each status change with its time', async () => {
     const subject = await newAgent(server, 'Status agent');
-    const read = async () => (await verifyTransparencyRecord((await open(`/.well-known/transparency/agents/${subject.id}`)).body as SignedTransparencyRecord, jwks,
-      { recordType: 'agent_accountability_record' })).attested;
+    const read = async () =>
+      (
+        await verifyTransparencyRecord(
+          (
+            await open(`/.well-known/transparency/agents/${subject.id}`)
+          ).body as SignedTransparencyRecord,
+          jwks,
+          { recordType: 'agent_accountability_record' },
+        )
+      ).attested;
     server.advance(10);
     await call(server, `/api/v1/agent_identities/${subject.id}/suspend`, { json: {} });
     const suspended = await read();
@@ -274,10 +363,17 @@ describe('the agent accountability record', () => {
     assert.equal(revoked.status_changed_at, revoked.revoked_at);
   });
 
-  it('is public for any account\'s agent, fails verification once changed, and 404s an unknown one', async () => {
+  it("is public for any account's agent, fails verification once changed, and 404s an unknown one", async () => {
     const { body } = await open(`/.well-known/transparency/agents/${agent.id}`);
     const record = body.record as AgentTransparencyRecord;
-    const changed = { ...body, record: { ...record, attested: { ...record.attested, status: 'active' as const, revoked_at: null }, declared: { ...record.declared, operator_name: 'Someone else' } } };
+    const changed = {
+      ...body,
+      record: {
+        ...record,
+        attested: { ...record.attested, status: 'active' as const, revoked_at: null },
+        declared: { ...record.declared, operator_name: 'Someone else' },
+      },
+    };
     await assert.rejects(verifyTransparencyRecord(changed as SignedTransparencyRecord, jwks), { code: 'ERR_SVC_TRANSPARENCY_SIGNATURE' });
     const unknown = await open('/.well-known/transparency/agents/agt_dev_nobody');
     assert.equal(unknown.status, 404);
@@ -305,13 +401,16 @@ describe('a manifest version record', () => {
 });
 
 describe('signed discovery records', () => {
-  it('oap-credentials/{agent_id} attests the agent\'s OAuth client, signed; 404 when unknown', async () => {
+  it("oap-credentials/{agent_id} attests the agent's OAuth client, signed; 404 when unknown", async () => {
     const res = await open(`/.well-known/oap-credentials/${agent.id}`);
     assert.equal(res.status, 200, res.text);
     assert.equal(signedCredentialAttestation.safeParse(res.body).success, true);
     const record = await verifyTransparencyRecord(res.body as SignedTransparencyRecord, jwks, { recordType: 'oap_credential_attestation' });
-    const agentRecord = await verifyTransparencyRecord((await open(`/.well-known/transparency/agents/${agent.id}`)).body as SignedTransparencyRecord, jwks,
-      { recordType: 'agent_accountability_record' });
+    const agentRecord = await verifyTransparencyRecord(
+      (await open(`/.well-known/transparency/agents/${agent.id}`)).body as SignedTransparencyRecord,
+      jwks,
+      { recordType: 'agent_accountability_record' },
+    );
     assert.deepEqual(record.credentials, agentRecord.credential_attestations);
     assert.equal(record.subject, agent.id);
     const changed = { ...res.body, record: { ...res.body.record, status: 'revoked' } };
@@ -332,10 +431,16 @@ describe('signed discovery records', () => {
     const agentRow = record.agent_identities.find((a) => a.id === victim.id);
     const grantRow = record.delegation_grants.find((d) => d.id === g.id);
     assert.ok(agentRow && grantRow);
-    assert.equal(grantRow.revoked_at, (await call(server, `/api/v1/delegations/${g.id}`, { token: ada.token })).body.delegation_grant.revoked_at);
+    assert.equal(
+      grantRow.revoked_at,
+      (await call(server, `/api/v1/delegations/${g.id}`, { token: ada.token })).body.delegation_grant.revoked_at,
+    );
     assert.ok(!record.agent_identities.some((a) => a.id === agent.id), 'an active agent is not listed');
     assert.ok(!res.text.includes(ada.id) && !res.text.includes('@'), 'no principal, no e-mail');
-    const changed = { ...res.body, record: { ...res.body.record, delegation_grants: res.body.record.delegation_grants.filter((d: Json) => d.id !== g.id) } };
+    const changed = {
+      ...res.body,
+      record: { ...res.body.record, delegation_grants: res.body.record.delegation_grants.filter((d: Json) => d.id !== g.id) },
+    };
     await assert.rejects(verifyTransparencyRecord(changed as SignedTransparencyRecord, jwks), { code: 'ERR_SVC_TRANSPARENCY_SIGNATURE' });
   });
 });

@@ -62,7 +62,10 @@ export function anchorNow(ctx: ServerContext, witness?: Witness): Promise<AuditA
 async function runAnchoring(ctx: ServerContext, witnessOverride?: Witness): Promise<AuditAnchor[]> {
   if (!ctx.db.open) return [];
   const witness = witnessOverride ?? (await localWitness(ctx));
-  const applications = stmt<[], { application_id: string }>(ctx.db, 'SELECT DISTINCT application_id FROM audit_events WHERE anchor_id IS NULL').all();
+  const applications = stmt<[], { application_id: string }>(
+    ctx.db,
+    'SELECT DISTINCT application_id FROM audit_events WHERE anchor_id IS NULL',
+  ).all();
   const made: AuditAnchor[] = [];
   for (const { application_id } of applications) {
     if (!ctx.db.open) break;
@@ -73,7 +76,9 @@ async function runAnchoring(ctx: ServerContext, witnessOverride?: Witness): Prom
 }
 
 async function anchorApplication(ctx: ServerContext, applicationId: string, witness: Witness): Promise<AuditAnchor | undefined> {
-  const last = stmt<[string], AnchorRow>(ctx.db, 'SELECT * FROM audit_anchors WHERE application_id = ? ORDER BY seq DESC LIMIT 1').get(applicationId);
+  const last = stmt<[string], AnchorRow>(ctx.db, 'SELECT * FROM audit_anchors WHERE application_id = ? ORDER BY seq DESC LIMIT 1').get(
+    applicationId,
+  );
   const events = unanchoredEvents(ctx, applicationId, last?.sequence_to ?? 0);
   if (events.length === 0) return undefined;
   const anchor: AuditAnchor = {
@@ -97,22 +102,60 @@ async function anchorApplication(ctx: ServerContext, applicationId: string, witn
   try {
     answer = await witness.countersign(anchor);
   } catch {
-    answer = { status: 'failed', receipt_id: null, witness_id: witness.id, witness_key_version: null, witness_signature: null, witnessed_at: null };
+    answer = {
+      status: 'failed',
+      receipt_id: null,
+      witness_id: witness.id,
+      witness_key_version: null,
+      witness_signature: null,
+      witnessed_at: null,
+    };
   }
   if (!ctx.db.open) return undefined; // the server closed while the witness answered
   transaction(ctx.db, () => {
     const a = anchor;
-    stmt(ctx.db, `INSERT INTO audit_anchors (id, application_id, type, format_version, merkle_root, signature, key_version, issuer_id,
+    stmt(
+      ctx.db,
+      `INSERT INTO audit_anchors (id, application_id, type, format_version, merkle_root, signature, key_version, issuer_id,
                   issuer_key_fingerprint, previous_anchor_id, record_count, sequence_from, sequence_to, created_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(a.id, a.application_id, a.type, a.format_version, a.merkle_root, a.signature, a.key_version, a.issuer_id ?? null,
-        a.issuer_key_fingerprint ?? null, a.previous_anchor_id ?? null, a.record_count, a.sequence_from, a.sequence_to, a.created_at);
-    stmt(ctx.db, 'UPDATE audit_events SET anchor_id = ? WHERE application_id = ? AND sequence BETWEEN ? AND ?')
-      .run(a.id, applicationId, a.sequence_from, a.sequence_to);
-    stmt(ctx.db, `INSERT INTO audit_anchor_receipts (id, anchor_id, status, receipt_id, witness_id, witness_key_version, witness_signature, witnessed_at, created_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(newId('arc_', 20), a.id, answer.status, answer.receipt_id, answer.witness_id, answer.witness_key_version, answer.witness_signature,
-        answer.witnessed_at, isoNow(ctx.clock));
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      a.id,
+      a.application_id,
+      a.type,
+      a.format_version,
+      a.merkle_root,
+      a.signature,
+      a.key_version,
+      a.issuer_id ?? null,
+      a.issuer_key_fingerprint ?? null,
+      a.previous_anchor_id ?? null,
+      a.record_count,
+      a.sequence_from,
+      a.sequence_to,
+      a.created_at,
+    );
+    stmt(ctx.db, 'UPDATE audit_events SET anchor_id = ? WHERE application_id = ? AND sequence BETWEEN ? AND ?').run(
+      a.id,
+      applicationId,
+      a.sequence_from,
+      a.sequence_to,
+    );
+    stmt(
+      ctx.db,
+      `INSERT INTO audit_anchor_receipts (id, anchor_id, status, receipt_id, witness_id, witness_key_version, witness_signature, witnessed_at, created_at)
+                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      newId('arc_', 20),
+      a.id,
+      answer.status,
+      answer.receipt_id,
+      answer.witness_id,
+      answer.witness_key_version,
+      answer.witness_signature,
+      answer.witnessed_at,
+      isoNow(ctx.clock),
+    );
   });
   return anchor;
 }
@@ -143,23 +186,37 @@ export function startAnchoring(ctx: ServerContext, options: { checkEveryMs?: num
 
 /** A page of an application's anchors, oldest first. */
 export function listAnchors(ctx: ServerContext, applicationId: string, page: { limit: number; cursor?: string | undefined }) {
-  const rows = stmt<[string, number, number], AnchorRow>(ctx.db, 'SELECT * FROM audit_anchors WHERE application_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-    .all(applicationId, decodeCursor(page.cursor), page.limit + 1);
+  const rows = stmt<[string, number, number], AnchorRow>(
+    ctx.db,
+    'SELECT * FROM audit_anchors WHERE application_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  ).all(applicationId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { anchors: items.map(toWire), next_cursor };
 }
 
 /** One anchor of the account, or undefined. */
 export function findAnchor(ctx: ServerContext, accountId: string, id: string): AuditAnchor | undefined {
-  const row = stmt<[string, string], AnchorRow>(ctx.db,
-    'SELECT n.* FROM audit_anchors n JOIN applications a ON a.id = n.application_id WHERE n.id = ? AND a.account_id = ?').get(id, accountId);
+  const row = stmt<[string, string], AnchorRow>(
+    ctx.db,
+    'SELECT n.* FROM audit_anchors n JOIN applications a ON a.id = n.application_id WHERE n.id = ? AND a.account_id = ?',
+  ).get(id, accountId);
   return row && toWire(row);
 }
 
 /** The witness answers to one anchor. */
 export function anchorReceipts(ctx: ServerContext, anchorId: string): AnchorReceipt[] {
-  return stmt<[string], AnchorReceipt & { seq: number; anchor_id: string; created_at: string }>(ctx.db,
-    'SELECT * FROM audit_anchor_receipts WHERE anchor_id = ? ORDER BY seq').all(anchorId)
-    .map(({ id, status, receipt_id, witness_id, witness_key_version, witness_signature, witnessed_at }) =>
-      ({ id, status, receipt_id, witness_id, witness_key_version, witness_signature, witnessed_at }));
+  return stmt<[string], AnchorReceipt & { seq: number; anchor_id: string; created_at: string }>(
+    ctx.db,
+    'SELECT * FROM audit_anchor_receipts WHERE anchor_id = ? ORDER BY seq',
+  )
+    .all(anchorId)
+    .map(({ id, status, receipt_id, witness_id, witness_key_version, witness_signature, witnessed_at }) => ({
+      id,
+      status,
+      receipt_id,
+      witness_id,
+      witness_key_version,
+      witness_signature,
+      witnessed_at,
+    }));
 }

@@ -33,7 +33,7 @@ describe('RFC 6962 Merkle tree hashing', () => {
 
   it('agrees between server and client for larger, uneven trees', async () => {
     for (const n of [9, 13, 31, 33, 100]) {
-      const leaves = Array.from({ length: n }, (_, i) => Buffer.from([i, i * 7 % 256, 42]));
+      const leaves = Array.from({ length: n }, (_, i) => Buffer.from([i, (i * 7) % 256, 42]));
       assert.equal(await merkleTreeHash(leaves), merkleRoot(leaves), `${n} leaves`);
     }
   });
@@ -60,7 +60,12 @@ describe('the audit trail', () => {
   const events = () => list<AuditEvent>('/api/v1/audit/events', 'audit_events');
   const anchorsWithReceipts = async (): Promise<AnchorWithReceipts[]> => {
     const anchors = await list<AuditAnchor>('/api/v1/audit/anchors', 'anchors');
-    return Promise.all(anchors.map(async (a) => ({ ...a, receipts: ((await (await server.api(`/api/v1/audit/anchors/${a.id}/receipts`)).json()) as { receipts: AnchorReceipt[] }).receipts })));
+    return Promise.all(
+      anchors.map(async (a) => ({
+        ...a,
+        receipts: ((await (await server.api(`/api/v1/audit/anchors/${a.id}/receipts`)).json()) as { receipts: AnchorReceipt[] }).receipts,
+      })),
+    );
   };
 
   before(async () => {
@@ -73,13 +78,31 @@ describe('the audit trail', () => {
 
   it('appends every decision (granted, denied, modified, revoked) to the chain, without personal data', async () => {
     const person = fresh();
-    const first = await createRecord(server, { flow_id: flowId, subject: { email: person, external_id: 'crm-secret-id' }, decisions: grantAll });
-    await createRecord(server, { flow_id: flowId, subject: { email: fresh() }, decisions: { newsletter: { decision: 'declined' }, research: { decision: 'declined' } } });
-    await createRecord(server, { flow_id: flowId, subject: { email: person }, decisions: { ...grantAll, newsletter: { decision: 'declined' } } });
+    const first = await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: person, external_id: 'crm-secret-id' },
+      decisions: grantAll,
+    });
+    await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: fresh() },
+      decisions: { newsletter: { decision: 'declined' }, research: { decision: 'declined' } },
+    });
+    await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: person },
+      decisions: { ...grantAll, newsletter: { decision: 'declined' } },
+    });
     await server.api(`/api/v1/consent_records/${first.id}/withdraw`, { method: 'POST', json: { purposes: ['research'] } });
     const chain = await events();
-    assert.deepEqual(chain.map((e) => `${e.sequence}:${e.type}`), ['1:consent.granted', '2:consent.denied', '3:consent.modified', '4:consent.revoked', '5:consent.revoked']);
-    assert.deepEqual(chain.map((e) => e.data.decision), ['granted', 'denied', 'modified', 'revoked', 'revoked']);
+    assert.deepEqual(
+      chain.map((e) => `${e.sequence}:${e.type}`),
+      ['1:consent.granted', '2:consent.denied', '3:consent.modified', '4:consent.revoked', '5:consent.revoked'],
+    );
+    assert.deepEqual(
+      chain.map((e) => e.data.decision),
+      ['granted', 'denied', 'modified', 'revoked', 'revoked'],
+    );
     assert.equal(chain[0]!.previous_hash, '0'.repeat(64));
     for (let i = 1; i < chain.length; i++) assert.equal(chain[i]!.previous_hash, chain[i - 1]!.hash);
     assert.deepEqual(chain[2]!.data.changed, [{ key: 'newsletter', from: 'granted', to: 'declined' }]);
@@ -95,11 +118,21 @@ describe('the audit trail', () => {
     const count = () => ctx.db.prepare('SELECT count(*) FROM audit_events').pluck().get() as number;
     const records = () => ctx.db.prepare('SELECT count(*) FROM consent_records').pluck().get() as number;
     const before = [count(), records()];
-    assert.throws(() => ctx.db.transaction(() => {
-      createConsentRecord(ctx, { accountId: accountOf(server), flowId, channel: 'controller_attested', subject: { email: fresh() }, decisions: grantAll });
-      assert.equal(count(), before[0]! + 1);
-      throw new Error('the change fails after the record');
-    })(), /the change fails/);
+    assert.throws(
+      () =>
+        ctx.db.transaction(() => {
+          createConsentRecord(ctx, {
+            accountId: accountOf(server),
+            flowId,
+            channel: 'controller_attested',
+            subject: { email: fresh() },
+            decisions: grantAll,
+          });
+          assert.equal(count(), before[0]! + 1);
+          throw new Error('the change fails after the record');
+        })(),
+      /the change fails/,
+    );
     assert.deepEqual([count(), records()], before);
   });
 
@@ -115,7 +148,10 @@ describe('the audit trail', () => {
     assert.equal(first.format_version, 'svc-audit-anchor/1');
     assert.equal(first.key_version, '1');
     assert.equal(first.application_id, server.sandbox.application_id);
-    assert.deepEqual(first.receipts?.map((r) => [r.status, r.witness_id, r.witness_key_version]), [['witnessed', 'svc-local-witness', '1']]);
+    assert.deepEqual(
+      first.receipts?.map((r) => [r.status, r.witness_id, r.witness_key_version]),
+      [['witnessed', 'svc-local-witness', '1']],
+    );
     const read = await server.api(`/api/v1/audit/anchors/${first.id}`);
     const { receipts: _r, ...withoutReceipts } = first;
     assert.deepEqual(((await read.json()) as { anchor: AuditAnchor }).anchor, withoutReceipts);
@@ -130,7 +166,11 @@ describe('the audit trail', () => {
     assert.ok(chain.every((e) => e.anchor_id !== null));
     const anchors = await anchorsWithReceipts();
     assert.deepEqual(await verifyAuditChain(chain, anchors, keys, { requireWitness: true }), {
-      ok: true, events: chain.length, anchors: 2, anchored_through: chain.length, witnessed: 2,
+      ok: true,
+      events: chain.length,
+      anchors: 2,
+      anchored_through: chain.length,
+      witnessed: 2,
     });
   });
 
@@ -174,7 +214,10 @@ describe('the audit trail', () => {
       rewritten[i]!.hash = await rehash(rewritten[i]!);
     }
     const rewrittenResult = await verifyAuditChain(rewritten, anchors, keys);
-    assert.deepEqual(rewrittenResult.ok ? undefined : [rewrittenResult.reason, rewrittenResult.anchor_id], ['merkle_root_mismatch', anchors[0]!.id]);
+    assert.deepEqual(rewrittenResult.ok ? undefined : [rewrittenResult.reason, rewrittenResult.anchor_id], [
+      'merkle_root_mismatch',
+      anchors[0]!.id,
+    ]);
 
     const forged = structuredClone(anchors);
     forged[1]!.signature = forged[0]!.signature;

@@ -54,8 +54,10 @@ function toWire(row: AuditRow): AuditEvent {
 export function appendAuditEvent(ctx: ServerContext, input: AuditEntryInput): AuditEvent {
   const { db } = ctx;
   return transaction(db, () => {
-    const head = stmt<[string], { sequence: number; hash: string }>(db,
-      'SELECT sequence, hash FROM audit_events WHERE application_id = ? ORDER BY sequence DESC LIMIT 1').get(input.applicationId);
+    const head = stmt<[string], { sequence: number; hash: string }>(
+      db,
+      'SELECT sequence, hash FROM audit_events WHERE application_id = ? ORDER BY sequence DESC LIMIT 1',
+    ).get(input.applicationId);
     // A JSON round trip drops undefined members, so the stored text hashes the same as what is hashed here; the
     // text is stored as it is (serialising what it parses to gives it back).
     const dataText = JSON.stringify(input.data);
@@ -69,9 +71,11 @@ export function appendAuditEvent(ctx: ServerContext, input: AuditEntryInput): Au
       previous_hash: head?.hash ?? AUDIT_GENESIS_HASH,
     };
     const hash = auditEventHash(event);
-    stmt(db, `INSERT INTO audit_events (application_id, sequence, id, type, occurred_at, data, previous_hash, hash)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-      .run(event.application_id, event.sequence, event.id, event.type, event.occurred_at, dataText, event.previous_hash, hash);
+    stmt(
+      db,
+      `INSERT INTO audit_events (application_id, sequence, id, type, occurred_at, data, previous_hash, hash)
+              VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(event.application_id, event.sequence, event.id, event.type, event.occurred_at, dataText, event.previous_hash, hash);
     return { ...event, hash, anchor_id: null };
   });
 }
@@ -82,15 +86,18 @@ export function listAuditEvents(
   applicationId: string,
   page: { limit: number; cursor?: string | undefined },
 ): { audit_events: AuditEvent[]; next_cursor: string | null } {
-  const rows = stmt<[string, number, number], AuditRow>(ctx.db,
-    'SELECT * FROM audit_events WHERE application_id = ? AND sequence > ? ORDER BY sequence LIMIT ?')
-    .all(applicationId, decodeCursor(page.cursor), page.limit + 1);
+  const rows = stmt<[string, number, number], AuditRow>(
+    ctx.db,
+    'SELECT * FROM audit_events WHERE application_id = ? AND sequence > ? ORDER BY sequence LIMIT ?',
+  ).all(applicationId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.sequence);
   return { audit_events: items.map(toWire), next_cursor };
 }
 
 /** Events of an application after `afterSequence`, oldest first (for anchoring). */
 export function unanchoredEvents(ctx: ServerContext, applicationId: string, afterSequence: number): { sequence: number; hash: string }[] {
-  return stmt<[string, number], { sequence: number; hash: string }>(ctx.db,
-    'SELECT sequence, hash FROM audit_events WHERE application_id = ? AND sequence > ? ORDER BY sequence').all(applicationId, afterSequence);
+  return stmt<[string, number], { sequence: number; hash: string }>(
+    ctx.db,
+    'SELECT sequence, hash FROM audit_events WHERE application_id = ? AND sequence > ? ORDER BY sequence',
+  ).all(applicationId, afterSequence);
 }

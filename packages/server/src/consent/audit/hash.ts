@@ -4,7 +4,9 @@ import canonicalizeModule from 'canonicalize';
 
 // canonicalize is CommonJS whose typings declare a default export; under NodeNext the default import is
 // `module.exports` itself at run time, while TypeScript sees `{default}`. Accept either shape.
-const serialize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (input: unknown) => string | undefined;
+const serialize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (
+  input: unknown,
+) => string | undefined;
 
 /** The RFC 8785 (JCS) canonical JSON text of a value. */
 export function jcs(value: unknown): string {

@@ -24,45 +24,86 @@ const tag = 'Audit trail';
 
 /** Mounts the audit routes. */
 export function auditRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
-  route(app, {
-    method: 'get', path: '/api/v1/audit/events', summary: 'An application\'s hash-chained audit events, oldest first (default: the account\'s first application)', tag,
-    permission: 'read', query: auditListQuery,
-    response: { status: 200, description: 'A page of audit events', schema: auditEventList }, errors: [400, 404],
-  }, (c, { query: { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } }) =>
-    c.json(listAuditEvents(ctx, applicationOf(ctx, c, application_id), { limit, cursor })));
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/audit/events',
+      summary: "An application's hash-chained audit events, oldest first (default: the account's first application)",
+      tag,
+      permission: 'read',
+      query: auditListQuery,
+      response: { status: 200, description: 'A page of audit events', schema: auditEventList },
+      errors: [400, 404],
+    },
+    (c, { query: { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } }) =>
+      c.json(listAuditEvents(ctx, applicationOf(ctx, c, application_id), { limit, cursor })),
+  );
 
-  route(app, {
-    method: 'get', path: '/api/v1/audit/anchors', summary: 'An application\'s audit anchors (signed Merkle roots), oldest first', tag,
-    permission: 'read', query: auditListQuery,
-    response: { status: 200, description: 'A page of anchors', schema: auditAnchorList }, errors: [400, 404],
-  }, (c, { query: { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } }) =>
-    c.json(listAnchors(ctx, applicationOf(ctx, c, application_id), { limit, cursor })));
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/audit/anchors',
+      summary: "An application's audit anchors (signed Merkle roots), oldest first",
+      tag,
+      permission: 'read',
+      query: auditListQuery,
+      response: { status: 200, description: 'A page of anchors', schema: auditAnchorList },
+      errors: [400, 404],
+    },
+    (c, { query: { application_id, limit = DEFAULT_AUDIT_LIMIT, cursor } }) =>
+      c.json(listAnchors(ctx, applicationOf(ctx, c, application_id), { limit, cursor })),
+  );
 
-  route(app, {
-    method: 'get', path: '/api/v1/audit/anchors/{id}', summary: 'Read an audit anchor', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The anchor', schema: auditAnchorEnvelope }, errors: [404],
-  }, (c) => {
-    const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id')!);
-    if (!anchor) throw notFound('No such anchor.');
-    return c.json({ anchor });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/audit/anchors/{id}',
+      summary: 'Read an audit anchor',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The anchor', schema: auditAnchorEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id')!);
+      if (!anchor) throw notFound('No such anchor.');
+      return c.json({ anchor });
+    },
+  );
 
-  route(app, {
-    method: 'get', path: '/api/v1/audit/anchors/{id}/receipts', summary: 'The witness receipts (countersignatures) of an anchor', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The anchor receipts', schema: anchorReceiptsSchema }, errors: [404],
-  }, (c) => {
-    const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id')!);
-    if (!anchor) throw notFound('No such anchor.');
-    return c.json({ anchor_id: anchor.id, receipts: anchorReceipts(ctx, anchor.id) });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/audit/anchors/{id}/receipts',
+      summary: 'The witness receipts (countersignatures) of an anchor',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The anchor receipts', schema: anchorReceiptsSchema },
+      errors: [404],
+    },
+    (c) => {
+      const anchor = findAnchor(ctx, c.get('principal').accountId, c.req.param('id')!);
+      if (!anchor) throw notFound('No such anchor.');
+      return c.json({ anchor_id: anchor.id, receipts: anchorReceipts(ctx, anchor.id) });
+    },
+  );
 
-  route(app, {
-    method: 'get', path: '/.well-known/witness-configuration', summary: "The audit trail's witness: its key and how anchors are checked", tag,
-    response: { status: 200, description: 'The witness configuration' },
-  }, async (c) => {
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.json((await localWitness(ctx)).configuration());
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/.well-known/witness-configuration',
+      summary: "The audit trail's witness: its key and how anchors are checked",
+      tag,
+      response: { status: 200, description: 'The witness configuration' },
+    },
+    async (c) => {
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.json((await localWitness(ctx)).configuration());
+    },
+  );
 }

@@ -3,7 +3,14 @@
 // countersigns it; its answer is an AnchorReceipt.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AUDIT_ANCHOR_FORMAT, anchorSigningInput, WITNESS_RECEIPT_FORMAT, witnessSigningInput, type AuditAnchor, type WitnessConfiguration } from '@svc/schemas';
+import {
+  AUDIT_ANCHOR_FORMAT,
+  anchorSigningInput,
+  WITNESS_RECEIPT_FORMAT,
+  witnessSigningInput,
+  type AuditAnchor,
+  type WitnessConfiguration,
+} from '@svc/schemas';
 import { calculateJwkThumbprint, compactVerify, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
@@ -79,7 +86,8 @@ async function makeLocalWitness(ctx: ServerContext): Promise<Witness> {
     id: LOCAL_WITNESS_ID,
     configuration: () => ({
       witness_id: LOCAL_WITNESS_ID,
-      description: 'The reference server\'s local witness: it checks each audit anchor\'s signature against /.well-known/jwks.json and countersigns it with its own key.',
+      description:
+        "The reference server's local witness: it checks each audit anchor's signature against /.well-known/jwks.json and countersigns it with its own key.",
       algorithms: ['ES256'],
       key_version: keyVersion,
       jwks,
@@ -94,9 +102,21 @@ async function makeLocalWitness(ctx: ServerContext): Promise<Witness> {
       try {
         await compactVerify(`${header}.${payload}.${signature}`, ctx.keys.keySet, { algorithms: ['ES256'] });
       } catch {
-        return { status: 'failed', receipt_id: null, witness_id: LOCAL_WITNESS_ID, witness_key_version: null, witness_signature: null, witnessed_at: null };
+        return {
+          status: 'failed',
+          receipt_id: null,
+          witness_id: LOCAL_WITNESS_ID,
+          witness_key_version: null,
+          witness_signature: null,
+          witnessed_at: null,
+        };
       }
-      const answer = { receipt_id: newId('wr_', 20), witness_id: LOCAL_WITNESS_ID, witness_key_version: keyVersion, witnessed_at: isoNow(ctx.clock) };
+      const answer = {
+        receipt_id: newId('wr_', 20),
+        witness_id: LOCAL_WITNESS_ID,
+        witness_key_version: keyVersion,
+        witnessed_at: isoNow(ctx.clock),
+      };
       const witness_signature = await signJcs(witnessSigningInput(anchor, answer), privateKey, stored.kid);
       return { status: 'witnessed', ...answer, witness_signature };
     },

@@ -35,7 +35,14 @@ type Keys = { issuer: { keys: never[] }; witness: { keys: never[] } };
 const OUTCOMES = [
   { action: 'approve', outcome: 'approved', state: 'approval granted', type: 'approval.granted', decision: 'granted', mode: 'embed' },
   { action: 'deny', outcome: 'denied', state: 'approval denied', type: 'approval.denied', decision: 'denied', mode: 'popup' },
-  { action: 'counter', outcome: 'countered', state: 'approval countered', type: 'approval.countered', decision: 'countered', mode: 'redirect' },
+  {
+    action: 'counter',
+    outcome: 'countered',
+    state: 'approval countered',
+    type: 'approval.countered',
+    decision: 'countered',
+    mode: 'redirect',
+  },
 ] as const;
 
 /** The verification keys: the JWKS and the witness's keys. */
@@ -71,11 +78,19 @@ async function auditTrail(server: TestServer): Promise<AuditEvent[]> {
 
 async function anchorsOf(server: TestServer): Promise<AnchorWithReceipts[]> {
   const { anchors } = (await (await server.api('/api/v1/audit/anchors?limit=1000')).json()) as { anchors: AuditAnchor[] };
-  return Promise.all(anchors.map(async (a) => ({ ...a, receipts: ((await (await server.api(`/api/v1/audit/anchors/${a.id}/receipts`)).json()) as { receipts: AnchorReceipt[] }).receipts })));
+  return Promise.all(
+    anchors.map(async (a) => ({
+      ...a,
+      receipts: ((await (await server.api(`/api/v1/audit/anchors/${a.id}/receipts`)).json()) as { receipts: AnchorReceipt[] }).receipts,
+    })),
+  );
 }
 
 /** The canonical receipt (validated against the published schema) and the signed one (verified with the JWKS only). */
-async function receiptsOf(server: TestServer, recordId: string): Promise<{ canonical: AuthorizationReceiptRecord; signed: { receipt: unknown; signature: string } }> {
+async function receiptsOf(
+  server: TestServer,
+  recordId: string,
+): Promise<{ canonical: AuthorizationReceiptRecord; signed: { receipt: unknown; signature: string } }> {
   const verifiedBefore = signedReceiptsVerified();
   const canonical = await fetchReceipt(server, recordId, 'canonical');
   assert.equal(canonical.status, 200, JSON.stringify(canonical.body));
@@ -83,7 +98,10 @@ async function receiptsOf(server: TestServer, recordId: string): Promise<{ canon
   assert.equal(signed.status, 200);
   assert.equal(signedReceiptsVerified(), verifiedBefore + 1, 'the signed receipt verified with only the JWKS');
   assert.deepEqual(signed.body.receipt, canonical.body.consent_receipt, 'the signed flavor signs the canonical receipt');
-  return { canonical: canonical.body.consent_receipt as AuthorizationReceiptRecord, signed: signed.body as { receipt: unknown; signature: string } };
+  return {
+    canonical: canonical.body.consent_receipt as AuthorizationReceiptRecord,
+    signed: signed.body as { receipt: unknown; signature: string },
+  };
 }
 
 describe('approval decisions leave authorization records, receipts and audit events', () => {
@@ -111,11 +129,19 @@ describe('approval decisions leave authorization records, receipts and audit eve
   for (const o of OUTCOMES) {
     it(`${o.action} (${o.mode}): an authorization record, its receipt canonical and signed, dpv refused, one audit event, one webhook`, async () => {
       const scoped = o.action === 'approve';
-      const d = await createApproval(server, o.mode, scoped ? { scope: 'payments:write payments:read', state: 'Pay invoice INV-7: 240.00 EUR' } : {});
+      const d = await createApproval(
+        server,
+        o.mode,
+        scoped ? { scope: 'payments:write payments:read', state: 'Pay invoice INV-7: 240.00 EUR' } : {},
+      );
       assert.equal(d.record_id, null, 'no record before the decision');
       const before = (await auditTrail(server)).length;
       server.advance(30);
-      const done = await ok(server, d.session_token, o.action === 'counter' ? { action: 'counter', proposal: 'Only up to 100 EUR, please — Ada' } : { action: o.action });
+      const done = await ok(
+        server,
+        d.session_token,
+        o.action === 'counter' ? { action: 'counter', proposal: 'Only up to 100 EUR, please — Ada' } : { action: o.action },
+      );
       assert.equal(done.completion?.outcome, o.outcome);
 
       const read = await readDecision(server, d.session_token);
@@ -136,7 +162,13 @@ describe('approval decisions leave authorization records, receipts and audit eve
         anonymous: true,
         party_identification: [
           { party_id: recordId, party_name: UNIDENTIFIED_PRINCIPAL, party_role: 'principal' },
-          { party_id: application, party_name: 'Sandbox application', party_role: 'agent', party_type: 'organization', provenance: 'declared' },
+          {
+            party_id: application,
+            party_name: 'Sandbox application',
+            party_role: 'agent',
+            party_type: 'organization',
+            provenance: 'declared',
+          },
           { party_id: PLATFORM_PARTY_ID, party_name: 'svc reference server', party_role: 'processor', party_type: 'organization' },
         ],
         authority: {
@@ -144,7 +176,13 @@ describe('approval decisions leave authorization records, receipts and audit eve
           ...(o.outcome === 'approved' ? { valid_from: read.completed_at! } : {}),
         },
         event: [
-          { event_time: d.created_at, entity_id: application, event_type: 'regular', event_state: 'approval requested', approval_id: d.subject_ref },
+          {
+            event_time: d.created_at,
+            entity_id: application,
+            event_type: 'regular',
+            event_state: 'approval requested',
+            approval_id: d.subject_ref,
+          },
           { event_time: read.completed_at!, entity_id: recordId, event_type: 'explicit', event_state: o.state, approval_id: d.subject_ref },
         ],
         extensions: {
@@ -172,30 +210,54 @@ describe('approval decisions leave authorization records, receipts and audit eve
       const refusal = (await dpv.json()) as { message: string; code: string; errors: { path: string; code: string }[] };
       assert.equal(refusal.code, 'dpv_not_applicable');
       assert.match(refusal.message, /personal-data processing/);
-      assert.deepEqual(refusal.errors.map((e) => [e.path, e.code]), [['flavor', 'dpv_not_applicable']]);
+      assert.deepEqual(
+        refusal.errors.map((e) => [e.path, e.code]),
+        [['flavor', 'dpv_not_applicable']],
+      );
 
       // The spec's authorization receipt path serves the same receipt in its own envelope.
       const spec = await server.api(`/api/v1/authorization_receipts/${recordId}`);
       assert.equal(spec.status, 200);
       assert.deepEqual(((await spec.json()) as { authorization_receipt: unknown }).authorization_receipt, canonical);
-      const specSigned = (await (await server.api(`/api/v1/authorization_receipts/${recordId}?flavor=signed`)).json()) as { receipt: unknown; signature: string };
+      const specSigned = (await (await server.api(`/api/v1/authorization_receipts/${recordId}?flavor=signed`)).json()) as {
+        receipt: unknown;
+        signature: string;
+      };
       assert.deepEqual(await verifyReceipt(specSigned, jwks), canonical);
       assert.equal((await server.api(`/api/v1/authorization_receipts/${recordId}?flavor=dpv`)).status, 422);
 
       // One audit event, ids and outcome only; the chain verifies.
       const trail = await auditTrail(server);
       const added = trail.slice(before);
-      assert.deepEqual(added.map((e) => e.type), [o.type]);
+      assert.deepEqual(
+        added.map((e) => e.type),
+        [o.type],
+      );
       assert.deepEqual(added[0]!.data, {
-        decision: o.decision, record_id: recordId, record_type: 'authorization_record', decision_id: d.id, approval_id: d.subject_ref,
-        outcome: o.outcome, channel: canonical.extensions!.collection_channel, decided_at: read.completed_at,
+        decision: o.decision,
+        record_id: recordId,
+        record_type: 'authorization_record',
+        decision_id: d.id,
+        approval_id: d.subject_ref,
+        outcome: o.outcome,
+        channel: canonical.extensions!.collection_channel,
+        decided_at: read.completed_at,
       });
       assert.equal(added[0]!.occurred_at, canonical.extensions!.recorded_at);
-      assert.deepEqual(await verifyAuditChain(trail, [], keys), { ok: true, events: trail.length, anchors: 0, anchored_through: null, witnessed: 0 });
+      assert.deepEqual(await verifyAuditChain(trail, [], keys), {
+        ok: true,
+        events: trail.length,
+        anchors: 0,
+        anchored_through: null,
+        witnessed: 0,
+      });
 
       // One webhook, naming the record.
       const events = await delivered();
-      assert.deepEqual(events.map((e) => e.type), [o.type]);
+      assert.deepEqual(
+        events.map((e) => e.type),
+        [o.type],
+      );
       const data = events[0]!.data as Record<string, unknown>;
       assert.deepEqual([data.record_id, data.decision_id, data.escalation_id, data.outcome], [recordId, d.id, d.subject_ref, o.outcome]);
       assert.equal(server.context.metrics.value('webhooks.payload_invalid_total', { type: o.type }), 0);
@@ -210,33 +272,52 @@ describe('approval decisions leave authorization records, receipts and audit eve
     const receipt = await verifyReceipt(await svc.receipts.getSigned(recordId), await svc.receipts.jwks());
     assert.equal(receipt.record_type, 'authorization_record');
     assert.deepEqual(await svc.receipts.get(recordId), receipt);
-    await assert.rejects(svc.receipts.getDpv(recordId), (err: unknown) => err instanceof SvcValidationError && err.reason === 'dpv_not_applicable' && /personal-data/.test(err.message));
+    await assert.rejects(
+      svc.receipts.getDpv(recordId),
+      (err: unknown) => err instanceof SvcValidationError && err.reason === 'dpv_not_applicable' && /personal-data/.test(err.message),
+    );
   });
 
-  it('names an approval\'s audit row changed directly in SQLite, and anchors approvals with everything else', async () => {
+  it("names an approval's audit row changed directly in SQLite, and anchors approvals with everything else", async () => {
     const d = await createApproval(server, 'embed');
     await ok(server, d.session_token, { action: 'deny' });
     const recordId = (await readDecision(server, d.session_token)).record_id!;
     const db = server.context.db;
-    const row = db.prepare("SELECT sequence, data FROM audit_events WHERE application_id = ? AND json_extract(data, '$.record_id') = ?")
+    const row = db
+      .prepare("SELECT sequence, data FROM audit_events WHERE application_id = ? AND json_extract(data, '$.record_id') = ?")
       .get(server.sandbox.application_id, recordId) as { sequence: number; data: string };
     const altered = row.data.replace('"denied"', '"approved"');
     assert.notEqual(altered, row.data);
-    db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(altered, server.sandbox.application_id, row.sequence);
+    db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(
+      altered,
+      server.sandbox.application_id,
+      row.sequence,
+    );
     try {
       const result = await verifyAuditChain(await auditTrail(server), [], keys);
       assert.deepEqual(result.ok ? undefined : [result.sequence, result.reason], [row.sequence, 'hash_mismatch']);
     } finally {
-      db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(row.data, server.sandbox.application_id, row.sequence);
+      db.prepare('UPDATE audit_events SET data = ? WHERE application_id = ? AND sequence = ?').run(
+        row.data,
+        server.sandbox.application_id,
+        row.sequence,
+      );
     }
 
     await anchorNow(server.context);
     const trail = await auditTrail(server);
     assert.ok(trail.some((e) => e.type.startsWith('approval.')));
-    assert.ok(trail.every((e) => e.anchor_id !== null), 'approval events are anchored like every other');
+    assert.ok(
+      trail.every((e) => e.anchor_id !== null),
+      'approval events are anchored like every other',
+    );
     const anchors = await anchorsOf(server);
     assert.deepEqual(await verifyAuditChain(trail, anchors, keys, { requireWitness: true }), {
-      ok: true, events: trail.length, anchors: anchors.length, anchored_through: trail.length, witnessed: anchors.length,
+      ok: true,
+      events: trail.length,
+      anchors: anchors.length,
+      anchored_through: trail.length,
+      witnessed: anchors.length,
     });
   });
 
@@ -251,7 +332,10 @@ describe('approval decisions leave authorization records, receipts and audit eve
 
     const read = await server.api(`/api/v1/consent_records/${recordId}`);
     assert.equal(read.status, 404);
-    assert.match(((await read.json()) as { message: string }).message, new RegExp(`authorization record.*/api/v1/consent_receipts/${recordId}`));
+    assert.match(
+      ((await read.json()) as { message: string }).message,
+      new RegExp(`authorization record.*/api/v1/consent_receipts/${recordId}`),
+    );
     const withdraw = await server.api(`/api/v1/consent_records/${recordId}/withdraw`, { method: 'POST', json: {} });
     assert.equal(withdraw.status, 404);
     assert.deepEqual(await delivered(), [], 'nothing withdrawn, nothing announced');
@@ -316,7 +400,8 @@ describe('approval decisions leave authorization records, receipts and audit eve
   it('is one transaction: when the record cannot be written, the approval does not complete and nothing is emitted', async () => {
     const db = server.context.db;
     const d = await createApproval(server, 'embed');
-    const counts = () => ['authorization_records', 'audit_events', 'webhook_events'].map((t) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get());
+    const counts = () =>
+      ['authorization_records', 'audit_events', 'webhook_events'].map((t) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get());
     const before = counts();
     db.exec("CREATE TRIGGER refuse_authorizations BEFORE INSERT ON authorization_records BEGIN SELECT RAISE(ABORT, 'refused'); END");
     try {
@@ -330,17 +415,32 @@ describe('approval decisions leave authorization records, receipts and audit eve
     assert.deepEqual(await delivered(), []);
     await ok(server, d.session_token, { action: 'approve' });
     assert.match((await readDecision(server, d.session_token)).record_id ?? '', /^ar_/);
-    assert.deepEqual((await delivered()).map((e) => e.type), ['approval.granted']);
+    assert.deepEqual(
+      (await delivered()).map((e) => e.type),
+      ['approval.granted'],
+    );
   });
 
   it('every receipt above matched the published schema', () => {
     // fetchReceipt validated each canonical and signed receipt against schemas/receipt/v2/record.json; check the
     // validator refuses what an authorization record must never carry.
     const base = {
-      schema_version: 'svc-cr/2.13', conforms_to: 'ISO/IEC TS 27560:2023', record_id: 'ar_1', record_type: 'authorization_record', anonymous: true,
+      schema_version: 'svc-cr/2.13',
+      conforms_to: 'ISO/IEC TS 27560:2023',
+      record_id: 'ar_1',
+      record_type: 'authorization_record',
+      anonymous: true,
       party_identification: [{ party_id: 'ar_1', party_name: UNIDENTIFIED_PRINCIPAL, party_role: 'principal' }],
       authority: { withdrawal_method: 'https://svc.example/authorization_receipts/ar_1/withdraw' },
-      event: [{ event_time: '2026-01-01T00:00:00.000Z', entity_id: 'ar_1', event_type: 'explicit', event_state: 'approval granted', approval_id: 'esc_1' }],
+      event: [
+        {
+          event_time: '2026-01-01T00:00:00.000Z',
+          entity_id: 'ar_1',
+          event_type: 'explicit',
+          event_state: 'approval granted',
+          approval_id: 'esc_1',
+        },
+      ],
     };
     assertValidReceipt(base);
     assert.throws(() => assertValidReceipt({ ...base, extensions: { agent_disclosures: [] } }));

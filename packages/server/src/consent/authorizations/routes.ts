@@ -20,9 +20,10 @@ export function authorizationPageRoutes(app: Hono<Env>, ctx: ServerContext): voi
       const grant = `You delegated authority through ${facts.applicationName} (grant ${facts.grantId}, record ${id}). To revoke it, sign in to ${facts.applicationName} and revoke the grant there, or have any app you signed in to through this service call POST /api/v1/delegations/${facts.grantId}/revoke with your sign-in. Revocation stops every token issued from the grant at once; actions already taken stay on the record.`;
       return sendPage(c, messagePage({ title: 'Revoking a delegation', message: grant }), []);
     }
-    const message = facts.outcome === 'approved'
-      ? `You approved a request from ${facts.applicationName}. This service recorded your approval; ${facts.applicationName} carries out the action. To withdraw your approval, contact ${facts.applicationName} and quote record ${id}. An action already carried out cannot be undone here.`
-      : `You ${facts.outcome === 'denied' ? 'denied' : 'made a counter-proposal to'} a request from ${facts.applicationName} (record ${id}). Nothing was authorized, so there is nothing to withdraw.`;
+    const message =
+      facts.outcome === 'approved'
+        ? `You approved a request from ${facts.applicationName}. This service recorded your approval; ${facts.applicationName} carries out the action. To withdraw your approval, contact ${facts.applicationName} and quote record ${id}. An action already carried out cannot be undone here.`
+        : `You ${facts.outcome === 'denied' ? 'denied' : 'made a counter-proposal to'} a request from ${facts.applicationName} (record ${id}). Nothing was authorized, so there is nothing to withdraw.`;
     return sendPage(c, messagePage({ title: 'Withdrawing an approval', message }), []);
   });
 }

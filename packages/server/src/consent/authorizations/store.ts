@@ -11,7 +11,12 @@ import { homedId } from '../../infra/ids.js';
 import { freezeAuthorizationReceipt, type ApprovalOutcome, type AuthenticationFact } from '../receipts/authorization.js';
 import { personFor } from '../records/person.js';
 import { lifecycleEvents } from '../../authority/delegations/receipt.js';
-import { actionOf, ESCALATION_USE_SECONDS, escalationOfDecision, type EscalationRow } from '../../authority/delegations/escalation-store.js';
+import {
+  actionOf,
+  ESCALATION_USE_SECONDS,
+  escalationOfDecision,
+  type EscalationRow,
+} from '../../authority/delegations/escalation-store.js';
 
 /** The audit event type (and webhook event type) of each approval outcome. */
 export const APPROVAL_EVENT_TYPE: Record<ApprovalOutcome, 'approval.granted' | 'approval.denied' | 'approval.countered'> = {
@@ -97,11 +102,15 @@ export function recordApprovalDecision(ctx: ServerContext, input: ApprovalDecisi
     ...(escalation ? { escalation: escalationFacts(ctx, escalation, input.decidedAt) } : {}),
     // An addressee who proved it was them is identified: the account's person with that email.
     ...(input.addressee && input.authentication && !escalation
-      ? { principal: { id: personFor(ctx, input.accountId, input.addressee, now), name: input.addressee } } : {}),
+      ? { principal: { id: personFor(ctx, input.accountId, input.addressee, now), name: input.addressee } }
+      : {}),
     ...(input.authentication ? { authentication: input.authentication } : {}),
   });
-  stmt(ctx.db, `INSERT INTO authorization_records (id, account_id, application_id, decision_id, outcome, recorded_at, receipt)
-    VALUES (?, ?, ?, ?, ?, ?, ?)`).run(id, input.accountId, input.applicationId, input.decisionId, input.outcome, now, JSON.stringify(receipt));
+  stmt(
+    ctx.db,
+    `INSERT INTO authorization_records (id, account_id, application_id, decision_id, outcome, recorded_at, receipt)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, input.accountId, input.applicationId, input.decisionId, input.outcome, now, JSON.stringify(receipt));
   appendAuditEvent(ctx, {
     applicationId: input.applicationId,
     type: APPROVAL_EVENT_TYPE[input.outcome],
@@ -122,8 +131,12 @@ export function recordApprovalDecision(ctx: ServerContext, input: ApprovalDecisi
 
 /** What an escalation's approval receipt says about the escalation: who asked, for whom, what, until when. */
 function escalationFacts(ctx: ServerContext, escalation: EscalationRow, decidedAt: string) {
-  const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(escalation.principal_id) as unknown as string | undefined;
-  const agentName = stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?').pluck().get(escalation.agent_id) as unknown as string | undefined;
+  const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(escalation.principal_id) as unknown as
+    | string
+    | undefined;
+  const agentName = stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?')
+    .pluck()
+    .get(escalation.agent_id) as unknown as string | undefined;
   return {
     principal: { id: escalation.principal_id, name: email ?? escalation.principal_id },
     agent: { id: escalation.agent_id, name: agentName ?? escalation.agent_id },
@@ -135,7 +148,9 @@ function escalationFacts(ctx: ServerContext, escalation: EscalationRow, decidedA
 
 /** The id of the authorization record a decision made, or undefined. */
 export function authorizationRecordIdOf(ctx: ServerContext, decisionId: string): string | undefined {
-  return stmt<[string], string>(ctx.db, 'SELECT id FROM authorization_records WHERE decision_id = ?').pluck().get(decisionId) as unknown as string | undefined;
+  return stmt<[string], string>(ctx.db, 'SELECT id FROM authorization_records WHERE decision_id = ?').pluck().get(decisionId) as unknown as
+    | string
+    | undefined;
 }
 
 function findRow(ctx: ServerContext, accountId: string, id: string): AuthorizationRow | undefined {
@@ -161,8 +176,11 @@ export function insertGrantRecord(
   ctx: ServerContext,
   input: { id: string; accountId: string; applicationId: string; grantId: string; recordedAt: string; receipt: AuthorizationReceiptRecord },
 ): void {
-  stmt(ctx.db, `INSERT INTO authorization_records (id, account_id, application_id, grant_id, outcome, recorded_at, receipt)
-    VALUES (?, ?, ?, ?, 'granted', ?, ?)`).run(input.id, input.accountId, input.applicationId, input.grantId, input.recordedAt, JSON.stringify(input.receipt));
+  stmt(
+    ctx.db,
+    `INSERT INTO authorization_records (id, account_id, application_id, grant_id, outcome, recorded_at, receipt)
+    VALUES (?, ?, ?, ?, 'granted', ?, ?)`,
+  ).run(input.id, input.accountId, input.applicationId, input.grantId, input.recordedAt, JSON.stringify(input.receipt));
 }
 
 /** Whether the account holds an authorization record `id` (to answer a consent-record read of it helpfully). */
@@ -174,10 +192,19 @@ export function isAuthorizationRecord(ctx: ServerContext, accountId: string, id:
  * What the withdrawal page may say about a record, whoever asks: its outcome, the application's name and, for a
  * grant, the grant's id (nothing personal: the page needs no credential).
  */
-export function withdrawalFacts(ctx: ServerContext, id: string): { outcome: ApprovalOutcome | 'granted'; applicationName: string; grantId: string | null } | undefined {
+export function withdrawalFacts(
+  ctx: ServerContext,
+  id: string,
+): { outcome: ApprovalOutcome | 'granted'; applicationName: string; grantId: string | null } | undefined {
   if (!isAuthorizationRecordId(id)) return undefined;
-  const row = stmt<[string], Pick<AuthorizationRow, 'outcome' | 'application_id' | 'grant_id'>>(ctx.db,
-    'SELECT outcome, application_id, grant_id FROM authorization_records WHERE id = ?').get(id);
+  const row = stmt<[string], Pick<AuthorizationRow, 'outcome' | 'application_id' | 'grant_id'>>(
+    ctx.db,
+    'SELECT outcome, application_id, grant_id FROM authorization_records WHERE id = ?',
+  ).get(id);
   if (!row) return undefined;
-  return { outcome: row.outcome, applicationName: findApplication(ctx, row.application_id)?.name ?? row.application_id, grantId: row.grant_id };
+  return {
+    outcome: row.outcome,
+    applicationName: findApplication(ctx, row.application_id)?.name ?? row.application_id,
+    grantId: row.grant_id,
+  };
 }

@@ -30,7 +30,8 @@ describe('POST /api/v1/decisions/{session_token}/authorize', () => {
   let server: TestServer;
   let flowId: string;
   const events: DomainEvent[] = [];
-  const newCapture = async (extra: Record<string, unknown> = {}) => (await capture(server, { flow_id: flowId, decisions: validDecisions, ...extra })).session_token;
+  const newCapture = async (extra: Record<string, unknown> = {}) =>
+    (await capture(server, { flow_id: flowId, decisions: validDecisions, ...extra })).session_token;
 
   before(async () => {
     server = await startTestServer();
@@ -53,11 +54,16 @@ describe('POST /api/v1/decisions/{session_token}/authorize', () => {
     assert.equal(decision.flow_id, flowId);
     assert.equal(decision.flow_version, 1);
     assert.deepEqual(decision.subject, { email: 'ada@example.com', external_id: 'cust-1' });
-    assert.deepEqual(decision.purposes.map((p) => `${p.key}:${p.outcome}`), ['newsletter:granted', 'partners:declined', 'analytics:noticed', 'service:noticed']);
+    assert.deepEqual(
+      decision.purposes.map((p) => `${p.key}:${p.outcome}`),
+      ['newsletter:granted', 'partners:declined', 'analytics:noticed', 'service:noticed'],
+    );
     assert.equal(decision.receipt_email_queued, true);
 
     const record = await server.api(`/api/v1/consent_records/${decision.record_id}`);
-    const { consent_record } = (await record.json()) as { consent_record: { channel: string; status: string; subject: { email: string; external_id: string }; captured_at: string } };
+    const { consent_record } = (await record.json()) as {
+      consent_record: { channel: string; status: string; subject: { email: string; external_id: string }; captured_at: string };
+    };
     assert.equal(record.status, 200);
     assert.equal(consent_record.channel, 'form_capture');
     assert.equal(consent_record.status, 'fulfilled');
@@ -66,8 +72,12 @@ describe('POST /api/v1/decisions/{session_token}/authorize', () => {
   });
 
   it('keeps external_id on the record, never on the person', async () => {
-    const { decision } = (await (await authorize(server, await newCapture(), { subject: { email: 'lin@example.com', external_id: 'ext-9' } })).json()) as AuthorizeAnswer;
-    const person = server.context.db.prepare('SELECT p.* FROM persons p JOIN consent_records r ON r.person_id = p.id WHERE r.id = ?').get(decision.record_id) as Record<string, unknown>;
+    const { decision } = (await (
+      await authorize(server, await newCapture(), { subject: { email: 'lin@example.com', external_id: 'ext-9' } })
+    ).json()) as AuthorizeAnswer;
+    const person = server.context.db
+      .prepare('SELECT p.* FROM persons p JOIN consent_records r ON r.person_id = p.id WHERE r.id = ?')
+      .get(decision.record_id) as Record<string, unknown>;
     assert.equal(person.email, 'lin@example.com');
     assert.equal(Object.values(person).includes('ext-9'), false);
   });
@@ -76,23 +86,31 @@ describe('POST /api/v1/decisions/{session_token}/authorize', () => {
     const queued = (await (await authorize(server, await newCapture(), { subject: { email: 'q@example.com' } })).json()) as AuthorizeAnswer;
     const emails = (id: string) => server.context.db.prepare('SELECT count(*) FROM receipt_emails WHERE record_id = ?').pluck().get(id);
     assert.equal(emails(queued.decision.record_id), 1);
-    const suppressed = (await (await authorize(server, await newCapture(), { subject: { email: 's@example.com' }, suppress_receipt: true })).json()) as AuthorizeAnswer;
+    const suppressed = (await (
+      await authorize(server, await newCapture(), { subject: { email: 's@example.com' }, suppress_receipt: true })
+    ).json()) as AuthorizeAnswer;
     assert.equal(suppressed.decision.receipt_email_queued, false);
     assert.equal(emails(suppressed.decision.record_id), 0);
   });
 
   it('fires the webhooks: a consent.granted domain event carrying the subject reference', async () => {
     const endpoint = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints`, {
-      method: 'POST', json: { webhook_endpoint: { url: 'http://127.0.0.1:9/hooks', events: ['consent.granted'] } },
+      method: 'POST',
+      json: { webhook_endpoint: { url: 'http://127.0.0.1:9/hooks', events: ['consent.granted'] } },
     });
     assert.equal(endpoint.status, 201, await endpoint.clone().text());
-    const { decision } = (await (await authorize(server, await newCapture(), { subject: { email: 'hook@example.com', external_id: 'h-1' } })).json()) as AuthorizeAnswer;
+    const { decision } = (await (
+      await authorize(server, await newCapture(), { subject: { email: 'hook@example.com', external_id: 'h-1' } })
+    ).json()) as AuthorizeAnswer;
     const event = events.find((e) => e.data.record_id === decision.record_id);
     assert.ok(event, 'an event for the record');
     assert.equal(event.type, 'consent.granted');
     assert.deepEqual(event.data.subject_ref, { email: 'hook@example.com', external_id: 'h-1' });
     assert.equal(event.data.channel, 'form_capture');
-    const outboxed = server.context.db.prepare("SELECT count(*) FROM webhook_events WHERE type = 'consent.granted'").pluck().get() as number;
+    const outboxed = server.context.db
+      .prepare("SELECT count(*) FROM webhook_events WHERE type = 'consent.granted'")
+      .pluck()
+      .get() as number;
     assert.ok(outboxed >= 1, 'written to the webhook outbox');
   });
 
@@ -151,19 +169,32 @@ describe('POST /api/v1/decisions/{session_token}/authorize', () => {
     const token = await newCapture();
     const missing = await expectError(await authorize(server, token, { subject: {} }), 422, 'validation_failed');
     assert.equal(missing.errors?.[0]?.path, 'subject.email');
-    const extra = await expectError(await authorize(server, token, { subject: { email: 'a@example.com' }, commit: true }), 422, 'validation_failed');
-    assert.deepEqual(extra.errors?.map((e) => [e.path, e.code]), [['commit', 'unknown_field']]);
+    const extra = await expectError(
+      await authorize(server, token, { subject: { email: 'a@example.com' }, commit: true }),
+      422,
+      'validation_failed',
+    );
+    assert.deepEqual(
+      extra.errors?.map((e) => [e.path, e.code]),
+      [['commit', 'unknown_field']],
+    );
     await expectError(await authorize(server, token, { subject: { email: 'not-an-email' } }), 422, 'validation_failed');
     assert.equal((await authorize(server, token)).status, 200, 'a refused body did not use the token');
   });
 
   it('needs an API token with write: read (403), a publishable key (403), none (401)', async () => {
     const token = await newCapture();
-    const created = await server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: 'reader', permissions: ['read'] } } });
-    const reader = ((await created.json()) as { api_token: { token: string } }).api_token.token;
-    const call = (headers: Record<string, string>) => fetch(`${server.url}/api/v1/decisions/${token}/authorize`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ subject: { email: 'a@example.com' } }),
+    const created = await server.api('/api/v1/api_tokens', {
+      method: 'POST',
+      json: { api_token: { name: 'reader', permissions: ['read'] } },
     });
+    const reader = ((await created.json()) as { api_token: { token: string } }).api_token.token;
+    const call = (headers: Record<string, string>) =>
+      fetch(`${server.url}/api/v1/decisions/${token}/authorize`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ subject: { email: 'a@example.com' } }),
+      });
     await expectError(await call({ authorization: `Bearer ${reader}` }), 403, 'insufficient_permissions');
     await expectError(await call({ 'x-publishable-key': server.sandbox.publishable_key }), 403, 'publishable_key_not_allowed');
     assert.equal((await call({})).status, 401);

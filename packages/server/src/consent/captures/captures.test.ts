@@ -29,7 +29,13 @@ const texts = {
 };
 
 interface Committed {
-  decision: { status: string; record_id: string; channel: string; purposes: { key: string; outcome: string }[]; wording_verdict: string | null };
+  decision: {
+    status: string;
+    record_id: string;
+    channel: string;
+    purposes: { key: string; outcome: string }[];
+    wording_verdict: string | null;
+  };
 }
 
 describe('POST /api/v1/captures', () => {
@@ -77,7 +83,9 @@ describe('POST /api/v1/captures', () => {
 
     it('stores the capture token only hashed', async () => {
       const { session_token } = await capture(server, body());
-      const found = server.context.db.prepare('SELECT count(*) FROM captures WHERE token_hash = ?').pluck()
+      const found = server.context.db
+        .prepare('SELECT count(*) FROM captures WHERE token_hash = ?')
+        .pluck()
         .get(createHash('sha256').update(session_token).digest('hex'));
       assert.equal(found, 1);
       const raw = server.context.db.prepare("SELECT count(*) FROM captures WHERE instr(token_hash, 'dts_') > 0").pluck().get();
@@ -96,7 +104,11 @@ describe('POST /api/v1/captures', () => {
       assert.equal(res.headers.get('access-control-allow-origin'), originOf(server));
       const preflight = await fetch(`${server.url}/api/v1/captures`, {
         method: 'OPTIONS',
-        headers: { origin: originOf(server), 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-publishable-key,x-svc-render-proof' },
+        headers: {
+          origin: originOf(server),
+          'access-control-request-method': 'POST',
+          'access-control-request-headers': 'content-type,x-publishable-key,x-svc-render-proof',
+        },
       });
       assert.equal(preflight.status, 204);
       assert.equal(preflight.headers.get('access-control-allow-origin'), originOf(server));
@@ -107,7 +119,11 @@ describe('POST /api/v1/captures', () => {
       await expectError(await captureRequest(server, body(), { origin: 'https://evil.example' }), 403, 'origin_not_allowed');
       const viaToken = await server.api('/api/v1/captures', { method: 'POST', json: body() });
       await expectError(viaToken, 403, 'publishable_key_required');
-      const anonymous = await fetch(`${server.url}/api/v1/captures`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body()) });
+      const anonymous = await fetch(`${server.url}/api/v1/captures`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body()),
+      });
       assert.equal(anonymous.status, 401);
     });
   });
@@ -202,7 +218,10 @@ describe('POST /api/v1/captures', () => {
   describe('the request', () => {
     it('admits no additional properties (a render proof in the body is refused)', async () => {
       const json = await expectError(await captureRequest(server, body({ render_proof: 'x' })), 422, 'validation_failed');
-      assert.deepEqual(json.errors?.map((e) => [e.path, e.code]), [['render_proof', 'unknown_field']]);
+      assert.deepEqual(
+        json.errors?.map((e) => [e.path, e.code]),
+        [['render_proof', 'unknown_field']],
+      );
     });
 
     it('takes a snapshot of 16384 bytes and refuses one byte more (also counted in UTF-8 bytes)', async () => {
@@ -215,7 +234,10 @@ describe('POST /api/v1/captures', () => {
 
     it('answers 404 for an unknown flow, 422 for a draft and for a flow that is not capturable', async () => {
       await expectError(await captureRequest(server, body({ flow_id: 'flw_dev_nope' })), 404, 'flow_not_found');
-      const draft = await server.api('/api/v1/flows', { method: 'POST', json: { flow: { pattern: 'standard', title: 'Draft', config: captureFlowConfig } } });
+      const draft = await server.api('/api/v1/flows', {
+        method: 'POST',
+        json: { flow: { pattern: 'standard', title: 'Draft', config: captureFlowConfig } },
+      });
       const draftId = ((await draft.json()) as { flow: { id: string } }).flow.id;
       await expectError(await captureRequest(server, body({ flow_id: draftId })), 422, 'flow_not_active');
       await expectError(await captureRequest(server, body({ flow_id: server.sandbox.flow_id })), 422, 'flow_not_capturable');
@@ -235,10 +257,13 @@ describe('POST /api/v1/captures', () => {
 
     it('matches the capture helper digests of the published label and description texts', async () => {
       const shown = ['newsletter', 'partners', 'analytics'] as const;
-      const result = await capture(server, body({
-        notice_hash: sha(shown.map((k) => texts[k]).join('\n')),
-        notice_hashes: Object.fromEntries(shown.map((k) => [k, sha(texts[k])])),
-      }));
+      const result = await capture(
+        server,
+        body({
+          notice_hash: sha(shown.map((k) => texts[k]).join('\n')),
+          notice_hashes: Object.fromEntries(shown.map((k) => [k, sha(texts[k])])),
+        }),
+      );
       assert.equal(result.wording_verdict, 'match');
     });
 
@@ -251,7 +276,10 @@ describe('POST /api/v1/captures', () => {
     it('records drift for other wording, accepts the capture and carries the verdict to the record', async () => {
       const result = await capture(server, body({ notice_hash: sha('Tick to get spam') }));
       assert.equal(result.wording_verdict, 'wording_drift');
-      const perPurpose = await capture(server, body({ notice_hashes: { newsletter: sha(texts.newsletter), partners: sha('Other words') } }));
+      const perPurpose = await capture(
+        server,
+        body({ notice_hashes: { newsletter: sha(texts.newsletter), partners: sha('Other words') } }),
+      );
       assert.equal(perPurpose.wording_verdict, 'wording_drift');
       const decision = await commit(perPurpose.session_token);
       assert.equal(decision.wording_verdict, 'wording_drift');
@@ -278,13 +306,19 @@ describe('POST /api/v1/captures', () => {
       assert.equal(result.wording_verdict, 'match');
       const decision = await commit(result.session_token);
       assert.equal(decision.channel, 'embedded_field');
-      const row = server.context.db.prepare('SELECT rendering_evidence FROM captures WHERE id = ?').pluck().get(result.attestation_id) as string;
+      const row = server.context.db
+        .prepare('SELECT rendering_evidence FROM captures WHERE id = ?')
+        .pluck()
+        .get(result.attestation_id) as string;
       const evidence = JSON.parse(row) as Record<string, unknown>;
       assert.match(String(evidence.render_proof_id), /^rp_/);
       assert.equal(evidence.notice_hash, rendered.notice_hash);
       assert.equal(evidence.origin, originOf(server));
       assert.ok(evidence.issued_at);
-      const record = server.context.db.prepare('SELECT channel, receipt FROM consent_records WHERE id = ?').get(decision.record_id) as { channel: string; receipt: string };
+      const record = server.context.db.prepare('SELECT channel, receipt FROM consent_records WHERE id = ?').get(decision.record_id) as {
+        channel: string;
+        receipt: string;
+      };
       assert.equal(record.channel, 'embedded_field');
       const receipt = JSON.parse(record.receipt) as { extensions: Record<string, unknown> };
       assert.equal(receipt.extensions.collection_channel, 'embedded_field');
@@ -314,14 +348,18 @@ describe('POST /api/v1/captures', () => {
       const { kid } = decodeProtectedHeader(render_proof);
       const claims = JSON.parse(Buffer.from(render_proof.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
       const { privateKey } = await generateKeyPair('ES256');
-      const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: kid!, typ: 'svc-render-proof+jwt' }).sign(privateKey);
+      const forged = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: kid!, typ: 'svc-render-proof+jwt' })
+        .sign(privateKey);
       await expectError(await captureRequest(server, body(), { proof: forged }), 422, 'render_proof_invalid');
     });
 
     it('refuses a JWT of the server key that is not a render proof (typ)', async () => {
       const { render_proof } = await render(server, flowId);
       const claims = JSON.parse(Buffer.from(render_proof.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
-      const other = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid: server.context.keys.kid, typ: 'JWT' }).sign(server.context.keys.privateKey);
+      const other = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'ES256', kid: server.context.keys.kid, typ: 'JWT' })
+        .sign(server.context.keys.privateKey);
       await expectError(await captureRequest(server, body(), { proof: other }), 422, 'render_proof_invalid');
     });
 
@@ -335,7 +373,10 @@ describe('POST /api/v1/captures', () => {
 
     it('refuses a proof rendered for another origin', async () => {
       const other = 'http://localhost:5173';
-      const added = await server.api(`/api/v1/applications/${server.sandbox.application_id}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin: other } } });
+      const added = await server.api(`/api/v1/applications/${server.sandbox.application_id}/allowed_origins`, {
+        method: 'POST',
+        json: { allowed_origin: { origin: other } },
+      });
       assert.ok(added.status < 300, await added.text());
       const { render_proof } = await render(server, flowId, { origin: other });
       await expectError(await captureRequest(server, body(), { proof: render_proof }), 422, 'render_proof_mismatch');
@@ -359,7 +400,10 @@ describe('POST /api/v1/captures', () => {
     it('refuses a proof of another application', async () => {
       const created = await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Second shop' } } });
       const { application, publishable_key } = (await created.json()) as { application: { id: string }; publishable_key: string };
-      await server.api(`/api/v1/applications/${application.id}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin: originOf(server) } } });
+      await server.api(`/api/v1/applications/${application.id}/allowed_origins`, {
+        method: 'POST',
+        json: { allowed_origin: { origin: originOf(server) } },
+      });
       const theirFlow = await createActiveFlow(server, captureFlowConfig, { application_id: application.id });
       const { render_proof } = await render(server, theirFlow, { key: publishable_key });
       // Their proof, sent by the sandbox application for its own flow.
@@ -368,10 +412,14 @@ describe('POST /api/v1/captures', () => {
   });
 
   describe('browser commit (Errors rule 2)', () => {
-    const withSubject = (extra: Record<string, unknown> = {}) => body({ commit: true, subject: { email: 'grace@example.com', external_id: 'cust-42' }, ...extra });
+    const withSubject = (extra: Record<string, unknown> = {}) =>
+      body({ commit: true, subject: { email: 'grace@example.com', external_id: 'cust-42' }, ...extra });
 
     async function application(options: { browserCommit: boolean; origins: string[] }): Promise<{ id: string; key: string; flow: string }> {
-      const created = await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Commit shop', browser_commit_enabled: options.browserCommit } } });
+      const created = await server.api('/api/v1/applications', {
+        method: 'POST',
+        json: { application: { name: 'Commit shop', browser_commit_enabled: options.browserCommit } },
+      });
       const { application: app, publishable_key } = (await created.json()) as { application: { id: string }; publishable_key: string };
       for (const origin of options.origins) {
         await server.api(`/api/v1/applications/${app.id}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin } } });
@@ -382,7 +430,10 @@ describe('POST /api/v1/captures', () => {
 
     it('is refused when the application has not enabled it', async () => {
       const json = await expectError(await captureRequest(server, withSubject()), 422, 'browser_commit_not_allowed');
-      assert.deepEqual(json.errors?.map((e) => e.path), ['commit']);
+      assert.deepEqual(
+        json.errors?.map((e) => e.path),
+        ['commit'],
+      );
     });
 
     it('is refused when the application lists no allowed origins', async () => {
@@ -394,8 +445,16 @@ describe('POST /api/v1/captures', () => {
     it('is refused when the request does not come from an allowed origin', async () => {
       const app = await application({ browserCommit: true, origins: ['https://shop.example'] });
       // Without an Origin (a server calling with the page's key), and from a foreign one: the same 422.
-      await expectError(await captureRequest(server, withSubject({ flow_id: app.flow }), { key: app.key, origin: null }), 422, 'browser_commit_not_allowed');
-      await expectError(await captureRequest(server, withSubject({ flow_id: app.flow }), { key: app.key, origin: 'https://evil.example' }), 422, 'browser_commit_not_allowed');
+      await expectError(
+        await captureRequest(server, withSubject({ flow_id: app.flow }), { key: app.key, origin: null }),
+        422,
+        'browser_commit_not_allowed',
+      );
+      await expectError(
+        await captureRequest(server, withSubject({ flow_id: app.flow }), { key: app.key, origin: 'https://evil.example' }),
+        422,
+        'browser_commit_not_allowed',
+      );
     });
 
     it('creates the record at once when enabled, from an allowed origin: form_capture_browser', async () => {
@@ -405,7 +464,10 @@ describe('POST /api/v1/captures', () => {
       assert.equal(result.committed, true);
       assert.match(String(result.record_id), /^cr_/);
       assert.equal(recordCount(server), before + 1);
-      const record = server.context.db.prepare('SELECT channel, external_id FROM consent_records WHERE id = ?').get(result.record_id) as { channel: string; external_id: string };
+      const record = server.context.db.prepare('SELECT channel, external_id FROM consent_records WHERE id = ?').get(result.record_id) as {
+        channel: string;
+        external_id: string;
+      };
       assert.equal(record.channel, 'form_capture_browser');
       assert.equal(record.external_id, 'cust-42');
       await expectError(await authorize(server, result.session_token), 422, 'capture_already_committed');
@@ -421,13 +483,21 @@ describe('POST /api/v1/captures', () => {
 
     it('needs subject.email to bind the person', async () => {
       const app = await application({ browserCommit: true, origins: [originOf(server)] });
-      const json = await expectError(await captureRequest(server, body({ flow_id: app.flow, commit: true }), { key: app.key }), 422, 'subject_email_required');
+      const json = await expectError(
+        await captureRequest(server, body({ flow_id: app.flow, commit: true }), { key: app.key }),
+        422,
+        'subject_email_required',
+      );
       assert.equal(json.errors?.[0]?.path, 'subject.email');
     });
 
     it('still applies the attestation rules', async () => {
       const app = await application({ browserCommit: true, origins: [originOf(server)] });
-      const res = await captureRequest(server, withSubject({ flow_id: app.flow, decisions: { ...validDecisions, newsletter: { decision: 'granted', default_checked: true } } }), { key: app.key });
+      const res = await captureRequest(
+        server,
+        withSubject({ flow_id: app.flow, decisions: { ...validDecisions, newsletter: { decision: 'granted', default_checked: true } } }),
+        { key: app.key },
+      );
       await expectError(res, 422, 'attestation_refused');
     });
   });

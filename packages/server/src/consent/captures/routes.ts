@@ -24,43 +24,71 @@ const tag = 'Captures';
 
 /** Mounts the capture and authorize routes. */
 export function captureRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
-  route(app, {
-    method: 'post', path: CAPTURES_PATH, tag,
-    summary: "Capture consent from the organisation's own form (consent field: send X-Svc-Render-Proof; snippet: without)",
-    auth: ['publishable_key'], middleware: [publishableOnly, limitBody(CAPTURE_BODY_LIMIT)], body: captureRequest,
-    response: { status: 201, description: 'The capture token (commit it within 24 hours) or, for a browser commit, the record id', schema: captureResponse },
-    errors: [404, 422],
-  }, async (c, { body: request }) => {
-    const principal = c.get('principal');
-    if (principal.kind !== 'publishable_key') throw new Error('unreachable: publishableOnly ran');
-    // A foreign origin (the CORS guard sent no CORS headers): Errors rule 2 when it commits, else the guard's 403.
-    const origin = browserOrigin(c);
-    if (origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
-      if (request.commit) throw browserCommitNotAllowed('the request does not come from an allowed origin');
-      throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
-    }
-    const capture = await createCapture(ctx, {
-      accountId: principal.accountId,
-      applicationId: principal.applicationId,
-      origin: browserOrigin(c),
-      renderProof: c.req.header(RENDER_PROOF_HEADER),
-    }, request);
-    return c.json({ capture }, 201);
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: CAPTURES_PATH,
+      tag,
+      summary: "Capture consent from the organisation's own form (consent field: send X-Svc-Render-Proof; snippet: without)",
+      auth: ['publishable_key'],
+      middleware: [publishableOnly, limitBody(CAPTURE_BODY_LIMIT)],
+      body: captureRequest,
+      response: {
+        status: 201,
+        description: 'The capture token (commit it within 24 hours) or, for a browser commit, the record id',
+        schema: captureResponse,
+      },
+      errors: [404, 422],
+    },
+    async (c, { body: request }) => {
+      const principal = c.get('principal');
+      if (principal.kind !== 'publishable_key') throw new Error('unreachable: publishableOnly ran');
+      // A foreign origin (the CORS guard sent no CORS headers): Errors rule 2 when it commits, else the guard's 403.
+      const origin = browserOrigin(c);
+      if (origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
+        if (request.commit) throw browserCommitNotAllowed('the request does not come from an allowed origin');
+        throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
+      }
+      const capture = await createCapture(
+        ctx,
+        {
+          accountId: principal.accountId,
+          applicationId: principal.applicationId,
+          origin: browserOrigin(c),
+          renderProof: c.req.header(RENDER_PROOF_HEADER),
+        },
+        request,
+      );
+      return c.json({ capture }, 201);
+    },
+  );
 
   // The decisions module mounts no authorize route, so these never shadow (nor are shadowed by) its `{session_token}`
   // routes; the alias gets the decisions module's deprecation headers from its `/api/v1/consent_sessions/*` middleware.
   for (const path of AUTHORIZE_PATHS) {
     const deprecated = path.startsWith('/api/v1/consent_sessions');
-    route(app, {
-      method: 'post', path, tag, deprecated,
-      summary: `Commit a capture token: bind the person by email, record the consent, queue the receipt email and webhooks${deprecated ? ' (deprecated alias of /api/v1/decisions/{session_token}/authorize)' : ''}`,
-      permission: 'write', body: authorizeRequest,
-      response: { status: 200, description: 'The decision the capture became: status fulfilled and record_id', schema: authorizedDecisionEnvelope },
-      errors: [404, 422],
-    }, (c, { body }) => {
-      const decision = authorizeCapture(ctx, c.get('principal').accountId, c.req.param('session_token') ?? '', body);
-      return c.json({ decision });
-    });
+    route(
+      app,
+      {
+        method: 'post',
+        path,
+        tag,
+        deprecated,
+        summary: `Commit a capture token: bind the person by email, record the consent, queue the receipt email and webhooks${deprecated ? ' (deprecated alias of /api/v1/decisions/{session_token}/authorize)' : ''}`,
+        permission: 'write',
+        body: authorizeRequest,
+        response: {
+          status: 200,
+          description: 'The decision the capture became: status fulfilled and record_id',
+          schema: authorizedDecisionEnvelope,
+        },
+        errors: [404, 422],
+      },
+      (c, { body }) => {
+        const decision = authorizeCapture(ctx, c.get('principal').accountId, c.req.param('session_token') ?? '', body);
+        return c.json({ decision });
+      },
+    );
   }
 }

@@ -64,14 +64,20 @@ function assertBrowserCommit(ctx: ServerContext, caller: CaptureCaller): void {
 
 /** The 422 `browser_commit_not_allowed` of Errors rule 2, naming `commit` and why. */
 export function browserCommitNotAllowed(why: string): ApiError {
-  return unprocessable(`Browser commit is not allowed: ${why}. Commit the capture token from your server instead.`, 'browser_commit_not_allowed', [
-    { path: 'commit', code: 'browser_commit_not_allowed', message: why },
-  ]);
+  return unprocessable(
+    `Browser commit is not allowed: ${why}. Commit the capture token from your server instead.`,
+    'browser_commit_not_allowed',
+    [{ path: 'commit', code: 'browser_commit_not_allowed', message: why }],
+  );
 }
 
 /** The attestation refusals of a capture as a 422 naming each purpose (`decisions.<key>`), like the Record API. */
 function refuseAttestation(refusals: { purpose: string | null; code: string; message: string }[]): ApiError {
-  const errors: FieldError[] = refusals.map((r) => ({ path: r.purpose === null ? 'decisions' : `decisions.${r.purpose}`, code: r.code, message: r.message }));
+  const errors: FieldError[] = refusals.map((r) => ({
+    path: r.purpose === null ? 'decisions' : `decisions.${r.purpose}`,
+    code: r.code,
+    message: r.message,
+  }));
   return unprocessable(`The capture was refused: ${refusals.map((r) => r.message).join(' ')}`, 'attestation_refused', errors);
 }
 
@@ -81,14 +87,24 @@ function captureTerms(ctx: ServerContext, accountId: string, applicationId: stri
   // answers them alike.
   new FlowTermsResolver(ctx, accountId, flowId, applicationId).check();
   const version = getActiveFlowVersion(ctx, flowId);
-  if (!version) throw unprocessable('The flow is not active.', 'flow_not_active', [{ path: 'flow_id', code: 'flow_not_active', message: 'the flow is a draft' }]);
+  if (!version)
+    throw unprocessable('The flow is not active.', 'flow_not_active', [
+      { path: 'flow_id', code: 'flow_not_active', message: 'the flow is a draft' },
+    ]);
   return version;
 }
 
 /** The record input of a capture (committed by the browser now, or by `authorize` later). */
 function recordInput(
-  row: Pick<CaptureRow, 'id' | 'account_id' | 'application_id' | 'flow_id' | 'flow_version' | 'captured_at' | 'locale' | 'notice_hash' | 'wording_verdict'>,
-  parsed: { decisions: CaptureRequest['decisions']; notice_hashes: Record<string, string> | undefined; rendering_evidence: Record<string, unknown> | undefined },
+  row: Pick<
+    CaptureRow,
+    'id' | 'account_id' | 'application_id' | 'flow_id' | 'flow_version' | 'captured_at' | 'locale' | 'notice_hash' | 'wording_verdict'
+  >,
+  parsed: {
+    decisions: CaptureRequest['decisions'];
+    notice_hashes: Record<string, string> | undefined;
+    rendering_evidence: Record<string, unknown> | undefined;
+  },
   channel: CaptureChannel,
   subject: { email: string; external_id?: string | undefined },
   suppressReceipt: boolean,
@@ -209,11 +225,20 @@ export async function createCapture(ctx: ServerContext, caller: CaptureCaller, r
   const recordId = transaction(ctx.db, () => {
     sweepCaptures(ctx);
     insertCapture(ctx, token, row);
-    const { record } = createConsentRecord(ctx, recordInput(row, {
-      decisions: request.decisions,
-      notice_hashes: request.notice_hashes,
-      rendering_evidence: renderingEvidence,
-    }, committedChannel, { email: request.subject!.email!, external_id: request.subject?.external_id }, false));
+    const { record } = createConsentRecord(
+      ctx,
+      recordInput(
+        row,
+        {
+          decisions: request.decisions,
+          notice_hashes: request.notice_hashes,
+          rendering_evidence: renderingEvidence,
+        },
+        committedChannel,
+        { email: request.subject!.email!, external_id: request.subject?.external_id },
+        false,
+      ),
+    );
     markCommitted(ctx, row.id, record.id, committedChannel, now);
     return record.id;
   });
@@ -239,7 +264,10 @@ export function authorizeCapture(ctx: ServerContext, accountId: string, token: s
     const row = CAPTURE_TOKEN.test(token) ? findCaptureByToken(ctx, token) : undefined;
     if (!row || row.account_id !== accountId) {
       if (CAPTURE_TOKEN.test(token) && isDecisionToken(ctx, accountId, token)) {
-        throw unprocessable('This session token belongs to a hosted decision, not a capture: only capture tokens are committed with authorize.', 'not_a_capture');
+        throw unprocessable(
+          'This session token belongs to a hosted decision, not a capture: only capture tokens are committed with authorize.',
+          'not_a_capture',
+        );
       }
       throw notFound('No capture with that session token.');
     }

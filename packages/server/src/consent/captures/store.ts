@@ -48,7 +48,6 @@ export interface ParsedCapture {
   rendering_evidence: Record<string, unknown> | undefined;
 }
 
-
 /** Parses a row's JSON columns. */
 export function parseCapture(row: CaptureRow): ParsedCapture {
   return {
@@ -61,13 +60,15 @@ export function parseCapture(row: CaptureRow): ParsedCapture {
 
 /** Inserts a capture; `token` is stored only as its hash. */
 export function insertCapture(ctx: ServerContext, token: string, row: Omit<CaptureRow, 'token_hash'>): void {
-  stmt(ctx.db, `INSERT INTO captures (id, token_hash, account_id, application_id, flow_id, flow_version, channel, status, decisions,
+  stmt(
+    ctx.db,
+    `INSERT INTO captures (id, token_hash, account_id, application_id, flow_id, flow_version, channel, status, decisions,
       outcomes, locale, form_id, page_url, origin, notice_hash, notice_hashes, wording_verdict, wording, snapshot,
       rendering_evidence, record_id, captured_at, expires_at, committed_at)
     VALUES (@id, @token_hash, @account_id, @application_id, @flow_id, @flow_version, @channel, @status, @decisions, @outcomes,
       @locale, @form_id, @page_url, @origin, @notice_hash, @notice_hashes, @wording_verdict, @wording, @snapshot,
-      @rendering_evidence, @record_id, @captured_at, @expires_at, @committed_at)`)
-    .run({ ...row, token_hash: hashSecret(token) });
+      @rendering_evidence, @record_id, @captured_at, @expires_at, @committed_at)`,
+  ).run({ ...row, token_hash: hashSecret(token) });
 }
 
 /** The capture behind a capture token, or undefined. */
@@ -77,7 +78,12 @@ export function findCaptureByToken(ctx: ServerContext, token: string): CaptureRo
 
 /** Marks a capture committed with its record. */
 export function markCommitted(ctx: ServerContext, id: string, recordId: string, channel: CaptureChannel, at: string): void {
-  stmt(ctx.db, "UPDATE captures SET status = 'committed', record_id = ?, channel = ?, committed_at = ? WHERE id = ?").run(recordId, channel, at, id);
+  stmt(ctx.db, "UPDATE captures SET status = 'committed', record_id = ?, channel = ?, committed_at = ? WHERE id = ?").run(
+    recordId,
+    channel,
+    at,
+    id,
+  );
 }
 
 /**
@@ -87,8 +93,11 @@ export function markCommitted(ctx: ServerContext, id: string, recordId: string, 
  */
 export function sweepCaptures(ctx: ServerContext): void {
   const now = isoNow(ctx.clock);
-  stmt(ctx.db, `UPDATE captures SET status = 'expired', snapshot = NULL, page_url = NULL, form_id = NULL
-      WHERE status = 'pending' AND expires_at <= ?`).run(now);
+  stmt(
+    ctx.db,
+    `UPDATE captures SET status = 'expired', snapshot = NULL, page_url = NULL, form_id = NULL
+      WHERE status = 'pending' AND expires_at <= ?`,
+  ).run(now);
   const cutoff = new Date(ctx.clock.now() - EXPIRED_CAPTURE_RETENTION_SECONDS * 1000).toISOString();
   stmt(ctx.db, "DELETE FROM captures WHERE status = 'expired' AND expires_at <= ?").run(cutoff);
 }

@@ -9,10 +9,35 @@ export const captureFlowConfig: FlowConfigInput = {
   policy_url: 'https://example.com/privacy',
   consent_duration: 'P1Y',
   purposes: [
-    { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about new features.', basis: 'consent', mechanism: 'explicit' },
-    { key: 'partners', label: 'Offers from partners', description: 'We share your email with partners.', basis: 'consent', mechanism: 'explicit' },
-    { key: 'analytics', label: 'Product analytics', description: 'Measuring use of the product. You may object.', basis: 'legitimate_interest', mechanism: 'opt_out' },
-    { key: 'service', label: 'Providing the service', description: 'Processing your account data.', basis: 'contract', mechanism: 'notice', required: true },
+    {
+      key: 'newsletter',
+      label: 'Email newsletter',
+      description: 'A monthly email about new features.',
+      basis: 'consent',
+      mechanism: 'explicit',
+    },
+    {
+      key: 'partners',
+      label: 'Offers from partners',
+      description: 'We share your email with partners.',
+      basis: 'consent',
+      mechanism: 'explicit',
+    },
+    {
+      key: 'analytics',
+      label: 'Product analytics',
+      description: 'Measuring use of the product. You may object.',
+      basis: 'legitimate_interest',
+      mechanism: 'opt_out',
+    },
+    {
+      key: 'service',
+      label: 'Providing the service',
+      description: 'Processing your account data.',
+      basis: 'contract',
+      mechanism: 'notice',
+      required: true,
+    },
   ],
   steps: [{ type: 'review' }],
 };
@@ -25,7 +50,15 @@ export async function createActiveFlow(
 ): Promise<string> {
   const created = await server.api('/api/v1/flows', {
     method: 'POST',
-    json: { flow: { pattern: 'standard', title: extra.title ?? 'Signup consent', description: 'Consent asked in the signup form.', config, ...(extra.application_id ? { application_id: extra.application_id } : {}) } },
+    json: {
+      flow: {
+        pattern: 'standard',
+        title: extra.title ?? 'Signup consent',
+        description: 'Consent asked in the signup form.',
+        config,
+        ...(extra.application_id ? { application_id: extra.application_id } : {}),
+      },
+    },
   });
   const body = (await created.json()) as { flow: { id: string } };
   assert.equal(created.status, 201, JSON.stringify(body));
@@ -38,12 +71,20 @@ export async function createActiveFlow(
 export const originOf = (server: TestServer) => new URL(server.url).origin;
 
 /** Headers of a browser call with the sandbox publishable key from `origin` (default: the allowed one). */
-export function browserHeaders(server: TestServer, origin: string | null = originOf(server), key = server.sandbox.publishable_key): Record<string, string> {
+export function browserHeaders(
+  server: TestServer,
+  origin: string | null = originOf(server),
+  key = server.sandbox.publishable_key,
+): Record<string, string> {
   return { 'x-publishable-key': key, ...(origin ? { origin } : {}) };
 }
 
 /** `GET /api/v1/flows/{id}/render` as the consent field calls it. */
-export function renderRequest(server: TestServer, flowId: string, options: { origin?: string | null; key?: string; query?: string } = {}): Promise<Response> {
+export function renderRequest(
+  server: TestServer,
+  flowId: string,
+  options: { origin?: string | null; key?: string; query?: string } = {},
+): Promise<Response> {
   return fetch(`${server.url}/api/v1/flows/${flowId}/render${options.query ?? ''}`, {
     headers: browserHeaders(server, options.origin === undefined ? originOf(server) : options.origin, options.key),
   });
@@ -80,7 +121,11 @@ export interface CaptureAnswer {
 }
 
 /** Posts a capture and asserts 201. */
-export async function capture(server: TestServer, body: unknown, options: { origin?: string | null; proof?: string; key?: string } = {}): Promise<CaptureAnswer['capture']> {
+export async function capture(
+  server: TestServer,
+  body: unknown,
+  options: { origin?: string | null; proof?: string; key?: string } = {},
+): Promise<CaptureAnswer['capture']> {
   const res = await captureRequest(server, body, options);
   const json = (await res.json()) as CaptureAnswer;
   assert.equal(res.status, 201, JSON.stringify(json));
@@ -95,12 +140,21 @@ export const validDecisions = {
 };
 
 /** `POST /api/v1/decisions/{token}/authorize` with the sandbox admin token. */
-export function authorize(server: TestServer, token: string, body: unknown = { subject: { email: 'ada@example.com' } }, path = 'decisions'): Promise<Response> {
+export function authorize(
+  server: TestServer,
+  token: string,
+  body: unknown = { subject: { email: 'ada@example.com' } },
+  path = 'decisions',
+): Promise<Response> {
   return server.api(`/api/v1/${path}/${token}/authorize`, { method: 'POST', json: body });
 }
 
 /** Asserts a 4xx answer with `code` and returns its body. */
-export async function expectError(res: Response, status: number, code: string): Promise<{ message: string; code: string; errors?: { path: string; code: string; message: string }[] }> {
+export async function expectError(
+  res: Response,
+  status: number,
+  code: string,
+): Promise<{ message: string; code: string; errors?: { path: string; code: string; message: string }[] }> {
   const body = (await res.json()) as { message: string; code: string; errors?: { path: string; code: string; message: string }[] };
   assert.equal(res.status, status, JSON.stringify(body));
   assert.equal(body.code, code, JSON.stringify(body));

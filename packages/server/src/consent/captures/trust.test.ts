@@ -11,23 +11,38 @@ describe('a committing capture from an origin that is not allowed', () => {
 
   before(async () => {
     server = await startTestServer();
-    const created = await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Commit shop', browser_commit_enabled: true } } });
+    const created = await server.api('/api/v1/applications', {
+      method: 'POST',
+      json: { application: { name: 'Commit shop', browser_commit_enabled: true } },
+    });
     const { application, publishable_key } = (await created.json()) as { application: { id: string }; publishable_key: string };
-    await server.api(`/api/v1/applications/${application.id}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin: originOf(server) } } });
+    await server.api(`/api/v1/applications/${application.id}/allowed_origins`, {
+      method: 'POST',
+      json: { allowed_origin: { origin: originOf(server) } },
+    });
     committing = { key: publishable_key, flow: await createActiveFlow(server, captureFlowConfig, { application_id: application.id }) };
   });
   after(() => server.dispose());
 
   const body = (flowId: string, extra: Record<string, unknown> = {}) => ({
-    flow_id: flowId, decisions: validDecisions, subject: { email: 'mallory@example.com' }, ...extra,
+    flow_id: flowId,
+    decisions: validDecisions,
+    subject: { email: 'mallory@example.com' },
+    ...extra,
   });
 
   it('is 422 browser_commit_not_allowed naming commit, records nothing and carries no CORS headers', async () => {
     const before = recordCount(server);
-    const res = await captureRequest(server, body(committing.flow, { commit: true }), { key: committing.key, origin: 'https://evil.example' });
+    const res = await captureRequest(server, body(committing.flow, { commit: true }), {
+      key: committing.key,
+      origin: 'https://evil.example',
+    });
     assert.equal(res.headers.get('access-control-allow-origin'), null);
     const json = await expectError(res, 422, 'browser_commit_not_allowed');
-    assert.deepEqual(json.errors?.map((e) => [e.path, e.code]), [['commit', 'browser_commit_not_allowed']]);
+    assert.deepEqual(
+      json.errors?.map((e) => [e.path, e.code]),
+      [['commit', 'browser_commit_not_allowed']],
+    );
     assert.match(json.message, /allowed origin/);
     assert.equal(recordCount(server), before);
   });

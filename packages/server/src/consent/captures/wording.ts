@@ -52,7 +52,11 @@ function canonicalDigest(submitted: string): string {
  */
 export function compareWording(
   version: Pick<FlowVersionRecord, 'title' | 'description' | 'config'>,
-  submitted: { notice_hash?: string | undefined; notice_hashes?: Readonly<Record<string, string>> | undefined; decisions: Readonly<Record<string, unknown>> },
+  submitted: {
+    notice_hash?: string | undefined;
+    notice_hashes?: Readonly<Record<string, string>> | undefined;
+    decisions: Readonly<Record<string, unknown>>;
+  },
 ): WordingComparison {
   const byKey = new Map(version.config.purposes.map((p) => [p.key, p]));
   const textOf = (key: string) => {

@@ -17,7 +17,12 @@ async function verified(server: TestServer, body: Record<string, unknown>): Prom
   return presentationEnvelope.parse(json).presentation;
 }
 
-async function refused(server: TestServer, body: Record<string, unknown>, status: number, code: string): Promise<{ message: string; code: string }> {
+async function refused(
+  server: TestServer,
+  body: Record<string, unknown>,
+  status: number,
+  code: string,
+): Promise<{ message: string; code: string }> {
   const res = await verify(server, body);
   const json = (await res.json()) as { message: string; code: string };
   assert.equal(res.status, status, JSON.stringify(json));
@@ -48,7 +53,7 @@ describe('credentials and presentations across country cells', () => {
   });
   after(() => cells.dispose());
 
-  it('issues an SD-JWT VC of a fulfilled consent, signed with the issuing cell\'s key', async () => {
+  it("issues an SD-JWT VC of a fulfilled consent, signed with the issuing cell's key", async () => {
     assert.match(credential.id, /^cred_us_[0-9A-Za-z]{20}$/);
     assert.equal(credential.format, 'dc+sd-jwt');
     assert.equal(credential.status, 'active');
@@ -73,15 +78,23 @@ describe('credentials and presentations across country cells', () => {
     assert.deepEqual(payload.status, { status_list: { idx: credential.status_list.idx, uri: credential.status_list.uri } });
     // Nothing about the person or the consent is readable without its disclosure.
     const signed = JSON.stringify(payload);
-    for (const secret of ['ada@example.com', 'newsletter', ctxn, credential.id, credential.application_id]) assert.ok(!signed.includes(secret), secret);
+    for (const secret of ['ada@example.com', 'newsletter', ctxn, credential.id, credential.application_id])
+      assert.ok(!signed.includes(secret), secret);
 
     // The holder sees every claim; each is disclosable on its own.
     const claims = await credentialClaims(credential.credential);
     assert.equal(claims.email, 'ada@example.com');
     assert.deepEqual(claims.purposes, { newsletter: true });
     assert.equal(claims.jti, credential.id);
-    assert.deepEqual((await disclosableClaims(credential.credential)).sort(),
-      ['application_id', 'consent_transaction_id', 'consented_at', 'email', 'flow_id', 'jti', 'purposes.newsletter']);
+    assert.deepEqual((await disclosableClaims(credential.credential)).sort(), [
+      'application_id',
+      'consent_transaction_id',
+      'consented_at',
+      'email',
+      'flow_id',
+      'jti',
+      'purposes.newsletter',
+    ]);
   });
 
   it('reads, lists and filters the credentials of the cell', async () => {
@@ -90,11 +103,22 @@ describe('credentials and presentations across country cells', () => {
     assert.deepEqual(((await got.json()) as { credential: Credential }).credential, credential);
     const second = await issue(us, { consent_transaction_id: ctxn, credential_type: 'https://example.com/vct/newsletter' });
     const page1 = (await (await us.api('/api/v1/credentials?limit=1')).json()) as { credentials: Credential[]; next_cursor: string | null };
-    assert.deepEqual(page1.credentials.map((c) => c.id), [credential.id]);
+    assert.deepEqual(
+      page1.credentials.map((c) => c.id),
+      [credential.id],
+    );
     assert.ok(page1.next_cursor);
-    const page2 = (await (await us.api(`/api/v1/credentials?limit=1&cursor=${page1.next_cursor}`)).json()) as { credentials: Credential[]; next_cursor: string | null };
-    assert.deepEqual(page2.credentials.map((c) => c.id), [second.id]);
-    const byTxn = (await (await us.api(`/api/v1/credentials?consent_transaction_id=${ctxn}&status=active`)).json()) as { credentials: Credential[] };
+    const page2 = (await (await us.api(`/api/v1/credentials?limit=1&cursor=${page1.next_cursor}`)).json()) as {
+      credentials: Credential[];
+      next_cursor: string | null;
+    };
+    assert.deepEqual(
+      page2.credentials.map((c) => c.id),
+      [second.id],
+    );
+    const byTxn = (await (await us.api(`/api/v1/credentials?consent_transaction_id=${ctxn}&status=active`)).json()) as {
+      credentials: Credential[];
+    };
     assert.equal(byTxn.credentials.length, 2);
     // The US cell holds none of DE's credentials, and names DE as their home.
     assert.deepEqual(((await (await de.api('/api/v1/credentials')).json()) as { credentials: Credential[] }).credentials, []);
@@ -103,7 +127,7 @@ describe('credentials and presentations across country cells', () => {
     assert.equal(((await misdirected.json()) as { home_country: string }).home_country, 'US');
   });
 
-  it('a presentation with one claim disclosed verifies in the other cell, against the issuing cell\'s key', async () => {
+  it("a presentation with one claim disclosed verifies in the other cell, against the issuing cell's key", async () => {
     const presentation = await presentCredential(credential.credential, { disclose: ['purposes.newsletter'] });
     const result = await verified(de, { presentation });
     assert.equal(result.valid, true);
@@ -129,12 +153,20 @@ describe('credentials and presentations across country cells', () => {
 
   it('records each cross-border presentation in the transfer register (from the issuing to the verifying country), and no domestic one', () => {
     type Row = { category: string; from_country: string; to_country: string; lawful_basis: string; adequacy: string };
-    const rows = de.context.db.prepare("SELECT category, from_country, to_country, lawful_basis, adequacy FROM transfers WHERE category = 'credential_presentation'").all() as Row[];
+    const rows = de.context.db
+      .prepare(
+        "SELECT category, from_country, to_country, lawful_basis, adequacy FROM transfers WHERE category = 'credential_presentation'",
+      )
+      .all() as Row[];
     // Two cross-border verifications so far (the domestic one recorded nothing).
     assert.equal(rows.length, 2);
     for (const row of rows) {
       assert.deepEqual(row, {
-        category: 'credential_presentation', from_country: 'US', to_country: 'DE', lawful_basis: 'gdpr_art45_adequacy_decision', adequacy: 'adequacy_decision',
+        category: 'credential_presentation',
+        from_country: 'US',
+        to_country: 'DE',
+        lawful_basis: 'gdpr_art45_adequacy_decision',
+        adequacy: 'adequacy_decision',
       });
     }
   });
@@ -150,7 +182,9 @@ describe('credentials and presentations across country cells', () => {
     await refused(de, { presentation: [`${h}.${forged}.${s}`, ...disclosures].join('~') }, 422, 'invalid_signature');
     // A changed disclosure: another email.
     const emailIndex = disclosures.findIndex((d) => d && Buffer.from(d, 'base64url').toString().includes('ada@example.com'));
-    const swapped = Buffer.from(Buffer.from(disclosures[emailIndex]!, 'base64url').toString().replace('ada@example.com', 'eve@example.com')).toString('base64url');
+    const swapped = Buffer.from(
+      Buffer.from(disclosures[emailIndex]!, 'base64url').toString().replace('ada@example.com', 'eve@example.com'),
+    ).toString('base64url');
     const altered = [...disclosures];
     altered[emailIndex] = swapped;
     await refused(de, { presentation: [jwt, ...altered].join('~') }, 422, 'disclosure_not_referenced');
@@ -173,11 +207,25 @@ describe('credentials and presentations across country cells', () => {
     const { hasher, saltGenerator, es256Signer } = await import('./crypto.js');
     const rogue = new SDJwtVcInstance({ hasher, hashAlg: 'sha-256', saltGenerator, signer: es256Signer(privateKey), signAlg: 'ES256' });
     const now = Math.floor(de.context.clock.now() / 1000);
-    const sdJwt = await rogue.issue({ iss: 'https://issuer.example', iat: now, exp: now + 3600, vct: 'ConsentCredential', home_country: 'FR', purposes: { newsletter: true } },
-      { purposes: { _sd: ['newsletter'] } } as never, { header: { kid: 'rogue' } });
+    const sdJwt = await rogue.issue(
+      {
+        iss: 'https://issuer.example',
+        iat: now,
+        exp: now + 3600,
+        vct: 'ConsentCredential',
+        home_country: 'FR',
+        purposes: { newsletter: true },
+      },
+      { purposes: { _sd: ['newsletter'] } } as never,
+      { header: { kid: 'rogue' } },
+    );
     await refused(de, { presentation: sdJwt }, 422, 'unknown_issuer');
     // Claiming a real cell's URL as iss does not help: the rogue key is not that cell's.
-    const impostor = await rogue.issue({ iss: us.url, iat: now, exp: now + 3600, vct: 'ConsentCredential', home_country: 'US' }, undefined, { header: { kid: us.context.keys.kid } });
+    const impostor = await rogue.issue(
+      { iss: us.url, iat: now, exp: now + 3600, vct: 'ConsentCredential', home_country: 'US' },
+      undefined,
+      { header: { kid: us.context.keys.kid } },
+    );
     await refused(de, { presentation: impostor }, 422, 'invalid_signature');
   });
 
@@ -188,7 +236,10 @@ describe('credentials and presentations across country cells', () => {
     assert.equal(res.headers.get('cache-control'), `public, max-age=${STATUS_LIST_TTL_SECONDS}`);
     const token = await res.text();
     const jwks = await (await fetch(`${us.url}/.well-known/jwks.json`)).json();
-    const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), { typ: 'statuslist+jwt', subject: credential.status_list.uri });
+    const { payload, protectedHeader } = await jwtVerify(token, createLocalJWKSet(jwks), {
+      typ: 'statuslist+jwt',
+      subject: credential.status_list.uri,
+    });
     assert.equal(protectedHeader.kid, us.context.keys.kid);
     assert.equal(payload.ttl, STATUS_LIST_TTL_SECONDS);
     assert.equal((payload.status_list as { bits: number }).bits, 1);
@@ -232,18 +283,27 @@ describe('credentials and presentations across country cells', () => {
     // The other credential of the same list is unaffected.
     assert.equal((await verified(de, { presentation: await presentCredential(credential.credential, { disclose: [] }) })).revoked, false);
     const listed = (await (await us.api('/api/v1/credentials?status=revoked')).json()) as { credentials: Credential[] };
-    assert.deepEqual(listed.credentials.map((c) => c.id), [own.id]);
+    assert.deepEqual(
+      listed.credentials.map((c) => c.id),
+      [own.id],
+    );
   });
 
   it('a consent transaction of another cell is a 421 naming its home; unknown or unfulfilled ones are 422', async () => {
-    const res = await de.api('/api/v1/credentials', { method: 'POST', json: { consent_transaction_id: ctxn, credential_type: 'ConsentCredential' } });
+    const res = await de.api('/api/v1/credentials', {
+      method: 'POST',
+      json: { consent_transaction_id: ctxn, credential_type: 'ConsentCredential' },
+    });
     const body = (await res.json()) as { code: string; home_country: string };
     assert.equal(res.status, 421, JSON.stringify(body));
     assert.equal(body.code, 'wrong_country');
     assert.equal(body.home_country, 'US');
     assert.deepEqual(Object.keys(body).sort(), ['code', 'home_country', 'message']);
 
-    const unknown = await us.api('/api/v1/credentials', { method: 'POST', json: { consent_transaction_id: 'ctxn_us_nosuchtransaction0', credential_type: 'ConsentCredential' } });
+    const unknown = await us.api('/api/v1/credentials', {
+      method: 'POST',
+      json: { consent_transaction_id: 'ctxn_us_nosuchtransaction0', credential_type: 'ConsentCredential' },
+    });
     assert.equal(unknown.status, 422);
     assert.equal(((await unknown.json()) as { code: string }).code, 'consent_transaction_not_found');
     for (const bad of [
@@ -263,10 +323,16 @@ describe('credentials and presentations across country cells', () => {
     const before = await issue(us, { consent_transaction_id: withdrawnTxn, credential_type: 'ConsentCredential' });
     assert.equal(before.status, 'active');
     const decision = us.context.db.prepare('SELECT id FROM decisions WHERE consent_transaction_id = ?').pluck().get(withdrawnTxn) as string;
-    const recordId = us.context.db.prepare("SELECT id FROM consent_records WHERE idempotency_key = ?").pluck().get(`decision:${decision}`) as string;
+    const recordId = us.context.db
+      .prepare('SELECT id FROM consent_records WHERE idempotency_key = ?')
+      .pluck()
+      .get(`decision:${decision}`) as string;
     const withdraw = await us.api(`/api/v1/consent_records/${recordId}/withdraw`, { method: 'POST', json: {} });
     assert.equal(withdraw.status, 200, await withdraw.text());
-    const res = await us.api('/api/v1/credentials', { method: 'POST', json: { consent_transaction_id: withdrawnTxn, credential_type: 'ConsentCredential' } });
+    const res = await us.api('/api/v1/credentials', {
+      method: 'POST',
+      json: { consent_transaction_id: withdrawnTxn, credential_type: 'ConsentCredential' },
+    });
     assert.equal(res.status, 422);
     assert.equal(((await res.json()) as { code: string }).code, 'consent_not_fulfilled');
     const after = ((await (await us.api(`/api/v1/credentials/${before.id}`)).json()) as { credential: Credential }).credential;
@@ -277,7 +343,7 @@ describe('credentials and presentations across country cells', () => {
     assert.equal(StatusList.decompressStatusList(status_list.lst, 1).getStatus(after.status_list.idx), 1);
   });
 
-  it('a holder-bound credential needs a key binding JWT over the verifier\'s nonce and audience', async () => {
+  it("a holder-bound credential needs a key binding JWT over the verifier's nonce and audience", async () => {
     const { publicKey, privateKey } = await generateKeyPair('ES256', { extractable: true });
     const { kty, crv, x, y } = await exportJWK(publicKey);
     const bound = await issue(us, { consent_transaction_id: ctxn, credential_type: 'ConsentCredential', holder_jwk: { kty, crv, x, y } });
@@ -303,7 +369,10 @@ describe('credentials and presentations across country cells', () => {
     await refused(de, { presentation: stale, nonce: keyBinding.nonce }, 422, 'invalid_key_binding');
     // A private key is never a holder key.
     const jwk = await exportJWK(privateKey);
-    const leak = await us.api('/api/v1/credentials', { method: 'POST', json: { consent_transaction_id: ctxn, credential_type: 'X', holder_jwk: jwk } });
+    const leak = await us.api('/api/v1/credentials', {
+      method: 'POST',
+      json: { consent_transaction_id: ctxn, credential_type: 'X', holder_jwk: jwk },
+    });
     assert.equal(leak.status, 422);
   });
 

@@ -11,7 +11,11 @@ export const SD_ALG = 'sha-256';
 /** SHA-256 of a disclosure (or of a presentation, for a key binding JWT's `sd_hash`). */
 export function hasher(data: string | ArrayBuffer, alg: string): Uint8Array {
   if (alg.toLowerCase() !== SD_ALG) throw new Error(`Unsupported _sd_alg ${alg}: only ${SD_ALG} is accepted.`);
-  return new Uint8Array(createHash('sha256').update(typeof data === 'string' ? data : Buffer.from(data)).digest());
+  return new Uint8Array(
+    createHash('sha256')
+      .update(typeof data === 'string' ? data : Buffer.from(data))
+      .digest(),
+  );
 }
 
 /** A disclosure's salt: 128 random bits, base64url (the SD-JWT specification's recommendation). */

@@ -46,8 +46,12 @@ export function allocateStatusIndex(ctx: ServerContext): { listId: string; idx: 
   let list = stmt<[], ListRow>(ctx.db, 'SELECT id, size, allocated FROM credential_status_lists ORDER BY seq DESC LIMIT 1').get();
   if (!list || list.allocated >= list.size * FILL_LIMIT) {
     list = { id: `sl_${ctx.country.toLowerCase()}_${randomBase62(16)}`, size: STATUS_LIST_SIZE, allocated: 0 };
-    stmt(ctx.db, 'INSERT INTO credential_status_lists (id, size, allocated, created_at, updated_at) VALUES (?, ?, 0, ?, ?)')
-      .run(list.id, list.size, now, now);
+    stmt(ctx.db, 'INSERT INTO credential_status_lists (id, size, allocated, created_at, updated_at) VALUES (?, ?, 0, ?, ?)').run(
+      list.id,
+      list.size,
+      now,
+      now,
+    );
   }
   const taken = stmt<[string, number], number>(ctx.db, 'SELECT 1 FROM credentials WHERE status_list_id = ? AND status_idx = ?').pluck();
   let idx = randomInt(list.size);
@@ -105,7 +109,8 @@ export async function statusListToken(ctx: ServerContext, listId: string): Promi
   if (!list) return undefined;
   const statuses = new StatusList(new Array<number>(list.size).fill(0), 1);
   const revoked = stmt<[string], number>(ctx.db, 'SELECT status_idx FROM credentials WHERE status_list_id = ? AND revoked_at IS NOT NULL')
-    .pluck().all(listId) as unknown as number[];
+    .pluck()
+    .all(listId) as unknown as number[];
   for (const idx of revoked) statuses.setStatus(idx, 1);
   const { header, payload } = createHeaderAndPayload(
     statuses,

@@ -80,26 +80,49 @@ export function toCredential(ctx: ServerContext, row: CredentialRow): Credential
  * another cell is the 421; an unknown one, or a decision that is not a fulfilled, still-granted consent, a 422 naming
  * `consent_transaction_id`.
  */
-function grantedConsent(ctx: ServerContext, accountId: string, consentTransactionId: string): { decision: DecisionRow; purposes: string[]; expiresAt: string | null } {
+function grantedConsent(
+  ctx: ServerContext,
+  accountId: string,
+  consentTransactionId: string,
+): { decision: DecisionRow; purposes: string[]; expiresAt: string | null } {
   assertHomedHere(ctx, consentTransactionId);
-  const decision = stmt<[string], DecisionRow>(ctx.db, 'SELECT * FROM decisions WHERE consent_transaction_id = ?').get(consentTransactionId);
+  const decision = stmt<[string], DecisionRow>(ctx.db, 'SELECT * FROM decisions WHERE consent_transaction_id = ?').get(
+    consentTransactionId,
+  );
   if (!decision || decision.account_id !== accountId) {
-    throw refuse('consent_transaction_id', 'consent_transaction_not_found', 'consent_transaction_id names no completed decision of this account.');
+    throw refuse(
+      'consent_transaction_id',
+      'consent_transaction_not_found',
+      'consent_transaction_id names no completed decision of this account.',
+    );
   }
   if (decision.kind !== 'consent') {
-    throw refuse('consent_transaction_id', 'not_a_consent', `consent_transaction_id belongs to a ${decision.kind} decision: credentials attest consent decisions only.`);
+    throw refuse(
+      'consent_transaction_id',
+      'not_a_consent',
+      `consent_transaction_id belongs to a ${decision.kind} decision: credentials attest consent decisions only.`,
+    );
   }
   if (decision.status !== 'fulfilled') {
-    throw refuse('consent_transaction_id', 'consent_not_fulfilled', `The consent decision ended ${decision.status}: only a fulfilled consent can be attested.`);
+    throw refuse(
+      'consent_transaction_id',
+      'consent_not_fulfilled',
+      `The consent decision ended ${decision.status}: only a fulfilled consent can be attested.`,
+    );
   }
   const recordId = consentRecordIdOf(ctx, decision);
   const record = recordId ? getConsentRecord(ctx, accountId, recordId) : undefined;
   const purposes = record
     ? record.purposes.filter((p) => p.outcome === 'granted').map((p) => p.key)
-    : (JSON.parse(decision.purposes ?? '[]') as { key: string; outcome: string }[]).filter((p) => p.outcome === 'granted').map((p) => p.key);
+    : (JSON.parse(decision.purposes ?? '[]') as { key: string; outcome: string }[])
+        .filter((p) => p.outcome === 'granted')
+        .map((p) => p.key);
   if ((record && record.status !== 'fulfilled') || purposes.length === 0) {
-    throw refuse('consent_transaction_id', 'consent_not_fulfilled',
-      `The consent is ${record?.status === 'expired' ? 'expired' : 'withdrawn or grants no purpose'}: there is nothing to attest.`);
+    throw refuse(
+      'consent_transaction_id',
+      'consent_not_fulfilled',
+      `The consent is ${record?.status === 'expired' ? 'expired' : 'withdrawn or grants no purpose'}: there is nothing to attest.`,
+    );
   }
   return { decision, purposes, expiresAt: record?.expires_at ?? null };
 }
@@ -116,16 +139,31 @@ export async function issueCredential(ctx: ServerContext, accountId: string, inp
   // Whole seconds, as the credential's iat and exp state them.
   const issuedAt = new Date(Math.floor(ctx.clock.now() / 1000) * 1000).toISOString();
   let expiresAt = new Date(Date.parse(issuedAt) + (input.validity_days ?? CREDENTIAL_DEFAULT_VALIDITY_DAYS) * DAY_MS).toISOString();
-  if (consentExpiresAt && consentExpiresAt < expiresAt) expiresAt = new Date(Math.floor(Date.parse(consentExpiresAt) / 1000) * 1000).toISOString();
+  if (consentExpiresAt && consentExpiresAt < expiresAt)
+    expiresAt = new Date(Math.floor(Date.parse(consentExpiresAt) / 1000) * 1000).toISOString();
   const id = homedId(ctx.country, 'cred_', 20);
 
   // The row is reserved first (its status index is unique), signed outside the transaction, then completed.
   const { listId, idx } = transaction(ctx.db, () => {
     const slot = allocateStatusIndex(ctx);
-    stmt(ctx.db, `INSERT INTO credentials (id, account_id, application_id, decision_id, consent_transaction_id, credential_type, purposes,
-        holder_bound, status_list_id, status_idx, credential, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)`)
-      .run(id, accountId, decision.application_id, decision.id, input.consent_transaction_id, input.credential_type, JSON.stringify(purposes),
-        input.holder_jwk ? 1 : 0, slot.listId, slot.idx, issuedAt, expiresAt);
+    stmt(
+      ctx.db,
+      `INSERT INTO credentials (id, account_id, application_id, decision_id, consent_transaction_id, credential_type, purposes,
+        holder_bound, status_list_id, status_idx, credential, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?)`,
+    ).run(
+      id,
+      accountId,
+      decision.application_id,
+      decision.id,
+      input.consent_transaction_id,
+      input.credential_type,
+      JSON.stringify(purposes),
+      input.holder_jwk ? 1 : 0,
+      slot.listId,
+      slot.idx,
+      issuedAt,
+      expiresAt,
+    );
     return slot;
   });
 
@@ -159,8 +197,17 @@ export async function issueCredential(ctx: ServerContext, accountId: string, inp
   transaction(ctx.db, () => {
     stmt(ctx.db, 'UPDATE credentials SET credential = ? WHERE id = ?').run(sdJwt, id);
     appendAuditEvent(ctx, {
-      applicationId: decision.application_id, type: 'credential.issued', occurredAt: issuedAt,
-      data: { credential_id: id, credential_type: input.credential_type, consent_transaction_id: input.consent_transaction_id, decision_id: decision.id, purposes, expires_at: expiresAt },
+      applicationId: decision.application_id,
+      type: 'credential.issued',
+      occurredAt: issuedAt,
+      data: {
+        credential_id: id,
+        credential_type: input.credential_type,
+        consent_transaction_id: input.consent_transaction_id,
+        decision_id: decision.id,
+        purposes,
+        expires_at: expiresAt,
+      },
     });
   });
   ctx.metrics.increment('credentials.issued_total', { holder_bound: input.holder_jwk ? 'true' : 'false' });
@@ -175,20 +222,40 @@ export function findCredentialRow(ctx: ServerContext, accountId: string, id: str
 }
 
 /** A page of the caller's credentials, oldest first, optionally of one status or one consent transaction. */
-export function listCredentials(ctx: ServerContext, accountId: string, query: Pick<CredentialListQuery, 'status' | 'consent_transaction_id' | 'cursor'> & { limit?: number }) {
+export function listCredentials(
+  ctx: ServerContext,
+  accountId: string,
+  query: Pick<CredentialListQuery, 'status' | 'consent_transaction_id' | 'cursor'> & { limit?: number },
+) {
   const limit = query.limit ?? DEFAULT_LIMIT;
   const now = isoNow(ctx.clock);
   const status = query.status ?? null;
-  const rows = stmt<[string, number, string | null, string | null, string | null, string | null, string | null, string, string | null, string, number], CredentialRow>(ctx.db, `
+  const rows = stmt<
+    [string, number, string | null, string | null, string | null, string | null, string | null, string, string | null, string, number],
+    CredentialRow
+  >(
+    ctx.db,
+    `
     SELECT * FROM credentials WHERE account_id = ? AND seq > ? AND credential <> ''
       AND (? IS NULL OR consent_transaction_id = ?)
       AND (? IS NULL
         OR (? = 'revoked' AND revoked_at IS NOT NULL)
         OR (? = 'expired' AND revoked_at IS NULL AND expires_at <= ?)
         OR (? = 'active' AND revoked_at IS NULL AND expires_at > ?))
-    ORDER BY seq LIMIT ?`)
-    .all(accountId, decodeCursor(query.cursor), query.consent_transaction_id ?? null, query.consent_transaction_id ?? null,
-      status, status, status, now, status, now, limit + 1);
+    ORDER BY seq LIMIT ?`,
+  ).all(
+    accountId,
+    decodeCursor(query.cursor),
+    query.consent_transaction_id ?? null,
+    query.consent_transaction_id ?? null,
+    status,
+    status,
+    status,
+    now,
+    status,
+    now,
+    limit + 1,
+  );
   const { items, next_cursor } = toPage(rows, limit, (r) => r.seq);
   return { credentials: items.map((row) => toCredential(ctx, row)), next_cursor };
 }
@@ -197,14 +264,27 @@ export function listCredentials(ctx: ServerContext, accountId: string, query: Pi
  * Revokes a credential: sets its bit in its status list (published at once; verifiers see it when their cached copy
  * of the list expires, within its `ttl`). Revoking a revoked credential changes nothing and answers it as it is.
  */
-export function revokeCredential(ctx: ServerContext, row: CredentialRow, reason: 'revoked' | 'consent_withdrawn' = 'revoked'): CredentialRow {
+export function revokeCredential(
+  ctx: ServerContext,
+  row: CredentialRow,
+  reason: 'revoked' | 'consent_withdrawn' = 'revoked',
+): CredentialRow {
   if (row.revoked_at) return row;
   const now = isoNow(ctx.clock);
   transaction(ctx.db, () => {
     stmt(ctx.db, 'UPDATE credentials SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').run(now, row.id);
     appendAuditEvent(ctx, {
-      applicationId: row.application_id, type: 'credential.revoked', occurredAt: now,
-      data: { credential_id: row.id, credential_type: row.credential_type, consent_transaction_id: row.consent_transaction_id, status_list_id: row.status_list_id, status_idx: row.status_idx, reason },
+      applicationId: row.application_id,
+      type: 'credential.revoked',
+      occurredAt: now,
+      data: {
+        credential_id: row.id,
+        credential_type: row.credential_type,
+        consent_transaction_id: row.consent_transaction_id,
+        status_list_id: row.status_list_id,
+        status_idx: row.status_idx,
+        reason,
+      },
     });
   });
   statusListChanged(ctx, row.status_list_id);
@@ -224,9 +304,13 @@ export function followWithdrawals(ctx: ServerContext): void {
   followed.add(ctx);
   const revokeFor = (eventCtx: ServerContext, recordId: unknown, purposes: readonly string[] | 'all') => {
     if (typeof recordId !== 'string') return;
-    const key = stmt<[string], string | null>(eventCtx.db, 'SELECT idempotency_key FROM consent_records WHERE id = ?').pluck().get(recordId) as string | null | undefined;
+    const key = stmt<[string], string | null>(eventCtx.db, 'SELECT idempotency_key FROM consent_records WHERE id = ?')
+      .pluck()
+      .get(recordId) as string | null | undefined;
     if (!key?.startsWith('decision:')) return;
-    const rows = stmt<[string], CredentialRow>(eventCtx.db, 'SELECT * FROM credentials WHERE decision_id = ? AND revoked_at IS NULL').all(key.slice('decision:'.length));
+    const rows = stmt<[string], CredentialRow>(eventCtx.db, 'SELECT * FROM credentials WHERE decision_id = ? AND revoked_at IS NULL').all(
+      key.slice('decision:'.length),
+    );
     for (const row of rows) {
       const attested = JSON.parse(row.purposes) as string[];
       if (purposes === 'all' || attested.some((p) => purposes.includes(p))) revokeCredential(eventCtx, row, 'consent_withdrawn');
@@ -234,6 +318,7 @@ export function followWithdrawals(ctx: ServerContext): void {
   };
   ctx.events.on('consent.revoked', (eventCtx, event) => revokeFor(eventCtx, event.data.record_id, 'all'));
   ctx.events.on('consent.purpose_revoked', (eventCtx, event) => {
-    if (event.data.outcome === 'revoked' && typeof event.data.purpose === 'string') revokeFor(eventCtx, event.data.record_id, [event.data.purpose]);
+    if (event.data.outcome === 'revoked' && typeof event.data.purpose === 'string')
+      revokeFor(eventCtx, event.data.record_id, [event.data.purpose]);
   });
 }

@@ -61,7 +61,10 @@ interface Parsed {
 function parse(presentation: string): Parsed {
   const parts = presentation.split('~');
   if (parts.length < 2) {
-    throw refuse('malformed_presentation', 'presentation is not an SD-JWT: expected the issuer-signed JWT, its disclosures and "~" separators.');
+    throw refuse(
+      'malformed_presentation',
+      'presentation is not an SD-JWT: expected the issuer-signed JWT, its disclosures and "~" separators.',
+    );
   }
   const [jwt, ...rest] = parts as [string, ...string[]];
   const keyBinding = rest.pop() || undefined;
@@ -81,7 +84,12 @@ function parse(presentation: string): Parsed {
     } catch (err) {
       throw refuse('malformed_presentation', `Disclosure ${index + 1} of the presentation is not base64url-encoded JSON.`, { cause: err });
     }
-    if (!Array.isArray(value) || (value.length !== 2 && value.length !== 3) || typeof value[0] !== 'string' || (value.length === 3 && typeof value[1] !== 'string')) {
+    if (
+      !Array.isArray(value) ||
+      (value.length !== 2 && value.length !== 3) ||
+      typeof value[0] !== 'string' ||
+      (value.length === 3 && typeof value[1] !== 'string')
+    ) {
       throw refuse('malformed_presentation', `Disclosure ${index + 1} of the presentation is not [salt, name, value] or [salt, value].`);
     }
     return { digest: createHash('sha256').update(encoded, 'ascii').digest('base64url'), value };
@@ -93,7 +101,13 @@ function parse(presentation: string): Parsed {
 function collectDigests(value: unknown, into: string[]): void {
   if (Array.isArray(value)) {
     for (const item of value) {
-      if (item && typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length === 1 && typeof (item as Record<string, unknown>)['...'] === 'string') {
+      if (
+        item &&
+        typeof item === 'object' &&
+        !Array.isArray(item) &&
+        Object.keys(item).length === 1 &&
+        typeof (item as Record<string, unknown>)['...'] === 'string'
+      ) {
         into.push((item as Record<string, string>)['...']!);
       } else collectDigests(item, into);
     }
@@ -115,14 +129,18 @@ function checkDisclosures({ payload, disclosures }: Parsed): number {
   const referenced: string[] = [];
   collectDigests(payload, referenced);
   for (const d of disclosures) collectDigests(d.value, referenced);
-  if (new Set(referenced).size !== referenced.length) throw refuse('duplicate_digest', 'A digest appears more than once in the credential.');
+  if (new Set(referenced).size !== referenced.length)
+    throw refuse('duplicate_digest', 'A digest appears more than once in the credential.');
   const known = new Set(referenced);
   const seen = new Set<string>();
   for (const [index, d] of disclosures.entries()) {
     if (seen.has(d.digest)) throw refuse('duplicate_disclosure', `Disclosure ${index + 1} is presented twice.`);
     seen.add(d.digest);
     if (!known.has(d.digest)) {
-      throw refuse('disclosure_not_referenced', `Disclosure ${index + 1} is not part of the credential the issuer signed: it was altered or added.`);
+      throw refuse(
+        'disclosure_not_referenced',
+        `Disclosure ${index + 1} is not part of the credential the issuer signed: it was altered or added.`,
+      );
     }
   }
   return referenced.length - disclosures.length;
@@ -151,10 +169,17 @@ function statusCacheOf(ctx: ServerContext): Map<string, CachedList | Promise<Cac
 /** The status list at `uri`, fetched, checked (issuer's signature, `sub`, `typ`) and decoded. */
 async function fetchStatusList(ctx: ServerContext, issuer: IssuerCell, uri: string): Promise<CachedList> {
   const unavailable = (why: string, cause?: unknown) =>
-    new ApiError(503, `The issuer's status list ${uri} is unavailable (${why}); try again later.`, { code: 'status_list_unavailable', cause });
+    new ApiError(503, `The issuer's status list ${uri} is unavailable (${why}); try again later.`, {
+      code: 'status_list_unavailable',
+      cause,
+    });
   let response: Response;
   try {
-    response = await fetch(uri, { headers: { accept: STATUS_LIST_MEDIA_TYPE }, signal: AbortSignal.timeout(STATUS_FETCH_TIMEOUT_MS), redirect: 'error' });
+    response = await fetch(uri, {
+      headers: { accept: STATUS_LIST_MEDIA_TYPE },
+      signal: AbortSignal.timeout(STATUS_FETCH_TIMEOUT_MS),
+      redirect: 'error',
+    });
   } catch (err) {
     throw unavailable((err as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable', err);
   }
@@ -164,10 +189,17 @@ async function fetchStatusList(ctx: ServerContext, issuer: IssuerCell, uri: stri
   let claims: Record<string, unknown>;
   try {
     ({ payload: claims } = await jwtVerify(token, keySetOf(issuer.jwks), {
-      algorithms: ['ES256'], typ: 'statuslist+jwt', subject: uri, currentDate: new Date(fetchedAt), clockTolerance: SKEW_SECONDS,
+      algorithms: ['ES256'],
+      typ: 'statuslist+jwt',
+      subject: uri,
+      currentDate: new Date(fetchedAt),
+      clockTolerance: SKEW_SECONDS,
     }));
   } catch (err) {
-    throw new ApiError(502, `The status list at ${uri} does not verify against its issuer's key: ${(err as Error).message}`, { code: 'status_list_invalid', cause: err });
+    throw new ApiError(502, `The status list at ${uri} does not verify against its issuer's key: ${(err as Error).message}`, {
+      code: 'status_list_invalid',
+      cause: err,
+    });
   }
   const sl = claims.status_list as { bits?: unknown; lst?: unknown } | undefined;
   if (!sl || ![1, 2, 4, 8].includes(sl.bits as number) || typeof sl.lst !== 'string') {
@@ -224,12 +256,15 @@ function refusalOf(err: unknown): ApiError {
   const refusal = (code: string, message: string) => refuse(code, message, { cause: err });
   const message = err instanceof Error ? err.message : String(err);
   if (/expired/i.test(message)) return refusal('credential_expired', 'The credential has expired.');
-  if (/not yet valid/i.test(message)) return refusal('credential_not_yet_valid', 'The credential is not valid yet (iat or nbf lies ahead).');
+  if (/not yet valid/i.test(message))
+    return refusal('credential_not_yet_valid', 'The credential is not valid yet (iat or nbf lies ahead).');
   if (/Invalid JWT Signature|no signature/i.test(message)) {
     return refusal('invalid_signature', "The credential's signature does not verify against its issuing country's published key.");
   }
-  if (/Key Binding JWT not exist/i.test(message)) return refusal('key_binding_required', 'The credential is bound to a holder key: the presentation needs a key binding JWT.');
-  if (/nonce|sd_hash|kb|key binding|signature is not valid/i.test(message)) return refusal('invalid_key_binding', `The key binding JWT does not verify: ${message}`);
+  if (/Key Binding JWT not exist/i.test(message))
+    return refusal('key_binding_required', 'The credential is bound to a holder key: the presentation needs a key binding JWT.');
+  if (/nonce|sd_hash|kb|key binding|signature is not valid/i.test(message))
+    return refusal('invalid_key_binding', `The key binding JWT does not verify: ${message}`);
   return refusal('malformed_presentation', `The presentation does not verify: ${message}`);
 }
 
@@ -240,26 +275,39 @@ function refusalOf(err: unknown): ApiError {
  * presentation that cannot be trusted is a 422 with its code; a trustworthy but revoked one answers `valid: false,
  * revoked: true`. A credential issued in another country records a transfer in this cell's register.
  */
-export async function verifyPresentation(ctx: ServerContext, accountId: string, input: VerifyPresentationRequest): Promise<PresentationVerification> {
+export async function verifyPresentation(
+  ctx: ServerContext,
+  accountId: string,
+  input: VerifyPresentationRequest,
+): Promise<PresentationVerification> {
   const parsed = parse(input.presentation);
   const { header, payload } = parsed;
   if (typeof header.typ !== 'string' || !SD_JWT_VC_TYPES.has(header.typ)) {
-    throw refuse('unsupported_format', `The credential's typ is ${JSON.stringify(header.typ ?? null)}: only SD-JWT VCs (dc+sd-jwt, vc+sd-jwt) are verified.`);
+    throw refuse(
+      'unsupported_format',
+      `The credential's typ is ${JSON.stringify(header.typ ?? null)}: only SD-JWT VCs (dc+sd-jwt, vc+sd-jwt) are verified.`,
+    );
   }
-  if (header.alg !== 'ES256') throw refuse('unsupported_algorithm', `The credential is signed with ${String(header.alg)}: only ES256 is accepted.`);
-  if ((payload._sd_alg ?? SD_ALG) !== SD_ALG) throw refuse('unsupported_algorithm', `The credential's _sd_alg is ${String(payload._sd_alg)}: only ${SD_ALG} is accepted.`);
+  if (header.alg !== 'ES256')
+    throw refuse('unsupported_algorithm', `The credential is signed with ${String(header.alg)}: only ES256 is accepted.`);
+  if ((payload._sd_alg ?? SD_ALG) !== SD_ALG)
+    throw refuse('unsupported_algorithm', `The credential's _sd_alg is ${String(payload._sd_alg)}: only ${SD_ALG} is accepted.`);
   if (typeof payload.vct !== 'string' || typeof payload.exp !== 'number') {
     throw refuse('malformed_presentation', 'The credential has no vct or no exp claim.');
   }
   const issuer = typeof payload.iss === 'string' ? issuerCell(ctx, payload.iss) : undefined;
   if (!issuer) {
-    throw refuse('unknown_issuer', `The credential's issuer ${JSON.stringify(payload.iss ?? null)} is not a country cell of this service: there is no published key to verify it with.`);
+    throw refuse(
+      'unknown_issuer',
+      `The credential's issuer ${JSON.stringify(payload.iss ?? null)} is not a country cell of this service: there is no published key to verify it with.`,
+    );
   }
   const undisclosed = checkDisclosures(parsed);
 
   const cnf = payload.cnf as { jwk?: JWK } | undefined;
   const bound = cnf?.jwk !== undefined;
-  if (bound && !input.nonce) throw refuse('nonce_required', 'The credential is bound to a holder key: send the nonce the key binding JWT must carry.');
+  if (bound && !input.nonce)
+    throw refuse('nonce_required', 'The credential is bound to a holder key: send the nonce the key binding JWT must carry.');
   const now = ctx.clock.now();
   // The library checks the issuer's signature first, then the key binding: what fails after the latter began is the key binding's.
   let keyBindingChecked = false;
@@ -267,12 +315,14 @@ export async function verifyPresentation(ctx: ServerContext, accountId: string, 
   const verifier = new SDJwtInstance<Record<string, unknown>>({
     hasher,
     verifier: jwksVerifier(issuer.jwks),
-    ...(holderKey ? {
-      kbVerifier: (data: string, signature: string) => {
-        keyBindingChecked = true;
-        return holderKey(data, signature);
-      },
-    } : {}),
+    ...(holderKey
+      ? {
+          kbVerifier: (data: string, signature: string) => {
+            keyBindingChecked = true;
+            return holderKey(data, signature);
+          },
+        }
+      : {}),
   });
   let verified: Awaited<ReturnType<typeof verifier.verify>>;
   try {
@@ -283,7 +333,11 @@ export async function verifyPresentation(ctx: ServerContext, accountId: string, 
     });
   } catch (err) {
     if (keyBindingChecked && !(err instanceof ApiError)) {
-      throw refuse('invalid_key_binding', `The key binding JWT does not verify against the credential's holder key: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw refuse(
+        'invalid_key_binding',
+        `The key binding JWT does not verify against the credential's holder key: ${err instanceof Error ? err.message : String(err)}`,
+        { cause: err },
+      );
     }
     throw refusalOf(err);
   }
@@ -303,7 +357,12 @@ export async function verifyPresentation(ctx: ServerContext, accountId: string, 
   const reference = (payload.status as { status_list?: { idx?: unknown; uri?: unknown } } | undefined)?.status_list;
   if (reference) {
     const { idx, uri } = reference;
-    if (typeof uri !== 'string' || !uri.startsWith(`${issuer.base_url}${STATUS_LIST_PATH}/`) || !Number.isInteger(idx) || (idx as number) < 0) {
+    if (
+      typeof uri !== 'string' ||
+      !uri.startsWith(`${issuer.base_url}${STATUS_LIST_PATH}/`) ||
+      !Number.isInteger(idx) ||
+      (idx as number) < 0
+    ) {
       throw refuse('invalid_status_reference', "The credential's status_list reference is not one of its issuer's status lists.");
     }
     const cached = await statusListAt(ctx, issuer, uri);
@@ -320,18 +379,26 @@ export async function verifyPresentation(ctx: ServerContext, accountId: string, 
   if (issuer.country !== ctx.country) {
     const application = input.application_id ? getApplication(ctx, input.application_id) : defaultApplication(ctx, accountId);
     if (input.application_id && application?.account_id !== accountId) {
-      throw unprocessable(`No application ${input.application_id} in this account.`, 'application_not_found',
-        [{ path: 'application_id', code: 'application_not_found', message: 'no such application' }]);
+      throw unprocessable(`No application ${input.application_id} in this account.`, 'application_not_found', [
+        { path: 'application_id', code: 'application_not_found', message: 'no such application' },
+      ]);
     }
     if (application) {
       const adequacy = adequacyOf(issuer.country, ctx.country);
       recordTransfer(ctx, {
-        application_id: application.id, category: 'credential_presentation', from_country: issuer.country, to_country: ctx.country,
-        lawful_basis: lawfulBasisFor(adequacy), adequacy,
+        application_id: application.id,
+        category: 'credential_presentation',
+        from_country: issuer.country,
+        to_country: ctx.country,
+        lawful_basis: lawfulBasisFor(adequacy),
+        adequacy,
       });
     }
   }
-  ctx.metrics.increment('presentations.verified_total', { result: revoked ? 'revoked' : 'valid', cross_border: issuer.country !== ctx.country ? 'true' : 'false' });
+  ctx.metrics.increment('presentations.verified_total', {
+    result: revoked ? 'revoked' : 'valid',
+    cross_border: issuer.country !== ctx.country ? 'true' : 'false',
+  });
 
   const disclosed = Object.fromEntries(Object.entries(claims).filter(([key]) => !TOKEN_CLAIMS.has(key)));
   return {

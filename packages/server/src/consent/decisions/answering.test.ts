@@ -4,7 +4,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { AuthorizationReceiptRecord, ConsentReceiptRecord } from '@svc/schemas';
-import { agentToken, call, check, grant, newAgent, signIn, type Agent, type Json, type Person } from '../../authority/delegations/test-support.js';
+import {
+  agentToken,
+  call,
+  check,
+  grant,
+  newAgent,
+  signIn,
+  type Agent,
+  type Json,
+  type Person,
+} from '../../authority/delegations/test-support.js';
 import { Browser, personAccessToken } from '../../platform/oauth/test-support.js';
 import type { PageData } from '../../hosted/pages/page-data.js';
 import { fetchReceipt } from '../records/test-support.js';
@@ -25,11 +35,18 @@ after(() => server.dispose());
 /** A fresh 5,000 EUR escalation of Ada's agent (her grant allows 100 EUR a payment), read as the organisation. */
 async function escalation(): Promise<{ id: string; token: string }> {
   const g = await grant(server, ada, agent.id, {
-    delegation_type: 'ai_agent', delegated_scopes: ['payments:write'],
+    delegation_type: 'ai_agent',
+    delegated_scopes: ['payments:write'],
     bounds: { actions: ['write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true } },
   });
   const token = await agentToken(server, g.id, agent);
-  const asked = await check(server, token, { scope: 'payments:write', action: 'write', value: 5000, currency: 'EUR', description: 'Buy a car' });
+  const asked = await check(server, token, {
+    scope: 'payments:write',
+    action: 'write',
+    value: 5000,
+    currency: 'EUR',
+    description: 'Buy a car',
+  });
   assert.equal(asked.status, 202, JSON.stringify(asked.body));
   const id = asked.body.authority_check.escalation.id as string;
   // The organisation's admin token reads the escalation and its approval's session token.
@@ -73,7 +90,7 @@ async function refused(res: Response, status: number, code: string): Promise<voi
 }
 
 describe("an escalation's approval is the principal's own act", () => {
-  it('the organisation cannot approve with the session token it reads, on the escalation\'s decision or one it opens', async () => {
+  it("the organisation cannot approve with the session token it reads, on the escalation's decision or one it opens", async () => {
     const esc = await escalation();
     await refused(await step(server, esc.token, { action: 'approve' }), 403, 'sign_in_required');
     await refused(await step(server, esc.token, { action: 'counter', proposal: 'Approve it anyway' }), 403, 'sign_in_required');
@@ -144,7 +161,12 @@ describe("an escalation's approval is the principal's own act", () => {
 
 describe('decisions addressed with `addressee`', () => {
   it('an approval is answered only after its addressee proves it; its receipt then names them', async () => {
-    const d = await createDecision(server, { kind: 'approval', subject_ref: 'invoice-77', delivery_mode: 'popup', addressee: { email: 'Grace@Example.com' } });
+    const d = await createDecision(server, {
+      kind: 'approval',
+      subject_ref: 'invoice-77',
+      delivery_mode: 'popup',
+      addressee: { email: 'Grace@Example.com' },
+    });
     await refused(await step(server, d.session_token, { action: 'approve' }), 403, 'sign_in_required');
     const mallory = await browserOf('mallory@example.com');
     await refused(await stepFrom(mallory, d.session_token, { action: 'approve' }), 403, 'not_addressee');
@@ -167,7 +189,7 @@ describe('decisions addressed with `addressee`', () => {
     assert.equal(receipt.extensions?.authentication, undefined);
   });
 
-  it('a consent decision takes only its addressee\'s email at sign-in', async () => {
+  it("a consent decision takes only its addressee's email at sign-in", async () => {
     const d = await createConsent(server, { addressee: { email: 'grace@example.com' } });
     await ok(server, d.session_token, { action: 'begin' });
     await refused(await step(server, d.session_token, { action: 'sign_in', email: 'mallory@example.com' }), 422, 'email_mismatch');
@@ -192,7 +214,12 @@ describe('a production page never shows the code', () => {
   after(() => prod.dispose());
 
   it('holding the session token, the organisation gets no code to answer with', async () => {
-    const d = await createDecision(prod, { kind: 'approval', subject_ref: 'invoice-79', delivery_mode: 'popup', addressee: { email: 'grace@example.com' } });
+    const d = await createDecision(prod, {
+      kind: 'approval',
+      subject_ref: 'invoice-79',
+      delivery_mode: 'popup',
+      addressee: { email: 'grace@example.com' },
+    });
     const sent = await ok(prod, d.session_token, { action: 'send_code' });
     assert.equal(sent.sandbox_code, undefined);
     assert.equal(sent.progress.status, 'verifying');

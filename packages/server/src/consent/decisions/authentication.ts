@@ -19,7 +19,6 @@ export interface Viewer {
   method: 'trust_session' | 'access_token';
 }
 
-
 /** How the person who answered was authenticated, as a record states it; undefined when nobody was. */
 export function authenticationOf(row: Pick<DecisionRow, 'authentication_method' | 'authenticated_at'>): AnswerAuthentication | undefined {
   return row.authentication_method && row.authenticated_at
@@ -47,9 +46,15 @@ export function requireAddressee(row: DecisionRow, viewer: Viewer | undefined): 
     return;
   }
   if (viewer) {
-    throw forbidden(`This request is addressed to someone else: you are signed in as ${viewer.email}. Sign out, or ask the sender.`, 'not_addressee');
+    throw forbidden(
+      `This request is addressed to someone else: you are signed in as ${viewer.email}. Sign out, or ask the sender.`,
+      'not_addressee',
+    );
   }
-  throw forbidden('Only the person this request is addressed to can answer it: confirm it is you with the code sent to your email, or sign in.', 'sign_in_required');
+  throw forbidden(
+    'Only the person this request is addressed to can answer it: confirm it is you with the code sent to your email, or sign in.',
+    'sign_in_required',
+  );
 }
 
 /** After a code sent to `row.subject_email` was checked: that address is proven, now. */

@@ -18,10 +18,12 @@ function otherAccount(server: TestServer): string {
   const accountId = newId('acct_');
   const token = newSecret();
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, 'Other', now);
-  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other app', 'development', ?, ?)`)
-    .run(newId('tp_dev_'), accountId, now, now);
-  db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`)
-    .run(newId('api_token_'), accountId, hashSecret(token), now);
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other app', 'development', ?, ?)`,
+  ).run(newId('tp_dev_'), accountId, now, now);
+  db.prepare(
+    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`,
+  ).run(newId('api_token_'), accountId, hashSecret(token), now);
   return token;
 }
 
@@ -60,10 +62,11 @@ describe('POST /api/v1/decisions', () => {
     assert.equal(res.headers.get('location'), `/api/v1/decisions/${decision.session_token}`);
   });
 
-  it('freezes the active version\'s terms into the decision, byte for byte as JSON.stringify writes them', async () => {
+  it("freezes the active version's terms into the decision, byte for byte as JSON.stringify writes them", async () => {
     const decision = await createConsent(server);
     const stored = server.context.db.prepare('SELECT terms FROM decisions WHERE id = ?').pluck().get(decision.id) as string;
-    const version = server.context.db.prepare('SELECT title, description, config FROM flow_versions WHERE flow_id = ? AND version = ?')
+    const version = server.context.db
+      .prepare('SELECT title, description, config FROM flow_versions WHERE flow_id = ? AND version = ?')
       .get(server.sandbox.flow_id, decision.flow_version) as { title: string; description: string | null; config: string };
     assert.equal(stored, JSON.stringify({ title: version.title, description: version.description, config: JSON.parse(version.config) }));
   });
@@ -75,22 +78,35 @@ describe('POST /api/v1/decisions', () => {
   });
 
   it('accepts the publishable key (the browser SDK creates sessions), which still cannot read them back', async () => {
-    const decision = await createDecision(server, {
-      kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'popup',
-    }, { 'x-publishable-key': server.sandbox.publishable_key });
+    const decision = await createDecision(
+      server,
+      {
+        kind: 'consent',
+        subject_ref: server.sandbox.flow_id,
+        delivery_mode: 'popup',
+      },
+      { 'x-publishable-key': server.sandbox.publishable_key },
+    );
     assert.equal(decision.delivery_mode, 'popup');
-    const read = await server.api(`/api/v1/decisions/${decision.session_token}`, { headers: { 'x-publishable-key': server.sandbox.publishable_key } });
+    const read = await server.api(`/api/v1/decisions/${decision.session_token}`, {
+      headers: { 'x-publishable-key': server.sandbox.publishable_key },
+    });
     assert.equal(read.status, 403);
   });
 
   it('refuses a read-only API token (403) and a missing credential (401)', async () => {
     const reader = await readOnlyToken(server);
     const res = await server.api('/api/v1/decisions', {
-      method: 'POST', headers: { authorization: `Bearer ${reader}` },
+      method: 'POST',
+      headers: { authorization: `Bearer ${reader}` },
       json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'popup' },
     });
     assert.equal(res.status, 403);
-    const anonymous = await fetch(`${server.url}/api/v1/decisions`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } });
+    const anonymous = await fetch(`${server.url}/api/v1/decisions`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(anonymous.status, 401);
     assert.ok(errorBody.safeParse(await anonymous.json()).success);
   });
@@ -98,12 +114,21 @@ describe('POST /api/v1/decisions', () => {
   it('rejects a session against a draft flow with 422 flow_not_active (Errors rule 7)', async () => {
     const created = await server.api('/api/v1/flows', {
       method: 'POST',
-      json: { flow: { pattern: 'standard', title: 'Draft', config: { purposes: [{ key: 'x', label: 'X', basis: 'consent', mechanism: 'explicit' }] } } },
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Draft',
+          config: { purposes: [{ key: 'x', label: 'X', basis: 'consent', mechanism: 'explicit' }] },
+        },
+      },
     });
     assert.equal(created.status, 201);
     const { flow } = await body<{ flow: { id: string; status: string } }>(created);
     assert.equal(flow.status, 'draft');
-    const res = await server.api('/api/v1/decisions', { method: 'POST', json: { kind: 'consent', subject_ref: flow.id, delivery_mode: 'popup' } });
+    const res = await server.api('/api/v1/decisions', {
+      method: 'POST',
+      json: { kind: 'consent', subject_ref: flow.id, delivery_mode: 'popup' },
+    });
     assert.equal(res.status, 422);
     const json = await body<{ code: string; message: string; errors: { path: string }[] }>(res);
     assert.equal(json.code, 'flow_not_active');
@@ -114,12 +139,16 @@ describe('POST /api/v1/decisions', () => {
   });
 
   it('answers an unknown flow with 404 flow_not_found, also for a flow of another account', async () => {
-    const res = await server.api('/api/v1/decisions', { method: 'POST', json: { kind: 'consent', subject_ref: 'flw_dev_nope', delivery_mode: 'popup' } });
+    const res = await server.api('/api/v1/decisions', {
+      method: 'POST',
+      json: { kind: 'consent', subject_ref: 'flw_dev_nope', delivery_mode: 'popup' },
+    });
     assert.equal(res.status, 404);
     assert.equal((await body(res)).code, 'flow_not_found');
     const other = otherAccount(server);
     const foreign = await server.api('/api/v1/decisions', {
-      method: 'POST', headers: { authorization: `Bearer ${other}` },
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}` },
       json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'popup' },
     });
     assert.equal(foreign.status, 404);
@@ -133,7 +162,10 @@ describe('POST /api/v1/decisions', () => {
     assert.equal(res.status, 422);
     const json = await body<{ code: string; errors: { path: string; code: string }[] }>(res);
     assert.equal(json.code, 'embed_origin_not_allowed');
-    assert.deepEqual(json.errors.map((e) => e.path), ['embed_origin']);
+    assert.deepEqual(
+      json.errors.map((e) => e.path),
+      ['embed_origin'],
+    );
     // The same origin, once registered, is accepted.
     await allowOrigin(server, 'https://shop.example');
     await createConsent(server, { embed_origin: 'https://shop.example' });
@@ -143,11 +175,20 @@ describe('POST /api/v1/decisions', () => {
     for (const embed of [undefined, `${server.url}/`, `${server.url}/page`, 'not a url', 'javascript:alert(1)']) {
       const res = await server.api('/api/v1/decisions', {
         method: 'POST',
-        json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'embed', ...(embed !== undefined ? { embed_origin: embed } : {}) },
+        json: {
+          kind: 'consent',
+          subject_ref: server.sandbox.flow_id,
+          delivery_mode: 'embed',
+          ...(embed !== undefined ? { embed_origin: embed } : {}),
+        },
       });
       assert.equal(res.status, 422, String(embed));
       const json = await body<{ errors: { path: string }[] }>(res);
-      assert.deepEqual(json.errors.map((e) => e.path), ['embed_origin'], String(embed));
+      assert.deepEqual(
+        json.errors.map((e) => e.path),
+        ['embed_origin'],
+        String(embed),
+      );
     }
   });
 
@@ -157,35 +198,64 @@ describe('POST /api/v1/decisions', () => {
       [{ kind: 'signature_request', subject_ref: 'x', delivery_mode: 'popup' }, 'kind'],
       [{ kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'iframe' }, 'delivery_mode'],
       [{ kind: 'consent', delivery_mode: 'popup' }, 'subject_ref'],
-      [{ kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', redirect_uri: 'javascript:alert(1)' }, 'redirect_uri'],
+      [
+        { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', redirect_uri: 'javascript:alert(1)' },
+        'redirect_uri',
+      ],
       [{ kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'popup', scope: 7 }, 'scope'],
     ];
     for (const [json, path] of cases) {
       const res = await server.api('/api/v1/decisions', { method: 'POST', json });
       assert.equal(res.status, 422, JSON.stringify(json));
       const errors = (await body<{ errors: { path: string }[] }>(res)).errors;
-      assert.ok(errors.some((e) => e.path === path), `${path} in ${JSON.stringify(errors)}`);
+      assert.ok(
+        errors.some((e) => e.path === path),
+        `${path} in ${JSON.stringify(errors)}`,
+      );
     }
-    const malformed = await server.api('/api/v1/decisions', { method: 'POST', body: '{"kind":', headers: { 'content-type': 'application/json' } });
+    const malformed = await server.api('/api/v1/decisions', {
+      method: 'POST',
+      body: '{"kind":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
   });
 
   it('holds a publishable key to redirect_uris on an allowed origin; an API token may send people anywhere http(s)', async () => {
     const pk = { 'x-publishable-key': server.sandbox.publishable_key };
     const res = await server.api('/api/v1/decisions', {
-      method: 'POST', headers: pk,
-      json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', redirect_uri: 'https://elsewhere.example/back' },
+      method: 'POST',
+      headers: pk,
+      json: {
+        kind: 'consent',
+        subject_ref: server.sandbox.flow_id,
+        delivery_mode: 'redirect',
+        redirect_uri: 'https://elsewhere.example/back',
+      },
     });
     assert.equal(res.status, 422);
     assert.equal((await body(res)).code, 'redirect_uri_not_allowed');
-    await createDecision(server, { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', redirect_uri: `${server.url}/back?x=1` }, pk);
-    const d = await createDecision(server, { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', redirect_uri: 'https://elsewhere.example/back' });
+    await createDecision(
+      server,
+      { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', redirect_uri: `${server.url}/back?x=1` },
+      pk,
+    );
+    const d = await createDecision(server, {
+      kind: 'consent',
+      subject_ref: server.sandbox.flow_id,
+      delivery_mode: 'redirect',
+      redirect_uri: 'https://elsewhere.example/back',
+    });
     assert.equal(d.redirect_uri, 'https://elsewhere.example/back');
   });
 
   it('creates an approval with an escalation id as subject_ref, carrying scope and state', async () => {
     const d = await createDecision(server, {
-      kind: 'approval', subject_ref: 'esc_123', delivery_mode: 'popup', scope: 'payments:write', state: 'Pay 240 EUR',
+      kind: 'approval',
+      subject_ref: 'esc_123',
+      delivery_mode: 'popup',
+      scope: 'payments:write',
+      state: 'Pay 240 EUR',
     });
     assert.equal(d.kind, 'approval');
     assert.equal(d.subject_ref, 'esc_123');
@@ -275,7 +345,8 @@ describe('/api/v1/consent_sessions (deprecated alias)', () => {
 
   it('creates, reads and exchanges like /api/v1/decisions, with Deprecation, Sunset and Link headers', async () => {
     const created = await server.api('/api/v1/consent_sessions', {
-      method: 'POST', json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: server.url },
+      method: 'POST',
+      json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: server.url },
     });
     assert.equal(created.status, 201);
     assertDeprecated(created, '/api/v1/decisions');
@@ -307,7 +378,10 @@ describe('/api/v1/consent_sessions (deprecated alias)', () => {
   });
 
   it('does not mark the current API deprecated', async () => {
-    const res = await server.api('/api/v1/decisions', { method: 'POST', json: { kind: 'approval', subject_ref: 'esc_1', delivery_mode: 'popup' } });
+    const res = await server.api('/api/v1/decisions', {
+      method: 'POST',
+      json: { kind: 'approval', subject_ref: 'esc_1', delivery_mode: 'popup' },
+    });
     assert.equal(res.status, 201);
     assert.equal(res.headers.get('deprecation'), null);
     assert.equal(res.headers.get('sunset'), null);
@@ -322,7 +396,10 @@ describe('exchange and consent tokens', () => {
   after(() => server.dispose());
 
   it('exchanges a granted consent once for claims and a 5-minute consent token', async () => {
-    const meeting = await server.api('/api/v1/meeting_consents', { method: 'POST', json: { title: 'Weekly review', template: server.sandbox.flow_id } });
+    const meeting = await server.api('/api/v1/meeting_consents', {
+      method: 'POST',
+      json: { title: 'Weekly review', template: server.sandbox.flow_id },
+    });
     assert.equal(meeting.status, 201);
     const meetingId = ((await meeting.json()) as { meeting_consent: { id: string } }).meeting_consent.id;
     const d = await createConsent(server, { scope: 'profile newsletter', state: 'abc', meeting_id: meetingId });
@@ -349,10 +426,12 @@ describe('exchange and consent tokens', () => {
     assert.equal(result.claims.flow_version, 1);
     assert.deepEqual(result.claims.purposes_granted, ['newsletter']);
     assert.deepEqual(result.claims.subject, { email: 'ada@example.com' });
-    assert.deepEqual(
-      Object.fromEntries(result.claims.purposes.map((p) => [p.key, p.outcome])),
-      { newsletter: 'granted', analytics: 'noticed', service: 'noticed', invoices: 'noticed' },
-    );
+    assert.deepEqual(Object.fromEntries(result.claims.purposes.map((p) => [p.key, p.outcome])), {
+      newsletter: 'granted',
+      analytics: 'noticed',
+      service: 'noticed',
+      invoices: 'noticed',
+    });
     assert.equal(result.claims.state, 'abc');
     assert.equal(result.claims.meeting_id, meetingId);
 
@@ -380,7 +459,9 @@ describe('exchange and consent tokens', () => {
   it('answers expired for a consent token verified after its 5 minutes (test clock)', async () => {
     const d = await createConsent(server);
     const completion = await grantStandard(server, d.session_token);
-    const { access_token, expires_in } = consentExchange.parse(await (await exchange(server, d.session_token, completion.exchange_token)).json());
+    const { access_token, expires_in } = consentExchange.parse(
+      await (await exchange(server, d.session_token, completion.exchange_token)).json(),
+    );
     assert.equal(expires_in, 300);
     server.advance(300);
     const res = consentVerification.parse(await (await verify(server, access_token!)).json());
@@ -423,32 +504,42 @@ describe('exchange and consent tokens', () => {
     assert.equal((await exchange(server, b.session_token, completionB.exchange_token)).status, 200);
   });
 
-  it('answers invalid for a token never issued, and for another account\'s token without consuming it', async () => {
+  it("answers invalid for a token never issued, and for another account's token without consuming it", async () => {
     const unknown = consentVerification.parse(await (await verify(server, newSecret())).json());
     assert.deepEqual([unknown.valid, unknown.status, unknown.expires_at], [false, 'invalid', null]);
     const d = await createConsent(server);
     const completion = await grantStandard(server, d.session_token);
     const { access_token } = consentExchange.parse(await (await exchange(server, d.session_token, completion.exchange_token)).json());
     const other = otherAccount(server);
-    const foreign = await server.api('/api/v1/consent_tokens/verify', { method: 'POST', headers: { authorization: `Bearer ${other}` }, json: { consent_token: access_token } });
+    const foreign = await server.api('/api/v1/consent_tokens/verify', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}` },
+      json: { consent_token: access_token },
+    });
     assert.equal(consentVerification.parse(await foreign.json()).status, 'invalid');
     const foreignExchange = await server.api(`/api/v1/decisions/${d.session_token}/exchange`, {
-      method: 'POST', headers: { authorization: `Bearer ${other}` }, json: { exchange_token: completion.exchange_token },
+      method: 'POST',
+      headers: { authorization: `Bearer ${other}` },
+      json: { exchange_token: completion.exchange_token },
     });
     assert.equal(foreignExchange.status, 404);
     assert.equal(consentVerification.parse(await (await verify(server, access_token!)).json()).valid, true);
   });
 
-  it('lets a read-only API token exchange and verify (they reveal outcomes; they change nothing of the caller\'s)', async () => {
+  it("lets a read-only API token exchange and verify (they reveal outcomes; they change nothing of the caller's)", async () => {
     const reader = await readOnlyToken(server);
     const d = await createConsent(server);
     const completion = await grantStandard(server, d.session_token);
     const res = await server.api(`/api/v1/decisions/${d.session_token}/exchange`, {
-      method: 'POST', headers: { authorization: `Bearer ${reader}` }, json: { exchange_token: completion.exchange_token },
+      method: 'POST',
+      headers: { authorization: `Bearer ${reader}` },
+      json: { exchange_token: completion.exchange_token },
     });
     assert.equal(res.status, 200);
     const pk = await server.api('/api/v1/consent_tokens/verify', {
-      method: 'POST', headers: { 'x-publishable-key': server.sandbox.publishable_key }, json: { consent_token: newSecret() },
+      method: 'POST',
+      headers: { 'x-publishable-key': server.sandbox.publishable_key },
+      json: { consent_token: newSecret() },
     });
     assert.equal(pk.status, 403);
   });
@@ -472,7 +563,9 @@ describe('exchange and consent tokens', () => {
     const declined = await ok(server, d.session_token, { action: 'decline' });
     assert.equal(declined.completion?.outcome, 'declined');
     assert.deepEqual(declined.transition && [declined.transition.from, declined.transition.to], ['authenticating', 'declined']);
-    const result: ConsentExchange = consentExchange.parse(await (await exchange(server, d.session_token, declined.completion!.exchange_token)).json());
+    const result: ConsentExchange = consentExchange.parse(
+      await (await exchange(server, d.session_token, declined.completion!.exchange_token)).json(),
+    );
     assert.equal(result.status, 'declined');
     assert.equal(result.outcome, 'declined');
     assert.equal(result.access_token, undefined);
@@ -482,9 +575,19 @@ describe('exchange and consent tokens', () => {
     assert.equal(server.context.db.prepare('SELECT COUNT(*) FROM consent_tokens WHERE decision_id = ?').pluck().get(d.id), 0);
   });
 
-  for (const [action, outcome] of [['approve', 'approved'], ['deny', 'denied'], ['counter', 'countered']] as const) {
+  for (const [action, outcome] of [
+    ['approve', 'approved'],
+    ['deny', 'denied'],
+    ['counter', 'countered'],
+  ] as const) {
     it(`completes an approval as ${outcome}, exchanged for its claims without a consent token`, async () => {
-      const d = await createDecision(server, { kind: 'approval', subject_ref: 'esc_42', delivery_mode: 'popup', scope: 'payments:write', state: 'Pay 240 EUR' });
+      const d = await createDecision(server, {
+        kind: 'approval',
+        subject_ref: 'esc_42',
+        delivery_mode: 'popup',
+        scope: 'payments:write',
+        state: 'Pay 240 EUR',
+      });
       const done = await ok(server, d.session_token, action === 'counter' ? { action, proposal: 'Pay 200 EUR instead' } : { action });
       assert.equal(done.completion?.outcome, outcome);
       assert.deepEqual(done.transition && [done.transition.from, done.transition.to], ['pending', outcome]);
@@ -500,7 +603,7 @@ describe('exchange and consent tokens', () => {
     });
   }
 
-  it('emits one domain event per completed decision, in the decision\'s transaction', async () => {
+  it("emits one domain event per completed decision, in the decision's transaction", async () => {
     const seen: { type: string; application_id: string; data: Record<string, unknown> }[] = [];
     server.context.events.on('*', (_ctx, event) => seen.push(event));
     const granted = await createConsent(server);
@@ -511,7 +614,10 @@ describe('exchange and consent tokens', () => {
     await ok(server, approval.session_token, { action: 'approve' });
     const cancelled = await createConsent(server);
     await ok(server, cancelled.session_token, { action: 'cancel', cancelled_by: 'user' });
-    assert.deepEqual(seen.map((e) => e.type), ['consent.granted', 'consent.denied', 'approval.granted']);
+    assert.deepEqual(
+      seen.map((e) => e.type),
+      ['consent.granted', 'consent.denied', 'approval.granted'],
+    );
     assert.equal(seen[0]!.application_id, server.sandbox.application_id);
     assert.match(String(seen[0]!.data.consent_token), /^[A-Za-z0-9_-]{43}$/);
     assert.equal(seen[0]!.data.flow_id, server.sandbox.flow_id);

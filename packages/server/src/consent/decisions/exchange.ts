@@ -25,7 +25,8 @@ export function exchangeDecision(ctx: ServerContext, principal: Principal, token
     if (!SECRET.test(exchangeToken) || !safeEqual(hashSecret(exchangeToken), row.exchange_token_hash)) {
       throw refuse('exchange_token_invalid', 'The exchange token does not belong to this decision.', 'exchange_token');
     }
-    if (row.exchanged_at) throw refuse('exchange_token_used', 'The exchange token was already exchanged; it is single use.', 'exchange_token');
+    if (row.exchanged_at)
+      throw refuse('exchange_token_used', 'The exchange token was already exchanged; it is single use.', 'exchange_token');
     const now = isoNow(ctx.clock);
     if (Date.parse(now) >= Date.parse(row.exchange_expires_at!)) {
       throw refuse('exchange_token_expired', 'The exchange token has expired (it lives 5 minutes).', 'exchange_token');

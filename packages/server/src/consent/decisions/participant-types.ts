@@ -4,8 +4,21 @@
 
 /** The participant-visible status of a decision (the API's `status` values). */
 export type PageStatus =
-  | 'pending' | 'authenticating' | 'verifying' | 'reviewing' | 'informed' | 'evidenced' | 'fulfilled' | 'declined'
-  | 'approved' | 'denied' | 'countered' | 'signed' | 'cancelled' | 'expired' | 'revoked';
+  | 'pending'
+  | 'authenticating'
+  | 'verifying'
+  | 'reviewing'
+  | 'informed'
+  | 'evidenced'
+  | 'fulfilled'
+  | 'declined'
+  | 'approved'
+  | 'denied'
+  | 'countered'
+  | 'signed'
+  | 'cancelled'
+  | 'expired'
+  | 'revoked';
 
 /** One screen of a consent decision's hosted page; the answer of a comprehension check never reaches the page. */
 export type Screen =
@@ -126,7 +139,11 @@ export type SignatureAction =
   | { action: 'counter'; proposal: string };
 
 /** A participant action, the body of `POST /decisions/{token}/transitions`; `cancel` is every kind's that allows it. */
-export type TransitionAction = ConsentAction | ApprovalAction | SignatureAction | { action: 'cancel'; cancelled_by: 'user' | 'host'; reason?: string };
+export type TransitionAction =
+  | ConsentAction
+  | ApprovalAction
+  | SignatureAction
+  | { action: 'cancel'; cancelled_by: 'user' | 'host'; reason?: string };
 
 /** A participant action with the screen it was taken on, so a double click cannot skip a screen. */
 export type TransitionRequest = TransitionAction & { step_index?: number };

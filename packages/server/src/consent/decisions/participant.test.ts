@@ -11,7 +11,8 @@ async function refused(res: Response, code: string, status = 422): Promise<void>
   assert.ok(json.message);
 }
 
-const path = (r: TransitionResult) => r.transition && [r.transition.from, r.transition.to, r.transition.step_index, r.transition.total_steps];
+const path = (r: TransitionResult) =>
+  r.transition && [r.transition.from, r.transition.to, r.transition.step_index, r.transition.total_steps];
 
 describe('participant API: POST /decisions/{token}/transitions', () => {
   let server: TestServer;
@@ -47,8 +48,13 @@ describe('participant API: POST /decisions/{token}/transitions', () => {
     assert.deepEqual(path(answered), ['informed', 'evidenced', 3, 5]);
     const done = await ok(server, d.session_token, { action: 'agree', granted: ['research'], objected: [] });
     assert.deepEqual(path(done), ['evidenced', 'fulfilled', 4, 5]);
-    const evidence = JSON.parse(server.context.db.prepare('SELECT evidence FROM decisions WHERE id = ?').pluck().get(d.id) as string) as { correct: boolean }[];
-    assert.deepEqual(evidence.map((e) => e.correct), [false, true]);
+    const evidence = JSON.parse(server.context.db.prepare('SELECT evidence FROM decisions WHERE id = ?').pluck().get(d.id) as string) as {
+      correct: boolean;
+    }[];
+    assert.deepEqual(
+      evidence.map((e) => e.correct),
+      [false, true],
+    );
   });
 
   it('refuses a wrong sign-in code, and voids the code after five wrong tries', async () => {
@@ -84,9 +90,20 @@ describe('participant API: POST /decisions/{token}/transitions', () => {
     await refused(await step(server, d.session_token, { action: 'agree', granted: [], objected: ['newsletter'] }), 'not_objectable');
     const flow = await server.api('/api/v1/flows', {
       method: 'POST',
-      json: { flow: { pattern: 'standard', title: 'Required', config: { steps: [{ type: 'review' }], purposes: [{ key: 'core', label: 'Core', basis: 'consent', mechanism: 'explicit', required: true }] } } },
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Required',
+          config: {
+            steps: [{ type: 'review' }],
+            purposes: [{ key: 'core', label: 'Core', basis: 'consent', mechanism: 'explicit', required: true }],
+          },
+        },
+      },
     });
-    const { flow: { id } } = (await flow.json()) as { flow: { id: string } };
+    const {
+      flow: { id },
+    } = (await flow.json()) as { flow: { id: string } };
     await server.api(`/api/v1/flows/${id}/activate`, { method: 'POST' });
     const r = await createConsent(server, { subject_ref: id });
     await ok(server, r.session_token, { action: 'begin' });
@@ -97,9 +114,17 @@ describe('participant API: POST /decisions/{token}/transitions', () => {
   it('walks a flow without steps as the standard path', async () => {
     const flow = await server.api('/api/v1/flows', {
       method: 'POST',
-      json: { flow: { pattern: 'standard', title: 'No steps', config: { purposes: [{ key: 'a', label: 'A', basis: 'consent', mechanism: 'explicit' }] } } },
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'No steps',
+          config: { purposes: [{ key: 'a', label: 'A', basis: 'consent', mechanism: 'explicit' }] },
+        },
+      },
     });
-    const { flow: { id } } = (await flow.json()) as { flow: { id: string } };
+    const {
+      flow: { id },
+    } = (await flow.json()) as { flow: { id: string } };
     await server.api(`/api/v1/flows/${id}/activate`, { method: 'POST' });
     const d = await createConsent(server, { subject_ref: id });
     const [begun] = await toReview(server, d.session_token);
@@ -136,9 +161,17 @@ describe('participant API: POST /decisions/{token}/transitions', () => {
   it('answers only same-origin JSON: other origins 403, other content types 400, unknown tokens 404', async () => {
     const d = await createConsent(server);
     const url = `${server.url}/decisions/${d.session_token}/transitions`;
-    const foreign = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', origin: 'https://evil.example' }, body: '{"action":"begin"}' });
+    const foreign = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example' },
+      body: '{"action":"begin"}',
+    });
     await refused(foreign, 'cross_origin', 403);
-    const crossSite = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }, body: '{"action":"begin"}' });
+    const crossSite = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' },
+      body: '{"action":"begin"}',
+    });
     assert.equal(crossSite.status, 403);
     const form = await fetch(url, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: '{"action":"begin"}' });
     await refused(form, 'unsupported_content_type', 400);
@@ -162,9 +195,12 @@ describe('participant API: POST /decisions/{token}/drops', () => {
     const text = await (await fetch(`${server.url}/metrics`)).text();
     return Number(/trust_surface_postmessage_dropped_total\{reason="origin_missing"\} (\d+)/.exec(text)?.[1] ?? 0);
   };
-  const drop = (token: string, json: unknown) => fetch(`${server.url}/decisions/${token}/drops`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(json),
-  });
+  const drop = (token: string, json: unknown) =>
+    fetch(`${server.url}/decisions/${token}/drops`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
 
   it('counts origin_missing for a page without an allowed origin, and not for one with a target', async () => {
     const withTarget = await createConsent(server);
@@ -180,7 +216,8 @@ describe('participant API: POST /decisions/{token}/drops', () => {
   it('caps the reports of one decision', async () => {
     const popup = await createDecision(server, { kind: 'approval', subject_ref: 'esc_x', delivery_mode: 'popup' });
     let counted = 0;
-    for (let i = 0; i < 5; i += 1) counted += ((await (await drop(popup.session_token, { reason: 'target_missing', count: 50 })).json()) as { counted: number }).counted;
+    for (let i = 0; i < 5; i += 1)
+      counted += ((await (await drop(popup.session_token, { reason: 'target_missing', count: 50 })).json()) as { counted: number }).counted;
     assert.equal(counted, 200);
   });
 

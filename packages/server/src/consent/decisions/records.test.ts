@@ -126,7 +126,10 @@ describe('hosted decisions make consent records, receipts and audit events', () 
       assert.equal(record.status, 'fulfilled');
       assert.equal(record.wording_verdict, 'match');
       assert.ok(record.expires_at, 'the demo flow declares a consent duration');
-      assert.deepEqual(record.purposes.map((p) => `${p.key}:${p.outcome}`), ['newsletter:granted', 'analytics:objected', 'service:noticed', 'invoices:noticed']);
+      assert.deepEqual(
+        record.purposes.map((p) => `${p.key}:${p.outcome}`),
+        ['newsletter:granted', 'analytics:objected', 'service:noticed', 'invoices:noticed'],
+      );
 
       const { canonical, dpv } = await receiptsOf(record.id);
       assert.equal(canonical.record_id, record.id);
@@ -145,21 +148,40 @@ describe('hosted decisions make consent records, receipts and audit events', () 
       assert.equal(authentication?.method, 'email_code');
       assert.ok(authentication!.authenticated_at <= record.captured_at!, authentication!.authenticated_at);
       assert.match(canonical.pii_processing.collection_method ?? '', /decision page of the service/i);
-      assert.deepEqual(canonical.pii_processing.purposes.map((p) => p.purpose_id), ['newsletter', 'service', 'invoices']);
-      assert.deepEqual(canonical.event.map((e) => e.event_state), ['consent requested', 'consent given']);
+      assert.deepEqual(
+        canonical.pii_processing.purposes.map((p) => p.purpose_id),
+        ['newsletter', 'service', 'invoices'],
+      );
+      assert.deepEqual(
+        canonical.event.map((e) => e.event_state),
+        ['consent requested', 'consent given'],
+      );
       assert.equal(canonical.event[1]!.entity_id, canonical.pii_principal_id);
       assert.ok(JSON.stringify(dpv).includes(record.id));
 
       const trail = await auditEvents();
       const added = trail.slice(auditBefore);
-      assert.deepEqual(added.map((e) => e.type), ['consent.granted']);
+      assert.deepEqual(
+        added.map((e) => e.type),
+        ['consent.granted'],
+      );
       assert.equal(added[0]!.data.record_id, record.id);
       assert.equal(added[0]!.data.channel, channel);
       assert.equal(JSON.stringify(added).includes(email), false, 'no email in the trail');
-      assert.deepEqual(await verifyAuditChain(trail, [], keys), { ok: true, events: trail.length, anchors: 0, anchored_through: null, witnessed: 0 });
+      assert.deepEqual(await verifyAuditChain(trail, [], keys), {
+        ok: true,
+        events: trail.length,
+        anchors: 0,
+        anchored_through: null,
+        witnessed: 0,
+      });
 
       const events = await delivered();
-      assert.deepEqual(events.map((e) => e.type), ['consent.granted'], 'exactly one webhook for the completion');
+      assert.deepEqual(
+        events.map((e) => e.type),
+        ['consent.granted'],
+        'exactly one webhook for the completion',
+      );
       const event = events[0]!;
       if (event.type !== 'consent.granted') return;
       assert.equal(event.data.decision_id, d.id);
@@ -191,18 +213,27 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     const record = await readRecord(recordId);
     assert.equal(record.channel, 'embedded');
     assert.deepEqual(record.subject, { email: '', external_id: null }, 'nobody known: no email');
-    assert.deepEqual(record.purposes.map((p) => `${p.key}:${p.outcome}`), ['research:granted', 'study_administration:noticed']);
+    assert.deepEqual(
+      record.purposes.map((p) => `${p.key}:${p.outcome}`),
+      ['research:granted', 'study_administration:noticed'],
+    );
 
     const { canonical, dpv } = await receiptsOf(recordId);
     assert.equal(canonical.anonymous, true);
     assert.equal('pii_principal_id' in canonical, false);
-    assert.deepEqual(canonical.event.map((e) => [e.event_state, e.entity_id]), [
-      ['notice shown', server.sandbox.application_id],
-      ['consent requested', server.sandbox.application_id],
-      ['consent given', recordId],
-    ]);
+    assert.deepEqual(
+      canonical.event.map((e) => [e.event_state, e.entity_id]),
+      [
+        ['notice shown', server.sandbox.application_id],
+        ['consent requested', server.sandbox.application_id],
+        ['consent given', recordId],
+      ],
+    );
     // The service checked the answers itself: the receipt says the check was passed, and after how many answers.
-    assert.equal(canonical.extensions?.collection_mechanism, 'Informed consent on the service\'s decision page: the comprehension check passed (2 answers given)');
+    assert.equal(
+      canonical.extensions?.collection_mechanism,
+      "Informed consent on the service's decision page: the comprehension check passed (2 answers given)",
+    );
     assert.equal(JSON.stringify(dpv).includes('hasDataSubject'), false, 'no data subject in the dpv flavor');
     const queued = server.context.db.prepare('SELECT count(*) FROM receipt_emails WHERE record_id = ?').pluck().get(recordId);
     assert.equal(queued, 0, 'no address to send a receipt email to');
@@ -211,20 +242,32 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     assert.equal(more.length, 0);
     assert.equal(event?.type, 'consent.granted');
     if (event?.type !== 'consent.granted') return;
-    assert.deepEqual([event.data.record_id, event.data.user_id, event.data.subject_ref, event.data.channel], [recordId, null, null, 'embedded']);
+    assert.deepEqual(
+      [event.data.record_id, event.data.user_id, event.data.subject_ref, event.data.channel],
+      [recordId, null, null, 'embedded'],
+    );
     assert.ok(event.data.consent_token);
 
     // The organisation can still withdraw it (say, the person asked with the receipt's record link).
-    const withdrawn = await server.api(`/api/v1/consent_records/${recordId}/withdraw`, { method: 'POST', json: { event_channel: 'receipt_record_link' } });
+    const withdrawn = await server.api(`/api/v1/consent_records/${recordId}/withdraw`, {
+      method: 'POST',
+      json: { event_channel: 'receipt_record_link' },
+    });
     assert.equal(withdrawn.status, 200, await withdrawn.clone().text());
     const revoked = await delivered();
-    assert.deepEqual(revoked.map((e) => e.type), ['consent.revoked']);
+    assert.deepEqual(
+      revoked.map((e) => e.type),
+      ['consent.revoked'],
+    );
     if (revoked[0]?.type !== 'consent.revoked') return;
     assert.deepEqual([revoked[0].data.user_id, revoked[0].data.subject_ref], [null, null]);
     const after = (await fetchReceipt(server, recordId)).body.consent_receipt as ConsentReceiptRecord;
-    assert.equal(after.event.at(-1)!.entity_id, recordId, 'the withdrawal is the stand-in principal\'s');
+    assert.equal(after.event.at(-1)!.entity_id, recordId, "the withdrawal is the stand-in principal's");
     const trail = await auditEvents();
-    assert.deepEqual(trail.slice(-2).map((e) => e.type), ['consent.granted', 'consent.revoked']);
+    assert.deepEqual(
+      trail.slice(-2).map((e) => e.type),
+      ['consent.granted', 'consent.revoked'],
+    );
     assert.equal(trail.at(-2)!.data.anonymous, true);
     assert.equal((await verifyAuditChain(trail, [], keys)).ok, true);
   });
@@ -247,14 +290,24 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     assert.equal(result.access_token, undefined);
     const record = await readRecord(result.record_id!);
     assert.equal(record.channel, 'hosted');
-    assert.deepEqual(record.purposes.map((p) => `${p.key}:${p.outcome}`), ['newsletter:declined', 'analytics:noticed', 'service:noticed', 'invoices:noticed']);
+    assert.deepEqual(
+      record.purposes.map((p) => `${p.key}:${p.outcome}`),
+      ['newsletter:declined', 'analytics:noticed', 'service:noticed', 'invoices:noticed'],
+    );
     const { canonical } = await receiptsOf(record.id);
     assert.equal(canonical.anonymous, true);
-    assert.deepEqual(canonical.pii_processing.purposes.map((p) => p.purpose_id), ['analytics', 'service', 'invoices'], 'declined consent is not on the receipt');
+    assert.deepEqual(
+      canonical.pii_processing.purposes.map((p) => p.purpose_id),
+      ['analytics', 'service', 'invoices'],
+      'declined consent is not on the receipt',
+    );
     assert.equal(canonical.extensions?.delivery_mode, 'popup');
     assert.equal((await auditEvents()).at(-1)!.type, 'consent.denied');
     const events = await delivered();
-    assert.deepEqual(events.map((e) => e.type), ['consent.denied']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['consent.denied'],
+    );
     if (events[0]?.type !== 'consent.denied') return;
     assert.deepEqual([events[0].data.record_id, events[0].data.consent_token, events[0].data.decision_id], [record.id, null, d.id]);
   });
@@ -271,7 +324,10 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     const { canonical } = await receiptsOf(result.record_id!);
     assert.equal(canonical.anonymous, true);
     const events = await delivered();
-    assert.deepEqual(events.map((e) => e.type), ['consent.denied']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['consent.denied'],
+    );
     assert.equal(JSON.stringify(events).includes(email), false, 'the unverified email goes nowhere');
   });
 
@@ -292,20 +348,31 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     assert.equal(canonical.event.at(-1)!.record_reference, firstRecordId, 'it supersedes the earlier record');
 
     const events = await delivered();
-    assert.deepEqual(events.map((e) => e.type), ['consent.denied', 'consent.revoked'], 'one event for the decision, then the withdrawal it caused');
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['consent.denied', 'consent.revoked'],
+      'one event for the decision, then the withdrawal it caused',
+    );
     if (events[1]?.type !== 'consent.revoked') return;
     assert.equal(events[1].data.record_id, firstRecordId);
     assert.equal(events[1].data.event_channel, 'newer_record');
     assert.equal((await readRecord(firstRecordId)).status, 'revoked');
     const trail = await auditEvents();
-    assert.deepEqual(trail.slice(-2).map((e) => e.type), ['consent.modified', 'consent.revoked']);
+    assert.deepEqual(
+      trail.slice(-2).map((e) => e.type),
+      ['consent.modified', 'consent.revoked'],
+    );
     assert.equal((await verifyAuditChain(trail, [], keys)).ok, true);
   });
 
   it('records any active flow, capturable or not: a flow without consent duration on the default standard path', async () => {
-    const flowId = await createActiveFlow(server, {
-      purposes: [{ key: 'updates', label: 'Product updates', basis: 'consent', mechanism: 'explicit' }],
-    }, 'No term');
+    const flowId = await createActiveFlow(
+      server,
+      {
+        purposes: [{ key: 'updates', label: 'Product updates', basis: 'consent', mechanism: 'explicit' }],
+      },
+      'No term',
+    );
     const d = await create('redirect', flowId);
     await toReview(server, d.session_token, fresh());
     await ok(server, d.session_token, { action: 'agree', granted: ['updates'], objected: [] });
@@ -313,7 +380,10 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     assert.equal(record.expires_at, null);
     const { canonical } = await receiptsOf(record.id);
     assert.equal(canonical.event.at(-1)!.validity_duration, undefined, 'no term, no validity duration');
-    assert.deepEqual((await delivered()).map((e) => e.type), ['consent.granted']);
+    assert.deepEqual(
+      (await delivered()).map((e) => e.type),
+      ['consent.granted'],
+    );
   });
 
   it('the sandbox capture flow works hosted too (a review step only)', async () => {
@@ -321,9 +391,15 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     await ok(server, d.session_token, { action: 'begin' });
     await ok(server, d.session_token, { action: 'agree', granted: [], objected: [] });
     const record = await readRecord((await readDecision(d.session_token)).record_id!);
-    assert.deepEqual(record.purposes.map((p) => `${p.key}:${p.outcome}`), ['newsletter:declined', 'analytics:noticed', 'service:noticed']);
+    assert.deepEqual(
+      record.purposes.map((p) => `${p.key}:${p.outcome}`),
+      ['newsletter:declined', 'analytics:noticed', 'service:noticed'],
+    );
     // The decision was completed (agree), so the webhook says granted; the trail records what the record holds.
-    assert.deepEqual((await delivered()).map((e) => e.type), ['consent.granted']);
+    assert.deepEqual(
+      (await delivered()).map((e) => e.type),
+      ['consent.granted'],
+    );
     assert.equal((await auditEvents()).at(-1)!.type, 'consent.denied');
   });
 
@@ -333,12 +409,20 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     const cancelled = await create('embed');
     await ok(server, cancelled.session_token, { action: 'cancel', cancelled_by: 'host' });
     assert.equal((await readDecision(cancelled.session_token)).record_id, null);
-    const approval = await createConsent(server, { kind: 'approval', subject_ref: 'esc_1', delivery_mode: 'popup', embed_origin: undefined });
+    const approval = await createConsent(server, {
+      kind: 'approval',
+      subject_ref: 'esc_1',
+      delivery_mode: 'popup',
+      embed_origin: undefined,
+    });
     const done = await ok(server, approval.session_token, { action: 'approve' });
     const result = await exchanged(approval.session_token, done.completion!.exchange_token);
-    assert.match(result.record_id ?? '', /^ar_/, 'the approval\'s authorization record (see authorizations.test.ts)');
+    assert.match(result.record_id ?? '', /^ar_/, "the approval's authorization record (see authorizations.test.ts)");
     assert.equal((await readDecision(approval.session_token)).record_id, result.record_id);
-    assert.deepEqual((await delivered()).map((e) => e.type), ['approval.granted']);
+    assert.deepEqual(
+      (await delivered()).map((e) => e.type),
+      ['approval.granted'],
+    );
     const expired = await create('popup');
     server.advance(16 * 60);
     assert.equal((await readDecision(expired.session_token)).status, 'expired');
@@ -350,7 +434,10 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     const db = server.context.db;
     const d = await create('embed');
     await toReview(server, d.session_token, fresh());
-    const counts = () => ['consent_records', 'audit_events', 'consent_tokens', 'webhook_events'].map((t) => db.prepare(`SELECT count(*) FROM ${t}`).pluck().get());
+    const counts = () =>
+      ['consent_records', 'audit_events', 'consent_tokens', 'webhook_events'].map((t) =>
+        db.prepare(`SELECT count(*) FROM ${t}`).pluck().get(),
+      );
     const before = counts();
     db.exec("CREATE TRIGGER refuse_records BEFORE INSERT ON consent_records BEGIN SELECT RAISE(ABORT, 'records are refused'); END");
     try {
@@ -366,6 +453,9 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     // The person can try again, and then everything is written once.
     await ok(server, d.session_token, { action: 'agree', granted: ['newsletter'], objected: [] });
     assert.match((await readDecision(d.session_token)).record_id ?? '', /^cr_/);
-    assert.deepEqual((await delivered()).map((e) => e.type), ['consent.granted']);
+    assert.deepEqual(
+      (await delivered()).map((e) => e.type),
+      ['consent.granted'],
+    );
   });
 });

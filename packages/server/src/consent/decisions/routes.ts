@@ -53,12 +53,21 @@ export function decisionRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void 
     c.json(verifyConsentToken(ctx, c.get('principal').accountId, body.consent_token));
   for (const path of ['/api/v1/consent_tokens/verify', `${ALIAS}/verify`]) {
     const alias = path.startsWith(ALIAS);
-    route(app, {
-      method: 'post', path, tag, deprecated: alias,
-      summary: `Verify a consent token once: valid within 5 minutes of issue, expired after or when verified before${alias ? ' (deprecated alias of /api/v1/consent_tokens/verify)' : ''}`,
-      permission: 'read', body: verifyConsentTokenRequest,
-      response: { status: 200, description: 'ConsentVerification', schema: consentVerification }, errors: [400, 422],
-    }, verify);
+    route(
+      app,
+      {
+        method: 'post',
+        path,
+        tag,
+        deprecated: alias,
+        summary: `Verify a consent token once: valid within 5 minutes of issue, expired after or when verified before${alias ? ' (deprecated alias of /api/v1/consent_tokens/verify)' : ''}`,
+        permission: 'read',
+        body: verifyConsentTokenRequest,
+        response: { status: 200, description: 'ConsentVerification', schema: consentVerification },
+        errors: [400, 422],
+      },
+      verify,
+    );
   }
 }
 
@@ -68,33 +77,61 @@ function decisionsAt(app: OpenAPIHono<Env>, ctx: ServerContext, base: string): v
   const note = deprecatedAlias ? ' (deprecated alias of /api/v1/decisions; answers carry Deprecation, Sunset and Link headers)' : '';
   const token = (c: Context<Env>) => c.req.param('session_token') ?? '';
 
-  route(app, {
-    method: 'post', path: base, tag, deprecated: deprecatedAlias,
-    summary: `Create a decision: a consent (subject_ref = flow id) or an approval (subject_ref = escalation id)${note}`,
-    permission: 'write', access: { publishable: true }, body: createDecisionRequest,
-    response: { status: 201, description: 'The kind-uniform decision session', schema: decisionEnvelope }, errors: [400, 404, 422],
-  }, (c, { body }) => {
-    const row = createDecision(ctx, c.get('principal'), body, { atApplicationHome: true });
-    c.header('Location', `${DECISIONS}/${row.session_token}`);
-    return c.json({ decision: toWire(ctx, row) }, 201);
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: base,
+      tag,
+      deprecated: deprecatedAlias,
+      summary: `Create a decision: a consent (subject_ref = flow id) or an approval (subject_ref = escalation id)${note}`,
+      permission: 'write',
+      access: { publishable: true },
+      body: createDecisionRequest,
+      response: { status: 201, description: 'The kind-uniform decision session', schema: decisionEnvelope },
+      errors: [400, 404, 422],
+    },
+    (c, { body }) => {
+      const row = createDecision(ctx, c.get('principal'), body, { atApplicationHome: true });
+      c.header('Location', `${DECISIONS}/${row.session_token}`);
+      return c.json({ decision: toWire(ctx, row) }, 201);
+    },
+  );
 
-  route(app, {
-    method: 'get', path: `${base}/{session_token}`, tag, deprecated: deprecatedAlias,
-    summary: `Read a decision of the caller's account${note}`,
-    permission: 'read',
-    response: { status: 200, description: 'The decision', schema: decisionEnvelope }, errors: [404],
-  }, (c) => c.json({ decision: toWire(ctx, findOwnedDecision(ctx, c.get('principal'), token(c))) }));
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${base}/{session_token}`,
+      tag,
+      deprecated: deprecatedAlias,
+      summary: `Read a decision of the caller's account${note}`,
+      permission: 'read',
+      response: { status: 200, description: 'The decision', schema: decisionEnvelope },
+      errors: [404],
+    },
+    (c) => c.json({ decision: toWire(ctx, findOwnedDecision(ctx, c.get('principal'), token(c))) }),
+  );
 
   // 404 before reading a body for someone else's decision.
   const owned: MiddlewareHandler<Env> = async (c, next) => {
     findOwnedDecision(ctx, c.get('principal'), token(c));
     await next();
   };
-  route(app, {
-    method: 'post', path: `${base}/{session_token}/exchange`, tag, deprecated: deprecatedAlias,
-    summary: `Exchange the exchange_token of svc:complete, once, for the outcome and (for granted consent) the consent token${note}`,
-    permission: 'read', middleware: [owned], body: exchangeRequest,
-    response: { status: 200, description: 'ConsentExchange', schema: consentExchange }, errors: [400, 404, 422],
-  }, (c, { body }) => c.json(exchangeDecision(ctx, c.get('principal'), token(c), body.exchange_token)));
+  route(
+    app,
+    {
+      method: 'post',
+      path: `${base}/{session_token}/exchange`,
+      tag,
+      deprecated: deprecatedAlias,
+      summary: `Exchange the exchange_token of svc:complete, once, for the outcome and (for granted consent) the consent token${note}`,
+      permission: 'read',
+      middleware: [owned],
+      body: exchangeRequest,
+      response: { status: 200, description: 'ConsentExchange', schema: consentExchange },
+      errors: [400, 404, 422],
+    },
+    (c, { body }) => c.json(exchangeDecision(ctx, c.get('principal'), token(c), body.exchange_token)),
+  );
 }

@@ -13,7 +13,15 @@ export const SECRET = /^[A-Za-z0-9_-]{43}$/;
 
 /** Statuses after which nothing more happens. */
 export const TERMINAL: ReadonlySet<PageStatus> = new Set<PageStatus>([
-  'fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired', 'revoked',
+  'fulfilled',
+  'declined',
+  'approved',
+  'denied',
+  'countered',
+  'signed',
+  'cancelled',
+  'expired',
+  'revoked',
 ]);
 
 /** A stored decision. */
@@ -74,5 +82,10 @@ export function collectionChannelOf(row: Pick<DecisionRow, 'delivery_mode'>): Ex
 
 /** The fields every kind's completion event carries first (after its record's). */
 export function eventBaseOf(row: DecisionRow) {
-  return { decision_id: row.id, consent_transaction_id: row.consent_transaction_id, decided_at: row.completed_at, delivery_mode: row.delivery_mode };
+  return {
+    decision_id: row.id,
+    consent_transaction_id: row.consent_transaction_id,
+    decided_at: row.completed_at,
+    delivery_mode: row.delivery_mode,
+  };
 }

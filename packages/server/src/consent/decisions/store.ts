@@ -46,13 +46,15 @@ export function createDecision(
   // The reads that check the request and the insert are one transaction: one read snapshot, not one per statement.
   const row = transaction(ctx.db, () => {
     const drafted = draftDecision(ctx, principal, request, options);
-    stmt(ctx.db, `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id,
+    stmt(
+      ctx.db,
+      `INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, flow_id,
       flow_version, terms, delivery_mode, embed_origin, redirect_uri, scope, state, meeting_id, status, deadline_at, created_at, updated_at,
       addressee_email, home_country)
     VALUES (@id, @session_token, @account_id, @application_id, @kind, @subject_ref, @flow_id, @flow_version, @terms,
       @delivery_mode, @embed_origin, @redirect_uri, @scope, @state, @meeting_id, @status, @deadline_at, @created_at, @updated_at,
-      @addressee_email, @home_country)`)
-      .run(drafted);
+      @addressee_email, @home_country)`,
+    ).run(drafted);
     return drafted;
   });
   ctx.metrics.increment('decisions.created_total', { kind: row.kind });
@@ -60,7 +62,12 @@ export function createDecision(
 }
 
 /** The new decision's row, once its kind resolved `subject_ref` and the request passed every check. */
-function draftDecision(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateDecisionOptions): DecisionRow {
+function draftDecision(
+  ctx: ServerContext,
+  principal: Principal,
+  request: OpenDecisionRequest,
+  options: CreateDecisionOptions,
+): DecisionRow {
   const now = isoNow(ctx.clock);
   const prepared = kindOf(request.kind).prepare(ctx, principal, request, {
     applicationId: options.applicationId,
@@ -118,19 +125,28 @@ function draftDecision(ctx: ServerContext, principal: Principal, request: OpenDe
 function checkDelivery(ctx: ServerContext, principal: Principal, application: ApplicationRow, request: OpenDecisionRequest): void {
   const origins = request.embed_origin !== undefined || request.redirect_uri !== undefined ? allowedOrigins(ctx, application.id) : [];
   if (request.embed_origin !== undefined && !origins.includes(request.embed_origin)) {
-    throw unprocessable(`embed_origin ${request.embed_origin} is not among the application's allowed origins.`, 'embed_origin_not_allowed',
-      field('embed_origin', 'embed_origin_not_allowed', 'not an allowed origin of the application'));
+    throw unprocessable(
+      `embed_origin ${request.embed_origin} is not among the application's allowed origins.`,
+      'embed_origin_not_allowed',
+      field('embed_origin', 'embed_origin_not_allowed', 'not an allowed origin of the application'),
+    );
   }
   if (request.redirect_uri === undefined) return;
   const target = new URL(request.redirect_uri);
   if (application.environment === 'production' && target.protocol !== 'https:') {
-    throw unprocessable('A production application needs an https redirect_uri.', 'redirect_uri_not_allowed',
-      field('redirect_uri', 'redirect_uri_not_allowed', 'must be https'));
+    throw unprocessable(
+      'A production application needs an https redirect_uri.',
+      'redirect_uri_not_allowed',
+      field('redirect_uri', 'redirect_uri_not_allowed', 'must be https'),
+    );
   }
   // A page holds a publishable key, so anyone can use it: it may only send people back to the application's own origins.
   if (principal.kind === 'publishable_key' && !origins.includes(target.origin)) {
-    throw unprocessable(`redirect_uri must be on one of the application's allowed origins when a publishable key creates the decision.`,
-      'redirect_uri_not_allowed', field('redirect_uri', 'redirect_uri_not_allowed', 'origin is not an allowed origin'));
+    throw unprocessable(
+      `redirect_uri must be on one of the application's allowed origins when a publishable key creates the decision.`,
+      'redirect_uri_not_allowed',
+      field('redirect_uri', 'redirect_uri_not_allowed', 'origin is not an allowed origin'),
+    );
   }
 }
 
@@ -141,8 +157,11 @@ export function lastIndex(row: DecisionRow): number {
 
 /** Appends a row to the transitions table (the decision's history of steps). */
 export function recordTransition(ctx: ServerContext, row: DecisionRow, action: string, from: PageStatus, now: string): void {
-  stmt(ctx.db, `INSERT INTO decision_transitions (decision_id, action, from_status, to_status, step_index, created_at)
-    VALUES (?, ?, ?, ?, ?, ?)`).run(row.id, action, from, row.status, row.step_index, now);
+  stmt(
+    ctx.db,
+    `INSERT INTO decision_transitions (decision_id, action, from_status, to_status, step_index, created_at)
+    VALUES (?, ?, ?, ?, ?, ?)`,
+  ).run(row.id, action, from, row.status, row.step_index, now);
 }
 
 /**
@@ -164,8 +183,13 @@ export function findDecision(ctx: ServerContext, token: string): DecisionRow | u
     row.step_index = lastIndex(row);
     row.updated_at = now;
     transaction(ctx.db, () => {
-      const moved = stmt(ctx.db, "UPDATE decisions SET status = 'expired', step_index = ?, updated_at = ? WHERE id = ? AND status = ?")
-        .run(row.step_index, now, row.id, from).changes === 1;
+      const moved =
+        stmt(ctx.db, "UPDATE decisions SET status = 'expired', step_index = ?, updated_at = ? WHERE id = ? AND status = ?").run(
+          row.step_index,
+          now,
+          row.id,
+          from,
+        ).changes === 1;
       if (!moved) return;
       recordTransition(ctx, row, 'expire', from, now);
       kindOf(row.kind).expire?.(ctx, row, now);
@@ -176,8 +200,9 @@ export function findDecision(ctx: ServerContext, token: string): DecisionRow | u
     row.status = 'revoked';
     row.updated_at = now;
     transaction(ctx.db, () => {
-      const moved = stmt(ctx.db, "UPDATE decisions SET status = 'revoked', updated_at = ? WHERE id = ? AND status = 'fulfilled'")
-        .run(now, row.id).changes === 1;
+      const moved =
+        stmt(ctx.db, "UPDATE decisions SET status = 'revoked', updated_at = ? WHERE id = ? AND status = 'fulfilled'").run(now, row.id)
+          .changes === 1;
       if (moved) recordTransition(ctx, row, 'withdraw', 'fulfilled', now);
     });
   }
@@ -198,9 +223,12 @@ export function expireDue(ctx: ServerContext, limit = 200): number {
   const now = isoNow(ctx.clock);
   let moved = 0;
   for (const kind of SWEPT_KINDS) {
-    const tokens = stmt<[string, string, number], string>(ctx.db,
-      `SELECT session_token FROM decisions WHERE kind = ? AND deadline_at <= ? AND ${OPEN} ORDER BY deadline_at LIMIT ?`)
-      .pluck().all(kind, now, limit - moved) as unknown as string[];
+    const tokens = stmt<[string, string, number], string>(
+      ctx.db,
+      `SELECT session_token FROM decisions WHERE kind = ? AND deadline_at <= ? AND ${OPEN} ORDER BY deadline_at LIMIT ?`,
+    )
+      .pluck()
+      .all(kind, now, limit - moved) as unknown as string[];
     for (const token of tokens) if (findDecision(ctx, token)?.status === 'expired') moved += 1;
     if (moved >= limit) break;
   }
@@ -248,9 +276,15 @@ export function progressOf(row: DecisionRow): PageProgress {
  * is one the server agrees with: `origin_missing` only when the page really has no target origin. At most 200
  * reports per decision, so a page cannot inflate the counter without bound.
  */
-export function recordDrop(ctx: ServerContext, row: DecisionRow, reason: 'origin_missing' | 'target_missing', targetOrigin: string | null): boolean {
+export function recordDrop(
+  ctx: ServerContext,
+  row: DecisionRow,
+  reason: 'origin_missing' | 'target_missing',
+  targetOrigin: string | null,
+): boolean {
   if (reason === 'origin_missing' && targetOrigin !== null) return false;
-  const updated = stmt(ctx.db, 'UPDATE decisions SET drop_reports = drop_reports + 1 WHERE id = ? AND drop_reports < 200').run(row.id).changes === 1;
+  const updated =
+    stmt(ctx.db, 'UPDATE decisions SET drop_reports = drop_reports + 1 WHERE id = ? AND drop_reports < 200').run(row.id).changes === 1;
   if (updated) ctx.metrics.increment('trust_surface.postmessage_dropped_total', { reason });
   return updated;
 }

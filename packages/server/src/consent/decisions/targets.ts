@@ -11,7 +11,12 @@ import type { DecisionRow } from './row.js';
  * - for a popup without `embed_origin`: the origin of the page that opened it, taken from the `Referer` of the
  *   page request (browsers send the opener's origin cross-origin by default), if it is an allowed origin.
  */
-export function targetOriginOf(ctx: ServerContext, row: DecisionRow, mode: 'embed' | 'popup' | 'redirect', referer?: string): string | null {
+export function targetOriginOf(
+  ctx: ServerContext,
+  row: DecisionRow,
+  mode: 'embed' | 'popup' | 'redirect',
+  referer?: string,
+): string | null {
   if (mode === 'redirect') return null;
   const origins = allowedOrigins(ctx, row.application_id);
   if (row.embed_origin) return origins.includes(row.embed_origin) ? row.embed_origin : null;

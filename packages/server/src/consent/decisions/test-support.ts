@@ -5,7 +5,11 @@ import type { TransitionRequest, TransitionResult } from './participant-types.js
 import type { TestServer } from '../../testing.js';
 
 /** Creates a decision through the API (sandbox admin token unless `headers` say otherwise); asserts 201. */
-export async function createDecision(server: TestServer, body: Record<string, unknown>, headers?: Record<string, string>): Promise<Decision> {
+export async function createDecision(
+  server: TestServer,
+  body: Record<string, unknown>,
+  headers?: Record<string, string>,
+): Promise<Decision> {
   const res = await server.api('/api/v1/decisions', { method: 'POST', json: body, ...(headers ? { headers } : {}) });
   const json = (await res.json()) as { decision: Decision };
   assert.equal(res.status, 201, JSON.stringify(json));
@@ -69,7 +73,10 @@ export function verify(server: TestServer, consentToken: string): Promise<Respon
 
 /** Registers an allowed origin for the sandbox application. */
 export async function allowOrigin(server: TestServer, origin: string, applicationId = server.sandbox.application_id): Promise<void> {
-  const res = await server.api(`/api/v1/applications/${applicationId}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin } } });
+  const res = await server.api(`/api/v1/applications/${applicationId}/allowed_origins`, {
+    method: 'POST',
+    json: { allowed_origin: { origin } },
+  });
   assert.ok(res.status === 201 || res.status === 200, `allow ${origin}: ${res.status} ${await res.text()}`);
 }
 

@@ -38,7 +38,11 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
     let step: StepResult = {};
     if (request.action === 'cancel') {
       if (kind.cancellable === false) {
-        throw refuse('invalid_transition', 'This decision cannot be cancelled: it stays open until its deadline. Leave the page to decide later.', 'action');
+        throw refuse(
+          'invalid_transition',
+          'This decision cannot be cancelled: it stays open until its deadline. Leave the page to decide later.',
+          'action',
+        );
       }
       row.status = 'cancelled';
       row.cancelled_by = request.cancelled_by;
@@ -66,13 +70,16 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
       ctx.metrics.increment('decisions.completed_total', { kind: row.kind, outcome: step.complete.outcome });
     }
     row.updated_at = now;
-    stmt(ctx.db, `UPDATE decisions SET status = @status, step_index = @step_index, outcome = @outcome, subject_email = @subject_email,
+    stmt(
+      ctx.db,
+      `UPDATE decisions SET status = @status, step_index = @step_index, outcome = @outcome, subject_email = @subject_email,
         verify_code_hash = @verify_code_hash, verify_attempts = @verify_attempts, evidence = @evidence, purposes = @purposes,
         counter_proposal = @counter_proposal, cancelled_by = @cancelled_by, consent_transaction_id = @consent_transaction_id,
         exchange_token_hash = @exchange_token_hash, exchange_expires_at = @exchange_expires_at,
         sealed_consent_token = @sealed_consent_token, updated_at = @updated_at, completed_at = @completed_at,
         authenticated_email = @authenticated_email, authentication_method = @authentication_method, authenticated_at = @authenticated_at
-      WHERE id = @id`).run(row);
+      WHERE id = @id`,
+    ).run(row);
     if (step.refusal) return { refusal: step.refusal };
     // Inside the transaction, so the record, its receipt and audit event, and what listeners write (the webhook
     // outbox) commit together with the decision.
@@ -86,7 +93,9 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
         transition: changed ? { from, to: row.status, step_index: progress.step_index, total_steps: progress.total_steps } : null,
         ...(completion ? { completion } : {}),
         // The sandbox's stand-in for the email; a production page never learns the code it sent.
-        ...(step.sandboxCode && getApplication(ctx, row.application_id)?.environment === 'development' ? { sandbox_code: step.sandboxCode } : {}),
+        ...(step.sandboxCode && getApplication(ctx, row.application_id)?.environment === 'development'
+          ? { sandbox_code: step.sandboxCode }
+          : {}),
       },
     };
   });

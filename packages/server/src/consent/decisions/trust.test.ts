@@ -16,9 +16,14 @@ describe('exact answers of the decisions API', () => {
 
   const decisionCount = () => server.context.db.prepare('SELECT count(*) FROM decisions').pluck().get() as number;
 
-  async function createApproval(subjectRef: string, token = server.sandbox.api_token): Promise<{ status: number; body: { code?: string; message?: string; errors?: { path: string; code: string }[] } }> {
+  async function createApproval(
+    subjectRef: string,
+    token = server.sandbox.api_token,
+  ): Promise<{ status: number; body: { code?: string; message?: string; errors?: { path: string; code: string }[] } }> {
     const res = await server.api('/api/v1/decisions', {
-      method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { kind: 'approval', subject_ref: subjectRef, delivery_mode: 'popup' },
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      json: { kind: 'approval', subject_ref: subjectRef, delivery_mode: 'popup' },
     });
     return { status: res.status, body: (await res.json()) as never };
   }
@@ -28,7 +33,8 @@ describe('exact answers of the decisions API', () => {
     const agent = await newAgent(server);
     const ada = await signIn(server, 'ada@example.com');
     const g = await grant(server, ada, agent.id, {
-      delegation_type: 'ai_agent', delegated_scopes: ['payments:write'],
+      delegation_type: 'ai_agent',
+      delegated_scopes: ['payments:write'],
       bounds: { actions: ['write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true } },
     });
     const token = await agentToken(server, g.id, agent);
@@ -43,16 +49,19 @@ describe('exact answers of the decisions API', () => {
     assert.equal(status, 404, JSON.stringify(body));
     assert.equal(body.code, 'escalation_not_found');
     assert.ok(body.message);
-    assert.deepEqual(body.errors?.map((e) => [e.path, e.code]), [['subject_ref', 'escalation_not_found']]);
+    assert.deepEqual(
+      body.errors?.map((e) => [e.path, e.code]),
+      [['subject_ref', 'escalation_not_found']],
+    );
     assert.equal(decisionCount(), before);
     assert.equal((await createApproval('esc_AAAAAAAAAAAAAAAAAAAA')).status, 404, 'an id minted before cells too');
     const elsewhere = await createApproval('esc_de_AAAAAAAAAAAAAAAAAAAA');
-    assert.equal(elsewhere.status, 421, 'another cell\'s escalation is asked for there');
+    assert.equal(elsewhere.status, 421, "another cell's escalation is asked for there");
     assert.equal((elsewhere.body as { home_country?: string }).home_country, 'DE');
     assert.equal(decisionCount(), before);
   });
 
-  it('refuses another account\'s escalation with the same 404, so its existence does not leak', async () => {
+  it("refuses another account's escalation with the same 404, so its existence does not leak", async () => {
     const escalationId = await sandboxEscalation();
     const other = otherAccount(server);
     const before = decisionCount();
@@ -78,9 +87,16 @@ describe('exact answers of the decisions API', () => {
       ['POST', '/authorize', JSON.stringify({ subject: { email: 'ada@example.com' } })],
     ] as const) {
       it(`${method} /api/v1/consent_sessions/${token}${suffix} is 404 with the alias's headers`, async () => {
-        const res = await rawRequest(server.url, method, `/api/v1/consent_sessions/${token}${suffix}`, {
-          authorization: `Bearer ${server.sandbox.api_token}`, 'content-type': 'application/json',
-        }, body);
+        const res = await rawRequest(
+          server.url,
+          method,
+          `/api/v1/consent_sessions/${token}${suffix}`,
+          {
+            authorization: `Bearer ${server.sandbox.api_token}`,
+            'content-type': 'application/json',
+          },
+          body,
+        );
         assert.equal(res.status, 404, res.text);
         const json = JSON.parse(res.text) as { message: string; code: string };
         assert.ok(json.message && json.code);

@@ -10,7 +10,11 @@ import type { DecisionRow } from './row.js';
  * The signed-in person, or undefined (no session, or one without a verified email). Only a decision addressed to
  * someone asks who is signed in; for any other the provider's session is not read.
  */
-export async function viewerOf(ctx: ServerContext, c: Context<Env>, row: Pick<DecisionRow, 'addressee_email'>): Promise<Viewer | undefined> {
+export async function viewerOf(
+  ctx: ServerContext,
+  c: Context<Env>,
+  row: Pick<DecisionRow, 'addressee_email'>,
+): Promise<Viewer | undefined> {
   if (!row.addressee_email) return undefined;
   const person = await signedInPerson(ctx, c);
   return person ? { email: person.email, authenticatedAt: person.authenticatedAt, method: 'trust_session' } : undefined;

@@ -10,9 +10,16 @@ import { createActiveFlow, expectError, recordCount } from '../captures/test-sup
 const fields = [
   { id: 'f_email', ref: 'email', type: 'email', title: 'Your email', required: true },
   { id: 'f_news', ref: 'newsletter', type: 'yes_no', title: 'Send me the newsletter?' },
-  { id: 'f_partners', ref: 'partners', type: 'multiple_choice', title: 'Offers from partners?', choices: [
-    { id: 'c_yes', ref: 'yes', label: 'Yes please' }, { id: 'c_no', ref: 'no', label: 'No thanks' },
-  ] },
+  {
+    id: 'f_partners',
+    ref: 'partners',
+    type: 'multiple_choice',
+    title: 'Offers from partners?',
+    choices: [
+      { id: 'c_yes', ref: 'yes', label: 'Yes please' },
+      { id: 'c_no', ref: 'no', label: 'No thanks' },
+    ],
+  },
   { id: 'f_analytics', ref: 'analytics', type: 'legal', title: 'Product analytics (you may object)' },
   { id: 'f_rating', ref: 'rating', type: 'rating', title: 'How do you like us?' },
   { id: 'f_age', ref: 'age', type: 'number', title: 'Age' },
@@ -25,11 +32,19 @@ const mapping = {
   form_id: 'TFORM1',
   fields,
   subject: { email: { field: 'email' }, external_id: { hidden: 'customer_id' } },
-  purposes: { newsletter: { field: 'newsletter' }, partners: { field: 'partners', yes_choice: 'Yes please' }, analytics: { field: 'f_analytics' } },
+  purposes: {
+    newsletter: { field: 'newsletter' },
+    partners: { field: 'partners', yes_choice: 'Yes please' },
+    analytics: { field: 'f_analytics' },
+  },
 };
 
 /** A Typeform webhook body. */
-function submission(token: string, answers: object[], extra: { form_id?: string; hidden?: Record<string, string>; submitted_at?: string } = {}) {
+function submission(
+  token: string,
+  answers: object[],
+  extra: { form_id?: string; hidden?: Record<string, string>; submitted_at?: string } = {},
+) {
   return {
     event_id: `ev_${token}`,
     event_type: 'form_response',
@@ -39,7 +54,11 @@ function submission(token: string, answers: object[], extra: { form_id?: string;
       landed_at: '2026-01-10T10:00:00Z',
       submitted_at: extra.submitted_at ?? '2026-01-10T10:01:00Z',
       hidden: extra.hidden ?? { customer_id: 'cust-7' },
-      definition: { id: extra.form_id ?? 'TFORM1', title: 'Signup', fields: fields.map(({ id, ref, type, title }) => ({ id, ref, type, title })) },
+      definition: {
+        id: extra.form_id ?? 'TFORM1',
+        title: 'Signup',
+        fields: fields.map(({ id, ref, type, title }) => ({ id, ref, type, title })),
+      },
       answers,
     },
   };
@@ -48,7 +67,11 @@ function submission(token: string, answers: object[], extra: { form_id?: string;
 const answer = {
   email: (email: string) => ({ type: 'email', email, field: { id: 'f_email', type: 'email', ref: 'email' } }),
   news: (value: boolean) => ({ type: 'boolean', boolean: value, field: { id: 'f_news', type: 'yes_no', ref: 'newsletter' } }),
-  partners: (label: string) => ({ type: 'choice', choice: { label }, field: { id: 'f_partners', type: 'multiple_choice', ref: 'partners' } }),
+  partners: (label: string) => ({
+    type: 'choice',
+    choice: { label },
+    field: { id: 'f_partners', type: 'multiple_choice', ref: 'partners' },
+  }),
   analytics: (value: boolean) => ({ type: 'boolean', boolean: value, field: { id: 'f_analytics', type: 'legal', ref: 'analytics' } }),
 };
 
@@ -117,15 +140,30 @@ describe('form platform connections', () => {
     it('answers 404 for an unknown application or connection, 403 for a read token writing', async () => {
       assert.equal((await server.api('/api/v1/applications/tp_dev_nope/form_connections')).status, 404);
       assert.equal((await server.api(`${base()}/fcn_nope`)).status, 404);
-      const created = await server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: 'reader', permissions: ['read'] } } });
+      const created = await server.api('/api/v1/api_tokens', {
+        method: 'POST',
+        json: { api_token: { name: 'reader', permissions: ['read'] } },
+      });
       const reader = ((await created.json()) as { api_token: { token: string } }).api_token.token;
-      const res = await server.api(base(), { method: 'POST', headers: { authorization: `Bearer ${reader}` }, json: { form_connection: { ...mapping, flow_id: flowId } } });
+      const res = await server.api(base(), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${reader}` },
+        json: { form_connection: { ...mapping, flow_id: flowId } },
+      });
       assert.equal(res.status, 403);
     });
 
     it('refuses a flow that is a draft, not capturable, or unknown', async () => {
-      await expectError(await server.api(base(), { method: 'POST', json: { form_connection: { ...mapping, flow_id: server.sandbox.flow_id } } }), 422, 'flow_not_capturable');
-      await expectError(await server.api(base(), { method: 'POST', json: { form_connection: { ...mapping, flow_id: 'flw_dev_nope' } } }), 404, 'flow_not_found');
+      await expectError(
+        await server.api(base(), { method: 'POST', json: { form_connection: { ...mapping, flow_id: server.sandbox.flow_id } } }),
+        422,
+        'flow_not_capturable',
+      );
+      await expectError(
+        await server.api(base(), { method: 'POST', json: { form_connection: { ...mapping, flow_id: 'flw_dev_nope' } } }),
+        404,
+        'flow_not_found',
+      );
     });
   });
 
@@ -143,41 +181,67 @@ describe('form platform connections', () => {
     });
 
     it('a decision bound to a rating, number or free-text field', async () => {
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'rating' } } }), ['form_connection.purposes.newsletter.field:field_cannot_carry_decision']);
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'age' } } }), ['form_connection.purposes.newsletter.field:field_cannot_carry_decision']);
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, analytics: { field: 'comment' } } }), ['form_connection.purposes.analytics.field:field_cannot_carry_decision']);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'rating' } } }), [
+        'form_connection.purposes.newsletter.field:field_cannot_carry_decision',
+      ]);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'age' } } }), [
+        'form_connection.purposes.newsletter.field:field_cannot_carry_decision',
+      ]);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, analytics: { field: 'comment' } } }), [
+        'form_connection.purposes.analytics.field:field_cannot_carry_decision',
+      ]);
     });
 
     it('a choice field without the choice that means yes', async () => {
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, partners: { field: 'partners' } } }), ['form_connection.purposes.partners.yes_choice:yes_choice_missing']);
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, partners: { field: 'partners', yes_choice: 'Sure' } } }), ['form_connection.purposes.partners.yes_choice:yes_choice_missing']);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, partners: { field: 'partners' } } }), [
+        'form_connection.purposes.partners.yes_choice:yes_choice_missing',
+      ]);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, partners: { field: 'partners', yes_choice: 'Sure' } } }), [
+        'form_connection.purposes.partners.yes_choice:yes_choice_missing',
+      ]);
       const noChoices = fields.map((f) => (f.id === 'f_partners' ? { id: f.id, ref: f.ref, type: f.type } : f));
       assert.deepEqual(await refused({ fields: noChoices }), ['form_connection.purposes.partners.yes_choice:yes_choice_missing']);
     });
 
     it('accepts the yes choice by label, ref or id', async () => {
-      for (const yes of ['Yes please', 'yes', 'c_yes']) await connect({ purposes: { ...mapping.purposes, partners: { field: 'partners', yes_choice: yes } } });
+      for (const yes of ['Yes please', 'yes', 'c_yes'])
+        await connect({ purposes: { ...mapping.purposes, partners: { field: 'partners', yes_choice: yes } } });
     });
 
     it('a purpose the flow does not have, a consent purpose left unmapped, a notice-only purpose bound', async () => {
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, lottery: { field: 'newsletter' } } }), ['form_connection.purposes.lottery:unknown_purpose']);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, lottery: { field: 'newsletter' } } }), [
+        'form_connection.purposes.lottery:unknown_purpose',
+      ]);
       const { partners: _p, ...withoutPartners } = mapping.purposes;
       assert.deepEqual(await refused({ purposes: withoutPartners }), ['form_connection.purposes.partners:purpose_missing']);
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, service: { field: 'terms' } } }), ['form_connection.purposes.service:notice_only_purpose']);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, service: { field: 'terms' } } }), [
+        'form_connection.purposes.service:notice_only_purpose',
+      ]);
     });
 
     it('a field the form does not have, an email from a field that is no email field, duplicate field ids', async () => {
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'nope' } } }), ['form_connection.purposes.newsletter.field:unknown_field']);
-      assert.deepEqual(await refused({ subject: { email: { field: 'comment' } } }), ['form_connection.subject.email.field:field_cannot_carry_email']);
-      assert.deepEqual(await refused({ fields: [...fields, fields[0]] }), ['form_connection.fields.8.id:duplicate_field', 'form_connection.fields.8.ref:duplicate_field']);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'nope' } } }), [
+        'form_connection.purposes.newsletter.field:unknown_field',
+      ]);
+      assert.deepEqual(await refused({ subject: { email: { field: 'comment' } } }), [
+        'form_connection.subject.email.field:field_cannot_carry_email',
+      ]);
+      assert.deepEqual(await refused({ fields: [...fields, fields[0]] }), [
+        'form_connection.fields.8.id:duplicate_field',
+        'form_connection.fields.8.ref:duplicate_field',
+      ]);
     });
 
     it('a yes choice on a yes/no field', async () => {
-      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'newsletter', yes_choice: 'Yes' } } }), ['form_connection.purposes.newsletter.yes_choice:yes_choice_not_applicable']);
+      assert.deepEqual(await refused({ purposes: { ...mapping.purposes, newsletter: { field: 'newsletter', yes_choice: 'Yes' } } }), [
+        'form_connection.purposes.newsletter.yes_choice:yes_choice_not_applicable',
+      ]);
     });
 
     it('names every problem at once', async () => {
-      const errors = await refused({ purposes: { newsletter: { field: 'terms' }, partners: { field: 'rating' }, analytics: { field: 'partners' } } });
+      const errors = await refused({
+        purposes: { newsletter: { field: 'terms' }, partners: { field: 'rating' }, analytics: { field: 'partners' } },
+      });
       assert.deepEqual(errors, [
         'form_connection.purposes.newsletter.field:consent_field_required',
         'form_connection.purposes.partners.field:field_cannot_carry_decision',
@@ -186,9 +250,15 @@ describe('form platform connections', () => {
     });
 
     it('refuses malformed field definitions as validation errors', async () => {
-      const res = await server.api(base(), { method: 'POST', json: { form_connection: { ...mapping, flow_id: flowId, fields: [{ id: 'x', type: 'hologram' }] } } });
+      const res = await server.api(base(), {
+        method: 'POST',
+        json: { form_connection: { ...mapping, flow_id: flowId, fields: [{ id: 'x', type: 'hologram' }] } },
+      });
       await expectError(res, 422, 'validation_failed');
-      const both = await server.api(base(), { method: 'POST', json: { form_connection: { ...mapping, flow_id: flowId, subject: { email: { field: 'email', hidden: 'e' } } } } });
+      const both = await server.api(base(), {
+        method: 'POST',
+        json: { form_connection: { ...mapping, flow_id: flowId, subject: { email: { field: 'email', hidden: 'e' } } } },
+      });
       await expectError(both, 422, 'validation_failed');
     });
   });
@@ -200,20 +270,33 @@ describe('form platform connections', () => {
     });
 
     it('records a signed submission (channel form_platform_webhook) with each answer read through the mapping', async () => {
-      const res = await deliver(connection, submission('tok-1', [answer.email('Ada@Example.com'), answer.news(true), answer.partners('No thanks'), answer.analytics(false)]));
+      const res = await deliver(
+        connection,
+        submission('tok-1', [answer.email('Ada@Example.com'), answer.news(true), answer.partners('No thanks'), answer.analytics(false)]),
+      );
       const json = (await res.json()) as { status: string; record_id: string };
       assert.equal(res.status, 200, JSON.stringify(json));
       assert.equal(json.status, 'recorded');
       const record = (await (await server.api(`/api/v1/consent_records/${json.record_id}`)).json()) as {
-        consent_record: { channel: string; captured_at: string; subject: { email: string; external_id: string | null }; purposes: { key: string; outcome: string }[] };
+        consent_record: {
+          channel: string;
+          captured_at: string;
+          subject: { email: string; external_id: string | null };
+          purposes: { key: string; outcome: string }[];
+        };
       };
       assert.equal(record.consent_record.channel, 'form_platform_webhook');
       assert.deepEqual(record.consent_record.subject, { email: 'ada@example.com', external_id: 'cust-7' });
       assert.equal(record.consent_record.captured_at, '2026-01-10T10:01:00.000Z');
       assert.deepEqual(Object.fromEntries(record.consent_record.purposes.map((p) => [p.key, p.outcome])), {
-        newsletter: 'granted', partners: 'declined', analytics: 'objected', service: 'noticed',
+        newsletter: 'granted',
+        partners: 'declined',
+        analytics: 'objected',
+        service: 'noticed',
       });
-      const receipt = JSON.parse(server.context.db.prepare('SELECT receipt FROM consent_records WHERE id = ?').pluck().get(json.record_id) as string) as { extensions: Record<string, unknown> };
+      const receipt = JSON.parse(
+        server.context.db.prepare('SELECT receipt FROM consent_records WHERE id = ?').pluck().get(json.record_id) as string,
+      ) as { extensions: Record<string, unknown> };
       assert.equal(receipt.extensions.collection_channel, 'form_platform_webhook');
       assert.equal(receipt.extensions.collection_platform, 'typeform');
     });
@@ -221,19 +304,36 @@ describe('form platform connections', () => {
     it('reads the yes choice, an unanswered consent question as a decline and an unanswered objection as none', async () => {
       const res = await deliver(connection, submission('tok-2', [answer.email('bo@example.com'), answer.partners('Yes please')]));
       const { record_id } = (await res.json()) as { record_id: string };
-      const purposes = JSON.parse(server.context.db.prepare('SELECT purposes FROM consent_records WHERE id = ?').pluck().get(record_id) as string) as { key: string; outcome: string }[];
-      assert.deepEqual(Object.fromEntries(purposes.map((p) => [p.key, p.outcome])), { newsletter: 'declined', partners: 'granted', analytics: 'noticed', service: 'noticed' });
+      const purposes = JSON.parse(
+        server.context.db.prepare('SELECT purposes FROM consent_records WHERE id = ?').pluck().get(record_id) as string,
+      ) as { key: string; outcome: string }[];
+      assert.deepEqual(Object.fromEntries(purposes.map((p) => [p.key, p.outcome])), {
+        newsletter: 'declined',
+        partners: 'granted',
+        analytics: 'noticed',
+        service: 'noticed',
+      });
     });
 
     it('takes a multiple-selection answer (choices)', async () => {
       const multi = await connect({
         fields: fields.map((f) => (f.id === 'f_partners' ? { ...f, allow_multiple_selection: true } : f)),
       });
-      const res = await deliver(multi, submission('tok-m', [answer.email('m@example.com'), {
-        type: 'choices', choices: { labels: ['Yes please'], refs: ['yes'] }, field: { id: 'f_partners', type: 'multiple_choice', ref: 'partners' },
-      }]));
+      const res = await deliver(
+        multi,
+        submission('tok-m', [
+          answer.email('m@example.com'),
+          {
+            type: 'choices',
+            choices: { labels: ['Yes please'], refs: ['yes'] },
+            field: { id: 'f_partners', type: 'multiple_choice', ref: 'partners' },
+          },
+        ]),
+      );
       const { record_id } = (await res.json()) as { record_id: string };
-      const purposes = JSON.parse(server.context.db.prepare('SELECT purposes FROM consent_records WHERE id = ?').pluck().get(record_id) as string) as { key: string; outcome: string }[];
+      const purposes = JSON.parse(
+        server.context.db.prepare('SELECT purposes FROM consent_records WHERE id = ?').pluck().get(record_id) as string,
+      ) as { key: string; outcome: string }[];
       assert.equal(purposes.find((p) => p.key === 'partners')?.outcome, 'granted');
     });
 
@@ -270,25 +370,45 @@ describe('form platform connections', () => {
       assert.notEqual(form_connection.secret, rotating.secret);
       assert.ok(form_connection.previous_secret_expires_at);
       assert.equal((await deliver(rotating, submission('rot-1', [answer.email('o@example.com')]))).status, 200, 'old secret, same day');
-      assert.equal((await deliver({ id: rotating.id, secret: form_connection.secret }, submission('rot-2', [answer.email('n@example.com')]))).status, 200);
+      assert.equal(
+        (await deliver({ id: rotating.id, secret: form_connection.secret }, submission('rot-2', [answer.email('n@example.com')]))).status,
+        200,
+      );
       server.advance(24 * 3600 - 30);
-      assert.equal((await deliver(rotating, submission('rot-3', [answer.email('o@example.com')]))).status, 200, 'old secret, just within the day');
+      assert.equal(
+        (await deliver(rotating, submission('rot-3', [answer.email('o@example.com')]))).status,
+        200,
+        'old secret, just within the day',
+      );
       server.advance(31);
       await expectError(await deliver(rotating, submission('rot-4', [answer.email('o@example.com')])), 401, 'invalid_signature');
-      assert.equal((await deliver({ id: rotating.id, secret: form_connection.secret }, submission('rot-5', [answer.email('n@example.com')]))).status, 200);
+      assert.equal(
+        (await deliver({ id: rotating.id, secret: form_connection.secret }, submission('rot-5', [answer.email('n@example.com')]))).status,
+        200,
+      );
       const read = (await (await server.api(`${base()}/${rotating.id}`)).json()) as { form_connection: FormConnection };
       assert.equal(read.form_connection.previous_secret_expires_at, null);
     });
 
-    it('refuses a submission without the person\'s email (422) and logs it for the owner', async () => {
+    it("refuses a submission without the person's email (422) and logs it for the owner", async () => {
       await expectError(await deliver(connection, submission('tok-noemail', [answer.news(true)])), 422, 'subject_email_missing');
-      const activity = (await (await server.api(`/api/v1/applications/${server.sandbox.application_id}/activity?type=form_connection.submission_refused`)).json()) as { activity_events: { data: Record<string, unknown> }[] };
+      const activity = (await (
+        await server.api(`/api/v1/applications/${server.sandbox.application_id}/activity?type=form_connection.submission_refused`)
+      ).json()) as { activity_events: { data: Record<string, unknown> }[] };
       assert.ok(activity.activity_events.some((e) => e.data.connection_id === connection.id && e.data.code === 'subject_email_missing'));
     });
 
     it('refuses another form (422 form_mismatch) and another event type', async () => {
-      await expectError(await deliver(connection, submission('tok-f', [answer.email('f@example.com')], { form_id: 'OTHER' })), 422, 'form_mismatch');
-      await expectError(await deliver(connection, { ...submission('tok-e', []), event_type: 'form_deleted' }), 422, 'unsupported_event_type');
+      await expectError(
+        await deliver(connection, submission('tok-f', [answer.email('f@example.com')], { form_id: 'OTHER' })),
+        422,
+        'form_mismatch',
+      );
+      await expectError(
+        await deliver(connection, { ...submission('tok-e', []), event_type: 'form_deleted' }),
+        422,
+        'unsupported_event_type',
+      );
     });
 
     it('refuses an answer whose field changed type since the mapping (422 mapping_outdated)', async () => {
@@ -303,11 +423,13 @@ describe('form platform connections', () => {
     });
 
     it('takes a submission dated in the future as received now', async () => {
-      const res = await deliver(connection, submission('tok-future', [answer.email('t@example.com')], { submitted_at: '2999-01-01T00:00:00Z' }));
+      const res = await deliver(
+        connection,
+        submission('tok-future', [answer.email('t@example.com')], { submitted_at: '2999-01-01T00:00:00Z' }),
+      );
       const { record_id } = (await res.json()) as { record_id: string };
       const capturedAt = server.context.db.prepare('SELECT captured_at FROM consent_records WHERE id = ?').pluck().get(record_id) as string;
       assert.ok(Date.parse(capturedAt) <= server.context.clock.now());
     });
   });
-
 });

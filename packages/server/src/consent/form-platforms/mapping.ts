@@ -61,13 +61,23 @@ export function checkMapping(config: Pick<FlowConfig, 'purposes'>, mapping: Form
   if (email.field !== undefined) {
     const field = fieldOf(mapping.fields, email.field);
     if (!field) at('subject.email.field', 'unknown_field', `No field "${email.field}" in the form.`);
-    else if (field.type !== 'email') at('subject.email.field', 'field_cannot_carry_email', `Field "${email.field}" is ${field.type}; the person's email needs an email field (or a hidden field).`);
+    else if (field.type !== 'email')
+      at(
+        'subject.email.field',
+        'field_cannot_carry_email',
+        `Field "${email.field}" is ${field.type}; the person's email needs an email field (or a hidden field).`,
+      );
   }
   const externalId = mapping.subject.external_id;
   if (externalId?.field !== undefined) {
     const field = fieldOf(mapping.fields, externalId.field);
     if (!field) at('subject.external_id.field', 'unknown_field', `No field "${externalId.field}" in the form.`);
-    else if (!ID_FIELD_TYPES.includes(field.type)) at('subject.external_id.field', 'field_cannot_carry_external_id', `Field "${externalId.field}" is ${field.type}; it cannot carry an id.`);
+    else if (!ID_FIELD_TYPES.includes(field.type))
+      at(
+        'subject.external_id.field',
+        'field_cannot_carry_external_id',
+        `Field "${externalId.field}" is ${field.type}; it cannot carry an id.`,
+      );
   }
 
   const purposes = new Map(config.purposes.map((p) => [p.key, p]));
@@ -79,7 +89,11 @@ export function checkMapping(config: Pick<FlowConfig, 'purposes'>, mapping: Form
       continue;
     }
     if (!takesDecision(purpose)) {
-      at(path, 'notice_only_purpose', `Purpose "${key}" (${purpose.basis}) is notice-only: it takes no decision, so no field can carry one.`);
+      at(
+        path,
+        'notice_only_purpose',
+        `Purpose "${key}" (${purpose.basis}) is notice-only: it takes no decision, so no field can carry one.`,
+      );
       continue;
     }
     const field = fieldOf(mapping.fields, binding.field);
@@ -90,14 +104,26 @@ export function checkMapping(config: Pick<FlowConfig, 'purposes'>, mapping: Form
     const isBoolean = BOOLEAN_FIELD_TYPES.includes(field.type);
     const isChoiceField = CHOICE_FIELD_TYPES.includes(field.type);
     if (!isBoolean && !isChoiceField) {
-      at(`${path}.field`, 'field_cannot_carry_decision', `Purpose "${key}" is bound to a ${field.type} field, which cannot carry a decision; use yes_no, legal or a choice field.`);
+      at(
+        `${path}.field`,
+        'field_cannot_carry_decision',
+        `Purpose "${key}" is bound to a ${field.type} field, which cannot carry a decision; use yes_no, legal or a choice field.`,
+      );
       continue;
     }
     if (purpose.basis === 'consent' && field.required) {
-      at(`${path}.field`, 'consent_field_required', `Consent purpose "${key}" is bound to a required field; consent must be optional to give.`);
+      at(
+        `${path}.field`,
+        'consent_field_required',
+        `Consent purpose "${key}" is bound to a required field; consent must be optional to give.`,
+      );
     }
     if (isBoolean && binding.yes_choice !== undefined) {
-      at(`${path}.yes_choice`, 'yes_choice_not_applicable', `Field "${binding.field}" is ${field.type}: its yes is the answer true; name no choice.`);
+      at(
+        `${path}.yes_choice`,
+        'yes_choice_not_applicable',
+        `Field "${binding.field}" is ${field.type}: its yes is the answer true; name no choice.`,
+      );
     }
     if (isChoiceField) {
       if (binding.yes_choice === undefined) {
@@ -109,7 +135,11 @@ export function checkMapping(config: Pick<FlowConfig, 'purposes'>, mapping: Form
   }
   for (const purpose of config.purposes) {
     if (purpose.basis === 'consent' && !Object.hasOwn(mapping.purposes, purpose.key)) {
-      at(`purposes.${purpose.key}`, 'purpose_missing', `Consent purpose "${purpose.key}" is not bound to a field; every consent purpose needs a decision.`);
+      at(
+        `purposes.${purpose.key}`,
+        'purpose_missing',
+        `Consent purpose "${purpose.key}" is not bound to a field; every consent purpose needs a decision.`,
+      );
     }
   }
   return errors;

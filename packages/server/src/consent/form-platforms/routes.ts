@@ -102,13 +102,18 @@ async function receive(ctx: ServerContext, c: Context): Promise<FormSubmissionRe
   };
   try {
     const version = getActiveFlowVersion(ctx, row.flow_id);
-    if (!version) throw unprocessable('The connection\'s flow is no longer active.', 'flow_not_active');
-    const reading = readSubmission(version.config, {
-      fields: JSON.parse(row.fields),
-      subject: JSON.parse(row.subject),
-      purposes: JSON.parse(row.purposes),
-    }, response);
-    if (!reading.ok) throw unprocessable(`The submission was refused: ${reading.errors.map((e) => e.message).join(' ')}`, reading.code, reading.errors);
+    if (!version) throw unprocessable("The connection's flow is no longer active.", 'flow_not_active');
+    const reading = readSubmission(
+      version.config,
+      {
+        fields: JSON.parse(row.fields),
+        subject: JSON.parse(row.subject),
+        purposes: JSON.parse(row.purposes),
+      },
+      response,
+    );
+    if (!reading.ok)
+      throw unprocessable(`The submission was refused: ${reading.errors.map((e) => e.message).join(' ')}`, reading.code, reading.errors);
     const submitted = response.submitted_at !== undefined ? Date.parse(response.submitted_at) : NaN;
     const capturedAt = new Date(Number.isFinite(submitted) ? Math.min(submitted, ctx.clock.now()) : ctx.clock.now()).toISOString();
     return transaction(ctx.db, (): FormSubmissionResult => {
@@ -161,48 +166,102 @@ const tag = 'Form platforms';
 
 /** Mounts the form connection routes and the inbound hook. */
 export function formPlatformRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
-  route(app, {
-    method: 'get', path: base, summary: "List an application's form platform connections", tag,
-    permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of connections, oldest first', schema: formConnectionList }, errors: [400, 404],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => c.json(listConnections(ctx, application(ctx, c).id, { limit, cursor })));
+  route(
+    app,
+    {
+      method: 'get',
+      path: base,
+      summary: "List an application's form platform connections",
+      tag,
+      permission: 'read',
+      query: listQuery,
+      response: { status: 200, description: 'A page of connections, oldest first', schema: formConnectionList },
+      errors: [400, 404],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => c.json(listConnections(ctx, application(ctx, c).id, { limit, cursor })),
+  );
 
-  route(app, {
-    method: 'post', path: base, summary: 'Connect a Typeform-compatible form: its fields, the mapping to purposes and email; returns the signing secret once', tag,
-    permission: 'write', body: createFormConnectionRequest,
-    response: { status: 201, description: 'The connection with its signing secret', schema: formConnectionEnvelope }, errors: [404, 422],
-  }, (c, { body }) => connect(ctx, c, body.form_connection));
+  route(
+    app,
+    {
+      method: 'post',
+      path: base,
+      summary: 'Connect a Typeform-compatible form: its fields, the mapping to purposes and email; returns the signing secret once',
+      tag,
+      permission: 'write',
+      body: createFormConnectionRequest,
+      response: { status: 201, description: 'The connection with its signing secret', schema: formConnectionEnvelope },
+      errors: [404, 422],
+    },
+    (c, { body }) => connect(ctx, c, body.form_connection),
+  );
 
-  route(app, {
-    method: 'get', path: `${base}/{connection_id}`, summary: 'Read a form connection', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The connection', schema: formConnectionEnvelope }, errors: [404],
-  }, (c) => c.json({ form_connection: toConnection(ctx, connection(ctx, c)) }));
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${base}/{connection_id}`,
+      summary: 'Read a form connection',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The connection', schema: formConnectionEnvelope },
+      errors: [404],
+    },
+    (c) => c.json({ form_connection: toConnection(ctx, connection(ctx, c)) }),
+  );
 
-  route(app, {
-    method: 'delete', path: `${base}/{connection_id}`, summary: 'Remove a form connection (its records stay)', tag,
-    permission: 'write',
-    response: { status: 204, description: 'Removed' }, errors: [404],
-  }, (c) => {
-    deleteConnection(ctx, connection(ctx, c).id);
-    return c.body(null, 204);
-  });
+  route(
+    app,
+    {
+      method: 'delete',
+      path: `${base}/{connection_id}`,
+      summary: 'Remove a form connection (its records stay)',
+      tag,
+      permission: 'write',
+      response: { status: 204, description: 'Removed' },
+      errors: [404],
+    },
+    (c) => {
+      deleteConnection(ctx, connection(ctx, c).id);
+      return c.body(null, 204);
+    },
+  );
 
-  route(app, {
-    method: 'post', path: `${base}/{connection_id}/rotate_secret`, summary: 'Issue a new signing secret; the previous one still verifies for one day', tag,
-    permission: 'write',
-    response: { status: 200, description: 'The connection with its new signing secret', schema: formConnectionEnvelope }, errors: [404],
-  }, (c) => {
-    const { row, secret } = rotateConnectionSecret(ctx, connection(ctx, c));
-    return c.json({ form_connection: toConnection(ctx, row, secret) });
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: `${base}/{connection_id}/rotate_secret`,
+      summary: 'Issue a new signing secret; the previous one still verifies for one day',
+      tag,
+      permission: 'write',
+      response: { status: 200, description: 'The connection with its new signing secret', schema: formConnectionEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const { row, secret } = rotateConnectionSecret(ctx, connection(ctx, c));
+      return c.json({ form_connection: toConnection(ctx, row, secret) });
+    },
+  );
 
   // No `body`: the signature is over the raw bytes, so `receive` reads and checks the body itself.
-  route(app, {
-    method: 'post', path: '/hooks/forms/{connection_id}',
-    summary: 'Inbound form submission (Typeform webhook), signed with Typeform-Signature: sha256=<base64 HMAC-SHA256 of the raw body>', tag,
-    auth: [], rawBody: typeformWebhook, middleware: [limitBody(SUBMISSION_BODY_LIMIT)],
-    response: { status: 200, description: 'The record made, or found again for a replayed submission token', schema: formSubmissionResult },
-    errors: [400, 401, 404, 413, 422],
-  }, async (c) => c.json(await receive(ctx, c)));
+  route(
+    app,
+    {
+      method: 'post',
+      path: '/hooks/forms/{connection_id}',
+      summary: 'Inbound form submission (Typeform webhook), signed with Typeform-Signature: sha256=<base64 HMAC-SHA256 of the raw body>',
+      tag,
+      auth: [],
+      rawBody: typeformWebhook,
+      middleware: [limitBody(SUBMISSION_BODY_LIMIT)],
+      response: {
+        status: 200,
+        description: 'The record made, or found again for a replayed submission token',
+        schema: formSubmissionResult,
+      },
+      errors: [400, 401, 404, 413, 422],
+    },
+    async (c) => c.json(await receive(ctx, c)),
+  );
 }

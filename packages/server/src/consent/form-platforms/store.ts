@@ -35,7 +35,6 @@ export interface ConnectionRow {
   deleted_at: string | null;
 }
 
-
 const sealers = new WeakMap<ServerContext, Sealer>();
 
 /** The at-rest sealer of signing secrets, loaded once per server. */
@@ -86,10 +85,27 @@ export function insertConnection(
   const id = newId('fcn_', 20);
   const secret = newFormSecret();
   const now = isoNow(ctx.clock);
-  transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO form_connections (id, account_id, application_id, flow_id, platform, name, form_id, fields,
-      subject, purposes, secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(id, input.account_id, input.application_id, input.flow_id, input.platform, input.name, input.form_id,
-      JSON.stringify(input.fields), JSON.stringify(input.subject), JSON.stringify(input.purposes), sealerOf(ctx).seal(secret, id), now, now));
+  transaction(ctx.db, () =>
+    stmt(
+      ctx.db,
+      `INSERT INTO form_connections (id, account_id, application_id, flow_id, platform, name, form_id, fields,
+      subject, purposes, secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      input.account_id,
+      input.application_id,
+      input.flow_id,
+      input.platform,
+      input.name,
+      input.form_id,
+      JSON.stringify(input.fields),
+      JSON.stringify(input.subject),
+      JSON.stringify(input.purposes),
+      sealerOf(ctx).seal(secret, id),
+      now,
+      now,
+    ),
+  );
   return { row: findConnection(ctx, id)!, secret };
 }
 
@@ -106,9 +122,10 @@ export function findApplicationConnection(ctx: ServerContext, applicationId: str
 
 /** A page of the application's live connections, oldest first. */
 export function listConnections(ctx: ServerContext, applicationId: string, page: { limit: number; cursor?: string | undefined }) {
-  const rows = stmt<[string, number, number], ConnectionRow>(ctx.db,
-    'SELECT * FROM form_connections WHERE application_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?')
-    .all(applicationId, decodeCursor(page.cursor), page.limit + 1);
+  const rows = stmt<[string, number, number], ConnectionRow>(
+    ctx.db,
+    'SELECT * FROM form_connections WHERE application_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?',
+  ).all(applicationId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { form_connections: items.map((r) => toConnection(ctx, r)), next_cursor };
 }
@@ -124,8 +141,13 @@ export function rotateConnectionSecret(ctx: ServerContext, row: ConnectionRow): 
   const secret = newFormSecret();
   const now = isoNow(ctx.clock);
   const expires = new Date(ctx.clock.now() + PREVIOUS_SECRET_TTL_SECONDS * 1000).toISOString();
-  transaction(ctx.db, () => stmt(ctx.db, `UPDATE form_connections SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_at = ?,
-      secret_rotated_at = ?, updated_at = ? WHERE id = ?`).run(sealerOf(ctx).seal(secret, row.id), row.secret_enc, expires, now, now, row.id));
+  transaction(ctx.db, () =>
+    stmt(
+      ctx.db,
+      `UPDATE form_connections SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_at = ?,
+      secret_rotated_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(sealerOf(ctx).seal(secret, row.id), row.secret_enc, expires, now, now, row.id),
+  );
   return { row: findConnection(ctx, row.id)!, secret };
 }
 
@@ -141,13 +163,20 @@ export function liveSecrets(ctx: ServerContext, row: ConnectionRow): string[] {
 
 /** The record an earlier delivery of this submission made, if any. */
 export function findSubmission(ctx: ServerContext, connectionId: string, token: string): string | undefined {
-  return stmt<[string, string], { record_id: string }>(ctx.db, 'SELECT record_id FROM form_submissions WHERE connection_id = ? AND response_token = ?')
-    .get(connectionId, token)?.record_id;
+  return stmt<[string, string], { record_id: string }>(
+    ctx.db,
+    'SELECT record_id FROM form_submissions WHERE connection_id = ? AND response_token = ?',
+  ).get(connectionId, token)?.record_id;
 }
 
 /** Remembers an accepted submission. */
 export function insertSubmission(ctx: ServerContext, connectionId: string, token: string, recordId: string): void {
   const now = isoNow(ctx.clock);
-  stmt(ctx.db, 'INSERT INTO form_submissions (connection_id, response_token, record_id, received_at) VALUES (?, ?, ?, ?)').run(connectionId, token, recordId, now);
+  stmt(ctx.db, 'INSERT INTO form_submissions (connection_id, response_token, record_id, received_at) VALUES (?, ?, ?, ?)').run(
+    connectionId,
+    token,
+    recordId,
+    now,
+  );
   stmt(ctx.db, 'UPDATE form_connections SET last_submission_at = ? WHERE id = ?').run(now, connectionId);
 }

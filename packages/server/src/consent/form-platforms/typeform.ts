@@ -39,7 +39,10 @@ export type Reading =
 
 const email = z.email().check(z.maxLength(320));
 
-function answerOf(answers: readonly TypeformAnswer[], field: { id: string; ref?: string | undefined }): [TypeformAnswer, number] | undefined {
+function answerOf(
+  answers: readonly TypeformAnswer[],
+  field: { id: string; ref?: string | undefined },
+): [TypeformAnswer, number] | undefined {
   const i = answers.findIndex((a) => a.field.id === field.id || (field.ref !== undefined && a.field.ref === field.ref));
   return i < 0 ? undefined : [answers[i]!, i];
 }
@@ -58,7 +61,11 @@ function textOf(answer: TypeformAnswer): string | undefined {
  * another type than the mapping declares (the form changed since it was mapped) is refused with
  * `mapping_outdated`; a missing or invalid email with `subject_email_missing`.
  */
-export function readSubmission(config: Pick<FlowConfig, 'purposes'>, mapping: FormMapping, response: TypeformWebhook['form_response']): Reading {
+export function readSubmission(
+  config: Pick<FlowConfig, 'purposes'>,
+  mapping: FormMapping,
+  response: TypeformWebhook['form_response'],
+): Reading {
   const { answers } = response;
   const errors: FieldError[] = [];
   const decisions: Record<string, DecisionEntry> = {};
@@ -77,7 +84,11 @@ export function readSubmission(config: Pick<FlowConfig, 'purposes'>, mapping: Fo
     const [answer, i] = found;
     const path = `form_response.answers.${i}`;
     if (answer.field.type !== field.type) {
-      errors.push({ path: `${path}.field.type`, code: 'mapping_outdated', message: `Field "${binding.field}" is now ${answer.field.type}, mapped as ${field.type}: map the form again.` });
+      errors.push({
+        path: `${path}.field.type`,
+        code: 'mapping_outdated',
+        message: `Field "${binding.field}" is now ${answer.field.type}, mapped as ${field.type}: map the form again.`,
+      });
       continue;
     }
     let yes: boolean | undefined;
@@ -90,7 +101,11 @@ export function readSubmission(config: Pick<FlowConfig, 'purposes'>, mapping: Fo
       yes = [...(answer.choices.labels ?? []), ...(answer.choices.refs ?? []), ...(answer.choices.ids ?? [])].includes(named);
     }
     if (yes === undefined) {
-      errors.push({ path, code: 'answer_type_mismatch', message: `The answer to field "${binding.field}" carries no ${field.type === 'yes_no' || field.type === 'legal' ? 'boolean' : 'choice'}.` });
+      errors.push({
+        path,
+        code: 'answer_type_mismatch',
+        message: `The answer to field "${binding.field}" carries no ${field.type === 'yes_no' || field.type === 'legal' ? 'boolean' : 'choice'}.`,
+      });
       continue;
     }
     decisions[key] = { decision: yes ? 'granted' : 'declined', default_checked: false, mandatory: field.required };
@@ -102,7 +117,11 @@ export function readSubmission(config: Pick<FlowConfig, 'purposes'>, mapping: Fo
     const field = fieldOf(mapping.fields, binding.field!);
     const found = field && answerOf(answers, field);
     if (found && field && found[0].field.type !== field.type) {
-      errors.push({ path: `form_response.answers.${found[1]}.field.type`, code: 'mapping_outdated', message: `The ${what} field is now ${found[0].field.type}, mapped as ${field.type}.` });
+      errors.push({
+        path: `form_response.answers.${found[1]}.field.type`,
+        code: 'mapping_outdated',
+        message: `The ${what} field is now ${found[0].field.type}, mapped as ${field.type}.`,
+      });
       return undefined;
     }
     return found ? textOf(found[0])?.trim() : undefined;
@@ -114,7 +133,13 @@ export function readSubmission(config: Pick<FlowConfig, 'purposes'>, mapping: Fo
     return {
       ok: false,
       code: 'subject_email_missing',
-      errors: [{ path: 'form_response', code: 'subject_email_missing', message: 'The submission carries no valid email for the person in the mapped field.' }],
+      errors: [
+        {
+          path: 'form_response',
+          code: 'subject_email_missing',
+          message: 'The submission carries no valid email for the person in the mapped field.',
+        },
+      ],
     };
   }
   return {

@@ -107,8 +107,20 @@ export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): Au
       ...(input.outcome === 'approved' ? { valid_from: input.decidedAt } : {}),
     },
     event: [
-      { event_time: input.requestedAt, entity_id: controller, event_type: 'regular', event_state: 'approval requested', approval_id: input.approvalId },
-      { event_time: input.decidedAt, entity_id: principal, event_type: 'explicit', event_state: OUTCOME_STATE[input.outcome], approval_id: input.approvalId },
+      {
+        event_time: input.requestedAt,
+        entity_id: controller,
+        event_type: 'regular',
+        event_state: 'approval requested',
+        approval_id: input.approvalId,
+      },
+      {
+        event_time: input.decidedAt,
+        entity_id: principal,
+        event_type: 'explicit',
+        event_state: OUTCOME_STATE[input.outcome],
+        approval_id: input.approvalId,
+      },
     ],
     extensions: {
       delivery_mode: input.deliveryMode,
@@ -128,7 +140,10 @@ export function freezeAuthorizationReceipt(input: AuthorizationReceiptInput): Au
  * one use (`sequence_bounds.max_uses`), until `valid_until`. A denial or counter-proposal enforces nothing, so it
  * lists no bound.
  */
-function freezeEscalationReceipt(input: AuthorizationReceiptInput, escalation: NonNullable<AuthorizationReceiptInput['escalation']>): AuthorizationReceiptRecord {
+function freezeEscalationReceipt(
+  input: AuthorizationReceiptInput,
+  escalation: NonNullable<AuthorizationReceiptInput['escalation']>,
+): AuthorizationReceiptRecord {
   const { action } = escalation;
   const approved = input.outcome === 'approved';
   return {
@@ -139,25 +154,51 @@ function freezeEscalationReceipt(input: AuthorizationReceiptInput, escalation: N
     pii_principal_id: escalation.principal.id,
     party_identification: [
       { party_id: escalation.principal.id, party_name: escalation.principal.name, party_role: 'principal', party_type: 'natural person' },
-      { party_id: escalation.agent.id, party_name: escalation.agent.name, party_role: 'agent', party_type: 'software_agent', provenance: 'declared' },
-      { party_id: input.application.id, party_name: input.application.name, party_role: 'controller', party_type: 'organization', provenance: 'declared' },
+      {
+        party_id: escalation.agent.id,
+        party_name: escalation.agent.name,
+        party_role: 'agent',
+        party_type: 'software_agent',
+        provenance: 'declared',
+      },
+      {
+        party_id: input.application.id,
+        party_name: input.application.name,
+        party_role: 'controller',
+        party_type: 'organization',
+        provenance: 'declared',
+      },
       { party_id: PLATFORM_PARTY_ID, party_name: PLATFORM_PARTY_NAME, party_role: 'processor', party_type: 'organization' },
     ],
     authority: {
       withdrawal_method: input.withdrawalMethod,
-      ...(approved ? {
-        scope_bounds: { scopes: [action.scope] },
-        action_bounds: { actions: [action.action] },
-        ...(action.value !== null ? { value_bounds: { max_per_transaction: action.value, currency: action.currency } } : {}),
-        ...(action.jurisdiction !== null ? { jurisdiction_bounds: { allowed: [action.jurisdiction] } } : {}),
-        sequence_bounds: { max_uses: 1 },
-        valid_from: input.decidedAt,
-        valid_until: escalation.useBy,
-      } : {}),
+      ...(approved
+        ? {
+            scope_bounds: { scopes: [action.scope] },
+            action_bounds: { actions: [action.action] },
+            ...(action.value !== null ? { value_bounds: { max_per_transaction: action.value, currency: action.currency } } : {}),
+            ...(action.jurisdiction !== null ? { jurisdiction_bounds: { allowed: [action.jurisdiction] } } : {}),
+            sequence_bounds: { max_uses: 1 },
+            valid_from: input.decidedAt,
+            valid_until: escalation.useBy,
+          }
+        : {}),
     },
     event: [
-      { event_time: input.requestedAt, entity_id: escalation.agent.id, event_type: 'regular', event_state: 'approval requested', approval_id: input.approvalId },
-      { event_time: input.decidedAt, entity_id: escalation.principal.id, event_type: 'explicit', event_state: OUTCOME_STATE[input.outcome], approval_id: input.approvalId },
+      {
+        event_time: input.requestedAt,
+        entity_id: escalation.agent.id,
+        event_type: 'regular',
+        event_state: 'approval requested',
+        approval_id: input.approvalId,
+      },
+      {
+        event_time: input.decidedAt,
+        entity_id: escalation.principal.id,
+        event_type: 'explicit',
+        event_state: OUTCOME_STATE[input.outcome],
+        approval_id: input.approvalId,
+      },
     ],
     extensions: {
       delivery_mode: input.deliveryMode,

@@ -20,12 +20,12 @@ export const PLATFORM_PARTY_NAME = 'svc reference server';
 /** Human labels of the collection channels (`pii_processing.collection_method`). */
 export const COLLECTION_METHODS: Record<CollectionChannel, string> = {
   hosted: 'Hosted decision page of the service',
-  embedded: 'Decision page of the service embedded in the organisation\'s site',
-  embedded_field: 'Consent field rendered by the service in the organisation\'s form',
-  embedded_field_browser: 'Consent field rendered by the service in the organisation\'s form, committed by the browser',
-  form_capture: 'The organisation\'s own form, captured by the service\'s snippet',
-  form_capture_browser: 'The organisation\'s own form, captured by the service\'s snippet and committed by the browser',
-  form_platform_webhook: 'A hosted form platform\'s signed webhook',
+  embedded: "Decision page of the service embedded in the organisation's site",
+  embedded_field: "Consent field rendered by the service in the organisation's form",
+  embedded_field_browser: "Consent field rendered by the service in the organisation's form, committed by the browser",
+  form_capture: "The organisation's own form, captured by the service's snippet",
+  form_capture_browser: "The organisation's own form, captured by the service's snippet and committed by the browser",
+  form_platform_webhook: "A hosted form platform's signed webhook",
   controller_attested: 'Attested by the organisation through the Record API',
   imported: 'Imported by the organisation from records it kept before',
 };
@@ -98,7 +98,9 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
     pii_processing: {
       language: input.locale,
       jurisdiction: 'unspecified',
-      purposes: input.outcomes.filter(countsAsGranted).map((o) => ({ purpose_id: o.key, purpose: labels.get(o.key) ?? o.key, lawful_basis: o.basis })),
+      purposes: input.outcomes
+        .filter(countsAsGranted)
+        .map((o) => ({ purpose_id: o.key, purpose: labels.get(o.key) ?? o.key, lawful_basis: o.basis })),
       privacy_notice: { reference: noticeReference(flow.id, hash), sha256: hash },
       collection_method: COLLECTION_METHODS[input.channel],
       ...storage,
@@ -159,9 +161,21 @@ export function renderReceipt(
   for (const w of facts.withdrawals) {
     const actor = actorOf(w.event_channel, principal, controller);
     if (w.outcome === 'objected') {
-      appended.push({ event_time: w.withdrawn_at, ...actor, event_state: 'objection recorded', purpose_id: w.purpose_key, event_channel: w.event_channel });
+      appended.push({
+        event_time: w.withdrawn_at,
+        ...actor,
+        event_state: 'objection recorded',
+        purpose_id: w.purpose_key,
+        event_channel: w.event_channel,
+      });
     } else if (w.scoped) {
-      appended.push({ event_time: w.withdrawn_at, ...actor, event_state: 'consent withdrawn', purpose_id: w.purpose_key, event_channel: w.event_channel });
+      appended.push({
+        event_time: w.withdrawn_at,
+        ...actor,
+        event_state: 'consent withdrawn',
+        purpose_id: w.purpose_key,
+        event_channel: w.event_channel,
+      });
     } else {
       const group = `${w.withdrawn_at}|${w.event_channel}`;
       if (unscopedSeen.has(group)) continue;
@@ -170,7 +184,9 @@ export function renderReceipt(
     }
   }
   if (facts.expiresAt && facts.expiresAt <= facts.now) {
-    const withdrawnBefore = new Set(facts.withdrawals.filter((w) => w.outcome === 'revoked' && w.withdrawn_at < facts.expiresAt!).map((w) => w.purpose_key));
+    const withdrawnBefore = new Set(
+      facts.withdrawals.filter((w) => w.outcome === 'revoked' && w.withdrawn_at < facts.expiresAt!).map((w) => w.purpose_key),
+    );
     if (facts.grantedConsentKeys.some((k) => !withdrawnBefore.has(k))) {
       appended.push({ event_time: facts.expiresAt, entity_id: PLATFORM_PARTY_ID, event_type: 'regular', event_state: 'consent expired' });
     }

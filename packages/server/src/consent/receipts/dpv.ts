@@ -23,10 +23,14 @@ const urn = (kind: string, id: string) => `urn:svc:${kind}:${id}`;
 /** A purpose's status after the appended events: withdrawn by the person, revoked by someone else, objected, expired. */
 function purposeStatus(purposeId: string, basis: string, events: readonly ReceiptEvent[], principal: string): string | undefined {
   if (basis === 'legitimate_interest') {
-    return events.some((e) => e.event_state === 'objection recorded' && e.purpose_id === purposeId) ? 'dpv:LegitimateInterestObjected' : 'dpv:LegitimateInterestNotObjected';
+    return events.some((e) => e.event_state === 'objection recorded' && e.purpose_id === purposeId)
+      ? 'dpv:LegitimateInterestObjected'
+      : 'dpv:LegitimateInterestNotObjected';
   }
   if (basis !== 'consent') return undefined;
-  const withdrawal = events.find((e) => e.event_state === 'consent withdrawn' && (e.purpose_id === undefined || e.purpose_id === purposeId));
+  const withdrawal = events.find(
+    (e) => e.event_state === 'consent withdrawn' && (e.purpose_id === undefined || e.purpose_id === purposeId),
+  );
   if (withdrawal) return withdrawal.entity_id === principal ? 'dpv:ConsentWithdrawn' : 'dpv:ConsentRevoked';
   if (events.some((e) => e.event_state === 'consent expired')) return 'dpv:ConsentExpired';
   return 'dpv:ConsentGiven';
@@ -41,7 +45,13 @@ function noticesOf(receipt: ReceiptRecord): Record<string, unknown> {
   const disclosures = receipt.record_type === 'authorization_record' ? [] : (receipt.extensions?.agent_disclosures ?? []);
   const notices: Record<string, unknown>[] = [
     ...(processing?.privacy_notice
-      ? [{ '@id': processing.privacy_notice.reference, '@type': 'dpv:PrivacyNotice', 'dct:identifier': `sha256:${processing.privacy_notice.sha256}` }]
+      ? [
+          {
+            '@id': processing.privacy_notice.reference,
+            '@type': 'dpv:PrivacyNotice',
+            'dct:identifier': `sha256:${processing.privacy_notice.sha256}`,
+          },
+        ]
       : []),
     ...disclosures.map((d) => ({
       '@id': urn('agent', String(d.agent_id)),
@@ -64,7 +74,9 @@ function noticesOf(receipt: ReceiptRecord): Record<string, unknown> {
 export function toDpv(receipt: ReceiptRecord): Record<string, unknown> {
   const processing = receipt.pii_processing;
   if (receipt.record_type === 'authorization_record' && !processing) {
-    throw new DpvNotApplicableError('The dpv flavor describes personal-data processing; this authorization record has none. Use the canonical or signed flavor.');
+    throw new DpvNotApplicableError(
+      'The dpv flavor describes personal-data processing; this authorization record has none. Use the canonical or signed flavor.',
+    );
   }
   const principal = receipt.pii_principal_id ?? receipt.record_id;
   const given = receipt.event.find((e) => e.event_state === 'consent given');
@@ -81,13 +93,19 @@ export function toDpv(receipt: ReceiptRecord): Record<string, unknown> {
       ...(status ? { [p.lawful_basis === 'consent' ? 'dpv:hasConsentStatus' : 'dpv:hasStatus']: status } : {}),
     };
   });
-  const consentStatuses = purposes.map((p) => p['dpv:hasConsentStatus' as keyof typeof p] as string | undefined).filter((s): s is string => s !== undefined);
-  const recordStatus = receipt.record_type === 'authorization_record' || receipt.record_type === 'notice_record'
-    ? undefined
-    : consentStatuses.length === 0 || consentStatuses.includes('dpv:ConsentGiven')
-      ? 'dpv:ConsentGiven'
-      : consentStatuses.includes('dpv:ConsentExpired') ? 'dpv:ConsentExpired'
-        : consentStatuses.every((s) => s === 'dpv:ConsentRevoked') ? 'dpv:ConsentRevoked' : 'dpv:ConsentWithdrawn';
+  const consentStatuses = purposes
+    .map((p) => p['dpv:hasConsentStatus' as keyof typeof p] as string | undefined)
+    .filter((s): s is string => s !== undefined);
+  const recordStatus =
+    receipt.record_type === 'authorization_record' || receipt.record_type === 'notice_record'
+      ? undefined
+      : consentStatuses.length === 0 || consentStatuses.includes('dpv:ConsentGiven')
+        ? 'dpv:ConsentGiven'
+        : consentStatuses.includes('dpv:ConsentExpired')
+          ? 'dpv:ConsentExpired'
+          : consentStatuses.every((s) => s === 'dpv:ConsentRevoked')
+            ? 'dpv:ConsentRevoked'
+            : 'dpv:ConsentWithdrawn';
   return {
     '@context': DPV_CONTEXT,
     '@id': urn('record', receipt.record_id),
@@ -95,13 +113,36 @@ export function toDpv(receipt: ReceiptRecord): Record<string, unknown> {
     'dct:identifier': receipt.record_id,
     'dct:conformsTo': [receipt.conforms_to, receipt.schema_version],
     ...(receipt.extensions?.recorded_at ? { 'dct:created': receipt.extensions.recorded_at } : {}),
-    ...(receipt.pii_principal_id ? { 'dpv:hasDataSubject': { '@id': urn('person', receipt.pii_principal_id), '@type': 'dpv:DataSubject' } } : {}),
-    ...(controller ? { 'dpv:hasDataController': { '@id': urn('party', controller.party_id), '@type': 'dpv:DataController', 'dpv:hasName': controller.party_name } } : {}),
-    ...(processor ? { 'dpv:hasDataProcessor': { '@id': urn('party', processor.party_id), '@type': 'dpv:DataProcessor', 'dpv:hasName': processor.party_name } } : {}),
+    ...(receipt.pii_principal_id
+      ? { 'dpv:hasDataSubject': { '@id': urn('person', receipt.pii_principal_id), '@type': 'dpv:DataSubject' } }
+      : {}),
+    ...(controller
+      ? {
+          'dpv:hasDataController': {
+            '@id': urn('party', controller.party_id),
+            '@type': 'dpv:DataController',
+            'dpv:hasName': controller.party_name,
+          },
+        }
+      : {}),
+    ...(processor
+      ? {
+          'dpv:hasDataProcessor': {
+            '@id': urn('party', processor.party_id),
+            '@type': 'dpv:DataProcessor',
+            'dpv:hasName': processor.party_name,
+          },
+        }
+      : {}),
     ...noticesOf(receipt),
     ...(processing ? { 'dct:language': processing.language } : {}),
     ...(recordStatus ? { 'dpv:hasConsentStatus': recordStatus } : {}),
-    ...(given ? { 'dpv:isIndicatedBy': urn(given.entity_id === principal ? 'person' : 'party', given.entity_id), 'dpv:isIndicatedAtTime': given.event_time } : {}),
+    ...(given
+      ? {
+          'dpv:isIndicatedBy': urn(given.entity_id === principal ? 'person' : 'party', given.entity_id),
+          'dpv:isIndicatedAtTime': given.event_time,
+        }
+      : {}),
     'dpv:hasPurpose': purposes,
   };
 }

@@ -21,7 +21,13 @@ export function noticeDocument(source: NoticeSource) {
     description: source.description ?? null,
     policy_url: source.config.policy_url ?? null,
     purposes: [...source.config.purposes]
-      .map((p) => ({ name: p.key, label: p.label, description: p.description ?? null, mechanism: p.mechanism, required: p.required ?? false }))
+      .map((p) => ({
+        name: p.key,
+        label: p.label,
+        description: p.description ?? null,
+        mechanism: p.mechanism,
+        required: p.required ?? false,
+      }))
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
 }

@@ -37,7 +37,9 @@ export function dpvFlavor(receipt: ReceiptRecord): Record<string, unknown> {
   } catch (err) {
     if (err instanceof DpvNotApplicableError) {
       throw new ApiError(422, err.message, {
-        code: err.code, errors: [{ path: 'flavor', code: err.code, message: 'dpv is not available for this record; use canonical or signed' }], cause: err,
+        code: err.code,
+        errors: [{ path: 'flavor', code: err.code, message: 'dpv is not available for this record; use canonical or signed' }],
+        cause: err,
       });
     }
     throw err;
@@ -48,7 +50,13 @@ export function dpvFlavor(receipt: ReceiptRecord): Record<string, unknown> {
 export const authorizationReceiptEnvelope = z.object({ authorization_receipt: authorizationReceiptRecord });
 
 /** Answers a receipt in `flavor`; the canonical flavor in the envelope `canonical` makes. */
-async function sendReceipt(c: Context<Env>, ctx: ServerContext, receipt: ReceiptRecord, flavor: ReceiptFlavor, canonical: (r: ReceiptRecord) => object) {
+async function sendReceipt(
+  c: Context<Env>,
+  ctx: ServerContext,
+  receipt: ReceiptRecord,
+  flavor: ReceiptFlavor,
+  canonical: (r: ReceiptRecord) => object,
+) {
   if (flavor === 'signed') return c.json(await signReceipt(ctx, receipt));
   if (flavor === 'dpv') return c.body(JSON.stringify(dpvFlavor(receipt)), 200, { 'Content-Type': 'application/ld+json' });
   return c.json(canonical(receipt));
@@ -60,45 +68,72 @@ const anyFlavor = (canonical: z.ZodMiniType) => z.union([canonical, signedReceip
 /** Mounts the receipt routes. */
 export function receiptRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   // Every record kind: the receipt id is the record id, whichever kind the record is.
-  route(app, {
-    method: 'get', path: '/api/v1/consent_receipts/{id}', summary: 'A record\'s receipt (consent record, or the authorization record of an approval): canonical ({consent_receipt}), dpv (JSON-LD) or signed ({receipt, signature})', tag,
-    permission: 'read', query: receiptQuery,
-    response: {
-      status: 200,
-      description: 'canonical: {consent_receipt} (record_type consent_record or authorization_record); signed: {receipt, signature}; dpv: a JSON-LD document (application/ld+json). dpv of an authorization record without personal-data processing is 422 `dpv_not_applicable`.',
-      schema: anyFlavor(consentReceiptEnvelope),
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/consent_receipts/{id}',
+      summary:
+        "A record's receipt (consent record, or the authorization record of an approval): canonical ({consent_receipt}), dpv (JSON-LD) or signed ({receipt, signature})",
+      tag,
+      permission: 'read',
+      query: receiptQuery,
+      response: {
+        status: 200,
+        description:
+          'canonical: {consent_receipt} (record_type consent_record or authorization_record); signed: {receipt, signature}; dpv: a JSON-LD document (application/ld+json). dpv of an authorization record without personal-data processing is 422 `dpv_not_applicable`.',
+        schema: anyFlavor(consentReceiptEnvelope),
+      },
+      errors: [400, 404, 422],
     },
-    errors: [400, 404, 422],
-  }, async (c, { query: { flavor = 'canonical' } }) => {
-    const accountId = c.get('principal').accountId;
-    const id = c.req.param('id')!;
-    const receipt = readReceipt(ctx, accountId, id) ?? readAuthorizationReceipt(ctx, accountId, id) ?? readNoticeReceipt(ctx, accountId, id);
-    if (!receipt) throw notFound('No such record.');
-    return sendReceipt(c, ctx, receipt, flavor, (r) => ({ consent_receipt: r }));
-  });
+    async (c, { query: { flavor = 'canonical' } }) => {
+      const accountId = c.get('principal').accountId;
+      const id = c.req.param('id')!;
+      const receipt =
+        readReceipt(ctx, accountId, id) ?? readAuthorizationReceipt(ctx, accountId, id) ?? readNoticeReceipt(ctx, accountId, id);
+      if (!receipt) throw notFound('No such record.');
+      return sendReceipt(c, ctx, receipt, flavor, (r) => ({ consent_receipt: r }));
+    },
+  );
 
   // The spec's authorization receipt path (its `audit:verify` scope is the `read` permission here).
-  route(app, {
-    method: 'get', path: '/api/v1/authorization_receipts/{id}', summary: 'An authorization record\'s receipt: canonical ({authorization_receipt}), dpv (JSON-LD) or signed ({receipt, signature})', tag,
-    permission: 'audit:verify', query: receiptQuery,
-    response: {
-      status: 200,
-      description: 'canonical: {authorization_receipt}; signed: {receipt, signature}; dpv: refused with 422 `dpv_not_applicable` when the record has no personal-data processing (Errors rule 11). A consent record\'s id is 404.',
-      schema: anyFlavor(authorizationReceiptEnvelope),
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/authorization_receipts/{id}',
+      summary: "An authorization record's receipt: canonical ({authorization_receipt}), dpv (JSON-LD) or signed ({receipt, signature})",
+      tag,
+      permission: 'audit:verify',
+      query: receiptQuery,
+      response: {
+        status: 200,
+        description:
+          "canonical: {authorization_receipt}; signed: {receipt, signature}; dpv: refused with 422 `dpv_not_applicable` when the record has no personal-data processing (Errors rule 11). A consent record's id is 404.",
+        schema: anyFlavor(authorizationReceiptEnvelope),
+      },
+      errors: [400, 404, 422],
     },
-    errors: [400, 404, 422],
-  }, async (c, { query: { flavor = 'canonical' } }) => {
-    const receipt = readAuthorizationReceipt(ctx, c.get('principal').accountId, c.req.param('id')!);
-    if (!receipt) throw notFound('No such authorization record (consent receipts are at /api/v1/consent_receipts/{id}).');
-    return sendReceipt(c, ctx, receipt, flavor, (r) => ({ authorization_receipt: r }));
-  });
+    async (c, { query: { flavor = 'canonical' } }) => {
+      const receipt = readAuthorizationReceipt(ctx, c.get('principal').accountId, c.req.param('id')!);
+      if (!receipt) throw notFound('No such authorization record (consent receipts are at /api/v1/consent_receipts/{id}).');
+      return sendReceipt(c, ctx, receipt, flavor, (r) => ({ authorization_receipt: r }));
+    },
+  );
 
-  route(app, {
-    method: 'get', path: '/schemas/receipt/v2/record.json', summary: 'The JSON Schema of consent receipt v2', tag,
-    response: { status: 200, description: 'application/schema+json' },
-  }, (c) => {
-    c.header('Cache-Control', 'public, max-age=3600');
-    c.header('Access-Control-Allow-Origin', '*');
-    return c.body(receiptSchemaText(), 200, { 'Content-Type': 'application/schema+json' });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/schemas/receipt/v2/record.json',
+      summary: 'The JSON Schema of consent receipt v2',
+      tag,
+      response: { status: 200, description: 'application/schema+json' },
+    },
+    (c) => {
+      c.header('Cache-Control', 'public, max-age=3600');
+      c.header('Access-Control-Allow-Origin', '*');
+      return c.body(receiptSchemaText(), 200, { 'Content-Type': 'application/schema+json' });
+    },
+  );
 }

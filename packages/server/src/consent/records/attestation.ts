@@ -47,16 +47,28 @@ export function evaluateDecisions(config: Pick<FlowConfig, 'purposes'>, decision
       if (!entry) {
         refusals.push({ purpose: purpose.key, code: 'purpose_missing', message: `Consent purpose "${purpose.key}" needs a decision.` });
       } else if (entry.default_checked) {
-        refusals.push({ purpose: purpose.key, code: 'default_checked', message: `Consent purpose "${purpose.key}" was shown ticked by default; consent must be an active choice.` });
+        refusals.push({
+          purpose: purpose.key,
+          code: 'default_checked',
+          message: `Consent purpose "${purpose.key}" was shown ticked by default; consent must be an active choice.`,
+        });
       } else if (entry.mandatory) {
-        refusals.push({ purpose: purpose.key, code: 'mandatory', message: `Consent purpose "${purpose.key}" was required to submit; consent must be optional.` });
+        refusals.push({
+          purpose: purpose.key,
+          code: 'mandatory',
+          message: `Consent purpose "${purpose.key}" was required to submit; consent must be optional.`,
+        });
       } else {
         outcomes.push({ key: purpose.key, outcome: entry.decision, basis: purpose.basis });
       }
     } else if (hasRightToObject(purpose)) {
       outcomes.push({ key: purpose.key, outcome: entry?.decision === 'declined' ? 'objected' : 'noticed', basis: purpose.basis });
     } else if (entry?.decision === 'declined') {
-      refusals.push({ purpose: purpose.key, code: 'notice_only_purpose', message: `Purpose "${purpose.key}" (${purpose.basis}) is notice-only; it cannot be declined.` });
+      refusals.push({
+        purpose: purpose.key,
+        code: 'notice_only_purpose',
+        message: `Purpose "${purpose.key}" (${purpose.basis}) is notice-only; it cannot be declined.`,
+      });
     } else {
       outcomes.push({ key: purpose.key, outcome: 'noticed', basis: purpose.basis });
     }
@@ -124,7 +136,7 @@ export function personalDataPaths(value: unknown, path = 'client_facts'): { path
       const inKey = personalDataPaths(k, `${path}.${k}`);
       if (inKey.length) return inKey;
       if (PERSONAL_KEYS.test(k) && v !== null && v !== '' && v !== false) {
-        return [{ path: `${path}.${k}`, kind: /mail/i.test(k) ? 'email' as const : 'phone' as const }];
+        return [{ path: `${path}.${k}`, kind: /mail/i.test(k) ? ('email' as const) : ('phone' as const) }];
       }
       return personalDataPaths(v, `${path}.${k}`);
     });

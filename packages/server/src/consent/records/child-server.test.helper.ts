@@ -6,7 +6,9 @@ import { startServer } from '../../server.js';
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: child-server.test.helper.ts <dataDir>');
 const server = await startServer({ port: 0, dataDir, clock: true });
-process.stdout.write(`${JSON.stringify({ url: server.url, api_token: server.sandbox.api_token, application_id: server.sandbox.application_id })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ url: server.url, api_token: server.sandbox.api_token, application_id: server.sandbox.application_id })}\n`,
+);
 process.on('SIGTERM', () => {
   void server.close().then(() => process.exit(0));
 });

@@ -22,8 +22,15 @@ export function refusePersonalData(clientFacts: Record<string, unknown> | undefi
   if (clientFacts === undefined) return;
   const found = personalDataPaths(clientFacts);
   if (found.length) {
-    throw unprocessable('client_facts must not hold personal data (an email address or a phone number).', 'personal_data',
-      found.map((f) => ({ path: f.path, code: 'personal_data', message: `looks like ${f.kind === 'email' ? 'an email address' : 'a phone number'}` })));
+    throw unprocessable(
+      'client_facts must not hold personal data (an email address or a phone number).',
+      'personal_data',
+      found.map((f) => ({
+        path: f.path,
+        code: 'personal_data',
+        message: `looks like ${f.kind === 'email' ? 'an email address' : 'a phone number'}`,
+      })),
+    );
   }
 }
 
@@ -70,8 +77,10 @@ export function evaluateInput(ctx: ServerContext, input: ConsentRecordInput, res
   const print = fingerprint(input);
 
   if (input.idempotencyKey !== undefined) {
-    const earlier = stmt<[string, string], RecordRow>(ctx.db, 'SELECT * FROM consent_records WHERE application_id = ? AND idempotency_key = ?')
-      .get(applicationId, input.idempotencyKey);
+    const earlier = stmt<[string, string], RecordRow>(
+      ctx.db,
+      'SELECT * FROM consent_records WHERE application_id = ? AND idempotency_key = ?',
+    ).get(applicationId, input.idempotencyKey);
     if (earlier && earlier.request_fingerprint !== print) {
       return refuseField('idempotency_key', 'idempotency_key_reused', 'idempotency_key was used for a different record.');
     }
@@ -81,7 +90,11 @@ export function evaluateInput(ctx: ServerContext, input: ConsentRecordInput, res
   // A person's records live only in their home cell: the subject's country, else the application's.
   const home = input.subject?.country ?? applicationHome(ctx, applicationId);
   if (home !== ctx.country) {
-    return refuseField('subject.country', 'wrong_country', `The subject's records are homed in ${home}; send this record to that country's cell.`);
+    return refuseField(
+      'subject.country',
+      'wrong_country',
+      `The subject's records are homed in ${home}; send this record to that country's cell.`,
+    );
   }
 
   const evaluation = evaluateDecisions(terms.config, input.decisions);

@@ -8,7 +8,12 @@ import type { FlowTermsResolver } from './terms.js';
 import type { ConsentRecordInput, RecordDraft } from './types.js';
 
 /** The frozen receipt of the drafted record. */
-export function freezeRecordReceipt(ctx: ServerContext, input: ConsentRecordInput, draft: RecordDraft, resolver: FlowTermsResolver): ConsentReceiptRecord {
+export function freezeRecordReceipt(
+  ctx: ServerContext,
+  input: ConsentRecordInput,
+  draft: RecordDraft,
+  resolver: FlowTermsResolver,
+): ConsentReceiptRecord {
   const { terms } = draft;
   const application = resolver.application(draft.applicationId);
   return freezeReceipt({

@@ -28,7 +28,9 @@ async function startChild(dataDir: string, env: Record<string, string> = {}): Pr
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const line = await new Promise<string>((resolve, reject) => {
     const lines = createInterface({ input: child.stdout! });
     lines.once('line', resolve);
@@ -58,11 +60,17 @@ describe('an import killed hard in the middle', () => {
     // The doomed server: its import hook kills it after 2500 of 5000 rows, inside the transaction.
     const doomed = await startChild(dataDir, { [KILL_AFTER_ROWS_ENV]: '2500' });
     children.push(doomed);
-    const flowRes = await api(doomed, '/api/v1/flows', { method: 'POST', json: { flow: { pattern: 'standard', title: 'Crash', config: recordFlowConfig } } });
+    const flowRes = await api(doomed, '/api/v1/flows', {
+      method: 'POST',
+      json: { flow: { pattern: 'standard', title: 'Crash', config: recordFlowConfig } },
+    });
     const flowId = ((await flowRes.json()) as { flow: { id: string } }).flow.id;
     assert.equal((await api(doomed, `/api/v1/flows/${flowId}/activate`, { method: 'POST' })).status, 200);
     const rows = importRows(5000, 'crash');
-    await assert.rejects(api(doomed, '/api/v1/consent_records/imports', { method: 'POST', json: { flow_id: flowId, records: rows } }), 'the connection dies with the server');
+    await assert.rejects(
+      api(doomed, '/api/v1/consent_records/imports', { method: 'POST', json: { flow_id: flowId, records: rows } }),
+      'the connection dies with the server',
+    );
     assert.deepEqual(await doomed.exited, { code: null, signal: 'SIGKILL' });
 
     // Restarted on the same data: none of the import's rows, its import marked failed.
@@ -73,7 +81,11 @@ describe('an import killed hard in the middle', () => {
       assert.equal(db.prepare("SELECT count(*) FROM consent_records WHERE channel = 'imported'").pluck().get(), 0);
       assert.equal(db.prepare("SELECT count(*) FROM persons WHERE email LIKE 'crash-%'").pluck().get(), 0);
       assert.equal(db.prepare('SELECT count(*) FROM audit_events').pluck().get(), 0);
-      const imports = db.prepare('SELECT status, error, accepted_count FROM consent_imports').all() as { status: string; error: string; accepted_count: number }[];
+      const imports = db.prepare('SELECT status, error, accepted_count FROM consent_imports').all() as {
+        status: string;
+        error: string;
+        accepted_count: number;
+      }[];
       assert.equal(imports.length, 1);
       assert.equal(imports[0]!.status, 'failed');
       assert.match(imports[0]!.error, /interrupted/);
@@ -81,7 +93,10 @@ describe('an import killed hard in the middle', () => {
     } finally {
       db.close();
     }
-    const status = await api(restarted, `/api/v1/applications/${await applicationOf(restarted)}/consent_status?subject[email]=crash-0@example.com`);
+    const status = await api(
+      restarted,
+      `/api/v1/applications/${await applicationOf(restarted)}/consent_status?subject[email]=crash-0@example.com`,
+    );
     assert.equal(status.status, 404, 'nobody of the import is known');
 
     // The same import again: whole, exactly once; and once more: no duplicates.
@@ -89,7 +104,11 @@ describe('an import killed hard in the middle', () => {
     assert.equal(rerun.status, 201);
     const done = ((await rerun.json()) as { import: ConsentImport }).import;
     assert.deepEqual([done.status, done.accepted_count, done.refused_count], ['completed', 5000, 0]);
-    const again = ((await (await api(restarted, '/api/v1/consent_records/imports', { method: 'POST', json: { flow_id: flowId, records: rows } })).json()) as { import: ConsentImport }).import;
+    const again = (
+      (await (
+        await api(restarted, '/api/v1/consent_records/imports', { method: 'POST', json: { flow_id: flowId, records: rows } })
+      ).json()) as { import: ConsentImport }
+    ).import;
     assert.equal(again.results.filter((r) => r.existing).length, 5000);
     const check = new Database(join(dataDir, 'svc.sqlite'), { readonly: true });
     try {

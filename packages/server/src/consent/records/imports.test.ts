@@ -17,7 +17,8 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
     return { status: res.status, body: (await res.json()) as { import: ConsentImport } & ErrorBody, location: res.headers.get('location') };
   };
   const count = (table: string) => server.context.db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
-  const snapshot = () => ['consent_records', 'persons', 'audit_events', 'consent_withdrawals', 'receipt_emails', 'consent_imports'].map(count);
+  const snapshot = () =>
+    ['consent_records', 'persons', 'audit_events', 'consent_withdrawals', 'receipt_emails', 'consent_imports'].map(count);
 
   before(async () => {
     server = await startTestServer();
@@ -29,9 +30,17 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
   it('accepts or refuses each row by name with code and purpose while the others proceed', async () => {
     const rows = [
       ...importRows(3, 'mixed'),
-      { subject: { email: 'bad1@example.com' }, decisions: { ...grantAll, newsletter: { decision: 'granted', default_checked: true } }, captured_at: '2026-02-01T00:00:00Z' },
+      {
+        subject: { email: 'bad1@example.com' },
+        decisions: { ...grantAll, newsletter: { decision: 'granted', default_checked: true } },
+        captured_at: '2026-02-01T00:00:00Z',
+      },
       { subject: { email: 'bad2@example.com' }, decisions: { newsletter: { decision: 'granted' } }, captured_at: '2026-02-01T00:00:00Z' },
-      { subject: { email: 'bad3@example.com' }, decisions: { ...grantAll, telemarketing: { decision: 'granted' } }, captured_at: '2026-02-01T00:00:00Z' },
+      {
+        subject: { email: 'bad3@example.com' },
+        decisions: { ...grantAll, telemarketing: { decision: 'granted' } },
+        captured_at: '2026-02-01T00:00:00Z',
+      },
       { subject: { email: 'not-an-email' }, decisions: grantAll, captured_at: '2026-02-01T00:00:00Z' },
       { subject: { email: 'nodate@example.com' }, decisions: grantAll },
       { subject: { email: 'future@example.com' }, decisions: grantAll, captured_at: '2099-01-01T00:00:00Z' },
@@ -42,29 +51,42 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
     const imp = body.import;
     assert.match(imp.id, /^imp_/);
     assert.equal(location, `/api/v1/consent_records/imports/${imp.id}`);
-    assert.deepEqual({ status: imp.status, dry_run: imp.dry_run, row_count: imp.row_count, accepted: imp.accepted_count, refused: imp.refused_count, error: imp.error },
-      { status: 'completed', dry_run: false, row_count: 10, accepted: 3, refused: 7, error: null });
+    assert.deepEqual(
+      {
+        status: imp.status,
+        dry_run: imp.dry_run,
+        row_count: imp.row_count,
+        accepted: imp.accepted_count,
+        refused: imp.refused_count,
+        error: imp.error,
+      },
+      { status: 'completed', dry_run: false, row_count: 10, accepted: 3, refused: 7, error: null },
+    );
     assert.deepEqual(imp.allowance, { meter: 'consent_records', state: 'unlimited', remaining: null });
     assert.ok(imp.started_at && imp.finished_at);
-    assert.deepEqual(imp.results.map((r) => [r.index, r.outcome, r.code, r.purpose]), [
-      [0, 'accepted', null, null],
-      [1, 'accepted', null, null],
-      [2, 'accepted', null, null],
-      [3, 'refused', 'default_checked', 'newsletter'],
-      [4, 'refused', 'purpose_missing', 'research'],
-      [5, 'refused', 'unknown_purpose', 'telemarketing'],
-      [6, 'refused', 'invalid_row', null],
-      [7, 'refused', 'invalid_row', null],
-      [8, 'refused', 'captured_in_future', null],
-      [9, 'refused', 'invalid_row', null],
-    ]);
+    assert.deepEqual(
+      imp.results.map((r) => [r.index, r.outcome, r.code, r.purpose]),
+      [
+        [0, 'accepted', null, null],
+        [1, 'accepted', null, null],
+        [2, 'accepted', null, null],
+        [3, 'refused', 'default_checked', 'newsletter'],
+        [4, 'refused', 'purpose_missing', 'research'],
+        [5, 'refused', 'unknown_purpose', 'telemarketing'],
+        [6, 'refused', 'invalid_row', null],
+        [7, 'refused', 'invalid_row', null],
+        [8, 'refused', 'captured_in_future', null],
+        [9, 'refused', 'invalid_row', null],
+      ],
+    );
     assert.equal(imp.results[6]!.errors?.[0]?.path, 'records.6.subject.email');
     assert.equal(imp.results[7]!.errors?.[0]?.path, 'records.7.captured_at');
     assert.equal(imp.results[3]!.errors?.[0]?.path, 'records.3.decisions.newsletter');
     const accepted = imp.results[0]!;
     assert.equal(accepted.captured_at, '2026-01-01T00:00:00.000Z');
     assert.ok(accepted.recorded_at);
-    const record = ((await (await server.api(`/api/v1/consent_records/${accepted.record_id}`)).json()) as { consent_record: ConsentRecord }).consent_record;
+    const record = ((await (await server.api(`/api/v1/consent_records/${accepted.record_id}`)).json()) as { consent_record: ConsentRecord })
+      .consent_record;
     assert.equal(record.channel, 'imported');
     assert.deepEqual(record.subject, { email: 'mixed-0@example.com', external_id: 'mixed-ext-0' });
     // Results stay readable.
@@ -76,8 +98,15 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
   it('gives imported records a receipt that starts at consent given (the platform saw no notice or request)', async () => {
     const { body } = await post({ flow_id: flowId, records: importRows(1, 'receipt') });
     const { body: receipt } = await fetchReceipt(server, body.import.results[0]!.record_id!);
-    const canonical = receipt.consent_receipt as { event: { event_state: string }[]; extensions: Record<string, unknown>; pii_processing: { collection_method: string } };
-    assert.deepEqual(canonical.event.map((e) => e.event_state), ['consent given']);
+    const canonical = receipt.consent_receipt as {
+      event: { event_state: string }[];
+      extensions: Record<string, unknown>;
+      pii_processing: { collection_method: string };
+    };
+    assert.deepEqual(
+      canonical.event.map((e) => e.event_state),
+      ['consent given'],
+    );
     assert.equal(canonical.extensions.collection_channel, 'imported');
     assert.match(canonical.pii_processing.collection_method, /Imported/);
   });
@@ -85,7 +114,11 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
   it('reports a dry run exactly and writes nothing (not even the import)', async () => {
     const before = snapshot();
     events.length = 0;
-    const { status, body } = await post({ flow_id: flowId, dry_run: true, records: [...importRows(4, 'dry'), { subject: { email: 'x@example.com' }, decisions: {}, captured_at: '2026-01-01T00:00:00Z' }] });
+    const { status, body } = await post({
+      flow_id: flowId,
+      dry_run: true,
+      records: [...importRows(4, 'dry'), { subject: { email: 'x@example.com' }, decisions: {}, captured_at: '2026-01-01T00:00:00Z' }],
+    });
     assert.equal(status, 200);
     const imp = body.import;
     assert.deepEqual([imp.dry_run, imp.status, imp.accepted_count, imp.refused_count], [true, 'completed', 4, 1]);
@@ -104,10 +137,15 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
     const second = (await post({ flow_id: flowId, records: rows })).body.import;
     assert.equal(second.accepted_count, 20);
     assert.ok(second.results.every((r) => r.existing === true));
-    assert.deepEqual(second.results.map((r) => r.record_id), first.results.map((r) => r.record_id));
+    assert.deepEqual(
+      second.results.map((r) => r.record_id),
+      first.results.map((r) => r.record_id),
+    );
     assert.equal(count('consent_records'), before);
     // The same key for different content is refused by name.
-    const changed = (await post({ flow_id: flowId, records: [{ ...rows[0]!, decisions: { ...grantAll, newsletter: { decision: 'declined' } } }] })).body.import;
+    const changed = (
+      await post({ flow_id: flowId, records: [{ ...rows[0]!, decisions: { ...grantAll, newsletter: { decision: 'declined' } } }] })
+    ).body.import;
     assert.equal(changed.results[0]!.code, 'idempotency_key_reused');
   });
 
@@ -122,13 +160,21 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
   it('applies later rows over earlier ones for the same person: granted then declined is withdrawn', async () => {
     events.length = 0;
     const person = { email: 'twice@example.com' };
-    const { body } = await post({ flow_id: flowId, records: [
-      { subject: person, decisions: grantAll, captured_at: '2026-03-01T00:00:00Z' },
-      { subject: person, decisions: { ...grantAll, newsletter: { decision: 'declined' } }, captured_at: '2026-04-01T00:00:00Z' },
-    ] });
-    const first = ((await (await server.api(`/api/v1/consent_records/${body.import.results[0]!.record_id}`)).json()) as { consent_record: ConsentRecord }).consent_record;
+    const { body } = await post({
+      flow_id: flowId,
+      records: [
+        { subject: person, decisions: grantAll, captured_at: '2026-03-01T00:00:00Z' },
+        { subject: person, decisions: { ...grantAll, newsletter: { decision: 'declined' } }, captured_at: '2026-04-01T00:00:00Z' },
+      ],
+    });
+    const first = (
+      (await (await server.api(`/api/v1/consent_records/${body.import.results[0]!.record_id}`)).json()) as { consent_record: ConsentRecord }
+    ).consent_record;
     assert.equal(first.purposes.find((p) => p.key === 'newsletter')?.outcome, 'revoked');
-    assert.deepEqual(events.map((e) => e.type), ['consent.granted', 'consent.granted', 'consent.purpose_revoked']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['consent.granted', 'consent.granted', 'consent.purpose_revoked'],
+    );
   });
 
   it('refuses more than 5000 rows with 422 before anything runs', async () => {
@@ -149,7 +195,11 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
     assert.equal(status, 201, JSON.stringify(body).slice(0, 300));
     assert.equal(body.import.accepted_count, 5000);
     assert.ok(Date.now() - started < 60_000);
-    const big = await server.api('/api/v1/consent_records', { method: 'POST', body: JSON.stringify({ flow_id: flowId, pad: 'x'.repeat(1024 * 1024 + 10) }), headers: { 'content-type': 'application/json' } });
+    const big = await server.api('/api/v1/consent_records', {
+      method: 'POST',
+      body: JSON.stringify({ flow_id: flowId, pad: 'x'.repeat(1024 * 1024 + 10) }),
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(big.status, 413);
   });
 
@@ -206,7 +256,11 @@ describe('imports: POST /api/v1/consent_records/imports', () => {
     assert.equal((await post({ flow_id: flowId, records: [] })).status, 422);
     assert.equal((await post({ flow_id: flowId, records: importRows(1, 'x'), extra: true })).status, 422);
     assert.equal((await post({ flow_id: flowId, records: 'rows' })).status, 422);
-    const raw = await server.api('/api/v1/consent_records/imports', { method: 'POST', body: '{"flow_id":', headers: { 'content-type': 'application/json' } });
+    const raw = await server.api('/api/v1/consent_records/imports', {
+      method: 'POST',
+      body: '{"flow_id":',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(raw.status, 400);
     assert.equal((await server.api('/api/v1/consent_records/imports/imp_nope')).status, 404);
   });

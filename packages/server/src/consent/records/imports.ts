@@ -50,11 +50,15 @@ interface ImportRowRecord {
 
 /** The account's import allowance now: unlimited unless the `records.import_allowance` setting (or `SVC_IMPORT_ALLOWANCE`) caps it. */
 export function importAllowance(ctx: ServerContext, accountId: string): ImportAllowance {
-  const setting = stmt<[string], { value: string }>(ctx.db, 'SELECT value FROM settings WHERE key = ?').get(IMPORT_ALLOWANCE_SETTING)?.value
-    ?? process.env.SVC_IMPORT_ALLOWANCE;
+  const setting =
+    stmt<[string], { value: string }>(ctx.db, 'SELECT value FROM settings WHERE key = ?').get(IMPORT_ALLOWANCE_SETTING)?.value ??
+    process.env.SVC_IMPORT_ALLOWANCE;
   const limit = setting !== undefined && /^\d+$/.test(setting) ? Number(setting) : undefined;
   if (limit === undefined) return { meter: 'consent_records', state: 'unlimited', remaining: null };
-  const used = stmt<[string], { n: number }>(ctx.db, "SELECT count(*) AS n FROM consent_records WHERE account_id = ? AND channel = 'imported'").get(accountId)!.n;
+  const used = stmt<[string], { n: number }>(
+    ctx.db,
+    "SELECT count(*) AS n FROM consent_records WHERE account_id = ? AND channel = 'imported'",
+  ).get(accountId)!.n;
   const remaining = Math.max(0, limit - used);
   return { meter: 'consent_records', state: remaining > 0 ? 'available' : 'exhausted', remaining };
 }
@@ -85,8 +89,10 @@ export function getImport(ctx: ServerContext, accountId: string, id: string): Co
 
 /** Marks imports a previous process left `running` (it stopped mid-import; their transaction never committed) as failed. */
 export function recoverInterruptedImports(ctx: ServerContext): number {
-  return stmt(ctx.db, `UPDATE consent_imports SET status = 'failed', finished_at = ?, error = ? WHERE status IN ('pending', 'running')`)
-    .run(isoNow(ctx.clock), 'interrupted: the server stopped during the import; none of its rows were written').changes;
+  return stmt(
+    ctx.db,
+    `UPDATE consent_imports SET status = 'failed', finished_at = ?, error = ? WHERE status IN ('pending', 'running')`,
+  ).run(isoNow(ctx.clock), 'interrupted: the server stopped during the import; none of its rows were written').changes;
 }
 
 class Rollback extends Error {}
@@ -114,19 +120,52 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
   const id = homedId(ctx.country, 'imp_', 20);
   const startedAt = isoNow(ctx.clock);
   const base: ImportRowRecord = {
-    seq: 0, id, account_id: accountId, application_id: applicationId, flow_id: request.flow_id, status: 'running',
-    send_receipts: sendReceipts ? 1 : 0, row_count: request.records.length, accepted_count: 0, refused_count: 0,
-    created_at: startedAt, started_at: startedAt, finished_at: null, error: null, allowance: JSON.stringify(allowance), results: '[]',
+    seq: 0,
+    id,
+    account_id: accountId,
+    application_id: applicationId,
+    flow_id: request.flow_id,
+    status: 'running',
+    send_receipts: sendReceipts ? 1 : 0,
+    row_count: request.records.length,
+    accepted_count: 0,
+    refused_count: 0,
+    created_at: startedAt,
+    started_at: startedAt,
+    finished_at: null,
+    error: null,
+    allowance: JSON.stringify(allowance),
+    results: '[]',
   };
-  const insert = (row: ImportRowRecord) => stmt(ctx.db, `INSERT INTO consent_imports (id, account_id, application_id, flow_id, status, send_receipts,
+  const insert = (row: ImportRowRecord) =>
+    stmt(
+      ctx.db,
+      `INSERT INTO consent_imports (id, account_id, application_id, flow_id, status, send_receipts,
       row_count, accepted_count, refused_count, created_at, started_at, finished_at, error, allowance, results)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(row.id, row.account_id, row.application_id, row.flow_id, row.status, row.send_receipts, row.row_count, row.accepted_count,
-      row.refused_count, row.created_at, row.started_at, row.finished_at, row.error, row.allowance, row.results);
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      row.id,
+      row.account_id,
+      row.application_id,
+      row.flow_id,
+      row.status,
+      row.send_receipts,
+      row.row_count,
+      row.accepted_count,
+      row.refused_count,
+      row.created_at,
+      row.started_at,
+      row.finished_at,
+      row.error,
+      row.allowance,
+      row.results,
+    );
 
   if (!dryRun && allowance.remaining !== null && request.records.length > allowance.remaining) {
     const failed: ImportRowRecord = {
-      ...base, status: 'failed', finished_at: startedAt,
+      ...base,
+      status: 'failed',
+      finished_at: startedAt,
       error: `allowance_exceeded: the import has ${request.records.length} rows and the allowance has ${allowance.remaining} left; nothing was written`,
     };
     insert(failed);
@@ -140,36 +179,62 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
   const work = () => {
     request.records.forEach((raw, index) => {
       const parsed = importRow.safeParse(raw);
-      const capturedAt = typeof (raw as { captured_at?: unknown } | null)?.captured_at === 'string' ? (raw as { captured_at: string }).captured_at : null;
+      const capturedAt =
+        typeof (raw as { captured_at?: unknown } | null)?.captured_at === 'string' ? (raw as { captured_at: string }).captured_at : null;
       if (!parsed.success) {
         const errors = fieldErrors(parsed.error.issues as Parameters<typeof fieldErrors>[0], ['records', index]);
-        results.push({ index, outcome: 'refused', record_id: null, code: 'invalid_row', purpose: null, errors, captured_at: capturedAt, recorded_at: null });
+        results.push({
+          index,
+          outcome: 'refused',
+          record_id: null,
+          code: 'invalid_row',
+          purpose: null,
+          errors,
+          captured_at: capturedAt,
+          recorded_at: null,
+        });
         return;
       }
       const row = parsed.data;
-      const outcome = recordDecisions(ctx, {
-        accountId,
-        flowId: request.flow_id,
-        subject: row.subject,
-        decisions: row.decisions,
-        capturedAt: row.captured_at,
-        channel: 'imported',
-        idempotencyKey: row.idempotency_key,
-        locale: row.locale,
-        noticeHash: row.notice_hash,
-        importId: id,
-      }, resolver, { sendReceipt: sendReceipts, quiet: dryRun });
+      const outcome = recordDecisions(
+        ctx,
+        {
+          accountId,
+          flowId: request.flow_id,
+          subject: row.subject,
+          decisions: row.decisions,
+          capturedAt: row.captured_at,
+          channel: 'imported',
+          idempotencyKey: row.idempotency_key,
+          locale: row.locale,
+          noticeHash: row.notice_hash,
+          importId: id,
+        },
+        resolver,
+        { sendReceipt: sendReceipts, quiet: dryRun },
+      );
       if (outcome.kind === 'refused') {
         const first = outcome.refusals[0];
         results.push({
-          index, outcome: 'refused', record_id: null, code: first?.code ?? 'invalid_row', purpose: first?.purpose ?? null,
-          errors: outcome.errors.map((e) => ({ ...e, path: `records.${index}.${e.path}` })), captured_at: row.captured_at, recorded_at: null,
+          index,
+          outcome: 'refused',
+          record_id: null,
+          code: first?.code ?? 'invalid_row',
+          purpose: first?.purpose ?? null,
+          errors: outcome.errors.map((e) => ({ ...e, path: `records.${index}.${e.path}` })),
+          captured_at: row.captured_at,
+          recorded_at: null,
         });
       } else {
         results.push({
-          index, outcome: 'accepted', record_id: dryRun && outcome.kind === 'created' ? null : outcome.record.id,
+          index,
+          outcome: 'accepted',
+          record_id: dryRun && outcome.kind === 'created' ? null : outcome.record.id,
           ...(outcome.kind === 'existing' ? { existing: true } : {}),
-          code: null, purpose: null, captured_at: outcome.record.captured_at, recorded_at: dryRun && outcome.kind === 'created' ? null : outcome.record.recorded_at,
+          code: null,
+          purpose: null,
+          captured_at: outcome.record.captured_at,
+          recorded_at: dryRun && outcome.kind === 'created' ? null : outcome.record.recorded_at,
         });
       }
       if (!dryRun && index + 1 === killAfter) process.kill(process.pid, 'SIGKILL');
@@ -177,7 +242,10 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
   };
   const accepted = () => results.filter((r) => r.outcome === 'accepted').length;
   const finish = (status: 'completed' | 'failed', error: string | null): ImportRowRecord => ({
-    ...base, status, finished_at: isoNow(ctx.clock), error,
+    ...base,
+    status,
+    finished_at: isoNow(ctx.clock),
+    error,
     accepted_count: status === 'completed' ? accepted() : 0,
     refused_count: status === 'completed' ? results.length - accepted() : 0,
     results: JSON.stringify(status === 'completed' ? results : []),
@@ -200,14 +268,29 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
     done = transaction(ctx.db, () => {
       work();
       const completed = finish('completed', null);
-      stmt(ctx.db, `UPDATE consent_imports SET status = ?, finished_at = ?, error = ?, accepted_count = ?, refused_count = ?, results = ? WHERE id = ?`)
-        .run(completed.status, completed.finished_at, completed.error, completed.accepted_count, completed.refused_count, completed.results, id);
+      stmt(
+        ctx.db,
+        `UPDATE consent_imports SET status = ?, finished_at = ?, error = ?, accepted_count = ?, refused_count = ?, results = ? WHERE id = ?`,
+      ).run(
+        completed.status,
+        completed.finished_at,
+        completed.error,
+        completed.accepted_count,
+        completed.refused_count,
+        completed.results,
+        id,
+      );
       return completed;
     });
   } catch (err) {
     // The transaction rolled back: no row of this import was written.
     done = finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}; none of the rows were written`);
-    stmt(ctx.db, 'UPDATE consent_imports SET status = ?, finished_at = ?, error = ? WHERE id = ?').run(done.status, done.finished_at, done.error, id);
+    stmt(ctx.db, 'UPDATE consent_imports SET status = ?, finished_at = ?, error = ? WHERE id = ?').run(
+      done.status,
+      done.finished_at,
+      done.error,
+      id,
+    );
     if (!ctx.db.open) throw err;
   }
   return { import: toWire(done), stored: true };

@@ -19,17 +19,40 @@ const purposeOutcomes = (outcomes: readonly IssuedOutcome[]) => outcomes.map(({ 
 
 function insertRecord(ctx: ServerContext, input: ConsentRecordInput, draft: RecordDraft, receipt: ConsentReceiptRecord): void {
   const { terms } = draft;
-  const clientFacts = input.clientFacts || input.noticeHashes
-    ? JSON.stringify({ ...(input.clientFacts ?? {}), ...(input.noticeHashes ? { notice_hashes: input.noticeHashes } : {}) })
-    : null;
-  stmt(ctx.db, `INSERT INTO consent_records (id, account_id, application_id, flow_id, flow_version, person_id, external_id, channel, captured_at,
+  const clientFacts =
+    input.clientFacts || input.noticeHashes
+      ? JSON.stringify({ ...(input.clientFacts ?? {}), ...(input.noticeHashes ? { notice_hashes: input.noticeHashes } : {}) })
+      : null;
+  stmt(
+    ctx.db,
+    `INSERT INTO consent_records (id, account_id, application_id, flow_id, flow_version, person_id, external_id, channel, captured_at,
             recorded_at, expires_at, locale, notice_hash, wording_verdict, purposes, idempotency_key, request_fingerprint, import_id,
             supersedes_record_id, suppress_receipt, client_facts, receipt)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(draft.id, terms.account_id, draft.applicationId, input.flowId, terms.version, draft.personId, draft.externalId, input.channel, draft.capturedAt,
-      draft.now, draft.expiresAt, input.locale ?? terms.config.locale, input.noticeHash ?? null, draft.verdict, JSON.stringify(draft.outcomes),
-      input.idempotencyKey ?? null, draft.print, input.importId ?? null, draft.previous?.id ?? null, input.suppressReceipt ? 1 : 0,
-      clientFacts, JSON.stringify(receipt));
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    draft.id,
+    terms.account_id,
+    draft.applicationId,
+    input.flowId,
+    terms.version,
+    draft.personId,
+    draft.externalId,
+    input.channel,
+    draft.capturedAt,
+    draft.now,
+    draft.expiresAt,
+    input.locale ?? terms.config.locale,
+    input.noticeHash ?? null,
+    draft.verdict,
+    JSON.stringify(draft.outcomes),
+    input.idempotencyKey ?? null,
+    draft.print,
+    input.importId ?? null,
+    draft.previous?.id ?? null,
+    input.suppressReceipt ? 1 : 0,
+    clientFacts,
+    JSON.stringify(receipt),
+  );
 }
 
 /** The audit event: `consent.modified` when it changed the previous record's outcomes, else granted or denied. */
@@ -49,7 +72,12 @@ function auditRecorded(ctx: ServerContext, input: ConsentRecordInput, draft: Rec
     ...(draft.anonymous ? { anonymous: true } : {}),
   };
   const decision = previous && changed.length ? 'modified' : isDenial(outcomes) ? 'denied' : 'granted';
-  appendAuditEvent(ctx, { applicationId: draft.applicationId, type: `consent.${decision}`, occurredAt: draft.now, data: { decision, ...evidence } });
+  appendAuditEvent(ctx, {
+    applicationId: draft.applicationId,
+    type: `consent.${decision}`,
+    occurredAt: draft.now,
+    data: { decision, ...evidence },
+  });
 }
 
 /** The domain event webhooks listen to, emitted (or handed to `options.announce`) unless `options.quiet`. */
@@ -79,17 +107,36 @@ function announceRecorded(ctx: ServerContext, input: ConsentRecordInput, draft: 
 }
 
 /** Writes the drafted record and tells the audit trail and the listeners; returns the record's wire shape. */
-export function persistRecord(ctx: ServerContext, input: ConsentRecordInput, draft: RecordDraft, receipt: ConsentReceiptRecord, options: RecordOptions): ConsentRecord {
+export function persistRecord(
+  ctx: ServerContext,
+  input: ConsentRecordInput,
+  draft: RecordDraft,
+  receipt: ConsentReceiptRecord,
+  options: RecordOptions,
+): ConsentRecord {
   insertRecord(ctx, input, draft, receipt);
   // An anonymous principal has no address to send the receipt to.
   if ((options.sendReceipt ?? true) && !input.suppressReceipt && !draft.anonymous) {
-    stmt(ctx.db, "INSERT INTO receipt_emails (record_id, person_id, status, created_at) VALUES (?, ?, 'queued', ?)").run(draft.id, draft.personId, draft.now);
+    stmt(ctx.db, "INSERT INTO receipt_emails (record_id, person_id, status, created_at) VALUES (?, ?, 'queued', ?)").run(
+      draft.id,
+      draft.personId,
+      draft.now,
+    );
   }
   auditRecorded(ctx, input, draft);
   announceRecorded(ctx, input, draft, options);
   return {
-    id: draft.id, status: recordState(draft.outcomes, [], draft.expiresAt, draft.now).status, purposes: purposeOutcomes(draft.outcomes),
-    receipt_id: draft.id, captured_at: draft.capturedAt, recorded_at: draft.now, expires_at: draft.expiresAt, channel: input.channel,
-    flow_id: input.flowId, flow_version: draft.terms.version, subject: { email: draft.email, external_id: draft.externalId }, wording_verdict: draft.verdict,
+    id: draft.id,
+    status: recordState(draft.outcomes, [], draft.expiresAt, draft.now).status,
+    purposes: purposeOutcomes(draft.outcomes),
+    receipt_id: draft.id,
+    captured_at: draft.capturedAt,
+    recorded_at: draft.now,
+    expires_at: draft.expiresAt,
+    channel: input.channel,
+    flow_id: input.flowId,
+    flow_version: draft.terms.version,
+    subject: { email: draft.email, external_id: draft.externalId },
+    wording_verdict: draft.verdict,
   };
 }

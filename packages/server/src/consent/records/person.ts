@@ -13,7 +13,10 @@ export function normaliseEmail(email: string): string {
 /** The person with this email in the account, made on first sight. */
 export function personFor(ctx: ServerContext, accountId: string, email: string, now: string): string {
   const normalised = normaliseEmail(email);
-  const found = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND email = ?').get(accountId, normalised);
+  const found = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND email = ?').get(
+    accountId,
+    normalised,
+  );
   if (found) return found.id;
   const id = homedId(ctx.country, 'prs_', 20);
   stmt(ctx.db, 'INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run(id, accountId, normalised, now);
@@ -26,12 +29,23 @@ export function personFor(ctx: ServerContext, accountId: string, email: string, 
  * has no `@`); `emailOf` answers it as empty.
  */
 function anonymousPrincipal(ctx: ServerContext, accountId: string, recordId: string, now: string): string {
-  stmt(ctx.db, 'INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run(recordId, accountId, `anonymous:${recordId}`, now);
+  stmt(ctx.db, 'INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run(
+    recordId,
+    accountId,
+    `anonymous:${recordId}`,
+    now,
+  );
   return recordId;
 }
 
 /** The subject of record `recordId`: the person its email names (made on first sight), or its anonymous principal. */
-export function subjectOf(ctx: ServerContext, input: Pick<ConsentRecordInput, 'subject'>, accountId: string, recordId: string, now: string): Subject {
+export function subjectOf(
+  ctx: ServerContext,
+  input: Pick<ConsentRecordInput, 'subject'>,
+  accountId: string,
+  recordId: string,
+  now: string,
+): Subject {
   const { subject } = input;
   if (!subject) return { personId: anonymousPrincipal(ctx, accountId, recordId, now), email: '', externalId: null, anonymous: true };
   return {
@@ -51,13 +65,20 @@ export function findPerson(
 ): { id: string; email: string } | undefined {
   let id: string | undefined;
   if (ref.externalId !== undefined) {
-    id = stmt<[string, string], { person_id: string }>(ctx.db,
-      'SELECT person_id FROM consent_records WHERE application_id = ? AND external_id = ? ORDER BY captured_at DESC, seq DESC LIMIT 1')
-      .get(applicationId, ref.externalId)?.person_id;
+    id = stmt<[string, string], { person_id: string }>(
+      ctx.db,
+      'SELECT person_id FROM consent_records WHERE application_id = ? AND external_id = ? ORDER BY captured_at DESC, seq DESC LIMIT 1',
+    ).get(applicationId, ref.externalId)?.person_id;
   } else if (ref.email !== undefined) {
-    id = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND email = ?').get(accountId, normaliseEmail(ref.email))?.id;
+    id = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND email = ?').get(
+      accountId,
+      normaliseEmail(ref.email),
+    )?.id;
   } else if (ref.personId !== undefined) {
-    id = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND id = ?').get(accountId, ref.personId)?.id;
+    id = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND id = ?').get(
+      accountId,
+      ref.personId,
+    )?.id;
   }
   return id === undefined ? undefined : { id, email: emailOf(ctx, id) };
 }

@@ -20,7 +20,9 @@ export function readReceipt(ctx: ServerContext, accountId: string, id: string): 
   return renderReceipt(JSON.parse(row.receipt) as ConsentReceiptRecord, {
     withdrawals: withdrawalsOf(ctx, row.id),
     expiresAt: row.expires_at,
-    grantedConsentKeys: issuedOf(row).filter((o) => o.outcome === 'granted').map((o) => o.key),
+    grantedConsentKeys: issuedOf(row)
+      .filter((o) => o.outcome === 'granted')
+      .map((o) => o.key),
     now: isoNow(ctx.clock),
   });
 }
@@ -41,16 +43,26 @@ export interface StatusRecord {
 
 /** The person's latest record per flow of an application (latest by `captured_at`). */
 export function latestRecordsPerFlow(ctx: ServerContext, applicationId: string, personId: string): StatusRecord[] {
-  const rows = stmt<[string, string], RecordRow>(ctx.db,
-    'SELECT * FROM consent_records WHERE application_id = ? AND person_id = ? ORDER BY captured_at DESC, seq DESC').all(applicationId, personId);
+  const rows = stmt<[string, string], RecordRow>(
+    ctx.db,
+    'SELECT * FROM consent_records WHERE application_id = ? AND person_id = ? ORDER BY captured_at DESC, seq DESC',
+  ).all(applicationId, personId);
   const seen = new Set<string>();
   const latest: StatusRecord[] = [];
   for (const row of rows) {
     if (seen.has(row.flow_id)) continue;
     seen.add(row.flow_id);
     latest.push({
-      id: row.id, flow_id: row.flow_id, flow_version: row.flow_version, person_id: row.person_id, external_id: row.external_id,
-      channel: row.channel, captured_at: row.captured_at, expires_at: row.expires_at, issued: issuedOf(row), withdrawals: withdrawalsOf(ctx, row.id),
+      id: row.id,
+      flow_id: row.flow_id,
+      flow_version: row.flow_version,
+      person_id: row.person_id,
+      external_id: row.external_id,
+      channel: row.channel,
+      captured_at: row.captured_at,
+      expires_at: row.expires_at,
+      issued: issuedOf(row),
+      withdrawals: withdrawalsOf(ctx, row.id),
     });
   }
   return latest;

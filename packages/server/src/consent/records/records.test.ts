@@ -15,7 +15,12 @@ describe('Record API: POST /api/v1/consent_records', () => {
   let emailSeq = 0;
   const events: DomainEvent[] = [];
   const email = () => `person${++emailSeq}@example.com`;
-  const record = (overrides: Record<string, unknown> = {}) => ({ flow_id: flowId, subject: { email: email() }, decisions: grantAll, ...overrides });
+  const record = (overrides: Record<string, unknown> = {}) => ({
+    flow_id: flowId,
+    subject: { email: email() },
+    decisions: grantAll,
+    ...overrides,
+  });
 
   before(async () => {
     server = await startTestServer();
@@ -28,7 +33,13 @@ describe('Record API: POST /api/v1/consent_records', () => {
   });
 
   it('records attested decisions (201) with per-purpose outcomes, channel controller_attested and the consent term', async () => {
-    const { status, body } = await postRecord(server, record({ subject: { email: 'Ada@Example.com', external_id: 'crm-1' }, decisions: { ...grantAll, research: { decision: 'declined' } } }));
+    const { status, body } = await postRecord(
+      server,
+      record({
+        subject: { email: 'Ada@Example.com', external_id: 'crm-1' },
+        decisions: { ...grantAll, research: { decision: 'declined' } },
+      }),
+    );
     assert.equal(status, 201, JSON.stringify(body));
     const r = body.consent_record;
     assert.match(r.id, /^cr_us_[A-Za-z0-9]{20}$/);
@@ -57,21 +68,47 @@ describe('Record API: POST /api/v1/consent_records', () => {
   it('applies the attestation table: legitimate interest ticked is noticed, unticked an objection, default-ticked allowed', async () => {
     const objected = await createRecord(server, record({ decisions: { ...grantAll, analytics: { decision: 'declined' } } }));
     assert.equal(objected.purposes.find((p) => p.key === 'analytics')?.outcome, 'objected');
-    const defaultTicked = await createRecord(server, record({ decisions: { ...grantAll, analytics: { decision: 'granted', default_checked: true } } }));
+    const defaultTicked = await createRecord(
+      server,
+      record({ decisions: { ...grantAll, analytics: { decision: 'granted', default_checked: true } } }),
+    );
     assert.equal(defaultTicked.purposes.find((p) => p.key === 'analytics')?.outcome, 'noticed');
     // Notice-only purposes need no decision, and a ticked terms box (mandatory) is still just noticed.
     const withTerms = await createRecord(server, record({ decisions: { ...grantAll, service: { decision: 'granted', mandatory: true } } }));
     assert.equal(withTerms.purposes.find((p) => p.key === 'service')?.outcome, 'noticed');
     // An unticked consent box is a decline.
-    const unticked = await createRecord(server, record({ decisions: { newsletter: { decision: 'declined', default_checked: false, mandatory: false }, research: { decision: 'declined' } } }));
-    assert.deepEqual(unticked.purposes.filter((p) => p.basis === 'consent').map((p) => p.outcome), ['declined', 'declined']);
+    const unticked = await createRecord(
+      server,
+      record({
+        decisions: { newsletter: { decision: 'declined', default_checked: false, mandatory: false }, research: { decision: 'declined' } },
+      }),
+    );
+    assert.deepEqual(
+      unticked.purposes.filter((p) => p.basis === 'consent').map((p) => p.outcome),
+      ['declined', 'declined'],
+    );
   });
 
   const refusals: [string, Record<string, unknown>, string, string][] = [
-    ['a default-ticked consent purpose', { ...grantAll, newsletter: { decision: 'granted', default_checked: true } }, 'decisions.newsletter', 'default_checked'],
+    [
+      'a default-ticked consent purpose',
+      { ...grantAll, newsletter: { decision: 'granted', default_checked: true } },
+      'decisions.newsletter',
+      'default_checked',
+    ],
     ['a mandatory consent purpose', { ...grantAll, research: { decision: 'granted', mandatory: true } }, 'decisions.research', 'mandatory'],
-    ['a declined default-ticked consent purpose', { ...grantAll, newsletter: { decision: 'declined', default_checked: true } }, 'decisions.newsletter', 'default_checked'],
-    ['a purpose the flow does not resolve', { ...grantAll, marketing_calls: { decision: 'granted' } }, 'decisions.marketing_calls', 'unknown_purpose'],
+    [
+      'a declined default-ticked consent purpose',
+      { ...grantAll, newsletter: { decision: 'declined', default_checked: true } },
+      'decisions.newsletter',
+      'default_checked',
+    ],
+    [
+      'a purpose the flow does not resolve',
+      { ...grantAll, marketing_calls: { decision: 'granted' } },
+      'decisions.marketing_calls',
+      'unknown_purpose',
+    ],
     ['a missing consent purpose', { newsletter: { decision: 'granted' } }, 'decisions.research', 'purpose_missing'],
     ['a declined contract purpose', { ...grantAll, service: { decision: 'declined' } }, 'decisions.service', 'notice_only_purpose'],
   ];
@@ -82,7 +119,10 @@ describe('Record API: POST /api/v1/consent_records', () => {
       assert.equal(status, 422);
       const error = body as unknown as ErrorBody;
       assert.equal(error.code, 'attestation_refused');
-      assert.ok(error.errors?.some((e) => e.path === path && e.code === code), JSON.stringify(error.errors));
+      assert.ok(
+        error.errors?.some((e) => e.path === path && e.code === code),
+        JSON.stringify(error.errors),
+      );
       assert.match(error.message, new RegExp(path.split('.')[1]!));
       assert.equal(server.context.db.prepare('SELECT count(*) FROM consent_records').pluck().get(), before);
       assert.equal(events.length, 0);
@@ -90,7 +130,10 @@ describe('Record API: POST /api/v1/consent_records', () => {
   }
 
   it('names every refused purpose at once', async () => {
-    const { status, body } = await postRecord(server, record({ decisions: { newsletter: { decision: 'granted', mandatory: true }, unknown: { decision: 'granted' } } }));
+    const { status, body } = await postRecord(
+      server,
+      record({ decisions: { newsletter: { decision: 'granted', mandatory: true }, unknown: { decision: 'granted' } } }),
+    );
     assert.equal(status, 422);
     const paths = (body as unknown as ErrorBody).errors!.map((e) => `${e.path}:${e.code}`).sort();
     assert.deepEqual(paths, ['decisions.newsletter:mandatory', 'decisions.research:purpose_missing', 'decisions.unknown:unknown_purpose']);
@@ -110,7 +153,10 @@ describe('Record API: POST /api/v1/consent_records', () => {
     for (const [body, path] of cases) {
       const { status, body: answer } = await postRecord(server, body);
       assert.equal(status, 422, path);
-      assert.ok((answer as unknown as ErrorBody).errors?.some((e) => e.path === path), `${path}: ${JSON.stringify(answer)}`);
+      assert.ok(
+        (answer as unknown as ErrorBody).errors?.some((e) => e.path === path),
+        `${path}: ${JSON.stringify(answer)}`,
+      );
     }
   });
 
@@ -133,7 +179,7 @@ describe('Record API: POST /api/v1/consent_records', () => {
     const a = await createRecord(server, record({ subject: { email: shared, external_id: 'crm-a' } }));
     const b = await createRecord(server, record({ subject: { email: shared.toUpperCase(), external_id: 'crm-b' } }));
     const db = server.context.db;
-    const columns = (db.prepare("SELECT name FROM pragma_table_info('persons')").pluck().all() as string[]);
+    const columns = db.prepare("SELECT name FROM pragma_table_info('persons')").pluck().all() as string[];
     assert.equal(columns.includes('external_id'), false);
     const people = db.prepare('SELECT DISTINCT person_id FROM consent_records WHERE id IN (?, ?)').pluck().all(a.id, b.id);
     assert.equal(people.length, 1);
@@ -156,16 +202,34 @@ describe('Record API: POST /api/v1/consent_records', () => {
       assert.equal(status, 422, JSON.stringify(facts));
       const error = body as unknown as ErrorBody;
       assert.equal(error.code, 'personal_data');
-      assert.ok(error.errors?.some((e) => e.path === path && e.code === 'personal_data'), `${path}: ${JSON.stringify(error.errors)}`);
+      assert.ok(
+        error.errors?.some((e) => e.path === path && e.code === 'personal_data'),
+        `${path}: ${JSON.stringify(error.errors)}`,
+      );
     }
-    const fine = await postRecord(server, record({ client_facts: { form: 'signup-v2', shown_at: '2026-05-01T10:00:00Z', user_agent: 'Mozilla/5.0 (X11; Linux x86_64)', order: 12345, ab_test: 'B', ip_country: 'DE' } }));
+    const fine = await postRecord(
+      server,
+      record({
+        client_facts: {
+          form: 'signup-v2',
+          shown_at: '2026-05-01T10:00:00Z',
+          user_agent: 'Mozilla/5.0 (X11; Linux x86_64)',
+          order: 12345,
+          ab_test: 'B',
+          ip_country: 'DE',
+        },
+      }),
+    );
     assert.equal(fine.status, 201, JSON.stringify(fine.body));
   });
 
   it('queues the receipt email unless suppress_receipt is set', async () => {
     const sent = await createRecord(server, record());
     const suppressed = await createRecord(server, record({ suppress_receipt: true }));
-    const queued = server.context.db.prepare('SELECT record_id FROM receipt_emails WHERE record_id IN (?, ?)').pluck().all(sent.id, suppressed.id);
+    const queued = server.context.db
+      .prepare('SELECT record_id FROM receipt_emails WHERE record_id IN (?, ?)')
+      .pluck()
+      .all(sent.id, suppressed.id);
     assert.deepEqual(queued, [sent.id]);
     // The receipt itself exists either way.
     assert.equal((await fetchReceipt(server, suppressed.id)).status, 200);
@@ -196,7 +260,10 @@ describe('Record API: POST /api/v1/consent_records', () => {
 
   it('refuses an unknown flow (404), a draft (422 flow_not_active) and a flow that is not capturable (422 flow_not_capturable)', async () => {
     assert.equal((await postRecord(server, record({ flow_id: 'flw_dev_nope' }))).status, 404);
-    const draft = await server.api('/api/v1/flows', { method: 'POST', json: { flow: { pattern: 'standard', title: 'Draft', config: recordFlowConfig } } });
+    const draft = await server.api('/api/v1/flows', {
+      method: 'POST',
+      json: { flow: { pattern: 'standard', title: 'Draft', config: recordFlowConfig } },
+    });
     const draftId = ((await draft.json()) as { flow: { id: string } }).flow.id;
     const asDraft = await postRecord(server, record({ flow_id: draftId }));
     assert.equal(asDraft.status, 422);
@@ -212,10 +279,17 @@ describe('Record API: POST /api/v1/consent_records', () => {
   });
 
   it('needs the write permission; a read token and a publishable key are refused', async () => {
-    const tokenRes = await server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name: 'reader', permissions: ['read'] } } });
+    const tokenRes = await server.api('/api/v1/api_tokens', {
+      method: 'POST',
+      json: { api_token: { name: 'reader', permissions: ['read'] } },
+    });
     const token = ((await tokenRes.json()) as { api_token: { token: string } }).api_token.token;
     assert.equal((await postRecord(server, record(), { authorization: `Bearer ${token}` })).status, 403);
-    const res = await fetch(`${server.url}/api/v1/consent_records`, { method: 'POST', headers: { 'x-publishable-key': server.sandbox.publishable_key, 'content-type': 'application/json' }, body: JSON.stringify(record()) });
+    const res = await fetch(`${server.url}/api/v1/consent_records`, {
+      method: 'POST',
+      headers: { 'x-publishable-key': server.sandbox.publishable_key, 'content-type': 'application/json' },
+      body: JSON.stringify(record()),
+    });
     assert.equal(res.status, 403);
   });
 
@@ -226,8 +300,10 @@ describe('Record API: POST /api/v1/consent_records', () => {
     assert.equal(events[0]!.application_id, server.sandbox.application_id);
     assert.deepEqual(events[0]!.data.subject_ref, { email: 'grace@example.com', external_id: 'crm-g' });
     assert.equal(events[0]!.data.record_id, granted.id);
-    assert.deepEqual((events[0]!.data.purposes as { key: string; outcome: string }[]).map((p) => `${p.key}:${p.outcome}`),
-      ['newsletter:granted', 'research:granted', 'analytics:noticed', 'service:noticed', 'invoices:noticed']);
+    assert.deepEqual(
+      (events[0]!.data.purposes as { key: string; outcome: string }[]).map((p) => `${p.key}:${p.outcome}`),
+      ['newsletter:granted', 'research:granted', 'analytics:noticed', 'service:noticed', 'invoices:noticed'],
+    );
     await createRecord(server, record({ decisions: { newsletter: { decision: 'declined' }, research: { decision: 'declined' } } }));
     assert.equal(events[1]!.type, 'consent.denied');
   });
@@ -261,7 +337,10 @@ describe('withdrawals and later records', () => {
     const { status, body } = await withdraw(r.id, { event_channel: 'person_records' });
     assert.equal(status, 200);
     assert.equal(body.consent_record.status, 'revoked');
-    assert.deepEqual(body.consent_record.purposes.map((p) => p.outcome), ['revoked', 'revoked', 'objected', 'noticed', 'noticed']);
+    assert.deepEqual(
+      body.consent_record.purposes.map((p) => p.outcome),
+      ['revoked', 'revoked', 'objected', 'noticed', 'noticed'],
+    );
     assert.equal(events.length, 1);
     assert.equal(events[0]!.type, 'consent.revoked');
     assert.deepEqual((events[0]!.data.subject_ref as { external_id: string }).external_id, 'x-1');
@@ -279,15 +358,25 @@ describe('withdrawals and later records', () => {
     const { status, body } = await withdraw(r.id, { purposes: ['newsletter', 'analytics'], event_channel: 'email_management_link' });
     assert.equal(status, 200);
     assert.equal(body.consent_record.status, 'fulfilled');
-    assert.deepEqual(body.consent_record.purposes.map((p) => `${p.key}:${p.outcome}`), ['newsletter:revoked', 'research:granted', 'analytics:objected', 'service:noticed', 'invoices:noticed']);
-    assert.deepEqual(events.map((e) => `${e.type}:${String(e.data.purpose)}:${String(e.data.outcome)}`), ['consent.purpose_revoked:newsletter:revoked', 'consent.purpose_revoked:analytics:objected']);
+    assert.deepEqual(
+      body.consent_record.purposes.map((p) => `${p.key}:${p.outcome}`),
+      ['newsletter:revoked', 'research:granted', 'analytics:objected', 'service:noticed', 'invoices:noticed'],
+    );
+    assert.deepEqual(
+      events.map((e) => `${e.type}:${String(e.data.purpose)}:${String(e.data.outcome)}`),
+      ['consent.purpose_revoked:newsletter:revoked', 'consent.purpose_revoked:analytics:objected'],
+    );
     // Withdrawing the last granted purpose revokes the record.
     const last = await withdraw(r.id, { purposes: ['research'] });
     assert.equal(last.body.consent_record.status, 'revoked');
   });
 
   it('refuses unknown or non-withdrawable purposes and event channels the platform sets itself', async () => {
-    const r = await createRecord(server, { flow_id: flowId, subject: { email: fresh() }, decisions: { ...grantAll, research: { decision: 'declined' } } });
+    const r = await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: fresh() },
+      decisions: { ...grantAll, research: { decision: 'declined' } },
+    });
     const unknown = await withdraw(r.id, { purposes: ['nope'] });
     assert.equal(unknown.status, 422);
     assert.equal(unknown.body.errors?.[0]?.code, 'unknown_purpose');
@@ -305,30 +394,60 @@ describe('withdrawals and later records', () => {
 
   it('a later record for the same person and flow withdraws the purposes that moved from granted to declined', async () => {
     const person = fresh();
-    const first = await createRecord(server, { flow_id: flowId, subject: { email: person, external_id: 'crm-7' }, decisions: grantAll, captured_at: '2026-02-01T09:00:00Z' });
+    const first = await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: person, external_id: 'crm-7' },
+      decisions: grantAll,
+      captured_at: '2026-02-01T09:00:00Z',
+    });
     events.length = 0;
-    const second = await createRecord(server, { flow_id: flowId, subject: { email: person }, decisions: { ...grantAll, newsletter: { decision: 'declined' } } });
-    const previous = (await (await server.api(`/api/v1/consent_records/${first.id}`)).json() as { consent_record: ConsentRecord }).consent_record;
+    const second = await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: person },
+      decisions: { ...grantAll, newsletter: { decision: 'declined' } },
+    });
+    const previous = ((await (await server.api(`/api/v1/consent_records/${first.id}`)).json()) as { consent_record: ConsentRecord })
+      .consent_record;
     assert.equal(previous.purposes.find((p) => p.key === 'newsletter')?.outcome, 'revoked');
     assert.equal(previous.purposes.find((p) => p.key === 'research')?.outcome, 'granted');
     assert.equal(previous.status, 'fulfilled');
-    assert.deepEqual(events.map((e) => e.type), ['consent.granted', 'consent.purpose_revoked']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['consent.granted', 'consent.purpose_revoked'],
+    );
     assert.equal(events[1]!.data.record_id, first.id);
     assert.equal(events[1]!.data.purpose, 'newsletter');
     assert.equal(events[1]!.data.event_channel, 'newer_record');
     assert.deepEqual(events[1]!.data.subject_ref, { email: person, external_id: 'crm-7' });
     // The withdrawal is on the previous record's receipt, made through a newer record.
-    const receipt = (await fetchReceipt(server, first.id)).body.consent_receipt as { event: { event_state: string; purpose_id?: string; event_channel?: string }[] };
-    assert.deepEqual(receipt.event.at(-1), { ...receipt.event.at(-1), event_state: 'consent withdrawn', purpose_id: 'newsletter', event_channel: 'newer_record' });
+    const receipt = (await fetchReceipt(server, first.id)).body.consent_receipt as {
+      event: { event_state: string; purpose_id?: string; event_channel?: string }[];
+    };
+    assert.deepEqual(receipt.event.at(-1), {
+      ...receipt.event.at(-1),
+      event_state: 'consent withdrawn',
+      purpose_id: 'newsletter',
+      event_channel: 'newer_record',
+    });
     // The new record references its predecessor.
-    const next = (await fetchReceipt(server, second.id)).body.consent_receipt as { event: { event_state: string; record_reference?: string }[] };
+    const next = (await fetchReceipt(server, second.id)).body.consent_receipt as {
+      event: { event_state: string; record_reference?: string }[];
+    };
     assert.equal(next.event.find((e) => e.event_state === 'consent given')?.record_reference, first.id);
     // Declining everything that is left revokes the previous record as a whole.
     events.length = 0;
-    await createRecord(server, { flow_id: flowId, subject: { email: person }, decisions: { newsletter: { decision: 'declined' }, research: { decision: 'declined' } } });
-    const secondNow = (await (await server.api(`/api/v1/consent_records/${second.id}`)).json() as { consent_record: ConsentRecord }).consent_record;
+    await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: person },
+      decisions: { newsletter: { decision: 'declined' }, research: { decision: 'declined' } },
+    });
+    const secondNow = ((await (await server.api(`/api/v1/consent_records/${second.id}`)).json()) as { consent_record: ConsentRecord })
+      .consent_record;
     assert.equal(secondNow.status, 'revoked');
-    assert.deepEqual(events.map((e) => e.type), ['consent.denied', 'consent.revoked']);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['consent.denied', 'consent.revoked'],
+    );
   });
 
   it('governs each record by the flow version in force when it was captured; labels stay frozen', async () => {
@@ -337,26 +456,45 @@ describe('withdrawals and later records', () => {
     server.advance(60);
     const revised = await server.api(`/api/v1/flows/${flow}/versions`, {
       method: 'POST',
-      json: { flow: { config: { ...recordFlowConfig, purposes: recordFlowConfig.purposes.map((p) => (p.key === 'newsletter' ? { ...p, label: 'Weekly newsletter' } : p)) } } },
+      json: {
+        flow: {
+          config: {
+            ...recordFlowConfig,
+            purposes: recordFlowConfig.purposes.map((p) => (p.key === 'newsletter' ? { ...p, label: 'Weekly newsletter' } : p)),
+          },
+        },
+      },
     });
     assert.equal(revised.status, 200, await revised.clone().text());
-    const old = await createRecord(server, { flow_id: flow, subject: { email: fresh() }, decisions: grantAll, captured_at: new Date(server.context.clock.now() - 30_000).toISOString() });
+    const old = await createRecord(server, {
+      flow_id: flow,
+      subject: { email: fresh() },
+      decisions: grantAll,
+      captured_at: new Date(server.context.clock.now() - 30_000).toISOString(),
+    });
     const current = await createRecord(server, { flow_id: flow, subject: { email: fresh() }, decisions: grantAll });
     assert.equal(old.flow_version, 1);
     assert.equal(current.flow_version, 2);
-    const label = async (id: string) => ((await fetchReceipt(server, id)).body.consent_receipt as { pii_processing: { purposes: { purpose_id: string; purpose: string }[] } })
-      .pii_processing.purposes.find((p) => p.purpose_id === 'newsletter')?.purpose;
+    const label = async (id: string) =>
+      (
+        (await fetchReceipt(server, id)).body.consent_receipt as { pii_processing: { purposes: { purpose_id: string; purpose: string }[] } }
+      ).pii_processing.purposes.find((p) => p.purpose_id === 'newsletter')?.purpose;
     assert.equal(await label(old.id), 'Email newsletter');
     assert.equal(await label(current.id), 'Weekly newsletter');
     // A record captured before the flow's first activation is governed by its active version.
-    const ancient = await createRecord(server, { flow_id: flow, subject: { email: fresh() }, decisions: grantAll, captured_at: before.replace(/^\d{4}/, '2020') });
+    const ancient = await createRecord(server, {
+      flow_id: flow,
+      subject: { email: fresh() },
+      decisions: grantAll,
+      captured_at: before.replace(/^\d{4}/, '2020'),
+    });
     assert.equal(ancient.flow_version, 2);
   });
 
   it('expires at the end of the consent term on the server clock; an expired record cannot be withdrawn', async () => {
     const r = await createRecord(server, { flow_id: flowId, subject: { email: fresh() }, decisions: grantAll });
     server.advance(366 * 24 * 3600);
-    const read = (await (await server.api(`/api/v1/consent_records/${r.id}`)).json() as { consent_record: ConsentRecord }).consent_record;
+    const read = ((await (await server.api(`/api/v1/consent_records/${r.id}`)).json()) as { consent_record: ConsentRecord }).consent_record;
     assert.equal(read.status, 'expired');
     const refused = await withdraw(r.id);
     assert.equal(refused.status, 422);
@@ -380,8 +518,12 @@ describe('GET /api/v1/applications/{id}/consent_status', () => {
   });
   after(() => server.dispose());
 
-  it('finds the person by subject[external_id], subject[email] or person_id, with each purpose\'s status and dates', async () => {
-    const r = await createRecord(server, { flow_id: flowId, subject: { email: 'lin@example.com', external_id: 'crm-lin' }, decisions: { ...grantAll, research: { decision: 'declined' } } });
+  it("finds the person by subject[external_id], subject[email] or person_id, with each purpose's status and dates", async () => {
+    const r = await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: 'lin@example.com', external_id: 'crm-lin' },
+      decisions: { ...grantAll, research: { decision: 'declined' } },
+    });
     const byExternal = await status('subject[external_id]=crm-lin');
     assert.equal(byExternal.status, 200, JSON.stringify(byExternal.body));
     const s = byExternal.body;
@@ -390,7 +532,13 @@ describe('GET /api/v1/applications/{id}/consent_status', () => {
     assert.equal(s.overall_status, 'partial');
     assert.deepEqual(s.subject_ref, { email: 'lin@example.com', external_id: 'crm-lin' });
     const newsletter = s.purposes.find((p) => p.purpose === 'newsletter')!;
-    assert.deepEqual(newsletter, { ...newsletter, status: 'granted', granted_at: r.captured_at, expires_at: r.expires_at, granted_by: s.user_id });
+    assert.deepEqual(newsletter, {
+      ...newsletter,
+      status: 'granted',
+      granted_at: r.captured_at,
+      expires_at: r.expires_at,
+      granted_by: s.user_id,
+    });
     assert.equal(s.purposes.find((p) => p.purpose === 'research')?.status, 'declined');
     assert.equal(s.purposes.find((p) => p.purpose === 'analytics')?.status, 'noticed');
     assert.deepEqual((await status('subject[email]=LIN@example.com')).body, s);
@@ -400,7 +548,11 @@ describe('GET /api/v1/applications/{id}/consent_status', () => {
   it('computes the overall status: granted, declined, partial; expired and revoked purposes count as declined', async () => {
     await createRecord(server, { flow_id: flowId, subject: { email: 'all@example.com' }, decisions: grantAll });
     assert.equal((await status('subject[email]=all@example.com')).body.overall_status, 'granted');
-    const none = await createRecord(server, { flow_id: flowId, subject: { email: 'none@example.com' }, decisions: { newsletter: { decision: 'declined' }, research: { decision: 'declined' }, analytics: { decision: 'declined' } } });
+    const none = await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: 'none@example.com' },
+      decisions: { newsletter: { decision: 'declined' }, research: { decision: 'declined' }, analytics: { decision: 'declined' } },
+    });
     assert.equal((await status('subject[email]=none@example.com')).body.overall_status, 'declined');
     void none;
     const later = await createRecord(server, { flow_id: flowId, subject: { email: 'later@example.com' }, decisions: grantAll });
@@ -411,16 +563,28 @@ describe('GET /api/v1/applications/{id}/consent_status', () => {
   });
 
   it('lists the undecided purposes of a named flow as pending', async () => {
-    const other = await createActiveFlow(server, { ...recordFlowConfig, purposes: [{ key: 'sms', label: 'Text messages', basis: 'consent', mechanism: 'explicit' }] }, 'SMS');
+    const other = await createActiveFlow(
+      server,
+      { ...recordFlowConfig, purposes: [{ key: 'sms', label: 'Text messages', basis: 'consent', mechanism: 'explicit' }] },
+      'SMS',
+    );
     await createRecord(server, { flow_id: flowId, subject: { email: 'pend@example.com' }, decisions: grantAll });
     const scoped = await status(`subject[email]=pend@example.com&flow_id=${other}`);
     assert.equal(scoped.status, 200);
     assert.equal(scoped.body.overall_status, 'pending');
-    assert.deepEqual(scoped.body.purposes.map((p) => `${p.purpose}:${p.status}`), ['sms:pending']);
+    assert.deepEqual(
+      scoped.body.purposes.map((p) => `${p.purpose}:${p.status}`),
+      ['sms:pending'],
+    );
   });
 
   it('shows expired consent as expired', async () => {
-    await createRecord(server, { flow_id: flowId, subject: { email: 'old@example.com' }, decisions: grantAll, captured_at: '2020-01-01T00:00:00Z' });
+    await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: 'old@example.com' },
+      decisions: grantAll,
+      captured_at: '2020-01-01T00:00:00Z',
+    });
     const s = await status('subject[email]=old@example.com');
     assert.equal(s.body.purposes.find((p) => p.purpose === 'newsletter')?.status, 'expired');
     assert.equal(s.body.overall_status, 'partial');

@@ -40,7 +40,9 @@ export const IMPORT_BODY_LIMIT = 16 * 1024 * 1024;
  */
 function noConsentRecord(ctx: ServerContext, accountId: string, id: string): ApiError {
   if (isAuthorizationRecord(ctx, accountId, id)) {
-    return notFound(`${id} is an authorization record (an approval's), not a consent record: its receipt is at /api/v1/consent_receipts/${id}.`);
+    return notFound(
+      `${id} is an authorization record (an approval's), not a consent record: its receipt is at /api/v1/consent_receipts/${id}.`,
+    );
   }
   return notFound('No such consent record.');
 }
@@ -82,25 +84,46 @@ const tag = 'Consent records';
 
 /** Mounts the record, import and consent status routes. */
 export function recordRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
-  route(app, {
-    method: 'post', path: '/api/v1/consent_records', summary: 'Record decisions made in the organisation\'s own systems (Record API, channel controller_attested); naming a signature ({agreement_id, party_id}, the subject\'s own) adds extensions.signature_evidence to the receipt', tag,
-    permission: 'write', body: createConsentRecordRequest,
-    response: { status: 201, description: 'The record (200 with the earlier record when the idempotency key repeats)', schema: consentRecordEnvelope },
-    errors: [404, 422],
-  }, (c, { body }) => createRecord(ctx, c, body));
+  route(
+    app,
+    {
+      method: 'post',
+      path: '/api/v1/consent_records',
+      summary:
+        "Record decisions made in the organisation's own systems (Record API, channel controller_attested); naming a signature ({agreement_id, party_id}, the subject's own) adds extensions.signature_evidence to the receipt",
+      tag,
+      permission: 'write',
+      body: createConsentRecordRequest,
+      response: {
+        status: 201,
+        description: 'The record (200 with the earlier record when the idempotency key repeats)',
+        schema: consentRecordEnvelope,
+      },
+      errors: [404, 422],
+    },
+    (c, { body }) => createRecord(ctx, c, body),
+  );
 
   importRoutes(app, ctx);
 
-  route(app, {
-    method: 'get', path: '/api/v1/consent_records/{id}', summary: 'Read a consent record with its current status and purpose outcomes', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The record', schema: consentRecordEnvelope }, errors: [404],
-  }, (c) => {
-    const accountId = c.get('principal').accountId;
-    const record = getConsentRecord(ctx, accountId, c.req.param('id')!);
-    if (!record) throw noConsentRecord(ctx, accountId, c.req.param('id')!);
-    return c.json({ consent_record: record });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/consent_records/{id}',
+      summary: 'Read a consent record with its current status and purpose outcomes',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The record', schema: consentRecordEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const accountId = c.get('principal').accountId;
+      const record = getConsentRecord(ctx, accountId, c.req.param('id')!);
+      if (!record) throw noConsentRecord(ctx, accountId, c.req.param('id')!);
+      return c.json({ consent_record: record });
+    },
+  );
 
   // 404 before the body is read, for an id that is no consent record of the account.
   const recordExists: MiddlewareHandler<Env> = async (c, next) => {
@@ -108,55 +131,98 @@ export function recordRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
     if (!getConsentRecord(ctx, accountId, c.req.param('id')!)) throw noConsentRecord(ctx, accountId, c.req.param('id')!);
     await next();
   };
-  route(app, {
-    method: 'post', path: '/api/v1/consent_records/{id}/withdraw', summary: 'Withdraw some or all purposes of a record (objection for a legitimate interest)', tag,
-    permission: 'write', middleware: [recordExists], body: withdrawConsentRecordRequest,
-    response: { status: 200, description: 'The record after the withdrawal', schema: consentRecordEnvelope }, errors: [404, 422],
-  }, (c, { body }) => {
-    const record = withdrawConsentRecord(ctx, c.get('principal').accountId, c.req.param('id')!, { purposes: body.purposes, eventChannel: body.event_channel ?? 'organisation' });
-    return c.json({ consent_record: record });
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: '/api/v1/consent_records/{id}/withdraw',
+      summary: 'Withdraw some or all purposes of a record (objection for a legitimate interest)',
+      tag,
+      permission: 'write',
+      middleware: [recordExists],
+      body: withdrawConsentRecordRequest,
+      response: { status: 200, description: 'The record after the withdrawal', schema: consentRecordEnvelope },
+      errors: [404, 422],
+    },
+    (c, { body }) => {
+      const record = withdrawConsentRecord(ctx, c.get('principal').accountId, c.req.param('id')!, {
+        purposes: body.purposes,
+        eventChannel: body.event_channel ?? 'organisation',
+      });
+      return c.json({ consent_record: record });
+    },
+  );
 
-  route(app, {
-    method: 'get', path: '/api/v1/applications/{id}/consent_status', summary: 'One person\'s consent status with an application', tag,
-    permission: 'read', query: consentStatusQuery,
-    response: { status: 200, description: 'The consent status', schema: consentStatus }, errors: [400, 404],
-  }, (c, { query }) => {
-    const accountId = c.get('principal').accountId;
-    const application = getApplication(ctx, accountId, c.req.param('id')!);
-    if (!application) throw notFound('No such application.');
-    const person = findPerson(ctx, accountId, application.id, {
-      externalId: query['subject[external_id]'],
-      email: query['subject[email]'],
-      personId: query.person_id,
-    });
-    if (!person) throw new ApiError(404, 'No consent record names this person for the application.', 'subject_not_found');
-    return c.json(consentStatusOf(ctx, application.id, person, { flowId: query.flow_id }));
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/applications/{id}/consent_status',
+      summary: "One person's consent status with an application",
+      tag,
+      permission: 'read',
+      query: consentStatusQuery,
+      response: { status: 200, description: 'The consent status', schema: consentStatus },
+      errors: [400, 404],
+    },
+    (c, { query }) => {
+      const accountId = c.get('principal').accountId;
+      const application = getApplication(ctx, accountId, c.req.param('id')!);
+      if (!application) throw notFound('No such application.');
+      const person = findPerson(ctx, accountId, application.id, {
+        externalId: query['subject[external_id]'],
+        email: query['subject[email]'],
+        personId: query.person_id,
+      });
+      if (!person) throw new ApiError(404, 'No consent record names this person for the application.', 'subject_not_found');
+      return c.json(consentStatusOf(ctx, application.id, person, { flowId: query.flow_id }));
+    },
+  );
 }
 
 /** The import and reading an import back. */
 function importRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   // No `body`: the envelope and each row are checked by `runImport`, so one bad row is refused by name, not the import.
-  route(app, {
-    method: 'post', path: IMPORTS_PATH, summary: 'Import up to 5000 records captured elsewhere (channel imported); dry_run reports and writes nothing', tag,
-    permission: 'write', rawBody: createImportRequest, middleware: [limitBody(IMPORT_BODY_LIMIT)],
-    response: { status: 201, description: 'The import with per-row results (200 for a dry run, which is not stored)', schema: consentImportEnvelope },
-    errors: [404, 413, 422],
-  }, async (c) => {
-    const body = await readJson(c, z.unknown());
-    const result = runImport(ctx, c.get('principal').accountId, body);
-    if (result.stored) c.header('Location', `${IMPORTS_PATH}/${result.import.id}`);
-    return c.json({ import: result.import }, result.stored ? 201 : 200);
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: IMPORTS_PATH,
+      summary: 'Import up to 5000 records captured elsewhere (channel imported); dry_run reports and writes nothing',
+      tag,
+      permission: 'write',
+      rawBody: createImportRequest,
+      middleware: [limitBody(IMPORT_BODY_LIMIT)],
+      response: {
+        status: 201,
+        description: 'The import with per-row results (200 for a dry run, which is not stored)',
+        schema: consentImportEnvelope,
+      },
+      errors: [404, 413, 422],
+    },
+    async (c) => {
+      const body = await readJson(c, z.unknown());
+      const result = runImport(ctx, c.get('principal').accountId, body);
+      if (result.stored) c.header('Location', `${IMPORTS_PATH}/${result.import.id}`);
+      return c.json({ import: result.import }, result.stored ? 201 : 200);
+    },
+  );
 
-  route(app, {
-    method: 'get', path: `${IMPORTS_PATH}/{id}`, summary: 'Read an import and its per-row results', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The import', schema: consentImportEnvelope }, errors: [404],
-  }, (c) => {
-    const found = getImport(ctx, c.get('principal').accountId, c.req.param('id')!);
-    if (!found) throw notFound('No such import (dry runs are not stored).');
-    return c.json({ import: found });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${IMPORTS_PATH}/{id}`,
+      summary: 'Read an import and its per-row results',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The import', schema: consentImportEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const found = getImport(ctx, c.get('principal').accountId, c.req.param('id')!);
+      if (!found) throw notFound('No such import (dry runs are not stored).');
+      return c.json({ import: found });
+    },
+  );
 }

@@ -47,8 +47,12 @@ export function isAnonymousPrincipal(personId: string): boolean {
 }
 
 export function withdrawalsOf(ctx: ServerContext, recordId: string): WithdrawalRow[] {
-  return stmt<[string], Omit<WithdrawalRow, 'scoped'> & { scoped: number }>(ctx.db, 'SELECT * FROM consent_withdrawals WHERE record_id = ? ORDER BY seq')
-    .all(recordId).map((w) => ({ ...w, scoped: w.scoped === 1 }));
+  return stmt<[string], Omit<WithdrawalRow, 'scoped'> & { scoped: number }>(
+    ctx.db,
+    'SELECT * FROM consent_withdrawals WHERE record_id = ? ORDER BY seq',
+  )
+    .all(recordId)
+    .map((w) => ({ ...w, scoped: w.scoped === 1 }));
 }
 
 export function issuedOf(row: RecordRow): IssuedOutcome[] {
@@ -56,7 +60,12 @@ export function issuedOf(row: RecordRow): IssuedOutcome[] {
 }
 
 /** A record's current purpose outcomes and status at `now`. */
-export function recordState(issued: readonly IssuedOutcome[], withdrawals: readonly WithdrawalFact[], expiresAt: string | null, now: string): {
+export function recordState(
+  issued: readonly IssuedOutcome[],
+  withdrawals: readonly WithdrawalFact[],
+  expiresAt: string | null,
+  now: string,
+): {
   status: ConsentRecordStatus;
   purposes: RecordPurposeOutcome[];
 } {
@@ -79,7 +88,11 @@ export function subjectRef(personId: string, email: string, externalId: string |
   return isAnonymousPrincipal(personId) ? null : { email, external_id: externalId };
 }
 
-export function toWire(ctx: ServerContext, row: RecordRow, withdrawals: readonly WithdrawalFact[] = withdrawalsOf(ctx, row.id)): ConsentRecord {
+export function toWire(
+  ctx: ServerContext,
+  row: RecordRow,
+  withdrawals: readonly WithdrawalFact[] = withdrawalsOf(ctx, row.id),
+): ConsentRecord {
   const { status, purposes } = recordState(issuedOf(row), withdrawals, row.expires_at, isoNow(ctx.clock));
   return {
     id: row.id,

@@ -42,7 +42,11 @@ export { withdrawConsentRecord } from './withdrawals.js';
  *   decisions: { newsletter: { decision: 'granted' } }, flowVersion: 3, renderingEvidence: { ... },
  * });
  */
-export function createConsentRecord(ctx: ServerContext, input: ConsentRecordInput, options: Pick<RecordOptions, 'announce'> = {}): CreatedConsentRecord {
+export function createConsentRecord(
+  ctx: ServerContext,
+  input: ConsentRecordInput,
+  options: Pick<RecordOptions, 'announce'> = {},
+): CreatedConsentRecord {
   refusePersonalData(input.clientFacts);
   // Resolving the flow and recording are one transaction: one read snapshot, not one per statement.
   const outcome = transaction(ctx.db, () => {
@@ -54,7 +58,8 @@ export function createConsentRecord(ctx: ServerContext, input: ConsentRecordInpu
   });
   if (outcome.kind !== 'refused') return { record: outcome.record, created: outcome.kind === 'created' };
   const [first] = outcome.refusals;
-  const code = first && (first.code === 'captured_in_future' || first.code === 'idempotency_key_reused') ? first.code : 'attestation_refused';
+  const code =
+    first && (first.code === 'captured_in_future' || first.code === 'idempotency_key_reused') ? first.code : 'attestation_refused';
   throw unprocessable(
     code === 'attestation_refused' ? `The decisions were refused: ${outcome.refusals.map((r) => r.message).join(' ')}` : first!.message,
     code,
@@ -66,12 +71,22 @@ export function createConsentRecord(ctx: ServerContext, input: ConsentRecordInpu
  * Records decisions in one transaction (a savepoint inside the caller's); never throws for a refusal (the import
  * needs them per row) but returns it. `resolver` resolves the flow (it throws 404/422 for the flow as a whole).
  */
-export function recordDecisions(ctx: ServerContext, input: ConsentRecordInput, resolver: FlowTermsResolver, options: RecordOptions = {}): RecordOutcome {
+export function recordDecisions(
+  ctx: ServerContext,
+  input: ConsentRecordInput,
+  resolver: FlowTermsResolver,
+  options: RecordOptions = {},
+): RecordOutcome {
   return transaction(ctx.db, () => recordInTransaction(ctx, input, resolver, options));
 }
 
 /** The steps, in order (see the top of this file). */
-function recordInTransaction(ctx: ServerContext, input: ConsentRecordInput, resolver: FlowTermsResolver, options: RecordOptions): RecordOutcome {
+function recordInTransaction(
+  ctx: ServerContext,
+  input: ConsentRecordInput,
+  resolver: FlowTermsResolver,
+  options: RecordOptions,
+): RecordOutcome {
   const admitted = evaluateInput(ctx, input, resolver);
   if ('kind' in admitted) return admitted;
   const { terms, capturedAt, now } = admitted;

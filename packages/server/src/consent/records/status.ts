@@ -16,7 +16,9 @@ function purposeRows(ctx: ServerContext, record: StatusRecord, now: string): (Co
   return purposes.map((p) => {
     const purpose = byKey.get(p.key);
     // Purposes the person decides: consent, and legitimate interests they may object to. Notice-only ones are informational.
-    const decided = purpose ? purpose.basis === 'consent' || (purpose.basis === 'legitimate_interest' && purpose.mechanism === 'opt_out') : p.basis === 'consent';
+    const decided = purpose
+      ? purpose.basis === 'consent' || (purpose.basis === 'legitimate_interest' && purpose.mechanism === 'opt_out')
+      : p.basis === 'consent';
     const value: PurposeConsentStatus = p.outcome === 'granted' && status === 'expired' ? 'expired' : p.outcome;
     const inForce = value === 'granted';
     return {
@@ -64,7 +66,16 @@ export function consentStatusOf(
     for (const p of flow?.config.purposes ?? []) {
       if (rows.has(p.key)) continue;
       const decided = p.basis === 'consent' || (p.basis === 'legitimate_interest' && p.mechanism === 'opt_out');
-      rows.set(p.key, { purpose: p.key, status: 'pending', granted_at: null, expires_at: null, granted_by: null, flow_id: options.flowId, record_id: null, decided });
+      rows.set(p.key, {
+        purpose: p.key,
+        status: 'pending',
+        granted_at: null,
+        expires_at: null,
+        granted_by: null,
+        flow_id: options.flowId,
+        record_id: null,
+        decided,
+      });
     }
   }
   const all = [...rows.values()];

@@ -56,10 +56,17 @@ export class FlowTermsResolver {
     this.activeVersion = flow.active_version;
     const { versions } = flow;
     const active = versions.find((v) => v.version === this.activeVersion);
-    const problems = !active ? ['the flow has no active version'] : this.options.requireCapturable === false ? [] : capturabilityProblems(active.config);
+    const problems = !active
+      ? ['the flow has no active version']
+      : this.options.requireCapturable === false
+        ? []
+        : capturabilityProblems(active.config);
     if (problems.length) {
-      throw unprocessable(`The flow cannot take recorded consent: ${problems.join('; ')}.`, 'flow_not_capturable',
-        problems.map((message) => ({ path: 'flow_id', code: 'flow_not_capturable', message })));
+      throw unprocessable(
+        `The flow cannot take recorded consent: ${problems.join('; ')}.`,
+        'flow_not_capturable',
+        problems.map((message) => ({ path: 'flow_id', code: 'flow_not_capturable', message })),
+      );
     }
     this.versions = versions;
     return versions;

@@ -14,8 +14,20 @@ export const recordFlowConfig: FlowConfigInput = {
   consent_duration: 'P1Y',
   purposes: [
     { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about offers.', basis: 'consent', mechanism: 'explicit' },
-    { key: 'research', label: 'Research panel', description: 'Invitations to take part in studies.', basis: 'consent', mechanism: 'informed' },
-    { key: 'analytics', label: 'Product analytics', description: 'Measuring use. You may object.', basis: 'legitimate_interest', mechanism: 'opt_out' },
+    {
+      key: 'research',
+      label: 'Research panel',
+      description: 'Invitations to take part in studies.',
+      basis: 'consent',
+      mechanism: 'informed',
+    },
+    {
+      key: 'analytics',
+      label: 'Product analytics',
+      description: 'Measuring use. You may object.',
+      basis: 'legitimate_interest',
+      mechanism: 'opt_out',
+    },
     { key: 'service', label: 'Providing the service', basis: 'contract', mechanism: 'notice', required: true },
     { key: 'invoices', label: 'Keeping invoices', basis: 'legal_obligation', mechanism: 'notice', required: true },
   ],
@@ -35,8 +47,15 @@ export const grantAll = {
 type Body = Record<string, unknown>;
 
 /** Creates and activates a flow through the API; returns its id. */
-export async function createActiveFlow(server: TestServer, config: FlowConfigInput = recordFlowConfig, title = 'Shop signup'): Promise<string> {
-  const res = await server.api('/api/v1/flows', { method: 'POST', json: { flow: { pattern: 'standard', title, description: 'Signing up to the shop.', config } } });
+export async function createActiveFlow(
+  server: TestServer,
+  config: FlowConfigInput = recordFlowConfig,
+  title = 'Shop signup',
+): Promise<string> {
+  const res = await server.api('/api/v1/flows', {
+    method: 'POST',
+    json: { flow: { pattern: 'standard', title, description: 'Signing up to the shop.', config } },
+  });
   assert.equal(res.status, 201, await res.clone().text());
   const { flow } = (await res.json()) as { flow: { id: string } };
   const activated = await server.api(`/api/v1/flows/${flow.id}/activate`, { method: 'POST' });
@@ -45,7 +64,11 @@ export async function createActiveFlow(server: TestServer, config: FlowConfigInp
 }
 
 /** Posts a Record API request; returns status and body. */
-export async function postRecord(server: TestServer, body: Body, headers: Record<string, string> = {}): Promise<{ status: number; body: Body & { consent_record: ConsentRecord } }> {
+export async function postRecord(
+  server: TestServer,
+  body: Body,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Body & { consent_record: ConsentRecord } }> {
   const res = await server.api('/api/v1/consent_records', { method: 'POST', json: body, headers });
   return { status: res.status, body: (await res.json()) as Body & { consent_record: ConsentRecord } };
 }
@@ -59,7 +82,11 @@ export async function createRecord(server: TestServer, body: Body): Promise<Cons
 
 // ajv comes with the OpenAPI validator the workspace already has; it is not a dependency of its own.
 const fromValidator = createRequire(createRequire(import.meta.url).resolve('@seriousme/openapi-schema-validator'));
-const Ajv2020 = (fromValidator('ajv/dist/2020.js') as { default: new (o: object) => { compile(s: object): ((d: unknown) => boolean) & { errors?: unknown } } }).default;
+const Ajv2020 = (
+  fromValidator('ajv/dist/2020.js') as {
+    default: new (o: object) => { compile(s: object): ((d: unknown) => boolean) & { errors?: unknown } };
+  }
+).default;
 const addFormats = (fromValidator('ajv-formats') as { default: (ajv: unknown) => void }).default;
 
 /** The checked-in receipt schema, `schemas/receipt/v2/record.json`. */
@@ -79,7 +106,10 @@ export function assertValidReceipt(receipt: unknown): void {
     addFormats(ajv);
     validateReceipt = ajv.compile(JSON.parse(readFileSync(RECEIPT_SCHEMA_FILE, 'utf8')) as object);
   }
-  assert.ok(validateReceipt(receipt), `receipt does not match schemas/receipt/v2/record.json: ${JSON.stringify(validateReceipt.errors, null, 2)}`);
+  assert.ok(
+    validateReceipt(receipt),
+    `receipt does not match schemas/receipt/v2/record.json: ${JSON.stringify(validateReceipt.errors, null, 2)}`,
+  );
   validated++;
 }
 
@@ -90,7 +120,11 @@ export const receiptsValidated = () => validated;
  * Fetches a receipt in a flavor; canonical and signed receipts are validated against the published schema, and a
  * signed one is verified with nothing but the server's `/.well-known/jwks.json`.
  */
-export async function fetchReceipt(server: TestServer, recordId: string, flavor?: 'canonical' | 'dpv' | 'signed'): Promise<{ status: number; body: Body; contentType: string }> {
+export async function fetchReceipt(
+  server: TestServer,
+  recordId: string,
+  flavor?: 'canonical' | 'dpv' | 'signed',
+): Promise<{ status: number; body: Body; contentType: string }> {
   const res = await server.api(`/api/v1/consent_receipts/${recordId}${flavor ? `?flavor=${flavor}` : ''}`);
   const body = (await res.json()) as Body;
   if (res.status === 200 && (flavor === undefined || flavor === 'canonical')) assertValidReceipt(body.consent_receipt);

@@ -64,7 +64,7 @@ describe('withdrawal ends live consent at once', () => {
     assert.equal(read.record_id, recordId);
   });
 
-  it('stays revoked: past the token\'s lifetime and past the decision\'s deadline', async () => {
+  it("stays revoked: past the token's lifetime and past the decision's deadline", async () => {
     const { decision, recordId, consentToken } = await grantedConsent();
     assert.equal((await withdraw(recordId)).status, 200);
     server.advance(60 * 60);
@@ -98,7 +98,7 @@ describe('withdrawal ends live consent at once', () => {
     assert.equal((await readDecision(d.session_token)).status, 'fulfilled');
   });
 
-  it('a newer record of the person that declines what the decision granted revokes the decision\'s token too', async () => {
+  it("a newer record of the person that declines what the decision granted revokes the decision's token too", async () => {
     const email = `newer${++n}@example.com`;
     const d = await createConsent(server);
     await toReview(server, d.session_token, email);

@@ -10,7 +10,15 @@ import { transaction } from '../../infra/transaction.js';
 import { getFlowVersion } from '../../platform/flows/store.js';
 import { appendAuditEvent } from '../audit/chain.js';
 import {
-  emailOf, findRow, isAnonymousPrincipal, issuedOf, recordState, subjectRef, toWire, withdrawalsOf, type RecordRow,
+  emailOf,
+  findRow,
+  isAnonymousPrincipal,
+  issuedOf,
+  recordState,
+  subjectRef,
+  toWire,
+  withdrawalsOf,
+  type RecordRow,
 } from './rows.js';
 import type { RecordDraft, RecordOptions } from './types.js';
 
@@ -31,16 +39,28 @@ interface WithdrawalManner {
 /** Withdraws, on the person's previous record, the purposes the drafted record moved from granted to declined. */
 export function withdrawSuperseded(ctx: ServerContext, draft: RecordDraft, options: Pick<RecordOptions, 'quiet'>): void {
   if (!draft.previous || !draft.moved.length) return;
-  withdrawPurposes(ctx, draft.previous, draft.moved.map((key) => ({ key, outcome: 'revoked' as const })), {
-    eventChannel: 'newer_record', scoped: true, supersedingRecordId: draft.id, now: draft.now, quiet: options.quiet,
-  });
+  withdrawPurposes(
+    ctx,
+    draft.previous,
+    draft.moved.map((key) => ({ key, outcome: 'revoked' as const })),
+    {
+      eventChannel: 'newer_record',
+      scoped: true,
+      supersedingRecordId: draft.id,
+      now: draft.now,
+      quiet: options.quiet,
+    },
+  );
 }
 
 /** Writes withdrawals on a record (inside the caller's transaction), appends the audit event and emits the domain events. */
 function withdrawPurposes(ctx: ServerContext, row: RecordRow, targets: readonly WithdrawalTarget[], how: WithdrawalManner): void {
   for (const t of targets) {
-    stmt(ctx.db, `INSERT INTO consent_withdrawals (record_id, purpose_key, outcome, withdrawn_at, event_channel, scoped, superseding_record_id)
-              VALUES (?, ?, ?, ?, ?, ?, ?)`).run(row.id, t.key, t.outcome, how.now, how.eventChannel, how.scoped ? 1 : 0, how.supersedingRecordId ?? null);
+    stmt(
+      ctx.db,
+      `INSERT INTO consent_withdrawals (record_id, purpose_key, outcome, withdrawn_at, event_channel, scoped, superseding_record_id)
+              VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run(row.id, t.key, t.outcome, how.now, how.eventChannel, how.scoped ? 1 : 0, how.supersedingRecordId ?? null);
   }
   appendAuditEvent(ctx, {
     applicationId: row.application_id,
@@ -76,14 +96,23 @@ function announceWithdrawal(ctx: ServerContext, row: RecordRow, targets: readonl
   };
   const event = { application_id: row.application_id, occurred_at: how.now };
   if (state.status === 'revoked' && targets.some((t) => t.outcome === 'revoked')) {
-    ctx.events.emit(ctx, { type: 'consent.revoked', ...event, data: { ...base, withdrawn: targets.map((t) => ({ key: t.key, outcome: t.outcome })) } });
+    ctx.events.emit(ctx, {
+      type: 'consent.revoked',
+      ...event,
+      data: { ...base, withdrawn: targets.map((t) => ({ key: t.key, outcome: t.outcome })) },
+    });
     return;
   }
-  for (const t of targets) ctx.events.emit(ctx, { type: 'consent.purpose_revoked', ...event, data: { ...base, purpose: t.key, outcome: t.outcome } });
+  for (const t of targets)
+    ctx.events.emit(ctx, { type: 'consent.purpose_revoked', ...event, data: { ...base, purpose: t.key, outcome: t.outcome } });
 }
 
 /** The purposes a withdrawal request names, or throws 422 naming each that cannot be withdrawn. */
-function namedTargets(purposes: readonly RecordPurposeOutcome[], requested: readonly string[], withdrawable: (p: RecordPurposeOutcome) => boolean): RecordPurposeOutcome[] {
+function namedTargets(
+  purposes: readonly RecordPurposeOutcome[],
+  requested: readonly string[],
+  withdrawable: (p: RecordPurposeOutcome) => boolean,
+): RecordPurposeOutcome[] {
   const errors: FieldError[] = [];
   const targets: RecordPurposeOutcome[] = [];
   for (const [i, key] of [...new Set(requested)].entries()) {
@@ -91,7 +120,11 @@ function namedTargets(purposes: readonly RecordPurposeOutcome[], requested: read
     if (!purpose) errors.push({ path: `purposes.${i}`, code: 'unknown_purpose', message: `The record has no purpose "${key}".` });
     else if (purpose.outcome === 'revoked' || purpose.outcome === 'objected') continue;
     else if (!withdrawable(purpose)) {
-      errors.push({ path: `purposes.${i}`, code: 'not_withdrawable', message: `Purpose "${key}" is ${purpose.outcome}; only granted consent and legitimate interests with a right to object can be withdrawn.` });
+      errors.push({
+        path: `purposes.${i}`,
+        code: 'not_withdrawable',
+        message: `Purpose "${key}" is ${purpose.outcome}; only granted consent and legitimate interests with a right to object can be withdrawn.`,
+      });
     } else targets.push(purpose);
   }
   if (errors.length) throw unprocessable(`The withdrawal was refused: ${errors.map((e) => e.message).join(' ')}`, errors[0]!.code, errors);
@@ -118,13 +151,22 @@ export function withdrawConsentRecord(
       throw unprocessable('The consent term has ended; an expired record has nothing left to withdraw.', 'record_expired');
     }
     const terms = getFlowVersion(ctx, row.flow_id, row.flow_version);
-    const rightToObject = new Set(terms?.config.purposes.filter((p) => p.basis === 'legitimate_interest' && p.mechanism === 'opt_out').map((p) => p.key));
+    const rightToObject = new Set(
+      terms?.config.purposes.filter((p) => p.basis === 'legitimate_interest' && p.mechanism === 'opt_out').map((p) => p.key),
+    );
     const withdrawable = (p: RecordPurposeOutcome) => p.outcome === 'granted' || (p.outcome === 'noticed' && rightToObject.has(p.key));
     const targets = request.purposes ? namedTargets(state.purposes, request.purposes, withdrawable) : state.purposes.filter(withdrawable);
     if (targets.length) {
-      withdrawPurposes(ctx, row, targets.map((p) => ({ key: p.key, outcome: p.outcome === 'granted' ? 'revoked' : 'objected' })), {
-        eventChannel: request.eventChannel, scoped: request.purposes !== undefined, now,
-      });
+      withdrawPurposes(
+        ctx,
+        row,
+        targets.map((p) => ({ key: p.key, outcome: p.outcome === 'granted' ? 'revoked' : 'objected' })),
+        {
+          eventChannel: request.eventChannel,
+          scoped: request.purposes !== undefined,
+          now,
+        },
+      );
     }
     return toWire(ctx, row);
   });

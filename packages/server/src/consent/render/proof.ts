@@ -101,12 +101,19 @@ export async function verifyRenderProof(
       requiredClaims: ['jti', 'iat', 'exp'],
     }));
   } catch (err) {
-    if (err instanceof joseErrors.JWTExpired) throw refuse('render_proof_expired', 'The render proof has expired: fetch the render data again.', { cause: err });
+    if (err instanceof joseErrors.JWTExpired)
+      throw refuse('render_proof_expired', 'The render proof has expired: fetch the render data again.', { cause: err });
     throw refuse('render_proof_invalid', 'The render proof is not valid: it was not issued by this service for captures.', { cause: err });
   }
   const claims = payload as Partial<RenderProofClaims>;
   const str = (v: unknown): v is string => typeof v === 'string';
-  if (!str(claims.application_id) || !str(claims.flow_id) || !Number.isInteger(claims.flow_version) || !str(claims.origin) || !str(claims.notice_hash)) {
+  if (
+    !str(claims.application_id) ||
+    !str(claims.flow_id) ||
+    !Number.isInteger(claims.flow_version) ||
+    !str(claims.origin) ||
+    !str(claims.notice_hash)
+  ) {
     throw refuse('render_proof_invalid', 'The render proof lacks its binding claims.');
   }
   if (claims.application_id !== expected.application_id) {
@@ -117,7 +124,10 @@ export async function verifyRenderProof(
     throw refuse('render_proof_mismatch', 'The render proof was issued for another origin than the one this capture comes from.');
   }
   if (claims.flow_version !== expected.flow_version) {
-    throw refuse('render_proof_stale', `The flow has published version ${expected.flow_version} since the field rendered version ${claims.flow_version}: render it again.`);
+    throw refuse(
+      'render_proof_stale',
+      `The flow has published version ${expected.flow_version} since the field rendered version ${claims.flow_version}: render it again.`,
+    );
   }
   if (claims.notice_hash !== expected.notice_hash) {
     throw refuse('render_proof_mismatch', 'The render proof names other wording than the flow version publishes.');

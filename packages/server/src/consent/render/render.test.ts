@@ -24,12 +24,15 @@ describe('GET /api/v1/flows/{id}/render', () => {
     assert.equal(body.title, 'Signup consent');
     assert.equal(body.description, 'Consent asked in the signup form.');
     assert.equal(body.policy_url, 'https://example.com/privacy');
-    assert.deepEqual(body.purposes.map((p) => [p.key, p.basis, p.mechanism, p.required]), [
-      ['newsletter', 'consent', 'explicit', false],
-      ['partners', 'consent', 'explicit', false],
-      ['analytics', 'legitimate_interest', 'opt_out', false],
-      ['service', 'contract', 'notice', true],
-    ]);
+    assert.deepEqual(
+      body.purposes.map((p) => [p.key, p.basis, p.mechanism, p.required]),
+      [
+        ['newsletter', 'consent', 'explicit', false],
+        ['partners', 'consent', 'explicit', false],
+        ['analytics', 'legitimate_interest', 'opt_out', false],
+        ['service', 'contract', 'notice', true],
+      ],
+    );
     assert.equal(body.purposes[0]!.label, 'Email newsletter');
     assert.equal(body.purposes[0]!.description, 'A monthly email about new features.');
     assert.equal(body.notice_hash, noticeDigest(getActiveFlowVersion(server.context, flowId)!));
@@ -43,7 +46,10 @@ describe('GET /api/v1/flows/{id}/render', () => {
     assert.equal(header.alg, 'ES256');
     assert.equal(header.typ, 'svc-render-proof+jwt');
     const jwks = (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet;
-    assert.ok(jwks.keys.some((k) => k.kid === header.kid), 'kid is published');
+    assert.ok(
+      jwks.keys.some((k) => k.kid === header.kid),
+      'kid is published',
+    );
     const { payload } = await jwtVerify(body.render_proof, createLocalJWKSet(jwks), { typ: 'svc-render-proof+jwt' });
     assert.equal(payload.application_id, server.sandbox.application_id);
     assert.equal(payload.flow_id, flowId);
@@ -63,9 +69,13 @@ describe('GET /api/v1/flows/{id}/render', () => {
   it('reads the server clock for iat', async () => {
     server.advance(7200);
     const body = await render(server, flowId);
-    const { payload } = await jwtVerify(body.render_proof, createLocalJWKSet((await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet), {
-      currentDate: new Date(server.context.clock.now()),
-    });
+    const { payload } = await jwtVerify(
+      body.render_proof,
+      createLocalJWKSet((await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet),
+      {
+        currentDate: new Date(server.context.clock.now()),
+      },
+    );
     assert.ok(Math.abs(payload.iat! * 1000 - server.context.clock.now()) < 5000);
     assert.ok(payload.iat! * 1000 > Date.now() + 7000 * 1000);
   });
@@ -102,8 +112,11 @@ describe('GET /api/v1/flows/{id}/render', () => {
       headers: { 'x-publishable-key': server.sandbox.publishable_key, 'sec-fetch-site': 'same-origin' },
     });
     assert.equal(res.status, 200);
-    const { payload } = await jwtVerify(((await res.json()) as { render_proof: string }).render_proof,
-      createLocalJWKSet((await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet), { currentDate: new Date(server.context.clock.now()) });
+    const { payload } = await jwtVerify(
+      ((await res.json()) as { render_proof: string }).render_proof,
+      createLocalJWKSet((await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as JSONWebKeySet),
+      { currentDate: new Date(server.context.clock.now()) },
+    );
     assert.equal(payload.origin, originOf(server));
   });
 
@@ -119,7 +132,10 @@ describe('GET /api/v1/flows/{id}/render', () => {
 
   it('answers 404 for an unknown flow, a draft, and a flow of another application', async () => {
     await expectError(await renderRequest(server, 'flw_dev_nope'), 404, 'flow_not_found');
-    const draft = await server.api('/api/v1/flows', { method: 'POST', json: { flow: { pattern: 'standard', title: 'Draft', config: captureFlowConfig } } });
+    const draft = await server.api('/api/v1/flows', {
+      method: 'POST',
+      json: { flow: { pattern: 'standard', title: 'Draft', config: captureFlowConfig } },
+    });
     const draftId = ((await draft.json()) as { flow: { id: string } }).flow.id;
     await expectError(await renderRequest(server, draftId), 404, 'flow_not_found');
     const other = await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Other shop' } } });
@@ -131,14 +147,26 @@ describe('GET /api/v1/flows/{id}/render', () => {
   it('refuses a flow that is not capturable (422 flow_not_capturable): sign-in, verification or comprehension steps, or no consent duration', async () => {
     // The sandbox demo flow signs in and verifies before the decision; the informed flow asks a comprehension question.
     const demo = await expectError(await renderRequest(server, server.sandbox.flow_id!), 422, 'flow_not_capturable');
-    assert.ok(demo.errors?.some((e) => /sign_in step/.test(e.message)), JSON.stringify(demo));
-    assert.ok(demo.errors?.some((e) => /verify step/.test(e.message)), JSON.stringify(demo));
+    assert.ok(
+      demo.errors?.some((e) => /sign_in step/.test(e.message)),
+      JSON.stringify(demo),
+    );
+    assert.ok(
+      demo.errors?.some((e) => /verify step/.test(e.message)),
+      JSON.stringify(demo),
+    );
     const informed = await expectError(await renderRequest(server, server.sandbox.informed_flow_id!), 422, 'flow_not_capturable');
-    assert.ok(informed.errors?.some((e) => /comprehension_check step/.test(e.message)), JSON.stringify(informed));
+    assert.ok(
+      informed.errors?.some((e) => /comprehension_check step/.test(e.message)),
+      JSON.stringify(informed),
+    );
     const { consent_duration: _d, ...withoutDuration } = captureFlowConfig;
     const flow = await createActiveFlow(server, withoutDuration);
     const body = await expectError(await renderRequest(server, flow), 422, 'flow_not_capturable');
-    assert.ok(body.errors?.some((e) => /consent_duration/.test(e.message)), JSON.stringify(body));
+    assert.ok(
+      body.errors?.some((e) => /consent_duration/.test(e.message)),
+      JSON.stringify(body),
+    );
   });
 
   it('serves the flow wording whatever locale is asked, and says which; refuses a malformed locale (400)', async () => {
@@ -153,7 +181,14 @@ describe('GET /api/v1/flows/{id}/render', () => {
     const first = await render(server, flow);
     const revised = await server.api(`/api/v1/flows/${flow}/versions`, {
       method: 'POST',
-      json: { flow: { config: { ...captureFlowConfig, purposes: captureFlowConfig.purposes.map((p) => (p.key === 'newsletter' ? { ...p, label: 'Weekly newsletter' } : p)) } } },
+      json: {
+        flow: {
+          config: {
+            ...captureFlowConfig,
+            purposes: captureFlowConfig.purposes.map((p) => (p.key === 'newsletter' ? { ...p, label: 'Weekly newsletter' } : p)),
+          },
+        },
+      },
     });
     assert.equal(revised.status, 200, await revised.text());
     const second = await render(server, flow);

@@ -25,7 +25,10 @@ export function browserOrigin(c: Context): string | undefined {
 /** Refuses API tokens: render data and captures belong to pages, which hold publishable keys. */
 export const publishableOnly: MiddlewareHandler<Env> = async (c, next) => {
   if (c.get('principal').kind !== 'publishable_key') {
-    throw forbidden('This endpoint is called from the page with its publishable key (X-Publishable-Key); servers use the Record API.', 'publishable_key_required');
+    throw forbidden(
+      'This endpoint is called from the page with its publishable key (X-Publishable-Key); servers use the Record API.',
+      'publishable_key_required',
+    );
   }
   await next();
 };
@@ -42,7 +45,10 @@ export async function renderFlow(ctx: ServerContext, c: Context<Env>): Promise<F
   if (principal.kind !== 'publishable_key') throw forbidden('A publishable key is required.', 'publishable_key_required');
   const origin = browserOrigin(c);
   if (origin === undefined) {
-    throw forbidden('The render data is bound to the page origin: call it from the browser (the request carried no Origin).', 'origin_required');
+    throw forbidden(
+      'The render data is bound to the page origin: call it from the browser (the request carried no Origin).',
+      'origin_required',
+    );
   }
   // The CORS guard already refused a foreign Origin header; a same-origin request is checked here.
   if (!isAllowedOrigin(ctx, principal.applicationId, origin)) {
@@ -52,8 +58,12 @@ export async function renderFlow(ctx: ServerContext, c: Context<Env>): Promise<F
   if (!version || version.application_id !== principal.applicationId) throw new ApiError(404, 'No such flow.', 'flow_not_found');
   const problems = capturabilityProblems(version.config);
   if (problems.length) {
-    throw new ApiError(422, `The flow cannot be rendered as a consent field: ${problems.join('; ')}.`, 'flow_not_capturable',
-      problems.map((message) => ({ path: 'flow', code: 'flow_not_capturable', message })));
+    throw new ApiError(
+      422,
+      `The flow cannot be rendered as a consent field: ${problems.join('; ')}.`,
+      'flow_not_capturable',
+      problems.map((message) => ({ path: 'flow', code: 'flow_not_capturable', message })),
+    );
   }
   const notice_hash = noticeDigest(version);
   const proof = await issueRenderProof(ctx, {
@@ -87,15 +97,24 @@ export async function renderFlow(ctx: ServerContext, c: Context<Env>): Promise<F
 
 /** Mounts the render endpoint. */
 export function renderRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
-  route(app, {
-    method: 'get', path: '/api/v1/flows/{id}/render', tag: 'Captures',
-    summary: 'What the consent field shows for a capturable flow, with a signed render proof bound to the page origin',
-    auth: ['publishable_key'], middleware: [publishableOnly], query: renderQuery,
-    response: { status: 200, description: 'Presentation, notice hash and render proof', schema: flowRender }, errors: [400, 404, 422],
-  }, async (c) => {
-    const body = await renderFlow(ctx, c);
-    // Each answer carries a fresh proof bound to this origin: never serve it from a cache.
-    c.header('Cache-Control', 'no-store');
-    return c.json(body);
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/flows/{id}/render',
+      tag: 'Captures',
+      summary: 'What the consent field shows for a capturable flow, with a signed render proof bound to the page origin',
+      auth: ['publishable_key'],
+      middleware: [publishableOnly],
+      query: renderQuery,
+      response: { status: 200, description: 'Presentation, notice hash and render proof', schema: flowRender },
+      errors: [400, 404, 422],
+    },
+    async (c) => {
+      const body = await renderFlow(ctx, c);
+      // Each answer carries a fresh proof bound to this origin: never serve it from a cache.
+      c.header('Cache-Control', 'no-store');
+      return c.json(body);
+    },
+  );
 }

@@ -9,12 +9,18 @@ import { dpv23Terms, DPV_TTL_FILE, dpvTermsDefinedBy, dpvTermsIn } from './test-
 
 describe('vocab: the DPV 2.3 term list', () => {
   it('is the list of terms the DPV 2.3 Turtle defines and has not sunset', () => {
-    assert.ok(existsSync(DPV_TTL_FILE), `The DPV 2.3 Turtle is missing: expected at ${fileURLToPath(DPV_TTL_FILE)} (shared/vocab/ beside the repository's folder).`);
+    assert.ok(
+      existsSync(DPV_TTL_FILE),
+      `The DPV 2.3 Turtle is missing: expected at ${fileURLToPath(DPV_TTL_FILE)} (shared/vocab/ beside the repository's folder).`,
+    );
     const { version, terms } = dpvTermsDefinedBy(readFileSync(DPV_TTL_FILE, 'utf8'));
     assert.equal(version, '2.3');
     const listed = dpv23Terms();
     const defined = new Set(terms);
-    assert.deepEqual({ missing: terms.filter((t) => !listed.has(t)), extra: [...listed].filter((t) => !defined.has(t)) }, { missing: [], extra: [] });
+    assert.deepEqual(
+      { missing: terms.filter((t) => !listed.has(t)), extra: [...listed].filter((t) => !defined.has(t)) },
+      { missing: [], extra: [] },
+    );
     assert.equal(listed.size, terms.length);
   });
 
@@ -35,6 +41,9 @@ describe('vocab: the DPV 2.3 term list', () => {
   });
 
   it('finds the dpv: terms a text names', () => {
-    assert.deepEqual(dpvTermsIn('{"@type":"dpv:ConsentRecord","dpv:hasPurpose":[{"@type":"dpv:Purpose"}],"x":"https://w3id.org/dpv#"} dpv: '), ['ConsentRecord', 'Purpose', 'hasPurpose']);
+    assert.deepEqual(
+      dpvTermsIn('{"@type":"dpv:ConsentRecord","dpv:hasPurpose":[{"@type":"dpv:Purpose"}],"x":"https://w3id.org/dpv#"} dpv: '),
+      ['ConsentRecord', 'Purpose', 'hasPurpose'],
+    );
   });
 });

@@ -10,7 +10,11 @@ export const DPV_TTL_FILE = new URL('../../../../../../shared/vocab/dpv-2.3.ttl'
 
 /** The terms of {@link DPV_TERMS_FILE}. */
 export function dpv23Terms(): ReadonlySet<string> {
-  return new Set(readFileSync(DPV_TERMS_FILE, 'utf8').split('\n').filter((line) => line !== '' && !line.startsWith('#')));
+  return new Set(
+    readFileSync(DPV_TERMS_FILE, 'utf8')
+      .split('\n')
+      .filter((line) => line !== '' && !line.startsWith('#')),
+  );
 }
 
 /**

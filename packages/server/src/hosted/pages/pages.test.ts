@@ -7,10 +7,16 @@ import { jsonForScript } from './render.js';
 
 function csp(res: Response): Map<string, string> {
   const header = res.headers.get('content-security-policy') ?? '';
-  return new Map(header.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-    const [name, ...values] = d.split(/\s+/);
-    return [name!, values.join(' ')];
-  }));
+  return new Map(
+    header
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...values] = d.split(/\s+/);
+        return [name!, values.join(' ')];
+      }),
+  );
 }
 
 function dataOf(html: string, id = 'svc-decision-data'): PageData {
@@ -55,7 +61,10 @@ describe('hosted decision pages', () => {
     assert.equal(data.session_token, d.session_token);
     assert.equal(data.deadline_at, d.deadline_at);
     assert.equal(data.status, 'pending');
-    assert.deepEqual(data.consent?.screens.map((s) => s.type), ['intro', 'sign_in', 'verify', 'review']);
+    assert.deepEqual(
+      data.consent?.screens.map((s) => s.type),
+      ['intro', 'sign_in', 'verify', 'review'],
+    );
     assert.equal(data.branding.name, 'Sandbox application');
   });
 
@@ -65,7 +74,10 @@ describe('hosted decision pages', () => {
     const check = data.consent?.screens.find((s) => s.type === 'comprehension_check');
     assert.ok(check);
     assert.equal('answer' in check, false);
-    assert.deepEqual(data.consent?.screens.map((s) => s.type), ['intro', 'disclosure', 'comprehension_check', 'confirm']);
+    assert.deepEqual(
+      data.consent?.screens.map((s) => s.type),
+      ['intro', 'disclosure', 'comprehension_check', 'confirm'],
+    );
   });
 
   it('serves the full page unframeable, in popup or redirect mode', async () => {
@@ -78,7 +90,11 @@ describe('hosted decision pages', () => {
     assert.equal(data.mode, 'popup');
     assert.equal(data.target_origin, 'https://shop.example');
 
-    const redirect = await createConsent(server, { delivery_mode: 'redirect', embed_origin: undefined, redirect_uri: 'https://shop.example/done?order=7' });
+    const redirect = await createConsent(server, {
+      delivery_mode: 'redirect',
+      embed_origin: undefined,
+      redirect_uri: 'https://shop.example/done?order=7',
+    });
     const page = dataOf(await (await fetch(redirect.url)).text());
     assert.equal(page.mode, 'redirect');
     assert.equal(page.target_origin, null);
@@ -90,7 +106,11 @@ describe('hosted decision pages', () => {
     const popup = await createDecision(server, { kind: 'approval', subject_ref: 'esc_1', delivery_mode: 'popup', scope: 'refunds' });
     const allowed = dataOf(await (await fetch(popup.url, { headers: { referer: 'https://shop.example/' } })).text());
     assert.equal(allowed.target_origin, 'https://shop.example');
-    assert.deepEqual(allowed.approval, { escalation_id: 'esc_1', scope: 'refunds', state: null, meeting_id: null, agent: null }, 'a free-form reference names no agent');
+    assert.deepEqual(
+      allowed.approval,
+      { escalation_id: 'esc_1', scope: 'refunds', state: null, meeting_id: null, agent: null },
+      'a free-form reference names no agent',
+    );
     const stranger = dataOf(await (await fetch(popup.url, { headers: { referer: 'https://evil.example/' } })).text());
     assert.equal(stranger.target_origin, null);
     const none = dataOf(await (await fetch(popup.url)).text());
@@ -100,7 +120,10 @@ describe('hosted decision pages', () => {
   it('has no target origin once the embed origin is no longer allowed (the page then drops and counts)', async () => {
     await allowOrigin(server, 'https://gone.example');
     const d = await createConsent(server, { embed_origin: 'https://gone.example' });
-    const del = await server.api(`/api/v1/applications/${server.sandbox.application_id}/allowed_origins/${encodeURIComponent('https://gone.example')}`, { method: 'DELETE' });
+    const del = await server.api(
+      `/api/v1/applications/${server.sandbox.application_id}/allowed_origins/${encodeURIComponent('https://gone.example')}`,
+      { method: 'DELETE' },
+    );
     assert.ok(del.status === 204 || del.status === 200, String(del.status));
     const res = await fetch(d.embed_url);
     assert.ok(!csp(res).get('frame-ancestors')?.includes('gone.example'));
@@ -135,7 +158,7 @@ describe('hosted decision pages', () => {
     const again = await fetch(`${server.url}/assets/decision-page.js`, { headers: { 'if-none-match': etag! } });
     assert.equal(again.status, 304);
     assert.equal(again.headers.get('etag'), etag);
-    assert.equal((await again.text()), '');
+    assert.equal(await again.text(), '');
     const weak = await fetch(`${server.url}/assets/decision-page.js`, { headers: { 'if-none-match': `"other", W/${etag}` } });
     assert.equal(weak.status, 304);
     const stale = await fetch(`${server.url}/assets/decision-page.js`, { headers: { 'if-none-match': '"stale"' } });
@@ -165,7 +188,9 @@ describe('hosted flow page /accord/{flow_id}', () => {
 
   it('opens a redirect-mode decision on an active flow and sends the browser to it', async () => {
     const back = `${server.url}/back`;
-    const res = await fetch(`${server.url}/accord/${server.sandbox.flow_id}?redirect_uri=${encodeURIComponent(back)}`, { redirect: 'manual' });
+    const res = await fetch(`${server.url}/accord/${server.sandbox.flow_id}?redirect_uri=${encodeURIComponent(back)}`, {
+      redirect: 'manual',
+    });
     assert.equal(res.status, 303);
     const location = res.headers.get('location') ?? '';
     assert.match(location, /^\/decisions\/dts_us_[A-Za-z0-9_-]{43}$/);
@@ -174,7 +199,9 @@ describe('hosted flow page /accord/{flow_id}', () => {
     assert.equal(data.redirect_uri, back);
     assert.equal(data.redirect_uri_denied, `${back}?error=access_denied`);
     const token = location.split('/').pop()!;
-    const { decision } = (await (await server.api(`/api/v1/decisions/${token}`)).json()) as { decision: { delivery_mode: string; flow_id: string } };
+    const { decision } = (await (await server.api(`/api/v1/decisions/${token}`)).json()) as {
+      decision: { delivery_mode: string; flow_id: string };
+    };
     assert.deepEqual([decision.delivery_mode, decision.flow_id], ['redirect', server.sandbox.flow_id]);
   });
 
@@ -185,7 +212,14 @@ describe('hosted flow page /accord/{flow_id}', () => {
 
   it('is 404 for a draft flow and an unknown one (spec: Flow states)', async () => {
     const created = await server.api('/api/v1/flows', {
-      method: 'POST', json: { flow: { pattern: 'standard', title: 'Draft', config: { purposes: [{ key: 'x', label: 'X', basis: 'consent', mechanism: 'explicit' }] } } },
+      method: 'POST',
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Draft',
+          config: { purposes: [{ key: 'x', label: 'X', basis: 'consent', mechanism: 'explicit' }] },
+        },
+      },
     });
     const { flow } = (await created.json()) as { flow: { id: string } };
     for (const id of [flow.id, 'flw_dev_unknown', '..%2F..']) {
@@ -197,7 +231,9 @@ describe('hosted flow page /accord/{flow_id}', () => {
 
   it('refuses a redirect_uri that is not on an allowed origin (no open redirect) or not http(s)', async () => {
     for (const uri of ['https://evil.example/', 'javascript:alert(1)', 'not a url']) {
-      const res = await fetch(`${server.url}/accord/${server.sandbox.flow_id}?redirect_uri=${encodeURIComponent(uri)}`, { redirect: 'manual' });
+      const res = await fetch(`${server.url}/accord/${server.sandbox.flow_id}?redirect_uri=${encodeURIComponent(uri)}`, {
+        redirect: 'manual',
+      });
       assert.equal(res.status, 400, uri);
     }
   });
@@ -217,16 +253,22 @@ describe('playground', () => {
     assert.equal(policy.get('frame-src'), "'self'");
     assert.equal(policy.get('script-src'), "'self'");
     const html = await res.text();
-    const data = dataOf(html, 'svc-playground-data') as unknown as { flows: { standard: string; informed: string }; service_origin: string };
+    const data = dataOf(html, 'svc-playground-data') as unknown as {
+      flows: { standard: string; informed: string };
+      service_origin: string;
+    };
     assert.equal(data.flows.standard, server.sandbox.flow_id);
     assert.equal(data.flows.informed, server.sandbox.informed_flow_id);
     assert.ok(!html.includes(server.sandbox.api_token), 'the API token never reaches the browser');
   });
 
   it('creates decisions with the sandbox credentials for same-origin calls only', async () => {
-    const call = (headers: Record<string, string>, body: unknown) => fetch(`${server.url}/playground/decisions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body),
-    });
+    const call = (headers: Record<string, string>, body: unknown) =>
+      fetch(`${server.url}/playground/decisions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
     const res = await call({ origin: server.url }, { kind: 'consent', flow: 'informed' });
     assert.equal(res.status, 201);
     const { decision } = (await res.json()) as { decision: { flow_id: string; embed_origin: string } };

@@ -80,7 +80,9 @@ export function pageShell(options: {
  * A plain, script-free page: a heading and a sentence (errors such as an unknown decision), or a heading and
  * markup the caller escaped (the device grant's forms).
  */
-export function messagePage(options: { title: string; message: string; lang?: string } | { title: string; html: string; lang?: string }): string {
+export function messagePage(
+  options: { title: string; message: string; lang?: string } | { title: string; html: string; lang?: string },
+): string {
   return `<!doctype html>
 <html lang="${escapeHtml(options.lang ?? 'en')}">
 <head>

@@ -27,9 +27,10 @@ import { messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './rende
  */
 let publicDir: string | undefined;
 function publicDirectory(): string {
-  publicDir ??= [new URL('./public/', import.meta.url), new URL('../../../dist/public/', import.meta.url)]
-    .map((url) => fileURLToPath(url))
-    .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('./public/', import.meta.url));
+  publicDir ??=
+    [new URL('./public/', import.meta.url), new URL('../../../dist/public/', import.meta.url)]
+      .map((url) => fileURLToPath(url))
+      .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('./public/', import.meta.url));
   return publicDir;
 }
 
@@ -50,7 +51,12 @@ function assetOf(path: string): { body: Uint8Array<ArrayBuffer>; etag: string } 
   const cached = assetCache.get(path);
   if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
   const body = new Uint8Array(readFileSync(path));
-  const entry = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  const entry = {
+    mtimeMs: stat.mtimeMs,
+    size: stat.size,
+    body,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+  };
   assetCache.set(path, entry);
   return entry;
 }
@@ -84,7 +90,13 @@ const NO_PARTS = Object.fromEntries(kindModules.map((kind) => [kind.kind, null])
  * The public data the page is rendered with (nothing secret: no comprehension answers, no tokens but its own) and
  * its document title.
  */
-export function pageOf(ctx: ServerContext, row: DecisionRow, frame: boolean, referer?: string, viewer?: Viewer): { data: PageData; title: string } {
+export function pageOf(
+  ctx: ServerContext,
+  row: DecisionRow,
+  frame: boolean,
+  referer?: string,
+  viewer?: Viewer,
+): { data: PageData; title: string } {
   const mode = frame ? 'embed' : row.delivery_mode === 'redirect' ? 'redirect' : 'popup';
   const page = kindOf(row.kind).page(ctx, row);
   const application = getApplication(ctx, row.application_id);
@@ -101,11 +113,14 @@ export function pageOf(ctx: ServerContext, row: DecisionRow, frame: boolean, ref
     redirect_uri: row.redirect_uri,
     redirect_uri_denied: deniedUri(row.redirect_uri),
     api: `/decisions/${row.session_token}`,
-    addressee: row.addressee_email === null ? null : {
-      email: row.addressee_email,
-      proven: addresseeProven(row, viewer),
-      signed_in_as: viewer && viewer.email !== row.addressee_email ? viewer.email : null,
-    },
+    addressee:
+      row.addressee_email === null
+        ? null
+        : {
+            email: row.addressee_email,
+            proven: addresseeProven(row, viewer),
+            signed_in_as: viewer && viewer.email !== row.addressee_email ? viewer.email : null,
+          },
     ...NO_PARTS,
     [row.kind]: page.part,
   };
@@ -118,7 +133,12 @@ const redirectQuery = z.object({ redirect_uri: z.optional(httpUri) });
 export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
   const cssEtag = `"${createHash('sha256').update(PAGE_CSS).digest('base64url').slice(0, 27)}"`;
   app.get('/assets/page.css', (c) => {
-    const headers = { 'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', ETag: cssEtag };
+    const headers = {
+      'Content-Type': 'text/css; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+      ETag: cssEtag,
+    };
     if (matchesEtag(c.req.header('if-none-match'), cssEtag)) return c.body(null, 304, headers);
     return c.body(PAGE_CSS, 200, headers);
   });
@@ -142,8 +162,12 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
     const row = findDecision(ctx, c.req.param('token') ?? '');
     if (!row) {
       // An error page has nothing to click, so framing it harms no one, and the host's iframe can show why.
-      return sendPage(c, messagePage({ title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' }),
-        frame ? ['*'] : [], 404);
+      return sendPage(
+        c,
+        messagePage({ title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' }),
+        frame ? ['*'] : [],
+        404,
+      );
     }
     const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'), await viewerOf(ctx, c, row));
     const html = pageShell({
@@ -172,9 +196,16 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
       return sendPage(c, messagePage({ title: 'Invalid link', message: 'redirect_uri must be an absolute http(s) URL.' }), [], 400);
     }
     const application = getApplication(ctx, active.application_id);
-    if (!application) return sendPage(c, messagePage({ title: 'Page not found', message: 'There is no published consent page at this address.' }), [], 404);
+    if (!application)
+      return sendPage(c, messagePage({ title: 'Page not found', message: 'There is no published consent page at this address.' }), [], 404);
     // Anyone can follow the link, so it is held to the publishable-key rules (redirect_uri on an allowed origin).
-    const principal: Principal = { kind: 'publishable_key', accountId: application.account_id, applicationId: application.id, environment: application.environment, key: '' };
+    const principal: Principal = {
+      kind: 'publishable_key',
+      accountId: application.account_id,
+      applicationId: application.id,
+      environment: application.environment,
+      key: '',
+    };
     try {
       const row = createDecision(ctx, principal, {
         kind: 'consent',

@@ -53,7 +53,10 @@ export function playgroundOAuthRoutes(app: Hono<Env>, ctx: ServerContext, pages:
 
   const client = () => {
     // The secret lives only in sandbox.json, like the sandbox API token.
-    const sandbox = JSON.parse(readFileSync(join(ctx.dataDir, 'sandbox.json'), 'utf8')) as { oauth_client_id: string; oauth_client_secret: string };
+    const sandbox = JSON.parse(readFileSync(join(ctx.dataDir, 'sandbox.json'), 'utf8')) as {
+      oauth_client_id: string;
+      oauth_client_secret: string;
+    };
     return { client: { client_id: sandbox.oauth_client_id }, auth: oauth.ClientSecretBasic(sandbox.oauth_client_secret) };
   };
   const server = async () => {
@@ -80,10 +83,26 @@ export function playgroundOAuthRoutes(app: Hono<Env>, ctx: ServerContext, pages:
     const now = ctx.clock.now();
     for (const [key, value] of pending) if (now - value.at > PENDING_MS) pending.delete(key);
     pending.set(state, { verifier, nonce, at: now });
-    const pushed = await oauth.processPushedAuthorizationResponse(as, cl, await oauth.pushedAuthorizationRequest(as, cl, auth, {
-      redirect_uri: redirectUri(), response_type: 'code', scope: 'openid email offline_access', prompt: 'consent', state, nonce,
-      code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-    }, insecure()));
+    const pushed = await oauth.processPushedAuthorizationResponse(
+      as,
+      cl,
+      await oauth.pushedAuthorizationRequest(
+        as,
+        cl,
+        auth,
+        {
+          redirect_uri: redirectUri(),
+          response_type: 'code',
+          scope: 'openid email offline_access',
+          prompt: 'consent',
+          state,
+          nonce,
+          code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: 'S256',
+        },
+        insecure(),
+      ),
+    );
     const url = new URL(as.authorization_endpoint!);
     url.searchParams.set('client_id', cl.client_id);
     url.searchParams.set('request_uri', pushed.request_uri);
@@ -96,26 +115,45 @@ export function playgroundOAuthRoutes(app: Hono<Env>, ctx: ServerContext, pages:
     const state = c.req.query('state') ?? '';
     const started = pending.get(state);
     pending.delete(state);
-    if (!started) return pages.result(c, 400, 'Sign-in did not finish', '<p role="alert">This sign-in was not started here, or it expired. Start again.</p>');
+    if (!started)
+      return pages.result(
+        c,
+        400,
+        'Sign-in did not finish',
+        '<p role="alert">This sign-in was not started here, or it expired. Start again.</p>',
+      );
     let signedIn: Signed;
     try {
       const params = oauth.validateAuthResponse(as, cl, new URL(c.req.url), state);
-      const tokens = await oauth.processAuthorizationCodeResponse(as, cl,
+      const tokens = await oauth.processAuthorizationCodeResponse(
+        as,
+        cl,
         await oauth.authorizationCodeGrantRequest(as, cl, auth, params, redirectUri(), started.verifier, insecure()),
-        { expectedNonce: started.nonce, requireIdToken: true });
+        { expectedNonce: started.nonce, requireIdToken: true },
+      );
       // oauth4webapi checks the ID token's claims; its signature is checked here, against the published JWKS.
       const { payload } = await jwtVerify(tokens.id_token!, ctx.keys.keySet, { issuer: as.issuer, audience: cl.client_id });
       signedIn = { tokens, sub: String(payload.sub) };
     } catch (error) {
-      const message = error instanceof oauth.AuthorizationResponseError ? `${error.error}: ${error.error_description ?? ''}` : String(error);
+      const message =
+        error instanceof oauth.AuthorizationResponseError ? `${error.error}: ${error.error_description ?? ''}` : String(error);
       return pages.result(c, 400, 'Sign-in did not finish', `<p role="alert">${escapeHtml(message)}</p>`);
     }
     const id = randomBytes(24).toString('base64url');
     sessions.set(id, signedIn);
     setCookie(c, COOKIE, id, { httpOnly: true, sameSite: 'Lax', path: '/playground/oauth' });
-    const info = await oauth.processUserInfoResponse(as, cl, signedIn.sub, await oauth.userInfoRequest(as, cl, signedIn.tokens.access_token, insecure()));
+    const info = await oauth.processUserInfoResponse(
+      as,
+      cl,
+      signedIn.sub,
+      await oauth.userInfoRequest(as, cl, signedIn.tokens.access_token, insecure()),
+    );
     const who = await me(signedIn.tokens.access_token);
-    return pages.result(c, 200, 'Signed in', `<p>The ID token's signature verified against <code>/.well-known/jwks.json</code>.</p>
+    return pages.result(
+      c,
+      200,
+      'Signed in',
+      `<p>The ID token's signature verified against <code>/.well-known/jwks.json</code>.</p>
 <dl>
 <dt>Subject (<code>sub</code>)</dt><dd id="oauth-sub">${escapeHtml(signedIn.sub)}</dd>
 <dt>Email (userinfo)</dt><dd id="oauth-email">${escapeHtml(String(info.email ?? ''))}</dd>
@@ -123,7 +161,8 @@ export function playgroundOAuthRoutes(app: Hono<Env>, ctx: ServerContext, pages:
 <dt>Scopes</dt><dd id="oauth-scope">${escapeHtml(signedIn.tokens.scope ?? '')}</dd>
 <dt>Refresh token</dt><dd id="oauth-refresh">${signedIn.tokens.refresh_token ? 'issued' : 'none'}</dd>
 </dl>
-${actions}`);
+${actions}`,
+    );
   });
 
   app.post('/playground/oauth/refresh', pages.sameOriginForm, async (c) => {
@@ -132,14 +171,23 @@ ${actions}`);
     const as = await server();
     const { client: cl, auth } = client();
     try {
-      current.tokens = await oauth.processRefreshTokenResponse(as, cl, await oauth.refreshTokenGrantRequest(as, cl, auth, current.tokens.refresh_token, insecure()));
+      current.tokens = await oauth.processRefreshTokenResponse(
+        as,
+        cl,
+        await oauth.refreshTokenGrantRequest(as, cl, auth, current.tokens.refresh_token, insecure()),
+      );
     } catch (error) {
       return pages.result(c, 400, 'Not refreshed', `<p role="alert">${escapeHtml(String(error))}</p>`);
     }
     const who = await me(current.tokens.access_token);
-    return pages.result(c, 200, 'Refreshed', `<p>New tokens from the refresh grant.</p>
+    return pages.result(
+      c,
+      200,
+      'Refreshed',
+      `<p>New tokens from the refresh grant.</p>
 <dl><dt><code>/api/v1/me</code> with the new access token</dt><dd id="oauth-me">${who.status} ${escapeHtml(String(who.body.person?.email ?? ''))}</dd></dl>
-${actions}`);
+${actions}`,
+    );
   });
 
   app.post('/playground/oauth/revoke', pages.sameOriginForm, async (c) => {
@@ -152,8 +200,13 @@ ${actions}`);
     }
     sessions.delete(getCookie(c, COOKIE)!);
     const who = await me(current.tokens.access_token);
-    return pages.result(c, 200, 'Revoked', `<p>Both tokens were revoked at <code>/oauth/revoke</code>.</p>
-<dl><dt><code>/api/v1/me</code> with the revoked access token</dt><dd id="oauth-me">${who.status}</dd></dl>`);
+    return pages.result(
+      c,
+      200,
+      'Revoked',
+      `<p>Both tokens were revoked at <code>/oauth/revoke</code>.</p>
+<dl><dt><code>/api/v1/me</code> with the revoked access token</dt><dd id="oauth-me">${who.status}</dd></dl>`,
+    );
   });
 }
 

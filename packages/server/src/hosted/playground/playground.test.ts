@@ -30,10 +30,16 @@ describe('playground page and sign-up endpoint', () => {
   });
 
   it('commits a capture only for its own page, and says why nothing was recorded', async () => {
-    const post = (headers: Record<string, string>, body: string) => fetch(`${server.url}/playground/signup`, {
-      method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body,
-    });
-    assert.equal((await post({ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }, 'email=a%40b.example&svc_capture_token=x')).status, 403);
+    const post = (headers: Record<string, string>, body: string) =>
+      fetch(`${server.url}/playground/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      });
+    assert.equal(
+      (await post({ 'sec-fetch-site': 'cross-site', origin: 'https://evil.example' }, 'email=a%40b.example&svc_capture_token=x')).status,
+      403,
+    );
     assert.equal((await post({}, 'email=a%40b.example&svc_capture_token=x')).status, 403);
     const missing = await post({ 'sec-fetch-site': 'same-origin' }, 'email=a%40b.example');
     assert.equal(missing.status, 400);

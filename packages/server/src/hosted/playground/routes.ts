@@ -30,7 +30,8 @@ export interface PlaygroundData {
 }
 
 /** The playground page's policy: only its own origin, for scripts, styles, fetches, frames and forms. */
-export const PLAYGROUND_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
+export const PLAYGROUND_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 const HEADERS: Readonly<Record<string, string>> = {
   ...PAGE_HEADERS,
@@ -103,7 +104,9 @@ the outcome shown as confirmed is what this server checked with the service, usi
 
 function playgroundPage(ctx: ServerContext, data: PlaygroundData, publishableKey: string): string {
   const attr = (value: string | null) => escapeHtml(value ?? '');
-  return page('svc playground', `<script type="application/json" id="svc-playground-data">${jsonForScript(data)}</script>
+  return page(
+    'svc playground',
+    `<script type="application/json" id="svc-playground-data">${jsonForScript(data)}</script>
 <header>
 <h1>svc playground</h1>
 <p>Both elements of the script tag <code>/sdk/v1/svc.js</code>, working against this server's sandbox. This page never
@@ -148,24 +151,37 @@ ${HONEST}
 <h2 id="signup-heading">A sign-up form: <code>&lt;svc-consent-field&gt;</code></h2>
 <p>The consent is captured from this form with the sandbox's publishable key; on submit this server commits the
 capture token with <code>authorize</code> and shows the record.</p>
-${data.flows.capture ? `<form id="signup" method="post" action="/playground/signup" class="signup">
+${
+  data.flows.capture
+    ? `<form id="signup" method="post" action="/playground/signup" class="signup">
 <label for="signup-email">Email address</label>
 <input id="signup-email" name="email" type="email" autocomplete="email" required>
 <svc-consent-field name="consent" flow="${attr(data.flows.capture)}" publishable-key="${attr(publishableKey)}" base-url="${attr(data.service_origin)}"></svc-consent-field>
 <button type="submit">Sign up</button>
-</form>` : '<p>The sandbox has no capturable flow.</p>'}
+</form>`
+    : '<p>The sandbox has no capturable flow.</p>'
+}
 </section>
 ${OAUTH_SECTION}
 </main>
-<noscript><p>The playground needs JavaScript.</p></noscript>`, true);
+<noscript><p>The playground needs JavaScript.</p></noscript>`,
+    true,
+  );
 }
 
 function resultPage(c: Context<Env>, status: 200 | 400 | 403 | 404 | 422, title: string, body: string) {
-  return c.body(page(title, `<main>
+  return c.body(
+    page(
+      title,
+      `<main>
 <h1>${escapeHtml(title)}</h1>
 ${body}
 <p><a href="/">Back to the playground</a></p>
-</main>`), status, HEADERS);
+</main>`,
+    ),
+    status,
+    HEADERS,
+  );
 }
 
 /** Mounts `GET /` and the playground's endpoints under `/playground/`. */
@@ -184,9 +200,13 @@ export function playgroundRoutes(app: Hono<Env>, ctx: ServerContext): void {
     return c.body(playgroundPage(ctx, data, settings.publishable_key), 200, HEADERS);
   });
 
-  app.get('/playground/playground.css', (c) => c.body(PLAYGROUND_CSS, 200, {
-    'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache',
-  }));
+  app.get('/playground/playground.css', (c) =>
+    c.body(PLAYGROUND_CSS, 200, {
+      'Content-Type': 'text/css; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+    }),
+  );
 
   app.post('/playground/decisions', limitBody(16 * 1024), sameOrigin(ctx), async (c) => {
     const request = await readJson(c, createRequest);
@@ -194,16 +214,20 @@ export function playgroundRoutes(app: Hono<Env>, ctx: ServerContext): void {
     const serviceOrigin = new URL(ctx.trustUrl).origin;
     const flowId = request.flow === 'informed' ? sandboxInformedFlowId(ctx) : settings.flow_id;
     if (request.kind === 'consent' && !flowId) throw unprocessable('The sandbox has no such demo flow.', 'flow_not_found');
-    const row = createDecision(ctx, principal, request.kind === 'consent'
-      ? { kind: 'consent', subject_ref: flowId!, delivery_mode: request.delivery_mode, embed_origin: serviceOrigin, state: 'playground' }
-      : {
-          kind: 'approval',
-          subject_ref: newId('esc_'),
-          delivery_mode: request.delivery_mode,
-          embed_origin: serviceOrigin,
-          scope: 'payments:write',
-          state: 'Pay invoice INV-1042: 240.00 EUR to ACME Ltd',
-        });
+    const row = createDecision(
+      ctx,
+      principal,
+      request.kind === 'consent'
+        ? { kind: 'consent', subject_ref: flowId!, delivery_mode: request.delivery_mode, embed_origin: serviceOrigin, state: 'playground' }
+        : {
+            kind: 'approval',
+            subject_ref: newId('esc_'),
+            delivery_mode: request.delivery_mode,
+            embed_origin: serviceOrigin,
+            scope: 'payments:write',
+            state: 'Pay invoice INV-1042: 240.00 EUR to ACME Ltd',
+          },
+    );
     return c.json({ decision: toWire(ctx, row) }, 201);
   });
 
@@ -224,25 +248,38 @@ export function playgroundRoutes(app: Hono<Env>, ctx: ServerContext): void {
     const parsed = signupForm.safeParse(form);
     if (!parsed.success) {
       const token = (form as Record<string, unknown>).svc_capture_token;
-      return resultPage(c, 400, 'Nothing was recorded', `<p role="alert">${escapeHtml(token
-        ? 'The email address is missing or not valid.'
-        : 'The form arrived without a capture token: the consent field could not reach the service, so no consent was captured.')}</p>`);
+      return resultPage(
+        c,
+        400,
+        'Nothing was recorded',
+        `<p role="alert">${escapeHtml(
+          token
+            ? 'The email address is missing or not valid.'
+            : 'The form arrived without a capture token: the consent field could not reach the service, so no consent was captured.',
+        )}</p>`,
+      );
     }
     const { principal } = sandboxOf(ctx);
     try {
       const decision = authorizeCapture(ctx, principal.accountId, parsed.data.svc_capture_token, {
-        subject: { email: parsed.data.email }, suppress_receipt: true,
+        subject: { email: parsed.data.email },
+        suppress_receipt: true,
       });
       committed.add(decision.record_id);
       const receipt = `/playground/receipts/${encodeURIComponent(decision.record_id)}`;
-      return resultPage(c, 200, 'Recorded', `<p>This server committed the capture token with <code>authorize</code>; the
+      return resultPage(
+        c,
+        200,
+        'Recorded',
+        `<p>This server committed the capture token with <code>authorize</code>; the
 service recorded the consent.</p>
 <dl>
 <dt>Record</dt><dd id="record-id">${escapeHtml(decision.record_id)}</dd>
 <dt>Channel</dt><dd>${escapeHtml(decision.channel)}</dd>
 <dt>Purposes</dt><dd><ul>${decision.purposes.map((p) => `<li>${escapeHtml(p.key)}: ${escapeHtml(p.outcome)}</li>`).join('')}</ul></dd>
 <dt>Receipt</dt><dd><a id="receipt-link" href="${escapeHtml(receipt)}">${escapeHtml(receipt)}</a></dd>
-</dl>`);
+</dl>`,
+      );
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       return resultPage(c, error.status === 404 ? 404 : 422, 'Nothing was recorded', `<p role="alert">${escapeHtml(error.message)}</p>`);

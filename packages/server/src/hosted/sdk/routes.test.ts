@@ -55,7 +55,10 @@ describe('SDK routes', () => {
   });
 
   it('serves source maps as JSON, with the cache of the file they map', async () => {
-    for (const [path, cache] of [['/sdk/v1/svc.js.map', SDK_CACHE_CONTROL], ['/sdk/v1/svc-decision-Ab_1-z.js.map', CHUNK_CACHE_CONTROL]] as const) {
+    for (const [path, cache] of [
+      ['/sdk/v1/svc.js.map', SDK_CACHE_CONTROL],
+      ['/sdk/v1/svc-decision-Ab_1-z.js.map', CHUNK_CACHE_CONTROL],
+    ] as const) {
       const res = await app().request(path);
       assert.equal(res.status, 200, path);
       assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
@@ -82,7 +85,14 @@ describe('SDK routes', () => {
   });
 
   it('is 404 for names that are not SDK files, and says when the SDK is not built yet', async () => {
-    for (const path of ['/sdk/v1/other.js', '/sdk/v1/svc-missing-x.js', '/sdk/v1/..%2Fpackage.json', '/sdk/v1/.svc.js', '/sdk/v1/svc.js%00.map', '/sdk/v2/svc.js']) {
+    for (const path of [
+      '/sdk/v1/other.js',
+      '/sdk/v1/svc-missing-x.js',
+      '/sdk/v1/..%2Fpackage.json',
+      '/sdk/v1/.svc.js',
+      '/sdk/v1/svc.js%00.map',
+      '/sdk/v2/svc.js',
+    ]) {
       const res = await app().request(path);
       assert.equal(res.status, 404, path);
     }

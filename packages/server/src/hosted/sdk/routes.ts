@@ -52,7 +52,12 @@ function load(cache: Map<string, Loaded>, path: string): Loaded | undefined {
   const cached = cache.get(path);
   if (cached && cached.mtimeMs === stat.mtimeMs && cached.size === stat.size) return cached;
   const body = readFileSync(path);
-  const loaded = { mtimeMs: stat.mtimeMs, size: stat.size, body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  const loaded = {
+    mtimeMs: stat.mtimeMs,
+    size: stat.size,
+    body,
+    etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+  };
   cache.set(path, loaded);
   return loaded;
 }

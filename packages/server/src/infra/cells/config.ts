@@ -6,7 +6,10 @@ export const COUNTRY_CODE = /^[A-Z]{2}$/;
 
 /** Reads a list of country codes such as `US,DE` (case-insensitive); throws a message naming what is wrong. */
 export function parseCountries(text: string): string[] {
-  const countries = text.split(',').map((part) => part.trim().toUpperCase()).filter(Boolean);
+  const countries = text
+    .split(',')
+    .map((part) => part.trim().toUpperCase())
+    .filter(Boolean);
   if (!countries.length) throw new Error('SVC_COUNTRIES names no country; give ISO codes such as US,DE.');
   for (const country of countries) {
     if (!COUNTRY_CODE.test(country)) throw new Error(`SVC_COUNTRIES: "${country}" is not an ISO 3166-1 alpha-2 code.`);

@@ -38,17 +38,24 @@ describe('one control plane for every cell', () => {
     assert.deepEqual(await statuses(token.token), [401, 401]);
   });
 
-  it("never brings a revoked token back through a use whose last_used_at write lands in another cell meanwhile", async () => {
+  it('never brings a revoked token back through a use whose last_used_at write lands in another cell meanwhile', async () => {
     const token = await makeToken(de, 'touched in DE');
     us.advance(LAST_USED_RESOLUTION_MS / 1000 + 1);
     // A request in DE has authenticated the token and records its use (the statement authentication runs) ...
-    de.context.db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?').run(new Date(de.context.clock.now()).toISOString(), token.id);
+    de.context.db
+      .prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?')
+      .run(new Date(de.context.clock.now()).toISOString(), token.id);
     // ... when US revokes it.
     assert.equal((await us.api(`/api/v1/api_tokens/${token.id}`, { method: 'DELETE' })).status, 204);
-    de.context.db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?').run(new Date(de.context.clock.now()).toISOString(), token.id);
+    de.context.db
+      .prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?')
+      .run(new Date(de.context.clock.now()).toISOString(), token.id);
     assert.deepEqual(await statuses(token.token), [401, 401]);
     for (const cell of [us, de]) {
-      const row = cell.context.db.prepare('SELECT revoked_at, last_used_at FROM api_tokens WHERE id = ?').get(token.id) as { revoked_at: string | null; last_used_at: string | null };
+      const row = cell.context.db.prepare('SELECT revoked_at, last_used_at FROM api_tokens WHERE id = ?').get(token.id) as {
+        revoked_at: string | null;
+        last_used_at: string | null;
+      };
       assert.ok(row.revoked_at, `revoked in ${cell.context.country}`);
       assert.ok(row.last_used_at, `the use is kept in ${cell.context.country}`);
     }
@@ -58,7 +65,10 @@ describe('one control plane for every cell', () => {
     const flowId = await createActiveFlow(us);
     us.context.db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(IMPORT_ALLOWANCE_SETTING, '7');
     try {
-      const res = await de.api('/api/v1/consent_records/imports', { method: 'POST', json: { flow_id: flowId, dry_run: true, records: importRows(1, 'cp') } });
+      const res = await de.api('/api/v1/consent_records/imports', {
+        method: 'POST',
+        json: { flow_id: flowId, dry_run: true, records: importRows(1, 'cp') },
+      });
       const body = (await res.json()) as { import: { allowance: { state: string; remaining: number | null } } };
       assert.equal(res.status, 200, JSON.stringify(body)); // a dry run stores nothing
       assert.deepEqual(body.import.allowance, { meter: 'consent_records', state: 'available', remaining: 7 });
@@ -73,7 +83,9 @@ describe('one control plane for every cell', () => {
     const fromDe = firstPartyClient(de.context, 'inbox', options);
     assert.equal(fromDe.client_id, fromUs.client_id);
     assert.equal(firstPartyClient(us.context, 'inbox', options).client_id, fromUs.client_id);
-    const uris = JSON.parse(us.context.db.prepare('SELECT redirect_uris FROM oauth_clients WHERE id = ?').pluck().get(fromUs.client_id) as string) as string[];
+    const uris = JSON.parse(
+      us.context.db.prepare('SELECT redirect_uris FROM oauth_clients WHERE id = ?').pluck().get(fromUs.client_id) as string,
+    ) as string[];
     assert.deepEqual(uris.sort(), [`${us.url}/inbox/callback`, `${de.url}/inbox/callback`].sort());
   });
 

@@ -74,13 +74,19 @@ interface ForeignKey {
 
 /** The tables of `schema`, in creation order. */
 export const tablesOf = (db: Db, schema: string): string[] =>
-  db.prepare(`SELECT name FROM ${schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`).pluck().all() as string[];
+  db
+    .prepare(`SELECT name FROM ${schema}.sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY rowid`)
+    .pluck()
+    .all() as string[];
 
-const foreignKeys = (db: Db, schema: string, table: string): ForeignKey[] => db.pragma(`${schema}.foreign_key_list("${table}")`) as ForeignKey[];
+const foreignKeys = (db: Db, schema: string, table: string): ForeignKey[] =>
+  db.pragma(`${schema}.foreign_key_list("${table}")`) as ForeignKey[];
 
 /** The text of `name`'s CREATE statement and of its indexes and triggers (SQLite keeps them normalised). */
 export function schemaOf(db: Db, schema: string, name: string): { table: string; dependents: string[] } {
-  const rows = db.prepare(`SELECT type, sql FROM ${schema}.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY rowid`).all(name) as { type: string; sql: string }[];
+  const rows = db
+    .prepare(`SELECT type, sql FROM ${schema}.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY rowid`)
+    .all(name) as { type: string; sql: string }[];
   const table = rows.find((row) => row.type === 'table')?.sql;
   if (!table) throw new Error(`${schema}.${name} does not exist`);
   return { table, dependents: rows.filter((row) => row.type !== 'table').map((row) => row.sql) };
@@ -148,10 +154,14 @@ function rebuildWithoutControlReferences(db: Db, table: string): void {
 
 /** References from cell rows to control rows that name nothing (after an upgrade from replicas that disagreed). */
 function danglingReferences(db: Db, references: readonly { table: string; fk: ForeignKey }[]): string[] {
-  const primaryKey = (table: string) => (db.pragma(`${CONTROL_SCHEMA}.table_info("${table}")`) as { name: string; pk: number }[]).find((c) => c.pk === 1)?.name ?? 'rowid';
+  const primaryKey = (table: string) =>
+    (db.pragma(`${CONTROL_SCHEMA}.table_info("${table}")`) as { name: string; pk: number }[]).find((c) => c.pk === 1)?.name ?? 'rowid';
   return references.flatMap(({ table, fk }) => {
-    const count = db.prepare(`SELECT count(*) FROM main."${table}" WHERE "${fk.from}" IS NOT NULL
-      AND "${fk.from}" NOT IN (SELECT "${fk.to ?? primaryKey(fk.table)}" FROM ${CONTROL_SCHEMA}."${fk.table}")`).pluck().get() as number;
+    const count = db
+      .prepare(`SELECT count(*) FROM main."${table}" WHERE "${fk.from}" IS NOT NULL
+      AND "${fk.from}" NOT IN (SELECT "${fk.to ?? primaryKey(fk.table)}" FROM ${CONTROL_SCHEMA}."${fk.table}")`)
+      .pluck()
+      .get() as number;
     return count ? [`${count} ${table}.${fk.from} -> ${fk.table}`] : [];
   });
 }
@@ -165,8 +175,13 @@ function danglingReferences(db: Db, references: readonly { table: string; fk: Fo
 export function separateCell(db: Db): void {
   const tables = tablesOf(db, 'main');
   const replicas = tables.filter((table) => isControlTable.has(table));
-  const references = tables.filter((table) => !isControlTable.has(table))
-    .flatMap((table) => foreignKeys(db, 'main', table).filter((fk) => isControlTable.has(fk.table)).map((fk) => ({ table, fk })));
+  const references = tables
+    .filter((table) => !isControlTable.has(table))
+    .flatMap((table) =>
+      foreignKeys(db, 'main', table)
+        .filter((fk) => isControlTable.has(fk.table))
+        .map((fk) => ({ table, fk })),
+    );
   if (!replicas.length && !references.length) return;
   const enforced = db.pragma('foreign_keys', { simple: true }) === 1;
   db.pragma('foreign_keys = OFF'); // a no-op inside a transaction: switched around it
@@ -181,5 +196,6 @@ export function separateCell(db: Db): void {
     if (enforced) db.pragma('foreign_keys = ON');
   }
   const dangling = danglingReferences(db, references);
-  if (dangling.length) console.warn(`[svc-server] control plane: cell rows naming configuration the control database lacks: ${dangling.join(', ')}`);
+  if (dangling.length)
+    console.warn(`[svc-server] control plane: cell rows naming configuration the control database lacks: ${dangling.join(', ')}`);
 }

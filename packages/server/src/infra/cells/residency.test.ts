@@ -3,7 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import type { ConsentRecord } from '@svc/schemas';
 import { startTestCells, type TestCells, type TestServer } from '../../testing.js';
 import { createActiveFlow, grantAll, importRows } from '../../consent/records/test-support.js';
-import { capture, captureFlowConfig, captureRequest, createActiveFlow as createCaptureFlow, render } from '../../consent/captures/test-support.js';
+import {
+  capture,
+  captureFlowConfig,
+  captureRequest,
+  createActiveFlow as createCaptureFlow,
+  render,
+} from '../../consent/captures/test-support.js';
 
 type Body = Record<string, unknown>;
 
@@ -18,28 +24,35 @@ before(async () => {
 });
 after(() => server.dispose());
 
-const recordBody = (country?: string, email = 'ada@example.com') => ({ flow_id: flowId, subject: { email, ...(country ? { country } : {}) }, decisions: grantAll });
+const recordBody = (country?: string, email = 'ada@example.com') => ({
+  flow_id: flowId,
+  subject: { email, ...(country ? { country } : {}) },
+  decisions: grantAll,
+});
 
 /** The whole answer of a wrong-country request: 421, the home country, and not one field of the resource. */
 async function assertMisdirected(res: Response, home: string): Promise<void> {
   assert.equal(res.status, 421);
-  const body = await res.json() as Body;
+  const body = (await res.json()) as Body;
   assert.deepEqual(Object.keys(body).sort(), ['code', 'home_country', 'message']);
   assert.equal(body.code, 'wrong_country');
   assert.equal(body.home_country, home);
 }
 
-describe('residency: a person\'s records live only in their home country', () => {
+describe("residency: a person's records live only in their home country", () => {
   let record: ConsentRecord;
 
   it('makes a record in DE for a subject homed in DE; its receipt says it is stored in DE', async () => {
     const res = await de.api('/api/v1/consent_records', { method: 'POST', json: recordBody('DE') });
     assert.equal(res.status, 201);
-    record = (await res.json() as { consent_record: ConsentRecord }).consent_record;
+    record = ((await res.json()) as { consent_record: ConsentRecord }).consent_record;
     assert.match(record.id, /^cr_de_/);
     const receipt = await de.api(`/api/v1/consent_receipts/${record.id}`);
     assert.equal(receipt.status, 200);
-    const body = await receipt.json() as { consent_receipt?: { pii_processing: { storage_locations: string[] } }; pii_processing?: { storage_locations: string[] } };
+    const body = (await receipt.json()) as {
+      consent_receipt?: { pii_processing: { storage_locations: string[] } };
+      pii_processing?: { storage_locations: string[] };
+    };
     const processing = body.consent_receipt?.pii_processing ?? body.pii_processing;
     assert.deepEqual(processing?.storage_locations, ['DE']);
   });
@@ -56,7 +69,7 @@ describe('residency: a person\'s records live only in their home country', () =>
     await assertMisdirected(await fetch(`${us.url}/api/v1/consent_records/${record.id}`), 'DE');
   });
 
-  it('refuses to make a DE subject\'s record in US (421), and lists nothing of DE through US', async () => {
+  it("refuses to make a DE subject's record in US (421), and lists nothing of DE through US", async () => {
     await assertMisdirected(await us.api('/api/v1/consent_records', { method: 'POST', json: recordBody('DE', 'bea@example.com') }), 'DE');
     // The audit trail is a list of what happened to people's records: each cell lists its own.
     const usTrail = await us.api('/api/v1/audit/events?limit=100');
@@ -68,18 +81,27 @@ describe('residency: a person\'s records live only in their home country', () =>
     assert.equal((await deTrail.text()).includes(record.id), true);
   });
 
-  it('homes a record without a subject country in the application\'s home country', async () => {
-    await assertMisdirected(await de.api('/api/v1/consent_records', { method: 'POST', json: recordBody(undefined, 'cy@example.com') }), 'US');
+  it("homes a record without a subject country in the application's home country", async () => {
+    await assertMisdirected(
+      await de.api('/api/v1/consent_records', { method: 'POST', json: recordBody(undefined, 'cy@example.com') }),
+      'US',
+    );
     const made = await us.api('/api/v1/consent_records', { method: 'POST', json: recordBody(undefined, 'cy@example.com') });
     assert.equal(made.status, 201);
-    assert.match((await made.json() as { consent_record: ConsentRecord }).consent_record.id, /^cr_us_/);
+    assert.match(((await made.json()) as { consent_record: ConsentRecord }).consent_record.id, /^cr_us_/);
   });
 
   it('refuses import rows homed in another cell by name, and records the rest', async () => {
     const rows = importRows(3, 'imp').map((row, i) => (i === 1 ? { ...row, subject: { ...(row.subject as Body), country: 'DE' } } : row));
     const res = await us.api('/api/v1/consent_records/imports', { method: 'POST', json: { flow_id: flowId, records: rows } });
     assert.ok(res.status === 200 || res.status === 201 || res.status === 202, String(res.status));
-    const body = await res.json() as { import: { accepted_count: number; refused_count: number; results: { index: number; outcome: string; code?: string; refusal_code?: string }[] } };
+    const body = (await res.json()) as {
+      import: {
+        accepted_count: number;
+        refused_count: number;
+        results: { index: number; outcome: string; code?: string; refusal_code?: string }[];
+      };
+    };
     assert.equal(body.import.accepted_count, 2);
     assert.equal(body.import.refused_count, 1);
     const refused = body.import.results.find((r) => r.outcome === 'refused');
@@ -94,14 +116,20 @@ describe('residency: an application homed in DE', () => {
   let deFlow: string;
 
   before(async () => {
-    const res = await us.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Berlin shop', home_country: 'DE' } } });
+    const res = await us.api('/api/v1/applications', {
+      method: 'POST',
+      json: { application: { name: 'Berlin shop', home_country: 'DE' } },
+    });
     assert.equal(res.status, 201);
-    const body = await res.json() as { application: { id: string; home_country: string }; publishable_key: string };
+    const body = (await res.json()) as { application: { id: string; home_country: string }; publishable_key: string };
     assert.equal(body.application.home_country, 'DE');
     applicationId = body.application.id;
     publishableKey = body.publishable_key;
     for (const cell of [us, de]) {
-      const origin = await de.api(`/api/v1/applications/${applicationId}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin: new URL(cell.url).origin } } });
+      const origin = await de.api(`/api/v1/applications/${applicationId}/allowed_origins`, {
+        method: 'POST',
+        json: { allowed_origin: { origin: new URL(cell.url).origin } },
+      });
       assert.ok(origin.status === 201 || origin.status === 200, String(origin.status));
     }
     deFlow = await createCaptureFlow(de, captureFlowConfig, { application_id: applicationId });
@@ -110,7 +138,7 @@ describe('residency: an application homed in DE', () => {
   it('refuses a home country no cell serves', async () => {
     const res = await us.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Paris', home_country: 'FR' } } });
     assert.equal(res.status, 422);
-    const body = await res.json() as { errors: { path: string; code: string }[] };
+    const body = (await res.json()) as { errors: { path: string; code: string }[] };
     assert.equal(body.errors[0]?.code, 'unknown_country');
   });
 
@@ -120,7 +148,7 @@ describe('residency: an application homed in DE', () => {
     await assertMisdirected(await us.api('/api/v1/decisions', { method: 'POST', json, headers }), 'DE');
     const made = await de.api('/api/v1/decisions', { method: 'POST', json, headers });
     assert.equal(made.status, 201, await made.clone().text());
-    const { decision } = await made.json() as { decision: { session_token: string } };
+    const { decision } = (await made.json()) as { decision: { session_token: string } };
     assert.match(decision.session_token, /^dts_de_/);
     const page = await fetch(`${us.url}/decisions/${decision.session_token}`, { redirect: 'manual' });
     assert.equal(page.status, 307);
@@ -139,7 +167,7 @@ describe('residency: an application homed in DE', () => {
     assert.equal(made.headers.get('svc-country'), 'DE');
   });
 
-  it('takes a capture in DE with the render proof the US cell signed (checked with US\'s published keys)', async () => {
+  it("takes a capture in DE with the render proof the US cell signed (checked with US's published keys)", async () => {
     const origin = new URL(us.url).origin;
     const { render_proof } = await render(us, deFlow, { origin, key: publishableKey });
     const body = { flow_id: deFlow, decisions: { newsletter: { decision: 'granted' }, partners: { decision: 'granted' } } };
@@ -152,6 +180,6 @@ describe('residency: an application homed in DE', () => {
     const forged = `${header}.${payload}.${'A'.repeat(86)}`;
     const refused = await captureRequest(de, body, { origin, proof: forged, key: publishableKey });
     assert.equal(refused.status, 422);
-    assert.equal((await refused.json() as { code: string }).code, 'render_proof_invalid');
+    assert.equal(((await refused.json()) as { code: string }).code, 'render_proof_invalid');
   });
 });

@@ -54,13 +54,21 @@ export const countryRoutes = routes((app, ctx) => {
     }
     return next();
   });
-  route(app, {
-    method: 'get', path: '/api/v1/countries', summary: 'The country cells of the service and which one answered', tag: 'Countries',
-    permission: 'read', access: { publishable: true, person: true, agent: true, delegateScope: null },
-    response: { status: 200, description: 'This cell\'s country and every cell\'s base and trust URL', schema: countriesResponse },
-  }, (c) =>
-    c.json({
-      country: ctx.country,
-      countries: ctx.cells.list().map(({ country, base_url, trust_url }) => ({ country, base_url, trust_url })),
-    }));
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/countries',
+      summary: 'The country cells of the service and which one answered',
+      tag: 'Countries',
+      permission: 'read',
+      access: { publishable: true, person: true, agent: true, delegateScope: null },
+      response: { status: 200, description: "This cell's country and every cell's base and trust URL", schema: countriesResponse },
+    },
+    (c) =>
+      c.json({
+        country: ctx.country,
+        countries: ctx.cells.list().map(({ country, base_url, trust_url }) => ({ country, base_url, trust_url })),
+      }),
+  );
 });

@@ -9,10 +9,32 @@ import { stmt } from '../db.js';
  * belongs to the first country.
  */
 export const HOMED_PREFIXES = [
-  'dec_', 'ctxn_', 'cr_', 'imp_', 'prs_', 'ar_', 'nr_', 'dlg_', 'esc_', 'agr_', 'pty_', 'cred_', 'clr_', 'crq_',
-  'vch_', 'col_', 'cmb_', // vouches, collaborations and their memberships
-  'con_', 'dlk_', 'pair_', // Connect: connections, device links, trust pairings
-  'pol_', 'dsar_', 'dlic_', 'dla_', 'dof_', 'ptr_', // Protect: policies, data requests, data licenses and accesses, data offers, portability transfers
+  'dec_',
+  'ctxn_',
+  'cr_',
+  'imp_',
+  'prs_',
+  'ar_',
+  'nr_',
+  'dlg_',
+  'esc_',
+  'agr_',
+  'pty_',
+  'cred_',
+  'clr_',
+  'crq_',
+  'vch_',
+  'col_',
+  'cmb_', // vouches, collaborations and their memberships
+  'con_',
+  'dlk_',
+  'pair_', // Connect: connections, device links, trust pairings
+  'pol_',
+  'dsar_',
+  'dlic_',
+  'dla_',
+  'dof_',
+  'ptr_', // Protect: policies, data requests, data licenses and accesses, data offers, portability transfers
   'evp_', // evidence packages, kept by the cell that drew them
 ] as const;
 
@@ -52,7 +74,13 @@ export function sessionTokenFor(country: string): string {
 
 /** The 421 a cell answers for a resource homed elsewhere: the country to re-issue against, nothing of the resource. */
 export function wrongCountry(home: string): ApiError {
-  return new ApiError(421, `This resource is served from its home country, ${home}. Re-issue the request there.`, 'wrong_country', undefined, home);
+  return new ApiError(
+    421,
+    `This resource is served from its home country, ${home}. Re-issue the request there.`,
+    'wrong_country',
+    undefined,
+    home,
+  );
 }
 
 /** The first country of the deployment (where ids minted before cells belong). */
@@ -78,7 +106,10 @@ export function assertHomedHere(ctx: ServerContext, id: string): void {
 /** Refuses a country the service runs no cell for: nothing could be homed there. */
 export function assertCountryCell(ctx: ServerContext, country: string | undefined, path = 'home_country'): void {
   if (country === undefined || ctx.cells.get(country)) return;
-  const known = ctx.cells.list().map((cell) => cell.country).join(', ');
+  const known = ctx.cells
+    .list()
+    .map((cell) => cell.country)
+    .join(', ');
   const message = `${country} is not a country this service runs a cell for (${known}).`;
   throw unprocessable(message, 'validation_failed', [{ path, code: 'unknown_country', message }]);
 }
@@ -96,12 +127,17 @@ export function assertCreatesHere(ctx: ServerContext, applicationHome: string, s
 
 /** The home country of an application's new personal data (its `home_country`, else the first country). */
 export function applicationHome(ctx: ServerContext, applicationId: string): string {
-  const home = stmt<[string], string | null>(ctx.db, 'SELECT home_country FROM applications WHERE id = ?').pluck().get(applicationId) as string | null | undefined;
+  const home = stmt<[string], string | null>(ctx.db, 'SELECT home_country FROM applications WHERE id = ?').pluck().get(applicationId) as
+    | string
+    | null
+    | undefined;
   return home ?? firstCountry(ctx);
 }
 
 /** The home of a flow's application, or undefined when the account has no such flow (the caller then answers as before). */
 export function flowHome(ctx: ServerContext, accountId: string, flowId: string): string | undefined {
-  const applicationId = stmt<[string, string], string>(ctx.db, 'SELECT application_id FROM flows WHERE id = ? AND account_id = ?').pluck().get(flowId, accountId) as string | undefined;
+  const applicationId = stmt<[string, string], string>(ctx.db, 'SELECT application_id FROM flows WHERE id = ? AND account_id = ?')
+    .pluck()
+    .get(flowId, accountId) as string | undefined;
   return applicationId === undefined ? undefined : applicationHome(ctx, applicationId);
 }

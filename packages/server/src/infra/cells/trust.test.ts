@@ -32,12 +32,18 @@ describe('ids of a country no cell serves', () => {
       for (const cell of Object.values(server.cells)) {
         const json = method === 'POST' ? (path.endsWith('/exchange') ? { exchange_token: 'A'.repeat(43) } : {}) : undefined;
         await notFound(await cell.api(path, { method, ...(json ? { json } : {}) }));
-        await notFound(await cell.api(path, { method, ...(json ? { json } : {}), headers: { authorization: `Bearer ${server.first.sandbox.api_token}`, origin: new URL(cell.url).origin } }));
+        await notFound(
+          await cell.api(path, {
+            method,
+            ...(json ? { json } : {}),
+            headers: { authorization: `Bearer ${server.first.sandbox.api_token}`, origin: new URL(cell.url).origin },
+          }),
+        );
       }
     });
   }
 
-  it('the hosted page of such a session is the page\'s 404, not a redirect or a 421', async () => {
+  it("the hosted page of such a session is the page's 404, not a redirect or a 421", async () => {
     const res = await fetch(`${server.first.url}/decisions/${NOWHERE_SESSION}`, { redirect: 'manual' });
     assert.equal(res.status, 404);
   });
@@ -45,11 +51,18 @@ describe('ids of a country no cell serves', () => {
   it('a record whose subject is homed in such a country is refused by name (422), not sent there', async () => {
     const res = await server.first.api('/api/v1/consent_records', {
       method: 'POST',
-      json: { flow_id: server.first.sandbox.flow_id, subject: { email: 'zed@example.com', country: 'ZZ' }, decisions: { newsletter: { decision: 'granted' } } },
+      json: {
+        flow_id: server.first.sandbox.flow_id,
+        subject: { email: 'zed@example.com', country: 'ZZ' },
+        decisions: { newsletter: { decision: 'granted' } },
+      },
     });
     const body = (await res.json()) as { code: string; errors: { path: string; code: string }[]; home_country?: string };
     assert.equal(res.status, 422, JSON.stringify(body));
-    assert.deepEqual(body.errors.map((e) => [e.path, e.code]), [['subject.country', 'unknown_country']]);
+    assert.deepEqual(
+      body.errors.map((e) => [e.path, e.code]),
+      [['subject.country', 'unknown_country']],
+    );
     assert.equal(body.home_country, undefined);
   });
 

@@ -15,7 +15,10 @@ function jsonSchema(schema: z.ZodMiniType, io: 'input' | 'output'): JsonSchema {
 }
 
 function queryParameters(schema: z.ZodMiniType) {
-  const { properties = {}, required = [] } = jsonSchema(schema, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
+  const { properties = {}, required = [] } = jsonSchema(schema, 'input') as {
+    properties?: Record<string, JsonSchema>;
+    required?: string[];
+  };
   return Object.entries(properties).map(([name, s]) => ({ name, in: 'query', required: required.includes(name), schema: s }));
 }
 
@@ -24,7 +27,10 @@ function pathParameters(path: string) {
 }
 
 const operationId = (method: string, path: string) =>
-  `${method}${path.replace(/^\/api\/v1/, '').replace(/\{([^}]+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ?? '').toUpperCase())}`;
+  `${method}${path
+    .replace(/^\/api\/v1/, '')
+    .replace(/\{([^}]+)\}/g, 'By_$1')
+    .replace(/[^A-Za-z0-9]+(.)?/g, (_m, ch: string | undefined) => (ch ?? '').toUpperCase())}`;
 
 function operationObject(route: RouteConfig) {
   const { method, path, summary, tags, deprecated, security = [], request, responses } = route;
@@ -88,7 +94,8 @@ export function buildOpenApi(routes: RouteConfig[], serverUrl?: string) {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'Performs a retried write once: for 24 hours the first answer is replayed (with `Idempotent-Replayed: true`) to the credential that made the request, and only to it (another credential sending the same key has its request handled as its own); the same key on a different request is 422 `idempotency_key_reused`, and 409 while the first is still running.',
+          description:
+            'Performs a retried write once: for 24 hours the first answer is replayed (with `Idempotent-Replayed: true`) to the credential that made the request, and only to it (another credential sending the same key has its request handled as its own); the same key on a different request is 422 `idempotency_key_reused`, and 409 while the first is still running.',
           schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
         },
       },
@@ -97,15 +104,23 @@ export function buildOpenApi(routes: RouteConfig[], serverUrl?: string) {
       },
       securitySchemes: {
         api_token: { type: 'http', scheme: 'bearer', description: 'API token: `Authorization: Bearer <token>` (server to server).' },
-        publishable_key: { type: 'apiKey', in: 'header', name: 'X-Publishable-Key', description: 'Publishable key (`pk_test_`/`pk_live_`) for browser calls from an allowed origin.' },
+        publishable_key: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Publishable-Key',
+          description: 'Publishable key (`pk_test_`/`pk_live_`) for browser calls from an allowed origin.',
+        },
         access_token: {
           type: 'openIdConnect',
           openIdConnectUrl: `${serverUrl ?? ''}/.well-known/openid-configuration`,
-          description: "A person's OAuth access token from the service's OpenID provider: `Authorization: Bearer <access token>` (only on a person's own endpoints). A delegate adds `X-Delegation-Grant-Id: <dlg_…>` to act in the principal's context within the grant's delegated scopes.",
+          description:
+            "A person's OAuth access token from the service's OpenID provider: `Authorization: Bearer <access token>` (only on a person's own endpoints). A delegate adds `X-Delegation-Grant-Id: <dlg_…>` to act in the principal's context within the grant's delegated scopes.",
         },
         agent_token: {
-          type: 'http', scheme: 'bearer',
-          description: 'AI agent token (`ra_agent_…`) from `POST /oauth/token/exchange` of a delegation grant: `Authorization: Bearer <agent token>`; checked against the grant on every request.',
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'AI agent token (`ra_agent_…`) from `POST /oauth/token/exchange` of a delegation grant: `Authorization: Bearer <agent token>`; checked against the grant on every request.',
         },
       },
     },
@@ -115,12 +130,19 @@ export function buildOpenApi(routes: RouteConfig[], serverUrl?: string) {
 /** `GET /.well-known/openapi`: the document, built once per server from the app's own routes (this one included). */
 export function serveOpenApi(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   let cached: string | undefined;
-  route(app, {
-    method: 'get', path: '/.well-known/openapi', summary: 'This OpenAPI 3.1 document, built from the route definitions', tag: 'Discovery and transparency',
-    response: { status: 200, description: 'The OpenAPI document' },
-  }, (c) => {
-    cached ??= JSON.stringify(buildOpenApi(declaredRoutes(app), ctx.baseUrl || undefined));
-    c.header('Cache-Control', 'public, max-age=300');
-    return c.body(cached, 200, { 'Content-Type': 'application/json' });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/.well-known/openapi',
+      summary: 'This OpenAPI 3.1 document, built from the route definitions',
+      tag: 'Discovery and transparency',
+      response: { status: 200, description: 'The OpenAPI document' },
+    },
+    (c) => {
+      cached ??= JSON.stringify(buildOpenApi(declaredRoutes(app), ctx.baseUrl || undefined));
+      c.header('Cache-Control', 'public, max-age=300');
+      return c.body(cached, 200, { 'Content-Type': 'application/json' });
+    },
+  );
 }

@@ -73,7 +73,12 @@ function authOf(spec: RouteSpec<Schema | undefined, Schema | undefined>): Auth[]
   if (!spec.permission) return spec.auth ?? [];
   if (spec.auth) throw new Error(`${spec.method} ${spec.path}: auth follows from permission and access`);
   const { publishable, person, agent } = spec.access ?? {};
-  return ['api_token', ...(publishable ? ['publishable_key' as const] : []), ...(person ? ['access_token' as const] : []), ...(agent ? ['agent_token' as const] : [])];
+  return [
+    'api_token',
+    ...(publishable ? ['publishable_key' as const] : []),
+    ...(person ? ['access_token' as const] : []),
+    ...(agent ? ['agent_token' as const] : []),
+  ];
 }
 
 /** Every status the operation can answer besides its success, as the document lists them. */
@@ -92,7 +97,11 @@ function errorStatuses(spec: RouteSpec<Schema | undefined, Schema | undefined>, 
 }
 
 /** Turns a spec into the library's route definition (the registry entry the document is built from). */
-export function definition(spec: RouteSpec<Schema | undefined, Schema | undefined>, middleware: MiddlewareHandler<Env>[], auth = authOf(spec)): RouteConfig {
+export function definition(
+  spec: RouteSpec<Schema | undefined, Schema | undefined>,
+  middleware: MiddlewareHandler<Env>[],
+  auth = authOf(spec),
+): RouteConfig {
   const json = (schema: Schema) => ({ 'application/json': { schema } });
   const success = (r: Success) => [r.status, { description: r.description, ...(r.schema ? { content: json(r.schema) } : {}) }] as const;
   const config = {
@@ -159,9 +168,12 @@ export function route<B extends Schema | undefined = undefined, Q extends Schema
     ...(spec.body ? [jsonBody(spec.optionalBody)] : []),
   ];
   const req = (c: Context<Env>) => c.req as unknown as { valid(target: string): unknown };
-  app.openapi(definition(spec, middleware) as never, ((c: Context<Env>) =>
-    handler(c, {
-      body: (spec.body ? req(c).valid('json') : undefined) as Out<B>,
-      query: (spec.query ? req(c).valid('query') : undefined) as Out<Q>,
-    })) as never);
+  app.openapi(
+    definition(spec, middleware) as never,
+    ((c: Context<Env>) =>
+      handler(c, {
+        body: (spec.body ? req(c).valid('json') : undefined) as Out<B>,
+        query: (spec.query ? req(c).valid('query') : undefined) as Out<Q>,
+      })) as never,
+  );
 }

@@ -13,22 +13,27 @@ const T = '2030-01-01T00:00:00.000Z';
 
 function seed(db: Db): void {
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run('acc_1', 'Acme', T);
-  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, ?, 'development', ?, ?)`)
-    .run('tp_dev_1', 'acc_1', 'Shop', T, T);
-  const decision = db.prepare(`INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, delivery_mode, status,
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, ?, 'development', ?, ?)`,
+  ).run('tp_dev_1', 'acc_1', 'Shop', T, T);
+  const decision =
+    db.prepare(`INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, delivery_mode, status,
       outcome, consent_transaction_id, deadline_at, created_at, updated_at, completed_at)
     VALUES (?, ?, 'acc_1', 'tp_dev_1', ?, 'ref', 'popup', ?, ?, ?, ?, ?, ?, ?)`);
   decision.run('dec_consent', 'dts_consent', 'consent', 'fulfilled', 'granted', 'ctxn_1', T, T, T, T);
   decision.run('dec_approval', 'dts_approval', 'approval', 'approved', 'approved', 'ctxn_2', T, T, T, T);
-  db.prepare(`INSERT INTO decision_transitions (decision_id, action, from_status, to_status, step_index, created_at) VALUES (?, 'agree', 'reviewing', 'fulfilled', 4, ?)`)
-    .run('dec_consent', T);
+  db.prepare(
+    `INSERT INTO decision_transitions (decision_id, action, from_status, to_status, step_index, created_at) VALUES (?, 'agree', 'reviewing', 'fulfilled', 4, ?)`,
+  ).run('dec_consent', T);
   db.prepare(`INSERT INTO consent_tokens (token_hash, decision_id, account_id, application_id, flow_id, flow_version, consent_transaction_id, issued_at, expires_at)
     VALUES ('hash', 'dec_consent', 'acc_1', 'tp_dev_1', 'flw_dev_1', 1, 'ctxn_1', ?, ?)`).run(T, T);
   db.prepare(`INSERT INTO authorization_records (id, account_id, application_id, decision_id, outcome, recorded_at, receipt)
     VALUES ('ar_1', 'acc_1', 'tp_dev_1', 'dec_approval', 'approved', ?, '{}')`).run(T);
   db.prepare(`INSERT INTO agreements (id, account_id, application_id, title, document_text, document_sha256, quorum, status, created_at, updated_at)
     VALUES ('agr_1', 'acc_1', 'tp_dev_1', 'Lease', 'text', 'digest', 1, 'pending', ?, ?)`).run(T, T);
-  db.prepare(`INSERT INTO agreement_parties (id, agreement_id, email, home_country, decision_id, status) VALUES ('pty_1', 'agr_1', 'a@example.com', 'DE', 'dec_consent', 'pending')`).run();
+  db.prepare(
+    `INSERT INTO agreement_parties (id, agreement_id, email, home_country, decision_id, status) VALUES ('pty_1', 'agr_1', 'a@example.com', 'DE', 'dec_consent', 'pending')`,
+  ).run();
 }
 
 const count = (db: Db, table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get() as number;
@@ -40,9 +45,15 @@ describe('migration 15 (signature requests): decisions rebuilt under its referen
     dir = mkdtempSync(join(tmpdir(), 'svc-migration-15-'));
     db = new Database(join(dir, 'svc.sqlite'));
     db.pragma('foreign_keys = ON');
-    migrate(db, migrations.filter((m) => m.id < 15));
+    migrate(
+      db,
+      migrations.filter((m) => m.id < 15),
+    );
     seed(db);
-    migrate(db, migrations.filter((m) => m.id <= 15));
+    migrate(
+      db,
+      migrations.filter((m) => m.id <= 15),
+    );
   });
   after(() => {
     db.close();
@@ -69,7 +80,8 @@ describe('migration 15 (signature requests): decisions rebuilt under its referen
   });
 
   it('admits kind signature_request and still refuses an unknown kind', () => {
-    const insert = db.prepare(`INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, delivery_mode, status,
+    const insert =
+      db.prepare(`INSERT INTO decisions (id, session_token, account_id, application_id, kind, subject_ref, delivery_mode, status,
         deadline_at, created_at, updated_at, addressee_email, home_country) VALUES (?, ?, 'acc_1', 'tp_dev_1', ?, 'pty_1', 'redirect', 'pending', ?, ?, ?, 'a@example.com', 'DE')`);
     insert.run('dec_sig', 'dts_sig', 'signature_request', T, T, T);
     assert.throws(() => insert.run('dec_bad', 'dts_bad', 'contract', T, T, T), /CHECK constraint failed/);
@@ -78,17 +90,26 @@ describe('migration 15 (signature requests): decisions rebuilt under its referen
   it('keeps the references working: children name decisions, cascades and refusals still apply', () => {
     const child = db.prepare("SELECT sql FROM sqlite_schema WHERE name = 'decision_transitions'").pluck().get() as string;
     assert.match(child, /REFERENCES decisions\(id\)/);
-    assert.throws(() => db.prepare(`INSERT INTO decision_transitions (decision_id, action, from_status, to_status, step_index, created_at)
-      VALUES ('dec_missing', 'x', 'a', 'b', 0, ?)`).run(T), /FOREIGN KEY constraint failed/);
+    assert.throws(
+      () =>
+        db
+          .prepare(`INSERT INTO decision_transitions (decision_id, action, from_status, to_status, step_index, created_at)
+      VALUES ('dec_missing', 'x', 'a', 'b', 0, ?)`)
+          .run(T),
+      /FOREIGN KEY constraint failed/,
+    );
     assert.throws(() => db.prepare("DELETE FROM decisions WHERE id = 'dec_approval'").run(), /FOREIGN KEY constraint failed/);
     db.prepare("UPDATE agreement_parties SET decision_id = 'dec_sig'").run();
-    db.prepare("DELETE FROM consent_tokens").run();
+    db.prepare('DELETE FROM consent_tokens').run();
     db.prepare("DELETE FROM decisions WHERE id = 'dec_consent'").run();
     assert.equal(count(db, 'decision_transitions'), 0, 'ON DELETE CASCADE still fires');
   });
 
   it('rebuilds the indexes', () => {
-    const indexes = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'decisions' AND sql IS NOT NULL ORDER BY name").pluck().all();
+    const indexes = db
+      .prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'decisions' AND sql IS NOT NULL ORDER BY name")
+      .pluck()
+      .all();
     assert.deepEqual(indexes, ['decisions_account', 'decisions_addressee', 'decisions_kind_deadline']);
   });
 });
@@ -99,8 +120,13 @@ describe('a migration that rebuilds a referenced table', () => {
     db.pragma('foreign_keys = ON');
     db.exec(`CREATE TABLE parent (id TEXT PRIMARY KEY); CREATE TABLE child (parent_id TEXT REFERENCES parent(id));
       INSERT INTO parent VALUES ('p'); INSERT INTO child VALUES ('p');`);
-    const lossy = { id: 1, name: 'lossy', rebuildsReferencedTable: true, sql: `CREATE TABLE parent_rebuilt (id TEXT PRIMARY KEY);
-      DROP TABLE parent; ALTER TABLE parent_rebuilt RENAME TO parent;` };
+    const lossy = {
+      id: 1,
+      name: 'lossy',
+      rebuildsReferencedTable: true,
+      sql: `CREATE TABLE parent_rebuilt (id TEXT PRIMARY KEY);
+      DROP TABLE parent; ALTER TABLE parent_rebuilt RENAME TO parent;`,
+    };
     assert.throws(() => migrate(db, [lossy]), /leaves 1 rows dangling \(first: child -> parent\)/);
     assert.equal(count(db, 'parent'), 1, 'rolled back');
     assert.equal(db.prepare('SELECT count(*) FROM schema_migrations').pluck().get(), 0);

@@ -30,8 +30,9 @@ function previousCell(dir: string): Db {
 /** The replica every cell kept: the same account, application and tokens. */
 function seedReplica(db: Db, revoked: string | null): void {
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run('acct_up', 'Upgraded', T);
-  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, 'acct_up', 'Kept', 'development', ?, ?)`)
-    .run('tp_dev_up', T, T);
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, 'acct_up', 'Kept', 'development', ?, ?)`,
+  ).run('tp_dev_up', T, T);
   const token = db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at, revoked_at)
     VALUES (?, 'acct_up', ?, '["read","write","admin"]', ?, ?, ?)`);
   token.run('api_token_kept', 'kept', hashSecret(TOKEN), T, null);
@@ -44,16 +45,20 @@ describe('upgrade from a replica in every cell', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-upgrade-'));
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  it('fills the control database from the first cell, drops every replica and keeps each cell\'s own data', async () => {
+  it("fills the control database from the first cell, drops every replica and keeps each cell's own data", async () => {
     const us = previousCell(dataDir);
     seedReplica(us, T); // US had the revocation ...
     us.prepare("INSERT INTO settings (key, value) VALUES ('records.import_allowance', '9')").run();
     us.close();
     const de = previousCell(join(dataDir, 'cells', 'de'));
     seedReplica(de, null); // ... DE's replica never got it
-    de.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES ('tp_dev_de_only', 'acct_up', 'Lost', 'development', ?, ?)`).run(T, T);
+    de.prepare(
+      `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES ('tp_dev_de_only', 'acct_up', 'Lost', 'development', ?, ?)`,
+    ).run(T, T);
     de.prepare("INSERT INTO persons (id, account_id, email, created_at) VALUES ('prs_de_1', 'acct_up', 'dora@example.de', ?)").run(T);
-    const activity = de.prepare("INSERT INTO activity_events (id, application_id, type, data, created_at) VALUES (?, ?, 'cors.preflight_denied', '{}', ?)");
+    const activity = de.prepare(
+      "INSERT INTO activity_events (id, application_id, type, data, created_at) VALUES (?, ?, 'cors.preflight_denied', '{}', ?)",
+    );
     activity.run('act_de_kept', 'tp_dev_up', T);
     activity.run('act_de_dangling', 'tp_dev_de_only', T);
     de.close();
@@ -66,12 +71,24 @@ describe('upgrade from a replica in every cell', () => {
       for (const cell of [usCell!, deCell!]) {
         const { db } = cell.context;
         const files = db.pragma('database_list') as { name: string; file: string }[];
-        assert.equal(files.find((f) => f.name === 'control')?.file, join(dataDir, CONTROL_FILE), 'every cell attaches the one control file');
+        assert.equal(
+          files.find((f) => f.name === 'control')?.file,
+          join(dataDir, CONTROL_FILE),
+          'every cell attaches the one control file',
+        );
         const own = new Set(db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").pluck().all() as string[]);
-        assert.deepEqual(CONTROL_TABLES.filter((table) => own.has(table)), [], `no replica left in ${cell.country}`);
+        assert.deepEqual(
+          CONTROL_TABLES.filter((table) => own.has(table)),
+          [],
+          `no replica left in ${cell.country}`,
+        );
         for (const table of own) {
           const parents = (db.pragma(`main.foreign_key_list("${table}")`) as { table: string }[]).map((fk) => fk.table);
-          assert.deepEqual(parents.filter((parent) => !own.has(parent)), [], `${table} references only its own file`);
+          assert.deepEqual(
+            parents.filter((parent) => !own.has(parent)),
+            [],
+            `${table} references only its own file`,
+          );
         }
         assert.equal(db.prepare("SELECT count(*) FROM temp.sqlite_master WHERE type = 'trigger'").pluck().get(), 0, 'no copying triggers');
         assert.equal((await api(cell.url, '/api/v1/me')).status, 200, `the token works in ${cell.country}`);
@@ -85,8 +102,15 @@ describe('upgrade from a replica in every cell', () => {
       assert.equal(deDb.prepare("SELECT email FROM persons WHERE id = 'prs_de_1'").pluck().get(), 'dora@example.de');
       const activity = await api(deCell!.url, '/api/v1/applications/tp_dev_up/activity');
       assert.match(await activity.text(), /act_de_kept/);
-      assert.ok(warn.mock.calls.some((call) => /1 activity_events\.application_id -> applications/.test(String(call.arguments[0]))), 'the dangling row is reported');
-      assert.equal(deDb.prepare("SELECT value FROM settings WHERE key = 'records.import_allowance'").pluck().get(), '9', "the first cell's settings are every cell's");
+      assert.ok(
+        warn.mock.calls.some((call) => /1 activity_events\.application_id -> applications/.test(String(call.arguments[0]))),
+        'the dangling row is reported',
+      );
+      assert.equal(
+        deDb.prepare("SELECT value FROM settings WHERE key = 'records.import_allowance'").pluck().get(),
+        '9',
+        "the first cell's settings are every cell's",
+      );
     } finally {
       await server.close();
     }
@@ -105,6 +129,9 @@ describe('upgrade from a replica in every cell', () => {
 
   it('refuses to start a separated cell whose control database is gone, rather than starting empty', async () => {
     for (const suffix of ['', '-wal', '-shm']) rmSync(join(dataDir, CONTROL_FILE + suffix), { force: true });
-    await assert.rejects(startServer({ port: 0, dataDir, clock: true, countries: ['US', 'DE'] }), new RegExp(`Restore ${CONTROL_FILE.replace('.', '\\.')}`));
+    await assert.rejects(
+      startServer({ port: 0, dataDir, clock: true, countries: ['US', 'DE'] }),
+      new RegExp(`Restore ${CONTROL_FILE.replace('.', '\\.')}`),
+    );
   });
 });

@@ -1,5 +1,14 @@
 import type { Migration } from '../db.js';
-import { CONTROL_FILE, CONTROL_SCHEMA, CONTROL_TABLES, copyColumns, keepSequence, schemaOf, sequenceOf, tablesOf } from '../cells/control-plane.js';
+import {
+  CONTROL_FILE,
+  CONTROL_SCHEMA,
+  CONTROL_TABLES,
+  copyColumns,
+  keepSequence,
+  schemaOf,
+  sequenceOf,
+  tablesOf,
+} from '../cells/control-plane.js';
 
 /** A CREATE statement SQLite keeps (normalised: `CREATE TABLE name …`, no schema), made in the control database. */
 const inControl = (sql: string): string =>
@@ -19,8 +28,10 @@ export const adoptFirstReplica: Migration = {
     const present = new Set(tablesOf(db, 'main'));
     const missing = CONTROL_TABLES.filter((table) => !present.has(table));
     if (missing.length) {
-      throw new Error(`The control database (${CONTROL_FILE}) is new, but this cell's database has no ${missing.join(', ')} to fill it `
-        + `from: the cell was separated from a control database that is now missing. Restore ${CONTROL_FILE} from a backup.`);
+      throw new Error(
+        `The control database (${CONTROL_FILE}) is new, but this cell's database has no ${missing.join(', ')} to fill it ` +
+          `from: the cell was separated from a control database that is now missing. Restore ${CONTROL_FILE} from a backup.`,
+      );
     }
     for (const table of CONTROL_TABLES) {
       const { table: createSql, dependents } = schemaOf(db, 'main', table);

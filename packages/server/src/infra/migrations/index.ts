@@ -36,6 +36,29 @@ export { controlMigrations } from './control.js';
  *   across files; those of the migrations above are dropped on open): the code that writes such an id reads the row
  *   it names first.
  */
-export const migrations: Migration[] = [core, flows, decisions, records, webhooks, captures, idempotency, authorizationRecords, oauth,
-  agentIdentities, delegations, noticeRecords, agentManifests, agreements, signatureRequests, inboxAddressees,
-  homeCountries, credentials, transfers, connect, verifyAgree, protect, comply, decisionAuthentication];
+export const migrations: Migration[] = [
+  core,
+  flows,
+  decisions,
+  records,
+  webhooks,
+  captures,
+  idempotency,
+  authorizationRecords,
+  oauth,
+  agentIdentities,
+  delegations,
+  noticeRecords,
+  agentManifests,
+  agreements,
+  signatureRequests,
+  inboxAddressees,
+  homeCountries,
+  credentials,
+  transfers,
+  connect,
+  verifyAgree,
+  protect,
+  comply,
+  decisionAuthentication,
+];

@@ -26,10 +26,12 @@ function otherAccount(): { token: string; applicationId: string; accountId: stri
   const applicationId = newId('tp_dev_');
   const token = newSecret();
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, 'Other organisation', now);
-  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other shop', 'development', ?, ?)`)
-    .run(applicationId, accountId, now, now);
-  db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`)
-    .run(newId('api_token_'), accountId, hashSecret(token), now);
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other shop', 'development', ?, ?)`,
+  ).run(applicationId, accountId, now, now);
+  db.prepare(
+    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`,
+  ).run(newId('api_token_'), accountId, hashSecret(token), now);
   return { token, applicationId, accountId };
 }
 
@@ -42,7 +44,11 @@ async function signIn(email: string, scope = 'openid email inbox:read'): Promise
 }
 
 /** The inbox as `token` reads it (asserts 200 and the schema). */
-async function inbox(token: string, query = '', headers: Record<string, string> = {}): Promise<{ decisions: InboxDecision[]; next_cursor: string | null }> {
+async function inbox(
+  token: string,
+  query = '',
+  headers: Record<string, string> = {},
+): Promise<{ decisions: InboxDecision[]; next_cursor: string | null }> {
   const res = await call(server, `/api/v1/inbox${query}`, { token, headers });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const parsed = inboxList.safeParse(res.body);
@@ -67,27 +73,65 @@ before(async () => {
     json: { oauth_client: { name: 'Other shop app', client_type: 'confidential', redirect_uris: ['https://shop.example/cb'] } },
   });
   assert.equal(client.status, 201, JSON.stringify(client.body));
-  adaElsewhere = await personAccessToken({
-    url: server.url,
-    sandbox: { ...server.sandbox, oauth_client_id: client.body.oauth_client.client_id, oauth_client_secret: client.body.oauth_client.client_secret, oauth_redirect_uri: 'https://shop.example/cb' },
-  }, 'ADA@example.com', 'openid inbox:read');
+  adaElsewhere = await personAccessToken(
+    {
+      url: server.url,
+      sandbox: {
+        ...server.sandbox,
+        oauth_client_id: client.body.oauth_client.client_id,
+        oauth_client_secret: client.body.oauth_client.client_secret,
+        oauth_redirect_uri: 'https://shop.example/cb',
+      },
+    },
+    'ADA@example.com',
+    'openid inbox:read',
+  );
 
   // t0: a consent addressed to Ada (15 minutes), and one to Bob, and one to no one.
-  created.consent = (await createDecision(server, { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', addressee: { email: ' Ada@Example.com ' } })).session_token;
-  created.bobConsent = (await createDecision(server, { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', addressee: { email: 'bob@example.com' } })).session_token;
-  created.nobody = (await createDecision(server, { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect' })).session_token;
+  created.consent = (
+    await createDecision(server, {
+      kind: 'consent',
+      subject_ref: server.sandbox.flow_id,
+      delivery_mode: 'redirect',
+      addressee: { email: ' Ada@Example.com ' },
+    })
+  ).session_token;
+  created.bobConsent = (
+    await createDecision(server, {
+      kind: 'consent',
+      subject_ref: server.sandbox.flow_id,
+      delivery_mode: 'redirect',
+      addressee: { email: 'bob@example.com' },
+    })
+  ).session_token;
+  created.nobody = (
+    await createDecision(server, { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect' })
+  ).session_token;
   server.advance(60);
   // t0+1m: the agent Ada authorised goes above its value bound (24 hours) and outside its scope.
   const g = await grant(server, ada, agent.id, {
-    delegation_type: 'ai_agent', delegated_scopes: ['payments:write'],
+    delegation_type: 'ai_agent',
+    delegated_scopes: ['payments:write'],
     bounds: { actions: ['write'], value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true } },
   });
   const token = await agentToken(server, g.id, agent);
-  const value = await check(server, token, { scope: 'payments:write', action: 'write', value: 240, currency: 'EUR', description: 'Pay the flight' });
+  const value = await check(server, token, {
+    scope: 'payments:write',
+    action: 'write',
+    value: 240,
+    currency: 'EUR',
+    description: 'Pay the flight',
+  });
   assert.equal(value.status, 202, JSON.stringify(value.body));
   created.valueEscalation = value.body.authority_check.escalation.id;
   server.advance(60);
-  const scope = await check(server, token, { scope: 'bookings:write', action: 'write', value: 80, currency: 'EUR', description: 'Book a hotel' });
+  const scope = await check(server, token, {
+    scope: 'bookings:write',
+    action: 'write',
+    value: 80,
+    currency: 'EUR',
+    description: 'Book a hotel',
+  });
   assert.equal(scope.status, 202, JSON.stringify(scope.body));
   created.scopeEscalation = scope.body.authority_check.escalation.id;
   for (const key of ['valueEscalation', 'scopeEscalation']) {
@@ -96,15 +140,25 @@ before(async () => {
   }
   server.advance(60);
   // t0+3m: another organisation asks Ada for an approval of its own workflow (15 minutes).
-  created.otherApproval = (await createDecision(server, { kind: 'approval', subject_ref: 'expense-42', delivery_mode: 'redirect', addressee: { email: 'ada@example.com' } },
-    { authorization: `Bearer ${other.token}` })).session_token;
+  created.otherApproval = (
+    await createDecision(
+      server,
+      { kind: 'approval', subject_ref: 'expense-42', delivery_mode: 'redirect', addressee: { email: 'ada@example.com' } },
+      { authorization: `Bearer ${other.token}` },
+    )
+  ).session_token;
 });
 after(() => server.dispose());
 
 describe('GET /api/v1/inbox', () => {
   it('lists what waits for the person, soonest deadline first, across organisations, each row linking to its hosted page', async () => {
     const list = await inbox(ada.token);
-    assert.deepEqual(tokensOf(list), [created.consent, created.otherApproval, created.valueEscalationDecision, created.scopeEscalationDecision]);
+    assert.deepEqual(tokensOf(list), [
+      created.consent,
+      created.otherApproval,
+      created.valueEscalationDecision,
+      created.scopeEscalationDecision,
+    ]);
     assert.equal(list.next_cursor, null);
     const [consent, approval, value, scope] = list.decisions as [InboxDecision, InboxDecision, InboxDecision, InboxDecision];
     assert.equal(consent.kind, 'consent');
@@ -126,7 +180,7 @@ describe('GET /api/v1/inbox', () => {
     assert.deepEqual(tokensOf(await inbox(adaElsewhere)), tokensOf(await inbox(ada.token)));
   });
 
-  it('never shows another person\'s rows, nor decisions addressed to no one', async () => {
+  it("never shows another person's rows, nor decisions addressed to no one", async () => {
     const bobs = await inbox(bob.token);
     assert.deepEqual(tokensOf(bobs), [created.bobConsent]);
     const adas = tokensOf(await inbox(ada.token));
@@ -138,7 +192,11 @@ describe('GET /api/v1/inbox', () => {
 
   it('filters by kind, approval trigger and application', async () => {
     assert.deepEqual(tokensOf(await inbox(ada.token, '?kind=consent')), [created.consent]);
-    assert.deepEqual(tokensOf(await inbox(ada.token, '?kind=approval')), [created.otherApproval, created.valueEscalationDecision, created.scopeEscalationDecision]);
+    assert.deepEqual(tokensOf(await inbox(ada.token, '?kind=approval')), [
+      created.otherApproval,
+      created.valueEscalationDecision,
+      created.scopeEscalationDecision,
+    ]);
     assert.deepEqual(tokensOf(await inbox(ada.token, '?kind=signature_request')), []);
     assert.deepEqual(tokensOf(await inbox(ada.token, '?trigger=value')), [created.valueEscalationDecision]);
     assert.deepEqual(tokensOf(await inbox(ada.token, '?trigger=scope&kind=approval')), [created.scopeEscalationDecision]);
@@ -149,8 +207,12 @@ describe('GET /api/v1/inbox', () => {
   });
 
   it('sorts newest first on request', async () => {
-    assert.deepEqual(tokensOf(await inbox(ada.token, '?sort=newest')),
-      [created.otherApproval, created.scopeEscalationDecision, created.valueEscalationDecision, created.consent]);
+    assert.deepEqual(tokensOf(await inbox(ada.token, '?sort=newest')), [
+      created.otherApproval,
+      created.scopeEscalationDecision,
+      created.valueEscalationDecision,
+      created.consent,
+    ]);
   });
 
   it('pages like every list, in both orders, never skipping or repeating a row; a cursor belongs to its order', async () => {
@@ -159,7 +221,10 @@ describe('GET /api/v1/inbox', () => {
       const walked: string[] = [];
       let cursor: string | null = null;
       do {
-        const page: { decisions: InboxDecision[]; next_cursor: string | null } = await inbox(ada.token, `?sort=${sort}&limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+        const page: { decisions: InboxDecision[]; next_cursor: string | null } = await inbox(
+          ada.token,
+          `?sort=${sort}&limit=1${cursor ? `&cursor=${cursor}` : ''}`,
+        );
         assert.ok(page.decisions.length <= 1);
         walked.push(...tokensOf(page));
         cursor = page.next_cursor;
@@ -194,7 +259,7 @@ describe('GET /api/v1/inbox', () => {
     assert.equal(anonymous.status, 401);
   });
 
-  it('admits a delegate only when the grant delegates inbox:read: they see the principal\'s inbox', async () => {
+  it("admits a delegate only when the grant delegates inbox:read: they see the principal's inbox", async () => {
     const reader = await grant(server, ada, bob.id, { delegation_type: 'guardian', delegated_scopes: ['inbox:read'] });
     const asDelegate = await inbox(bob.token, '', { 'x-delegation-grant-id': reader.id });
     assert.deepEqual(tokensOf(asDelegate), tokensOf(await inbox(ada.token)));
@@ -202,19 +267,29 @@ describe('GET /api/v1/inbox', () => {
     const refused = await call(server, '/api/v1/inbox', { token: bob.token, headers: { 'x-delegation-grant-id': elsewhere.id } });
     assert.equal(refused.status, 403);
     assert.equal(refused.body.code, 'bound_exceeded');
-    const agentTokenValue = await agentToken(server, (await grant(server, ada, agent.id, { delegation_type: 'ai_agent', delegated_scopes: ['inbox:read'] })).id, agent);
+    const agentTokenValue = await agentToken(
+      server,
+      (await grant(server, ada, agent.id, { delegation_type: 'ai_agent', delegated_scopes: ['inbox:read'] })).id,
+      agent,
+    );
     const asAgent = await call(server, '/api/v1/inbox', { token: agentTokenValue });
-    assert.equal(asAgent.status, 403, 'an agent does not read its principal\'s inbox');
+    assert.equal(asAgent.status, 403, "an agent does not read its principal's inbox");
   });
 
   it("lists a signing session to its party (by the party's email), titled with the agreement", async () => {
     const text = 'The tenant rents the flat.';
     const res = await call(server, '/api/v1/agreements', {
-      json: { agreement: {
-        title: 'Lease of flat 3', quorum: 2,
-        document: { text, sha256: createHash('sha256').update(text, 'utf8').digest('hex') },
-        parties: [{ email: 'Frank@Example.com', home_country: 'DE' }, { email: 'grace@example.com', home_country: 'FR' }],
-      } },
+      json: {
+        agreement: {
+          title: 'Lease of flat 3',
+          quorum: 2,
+          document: { text, sha256: createHash('sha256').update(text, 'utf8').digest('hex') },
+          parties: [
+            { email: 'Frank@Example.com', home_country: 'DE' },
+            { email: 'grace@example.com', home_country: 'FR' },
+          ],
+        },
+      },
     });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     const frank = await signIn('frank@example.com');
@@ -228,7 +303,14 @@ describe('GET /api/v1/inbox', () => {
   });
 
   it('drops a row once it is answered, expired, or its escalation was answered through another decision', async () => {
-    const answered = (await createDecision(server, { kind: 'approval', subject_ref: 'po-7', delivery_mode: 'redirect', addressee: { email: 'dora@example.com' } })).session_token;
+    const answered = (
+      await createDecision(server, {
+        kind: 'approval',
+        subject_ref: 'po-7',
+        delivery_mode: 'redirect',
+        addressee: { email: 'dora@example.com' },
+      })
+    ).session_token;
     const dora = await signIn('dora@example.com');
     assert.deepEqual(tokensOf(await inbox(dora.token)), [answered]);
     await proveAddressee(server, answered);
@@ -238,11 +320,14 @@ describe('GET /api/v1/inbox', () => {
     // Bob's escalation: the organisation opens its own popup decision for it, and Bob answers there. The escalation's
     // own decision (the inbox's row) leaves the inbox though it was never answered itself.
     const bobsGrant = await grant(server, bob, agent.id, {
-      delegation_type: 'ai_agent', delegated_scopes: ['payments:write'],
+      delegation_type: 'ai_agent',
+      delegated_scopes: ['payments:write'],
       bounds: { actions: ['write'], value: { max_per_transaction: 10, currency: 'EUR' }, escalation: { allowed: true } },
     });
     const token = await agentToken(server, bobsGrant.id, agent);
-    const esc = (await check(server, token, { scope: 'payments:write', action: 'write', value: 50, currency: 'EUR', description: 'Pay the taxi' })).body.authority_check.escalation;
+    const esc = (
+      await check(server, token, { scope: 'payments:write', action: 'write', value: 50, currency: 'EUR', description: 'Pay the taxi' })
+    ).body.authority_check.escalation;
     const own = (await call(server, `/api/v1/oap/escalations/${esc.id}`, { token: bob.token })).body.escalation.decision.session_token;
     assert.deepEqual(tokensOf(await inbox(bob.token, '?kind=approval')), [own]);
     const popup = await createDecision(server, { kind: 'approval', subject_ref: esc.id, delivery_mode: 'popup' });
@@ -305,7 +390,14 @@ describe('/inbox (hosted page)', () => {
   });
 
   it('signs in through the provider (no consent screen for the service itself), lists the rows, filters, and signs out', async () => {
-    const bobs = (await createDecision(server, { kind: 'approval', subject_ref: 'leave-request-3', delivery_mode: 'redirect', addressee: { email: 'bob@example.com' } })).session_token;
+    const bobs = (
+      await createDecision(server, {
+        kind: 'approval',
+        subject_ref: 'leave-request-3',
+        delivery_mode: 'redirect',
+        addressee: { email: 'bob@example.com' },
+      })
+    ).session_token;
     const browser = new Browser(server.url);
     const start = await browser.request('/inbox/sign_in', { form: { kind: 'approval', sort: 'newest' }, headers: { origin: origin() } });
     assert.equal(start.status, 303);
@@ -322,7 +414,7 @@ describe('/inbox (hosted page)', () => {
     assert.equal(page.status, 200);
     assert.match(html, /Signed in as <strong>bob@example\.com<\/strong>/);
     assert.match(html, new RegExp(`href="${server.url}/decisions/${bobs}"`));
-    assert.doesNotMatch(html, new RegExp(created.consent!), 'Ada\'s rows are never on Bob\'s page');
+    assert.doesNotMatch(html, new RegExp(created.consent!), "Ada's rows are never on Bob's page");
 
     const empty = await (await browser.request('/inbox?kind=signature_request')).text();
     assert.match(empty, /Nothing waits for you/);
@@ -354,7 +446,12 @@ describe('/inbox (hosted page)', () => {
   });
 
   it('refuses a sign-in started from another site', async () => {
-    const res = await fetch(`${server.url}/inbox/sign_in`, { method: 'POST', redirect: 'manual', headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, body: '' });
+    const res = await fetch(`${server.url}/inbox/sign_in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: '',
+    });
     assert.equal(res.status, 403);
   });
 });

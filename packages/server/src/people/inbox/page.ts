@@ -26,10 +26,10 @@ const KIND_LABEL: Record<DecisionKind, string> = { consent: 'Consent', approval:
 const TRIGGER_LABEL: Record<EscalationTrigger, string> = {
   scope: 'Scope: beyond what the agent may touch',
   action: 'Action: a kind of action the agent may not take',
-  value: 'Value: above the agent\'s amount limit',
-  time: 'Time: outside the agent\'s hours',
+  value: "Value: above the agent's amount limit",
+  time: "Time: outside the agent's hours",
   escalation: 'Escalation: the agent asked',
-  reputation: 'Reputation: the agent\'s trust score is too low',
+  reputation: "Reputation: the agent's trust score is too low",
 };
 const SORT_LABEL: Record<InboxSort, string> = { deadline: 'Deadline, soonest first', newest: 'Newest first' };
 
@@ -94,7 +94,9 @@ function head(title: string): string {
 }
 
 const options = <T extends string>(values: readonly T[], selected: T | undefined, label: (value: T) => string) =>
-  values.map((value) => `<option value="${escapeHtml(value)}"${value === selected ? ' selected' : ''}>${escapeHtml(label(value))}</option>`).join('');
+  values
+    .map((value) => `<option value="${escapeHtml(value)}"${value === selected ? ' selected' : ''}>${escapeHtml(label(value))}</option>`)
+    .join('');
 
 /** The page of a person who is not signed in: what the inbox is, and a button that signs them in. */
 export function signInPage(query: PageQuery, signedOut: boolean): string {
@@ -139,7 +141,8 @@ export function inboxPage(options_: {
   const { email, query, decisions, nextCursor, now } = options_;
   const filtered = Boolean(query.kind || query.trigger || query.application_id);
   const applications = [...options_.applications];
-  if (query.application_id && !applications.some((a) => a.id === query.application_id)) applications.push({ id: query.application_id, name: query.application_id });
+  if (query.application_id && !applications.some((a) => a.id === query.application_id))
+    applications.push({ id: query.application_id, name: query.application_id });
   const empty = decisions.length === 0;
   const heading = empty ? (query.cursor ? 'Nothing more waits for you' : 'Nothing waits for you') : 'Waiting for you';
   const title = empty ? 'Nothing waits for you · Trust Inbox' : 'Trust Inbox';
@@ -149,9 +152,12 @@ export function inboxPage(options_: {
   } else if (filtered) {
     list = '<p>No open decision matches these filters. <a href="/inbox">Show everything that waits for you</a>.</p>';
   } else {
-    list = '<p>No organisation is waiting for a decision from you. When one asks for your consent, approval or signature, it appears here.</p>';
+    list =
+      '<p>No organisation is waiting for a decision from you. When one asks for your consent, approval or signature, it appears here.</p>';
   }
-  const next = nextCursor ? `<nav aria-label="More decisions"><a href="/inbox${escapeHtml(queryStringOf({ ...query, cursor: nextCursor }))}">Next page</a></nav>` : '';
+  const next = nextCursor
+    ? `<nav aria-label="More decisions"><a href="/inbox${escapeHtml(queryStringOf({ ...query, cursor: nextCursor }))}">Next page</a></nav>`
+    : '';
   return `${head(title)}<body class="inbox">
 <header class="inbox-header">
 <p>Signed in as <strong>${escapeHtml(email)}</strong></p>
@@ -166,8 +172,9 @@ export function inboxPage(options_: {
 <div class="field"><label for="trigger">Approval trigger</label>
 <select id="trigger" name="trigger"><option value="">Any trigger</option>${options(ESCALATION_TRIGGERS, query.trigger, (t) => TRIGGER_LABEL[t])}</select></div>
 <div class="field"><label for="application">Application</label>
-<select id="application" name="application_id"><option value="">All applications</option>${applications.map((a) =>
-  `<option value="${escapeHtml(a.id)}"${a.id === query.application_id ? ' selected' : ''}>${escapeHtml(a.name)}</option>`).join('')}</select></div>
+<select id="application" name="application_id"><option value="">All applications</option>${applications
+    .map((a) => `<option value="${escapeHtml(a.id)}"${a.id === query.application_id ? ' selected' : ''}>${escapeHtml(a.name)}</option>`)
+    .join('')}</select></div>
 <div class="field"><label for="sort">Order</label>
 <select id="sort" name="sort">${options(inboxSort.options, query.sort, (s) => SORT_LABEL[s])}</select></div>
 <div class="actions"><button type="submit" class="primary">Apply</button></div>

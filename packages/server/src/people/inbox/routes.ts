@@ -24,7 +24,10 @@ const API = '/api/v1/inbox';
 const inboxReader: MiddlewareHandler<Env> = async (c, next) => {
   const principal = c.get('principal');
   if (principal.kind !== 'person') {
-    throw forbidden("The inbox is a person's: call it with their access token (scope inbox:read), not an API token.", 'person_token_required');
+    throw forbidden(
+      "The inbox is a person's: call it with their access token (scope inbox:read), not an API token.",
+      'person_token_required',
+    );
   }
   if (!principal.scopes.includes(INBOX_SCOPE)) {
     c.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${INBOX_SCOPE}"`);
@@ -47,20 +50,32 @@ function send(c: Context<Env>, html: string, status: 200 | 400 | 403 = 200) {
 /** `GET /api/v1/inbox`, `/inbox` and its sign-in, and the legacy `/oap/escalations`. */
 export const inboxRoutes = routes((app, ctx) => {
   // requires() runs as middleware: the document names the person's token only, which is all the inbox admits.
-  route(app, {
-    method: 'get', path: API, tag: 'Inbox',
-    summary: 'The open decisions addressed to the person (consent, approval, signature), across organisations: filter by kind, trigger and application; deadline (default) or newest first',
-    auth: ['access_token'], query: inboxQuery,
-    middleware: [requires('read', { person: true, delegateScope: INBOX_SCOPE }), inboxReader],
-    response: { status: 200, description: 'A page of the decisions that wait for the person (needs the inbox:read scope; a delegate needs it delegated)', schema: inboxList },
-    errors: [400],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor, kind, trigger, application_id, sort = 'deadline' } }) => {
-    const principal = c.get('principal');
-    // A delegate's principal carries the person they act for, so a delegate reads that person's inbox.
-    const email = principal.kind === 'person' ? inboxEmailOf(ctx, principal.personId) : undefined;
-    if (!email) return c.json({ decisions: [], next_cursor: null });
-    return c.json(listInbox(ctx, email, { limit, cursor, kind, trigger, application_id, sort }));
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: API,
+      tag: 'Inbox',
+      summary:
+        'The open decisions addressed to the person (consent, approval, signature), across organisations: filter by kind, trigger and application; deadline (default) or newest first',
+      auth: ['access_token'],
+      query: inboxQuery,
+      middleware: [requires('read', { person: true, delegateScope: INBOX_SCOPE }), inboxReader],
+      response: {
+        status: 200,
+        description: 'A page of the decisions that wait for the person (needs the inbox:read scope; a delegate needs it delegated)',
+        schema: inboxList,
+      },
+      errors: [400],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor, kind, trigger, application_id, sort = 'deadline' } }) => {
+      const principal = c.get('principal');
+      // A delegate's principal carries the person they act for, so a delegate reads that person's inbox.
+      const email = principal.kind === 'person' ? inboxEmailOf(ctx, principal.personId) : undefined;
+      if (!email) return c.json({ decisions: [], next_cursor: null });
+      return c.json(listInbox(ctx, email, { limit, cursor, kind, trigger, application_id, sort }));
+    },
+  );
 
   // The retired operator inbox: its rows live in the Trust Inbox now. Per-row pages (/oap/escalations/{id}) and the
   // JSON namespace (/api/v1/oap/escalations) are unchanged.
@@ -68,7 +83,12 @@ export const inboxRoutes = routes((app, ctx) => {
 
   const cssEtag = `"${createHash('sha256').update(INBOX_CSS).digest('base64url').slice(0, 27)}"`;
   app.get(INBOX_CSS_PATH, (c) => {
-    const headers = { 'Content-Type': 'text/css; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-cache', ETag: cssEtag };
+    const headers = {
+      'Content-Type': 'text/css; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+      ETag: cssEtag,
+    };
     if (c.req.header('if-none-match') === cssEtag) return c.body(null, 304, headers);
     return c.body(INBOX_CSS, 200, headers);
   });
@@ -87,14 +107,22 @@ export const inboxRoutes = routes((app, ctx) => {
       query.cursor = undefined;
       page = list(undefined);
     }
-    return send(c, inboxPage({
-      email: person.email, query, applications: inboxApplications(ctx, person.email),
-      decisions: page.decisions, nextCursor: page.next_cursor, now: ctx.clock.now(),
-    }));
+    return send(
+      c,
+      inboxPage({
+        email: person.email,
+        query,
+        applications: inboxApplications(ctx, person.email),
+        decisions: page.decisions,
+        nextCursor: page.next_cursor,
+        now: ctx.clock.now(),
+      }),
+    );
   });
 
   app.post('/inbox/sign_in', async (c) => {
-    if (!sameOrigin(ctx, c)) return send(c, messagePage({ title: 'Sign-in cannot start', message: 'Open the Trust Inbox and sign in from there.' }), 403);
+    if (!sameOrigin(ctx, c))
+      return send(c, messagePage({ title: 'Sign-in cannot start', message: 'Open the Trust Inbox and sign in from there.' }), 403);
     const form = await c.req.parseBody().catch(() => ({}));
     const fields = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === 'string'));
     return c.redirect(await startSignIn(ctx, c, queryStringOf({ ...pageQueryOf(fields), cursor: undefined })), 303);
@@ -104,16 +132,21 @@ export const inboxRoutes = routes((app, ctx) => {
     const back = finishSignIn(c);
     const error = c.req.query('error');
     if (error) {
-      return send(c, messagePage({
-        title: 'Sign-in did not finish',
-        html: `<p>${error === 'access_denied' ? 'The sign-in was cancelled.' : 'The sign-in could not finish.'} <a href="/inbox">Back to the Trust Inbox</a></p>`,
-      }), 400);
+      return send(
+        c,
+        messagePage({
+          title: 'Sign-in did not finish',
+          html: `<p>${error === 'access_denied' ? 'The sign-in was cancelled.' : 'The sign-in could not finish.'} <a href="/inbox">Back to the Trust Inbox</a></p>`,
+        }),
+        400,
+      );
     }
     return c.redirect(`/inbox${queryStringOf(pageQueryOf(Object.fromEntries(new URLSearchParams(back))))}`, 303);
   });
 
   app.post('/inbox/sign_out', async (c) => {
-    if (!sameOrigin(ctx, c)) return send(c, messagePage({ title: 'Sign-out cannot happen here', message: 'Sign out from the Trust Inbox itself.' }), 403);
+    if (!sameOrigin(ctx, c))
+      return send(c, messagePage({ title: 'Sign-out cannot happen here', message: 'Sign out from the Trust Inbox itself.' }), 403);
     await signOut(ctx, c);
     return c.redirect('/inbox?signed_out', 303);
   });

@@ -69,14 +69,26 @@ export async function startSignIn(ctx: ServerContext, c: Context<Env>, returnTo:
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
-      client_id: client.client_id, redirect_uri: `${ctx.baseUrl}${CALLBACK_PATH}`, response_type: 'code', scope: 'openid',
-      state, code_challenge: challenge, code_challenge_method: 'S256',
+      client_id: client.client_id,
+      redirect_uri: `${ctx.baseUrl}${CALLBACK_PATH}`,
+      response_type: 'code',
+      scope: 'openid',
+      state,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     }).toString(),
   });
   const pushed = (await res.json()) as { request_uri?: string; error?: string; error_description?: string };
-  if (!res.ok || !pushed.request_uri) throw new Error(`pushing the inbox's authorization request failed: ${res.status} ${pushed.error ?? ''} ${pushed.error_description ?? ''}`);
+  if (!res.ok || !pushed.request_uri)
+    throw new Error(
+      `pushing the inbox's authorization request failed: ${res.status} ${pushed.error ?? ''} ${pushed.error_description ?? ''}`,
+    );
   setCookie(c, PENDING_COOKIE, `${state}.${Buffer.from(returnTo, 'utf8').toString('base64url')}`, {
-    path: '/inbox', httpOnly: true, sameSite: 'Lax', secure: secure(ctx), maxAge: PENDING_SECONDS,
+    path: '/inbox',
+    httpOnly: true,
+    sameSite: 'Lax',
+    secure: secure(ctx),
+    maxAge: PENDING_SECONDS,
   });
   const url = new URL('/oauth/authorize', ctx.baseUrl);
   url.searchParams.set('client_id', client.client_id);
@@ -96,4 +108,3 @@ export function finishSignIn(c: Context<Env>): string {
   const query = Buffer.from(returnTo, 'base64url').toString('utf8');
   return query.startsWith('?') ? query : '';
 }
-

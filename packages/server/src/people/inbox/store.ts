@@ -30,7 +30,9 @@ const BATCH = 200;
  * sent to it); lower-case. Undefined for a person row that holds no email (an anonymous record's stand-in).
  */
 export function inboxEmailOf(ctx: ServerContext, personId: string): string | undefined {
-  const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(personId) as unknown as string | undefined;
+  const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(personId) as unknown as
+    | string
+    | undefined;
   return email && /^[^\s@]+@[^\s@]+$/.test(email) ? email.toLowerCase() : undefined;
 }
 
@@ -46,8 +48,12 @@ function decodeCursor(sort: InboxSort, cursor: string | undefined): { key: strin
   if (cursor === undefined) return undefined;
   const match = CURSOR.exec(/^[A-Za-z0-9_-]{1,200}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('utf8') : '');
   if (!match || match[1] !== sort) {
-    throw badRequest(match ? `This cursor belongs to sort=${match[1]}; pass it with the query it came from.`
-      : 'cursor is not a cursor this server issued; pass next_cursor unchanged.', 'invalid_cursor');
+    throw badRequest(
+      match
+        ? `This cursor belongs to sort=${match[1]}; pass it with the query it came from.`
+        : 'cursor is not a cursor this server issued; pass next_cursor unchanged.',
+      'invalid_cursor',
+    );
   }
   return { key: match[2]!, id: match[3]! };
 }
@@ -80,22 +86,36 @@ function toInboxDecision(ctx: ServerContext, row: InboxRow, entry: InboxEntry): 
  * before their deadline (by the server clock), filtered and ordered as asked (deadline soonest first, or newest
  * first), each as its kind shows it.
  */
-export function listInbox(ctx: ServerContext, email: string, filter: InboxFilter): { decisions: InboxDecision[]; next_cursor: string | null } {
+export function listInbox(
+  ctx: ServerContext,
+  email: string,
+  filter: InboxFilter,
+): { decisions: InboxDecision[]; next_cursor: string | null } {
   const now = new Date(ctx.clock.now()).toISOString();
   const newest = filter.sort === 'newest';
   let after = decodeCursor(filter.sort, filter.cursor);
   const out: { row: InboxRow; entry: InboxEntry }[] = [];
-  const query = stmt<[Record<string, string | number | null>], InboxRow>(ctx.db, `SELECT d.*, a.name AS application_name
+  const query = stmt<[Record<string, string | number | null>], InboxRow>(
+    ctx.db,
+    `SELECT d.*, a.name AS application_name
     FROM decisions d JOIN applications a ON a.id = d.application_id
     WHERE d.addressee_email = @email AND ${OPEN} AND d.deadline_at > @now
       AND (@kind IS NULL OR d.kind = @kind) AND (@application IS NULL OR d.application_id = @application)
-      AND (@key IS NULL OR ${newest
-    ? 'd.created_at < @key OR (d.created_at = @key AND d.id < @id)'
-    : 'd.deadline_at > @key OR (d.deadline_at = @key AND d.id > @id)'})
-    ORDER BY ${newest ? 'd.created_at DESC, d.id DESC' : 'd.deadline_at, d.id'} LIMIT ${BATCH}`);
+      AND (@key IS NULL OR ${
+        newest
+          ? 'd.created_at < @key OR (d.created_at = @key AND d.id < @id)'
+          : 'd.deadline_at > @key OR (d.deadline_at = @key AND d.id > @id)'
+      })
+    ORDER BY ${newest ? 'd.created_at DESC, d.id DESC' : 'd.deadline_at, d.id'} LIMIT ${BATCH}`,
+  );
   for (;;) {
     const rows = query.all({
-      email, now, kind: filter.kind ?? null, application: filter.application_id ?? null, key: after?.key ?? null, id: after?.id ?? null,
+      email,
+      now,
+      kind: filter.kind ?? null,
+      application: filter.application_id ?? null,
+      key: after?.key ?? null,
+      id: after?.id ?? null,
     });
     for (const row of rows) {
       after = { key: newest ? row.created_at : row.deadline_at, id: row.id };
@@ -116,7 +136,10 @@ export function listInbox(ctx: ServerContext, email: string, filter: InboxFilter
 
 /** The applications that have an open decision addressed to `email`, by name: the choices of the page's filter. */
 export function inboxApplications(ctx: ServerContext, email: string): { id: string; name: string }[] {
-  return stmt<[string, string], { id: string; name: string }>(ctx.db, `SELECT DISTINCT a.id, a.name
+  return stmt<[string, string], { id: string; name: string }>(
+    ctx.db,
+    `SELECT DISTINCT a.id, a.name
     FROM decisions d JOIN applications a ON a.id = d.application_id
-    WHERE d.addressee_email = ? AND ${OPEN} AND d.deadline_at > ? ORDER BY a.name, a.id`).all(email, new Date(ctx.clock.now()).toISOString());
+    WHERE d.addressee_email = ? AND ${OPEN} AND d.deadline_at > ? ORDER BY a.name, a.id`,
+  ).all(email, new Date(ctx.clock.now()).toISOString());
 }

@@ -63,7 +63,8 @@ describe('API tokens, me and authentication', () => {
     };
     const age = (at: number) => server.context.clock.now() - at;
     // A write request that stores nothing of its own (an unknown consent token) still records the use.
-    const write = () => server.api('/api/v1/consent_tokens/verify', { method: 'POST', json: { consent_token: 'x'.repeat(43) }, headers: as(token.token) });
+    const write = () =>
+      server.api('/api/v1/consent_tokens/verify', { method: 'POST', json: { consent_token: 'x'.repeat(43) }, headers: as(token.token) });
 
     assert.equal((await write()).status, 200);
     const first = await lastUsed();
@@ -107,7 +108,11 @@ describe('API tokens, me and authentication', () => {
       ['POST', '/api/v1/flows', { flow: { pattern: 'standard', title: 'x' } }],
       ['POST', '/api/v1/applications', { application: { name: 'x' } }],
       ['PATCH', `/api/v1/applications/${server.sandbox.application_id}`, { application: { name: 'x' } }],
-      ['POST', `/api/v1/applications/${server.sandbox.application_id}/allowed_origins`, { allowed_origin: { origin: 'https://x.example' } }],
+      [
+        'POST',
+        `/api/v1/applications/${server.sandbox.application_id}/allowed_origins`,
+        { allowed_origin: { origin: 'https://x.example' } },
+      ],
       ['POST', `/api/v1/flows/${server.sandbox.flow_id}/activate`, undefined],
       ['POST', `/api/v1/api_tokens/${reader.id}/rotate`, undefined],
       ['DELETE', `/api/v1/api_tokens/${reader.id}`, undefined],
@@ -136,7 +141,10 @@ describe('API tokens, me and authentication', () => {
   it('does not let a write token rotate or revoke an admin token', async () => {
     const writer = await issue('writer 3', ['write']);
     const admin = await issue('admin 3', ['admin']);
-    for (const [method, path] of [['POST', `/api/v1/api_tokens/${admin.id}/rotate`], ['DELETE', `/api/v1/api_tokens/${admin.id}`]] as const) {
+    for (const [method, path] of [
+      ['POST', `/api/v1/api_tokens/${admin.id}/rotate`],
+      ['DELETE', `/api/v1/api_tokens/${admin.id}`],
+    ] as const) {
       const res = await server.api(path, { method, headers: as(writer.token) });
       assert.equal(res.status, 403, `${method} ${path}`);
     }
@@ -189,7 +197,10 @@ describe('API tokens, me and authentication', () => {
     let pages = 0;
     do {
       const query: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const page = (await (await server.api(`/api/v1/api_tokens${query}`)).json()) as { api_tokens: ApiToken[]; next_cursor: string | null };
+      const page = (await (await server.api(`/api/v1/api_tokens${query}`)).json()) as {
+        api_tokens: ApiToken[];
+        next_cursor: string | null;
+      };
       assert.ok(page.api_tokens.length <= 2);
       seen.push(...page.api_tokens.map((t) => t.id));
       cursor = page.next_cursor;
@@ -197,7 +208,10 @@ describe('API tokens, me and authentication', () => {
     } while (cursor);
     const all = (await (await server.api('/api/v1/api_tokens?limit=100')).json()) as { api_tokens: ApiToken[] };
     assert.ok(pages > 2);
-    assert.deepEqual(seen, all.api_tokens.map((t) => t.id));
+    assert.deepEqual(
+      seen,
+      all.api_tokens.map((t) => t.id),
+    );
     assert.equal(new Set(seen).size, seen.length);
   });
 });

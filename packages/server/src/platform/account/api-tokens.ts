@@ -1,10 +1,4 @@
-import {
-  apiTokenEnvelope,
-  apiTokenList,
-  createApiTokenRequest,
-  listQuery,
-  type ApiToken,
-} from '@svc/schemas';
+import { apiTokenEnvelope, apiTokenList, createApiTokenRequest, listQuery, type ApiToken } from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { holds } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
@@ -39,7 +33,8 @@ function toApiToken(row: TokenRow, token?: string): ApiToken {
 }
 
 function findRow(ctx: ServerContext, accountId: string, id: string): TokenRow | undefined {
-  return stmt<[string, string], TokenRow>(ctx.db,
+  return stmt<[string, string], TokenRow>(
+    ctx.db,
     'SELECT rowid, * FROM api_tokens WHERE id = ? AND account_id = ? AND revoked_at IS NULL',
   ).get(id, accountId);
 }
@@ -50,7 +45,10 @@ function assertHoldsAll(principal: Principal, wanted: readonly Permission[], act
   if (principal.kind !== 'api_token') throw forbidden('Only an API token can manage API tokens.');
   const missing = wanted.filter((p) => !holds(principal.permissions, p));
   if (missing.length) {
-    throw forbidden(`${action} a token with ${missing.map((p) => `"${p}"`).join(', ')} requires holding it yourself.`, 'insufficient_permissions');
+    throw forbidden(
+      `${action} a token with ${missing.map((p) => `"${p}"`).join(', ')} requires holding it yourself.`,
+      'insufficient_permissions',
+    );
   }
 }
 
@@ -58,66 +56,105 @@ const tag = 'API tokens';
 
 /** `GET|POST /api/v1/api_tokens`, `POST /api/v1/api_tokens/{id}/rotate`, `DELETE /api/v1/api_tokens/{id}`. */
 export const apiTokenRoutes = routes((app, ctx) => {
-  route(app, {
-    method: 'get', path: '/api/v1/api_tokens', summary: "List the account's API tokens (never their values)", tag,
-    permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of API tokens', schema: apiTokenList }, errors: [400],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
-    const principal = c.get('principal');
-    const rows = stmt<[string, number, number], TokenRow>(ctx.db,
-      'SELECT rowid, * FROM api_tokens WHERE account_id = ? AND revoked_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
-    ).all(principal.accountId, decodeCursor(cursor), limit + 1);
-    const page = toPage(rows, limit, (r) => r.rowid);
-    return c.json({ api_tokens: page.items.map((r) => toApiToken(r)), next_cursor: page.next_cursor });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/api/v1/api_tokens',
+      summary: "List the account's API tokens (never their values)",
+      tag,
+      permission: 'read',
+      query: listQuery,
+      response: { status: 200, description: 'A page of API tokens', schema: apiTokenList },
+      errors: [400],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
+      const principal = c.get('principal');
+      const rows = stmt<[string, number, number], TokenRow>(
+        ctx.db,
+        'SELECT rowid, * FROM api_tokens WHERE account_id = ? AND revoked_at IS NULL AND rowid > ? ORDER BY rowid LIMIT ?',
+      ).all(principal.accountId, decodeCursor(cursor), limit + 1);
+      const page = toPage(rows, limit, (r) => r.rowid);
+      return c.json({ api_tokens: page.items.map((r) => toApiToken(r)), next_cursor: page.next_cursor });
+    },
+  );
 
-  route(app, {
-    method: 'post', path: '/api/v1/api_tokens', summary: 'Create an API token; the raw value is returned only here', tag,
-    permission: 'write', body: createApiTokenRequest,
-    response: { status: 201, description: 'The token, with `token` set', schema: apiTokenEnvelope }, errors: [400, 422],
-  }, (c, { body: { api_token: input } }) => {
-    const principal = c.get('principal');
-    const permissions = input.permissions ?? ['read'];
-    assertHoldsAll(principal, permissions, 'Issuing');
-    const now = isoNow(ctx.clock);
-    const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
-    if (expiresAt && !(expiresAt.getTime() > ctx.clock.now())) {
-      throw unprocessable('api_token.expires_at must be in the future.', 'validation_failed', [
-        { path: 'api_token.expires_at', code: 'too_small', message: 'must be in the future' },
-      ]);
-    }
-    const id = newId('api_token_');
-    const token = newSecret();
-    // Stored in UTC so that expiry is a plain string comparison against the clock.
-    transaction(ctx.db, () => stmt(ctx.db, 'INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(id, principal.accountId, input.name, JSON.stringify(permissions), hashSecret(token), now, expiresAt?.toISOString() ?? null));
-    return c.json({ api_token: toApiToken(findRow(ctx, principal.accountId, id)!, token) }, 201);
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: '/api/v1/api_tokens',
+      summary: 'Create an API token; the raw value is returned only here',
+      tag,
+      permission: 'write',
+      body: createApiTokenRequest,
+      response: { status: 201, description: 'The token, with `token` set', schema: apiTokenEnvelope },
+      errors: [400, 422],
+    },
+    (c, { body: { api_token: input } }) => {
+      const principal = c.get('principal');
+      const permissions = input.permissions ?? ['read'];
+      assertHoldsAll(principal, permissions, 'Issuing');
+      const now = isoNow(ctx.clock);
+      const expiresAt = input.expires_at ? new Date(input.expires_at) : null;
+      if (expiresAt && !(expiresAt.getTime() > ctx.clock.now())) {
+        throw unprocessable('api_token.expires_at must be in the future.', 'validation_failed', [
+          { path: 'api_token.expires_at', code: 'too_small', message: 'must be in the future' },
+        ]);
+      }
+      const id = newId('api_token_');
+      const token = newSecret();
+      // Stored in UTC so that expiry is a plain string comparison against the clock.
+      transaction(ctx.db, () =>
+        stmt(
+          ctx.db,
+          'INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        ).run(id, principal.accountId, input.name, JSON.stringify(permissions), hashSecret(token), now, expiresAt?.toISOString() ?? null),
+      );
+      return c.json({ api_token: toApiToken(findRow(ctx, principal.accountId, id)!, token) }, 201);
+    },
+  );
 
-  route(app, {
-    method: 'post', path: '/api/v1/api_tokens/{id}/rotate', summary: 'Replace a token\'s value; the old value stops working at once', tag,
-    permission: 'write',
-    response: { status: 200, description: 'The token, with the new `token`', schema: apiTokenEnvelope }, errors: [404],
-  }, (c) => {
-    const principal = c.get('principal');
-    const row = findRow(ctx, principal.accountId, c.req.param('id')!);
-    if (!row) throw notFound('No such API token.');
-    assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Rotating');
-    const token = newSecret();
-    transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET token_hash = ? WHERE id = ?').run(hashSecret(token), row.id));
-    return c.json({ api_token: toApiToken(row, token) });
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: '/api/v1/api_tokens/{id}/rotate',
+      summary: "Replace a token's value; the old value stops working at once",
+      tag,
+      permission: 'write',
+      response: { status: 200, description: 'The token, with the new `token`', schema: apiTokenEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const principal = c.get('principal');
+      const row = findRow(ctx, principal.accountId, c.req.param('id')!);
+      if (!row) throw notFound('No such API token.');
+      assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Rotating');
+      const token = newSecret();
+      transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET token_hash = ? WHERE id = ?').run(hashSecret(token), row.id));
+      return c.json({ api_token: toApiToken(row, token) });
+    },
+  );
 
-  route(app, {
-    method: 'delete', path: '/api/v1/api_tokens/{id}', summary: 'Revoke an API token', tag,
-    permission: 'write',
-    response: { status: 204, description: 'Revoked' }, errors: [404],
-  }, (c) => {
-    const principal = c.get('principal');
-    const row = findRow(ctx, principal.accountId, c.req.param('id')!);
-    if (!row) throw notFound('No such API token.');
-    assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Revoking');
-    transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id));
-    return c.body(null, 204);
-  });
+  route(
+    app,
+    {
+      method: 'delete',
+      path: '/api/v1/api_tokens/{id}',
+      summary: 'Revoke an API token',
+      tag,
+      permission: 'write',
+      response: { status: 204, description: 'Revoked' },
+      errors: [404],
+    },
+    (c) => {
+      const principal = c.get('principal');
+      const row = findRow(ctx, principal.accountId, c.req.param('id')!);
+      if (!row) throw notFound('No such API token.');
+      assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Revoking');
+      transaction(ctx.db, () => stmt(ctx.db, 'UPDATE api_tokens SET revoked_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id));
+      return c.body(null, 204);
+    },
+  );
 });

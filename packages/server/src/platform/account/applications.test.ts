@@ -28,7 +28,19 @@ describe('applications and allowed origins', () => {
     assert.match(publishable_key, /^pk_test_[A-Za-z0-9]+$/);
     assert.deepEqual(
       { ...application, id: '', created_at: '', updated_at: '' },
-      { id: '', name: 'Shop', active: true, application_type: 'web', environment: 'development', visibility: 'private', region: 'dev', browser_commit_enabled: false, home_country: 'US', created_at: '', updated_at: '' },
+      {
+        id: '',
+        name: 'Shop',
+        active: true,
+        application_type: 'web',
+        environment: 'development',
+        visibility: 'private',
+        region: 'dev',
+        browser_commit_enabled: false,
+        home_country: 'US',
+        created_at: '',
+        updated_at: '',
+      },
     );
     const read = await server.api(`/api/v1/applications/${application.id}`);
     assert.deepEqual(((await read.json()) as { application: Application }).application, application);
@@ -51,7 +63,8 @@ describe('applications and allowed origins', () => {
   it('patches an application; deactivating it disables its publishable key', async () => {
     const { application, publishable_key } = await createApp({ name: 'Old name' });
     const res = await server.api(`/api/v1/applications/${application.id}`, {
-      method: 'PATCH', json: { application: { name: 'New name', browser_commit_enabled: true, active: false } },
+      method: 'PATCH',
+      json: { application: { name: 'New name', browser_commit_enabled: true, active: false } },
     });
     assert.equal(res.status, 200);
     const patched = ((await res.json()) as { application: Application }).application;
@@ -63,13 +76,16 @@ describe('applications and allowed origins', () => {
     assert.equal(withKey.status, 401);
   });
 
-  it('lists the account\'s applications over several pages', async () => {
+  it("lists the account's applications over several pages", async () => {
     for (let i = 0; i < 3; i++) await createApp({ name: `Bulk ${i}` });
     const ids: string[] = [];
     let cursor: string | null = null;
     do {
       const q: string = cursor ? `?limit=2&cursor=${cursor}` : '?limit=2';
-      const page = (await (await server.api(`/api/v1/applications${q}`)).json()) as { applications: Application[]; next_cursor: string | null };
+      const page = (await (await server.api(`/api/v1/applications${q}`)).json()) as {
+        applications: Application[];
+        next_cursor: string | null;
+      };
       ids.push(...page.applications.map((a) => a.id));
       cursor = page.next_cursor;
     } while (cursor);
@@ -78,7 +94,7 @@ describe('applications and allowed origins', () => {
     assert.ok(ids.length >= 7);
   });
 
-  it('hides another account\'s application and its origins and activity (404)', async () => {
+  it("hides another account's application and its origins and activity (404)", async () => {
     const db = server.context.db;
     const now = new Date().toISOString();
     db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acct_other', 'Other', ?)").run(now);
@@ -95,7 +111,12 @@ describe('applications and allowed origins', () => {
       ['DELETE', '/api/v1/applications/tp_dev_other/allowed_origins/https%3A%2F%2Fx.example'],
       ['GET', '/api/v1/applications/tp_dev_other/activity'],
     ] as const) {
-      const json = method === 'PATCH' ? { application: { name: 'x' } } : method === 'POST' ? { allowed_origin: { origin: 'https://x.example' } } : undefined;
+      const json =
+        method === 'PATCH'
+          ? { application: { name: 'x' } }
+          : method === 'POST'
+            ? { allowed_origin: { origin: 'https://x.example' } }
+            : undefined;
       const res = await server.api(path, { method, ...(json ? { json } : {}) });
       assert.equal(res.status, 404, `${method} ${path}`);
     }
@@ -104,7 +125,10 @@ describe('applications and allowed origins', () => {
     assert.equal((await server.api(`/api/v1/applications/${server.sandbox.application_id}`, { headers: theirs })).status, 404);
     assert.equal((await server.api(`/api/v1/flows/${server.sandbox.flow_id}`, { headers: theirs })).status, 404);
     const list = (await (await server.api('/api/v1/applications', { headers: theirs })).json()) as { applications: Application[] };
-    assert.deepEqual(list.applications.map((a) => a.id), ['tp_dev_other']);
+    assert.deepEqual(
+      list.applications.map((a) => a.id),
+      ['tp_dev_other'],
+    );
   });
 
   describe('origin validation', () => {
@@ -175,11 +199,24 @@ describe('applications and allowed origins', () => {
 
     it('lists, re-registers idempotently and deletes by URL-encoded origin', async () => {
       assert.equal((await addOrigin(dev, 'https://shop.example.com')).status, 200, 'already there');
-      const list = (await (await server.api(`/api/v1/applications/${dev}/allowed_origins`)).json()) as { allowed_origins: AllowedOrigin[]; next_cursor: null };
-      assert.deepEqual(list.allowed_origins.map((o) => o.origin), accepted.filter(([e]) => e === 'dev').map(([, , s]) => s).filter((s, i, a) => a.indexOf(s) === i));
-      const del = await server.api(`/api/v1/applications/${dev}/allowed_origins/${encodeURIComponent('http://localhost:5173')}`, { method: 'DELETE' });
+      const list = (await (await server.api(`/api/v1/applications/${dev}/allowed_origins`)).json()) as {
+        allowed_origins: AllowedOrigin[];
+        next_cursor: null;
+      };
+      assert.deepEqual(
+        list.allowed_origins.map((o) => o.origin),
+        accepted
+          .filter(([e]) => e === 'dev')
+          .map(([, , s]) => s)
+          .filter((s, i, a) => a.indexOf(s) === i),
+      );
+      const del = await server.api(`/api/v1/applications/${dev}/allowed_origins/${encodeURIComponent('http://localhost:5173')}`, {
+        method: 'DELETE',
+      });
       assert.equal(del.status, 204);
-      const again = await server.api(`/api/v1/applications/${dev}/allowed_origins/${encodeURIComponent('http://localhost:5173')}`, { method: 'DELETE' });
+      const again = await server.api(`/api/v1/applications/${dev}/allowed_origins/${encodeURIComponent('http://localhost:5173')}`, {
+        method: 'DELETE',
+      });
       assert.equal(again.status, 404);
       assert.ok(((await again.json()) as Body).message);
     });

@@ -17,13 +17,21 @@ describe('CORS for publishable-key browser calls', () => {
       headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': headers },
     });
   const activity = async (appId: string) =>
-    ((await (await server.api(`/api/v1/applications/${appId}/activity?type=cors.preflight_denied&limit=100`)).json()) as { activity_events: ActivityEvent[] }).activity_events;
+    (
+      (await (await server.api(`/api/v1/applications/${appId}/activity?type=cors.preflight_denied&limit=100`)).json()) as {
+        activity_events: ActivityEvent[];
+      }
+    ).activity_events;
   const origins = async (appId: string) =>
-    ((await (await server.api(`/api/v1/applications/${appId}/allowed_origins`)).json()) as { allowed_origins: AllowedOrigin[] }).allowed_origins;
+    ((await (await server.api(`/api/v1/applications/${appId}/allowed_origins`)).json()) as { allowed_origins: AllowedOrigin[] })
+      .allowed_origins;
 
   before(async () => {
     server = await startTestServer();
-    await server.api(`/api/v1/applications/${server.sandbox.application_id}/allowed_origins`, { method: 'POST', json: { allowed_origin: { origin: shop } } });
+    await server.api(`/api/v1/applications/${server.sandbox.application_id}/allowed_origins`, {
+      method: 'POST',
+      json: { allowed_origin: { origin: shop } },
+    });
     const res = await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Partner' } } });
     const created = (await res.json()) as { application: { id: string }; publishable_key: string };
     other = { id: created.application.id, key: created.publishable_key };
@@ -85,7 +93,10 @@ describe('CORS for publishable-key browser calls', () => {
     await preflight('https://nobody.invalid');
     assert.equal(server.context.metrics.value('cors.preflight_denied_total'), before + 1);
     for (const app of [server.sandbox.application_id, other.id]) {
-      assert.equal((await activity(app)).some((e) => e.data.origin === 'https://nobody.invalid'), false);
+      assert.equal(
+        (await activity(app)).some((e) => e.data.origin === 'https://nobody.invalid'),
+        false,
+      );
     }
   });
 
@@ -109,8 +120,10 @@ describe('CORS for publishable-key browser calls', () => {
     assert.equal(recent.length, 60);
   });
 
-  it('echoes the exact origin on the actual request of the key\'s own application, errors included', async () => {
-    const res = await fetch(`${server.url}/api/v1/flows`, { headers: { origin: shop, 'x-publishable-key': server.sandbox.publishable_key } });
+  it("echoes the exact origin on the actual request of the key's own application, errors included", async () => {
+    const res = await fetch(`${server.url}/api/v1/flows`, {
+      headers: { origin: shop, 'x-publishable-key': server.sandbox.publishable_key },
+    });
     assert.equal(res.status, 403, 'listing flows is not a publishable-key ability');
     assert.equal(((await res.json()) as Body).code, 'publishable_key_not_allowed');
     assert.equal(res.headers.get('access-control-allow-origin'), shop);
@@ -119,7 +132,9 @@ describe('CORS for publishable-key browser calls', () => {
 
   it('refuses a publishable key from an origin of another application: preflight passes, request is 403 without CORS', async () => {
     assert.equal((await preflight(partner)).headers.get('access-control-allow-origin'), partner, 'allowed for some application');
-    const res = await fetch(`${server.url}/api/v1/flows`, { headers: { origin: partner, 'x-publishable-key': server.sandbox.publishable_key } });
+    const res = await fetch(`${server.url}/api/v1/flows`, {
+      headers: { origin: partner, 'x-publishable-key': server.sandbox.publishable_key },
+    });
     assert.equal(res.status, 403);
     const body = (await res.json()) as Body;
     assert.equal(body.code, 'origin_not_allowed');
@@ -130,7 +145,9 @@ describe('CORS for publishable-key browser calls', () => {
   });
 
   it('refuses the "null" origin of sandboxed frames and file pages', async () => {
-    const res = await fetch(`${server.url}/api/v1/flows`, { headers: { origin: 'null', 'x-publishable-key': server.sandbox.publishable_key } });
+    const res = await fetch(`${server.url}/api/v1/flows`, {
+      headers: { origin: 'null', 'x-publishable-key': server.sandbox.publishable_key },
+    });
     assert.equal(res.status, 403);
     assert.equal(((await res.json()) as Body).code, 'origin_not_allowed');
     assert.equal((await preflight('null')).headers.get('access-control-allow-origin'), null);
@@ -145,14 +162,18 @@ describe('CORS for publishable-key browser calls', () => {
 
   it("refuses an API token in a browser's cross-origin call before it does anything", async () => {
     const before = (await (await server.api('/api/v1/api_tokens')).json()) as { api_tokens: unknown[] };
-    const res = await server.api('/api/v1/api_tokens', { method: 'POST', headers: { origin: shop, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' }, json: { api_token: { name: 'from a page' } } });
+    const res = await server.api('/api/v1/api_tokens', {
+      method: 'POST',
+      headers: { origin: shop, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'cors' },
+      json: { api_token: { name: 'from a page' } },
+    });
     assert.equal(res.status, 403);
     assert.equal(((await res.json()) as Body).code, 'api_token_in_browser');
     const after = (await (await server.api('/api/v1/api_tokens')).json()) as { api_tokens: unknown[] };
     assert.equal(after.api_tokens.length, before.api_tokens.length);
   });
 
-  it('lets a preflight ask for Authorization (a person\'s access token from a single-page app)', async () => {
+  it("lets a preflight ask for Authorization (a person's access token from a single-page app)", async () => {
     const res = await fetch(`${server.url}/api/v1/me`, {
       method: 'OPTIONS',
       headers: { origin: shop, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
@@ -161,7 +182,7 @@ describe('CORS for publishable-key browser calls', () => {
     assert.ok((res.headers.get('access-control-allow-headers') ?? '').toLowerCase().split(',').includes('authorization'));
   });
 
-  it('lets a publishable key without Origin (not a browser) through to the route\'s own rules', async () => {
+  it("lets a publishable key without Origin (not a browser) through to the route's own rules", async () => {
     const res = await fetch(`${server.url}/api/v1/flows`, { headers: { 'x-publishable-key': server.sandbox.publishable_key } });
     assert.equal(((await res.json()) as Body).code, 'publishable_key_not_allowed');
   });

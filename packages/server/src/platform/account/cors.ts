@@ -78,7 +78,8 @@ function recordDenial(ctx: ServerContext, origin: string, path: string, method: 
   applications ??= relatedApplications(ctx, origin);
   const since = new Date(ctx.clock.now() - DENIAL_WINDOW_SECONDS * 1000).toISOString();
   const stored = origin.slice(0, 300);
-  const recent = stmt(ctx.db,
+  const recent = stmt(
+    ctx.db,
     `SELECT count(*) AS total, sum(json_extract(data, '$.origin') = ?) AS same FROM activity_events
       WHERE application_id = ? AND type = 'cors.preflight_denied' AND created_at > ?`,
   );
@@ -114,7 +115,13 @@ export const corsRoutes = routes((app, ctx) => {
           touch.run(isoNow(ctx.clock), origin);
           return origin;
         }
-        recordDenial(ctx, origin, c.req.path, c.req.header('access-control-request-method'), c.req.header('access-control-request-headers'));
+        recordDenial(
+          ctx,
+          origin,
+          c.req.path,
+          c.req.header('access-control-request-method'),
+          c.req.header('access-control-request-headers'),
+        );
         return null;
       }
       // Reached only for a publishable key whose own application registered the origin (checked below).
@@ -134,7 +141,10 @@ export const corsRoutes = routes((app, ctx) => {
       // Sec-Fetch-Mode): an API token there is refused.
       const site = c.req.header('sec-fetch-site');
       if (site === 'cross-site' || site === 'same-site') {
-        throw forbidden('An API token is for servers; a browser page uses a publishable key or a person\'s access token.', 'api_token_in_browser');
+        throw forbidden(
+          "An API token is for servers; a browser page uses a publishable key or a person's access token.",
+          'api_token_in_browser',
+        );
       }
       // No CORS headers, so it skips the middleware, which sets headers before the handler runs: on
       // @hono/node-server that makes every answer a real Response read through a web stream.

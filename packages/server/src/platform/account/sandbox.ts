@@ -74,7 +74,12 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
                   VALUES (?, ?, 'Sandbox application', 'development', ?, ?)`).run(applicationId, accountId, now, now);
       db.prepare('INSERT INTO publishable_keys (key, application_id, created_at) VALUES (?, ?, ?)').run(publishableKey, applicationId, now);
       db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at)
-                  VALUES (?, ?, 'Sandbox admin', '["read","write","admin"]', ?, ?)`).run(newId('api_token_'), accountId, hashSecret(apiToken), now);
+                  VALUES (?, ?, 'Sandbox admin', '["read","write","admin"]', ?, ?)`).run(
+        newId('api_token_'),
+        accountId,
+        hashSecret(apiToken),
+        now,
+      );
       let result: Sandbox = {
         base_url: ctx.baseUrl,
         trust_url: ctx.trustUrl,
@@ -96,19 +101,29 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
     let apiToken = previous.api_token;
     if (!apiToken) {
       apiToken = newSecret();
-      db.prepare("UPDATE api_tokens SET token_hash = ? WHERE name = 'Sandbox admin' AND account_id = (SELECT account_id FROM applications WHERE id = ?)")
-        .run(hashSecret(apiToken), base.application_id);
+      db.prepare(
+        "UPDATE api_tokens SET token_hash = ? WHERE name = 'Sandbox admin' AND account_id = (SELECT account_id FROM applications WHERE id = ?)",
+      ).run(hashSecret(apiToken), base.application_id);
     }
     // A client secret made again by a seeder is the one to write; otherwise the file's stays.
     const clientSecret = secrets.oauth_client_secret ?? previous.oauth_client_secret;
-    sandbox = { ...base, api_token: apiToken, ...(clientSecret ? { oauth_client_secret: clientSecret } : {}), base_url: ctx.baseUrl, trust_url: ctx.trustUrl };
+    sandbox = {
+      ...base,
+      api_token: apiToken,
+      ...(clientSecret ? { oauth_client_secret: clientSecret } : {}),
+      base_url: ctx.baseUrl,
+      trust_url: ctx.trustUrl,
+    };
   }
 
   // Every cell's own origin: a hosted page or playground of one country calls the others.
   const origins = ctx.cells.list().length ? ctx.cells.list().map((cell) => cell.base_url) : [ctx.baseUrl];
   for (const url of origins) {
-    db.prepare('INSERT OR IGNORE INTO allowed_origins (application_id, origin, created_at) VALUES (?, ?, ?)')
-      .run(sandbox.application_id, new URL(url).origin, now);
+    db.prepare('INSERT OR IGNORE INTO allowed_origins (application_id, origin, created_at) VALUES (?, ?, ?)').run(
+      sandbox.application_id,
+      new URL(url).origin,
+      now,
+    );
   }
   sandbox = {
     ...sandbox,
@@ -122,13 +137,19 @@ export function ensureSandbox(ctx: ServerContext, seeders: SandboxSeeder[] = [])
  * Runs every seeder's `ensure` in one transaction and stores the sandbox fields they set, when any changed; the
  * secrets they made come back apart, for `sandbox.json` only.
  */
-function ensureSeeded(ctx: ServerContext, stored: Omit<Sandbox, 'api_token'>, seeders: readonly SandboxSeeder[]): { seeded: Omit<Sandbox, 'api_token'>; secrets: Partial<Sandbox> } {
+function ensureSeeded(
+  ctx: ServerContext,
+  stored: Omit<Sandbox, 'api_token'>,
+  seeders: readonly SandboxSeeder[],
+): { seeded: Omit<Sandbox, 'api_token'>; secrets: Partial<Sandbox> } {
   const ensurers = seeders.filter((seed) => seed.ensure);
   const secrets: Partial<Sandbox> = {};
   if (!ensurers.length) return { seeded: stored, secrets };
   const { db } = ctx;
   return db.transaction(() => {
-    const accountId = db.prepare('SELECT account_id FROM applications WHERE id = ?').pluck().get(stored.application_id) as string | undefined;
+    const accountId = db.prepare('SELECT account_id FROM applications WHERE id = ?').pluck().get(stored.application_id) as
+      | string
+      | undefined;
     if (!accountId) return { seeded: stored, secrets };
     let current = stored;
     for (const seed of ensurers) {

@@ -40,7 +40,9 @@ describe('system routes', () => {
 
   it('answers malformed JSON with 400', async () => {
     const res = await server.api('/api/v1/test_clock/advance', {
-      method: 'POST', body: '{"seconds":', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      body: '{"seconds":',
+      headers: { 'content-type': 'application/json' },
     });
     assert.equal(res.status, 400);
   });

@@ -33,11 +33,14 @@ describe('flows', () => {
 
   before(async () => {
     server = await startTestServer();
-    accountId = server.context.db.prepare('SELECT account_id FROM applications WHERE id = ?').pluck().get(server.sandbox.application_id) as string;
+    accountId = server.context.db
+      .prepare('SELECT account_id FROM applications WHERE id = ?')
+      .pluck()
+      .get(server.sandbox.application_id) as string;
   });
   after(() => server.dispose());
 
-  it('creates a draft flow in the account\'s first application, with defaults filled in', async () => {
+  it("creates a draft flow in the account's first application, with defaults filled in", async () => {
     const flow = await create({ pattern: 'standard', title: 'Checkout', description: 'At checkout', config });
     assert.match(flow.id, /^flw_dev_[A-Za-z0-9]+$/);
     assert.equal(flow.application_id, server.sandbox.application_id);
@@ -46,13 +49,19 @@ describe('flows', () => {
     assert.equal(flow.active_version, null);
     assert.equal(flow.activated_at, null);
     assert.equal(flow.config.consent_duration, 'P6M');
-    assert.deepEqual(flow.config.purposes.map((p) => p.key), ['newsletter', 'delivery']);
+    assert.deepEqual(
+      flow.config.purposes.map((p) => p.key),
+      ['newsletter', 'delivery'],
+    );
     const read = await call('GET', `/api/v1/flows/${flow.id}`);
     assert.deepEqual(read.body.flow, flow);
   });
 
-  it('puts a flow into a named application and takes that application\'s region in the id', async () => {
-    const app = await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'EU', environment: 'production', region: 'eu' } } });
+  it("puts a flow into a named application and takes that application's region in the id", async () => {
+    const app = await server.api('/api/v1/applications', {
+      method: 'POST',
+      json: { application: { name: 'EU', environment: 'production', region: 'eu' } },
+    });
     const appId = ((await app.json()) as { application: { id: string } }).application.id;
     const flow = await create({ pattern: 'recurring', title: 'EU flow', config, application_id: appId });
     assert.match(flow.id, /^flw_eu_/);
@@ -94,7 +103,10 @@ describe('flows', () => {
     await call('POST', `/api/v1/flows/${flow.id}/activate`);
     const v1 = getFlowVersion(server.context, flow.id, 1);
 
-    const changed = { ...config, purposes: [...config.purposes!, { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest', mechanism: 'opt_out' }] };
+    const changed = {
+      ...config,
+      purposes: [...config.purposes!, { key: 'analytics', label: 'Analytics', basis: 'legitimate_interest', mechanism: 'opt_out' }],
+    };
     const res = await call('POST', `/api/v1/flows/${flow.id}/versions`, { flow: { config: changed } });
     assert.equal(res.status, 200);
     assert.equal(res.body.flow.version, 2);
@@ -111,12 +123,22 @@ describe('flows', () => {
     assert.equal(oldVersion.status, 'superseded');
     assert.equal(oldVersion.title, 'Versioned');
     assert.equal(oldVersion.config.purposes.length, 2, 'version 1 terms are frozen');
-    assert.deepEqual({ ...getFlowVersion(server.context, flow.id, 1), status: 'active', superseded_at: null }, { ...v1, status: 'active', superseded_at: null });
+    assert.deepEqual(
+      { ...getFlowVersion(server.context, flow.id, 1), status: 'active', superseded_at: null },
+      { ...v1, status: 'active', superseded_at: null },
+    );
     assert.ok(oldVersion.superseded_at);
 
     const list = await server.api(`/api/v1/flows/${flow.id}/versions`);
     const versions = ((await list.json()) as { flow_versions: FlowVersion[] }).flow_versions;
-    assert.deepEqual(versions.map((v) => [v.version, v.status]), [[1, 'superseded'], [2, 'superseded'], [3, 'active']]);
+    assert.deepEqual(
+      versions.map((v) => [v.version, v.status]),
+      [
+        [1, 'superseded'],
+        [2, 'superseded'],
+        [3, 'active'],
+      ],
+    );
     assert.equal(getActiveFlowVersion(server.context, flow.id)?.version, 3);
   });
 
@@ -158,7 +180,11 @@ describe('flows', () => {
   });
 
   it('answers 404 for unknown flows and versions', async () => {
-    for (const path of ['/api/v1/flows/flw_dev_nope', '/api/v1/flows/flw_dev_nope/versions', `/api/v1/flows/${server.sandbox.flow_id}/versions/99`]) {
+    for (const path of [
+      '/api/v1/flows/flw_dev_nope',
+      '/api/v1/flows/flw_dev_nope/versions',
+      `/api/v1/flows/${server.sandbox.flow_id}/versions/99`,
+    ]) {
       const res = await server.api(path);
       assert.equal(res.status, 404, path);
       assert.ok(((await res.json()) as Body).message);
@@ -190,16 +216,28 @@ describe('flows', () => {
     assert.equal(demo.config.locale, 'en');
     assert.equal(demo.config.consent_duration, 'P1Y');
     assert.ok(demo.config.policy_url);
-    assert.deepEqual(demo.config.purposes.map((p) => [p.basis, p.mechanism]), [
-      ['consent', 'explicit'], ['legitimate_interest', 'opt_out'], ['contract', 'notice'], ['legal_obligation', 'notice'],
-    ]);
-    assert.deepEqual(demo.config.steps.map((s) => s.type), ['sign_in', 'verify', 'review']);
+    assert.deepEqual(
+      demo.config.purposes.map((p) => [p.basis, p.mechanism]),
+      [
+        ['consent', 'explicit'],
+        ['legitimate_interest', 'opt_out'],
+        ['contract', 'notice'],
+        ['legal_obligation', 'notice'],
+      ],
+    );
+    assert.deepEqual(
+      demo.config.steps.map((s) => s.type),
+      ['sign_in', 'verify', 'review'],
+    );
 
     const informedId = sandboxInformedFlowId(server.context);
     assert.equal(server.sandbox.informed_flow_id, informedId);
     const informed = (await call('GET', `/api/v1/flows/${informedId}`)).body.flow;
     assert.equal(informed.status, 'active');
-    assert.deepEqual(informed.config.steps.map((s) => s.type), ['disclosure', 'comprehension_check']);
+    assert.deepEqual(
+      informed.config.steps.map((s) => s.type),
+      ['disclosure', 'comprehension_check'],
+    );
     assert.ok(informed.config.purposes.some((p) => p.mechanism === 'informed'));
   });
 });

@@ -41,16 +41,34 @@ describe('the sandbox capture flow', () => {
     assert.equal(flow.status, 'active');
     assert.equal(flow.application_id, server.sandbox.application_id);
     assert.equal(flow.config.consent_duration, 'P1Y');
-    assert.deepEqual(flow.config.steps.map((s) => s.type), ['review']);
-    assert.deepEqual(flow.config.purposes.map((p) => [p.basis, p.mechanism]), [['consent', 'explicit'], ['legitimate_interest', 'opt_out'], ['contract', 'notice']]);
+    assert.deepEqual(
+      flow.config.steps.map((s) => s.type),
+      ['review'],
+    );
+    assert.deepEqual(
+      flow.config.purposes.map((p) => [p.basis, p.mechanism]),
+      [
+        ['consent', 'explicit'],
+        ['legitimate_interest', 'opt_out'],
+        ['contract', 'notice'],
+      ],
+    );
     assert.deepEqual(capturabilityProblems(flow.config), []);
   });
 
   it('takes recorded consent, where the standard demo flow (which verifies) is refused', async () => {
     const subject = { email: 'capture@example.com' };
-    const taken = await postRecord(server, { flow_id: server.sandbox.capture_flow_id, subject, decisions: { newsletter: { decision: 'granted' } } });
+    const taken = await postRecord(server, {
+      flow_id: server.sandbox.capture_flow_id,
+      subject,
+      decisions: { newsletter: { decision: 'granted' } },
+    });
     assert.equal(taken.status, 201, JSON.stringify(taken.body));
-    const refused = await postRecord(server, { flow_id: server.sandbox.flow_id, subject, decisions: { newsletter: { decision: 'granted' } } });
+    const refused = await postRecord(server, {
+      flow_id: server.sandbox.flow_id,
+      subject,
+      decisions: { newsletter: { decision: 'granted' } },
+    });
     assert.deepEqual([refused.status, refused.body.code], [422, 'flow_not_capturable']);
   });
 });
@@ -71,7 +89,10 @@ describe('a data directory seeded before the capture flow existed', () => {
       db.prepare('DELETE FROM flow_versions WHERE flow_id = ?').run(captureId);
       db.prepare('DELETE FROM flows WHERE id = ?').run(captureId);
       db.prepare('DELETE FROM settings WHERE key = ?').run(CAPTURE_FLOW_SETTING);
-      const stored = JSON.parse(db.prepare("SELECT value FROM settings WHERE key = 'sandbox'").pluck().get() as string) as Record<string, unknown>;
+      const stored = JSON.parse(db.prepare("SELECT value FROM settings WHERE key = 'sandbox'").pluck().get() as string) as Record<
+        string,
+        unknown
+      >;
       delete stored.capture_flow_id;
       db.prepare("UPDATE settings SET value = ? WHERE key = 'sandbox'").run(JSON.stringify(stored));
     })();
@@ -92,7 +113,11 @@ describe('a data directory seeded before the capture flow existed', () => {
       const flows = await flowsOf(second);
       assert.equal(flows.filter((f) => f.title === 'Demo: signup form consent').length, 1);
       assert.equal(flows.find((f) => f.id === gained)?.status, 'active');
-      const taken = await postRecord(second, { flow_id: gained, subject: { email: 'late@example.com' }, decisions: { newsletter: { decision: 'declined' } } });
+      const taken = await postRecord(second, {
+        flow_id: gained,
+        subject: { email: 'late@example.com' },
+        decisions: { newsletter: { decision: 'declined' } },
+      });
       assert.equal(taken.status, 201, JSON.stringify(taken.body));
     } finally {
       await second.close();

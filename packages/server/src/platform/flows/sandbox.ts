@@ -18,10 +18,38 @@ export const demoFlowConfig: FlowConfigInput = {
   policy_url: policyUrl,
   consent_duration: 'P1Y',
   purposes: [
-    { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about new features and offers.', basis: 'consent', mechanism: 'explicit', required: false },
-    { key: 'analytics', label: 'Product analytics', description: 'Measuring how the product is used so we can improve it. You may object.', basis: 'legitimate_interest', mechanism: 'opt_out', required: false },
-    { key: 'service', label: 'Providing the service', description: 'Processing your account data to provide what you signed up for.', basis: 'contract', mechanism: 'notice', required: true },
-    { key: 'invoices', label: 'Keeping invoices', description: 'Tax law requires us to keep invoices for ten years.', basis: 'legal_obligation', mechanism: 'notice', required: true },
+    {
+      key: 'newsletter',
+      label: 'Email newsletter',
+      description: 'A monthly email about new features and offers.',
+      basis: 'consent',
+      mechanism: 'explicit',
+      required: false,
+    },
+    {
+      key: 'analytics',
+      label: 'Product analytics',
+      description: 'Measuring how the product is used so we can improve it. You may object.',
+      basis: 'legitimate_interest',
+      mechanism: 'opt_out',
+      required: false,
+    },
+    {
+      key: 'service',
+      label: 'Providing the service',
+      description: 'Processing your account data to provide what you signed up for.',
+      basis: 'contract',
+      mechanism: 'notice',
+      required: true,
+    },
+    {
+      key: 'invoices',
+      label: 'Keeping invoices',
+      description: 'Tax law requires us to keep invoices for ten years.',
+      basis: 'legal_obligation',
+      mechanism: 'notice',
+      required: true,
+    },
   ],
   steps: [
     { type: 'sign_in', method: 'email', title: 'Sign in with your email' },
@@ -36,8 +64,22 @@ export const informedFlowConfig: FlowConfigInput = {
   policy_url: policyUrl,
   consent_duration: 'P1Y',
   purposes: [
-    { key: 'research', label: 'Taking part in the research study', description: 'Your answers are used in a six-month study on sleep habits.', basis: 'consent', mechanism: 'informed', required: false },
-    { key: 'study_administration', label: 'Running the study', description: 'Contacting you about appointments.', basis: 'contract', mechanism: 'notice', required: true },
+    {
+      key: 'research',
+      label: 'Taking part in the research study',
+      description: 'Your answers are used in a six-month study on sleep habits.',
+      basis: 'consent',
+      mechanism: 'informed',
+      required: false,
+    },
+    {
+      key: 'study_administration',
+      label: 'Running the study',
+      description: 'Contacting you about appointments.',
+      basis: 'contract',
+      mechanism: 'notice',
+      required: true,
+    },
   ],
   steps: [
     {
@@ -65,14 +107,42 @@ export const captureFlowConfig: FlowConfigInput = {
   policy_url: policyUrl,
   consent_duration: 'P1Y',
   purposes: [
-    { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about new features and offers.', basis: 'consent', mechanism: 'explicit', required: false },
-    { key: 'analytics', label: 'Product analytics', description: 'Measuring how the product is used so we can improve it. You may object.', basis: 'legitimate_interest', mechanism: 'opt_out', required: false },
-    { key: 'service', label: 'Providing the service', description: 'Processing your account data to provide what you signed up for.', basis: 'contract', mechanism: 'notice', required: true },
+    {
+      key: 'newsletter',
+      label: 'Email newsletter',
+      description: 'A monthly email about new features and offers.',
+      basis: 'consent',
+      mechanism: 'explicit',
+      required: false,
+    },
+    {
+      key: 'analytics',
+      label: 'Product analytics',
+      description: 'Measuring how the product is used so we can improve it. You may object.',
+      basis: 'legitimate_interest',
+      mechanism: 'opt_out',
+      required: false,
+    },
+    {
+      key: 'service',
+      label: 'Providing the service',
+      description: 'Processing your account data to provide what you signed up for.',
+      basis: 'contract',
+      mechanism: 'notice',
+      required: true,
+    },
   ],
   steps: [{ type: 'review', title: 'Your choices' }],
 };
 
-function seedFlow(ctx: ServerContext, { accountId, applicationId }: SandboxSeeded, pattern: string, title: string, description: string, config: FlowConfigInput): string {
+function seedFlow(
+  ctx: ServerContext,
+  { accountId, applicationId }: SandboxSeeded,
+  pattern: string,
+  title: string,
+  description: string,
+  config: FlowConfigInput,
+): string {
   const created = createFlow(ctx, { accountId, applicationId, pattern, title, description, config: flowConfig.parse(config) });
   activateFlow(ctx, accountId, created.id);
   return created.id;
@@ -89,8 +159,14 @@ function setting(ctx: ServerContext, key: string): string | undefined {
 export function ensureCaptureFlow(ctx: ServerContext, seeded: SandboxSeeded): string {
   const known = setting(ctx, CAPTURE_FLOW_SETTING);
   if (known && getFlow(ctx, seeded.accountId, known)) return known;
-  const id = seedFlow(ctx, seeded, 'standard', 'Demo: signup form consent',
-    'The sandbox\'s capturable flow, for consent taken in your own form (consent field, snippet, Record API).', captureFlowConfig);
+  const id = seedFlow(
+    ctx,
+    seeded,
+    'standard',
+    'Demo: signup form consent',
+    "The sandbox's capturable flow, for consent taken in your own form (consent field, snippet, Record API).",
+    captureFlowConfig,
+  );
   ctx.db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(CAPTURE_FLOW_SETTING, id);
   return id;
 }
@@ -101,8 +177,22 @@ export function ensureCaptureFlow(ctx: ServerContext, seeded: SandboxSeeded): st
  */
 export const demoFlowSeeder: SandboxSeeder = Object.assign(
   (ctx: ServerContext, seeded: SandboxSeeded) => {
-    const flowId = seedFlow(ctx, seeded, 'standard', 'Demo: newsletter and analytics', 'The sandbox demo flow: one purpose of each kind.', demoFlowConfig);
-    const informedId = seedFlow(ctx, seeded, 'informed', 'Demo: research study', 'The sandbox informed-consent flow with a comprehension check.', informedFlowConfig);
+    const flowId = seedFlow(
+      ctx,
+      seeded,
+      'standard',
+      'Demo: newsletter and analytics',
+      'The sandbox demo flow: one purpose of each kind.',
+      demoFlowConfig,
+    );
+    const informedId = seedFlow(
+      ctx,
+      seeded,
+      'informed',
+      'Demo: research study',
+      'The sandbox informed-consent flow with a comprehension check.',
+      informedFlowConfig,
+    );
     ctx.db.prepare('INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)').run(INFORMED_FLOW_SETTING, informedId);
     return { flow_id: flowId, informed_flow_id: informedId, capture_flow_id: ensureCaptureFlow(ctx, seeded) };
   },

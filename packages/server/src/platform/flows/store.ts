@@ -60,7 +60,6 @@ interface VersionRow {
 /** Terms of a flow created without a config: nothing to show until purposes are added. */
 export const EMPTY_FLOW_CONFIG: FlowConfig = { locale: 'en', purposes: [], steps: [] };
 
-
 const selectFlow = 'SELECT * FROM flows WHERE id = ?';
 const selectVersion = 'SELECT * FROM flow_versions WHERE flow_id = ? AND version = ?';
 
@@ -149,13 +148,28 @@ export interface FlowTermsText {
  * does not exist; callers check `account_id` or `application_id` themselves.
  */
 export function getActiveTermsText(ctx: ServerContext, flowId: string): FlowTermsText | undefined {
-  const row = stmt<[string], { id: string; account_id: string; application_id: string; version: number | null; title: string; description: string | null; config: string }>(ctx.db,
+  const row = stmt<
+    [string],
+    {
+      id: string;
+      account_id: string;
+      application_id: string;
+      version: number | null;
+      title: string;
+      description: string | null;
+      config: string;
+    }
+  >(
+    ctx.db,
     `SELECT f.id, f.account_id, f.application_id, v.version, v.title, v.description, v.config FROM flows f
        LEFT JOIN flow_versions v ON f.status = 'active' AND v.flow_id = f.id AND v.version = f.active_version WHERE f.id = ?`,
   ).get(flowId);
   if (!row) return undefined;
   const { id, account_id, application_id, version } = row;
-  const terms = version === null ? null : `{"title":${JSON.stringify(row.title)},"description":${JSON.stringify(row.description)},"config":${row.config}}`;
+  const terms =
+    version === null
+      ? null
+      : `{"title":${JSON.stringify(row.title)},"description":${JSON.stringify(row.description)},"config":${row.config}}`;
   return { flow_id: id, account_id, application_id, version, terms };
 }
 
@@ -170,8 +184,16 @@ export function getActivatedVersions(
 ): { application_id: string; status: 'draft' | 'active'; active_version: number | null; versions: FlowVersionRecord[] } | undefined {
   const flow = findOwned(ctx.db, accountId, flowId);
   if (!flow) return undefined;
-  const rows = stmt<[string], VersionRow>(ctx.db, 'SELECT * FROM flow_versions WHERE flow_id = ? AND activated_at IS NOT NULL ORDER BY version').all(flow.id);
-  return { application_id: flow.application_id, status: flow.status, active_version: flow.active_version, versions: rows.map((row) => toRecord(flow, row)) };
+  const rows = stmt<[string], VersionRow>(
+    ctx.db,
+    'SELECT * FROM flow_versions WHERE flow_id = ? AND activated_at IS NOT NULL ORDER BY version',
+  ).all(flow.id);
+  return {
+    application_id: flow.application_id,
+    status: flow.status,
+    active_version: flow.active_version,
+    versions: rows.map((row) => toRecord(flow, row)),
+  };
 }
 
 /** One version of a flow (any state), for consents given under earlier terms; undefined when absent. */
@@ -183,18 +205,23 @@ export function getFlowVersion(ctx: ServerContext, flowId: string, version: numb
 }
 
 /** Creates a draft flow (version 1) for an application of the account; its id carries the application's region. */
-export function createFlow(
-  ctx: ServerContext,
-  input: { accountId: string; applicationId: string; pattern: string } & FlowTerms,
-): Flow {
+export function createFlow(ctx: ServerContext, input: { accountId: string; applicationId: string; pattern: string } & FlowTerms): Flow {
   const { db } = ctx;
   const now = isoNow(ctx.clock);
   const id = newId(`flw_${regionOf(input.applicationId)}_`);
   transaction(db, () => {
-    stmt(db, `INSERT INTO flows (id, account_id, application_id, pattern, status, version, created_at, updated_at)
-              VALUES (?, ?, ?, ?, 'draft', 1, ?, ?)`).run(id, input.accountId, input.applicationId, input.pattern, now, now);
-    stmt(db, `INSERT INTO flow_versions (flow_id, version, title, description, config, created_at) VALUES (?, 1, ?, ?, ?, ?)`)
-      .run(id, input.title, input.description, JSON.stringify(input.config), now);
+    stmt(
+      db,
+      `INSERT INTO flows (id, account_id, application_id, pattern, status, version, created_at, updated_at)
+              VALUES (?, ?, ?, ?, 'draft', 1, ?, ?)`,
+    ).run(id, input.accountId, input.applicationId, input.pattern, now, now);
+    stmt(db, `INSERT INTO flow_versions (flow_id, version, title, description, config, created_at) VALUES (?, 1, ?, ?, ?, ?)`).run(
+      id,
+      input.title,
+      input.description,
+      JSON.stringify(input.config),
+      now,
+    );
   });
   return getFlow(ctx, input.accountId, id)!;
 }
@@ -217,7 +244,11 @@ export function activateFlow(ctx: ServerContext, accountId: string, flowId: stri
     const row = stmt<[string, number], VersionRow>(db, selectVersion).get(flow.id, flow.version)!;
     assertActivatable(JSON.parse(row.config) as FlowConfig);
     const now = isoNow(ctx.clock);
-    stmt(db, `UPDATE flows SET status = 'active', active_version = version, activated_at = ?, updated_at = ? WHERE id = ?`).run(now, now, flow.id);
+    stmt(db, `UPDATE flows SET status = 'active', active_version = version, activated_at = ?, updated_at = ? WHERE id = ?`).run(
+      now,
+      now,
+      flow.id,
+    );
     stmt(db, 'UPDATE flow_versions SET activated_at = ? WHERE flow_id = ? AND version = ?').run(now, flow.id, flow.version);
     return getFlow(ctx, accountId, flowId);
   });
@@ -228,12 +259,7 @@ export function activateFlow(ctx: ServerContext, accountId: string, flowId: stri
  * consents at once while earlier versions stay readable and keep governing consents given under them. Terms
  * identical to the current ones publish nothing (same content, same version).
  */
-export function reviseFlow(
-  ctx: ServerContext,
-  accountId: string,
-  flowId: string,
-  changes: Partial<FlowTerms>,
-): Flow | undefined {
+export function reviseFlow(ctx: ServerContext, accountId: string, flowId: string, changes: Partial<FlowTerms>): Flow | undefined {
   const { db } = ctx;
   return transaction(db, () => {
     const flow = findOwned(db, accountId, flowId);
@@ -249,15 +275,23 @@ export function reviseFlow(
     }
     const now = isoNow(ctx.clock);
     if (flow.status === 'draft') {
-      stmt(db, 'UPDATE flow_versions SET title = ?, description = ?, config = ? WHERE flow_id = ? AND version = ?')
-        .run(next.title, next.description, next.config, flow.id, flow.version);
+      stmt(db, 'UPDATE flow_versions SET title = ?, description = ?, config = ? WHERE flow_id = ? AND version = ?').run(
+        next.title,
+        next.description,
+        next.config,
+        flow.id,
+        flow.version,
+      );
       stmt(db, 'UPDATE flows SET updated_at = ? WHERE id = ?').run(now, flow.id);
     } else {
       assertActivatable(JSON.parse(next.config) as FlowConfig);
       const version = flow.version + 1;
       stmt(db, 'UPDATE flow_versions SET superseded_at = ? WHERE flow_id = ? AND version = ?').run(now, flow.id, flow.active_version);
-      stmt(db, `INSERT INTO flow_versions (flow_id, version, title, description, config, created_at, activated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?)`).run(flow.id, version, next.title, next.description, next.config, now, now);
+      stmt(
+        db,
+        `INSERT INTO flow_versions (flow_id, version, title, description, config, created_at, activated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(flow.id, version, next.title, next.description, next.config, now, now);
       stmt(db, 'UPDATE flows SET version = ?, active_version = ?, updated_at = ? WHERE id = ?').run(version, version, now, flow.id);
     }
     return getFlow(ctx, accountId, flowId);
@@ -270,8 +304,10 @@ export function listFlows(
   accountId: string,
   page: { limit: number; cursor?: string | undefined },
 ): { flows: Flow[]; next_cursor: string | null } {
-  const rows = stmt<[string, number, number], FlowRow>(ctx.db, 'SELECT * FROM flows WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-    .all(accountId, decodeCursor(page.cursor), page.limit + 1);
+  const rows = stmt<[string, number, number], FlowRow>(
+    ctx.db,
+    'SELECT * FROM flows WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  ).all(accountId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { flows: items.map((r) => toFlow(ctx.db, r)), next_cursor };
 }
@@ -285,8 +321,10 @@ export function listFlowVersions(
 ): { flow_versions: FlowVersion[]; next_cursor: string | null } | undefined {
   const flow = findOwned(ctx.db, accountId, flowId);
   if (!flow) return undefined;
-  const rows = stmt<[string, number, number], VersionRow>(ctx.db, 'SELECT * FROM flow_versions WHERE flow_id = ? AND version > ? ORDER BY version LIMIT ?')
-    .all(flow.id, decodeCursor(page.cursor), page.limit + 1);
+  const rows = stmt<[string, number, number], VersionRow>(
+    ctx.db,
+    'SELECT * FROM flow_versions WHERE flow_id = ? AND version > ? ORDER BY version LIMIT ?',
+  ).all(flow.id, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.version);
   return { flow_versions: items.map((r) => toWireVersion(toRecord(flow, r))), next_cursor };
 }

@@ -24,7 +24,10 @@ after(async () => {
 async function api(path: string, init: { method?: string; json?: unknown; token?: string } = {}) {
   const res = await fetch(server.url + path, {
     method: init.method ?? (init.json ? 'POST' : 'GET'),
-    headers: { authorization: `Bearer ${init.token ?? server.sandbox.api_token}`, ...(init.json ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${init.token ?? server.sandbox.api_token}`,
+      ...(init.json ? { 'content-type': 'application/json' } : {}),
+    },
     ...(init.json ? { body: JSON.stringify(init.json) } : {}),
   });
   return { status: res.status, body: res.status === 204 ? undefined : ((await res.json()) as Record<string, any>) };
@@ -38,18 +41,44 @@ async function tokensFor(clientId: string, secret: string, redirectUri: string) 
   const client = { client_id: clientId };
   const auth = oauth.ClientSecretBasic(secret);
   const verifier = oauth.generateRandomCodeVerifier();
-  const par = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
-    redirect_uri: redirectUri, scope: 'openid offline_access', prompt: 'consent', response_type: 'code', state: 's',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  }, insecure));
-  const back = await new Browser(server.url).authorize(`${as.authorization_endpoint}?client_id=${clientId}&request_uri=${encodeURIComponent(par.request_uri)}`, 'ada@example.com');
+  const par = await oauth.processPushedAuthorizationResponse(
+    as,
+    client,
+    await oauth.pushedAuthorizationRequest(
+      as,
+      client,
+      auth,
+      {
+        redirect_uri: redirectUri,
+        scope: 'openid offline_access',
+        prompt: 'consent',
+        response_type: 'code',
+        state: 's',
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      },
+      insecure,
+    ),
+  );
+  const back = await new Browser(server.url).authorize(
+    `${as.authorization_endpoint}?client_id=${clientId}&request_uri=${encodeURIComponent(par.request_uri)}`,
+    'ada@example.com',
+  );
   const params = oauth.validateAuthResponse(as, client, back, 's');
-  return oauth.processAuthorizationCodeResponse(as, client, await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure));
+  return oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure),
+  );
 }
 
 describe('OAuth clients', () => {
   it('registers a confidential client whose secret is shown once, and a public one with none', async () => {
-    const created = await api(clients(), { json: { oauth_client: { name: 'Shop', client_type: 'confidential', redirect_uris: ['https://shop.example/cb', 'http://localhost:3000/cb'] } } });
+    const created = await api(clients(), {
+      json: {
+        oauth_client: { name: 'Shop', client_type: 'confidential', redirect_uris: ['https://shop.example/cb', 'http://localhost:3000/cb'] },
+      },
+    });
     assert.equal(created.status, 201);
     const client = created.body!.oauth_client;
     assert.match(client.client_id, /^oc_/);
@@ -59,32 +88,57 @@ describe('OAuth clients', () => {
     const read = await api(`${clients()}/${client.client_id}`);
     assert.equal(read.body!.oauth_client.client_secret, undefined);
     const listed = await api(clients());
-    assert.ok(listed.body!.oauth_clients.some((c: { client_id: string; client_secret?: string }) => c.client_id === client.client_id && c.client_secret === undefined));
+    assert.ok(
+      listed.body!.oauth_clients.some(
+        (c: { client_id: string; client_secret?: string }) => c.client_id === client.client_id && c.client_secret === undefined,
+      ),
+    );
 
-    const spa = await api(clients(), { json: { oauth_client: { name: 'SPA', client_type: 'public', redirect_uris: ['http://127.0.0.1:5173/callback'] } } });
+    const spa = await api(clients(), {
+      json: { oauth_client: { name: 'SPA', client_type: 'public', redirect_uris: ['http://127.0.0.1:5173/callback'] } },
+    });
     assert.equal(spa.status, 201);
     assert.equal(spa.body!.oauth_client.token_endpoint_auth_method, 'none');
     assert.equal(spa.body!.oauth_client.client_secret, undefined);
   });
 
   it('refuses redirect URIs that are not full https (or loopback http) URLs, and mismatched auth methods, naming each', async () => {
-    const res = await api(clients(), { json: { oauth_client: { name: 'Bad', client_type: 'public', token_endpoint_auth_method: 'client_secret_post',
-      redirect_uris: ['http://shop.example/cb', '/relative', 'https://shop.example/cb#frag', 'javascript:alert(1)'] } } });
+    const res = await api(clients(), {
+      json: {
+        oauth_client: {
+          name: 'Bad',
+          client_type: 'public',
+          token_endpoint_auth_method: 'client_secret_post',
+          redirect_uris: ['http://shop.example/cb', '/relative', 'https://shop.example/cb#frag', 'javascript:alert(1)'],
+        },
+      },
+    });
     assert.equal(res.status, 422);
-    assert.deepEqual(res.body!.errors.map((e: { path: string }) => e.path), [
-      'oauth_client.redirect_uris.0', 'oauth_client.redirect_uris.1', 'oauth_client.redirect_uris.2', 'oauth_client.redirect_uris.3',
-      'oauth_client.token_endpoint_auth_method',
-    ]);
+    assert.deepEqual(
+      res.body!.errors.map((e: { path: string }) => e.path),
+      [
+        'oauth_client.redirect_uris.0',
+        'oauth_client.redirect_uris.1',
+        'oauth_client.redirect_uris.2',
+        'oauth_client.redirect_uris.3',
+        'oauth_client.token_endpoint_auth_method',
+      ],
+    );
     const unknown = await api(clients(), { json: { oauth_client: { name: 'X', client_type: 'public', redirect_uris: [], extra: 1 } } });
     assert.equal(unknown.status, 422);
     const reader = await api('/api/v1/api_tokens', { json: { api_token: { name: 'reader', permissions: ['read'] } } });
-    const denied = await api(clients(), { token: reader.body!.api_token.token, json: { oauth_client: { name: 'X', client_type: 'public', redirect_uris: ['https://a.example/cb'] } } });
+    const denied = await api(clients(), {
+      token: reader.body!.api_token.token,
+      json: { oauth_client: { name: 'X', client_type: 'public', redirect_uris: ['https://a.example/cb'] } },
+    });
     assert.equal(denied.status, 403);
   });
 
   it('rotates a secret (the old one stops at once) and deleting a client ends its tokens', async () => {
     const redirect = 'https://shop.example/cb';
-    const { oauth_client: created } = (await api(clients(), { json: { oauth_client: { name: 'Rotating', client_type: 'confidential', redirect_uris: [redirect] } } })).body!;
+    const { oauth_client: created } = (
+      await api(clients(), { json: { oauth_client: { name: 'Rotating', client_type: 'confidential', redirect_uris: [redirect] } } })
+    ).body!;
     const tokens = await tokensFor(created.client_id, created.client_secret, redirect);
     const me = (token: string) => fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.status);
     assert.equal(await me(tokens.access_token), 200);
@@ -92,9 +146,21 @@ describe('OAuth clients', () => {
     const { oauth_client: rotated } = (await api(`${clients()}/${created.client_id}/rotate_secret`, { method: 'POST' })).body!;
     assert.notEqual(rotated.client_secret, created.client_secret);
     const as = await discover(server.url);
-    const old = await oauth.refreshTokenGrantRequest(as, { client_id: created.client_id }, oauth.ClientSecretBasic(created.client_secret), tokens.refresh_token!, insecure);
+    const old = await oauth.refreshTokenGrantRequest(
+      as,
+      { client_id: created.client_id },
+      oauth.ClientSecretBasic(created.client_secret),
+      tokens.refresh_token!,
+      insecure,
+    );
     assert.equal(old.status, 401);
-    const fresh = await oauth.refreshTokenGrantRequest(as, { client_id: created.client_id }, oauth.ClientSecretBasic(rotated.client_secret), tokens.refresh_token!, insecure);
+    const fresh = await oauth.refreshTokenGrantRequest(
+      as,
+      { client_id: created.client_id },
+      oauth.ClientSecretBasic(rotated.client_secret),
+      tokens.refresh_token!,
+      insecure,
+    );
     assert.equal(fresh.status, 200);
     const { access_token } = (await fresh.json()) as { access_token: string };
 
@@ -114,7 +180,13 @@ describe('OAuth clients', () => {
     // The sandbox client's secret lives in sandbox.json; the database kept its hash, the grant and the refresh token.
     assert.equal(server.sandbox.oauth_client_secret, secret);
     const as = await discover(server.url);
-    const res = await oauth.refreshTokenGrantRequest(as, { client_id: id! }, oauth.ClientSecretBasic(secret!), tokens.refresh_token!, insecure);
+    const res = await oauth.refreshTokenGrantRequest(
+      as,
+      { client_id: id! },
+      oauth.ClientSecretBasic(secret!),
+      tokens.refresh_token!,
+      insecure,
+    );
     assert.equal(res.status, 200, await res.clone().text());
   });
 });

@@ -1,13 +1,7 @@
 // OAuth clients belong to applications: `/api/v1/applications/{id}/oauth_clients` registers them (redirect URIs are
 // full URLs, independent of allowed origins), and the provider reads them from here. Secrets are stored hashed and
 // shown once, at create and rotation.
-import {
-  createOAuthClientRequest,
-  listQuery,
-  oauthClientEnvelope,
-  oauthClientList,
-  type OAuthClient,
-} from '@svc/schemas';
+import { createOAuthClientRequest, listQuery, oauthClientEnvelope, oauthClientList, type OAuthClient } from '@svc/schemas';
 import type { Context } from 'hono';
 import { route, routes } from '../../infra/http/route.js';
 import { getApplication, type ApplicationRecord } from '../application-store.js';
@@ -101,7 +95,13 @@ export function redirectUriProblem(uri: string, application: Pick<ApplicationRec
 export function createClient(
   ctx: ServerContext,
   application: ApplicationRecord,
-  input: { name: string; client_type: OAuthClient['client_type']; token_endpoint_auth_method?: OAuthClient['token_endpoint_auth_method'] | undefined; redirect_uris: string[]; grant_types?: OAuthClient['grant_types'] | undefined },
+  input: {
+    name: string;
+    client_type: OAuthClient['client_type'];
+    token_endpoint_auth_method?: OAuthClient['token_endpoint_auth_method'] | undefined;
+    redirect_uris: string[];
+    grant_types?: OAuthClient['grant_types'] | undefined;
+  },
 ): OAuthClient {
   const errors = input.redirect_uris.flatMap((uri, i) => {
     const problem = redirectUriProblem(uri, application);
@@ -110,12 +110,23 @@ export function createClient(
   const confidential = input.client_type === 'confidential';
   const method = input.token_endpoint_auth_method ?? (confidential ? 'client_secret_basic' : 'none');
   if (confidential === (method === 'none')) {
-    errors.push({ path: 'oauth_client.token_endpoint_auth_method', code: 'invalid_auth_method',
-      message: confidential ? 'a confidential client authenticates with client_secret_basic or client_secret_post' : 'a public client authenticates with none (PKCE)' });
+    errors.push({
+      path: 'oauth_client.token_endpoint_auth_method',
+      code: 'invalid_auth_method',
+      message: confidential
+        ? 'a confidential client authenticates with client_secret_basic or client_secret_post'
+        : 'a public client authenticates with none (PKCE)',
+    });
   }
-  const grants = input.grant_types ?? (confidential ? ['authorization_code', 'refresh_token', DEVICE, EXCHANGE] : ['authorization_code', 'refresh_token', DEVICE]);
+  const grants =
+    input.grant_types ??
+    (confidential ? ['authorization_code', 'refresh_token', DEVICE, EXCHANGE] : ['authorization_code', 'refresh_token', DEVICE]);
   if (grants.includes('authorization_code') && input.redirect_uris.length === 0) {
-    errors.push({ path: 'oauth_client.redirect_uris', code: 'redirect_uri_required', message: 'the authorization code grant needs at least one redirect URI' });
+    errors.push({
+      path: 'oauth_client.redirect_uris',
+      code: 'redirect_uri_required',
+      message: 'the authorization code grant needs at least one redirect URI',
+    });
   }
   if (!confidential && grants.includes(EXCHANGE)) {
     errors.push({ path: 'oauth_client.grant_types', code: 'grant_not_allowed', message: 'token exchange is for confidential clients' });
@@ -123,10 +134,24 @@ export function createClient(
   if (errors.length) throw unprocessable(errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors[0]!.code, errors);
   const secret = confidential ? `ocs_${newSecret()}` : undefined;
   const id = newId('oc_', 24);
-  transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO oauth_clients (id, account_id, application_id, name, client_type, token_endpoint_auth_method,
-    secret_hash, redirect_uris, grant_types, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(id, application.account_id, application.id, input.name, input.client_type, method, secret ? hashSecret(secret) : null,
-      JSON.stringify([...new Set(input.redirect_uris)]), JSON.stringify([...new Set(grants)]), isoNow(ctx.clock)));
+  transaction(ctx.db, () =>
+    stmt(
+      ctx.db,
+      `INSERT INTO oauth_clients (id, account_id, application_id, name, client_type, token_endpoint_auth_method,
+    secret_hash, redirect_uris, grant_types, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(
+      id,
+      application.account_id,
+      application.id,
+      input.name,
+      input.client_type,
+      method,
+      secret ? hashSecret(secret) : null,
+      JSON.stringify([...new Set(input.redirect_uris)]),
+      JSON.stringify([...new Set(grants)]),
+      isoNow(ctx.clock),
+    ),
+  );
   return toClient(findClient(ctx, id)!, secret);
 }
 
@@ -150,55 +175,103 @@ export const oauthClientRoutes = routes((app, ctx) => {
   const applicationOf = (c: Context<Env>) => ownedApplication(ctx, c.get('principal').accountId, c.req.param('id')!);
   const clientOf = (c: Context<Env>) => ownedClient(ctx, applicationOf(c), c.req.param('client_id')!);
 
-  route(app, {
-    method: 'get', path: base, summary: "List an application's OAuth clients", tag,
-    permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of OAuth clients (never their secrets)', schema: oauthClientList }, errors: [400, 404],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
-    const application = applicationOf(c);
-    const rows = stmt<[string, number, number], ClientRow>(ctx.db, `${select} WHERE application_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?`)
-      .all(application.id, decodeCursor(cursor), limit + 1);
-    const page = toPage(rows, limit, (r) => r.seq);
-    return c.json({ oauth_clients: page.items.map((r) => toClient(r)), next_cursor: page.next_cursor });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: base,
+      summary: "List an application's OAuth clients",
+      tag,
+      permission: 'read',
+      query: listQuery,
+      response: { status: 200, description: 'A page of OAuth clients (never their secrets)', schema: oauthClientList },
+      errors: [400, 404],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => {
+      const application = applicationOf(c);
+      const rows = stmt<[string, number, number], ClientRow>(
+        ctx.db,
+        `${select} WHERE application_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?`,
+      ).all(application.id, decodeCursor(cursor), limit + 1);
+      const page = toPage(rows, limit, (r) => r.seq);
+      return c.json({ oauth_clients: page.items.map((r) => toClient(r)), next_cursor: page.next_cursor });
+    },
+  );
 
-  route(app, {
-    method: 'post', path: base, summary: 'Register an OAuth client (confidential or public)', tag,
-    permission: 'write', body: createOAuthClientRequest,
-    response: { status: 201, description: 'The client, with its secret shown this once when confidential', schema: oauthClientEnvelope },
-    errors: [400, 404, 422],
-  }, (c, { body: { oauth_client: input } }) => c.json({ oauth_client: createClient(ctx, applicationOf(c), input) }, 201));
+  route(
+    app,
+    {
+      method: 'post',
+      path: base,
+      summary: 'Register an OAuth client (confidential or public)',
+      tag,
+      permission: 'write',
+      body: createOAuthClientRequest,
+      response: { status: 201, description: 'The client, with its secret shown this once when confidential', schema: oauthClientEnvelope },
+      errors: [400, 404, 422],
+    },
+    (c, { body: { oauth_client: input } }) => c.json({ oauth_client: createClient(ctx, applicationOf(c), input) }, 201),
+  );
 
-  route(app, {
-    method: 'get', path: `${base}/{client_id}`, summary: 'Read an OAuth client', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The client', schema: oauthClientEnvelope }, errors: [404],
-  }, (c) => c.json({ oauth_client: toClient(clientOf(c)) }));
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${base}/{client_id}`,
+      summary: 'Read an OAuth client',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The client', schema: oauthClientEnvelope },
+      errors: [404],
+    },
+    (c) => c.json({ oauth_client: toClient(clientOf(c)) }),
+  );
 
-  route(app, {
-    method: 'post', path: `${base}/{client_id}/rotate_secret`, summary: "Replace a confidential client's secret (the old one stops at once)", tag,
-    permission: 'write',
-    response: { status: 200, description: 'The client with its new secret, shown this once', schema: oauthClientEnvelope }, errors: [404, 422],
-  }, (c) => {
-    const row = clientOf(c);
-    if (row.client_type !== 'confidential') throw unprocessable('A public client has no secret to rotate.', 'public_client');
-    const secret = `ocs_${newSecret()}`;
-    transaction(ctx.db, () => stmt(ctx.db, 'UPDATE oauth_clients SET secret_hash = ?, secret_rotated_at = ? WHERE id = ?')
-      .run(hashSecret(secret), isoNow(ctx.clock), row.id));
-    return c.json({ oauth_client: toClient(findClient(ctx, row.id)!, secret) });
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: `${base}/{client_id}/rotate_secret`,
+      summary: "Replace a confidential client's secret (the old one stops at once)",
+      tag,
+      permission: 'write',
+      response: { status: 200, description: 'The client with its new secret, shown this once', schema: oauthClientEnvelope },
+      errors: [404, 422],
+    },
+    (c) => {
+      const row = clientOf(c);
+      if (row.client_type !== 'confidential') throw unprocessable('A public client has no secret to rotate.', 'public_client');
+      const secret = `ocs_${newSecret()}`;
+      transaction(ctx.db, () =>
+        stmt(ctx.db, 'UPDATE oauth_clients SET secret_hash = ?, secret_rotated_at = ? WHERE id = ?').run(
+          hashSecret(secret),
+          isoNow(ctx.clock),
+          row.id,
+        ),
+      );
+      return c.json({ oauth_client: toClient(findClient(ctx, row.id)!, secret) });
+    },
+  );
 
   // Deleting a client ends what it holds: its tokens, codes and grants go with it.
-  route(app, {
-    method: 'delete', path: `${base}/{client_id}`, summary: 'Delete an OAuth client and every token, code and grant it holds', tag,
-    permission: 'write',
-    response: { status: 204, description: 'Deleted' }, errors: [404],
-  }, (c) => {
-    const row = clientOf(c);
-    transaction(ctx.db, () => {
-      stmt(ctx.db, 'UPDATE oauth_clients SET deleted_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id);
-      stmt(ctx.db, "DELETE FROM oidc_payloads WHERE json_extract(payload, '$.clientId') = ?").run(row.id);
-    });
-    return c.body(null, 204);
-  });
+  route(
+    app,
+    {
+      method: 'delete',
+      path: `${base}/{client_id}`,
+      summary: 'Delete an OAuth client and every token, code and grant it holds',
+      tag,
+      permission: 'write',
+      response: { status: 204, description: 'Deleted' },
+      errors: [404],
+    },
+    (c) => {
+      const row = clientOf(c);
+      transaction(ctx.db, () => {
+        stmt(ctx.db, 'UPDATE oauth_clients SET deleted_at = ? WHERE id = ?').run(isoNow(ctx.clock), row.id);
+        stmt(ctx.db, "DELETE FROM oidc_payloads WHERE json_extract(payload, '$.clientId') = ?").run(row.id);
+      });
+      return c.body(null, 204);
+    },
+  );
 });

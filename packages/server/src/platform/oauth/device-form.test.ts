@@ -20,7 +20,13 @@ describe('posting the device code form without its session', () => {
     ['an unsigned session id', '_session=kSSDJxszVbcFkzfcAAjghd2KBPoF2Tev7IvsAA6yjlh'],
   ] as const) {
     it(`with ${name}: 400, a page linking to a fresh form`, async () => {
-      const res = await rawRequest(server.url, 'POST', '/oauth/device', { ...form, ...(cookie ? { cookie } : {}) }, 'user_code=ABCD-EFGH&xsrf=whatever');
+      const res = await rawRequest(
+        server.url,
+        'POST',
+        '/oauth/device',
+        { ...form, ...(cookie ? { cookie } : {}) },
+        'user_code=ABCD-EFGH&xsrf=whatever',
+      );
       assert.equal(res.status, 400, res.text);
       assert.match(String(res.headers['content-type']), /text\/html/);
       assert.match(res.text, /href="\/oauth\/device"/);
@@ -30,7 +36,10 @@ describe('posting the device code form without its session', () => {
   it('the form opened here still works: a wrong code is the form again with its message', async () => {
     const page = await fetch(`${server.url}/oauth/device`);
     assert.equal(page.status, 200);
-    const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = page.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
     const xsrf = /name="xsrf" value="([^"]+)"/.exec(await page.text())?.[1];
     assert.ok(cookie && xsrf);
     const res = await rawRequest(server.url, 'POST', '/oauth/device', { ...form, cookie }, `user_code=ABCD-EFGH&xsrf=${xsrf}`);

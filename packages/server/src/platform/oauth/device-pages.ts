@@ -25,21 +25,34 @@ function send(koa: Pick<KoaContextWithOIDC, 'set' | 'type' | 'body'>, title: str
  * The code entry page, or with `confirm` the page that names the application asking and the code, with a button to
  * connect and one to cancel. `problem` says why a code was refused.
  */
-export function deviceCodePage(koa: KoaContextWithOIDC, form: string, problem?: string, confirm?: { client: string; userCode: string }): void {
+export function deviceCodePage(
+  koa: KoaContextWithOIDC,
+  form: string,
+  problem?: string,
+  confirm?: { client: string; userCode: string },
+): void {
   const { action, xsrf } = formParts(form);
   const hidden = `<input type="hidden" name="xsrf" value="${escapeHtml(xsrf)}">`;
   if (confirm) {
-    send(koa, 'Connect a device', `<p>${escapeHtml(confirm.client)} asks to act for you on the device showing the code <strong>${escapeHtml(confirm.userCode)}</strong>. Connect only if you started this on your device.</p>
+    send(
+      koa,
+      'Connect a device',
+      `<p>${escapeHtml(confirm.client)} asks to act for you on the device showing the code <strong>${escapeHtml(confirm.userCode)}</strong>. Connect only if you started this on your device.</p>
 <form method="post" action="${escapeHtml(action)}">${hidden}<input type="hidden" name="user_code" value="${escapeHtml(confirm.userCode)}"><input type="hidden" name="confirm" value="yes">
 <p><button type="submit">Connect</button> <button type="submit" name="abort" value="yes">Cancel</button></p>
-</form>`);
+</form>`,
+    );
     return;
   }
-  send(koa, 'Connect a device', `${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : '<p>Type the code your device shows.</p>'}
+  send(
+    koa,
+    'Connect a device',
+    `${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : '<p>Type the code your device shows.</p>'}
 <form method="post" action="${escapeHtml(action)}">${hidden}
 <p><label for="user_code">Code</label><br><input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required></p>
 <p><button type="submit">Continue</button></p>
-</form>`);
+</form>`,
+  );
 }
 
 /**
@@ -48,8 +61,12 @@ export function deviceCodePage(koa: KoaContextWithOIDC, form: string, problem?: 
  */
 export function deviceFormLostPage(koa: Pick<KoaContextWithOIDC, 'set' | 'type' | 'body' | 'status'>): void {
   koa.status = 400;
-  send(koa, 'Connect a device', `<p role="alert">This form has expired or was not opened on this page.</p>
-<p><a href="${DEVICE_PATH}">Open the form again</a> and type the code your device shows.</p>`);
+  send(
+    koa,
+    'Connect a device',
+    `<p role="alert">This form has expired or was not opened on this page.</p>
+<p><a href="${DEVICE_PATH}">Open the form again</a> and type the code your device shows.</p>`,
+  );
 }
 
 /** Shown once the device is connected. */

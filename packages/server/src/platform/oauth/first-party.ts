@@ -27,7 +27,9 @@ interface Stored {
 }
 
 const read = (ctx: ServerContext): Stored | undefined => {
-  const value = stmt<[string], string>(ctx.db, 'SELECT value FROM settings WHERE key = ?').pluck().get(SETTING) as unknown as string | undefined;
+  const value = stmt<[string], string>(ctx.db, 'SELECT value FROM settings WHERE key = ?').pluck().get(SETTING) as unknown as
+    | string
+    | undefined;
   return value ? (JSON.parse(value) as Stored) : undefined;
 };
 
@@ -38,10 +40,16 @@ const current = new WeakMap<ServerContext, Set<string>>();
  * The first-party client `key` (e.g. `inbox`), made on first use with `redirectPath` on the service's own origin and
  * `scopes`; on later uses its redirect URI follows the server's base URL (the port may differ between starts).
  */
-export function firstPartyClient(ctx: ServerContext, key: string, options: { name: string; redirectPath: string; scopes: string[] }): FirstPartyClient {
+export function firstPartyClient(
+  ctx: ServerContext,
+  key: string,
+  options: { name: string; redirectPath: string; scopes: string[] },
+): FirstPartyClient {
   const redirectUri = `${ctx.baseUrl}${options.redirectPath}`;
   // One client for the service (its setting is the control plane's), signing in at every cell's own origin.
-  const redirectUris = JSON.stringify([...new Set([ctx.baseUrl, ...ctx.cells.list().map((cell) => cell.base_url)])].map((url) => `${url}${options.redirectPath}`));
+  const redirectUris = JSON.stringify(
+    [...new Set([ctx.baseUrl, ...ctx.cells.list().map((cell) => cell.base_url)])].map((url) => `${url}${options.redirectPath}`),
+  );
   const seen = current.get(ctx) ?? new Set<string>();
   current.set(ctx, seen);
   const known = read(ctx)?.clients[key];
@@ -53,24 +61,34 @@ export function firstPartyClient(ctx: ServerContext, key: string, options: { nam
       const accountId = newId('acct_');
       const applicationId = newId('tp_dev_');
       stmt(ctx.db, 'INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, SERVICE_NAME, now);
-      stmt(ctx.db, `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at)
-        VALUES (?, ?, ?, 'development', ?, ?)`).run(applicationId, accountId, SERVICE_NAME, now, now);
+      stmt(
+        ctx.db,
+        `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at)
+        VALUES (?, ?, ?, 'development', ?, ?)`,
+      ).run(applicationId, accountId, SERVICE_NAME, now, now);
       stored = { account_id: accountId, application_id: applicationId, clients: {} };
     }
     let client = stored.clients[key];
-    const live = client && stmt<[string], string>(ctx.db, 'SELECT id FROM oauth_clients WHERE id = ? AND deleted_at IS NULL').pluck().get(client.client_id);
+    const live =
+      client &&
+      stmt<[string], string>(ctx.db, 'SELECT id FROM oauth_clients WHERE id = ? AND deleted_at IS NULL').pluck().get(client.client_id);
     if (!client || !live) {
       client = { client_id: newId('oc_', 24), name: options.name, scopes: options.scopes };
       // Written directly: the redirect URI is the service's own, whatever the environment rules for an application's.
-      stmt(ctx.db, `INSERT INTO oauth_clients (id, account_id, application_id, name, client_type, token_endpoint_auth_method,
-        secret_hash, redirect_uris, grant_types, created_at) VALUES (?, ?, ?, ?, 'public', 'none', NULL, ?, '["authorization_code"]', ?)`)
-        .run(client.client_id, stored.account_id, stored.application_id, options.name, redirectUris, now);
+      stmt(
+        ctx.db,
+        `INSERT INTO oauth_clients (id, account_id, application_id, name, client_type, token_endpoint_auth_method,
+        secret_hash, redirect_uris, grant_types, created_at) VALUES (?, ?, ?, ?, 'public', 'none', NULL, ?, '["authorization_code"]', ?)`,
+      ).run(client.client_id, stored.account_id, stored.application_id, options.name, redirectUris, now);
     } else {
       client = { ...client, name: options.name, scopes: options.scopes };
       stmt(ctx.db, 'UPDATE oauth_clients SET redirect_uris = ?, name = ? WHERE id = ?').run(redirectUris, options.name, client.client_id);
     }
     stored = { ...stored, clients: { ...stored.clients, [key]: client } };
-    stmt(ctx.db, 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(SETTING, JSON.stringify(stored));
+    stmt(ctx.db, 'INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value').run(
+      SETTING,
+      JSON.stringify(stored),
+    );
     seen.add(`${key} ${redirectUri}`);
     return { client_id: client.client_id, scopes: client.scopes };
   });

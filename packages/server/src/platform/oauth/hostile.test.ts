@@ -5,8 +5,21 @@ import { after, before, describe, it } from 'node:test';
 import { rawRequest } from '../../hostile-cases.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 
-const RFC_ERRORS = new Set(['invalid_request', 'invalid_client', 'invalid_grant', 'unauthorized_client', 'unsupported_grant_type',
-  'invalid_scope', 'invalid_token', 'unsupported_token_type', 'invalid_redirect_uri', 'invalid_client_metadata', 'expired_token', 'slow_down', 'request_uri_not_supported']);
+const RFC_ERRORS = new Set([
+  'invalid_request',
+  'invalid_client',
+  'invalid_grant',
+  'unauthorized_client',
+  'unsupported_grant_type',
+  'invalid_scope',
+  'invalid_token',
+  'unsupported_token_type',
+  'invalid_redirect_uri',
+  'invalid_client_metadata',
+  'expired_token',
+  'slow_down',
+  'request_uri_not_supported',
+]);
 
 let server: TestServer;
 let basic: string;
@@ -21,22 +34,105 @@ after(() => server.dispose());
 /** [name, method, path, headers, body] of requests answered with a JSON OAuth error. */
 const jsonCases = (): [string, string, string, Record<string, string>, string?][] => [
   ['token without grant_type', 'POST', '/oauth/token', { 'content-type': form, authorization: basic }, ''],
-  ['token with an unknown grant', 'POST', '/oauth/token', { 'content-type': form, authorization: basic }, 'grant_type=password&username=a&password=b'],
-  ['token with a made-up code', 'POST', '/oauth/token', { 'content-type': form, authorization: basic }, 'grant_type=authorization_code&code=nope&redirect_uri=https%3A%2F%2Fx&code_verifier=' + 'a'.repeat(43)],
-  ['token with a made-up refresh token', 'POST', '/oauth/token', { 'content-type': form, authorization: basic }, 'grant_type=refresh_token&refresh_token=nope'],
-  ['token with a wrong secret', 'POST', '/oauth/token', { 'content-type': form, authorization: `Basic ${Buffer.from(`${server.sandbox.oauth_client_id}:nope`).toString('base64')}` }, 'grant_type=refresh_token&refresh_token=x'],
-  ['token with a malformed basic header', 'POST', '/oauth/token', { 'content-type': form, authorization: 'Basic %%%' }, 'grant_type=refresh_token&refresh_token=x'],
-  ['token with an unknown client', 'POST', '/oauth/token', { 'content-type': form }, 'grant_type=refresh_token&refresh_token=x&client_id=oc_nobody'],
-  ['token with a JSON body', 'POST', '/oauth/token', { 'content-type': 'application/json', authorization: basic }, '{"grant_type":"refresh_token"}'],
-  ['token with repeated parameters', 'POST', '/oauth/token', { 'content-type': form, authorization: basic }, 'grant_type=refresh_token&grant_type=authorization_code'],
-  ['token with a 100 kB parameter', 'POST', '/oauth/token', { 'content-type': form, authorization: basic }, `grant_type=refresh_token&refresh_token=${'x'.repeat(100_000)}`],
-  ['token exchange without a subject token', 'POST', '/oauth/token/exchange', { 'content-type': form, authorization: basic }, 'grant_type=urn:ietf:params:oauth:grant-type:token-exchange'],
+  [
+    'token with an unknown grant',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form, authorization: basic },
+    'grant_type=password&username=a&password=b',
+  ],
+  [
+    'token with a made-up code',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form, authorization: basic },
+    'grant_type=authorization_code&code=nope&redirect_uri=https%3A%2F%2Fx&code_verifier=' + 'a'.repeat(43),
+  ],
+  [
+    'token with a made-up refresh token',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form, authorization: basic },
+    'grant_type=refresh_token&refresh_token=nope',
+  ],
+  [
+    'token with a wrong secret',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form, authorization: `Basic ${Buffer.from(`${server.sandbox.oauth_client_id}:nope`).toString('base64')}` },
+    'grant_type=refresh_token&refresh_token=x',
+  ],
+  [
+    'token with a malformed basic header',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form, authorization: 'Basic %%%' },
+    'grant_type=refresh_token&refresh_token=x',
+  ],
+  [
+    'token with an unknown client',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form },
+    'grant_type=refresh_token&refresh_token=x&client_id=oc_nobody',
+  ],
+  [
+    'token with a JSON body',
+    'POST',
+    '/oauth/token',
+    { 'content-type': 'application/json', authorization: basic },
+    '{"grant_type":"refresh_token"}',
+  ],
+  [
+    'token with repeated parameters',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form, authorization: basic },
+    'grant_type=refresh_token&grant_type=authorization_code',
+  ],
+  [
+    'token with a 100 kB parameter',
+    'POST',
+    '/oauth/token',
+    { 'content-type': form, authorization: basic },
+    `grant_type=refresh_token&refresh_token=${'x'.repeat(100_000)}`,
+  ],
+  [
+    'token exchange without a subject token',
+    'POST',
+    '/oauth/token/exchange',
+    { 'content-type': form, authorization: basic },
+    'grant_type=urn:ietf:params:oauth:grant-type:token-exchange',
+  ],
   ['par without a client', 'POST', '/oauth/par', { 'content-type': form }, 'response_type=code'],
-  ['par with a wrong response_type', 'POST', '/oauth2/par', { 'content-type': form, authorization: basic }, 'response_type=token&scope=openid&redirect_uri=x'],
-  ['par with an unknown scope', 'POST', '/oauth/par', { 'content-type': form, authorization: basic },
-    `response_type=code&scope=openid%20root&redirect_uri=${encodeURIComponent(server.sandbox.oauth_redirect_uri!)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`],
-  ['par with a request_uri inside', 'POST', '/oauth/par', { 'content-type': form, authorization: basic }, 'response_type=code&request_uri=urn:x'],
-  ['device authorization with an unknown client', 'POST', '/oauth/device_authorization', { 'content-type': form }, 'client_id=oc_nobody&scope=openid'],
+  [
+    'par with a wrong response_type',
+    'POST',
+    '/oauth2/par',
+    { 'content-type': form, authorization: basic },
+    'response_type=token&scope=openid&redirect_uri=x',
+  ],
+  [
+    'par with an unknown scope',
+    'POST',
+    '/oauth/par',
+    { 'content-type': form, authorization: basic },
+    `response_type=code&scope=openid%20root&redirect_uri=${encodeURIComponent(server.sandbox.oauth_redirect_uri!)}&code_challenge=${'a'.repeat(43)}&code_challenge_method=S256`,
+  ],
+  [
+    'par with a request_uri inside',
+    'POST',
+    '/oauth/par',
+    { 'content-type': form, authorization: basic },
+    'response_type=code&request_uri=urn:x',
+  ],
+  [
+    'device authorization with an unknown client',
+    'POST',
+    '/oauth/device_authorization',
+    { 'content-type': form },
+    'client_id=oc_nobody&scope=openid',
+  ],
   ['revocation without a token', 'POST', '/oauth/revoke', { 'content-type': form, authorization: basic }, ''],
   ['introspection without a client', 'POST', '/oauth/introspect', { 'content-type': form }, 'token=x'],
   ['userinfo without a token', 'GET', '/oauth/userinfo', {}],
@@ -72,7 +168,13 @@ describe('hostile OAuth requests', () => {
     // A code entry page prefilled with junk is still just the page.
     assert.equal((await rawRequest(server.url, 'GET', '/oauth/device?user_code=%00%00', {})).status, 200);
     for (const step of ['sign_in', 'verify', 'consent']) {
-      const res = await rawRequest(server.url, 'POST', `/oauth/interaction/nope/${step}`, { 'content-type': form }, 'email=a%40b.c&code=1&decision=allow');
+      const res = await rawRequest(
+        server.url,
+        'POST',
+        `/oauth/interaction/nope/${step}`,
+        { 'content-type': form },
+        'email=a%40b.c&code=1&decision=allow',
+      );
       assert.equal(res.status, 400, step);
     }
   });

@@ -64,10 +64,15 @@ function redirectTargets(redirectUris: string): string[] {
 export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: () => Provider): void {
   const node = (c: Context<Env>) => c.env as unknown as HttpBindings;
   // An interaction that is unknown, expired or started in another browser: say so, and how to start again.
-  const lost = (c: Context<Env>) => sendPage(c, messagePage({
-    title: 'This sign-in has expired',
-    message: 'Go back to the application and start again.',
-  }), 400);
+  const lost = (c: Context<Env>) =>
+    sendPage(
+      c,
+      messagePage({
+        title: 'This sign-in has expired',
+        message: 'Go back to the application and start again.',
+      }),
+      400,
+    );
   const details = async (c: Context<Env>) => {
     try {
       const found = await provider().interactionDetails(node(c).incoming, node(c).outgoing);
@@ -93,29 +98,42 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
         return RESPONSE_ALREADY_SENT;
       }
     }
-    const signIn = stmt<[string], SignIn>(ctx.db, 'SELECT email, code_hash, attempts, expires_at FROM oauth_sign_ins WHERE uid = ?').get(interaction.uid);
+    const signIn = stmt<[string], SignIn>(ctx.db, 'SELECT email, code_hash, attempts, expires_at FROM oauth_sign_ins WHERE uid = ?').get(
+      interaction.uid,
+    );
     const error = c.req.query('error');
-    const base: Pick<OAuthPageData, 'uid' | 'client_name' | 'error'> = { uid: interaction.uid, client_name: client.name, error: error ? errorText(error) : null };
+    const base: Pick<OAuthPageData, 'uid' | 'client_name' | 'error'> = {
+      uid: interaction.uid,
+      client_name: client.name,
+      error: error ? errorText(error) : null,
+    };
     let data: OAuthPageData;
     if (interaction.prompt.name === 'login') {
       data = signIn
         ? { ...base, step: 'code', email: signIn.email, sandbox_code: c.req.query('code') ?? null, scopes: [] }
         : { ...base, step: 'email', email: null, sandbox_code: null, scopes: [] };
     } else {
-      const requested = String(interaction.params.scope ?? '').split(' ').filter(Boolean);
+      const requested = String(interaction.params.scope ?? '')
+        .split(' ')
+        .filter(Boolean);
       const scopes: OAuthScope[] = requested.map((name) => ({ name, description: SCOPE_TEXT[name] ?? name }));
       data = { ...base, step: 'consent', email: null, sandbox_code: null, scopes };
     }
-    return sendPage(c, pageShell({
-      lang: 'en',
-      title: data.step === 'consent' ? `Allow ${client.name}` : 'Sign in',
-      bodyClass: 'mode-full',
-      dataId: 'svc-oauth-data',
-      data,
-      script: '/assets/oauth-page.js',
-      element: 'svc-oauth-page',
-      noscript: 'Signing in needs JavaScript.',
-    }), 200, redirectTargets(client.redirect_uris));
+    return sendPage(
+      c,
+      pageShell({
+        lang: 'en',
+        title: data.step === 'consent' ? `Allow ${client.name}` : 'Sign in',
+        bodyClass: 'mode-full',
+        dataId: 'svc-oauth-data',
+        data,
+        script: '/assets/oauth-page.js',
+        element: 'svc-oauth-page',
+        noscript: 'Signing in needs JavaScript.',
+      }),
+      200,
+      redirectTargets(client.redirect_uris),
+    );
   });
 
   // Step 1: the email. A fresh code replaces any earlier one.
@@ -126,9 +144,13 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     const email = typeof form.email === 'string' ? form.email.trim().toLowerCase() : '';
     if (!EMAIL.test(email)) return c.redirect(`/oauth/interaction/${interaction.uid}?error=email`, 303);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO oauth_sign_ins (uid, email, code_hash, attempts, expires_at) VALUES (?, ?, ?, 0, ?)
-      ON CONFLICT (uid) DO UPDATE SET email = excluded.email, code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at`)
-      .run(interaction.uid, email, codeHash(interaction.uid, code), new Date(ctx.clock.now() + CODE_TTL_MS).toISOString()));
+    transaction(ctx.db, () =>
+      stmt(
+        ctx.db,
+        `INSERT INTO oauth_sign_ins (uid, email, code_hash, attempts, expires_at) VALUES (?, ?, ?, 0, ?)
+      ON CONFLICT (uid) DO UPDATE SET email = excluded.email, code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at`,
+      ).run(interaction.uid, email, codeHash(interaction.uid, code), new Date(ctx.clock.now() + CODE_TTL_MS).toISOString()),
+    );
     // The sandbox's stand-in for the email: the code travels to the page (its own origin, no referrer) once.
     return c.redirect(`/oauth/interaction/${interaction.uid}?code=${code}`, 303);
   });
@@ -139,7 +161,9 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     if (!interaction || interaction.prompt.name !== 'login') return lost(c);
     const form = await c.req.parseBody();
     const uid = interaction.uid;
-    const signIn = stmt<[string], SignIn>(ctx.db, 'SELECT email, code_hash, attempts, expires_at FROM oauth_sign_ins WHERE uid = ?').get(uid);
+    const signIn = stmt<[string], SignIn>(ctx.db, 'SELECT email, code_hash, attempts, expires_at FROM oauth_sign_ins WHERE uid = ?').get(
+      uid,
+    );
     const client = findClient(ctx, String(interaction.params.client_id));
     if (!signIn || !client) return c.redirect(`/oauth/interaction/${uid}`, 303);
     const expired = signIn.expires_at <= isoNow(ctx.clock) || signIn.attempts >= MAX_ATTEMPTS;
@@ -169,18 +193,28 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     const form = await c.req.parseBody();
     const { incoming, outgoing } = node(c);
     if (form.decision !== 'allow') {
-      await provider().interactionFinished(incoming, outgoing, { error: 'access_denied', error_description: 'The person did not allow the request.' }, { mergeWithLastSubmission: false });
+      await provider().interactionFinished(
+        incoming,
+        outgoing,
+        { error: 'access_denied', error_description: 'The person did not allow the request.' },
+        { mergeWithLastSubmission: false },
+      );
       return RESPONSE_ALREADY_SENT;
     }
     const { Grant } = provider();
-    const missing = interaction.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[]; missingResourceScopes?: Record<string, string[]> };
+    const missing = interaction.prompt.details as {
+      missingOIDCScope?: string[];
+      missingOIDCClaims?: string[];
+      missingResourceScopes?: Record<string, string[]>;
+    };
     const grant = interaction.grantId
       ? await Grant.find(interaction.grantId)
       : new Grant({ accountId: interaction.session.accountId, clientId: String(interaction.params.client_id) });
     if (!grant) return lost(c);
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) grant.addResourceScope(indicator, scopes.join(' '));
+    for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+      grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
     await provider().interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true });
     return RESPONSE_ALREADY_SENT;
@@ -189,9 +223,13 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
 
 function errorText(code: string): string {
   switch (code) {
-    case 'email': return 'Enter an email address such as ada@example.com.';
-    case 'code': return 'That code is not the one we sent. Check it and try again.';
-    case 'expired': return 'That code has expired. Enter your email again for a new one.';
-    default: return 'Something went wrong. Try again.';
+    case 'email':
+      return 'Enter an email address such as ada@example.com.';
+    case 'code':
+      return 'That code is not the one we sent. Check it and try again.';
+    case 'expired':
+      return 'That code has expired. Enter your email again for a new one.';
+    default:
+      return 'Something went wrong. Try again.';
   }
 }

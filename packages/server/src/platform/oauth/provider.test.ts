@@ -36,11 +36,24 @@ async function push(scope = 'openid email offline_access', extra: Record<string,
   const verifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const nonce = oauth.generateRandomNonce();
-  const res = await oauth.pushedAuthorizationRequest(as, client, auth, {
-    // OpenID Connect grants offline_access only with prompt=consent.
-    redirect_uri: redirectUri, scope, state, nonce, response_type: 'code', ...(scope.includes('offline_access') ? { prompt: 'consent' } : {}),
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...extra,
-  }, insecure);
+  const res = await oauth.pushedAuthorizationRequest(
+    as,
+    client,
+    auth,
+    {
+      // OpenID Connect grants offline_access only with prompt=consent.
+      redirect_uri: redirectUri,
+      scope,
+      state,
+      nonce,
+      response_type: 'code',
+      ...(scope.includes('offline_access') ? { prompt: 'consent' } : {}),
+      code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      ...extra,
+    },
+    insecure,
+  );
   const { request_uri } = await oauth.processPushedAuthorizationResponse(as, client, res);
   const url = new URL(as.authorization_endpoint!);
   url.searchParams.set('client_id', client.client_id);
@@ -54,7 +67,11 @@ async function signIn(email = 'ada@example.com') {
   const back = await new Browser(server.url).authorize(url, email);
   const params = oauth.validateAuthResponse(as, client, back, state);
   const res = await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure);
-  return { tokens: await oauth.processAuthorizationCodeResponse(as, client, res, { expectedNonce: nonce, requireIdToken: true }), params, verifier };
+  return {
+    tokens: await oauth.processAuthorizationCodeResponse(as, client, res, { expectedNonce: nonce, requireIdToken: true }),
+    params,
+    verifier,
+  };
 }
 
 const me = (token: string) => fetch(`${server.url}/api/v1/me`, { headers: { authorization: `Bearer ${token}` } });
@@ -67,20 +84,47 @@ describe('OpenID provider', () => {
     assert.equal(as.pushed_authorization_request_endpoint, `${server.url}/oauth/par`);
     assert.deepEqual(as.code_challenge_methods_supported, ['S256']);
     assert.equal(as.jwks_uri, `${server.url}/.well-known/jwks.json`);
-    for (const grant of ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code', 'urn:ietf:params:oauth:grant-type:token-exchange']) {
+    for (const grant of [
+      'authorization_code',
+      'refresh_token',
+      'urn:ietf:params:oauth:grant-type:device_code',
+      'urn:ietf:params:oauth:grant-type:token-exchange',
+    ]) {
       assert.ok(as.grant_types_supported?.includes(grant), grant);
     }
-    assert.deepEqual(as.scopes_supported, ['openid', 'profile', 'email', 'offline_access', 'audit:verify', 'disclosures:write', 'inbox:read']);
-    for (const field of ['agent_claims_supported', 'agent_types_supported', 'delegation_methods_supported', 'oap_jwks_uri', 'oap_protocol_versions_supported']) {
+    assert.deepEqual(as.scopes_supported, [
+      'openid',
+      'profile',
+      'email',
+      'offline_access',
+      'audit:verify',
+      'disclosures:write',
+      'inbox:read',
+    ]);
+    for (const field of [
+      'agent_claims_supported',
+      'agent_types_supported',
+      'delegation_methods_supported',
+      'oap_jwks_uri',
+      'oap_protocol_versions_supported',
+    ]) {
       assert.ok(doc[field], field);
     }
   });
 
   it('signs a person in through PAR, PKCE and the hosted pages; the ID token verifies against the JWKS; userinfo and /api/v1/me know them', async () => {
     const { tokens } = await signIn('Ada@Example.com');
-    const { payload } = await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(as.jwks_uri!)), { issuer: server.url, audience: client.client_id });
+    const { payload } = await jwtVerify(tokens.id_token!, createRemoteJWKSet(new URL(as.jwks_uri!)), {
+      issuer: server.url,
+      audience: client.client_id,
+    });
     assert.match(String(payload.sub), /^prs_/);
-    const info = await oauth.processUserInfoResponse(as, client, String(payload.sub), await oauth.userInfoRequest(as, client, tokens.access_token, insecure));
+    const info = await oauth.processUserInfoResponse(
+      as,
+      client,
+      String(payload.sub),
+      await oauth.userInfoRequest(as, client, tokens.access_token, insecure),
+    );
     assert.equal(info.email, 'ada@example.com');
     const who = (await (await me(tokens.access_token)).json()) as Record<string, any>;
     assert.equal(who.kind, 'person');
@@ -101,7 +145,11 @@ describe('OpenID provider', () => {
 
   it('refreshes, then revocation ends the access token and the refresh token at once', async () => {
     const { tokens } = await signIn();
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, auth, tokens.refresh_token!, insecure),
+    );
     assert.notEqual(refreshed.access_token, tokens.access_token);
     assert.equal((await me(refreshed.access_token)).status, 200);
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, refreshed.access_token, insecure));
@@ -114,8 +162,16 @@ describe('OpenID provider', () => {
 
   it('refuses a front-channel authorization request that was not pushed', async () => {
     const url = new URL(as.authorization_endpoint!);
-    for (const [k, v] of Object.entries({ client_id: client.client_id, response_type: 'code', redirect_uri: redirectUri, scope: 'openid', state: 'x',
-      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()), code_challenge_method: 'S256' })) url.searchParams.set(k, v);
+    for (const [k, v] of Object.entries({
+      client_id: client.client_id,
+      response_type: 'code',
+      redirect_uri: redirectUri,
+      scope: 'openid',
+      state: 'x',
+      code_challenge: await oauth.calculatePKCECodeChallenge(oauth.generateRandomCodeVerifier()),
+      code_challenge_method: 'S256',
+    }))
+      url.searchParams.set(k, v);
     const res = await new Browser(server.url).request(url.href);
     const location = res.headers.get('location');
     // The provider tells the client so at its registered redirect URI (it is known and exact), never elsewhere.
@@ -161,8 +217,11 @@ describe('OpenID provider', () => {
   });
 
   it('signs a device in with the device grant, approved on the hosted pages', async () => {
-    const started = await oauth.processDeviceAuthorizationResponse(as, client,
-      await oauth.deviceAuthorizationRequest(as, client, auth, { scope: 'openid email offline_access' }, insecure));
+    const started = await oauth.processDeviceAuthorizationResponse(
+      as,
+      client,
+      await oauth.deviceAuthorizationRequest(as, client, auth, { scope: 'openid email offline_access' }, insecure),
+    );
     const pending = await oauth.deviceCodeGrantRequest(as, client, auth, started.device_code, insecure);
     assert.equal(((await pending.json()) as { error: string }).error, 'authorization_pending');
 
@@ -181,7 +240,11 @@ describe('OpenID provider', () => {
     const done = await browser.authorize(new URL(redirect.headers.get('location')!, server.url).href, 'linus@example.com');
     assert.equal(done.origin, server.url, 'the device flow ends on the service');
 
-    const tokens = await oauth.processDeviceCodeResponse(as, client, await oauth.deviceCodeGrantRequest(as, client, auth, started.device_code, insecure));
+    const tokens = await oauth.processDeviceCodeResponse(
+      as,
+      client,
+      await oauth.deviceCodeGrantRequest(as, client, auth, started.device_code, insecure),
+    );
     const who = (await (await me(tokens.access_token)).json()) as { person: { email: string } };
     assert.equal(who.person.email, 'linus@example.com');
   });
@@ -189,8 +252,15 @@ describe('OpenID provider', () => {
   it('answers token exchange at /oauth/token/exchange as a registered grant, refusing what it cannot exchange yet', async () => {
     const res = await fetch(`${server.url}/oauth/token/exchange`, {
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(`${client.client_id}:${server.sandbox.oauth_client_secret}`).toString('base64')}` },
-      body: new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange', subject_token: 'dlg_dev_x', subject_token_type: 'urn:svc:params:oauth:token-type:delegation_grant' }),
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: `Basic ${Buffer.from(`${client.client_id}:${server.sandbox.oauth_client_secret}`).toString('base64')}`,
+      },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        subject_token: 'dlg_dev_x',
+        subject_token_type: 'urn:svc:params:oauth:token-type:delegation_grant',
+      }),
     });
     assert.equal(res.status, 400);
     assert.equal(((await res.json()) as { error: string }).error, 'invalid_request');

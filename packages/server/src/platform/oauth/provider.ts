@@ -60,11 +60,13 @@ async function findAccount(ctx: ServerContext, koa: KoaContextWithOIDC, sub: str
  */
 function interactionsPolicy(ctx: ServerContext) {
   const policy = interactionPolicy.base();
-  policy.get('login')!.checks.add(new interactionPolicy.Check(OTHER_ORGANISATION, "The signed-in person is another organisation's", (koa) => {
-    const { session, client } = koa.oidc;
-    const elsewhere = Boolean(session?.accountId && client && personOfAnotherOrganisation(ctx, session.accountId, client.clientId));
-    return elsewhere ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT;
-  }));
+  policy.get('login')!.checks.add(
+    new interactionPolicy.Check(OTHER_ORGANISATION, "The signed-in person is another organisation's", (koa) => {
+      const { session, client } = koa.oidc;
+      const elsewhere = Boolean(session?.accountId && client && personOfAnotherOrganisation(ctx, session.accountId, client.clientId));
+      return elsewhere ? interactionPolicy.Check.REQUEST_PROMPT : interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    }),
+  );
   return policy;
 }
 
@@ -86,7 +88,10 @@ function cookieKey(ctx: ServerContext): string {
 /** What the provider shows for an error it cannot send back to a client: a plain page, never the input echoed raw. */
 function renderError(ctx: KoaContextWithOIDC, out: { error?: string; error_description?: string }): void {
   ctx.type = 'html';
-  ctx.body = messagePage({ title: 'Sign-in cannot continue', message: String(out.error_description ?? out.error ?? 'The request is not valid.') });
+  ctx.body = messagePage({
+    title: 'Sign-in cannot continue',
+    message: String(out.error_description ?? out.error ?? 'The request is not valid.'),
+  });
 }
 
 /** Builds the provider for `ctx` (its base URL must be known: the server listens first). */
@@ -126,8 +131,10 @@ export function createProvider(ctx: ServerContext): Provider {
       pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: true },
       deviceFlow: {
         enabled: true,
-        userCodeInputSource: (koa, form, _out, err) => deviceCodePage(koa, form, err ? 'That code is not valid or has expired. Check it and try again.' : undefined),
-        userCodeConfirmSource: (koa, form, client, _info, userCode) => deviceCodePage(koa, form, undefined, { client: client.clientName ?? client.clientId, userCode }),
+        userCodeInputSource: (koa, form, _out, err) =>
+          deviceCodePage(koa, form, err ? 'That code is not valid or has expired. Check it and try again.' : undefined),
+        userCodeConfirmSource: (koa, form, client, _info, userCode) =>
+          deviceCodePage(koa, form, undefined, { client: client.clientName ?? client.clientId, userCode }),
         successSource: (koa) => deviceSuccessPage(koa),
       },
       // A client revokes only what was issued to it.

@@ -48,18 +48,41 @@ export const oauthRoutes = routes((app, ctx) => {
 
   interactionRoutes(app, ctx, () => oauthProvider(ctx));
   // The provider reads these requests' form bodies and authenticates their clients itself.
-  route(app, {
-    method: 'post', path: '/oauth2/par', summary: 'Pushed authorization request (RFC 9126): the same as /oauth/par', tag,
-    response: { status: 201, description: 'The request_uri to authorize with' }, errors: [400, 401],
-  }, (c) => handOff(c, '/oauth/par'));
+  route(
+    app,
+    {
+      method: 'post',
+      path: '/oauth2/par',
+      summary: 'Pushed authorization request (RFC 9126): the same as /oauth/par',
+      tag,
+      response: { status: 201, description: 'The request_uri to authorize with' },
+      errors: [400, 401],
+    },
+    (c) => handOff(c, '/oauth/par'),
+  );
   // Token exchange (RFC 8693) has a path of its own in the spec; it is the token endpoint with that grant.
-  route(app, {
-    method: 'post', path: '/oauth/token/exchange', summary: 'Token exchange (RFC 8693): a delegation grant for an agent token', tag,
-    response: { status: 200, description: 'The agent token' }, errors: [400, 401],
-  }, (c) => handOff(c, '/oauth/token'));
+  route(
+    app,
+    {
+      method: 'post',
+      path: '/oauth/token/exchange',
+      summary: 'Token exchange (RFC 8693): a delegation grant for an agent token',
+      tag,
+      response: { status: 200, description: 'The agent token' },
+      errors: [400, 401],
+    },
+    (c) => handOff(c, '/oauth/token'),
+  );
   app.all('/oauth/*', (c) => handOff(c));
-  route(app, {
-    method: 'get', path: '/.well-known/openid-configuration', summary: "The OpenID provider's discovery document", tag,
-    response: { status: 200, description: 'OpenID Provider Metadata' },
-  }, (c) => handOff(c));
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/.well-known/openid-configuration',
+      summary: "The OpenID provider's discovery document",
+      tag,
+      response: { status: 200, description: 'OpenID Provider Metadata' },
+    },
+    (c) => handOff(c),
+  );
 });

@@ -13,7 +13,9 @@ const callback = (ctx: ServerContext) => `${ctx.baseUrl}${PLAYGROUND_CALLBACK}`;
 
 function seed(ctx: ServerContext, { applicationId }: SandboxSeeded) {
   const client = createClient(ctx, findApplication(ctx, applicationId)!, {
-    name: 'Sandbox playground', client_type: 'confidential', redirect_uris: [callback(ctx)],
+    name: 'Sandbox playground',
+    client_type: 'confidential',
+    redirect_uris: [callback(ctx)],
   });
   return { oauth_client_id: client.client_id, oauth_client_secret: client.client_secret!, oauth_redirect_uri: callback(ctx) };
 }

@@ -10,7 +10,10 @@ export class Browser {
   constructor(readonly origin: string) {}
 
   /** One request with the browser's cookies, keeping the ones the answer sets; never follows a redirect. */
-  async request(url: string, init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {}): Promise<Response> {
+  async request(
+    url: string,
+    init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     const res = await fetch(new URL(url, this.origin), {
       method: init.method ?? (init.form || init.json !== undefined ? 'POST' : 'GET'),
       redirect: 'manual',
@@ -60,16 +63,22 @@ export class Browser {
       // The provider's own self-submitting form (it ends the session of another person signed in): submit it.
       const form = /<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/.exec(html);
       if (form && new URL(form[1]!, at).pathname.startsWith('/oauth/')) {
-        const fields = Object.fromEntries([...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1]!, m[2]!]));
+        const fields = Object.fromEntries(
+          [...form[2]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"\/>/g)].map((m) => [m[1]!, m[2]!]),
+        );
         ({ res, url: at } = await this.follow(new URL(form[1]!, at).href, { form: fields }));
         continue;
       }
       if (!here.pathname.startsWith('/oauth/interaction/')) return here;
       const uid = /^\/oauth\/interaction\/([^/?]+)$/.exec(here.pathname)?.[1];
       if (!uid) throw new Error(`not an interaction page: ${at} (${res.status}) ${html.slice(0, 300)}`);
-      const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(html)![1]!) as { step: string; sandbox_code: string | null };
+      const data = JSON.parse(/<script type="application\/json" id="svc-oauth-data">(.*?)<\/script>/s.exec(html)![1]!) as {
+        step: string;
+        sandbox_code: string | null;
+      };
       if (data.step === 'email') ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/sign_in`, { form: { email } }));
-      else if (data.step === 'code') ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/verify`, { form: { code: data.sandbox_code! } }));
+      else if (data.step === 'code')
+        ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/verify`, { form: { code: data.sandbox_code! } }));
       else ({ res, url: at } = await this.follow(`/oauth/interaction/${uid}/consent`, { form: { decision } }));
     }
     throw new Error(`the authorization did not finish: ${at}`);
@@ -89,20 +98,44 @@ export const insecure = { [oauth.allowInsecureRequests]: true } as const;
  * A person's access token from the sandbox's OAuth client (PAR, PKCE, the hosted sign-in and consent pages), for the
  * person signing in as `email` in `browser` (which keeps the provider's session).
  */
-export async function personAccessToken(server: Pick<TestServer, 'url' | 'sandbox'>,
-  email = 'ada@example.com', scope = 'openid', browser = new Browser(server.url)): Promise<string> {
+export async function personAccessToken(
+  server: Pick<TestServer, 'url' | 'sandbox'>,
+  email = 'ada@example.com',
+  scope = 'openid',
+  browser = new Browser(server.url),
+): Promise<string> {
   const as = await discover(server.url);
   const client = { client_id: server.sandbox.oauth_client_id! };
   const auth = oauth.ClientSecretBasic(server.sandbox.oauth_client_secret!);
   const redirectUri = server.sandbox.oauth_redirect_uri!;
   const verifier = oauth.generateRandomCodeVerifier();
-  const par = await oauth.processPushedAuthorizationResponse(as, client, await oauth.pushedAuthorizationRequest(as, client, auth, {
-    redirect_uri: redirectUri, scope, response_type: 'code', state: 's',
-    code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
-  }, insecure));
-  const back = await browser.authorize(`${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(par.request_uri)}`, email);
+  const par = await oauth.processPushedAuthorizationResponse(
+    as,
+    client,
+    await oauth.pushedAuthorizationRequest(
+      as,
+      client,
+      auth,
+      {
+        redirect_uri: redirectUri,
+        scope,
+        response_type: 'code',
+        state: 's',
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      },
+      insecure,
+    ),
+  );
+  const back = await browser.authorize(
+    `${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(par.request_uri)}`,
+    email,
+  );
   const params = oauth.validateAuthResponse(as, client, back, 's');
-  const tokens = await oauth.processAuthorizationCodeResponse(as, client,
-    await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure));
+  const tokens = await oauth.processAuthorizationCodeResponse(
+    as,
+    client,
+    await oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, verifier, insecure),
+  );
   return tokens.access_token;
 }

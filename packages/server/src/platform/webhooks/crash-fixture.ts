@@ -11,11 +11,13 @@ const res = await fetch(`${server.url}/api/v1/applications/${applicationId}/webh
 });
 const { webhook_endpoint: endpoint } = (await res.json()) as { webhook_endpoint: { id: string } };
 const ctx = server.context;
-ctx.db.transaction(() => ctx.events.emit(ctx, {
-  type: 'consent.granted',
-  application_id: applicationId,
-  occurred_at: new Date(ctx.clock.now()).toISOString(),
-  data: { flow_id: 'flw_dev_crash', purposes: [] },
-}))();
+ctx.db.transaction(() =>
+  ctx.events.emit(ctx, {
+    type: 'consent.granted',
+    application_id: applicationId,
+    occurred_at: new Date(ctx.clock.now()).toISOString(),
+    data: { flow_id: 'flw_dev_crash', purposes: [] },
+  }),
+)();
 const eventId = ctx.db.prepare('SELECT id FROM webhook_events').pluck().get() as string;
 process.stdout.write(`READY ${JSON.stringify({ endpoint_id: endpoint.id, event_id: eventId })}\n`);

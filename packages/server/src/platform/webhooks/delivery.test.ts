@@ -85,7 +85,10 @@ describe('webhook delivery', () => {
     assert.equal(delivery!.event_id, event.id);
     assert.equal(delivery!.attempt_count, 1);
     assert.equal(delivery!.next_attempt_at, null);
-    assert.deepEqual(delivery!.attempts.map((a) => [a.number, a.outcome, a.status_code, a.error]), [[1, 'acknowledged', 200, null]]);
+    assert.deepEqual(
+      delivery!.attempts.map((a) => [a.number, a.outcome, a.status_code, a.error]),
+      [[1, 'acknowledged', 200, null]],
+    );
     assert.equal(delivery!.attempts[0]!.response_body, '{"answered":200}');
   });
 
@@ -95,31 +98,58 @@ describe('webhook delivery', () => {
     const other = await receiver(200);
     await createEndpoint(server, all.url, ['*']);
     await createEndpoint(server, approvals.url, ['approval.granted', 'approval.denied']);
-    const created = await server.api('/api/v1/applications', { method: 'POST', json: { application: { name: 'Other', environment: 'development' } } });
+    const created = await server.api('/api/v1/applications', {
+      method: 'POST',
+      json: { application: { name: 'Other', environment: 'development' } },
+    });
     const otherApp = ((await created.json()) as { application: { id: string } }).application.id;
     await createEndpoint(server, other.url, ['*'], otherApp);
 
     emit(server, 'consent.granted');
     emit(server, 'approval.denied', { decision_id: 'dec_b', escalation_id: 'esc_2', outcome: 'denied' });
-    emit(server, 'consent.revoked', { record_id: 'rec_1', flow_id: 'flw_dev_test', withdrawn: [{ key: 'newsletter', outcome: 'revoked' }], purposes: [{ key: 'newsletter', outcome: 'revoked', basis: 'consent' }] });
+    emit(server, 'consent.revoked', {
+      record_id: 'rec_1',
+      flow_id: 'flw_dev_test',
+      withdrawn: [{ key: 'newsletter', outcome: 'revoked' }],
+      purposes: [{ key: 'newsletter', outcome: 'revoked', basis: 'consent' }],
+    });
     emit(server, 'webhook.delivery_failed', {}); // not a deliverable type
     await drain(server);
 
-    assert.deepEqual(all.received.map((x) => x.headers['x-svc-event-type']).sort(), ['approval.denied', 'consent.granted', 'consent.revoked']);
-    assert.deepEqual(approvals.received.map((x) => x.headers['x-svc-event-type']), ['approval.denied']);
+    assert.deepEqual(all.received.map((x) => x.headers['x-svc-event-type']).sort(), [
+      'approval.denied',
+      'consent.granted',
+      'consent.revoked',
+    ]);
+    assert.deepEqual(
+      approvals.received.map((x) => x.headers['x-svc-event-type']),
+      ['approval.denied'],
+    );
     assert.equal(other.received.length, 0);
-    assert.equal(all.received.find((x) => x.headers['x-svc-event-type'] === 'approval.denied')!.headers['x-svc-event-id'],
-      approvals.received[0]!.headers['x-svc-event-id'], 'one event id per event, whatever the endpoint');
+    assert.equal(
+      all.received.find((x) => x.headers['x-svc-event-type'] === 'approval.denied')!.headers['x-svc-event-id'],
+      approvals.received[0]!.headers['x-svc-event-id'],
+      'one event id per event, whatever the endpoint',
+    );
   });
 
   it('writes nothing when the change that emitted the event rolls back', async () => {
     const r = await receiver(200);
     const endpoint = await createEndpoint(server, r.url);
     const ctx = server.context;
-    assert.throws(() => ctx.db.transaction(() => {
-      ctx.events.emit(ctx, { type: 'consent.granted', application_id: server.sandbox.application_id, occurred_at: new Date(nowMs()).toISOString(), data: grantedData() });
-      throw new Error('the change failed');
-    })(), /the change failed/);
+    assert.throws(
+      () =>
+        ctx.db.transaction(() => {
+          ctx.events.emit(ctx, {
+            type: 'consent.granted',
+            application_id: server.sandbox.application_id,
+            occurred_at: new Date(nowMs()).toISOString(),
+            data: grantedData(),
+          });
+          throw new Error('the change failed');
+        })(),
+      /the change failed/,
+    );
     await drain(server);
     assert.equal(r.received.length, 0);
     assert.deepEqual(await listDeliveries(server, endpoint.id), []);
@@ -137,15 +167,25 @@ describe('webhook delivery', () => {
     const [delivery] = await listDeliveries(server, endpoint.id);
     assert.equal(delivery!.status, 'failed');
     assert.equal(delivery!.failure_reason, 'rejected');
-    assert.deepEqual(delivery!.attempts.map((a) => [a.outcome, a.status_code, a.error]), [['rejected', 410, 'client_error']]);
+    assert.deepEqual(
+      delivery!.attempts.map((a) => [a.outcome, a.status_code, a.error]),
+      [['rejected', 410, 'client_error']],
+    );
     assert.equal((await readEndpoint(server, endpoint.id)).consecutive_failures, 1);
 
     const audit = await auditTrail();
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.application_id, server.sandbox.application_id);
     assert.deepEqual(audit[0]!.data, {
-      delivery_id: delivery!.id, webhook_endpoint_id: endpoint.id, url_origin: new URL(r.url).origin, event_id: delivery!.event_id, event_type: 'consent.denied',
-      reason: 'rejected', attempt_count: 1, last_status_code: 410, last_error: 'client_error',
+      delivery_id: delivery!.id,
+      webhook_endpoint_id: endpoint.id,
+      url_origin: new URL(r.url).origin,
+      event_id: delivery!.event_id,
+      event_type: 'consent.denied',
+      reason: 'rejected',
+      attempt_count: 1,
+      last_status_code: 410,
+      last_error: 'client_error',
     });
     assert.match(audit[0]!.hash, /^[0-9a-f]{64}$/, 'a link of the hash chain');
     const logged = await activity('webhook.delivery_failed');
@@ -156,7 +196,12 @@ describe('webhook delivery', () => {
   it('retries a 5xx after 30 s, 2 min, 15 min and 1 h on the server clock, then fails it with an audit entry', async () => {
     const r = await receiver(500);
     const endpoint = await createEndpoint(server, r.url);
-    emit(server, 'approval.countered', { decision_id: 'dec_c', escalation_id: 'esc_3', outcome: 'countered', counter_proposal: 'Half of it' });
+    emit(server, 'approval.countered', {
+      decision_id: 'dec_c',
+      escalation_id: 'esc_3',
+      outcome: 'countered',
+      counter_proposal: 'Half of it',
+    });
     await drain(server);
     assert.equal(r.received.length, 1);
 
@@ -179,8 +224,10 @@ describe('webhook delivery', () => {
     assert.equal(delivery!.status, 'failed');
     assert.equal(delivery!.failure_reason, 'attempts_exhausted');
     assert.equal(delivery!.attempt_count, 5);
-    assert.deepEqual(delivery!.attempts.map((a) => [a.number, a.outcome, a.status_code, a.error]),
-      [1, 2, 3, 4, 5].map((n) => [n, 'failed', 500, 'server_error']));
+    assert.deepEqual(
+      delivery!.attempts.map((a) => [a.number, a.outcome, a.status_code, a.error]),
+      [1, 2, 3, 4, 5].map((n) => [n, 'failed', 500, 'server_error']),
+    );
     assert.equal(new Set(eventIds(r)).size, 1, 'the same event id on every attempt');
     assert.equal(new Set(r.received.map((x) => x.body)).size, 1, 'the same body on every attempt');
     assert.equal(new Set(r.received.map((x) => x.headers['x-svc-timestamp'])).size, 5, 'each attempt signed when sent');
@@ -206,13 +253,19 @@ describe('webhook delivery', () => {
 
     let [delivery] = await listDeliveries(server, endpoint.id);
     assert.equal(delivery!.status, 'pending');
-    assert.deepEqual(delivery!.attempts.map((a) => [a.outcome, a.error, a.status_code]), [['failed', 'read_timeout', null]]);
+    assert.deepEqual(
+      delivery!.attempts.map((a) => [a.outcome, a.error, a.status_code]),
+      [['failed', 'read_timeout', null]],
+    );
 
     r.behave(204);
     await advanceAndDrain(server, 30);
     [delivery] = await listDeliveries(server, endpoint.id);
     assert.equal(delivery!.status, 'acknowledged');
-    assert.deepEqual(delivery!.attempts.map((a) => a.outcome), ['failed', 'acknowledged']);
+    assert.deepEqual(
+      delivery!.attempts.map((a) => a.outcome),
+      ['failed', 'acknowledged'],
+    );
     assert.deepEqual(eventIds(r), [delivery!.event_id, delivery!.event_id]);
   });
 
@@ -301,7 +354,10 @@ describe('webhook delivery', () => {
     assert.equal((await listDeliveries(server, endpoint.id)).length, 10, 'and gets no deliveries queued');
 
     r.behave(200);
-    const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}`, { method: 'PATCH', json: { webhook_endpoint: { status: 'enabled' } } });
+    const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}`, {
+      method: 'PATCH',
+      json: { webhook_endpoint: { status: 'enabled' } },
+    });
     assert.equal(res.status, 200);
     read = ((await res.json()) as { webhook_endpoint: typeof read }).webhook_endpoint;
     assert.deepEqual([read.status, read.consecutive_failures, read.disabled_reason, read.disabled_at], ['enabled', 0, null, null]);
@@ -325,13 +381,18 @@ describe('webhook delivery', () => {
     const r = await receiver(500);
     const endpoint = await createEndpoint(server, r.url, ['consent.granted']);
     const test = async () => {
-      const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}/test`, { method: 'POST' });
+      const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}/test`, {
+        method: 'POST',
+      });
       assert.equal(res.status, 201);
       return ((await res.json()) as { delivery: WebhookDelivery }).delivery;
     };
     for (let i = 0; i < 6; i += 1) {
       const delivery = await test();
-      assert.deepEqual([delivery.test, delivery.status, delivery.event_type, delivery.attempts.length], [true, 'failed', 'webhook.test', 1]);
+      assert.deepEqual(
+        [delivery.test, delivery.status, delivery.event_type, delivery.attempts.length],
+        [true, 'failed', 'webhook.test', 1],
+      );
       assert.equal(delivery.attempts[0]!.status_code, 500);
     }
     await advanceAndDrain(server, 2 * 60 * 60);
@@ -353,7 +414,10 @@ describe('webhook delivery', () => {
     assert.equal(read.consecutive_failures, 4);
 
     // A disabled endpoint can still be tested (to check a fix before re-enabling).
-    await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}`, { method: 'PATCH', json: { webhook_endpoint: { status: 'disabled' } } });
+    await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}`, {
+      method: 'PATCH',
+      json: { webhook_endpoint: { status: 'disabled' } },
+    });
     assert.equal((await test()).status, 'acknowledged');
   });
 
@@ -362,7 +426,9 @@ describe('webhook delivery', () => {
     const endpoint = await createEndpoint(server, r.url);
     const old = endpoint.secret;
     server.advance(60);
-    const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}/rotate_secret`, { method: 'POST' });
+    const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}/rotate_secret`, {
+      method: 'POST',
+    });
     assert.equal(res.status, 200);
     const rotated = ((await res.json()) as { webhook_endpoint: typeof endpoint }).webhook_endpoint;
     assert.match(rotated.secret, /^whsec_[A-Za-z0-9]{43}$/);
@@ -372,7 +438,12 @@ describe('webhook delivery', () => {
     emit(server, 'consent.granted');
     await drain(server);
     let request = r.received.at(-1)!;
-    assert.equal(String(request.headers['x-svc-signature']).split(',').filter((p) => p.startsWith('v1=')).length, 2);
+    assert.equal(
+      String(request.headers['x-svc-signature'])
+        .split(',')
+        .filter((p) => p.startsWith('v1=')).length,
+      2,
+    );
     await verifyWebhook(request.body, request.headers, old, { now: nowMs() });
     await verifyWebhook(request.body, request.headers, rotated.secret, { now: nowMs() });
 
@@ -386,7 +457,12 @@ describe('webhook delivery', () => {
     emit(server, 'consent.granted');
     await drain(server);
     request = r.received.at(-1)!;
-    assert.equal(String(request.headers['x-svc-signature']).split(',').filter((p) => p.startsWith('v1=')).length, 1);
+    assert.equal(
+      String(request.headers['x-svc-signature'])
+        .split(',')
+        .filter((p) => p.startsWith('v1=')).length,
+      1,
+    );
     await verifyWebhook(request.body, request.headers, rotated.secret, { now: nowMs() });
     await assert.rejects(verifyWebhook(request.body, request.headers, old, { now: nowMs() }), { code: 'ERR_SVC_WEBHOOK_SIGNATURE' });
     assert.equal((await readEndpoint(server, endpoint.id)).previous_secret_expires_at, null);
@@ -397,7 +473,9 @@ describe('webhook delivery', () => {
     const endpoint = await createEndpoint(server, r.url);
     emit(server, 'consent.granted');
     await drain(server);
-    const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}/rotate_secret`, { method: 'POST' });
+    const res = await server.api(`/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}/rotate_secret`, {
+      method: 'POST',
+    });
     const { secret } = ((await res.json()) as { webhook_endpoint: { secret: string } }).webhook_endpoint;
     r.behave(200);
     await advanceAndDrain(server, 30);

@@ -41,7 +41,8 @@ describe('webhooks from the decisions and records APIs', () => {
   async function delivered(): Promise<WebhookEvent[]> {
     await drain(server);
     const events: WebhookEvent[] = [];
-    for (const request of r.received) events.push(await verifyWebhook(request.body, request.headers, secret, { now: server.context.clock.now() }));
+    for (const request of r.received)
+      events.push(await verifyWebhook(request.body, request.headers, secret, { now: server.context.clock.now() }));
     r.received.length = 0;
     return events;
   }
@@ -72,38 +73,66 @@ describe('webhooks from the decisions and records APIs', () => {
     assert.equal(event.data.consent_token, null);
   });
 
-  for (const [action, type, outcome] of [['approve', 'approval.granted', 'approved'], ['deny', 'approval.denied', 'denied'], ['counter', 'approval.countered', 'countered']] as const) {
+  for (const [action, type, outcome] of [
+    ['approve', 'approval.granted', 'approved'],
+    ['deny', 'approval.denied', 'denied'],
+    ['counter', 'approval.countered', 'countered'],
+  ] as const) {
     it(`an approval ${outcome}: ${type} with the escalation`, async () => {
-      const d = await createDecision(server, { kind: 'approval', subject_ref: 'esc_42', delivery_mode: 'popup', scope: 'payments:write', state: 'Pay 240 EUR' });
+      const d = await createDecision(server, {
+        kind: 'approval',
+        subject_ref: 'esc_42',
+        delivery_mode: 'popup',
+        scope: 'payments:write',
+        state: 'Pay 240 EUR',
+      });
       await ok(server, d.session_token, action === 'counter' ? { action, proposal: 'Pay 200 EUR instead' } : { action });
       const event = one(await delivered(), type);
-      assert.deepEqual([event.data.decision_id, event.data.escalation_id, event.data.outcome, event.data.scope, event.data.state],
-        [d.id, 'esc_42', outcome, 'payments:write', 'Pay 240 EUR']);
+      assert.deepEqual(
+        [event.data.decision_id, event.data.escalation_id, event.data.outcome, event.data.scope, event.data.state],
+        [d.id, 'esc_42', outcome, 'payments:write', 'Pay 240 EUR'],
+      );
       assert.equal(event.data.counter_proposal, action === 'counter' ? 'Pay 200 EUR instead' : null);
     });
   }
 
   it('records: a record, a later record that withdraws a purpose, and a withdrawal of the rest', async () => {
-    const record = await createRecord(server, { flow_id: flowId, subject: { email: 'grace@example.com', external_id: 'crm-7' }, decisions: grantAll });
+    const record = await createRecord(server, {
+      flow_id: flowId,
+      subject: { email: 'grace@example.com', external_id: 'crm-7' },
+      decisions: grantAll,
+    });
     const granted = one(await delivered(), 'consent.granted');
-    assert.deepEqual([granted.data.record_id, granted.data.flow_id, granted.data.channel, granted.data.consent_token],
-      [record.id, flowId, 'controller_attested', null]);
+    assert.deepEqual(
+      [granted.data.record_id, granted.data.flow_id, granted.data.channel, granted.data.consent_token],
+      [record.id, flowId, 'controller_attested', null],
+    );
     assert.deepEqual(granted.data.subject_ref, { email: 'grace@example.com', external_id: 'crm-7' });
-    assert.ok(granted.data.user_id, 'the person\'s identifier');
-    assert.deepEqual(granted.data.purposes.map((p) => `${p.key}:${p.outcome}`), ['newsletter:granted', 'research:granted', 'analytics:noticed', 'service:noticed', 'invoices:noticed']);
+    assert.ok(granted.data.user_id, "the person's identifier");
+    assert.deepEqual(
+      granted.data.purposes.map((p) => `${p.key}:${p.outcome}`),
+      ['newsletter:granted', 'research:granted', 'analytics:noticed', 'service:noticed', 'invoices:noticed'],
+    );
 
     const later = await createRecord(server, {
-      flow_id: flowId, subject: { email: 'grace@example.com', external_id: 'crm-7' }, decisions: { ...grantAll, newsletter: { decision: 'declined' } },
+      flow_id: flowId,
+      subject: { email: 'grace@example.com', external_id: 'crm-7' },
+      decisions: { ...grantAll, newsletter: { decision: 'declined' } },
     });
     const events = await delivered();
     const revoked = one(events, 'consent.purpose_revoked');
-    assert.deepEqual([revoked.data.record_id, revoked.data.purpose, revoked.data.outcome, revoked.data.event_channel, revoked.data.withdrawn],
-      [record.id, 'newsletter', 'revoked', 'newer_record', [{ key: 'newsletter', outcome: 'revoked' }]]);
+    assert.deepEqual(
+      [revoked.data.record_id, revoked.data.purpose, revoked.data.outcome, revoked.data.event_channel, revoked.data.withdrawn],
+      [record.id, 'newsletter', 'revoked', 'newer_record', [{ key: 'newsletter', outcome: 'revoked' }]],
+    );
     assert.deepEqual(revoked.data.subject_ref, { email: 'grace@example.com', external_id: 'crm-7' });
     assert.equal(revoked.data.user_id, granted.data.user_id);
     assert.equal(one(events, 'consent.granted').data.record_id, later.id);
 
-    const res = await server.api(`/api/v1/consent_records/${later.id}/withdraw`, { method: 'POST', json: { event_channel: 'person_records' } });
+    const res = await server.api(`/api/v1/consent_records/${later.id}/withdraw`, {
+      method: 'POST',
+      json: { event_channel: 'person_records' },
+    });
     assert.equal(res.status, 200);
     const withdrawn = one(await delivered(), 'consent.revoked');
     assert.equal(withdrawn.data.record_id, later.id);

@@ -30,14 +30,18 @@ describe('webhookJsonSchemas', () => {
   }
 
   it('carries what the spec says a consent.granted carries', () => {
-    const data = (documents['consent.granted.json']!.properties as Record<string, { properties: Record<string, unknown>; required: string[] }>).data!;
+    const data = (
+      documents['consent.granted.json']!.properties as Record<string, { properties: Record<string, unknown>; required: string[] }>
+    ).data!;
     for (const field of ['consent_token', 'user_id', 'flow_id', 'subject_ref', 'purposes']) assert.ok(data.required.includes(field), field);
     const revoked = (documents['consent.revoked.json']!.properties as Record<string, { required: string[] }>).data!;
     for (const field of ['subject_ref', 'purposes', 'withdrawn']) assert.ok(revoked.required.includes(field), field);
   });
 
   it('matches the files checked in under schemas/webhooks (run `pnpm schemas` after changing a schema)', () => {
-    const files = readdirSync(checkedIn).filter((file) => file.endsWith('.json')).sort();
+    const files = readdirSync(checkedIn)
+      .filter((file) => file.endsWith('.json'))
+      .sort();
     assert.deepEqual(files, Object.keys(documents).sort(), 'schemas/webhooks is out of date: run `pnpm schemas`');
     for (const file of files) {
       const onDisk: unknown = JSON.parse(readFileSync(new URL(file, checkedIn), 'utf8'));

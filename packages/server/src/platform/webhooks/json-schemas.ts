@@ -26,29 +26,47 @@ describe([
   [webhookSubjectReference, 'The person the event is about: the email and external id a server commit or the sign-in supplied.'],
   [webhookPurposeOutcome, 'How one purpose stands after the change: key, outcome and legal basis.'],
   [consentDecisionData, 'A completed consent: the consent token (hosted decisions), user identifier, flow and per-purpose outcome.'],
-  [consentRevokedData, 'A withdrawn consent: the subject reference and every purpose\'s outcome after the withdrawal.'],
+  [consentRevokedData, "A withdrawn consent: the subject reference and every purpose's outcome after the withdrawal."],
   [consentPurposeRevokedData, 'One purpose withdrawn (purpose, outcome); the same carriage as consent.revoked.'],
   [approvalDecisionData, 'An approval outcome: the escalation decided, how, and any counter-proposal.'],
-  [signatureDecisionData, "A party's signing outcome (once per party): the party, their quorum vote, the signature (signed) and where the agreement and its quorum stand."],
+  [
+    signatureDecisionData,
+    "A party's signing outcome (once per party): the party, their quorum vote, the signature (signed) and where the agreement and its quorum stand.",
+  ],
   [webhookTestData, 'A test delivery requested through POST .../webhook_endpoints/{id}/test.'],
-  [consentDecisionData.shape.consent_token, 'The single-use consent token of a hosted decision (valid 5 minutes; null for other channels).'],
-  [consentDecisionData.shape.user_id, 'The person\'s identifier at the service, when it has one.'],
+  [
+    consentDecisionData.shape.consent_token,
+    'The single-use consent token of a hosted decision (valid 5 minutes; null for other channels).',
+  ],
+  [consentDecisionData.shape.user_id, "The person's identifier at the service, when it has one."],
   [consentDecisionData.shape.flow_id, 'The flow the consent was given under.'],
   [consentDecisionData.shape.decision_id, 'The hosted decision (dec_...), null when the consent did not come from one.'],
   [consentDecisionData.shape.record_id, 'The consent record, when the channel produces one.'],
   [consentDecisionData.shape.channel, 'The collection channel, e.g. hosted, embedded, form_capture, controller_attested.'],
-  [consentRevokedData.shape.withdrawn, 'The purposes this withdrawal moved, each to revoked (a consent) or objected (a legitimate interest).'],
+  [
+    consentRevokedData.shape.withdrawn,
+    'The purposes this withdrawal moved, each to revoked (a consent) or objected (a legitimate interest).',
+  ],
   [consentRevokedData.shape.subject_ref, 'The subject reference: the email and external id the record names.'],
-  [consentRevokedData.shape.event_channel, 'How the withdrawal arrived (the spec\'s event channel).'],
+  [consentRevokedData.shape.event_channel, "How the withdrawal arrived (the spec's event channel)."],
   [consentPurposeRevokedData.shape.purpose, 'The purpose withdrawn.'],
-  [consentPurposeRevokedData.shape.outcome, 'The purpose\'s outcome now: revoked, or objected for a legitimate interest.'],
+  [consentPurposeRevokedData.shape.outcome, "The purpose's outcome now: revoked, or objected for a legitimate interest."],
   [consentDecisionData.shape.subject_ref, 'The subject reference (email, external id) supplied by a server commit or the sign-in.'],
   [consentDecisionData.shape.consent_token_expires_at, 'When the consent token stops verifying, null without a token.'],
-  [approvalDecisionData.shape.escalation_id, 'The escalation the approval decided (the decision\'s subject_ref).'],
-  [approvalDecisionData.shape.counter_proposal, 'The person\'s counter-proposal (approval.countered), otherwise null.'],
-  [signatureDecisionData.shape.signature, 'The compact JWS of the signature (signature.signed): ES256 over the document hash, the party and the time; otherwise null.'],
-  [signatureDecisionData.shape.vote, 'The party\'s quorum vote: approve for a signature, deny for a decline or a counter-proposal, null for an expiry.'],
-  [signatureDecisionData.shape.agreement_status, 'The agreement after this outcome: pending, partially_signed, or active once signatures reach the quorum.'],
+  [approvalDecisionData.shape.escalation_id, "The escalation the approval decided (the decision's subject_ref)."],
+  [approvalDecisionData.shape.counter_proposal, "The person's counter-proposal (approval.countered), otherwise null."],
+  [
+    signatureDecisionData.shape.signature,
+    'The compact JWS of the signature (signature.signed): ES256 over the document hash, the party and the time; otherwise null.',
+  ],
+  [
+    signatureDecisionData.shape.vote,
+    "The party's quorum vote: approve for a signature, deny for a decline or a counter-proposal, null for an expiry.",
+  ],
+  [
+    signatureDecisionData.shape.agreement_status,
+    'The agreement after this outcome: pending, partially_signed, or active once signatures reach the quorum.',
+  ],
 ]);
 for (const schema of Object.values(webhookEventSchemas)) {
   describe([
@@ -88,7 +106,12 @@ function document(file: string, title: string, description: string, schema: z.co
 export function webhookJsonSchemas(): Record<string, Record<string, unknown>> {
   const documents: Record<string, Record<string, unknown>> = {};
   for (const [type, schema] of Object.entries(webhookEventSchemas) as [keyof typeof webhookEventSchemas, z.core.$ZodType][]) {
-    documents[`${type}.json`] = document(`${type}.json`, `svc webhook ${type}`, `${titles[type]} The JSON body POSTed to subscribed endpoints.`, schema);
+    documents[`${type}.json`] = document(
+      `${type}.json`,
+      `svc webhook ${type}`,
+      `${titles[type]} The JSON body POSTed to subscribed endpoints.`,
+      schema,
+    );
   }
   documents['event.json'] = document('event.json', 'svc webhook event', 'Any webhook delivery body, discriminated by type.', webhookEvent);
   return documents;

@@ -11,20 +11,40 @@ const at = '2025-06-15T15:06:40.000Z';
 
 describe('buildEventBody', () => {
   it('fills the fields an emitter left out with null, [] or the event time, and keeps extra fields', () => {
-    const { body, problems } = buildEventBody('evt_0123456789abcdef', 'consent.granted', 'tp_dev_1', at, { flow_id: 'flw_dev_1', extra: 1 });
+    const { body, problems } = buildEventBody('evt_0123456789abcdef', 'consent.granted', 'tp_dev_1', at, {
+      flow_id: 'flw_dev_1',
+      extra: 1,
+    });
     assert.deepEqual(problems, []);
     assert.deepEqual(JSON.parse(body), {
-      id: 'evt_0123456789abcdef', type: 'consent.granted', application_id: 'tp_dev_1', occurred_at: at,
+      id: 'evt_0123456789abcdef',
+      type: 'consent.granted',
+      application_id: 'tp_dev_1',
+      occurred_at: at,
       data: {
-        flow_id: 'flw_dev_1', extra: 1, decision_id: null, record_id: null, flow_version: null, consent_token: null, consent_transaction_id: null,
-        consent_token_expires_at: null, user_id: null, subject_ref: null, channel: null, purposes: [], decided_at: at,
+        flow_id: 'flw_dev_1',
+        extra: 1,
+        decision_id: null,
+        record_id: null,
+        flow_version: null,
+        consent_token: null,
+        consent_transaction_id: null,
+        consent_token_expires_at: null,
+        user_id: null,
+        subject_ref: null,
+        channel: null,
+        purposes: [],
+        decided_at: at,
       },
     });
     assert.ok(webhookEvent.safeParse(JSON.parse(body)).success);
   });
 
   it('defaults withdrawn and outcome of consent.purpose_revoked from its purpose', () => {
-    const { body, problems } = buildEventBody('evt_0123456789abcdef', 'consent.purpose_revoked', 'tp_dev_1', at, { flow_id: 'f', purpose: 'newsletter' });
+    const { body, problems } = buildEventBody('evt_0123456789abcdef', 'consent.purpose_revoked', 'tp_dev_1', at, {
+      flow_id: 'f',
+      purpose: 'newsletter',
+    });
     assert.deepEqual(problems, []);
     const data = (JSON.parse(body) as { data: Record<string, unknown> }).data;
     assert.deepEqual([data.withdrawn, data.outcome, data.revoked_at], [[{ key: 'newsletter', outcome: 'revoked' }], 'revoked', at]);

@@ -52,7 +52,13 @@ export interface EventBody {
  * The body of event `id`: `{id, type, application_id, occurred_at, data}`. A body that does not match its schema
  * is still delivered (the change it reports has committed); `problems` says what is wrong so it can be logged.
  */
-export function buildEventBody(id: string, type: keyof typeof webhookEventSchemas, applicationId: string, occurredAt: string, data: Record<string, unknown>): EventBody {
+export function buildEventBody(
+  id: string,
+  type: keyof typeof webhookEventSchemas,
+  applicationId: string,
+  occurredAt: string,
+  data: Record<string, unknown>,
+): EventBody {
   const event = { id, type, application_id: applicationId, occurred_at: occurredAt, data: withDefaults(type, data, occurredAt) };
   const result = webhookEventSchemas[type].safeParse(event);
   const problems = result.success ? [] : result.error.issues.map((issue) => `${issue.path.map(String).join('.')}: ${issue.message}`);

@@ -52,7 +52,11 @@ describe('webhook deliveries across restarts', () => {
     // Three events go out: acknowledged by `ok`, 500 from `flaky` (now in retry), hanging at `hang` (in flight).
     for (let i = 0; i < 3; i += 1) emit(first, 'consent.granted');
     await waitFor(() => ok.received.length === 3 && flaky.received.length === 3 && hang.received.length === 3, 10_000, 'first attempts');
-    await waitFor(async () => (await listDeliveries(first, endpoints.flaky.id)).every((d) => d.attempt_count === 1), 10_000, 'flaky failures recorded');
+    await waitFor(
+      async () => (await listDeliveries(first, endpoints.flaky.id)).every((d) => d.attempt_count === 1),
+      10_000,
+      'flaky failures recorded',
+    );
     // Two more are committed and the server stops before the worker picks them up.
     emit(first, 'consent.granted');
     emit(first, 'consent.granted');
@@ -62,13 +66,19 @@ describe('webhook deliveries across restarts', () => {
 
     const db = new Database(join(dataDir, 'svc.sqlite'), { readonly: true });
     db.prepare('ATTACH DATABASE ? AS control').run(join(dataDir, 'control.sqlite')); // the endpoints are the control plane's
-    const state = db.prepare(`SELECT w.url, d.status, d.attempt_count, (SELECT group_concat(outcome) FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
-                              FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ORDER BY w.seq, d.seq`).all() as { url: string; status: string; attempt_count: number; attempts: string | null }[];
+    const state = db
+      .prepare(`SELECT w.url, d.status, d.attempt_count, (SELECT group_concat(outcome) FROM webhook_attempts a WHERE a.delivery_id = d.id) AS attempts
+                              FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id ORDER BY w.seq, d.seq`)
+      .all() as { url: string; status: string; attempt_count: number; attempts: string | null }[];
     db.close();
     const of = (url: string) => state.filter((s) => s.url === url).map((s) => [s.status, s.attempt_count, s.attempts]);
     assert.deepEqual(of(ok.url), [...Array(3).fill(['acknowledged', 1, 'acknowledged']), ...Array(2).fill(['pending', 0, null])]);
     assert.deepEqual(of(flaky.url), [...Array(3).fill(['pending', 1, 'failed']), ...Array(2).fill(['pending', 0, null])]);
-    assert.deepEqual(of(hang.url), [...Array(3).fill(['pending', 0, 'interrupted']), ...Array(2).fill(['pending', 0, null])], 'cut off at stop, not counted');
+    assert.deepEqual(
+      of(hang.url),
+      [...Array(3).fill(['pending', 0, 'interrupted']), ...Array(2).fill(['pending', 0, null])],
+      'cut off at stop, not counted',
+    );
 
     flaky.behave(200);
     hang.behave(200);
@@ -78,21 +88,33 @@ describe('webhook deliveries across restarts', () => {
       second.advance(30); // the flaky retries are due 30 s after their failure
       await drain(second);
 
-      for (const [name, r] of [['ok', ok], ['flaky', flaky], ['hang', hang]] as const) {
+      for (const [name, r] of [
+        ['ok', ok],
+        ['flaky', flaky],
+        ['hang', hang],
+      ] as const) {
         const counts = tally(r);
         assert.deepEqual([...counts.keys()].sort(), [...original].sort(), `${name}: every event, with its original id`);
         for (const [id, { acknowledged }] of counts) assert.equal(acknowledged, 1, `${name}: ${id} acknowledged exactly once`);
       }
-      assert.ok([...tally(ok).values()].every((c) => c.requests === 1), 'an acknowledged delivery is never sent again');
+      assert.ok(
+        [...tally(ok).values()].every((c) => c.requests === 1),
+        'an acknowledged delivery is never sent again',
+      );
       assert.ok([...tally(flaky).values()].every((c) => c.requests <= 2));
       for (const endpoint of Object.values(endpoints)) {
         const deliveries = await listDeliveries(second, endpoint.id);
         assert.equal(deliveries.length, 5);
-        assert.ok(deliveries.every((d) => d.status === 'acknowledged'), JSON.stringify(deliveries.map((d) => d.status)));
+        assert.ok(
+          deliveries.every((d) => d.status === 'acknowledged'),
+          JSON.stringify(deliveries.map((d) => d.status)),
+        );
       }
       const hung = (await listDeliveries(second, endpoints.hang.id)).filter((d) => d.attempts.length === 2);
       assert.equal(hung.length, 3);
-      assert.ok(hung.every((d) => d.attempts[0]!.outcome === 'interrupted' && d.attempts[1]!.outcome === 'acknowledged' && d.attempt_count === 1));
+      assert.ok(
+        hung.every((d) => d.attempts[0]!.outcome === 'interrupted' && d.attempts[1]!.outcome === 'acknowledged' && d.attempt_count === 1),
+      );
     } finally {
       await second.close();
     }
@@ -126,11 +148,20 @@ describe('webhook deliveries across restarts', () => {
     const server = await startTestServer({ dataDir });
     try {
       await drain(server);
-      assert.deepEqual(hang.received.map((x) => [x.headers['x-svc-event-id'], x.status]), [[ready.event_id, null], [ready.event_id, 200]]);
+      assert.deepEqual(
+        hang.received.map((x) => [x.headers['x-svc-event-id'], x.status]),
+        [
+          [ready.event_id, null],
+          [ready.event_id, 200],
+        ],
+      );
       assert.equal(hang.received[0]!.body, hang.received[1]!.body, 'the same body');
       const [delivery] = await listDeliveries(server, ready.endpoint_id);
       assert.equal(delivery!.status, 'acknowledged');
-      assert.deepEqual(delivery!.attempts.map((a) => a.outcome), ['interrupted', 'acknowledged']);
+      assert.deepEqual(
+        delivery!.attempts.map((a) => a.outcome),
+        ['interrupted', 'acknowledged'],
+      );
       assert.match(delivery!.attempts[0]!.error_message ?? '', /stopped during the attempt/);
       await drain(server);
       assert.equal(hang.received.length, 2, 'nothing more once acknowledged');

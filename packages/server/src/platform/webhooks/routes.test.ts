@@ -37,13 +37,24 @@ describe('webhook endpoint routes', () => {
     assert.deepEqual(
       { ...endpoint, id: undefined, secret: undefined, created_at: undefined, updated_at: undefined },
       {
-        id: undefined, secret: undefined, created_at: undefined, updated_at: undefined,
-        application_id: server.sandbox.application_id, url: r.url, description: 'CRM sync', events: ['consent.granted', 'consent.revoked'],
-        status: 'enabled', consecutive_failures: 0, disabled_reason: null, disabled_at: null, secret_rotated_at: null, previous_secret_expires_at: null,
+        id: undefined,
+        secret: undefined,
+        created_at: undefined,
+        updated_at: undefined,
+        application_id: server.sandbox.application_id,
+        url: r.url,
+        description: 'CRM sync',
+        events: ['consent.granted', 'consent.revoked'],
+        status: 'enabled',
+        consecutive_failures: 0,
+        disabled_reason: null,
+        disabled_at: null,
+        secret_rotated_at: null,
+        previous_secret_expires_at: null,
       },
     );
 
-    const read = await (await server.api(`${base}/${endpoint.id}`)).json() as { webhook_endpoint: WebhookEndpoint };
+    const read = (await (await server.api(`${base}/${endpoint.id}`)).json()) as { webhook_endpoint: WebhookEndpoint };
     assert.equal(read.webhook_endpoint.secret, undefined);
     const { secret: _secret, ...withoutSecret } = endpoint;
     assert.deepEqual(read.webhook_endpoint, withoutSecret);
@@ -105,24 +116,40 @@ describe('webhook endpoint routes', () => {
   it('requires https for a production application', async () => {
     const created = await post({ application: { name: 'Live', environment: 'production', region: 'eu' } }, '/api/v1/applications');
     const id = ((await created.json()) as { application: { id: string } }).application.id;
-    const res = await post({ webhook_endpoint: { url: 'http://example.com/hook', events: ['*'] } }, `/api/v1/applications/${id}/webhook_endpoints`);
+    const res = await post(
+      { webhook_endpoint: { url: 'http://example.com/hook', events: ['*'] } },
+      `/api/v1/applications/${id}/webhook_endpoints`,
+    );
     assert.equal(res.status, 422);
     assert.equal(((await res.json()) as { code: string }).code, 'insecure_webhook_url');
-    const ok = await post({ webhook_endpoint: { url: 'https://example.com/hook', events: ['*'] } }, `/api/v1/applications/${id}/webhook_endpoints`);
+    const ok = await post(
+      { webhook_endpoint: { url: 'https://example.com/hook', events: ['*'] } },
+      `/api/v1/applications/${id}/webhook_endpoints`,
+    );
     assert.equal(ok.status, 201);
-    const patch = await server.api(`/api/v1/applications/${id}/webhook_endpoints/${((await ok.json()) as { webhook_endpoint: { id: string } }).webhook_endpoint.id}`, {
-      method: 'PATCH', json: { webhook_endpoint: { url: 'http://example.com/other' } },
-    });
+    const patch = await server.api(
+      `/api/v1/applications/${id}/webhook_endpoints/${((await ok.json()) as { webhook_endpoint: { id: string } }).webhook_endpoint.id}`,
+      {
+        method: 'PATCH',
+        json: { webhook_endpoint: { url: 'http://example.com/other' } },
+      },
+    );
     assert.equal(patch.status, 422);
   });
 
   it('updates url, events and description; PATCH with nothing changes nothing', async () => {
     const endpoint = await createEndpoint(server, r.url, ['consent.granted']);
     const path = `${base}/${endpoint.id}`;
-    let res = await server.api(path, { method: 'PATCH', json: { webhook_endpoint: { events: ['approval.granted'], description: 'Approvals', url: `${r.url}?v=2` } } });
+    let res = await server.api(path, {
+      method: 'PATCH',
+      json: { webhook_endpoint: { events: ['approval.granted'], description: 'Approvals', url: `${r.url}?v=2` } },
+    });
     assert.equal(res.status, 200);
     let updated = webhookEndpointEnvelope.parse(await res.json()).webhook_endpoint;
-    assert.deepEqual([updated.events, updated.description, updated.url, updated.secret], [['approval.granted'], 'Approvals', `${r.url}?v=2`, undefined]);
+    assert.deepEqual(
+      [updated.events, updated.description, updated.url, updated.secret],
+      [['approval.granted'], 'Approvals', `${r.url}?v=2`, undefined],
+    );
     res = await server.api(path, { method: 'PATCH', json: { webhook_endpoint: { description: null } } });
     updated = webhookEndpointEnvelope.parse(await res.json()).webhook_endpoint;
     assert.equal(updated.description, null);
@@ -150,17 +177,30 @@ describe('webhook endpoint routes', () => {
     const path = `${base}/${endpoint.id}/deliveries`;
     const all = webhookDeliveryList.parse(await (await server.api(path)).json());
     assert.equal(all.deliveries.length, 3);
-    const seqs = server.context.db.prepare('SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY seq DESC').pluck().all(endpoint.id);
-    assert.deepEqual(all.deliveries.map((d) => d.id), seqs, 'newest first');
+    const seqs = server.context.db
+      .prepare('SELECT id FROM webhook_deliveries WHERE endpoint_id = ? ORDER BY seq DESC')
+      .pluck()
+      .all(endpoint.id);
+    assert.deepEqual(
+      all.deliveries.map((d) => d.id),
+      seqs,
+      'newest first',
+    );
     assert.ok(all.deliveries.every((d) => d.status === 'acknowledged' && d.attempts.length === 1 && d.webhook_endpoint_id === endpoint.id));
 
     const first = webhookDeliveryList.parse(await (await server.api(`${path}?limit=2`)).json());
     const second = webhookDeliveryList.parse(await (await server.api(`${path}?limit=2&cursor=${first.next_cursor}`)).json());
-    assert.deepEqual([...first.deliveries, ...second.deliveries].map((d) => d.id), seqs);
+    assert.deepEqual(
+      [...first.deliveries, ...second.deliveries].map((d) => d.id),
+      seqs,
+    );
     assert.equal(second.next_cursor, null);
 
     const byEvent = webhookDeliveryList.parse(await (await server.api(`${path}?event_id=${all.deliveries[1]!.event_id}`)).json());
-    assert.deepEqual(byEvent.deliveries.map((d) => d.id), [all.deliveries[1]!.id]);
+    assert.deepEqual(
+      byEvent.deliveries.map((d) => d.id),
+      [all.deliveries[1]!.id],
+    );
     const failed = webhookDeliveryList.parse(await (await server.api(`${path}?status=failed`)).json());
     assert.equal(failed.deliveries.length, 0);
 
@@ -171,13 +211,23 @@ describe('webhook endpoint routes', () => {
     assert.equal((await server.api(`${path}?status=sideways`)).status, 400);
   });
 
-  it('lets a read token read but not change, and hides other accounts\' applications', async () => {
+  it("lets a read token read but not change, and hides other accounts' applications", async () => {
     const endpoint = await createEndpoint(server, r.url);
     const asReader = { authorization: `Bearer ${readToken}` };
     assert.equal((await server.api(base, { headers: asReader })).status, 200);
     assert.equal((await server.api(`${base}/${endpoint.id}/deliveries`, { headers: asReader })).status, 200);
-    for (const [method, path] of [['POST', base], ['PATCH', `${base}/${endpoint.id}`], ['DELETE', `${base}/${endpoint.id}`], ['POST', `${base}/${endpoint.id}/rotate_secret`], ['POST', `${base}/${endpoint.id}/test`]] as const) {
-      const res = await server.api(path, { method, headers: asReader, ...(method === 'DELETE' ? {} : { json: { webhook_endpoint: { url: r.url, events: ['*'] } } }) });
+    for (const [method, path] of [
+      ['POST', base],
+      ['PATCH', `${base}/${endpoint.id}`],
+      ['DELETE', `${base}/${endpoint.id}`],
+      ['POST', `${base}/${endpoint.id}/rotate_secret`],
+      ['POST', `${base}/${endpoint.id}/test`],
+    ] as const) {
+      const res = await server.api(path, {
+        method,
+        headers: asReader,
+        ...(method === 'DELETE' ? {} : { json: { webhook_endpoint: { url: r.url, events: ['*'] } } }),
+      });
       assert.equal(res.status, 403, `${method} ${path}`);
     }
     const pk = { 'x-publishable-key': server.sandbox.publishable_key };

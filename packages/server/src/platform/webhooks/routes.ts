@@ -73,91 +73,176 @@ type ApplicationOf = (c: Context<Env>) => ApplicationRecord;
 type EndpointOf = (c: Context<Env>) => { application: ApplicationRecord; row: EndpointRow };
 
 /** The endpoints themselves: subscribe, read, change, delete, rotate the signing secret. */
-function endpointRoutes(app: OpenAPIHono<Env>, ctx: ServerContext, service: WebhookService, applicationOf: ApplicationOf, endpointOf: EndpointOf): void {
-  route(app, {
-    method: 'get', path: base, summary: "List an application's webhook endpoints (never their secrets)", tag,
-    permission: 'read', query: listQuery,
-    response: { status: 200, description: 'A page of webhook endpoints', schema: webhookEndpointList }, errors: [400, 404],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => c.json(listEndpoints(ctx, applicationOf(c).id, { limit, cursor })));
+function endpointRoutes(
+  app: OpenAPIHono<Env>,
+  ctx: ServerContext,
+  service: WebhookService,
+  applicationOf: ApplicationOf,
+  endpointOf: EndpointOf,
+): void {
+  route(
+    app,
+    {
+      method: 'get',
+      path: base,
+      summary: "List an application's webhook endpoints (never their secrets)",
+      tag,
+      permission: 'read',
+      query: listQuery,
+      response: { status: 200, description: 'A page of webhook endpoints', schema: webhookEndpointList },
+      errors: [400, 404],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => c.json(listEndpoints(ctx, applicationOf(c).id, { limit, cursor })),
+  );
 
-  route(app, {
-    method: 'post', path: base, summary: 'Subscribe a URL to event types; the signing secret is returned only here', tag,
-    permission: 'write', body: createWebhookEndpointRequest,
-    response: { status: 201, description: 'The endpoint, with `secret` set', schema: webhookEndpointEnvelope }, errors: [404],
-  }, (c, { body: { webhook_endpoint: input } }) => {
-    const application = applicationOf(c);
-    checkUrl(input.url, application, 'webhook_endpoint.url');
-    if (countEndpoints(ctx, application.id) >= MAX_ENDPOINTS_PER_APPLICATION) {
-      throw unprocessable(`An application can have at most ${MAX_ENDPOINTS_PER_APPLICATION} webhook endpoints.`, 'too_many_webhook_endpoints');
-    }
-    const { row, secret } = createEndpoint(ctx, service.sealer, application.id, input);
-    return c.json({ webhook_endpoint: toEndpoint(row, ctx.clock.now(), secret) }, 201);
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: base,
+      summary: 'Subscribe a URL to event types; the signing secret is returned only here',
+      tag,
+      permission: 'write',
+      body: createWebhookEndpointRequest,
+      response: { status: 201, description: 'The endpoint, with `secret` set', schema: webhookEndpointEnvelope },
+      errors: [404],
+    },
+    (c, { body: { webhook_endpoint: input } }) => {
+      const application = applicationOf(c);
+      checkUrl(input.url, application, 'webhook_endpoint.url');
+      if (countEndpoints(ctx, application.id) >= MAX_ENDPOINTS_PER_APPLICATION) {
+        throw unprocessable(
+          `An application can have at most ${MAX_ENDPOINTS_PER_APPLICATION} webhook endpoints.`,
+          'too_many_webhook_endpoints',
+        );
+      }
+      const { row, secret } = createEndpoint(ctx, service.sealer, application.id, input);
+      return c.json({ webhook_endpoint: toEndpoint(row, ctx.clock.now(), secret) }, 201);
+    },
+  );
 
-  route(app, {
-    method: 'get', path: `${base}/{endpoint_id}`, summary: 'Read a webhook endpoint', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The endpoint', schema: webhookEndpointEnvelope }, errors: [404],
-  }, (c) => c.json({ webhook_endpoint: toEndpoint(endpointOf(c).row, ctx.clock.now()) }));
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${base}/{endpoint_id}`,
+      summary: 'Read a webhook endpoint',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The endpoint', schema: webhookEndpointEnvelope },
+      errors: [404],
+    },
+    (c) => c.json({ webhook_endpoint: toEndpoint(endpointOf(c).row, ctx.clock.now()) }),
+  );
 
-  route(app, {
-    method: 'patch', path: `${base}/{endpoint_id}`, summary: 'Change url, events, description or status; `status: enabled` re-enables and resets the failure count', tag,
-    permission: 'write', body: updateWebhookEndpointRequest,
-    response: { status: 200, description: 'The endpoint', schema: webhookEndpointEnvelope }, errors: [404],
-  }, (c, { body: { webhook_endpoint: changes } }) => {
-    const { application, row } = endpointOf(c);
-    if (changes.url !== undefined) checkUrl(changes.url, application, 'webhook_endpoint.url');
-    const updated = updateEndpoint(ctx, row, changes);
-    if (changes.status === 'enabled') service.worker.kick();
-    return c.json({ webhook_endpoint: toEndpoint(updated, ctx.clock.now()) });
-  });
+  route(
+    app,
+    {
+      method: 'patch',
+      path: `${base}/{endpoint_id}`,
+      summary: 'Change url, events, description or status; `status: enabled` re-enables and resets the failure count',
+      tag,
+      permission: 'write',
+      body: updateWebhookEndpointRequest,
+      response: { status: 200, description: 'The endpoint', schema: webhookEndpointEnvelope },
+      errors: [404],
+    },
+    (c, { body: { webhook_endpoint: changes } }) => {
+      const { application, row } = endpointOf(c);
+      if (changes.url !== undefined) checkUrl(changes.url, application, 'webhook_endpoint.url');
+      const updated = updateEndpoint(ctx, row, changes);
+      if (changes.status === 'enabled') service.worker.kick();
+      return c.json({ webhook_endpoint: toEndpoint(updated, ctx.clock.now()) });
+    },
+  );
 
-  route(app, {
-    method: 'delete', path: `${base}/{endpoint_id}`, summary: 'Delete a webhook endpoint; its pending deliveries fail', tag,
-    permission: 'write',
-    response: { status: 204, description: 'Deleted' }, errors: [404],
-  }, (c) => {
-    deleteEndpoint(ctx, endpointOf(c).row);
-    return c.body(null, 204);
-  });
+  route(
+    app,
+    {
+      method: 'delete',
+      path: `${base}/{endpoint_id}`,
+      summary: 'Delete a webhook endpoint; its pending deliveries fail',
+      tag,
+      permission: 'write',
+      response: { status: 204, description: 'Deleted' },
+      errors: [404],
+    },
+    (c) => {
+      deleteEndpoint(ctx, endpointOf(c).row);
+      return c.body(null, 204);
+    },
+  );
 
-  route(app, {
-    method: 'post', path: `${base}/{endpoint_id}/rotate_secret`, summary: 'Issue a new signing secret; the previous one also signs for one day', tag,
-    permission: 'write',
-    response: { status: 200, description: 'The endpoint, with the new `secret`', schema: webhookEndpointEnvelope }, errors: [404],
-  }, (c) => {
-    const rotated = rotateSecret(ctx, service.sealer, endpointOf(c).row);
-    return c.json({ webhook_endpoint: toEndpoint(rotated.row, ctx.clock.now(), rotated.secret) });
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: `${base}/{endpoint_id}/rotate_secret`,
+      summary: 'Issue a new signing secret; the previous one also signs for one day',
+      tag,
+      permission: 'write',
+      response: { status: 200, description: 'The endpoint, with the new `secret`', schema: webhookEndpointEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const rotated = rotateSecret(ctx, service.sealer, endpointOf(c).row);
+      return c.json({ webhook_endpoint: toEndpoint(rotated.row, ctx.clock.now(), rotated.secret) });
+    },
+  );
 }
 
 /** An endpoint's deliveries: a test delivery sent now, the list and one delivery with its attempts. */
 function deliveryRoutes(app: OpenAPIHono<Env>, ctx: ServerContext, service: WebhookService, endpointOf: EndpointOf): void {
-  route(app, {
-    method: 'post', path: `${base}/{endpoint_id}/test`, summary: 'Send a `webhook.test` delivery now (one attempt, never counted) and answer its outcome', tag,
-    permission: 'write',
-    response: { status: 201, description: 'The test delivery with its attempt', schema: webhookDeliveryEnvelope }, errors: [404],
-  }, async (c) => {
-    const { row } = endpointOf(c);
-    const deliveryId = createTestDelivery(ctx, service.sealer, row);
-    await service.worker.attempt(deliveryId);
-    return c.json({ delivery: getDelivery(ctx, row.id, deliveryId)! }, 201);
-  });
+  route(
+    app,
+    {
+      method: 'post',
+      path: `${base}/{endpoint_id}/test`,
+      summary: 'Send a `webhook.test` delivery now (one attempt, never counted) and answer its outcome',
+      tag,
+      permission: 'write',
+      response: { status: 201, description: 'The test delivery with its attempt', schema: webhookDeliveryEnvelope },
+      errors: [404],
+    },
+    async (c) => {
+      const { row } = endpointOf(c);
+      const deliveryId = createTestDelivery(ctx, service.sealer, row);
+      await service.worker.attempt(deliveryId);
+      return c.json({ delivery: getDelivery(ctx, row.id, deliveryId)! }, 201);
+    },
+  );
 
-  route(app, {
-    method: 'get', path: `${base}/{endpoint_id}/deliveries`, summary: "List an endpoint's deliveries with their attempts, newest first", tag,
-    permission: 'read', query: webhookDeliveryListQuery,
-    response: { status: 200, description: 'A page of deliveries', schema: webhookDeliveryList }, errors: [400, 404],
-  }, (c, { query: { limit = DEFAULT_LIMIT, cursor, status, event_id } }) =>
-    c.json(listDeliveries(ctx, endpointOf(c).row.id, { limit, cursor, status, event_id })));
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${base}/{endpoint_id}/deliveries`,
+      summary: "List an endpoint's deliveries with their attempts, newest first",
+      tag,
+      permission: 'read',
+      query: webhookDeliveryListQuery,
+      response: { status: 200, description: 'A page of deliveries', schema: webhookDeliveryList },
+      errors: [400, 404],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor, status, event_id } }) =>
+      c.json(listDeliveries(ctx, endpointOf(c).row.id, { limit, cursor, status, event_id })),
+  );
 
-  route(app, {
-    method: 'get', path: `${base}/{endpoint_id}/deliveries/{delivery_id}`, summary: 'Read one delivery with its attempts', tag,
-    permission: 'read',
-    response: { status: 200, description: 'The delivery', schema: webhookDeliveryEnvelope }, errors: [404],
-  }, (c) => {
-    const delivery = getDelivery(ctx, endpointOf(c).row.id, c.req.param('delivery_id')!);
-    if (!delivery) throw notFound('No such delivery.');
-    return c.json({ delivery });
-  });
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${base}/{endpoint_id}/deliveries/{delivery_id}`,
+      summary: 'Read one delivery with its attempts',
+      tag,
+      permission: 'read',
+      response: { status: 200, description: 'The delivery', schema: webhookDeliveryEnvelope },
+      errors: [404],
+    },
+    (c) => {
+      const delivery = getDelivery(ctx, endpointOf(c).row.id, c.req.param('delivery_id')!);
+      if (!delivery) throw notFound('No such delivery.');
+      return c.json({ delivery });
+    },
+  );
 }

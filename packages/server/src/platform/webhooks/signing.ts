@@ -10,7 +10,12 @@ export function signatureHeader(body: string, secrets: readonly string[], unixSe
 }
 
 /** The four headers of a delivery (plus the JSON content type). */
-export function deliveryHeaders(event: { id: string; type: string }, body: string, secrets: readonly string[], unixSeconds: number): Record<string, string> {
+export function deliveryHeaders(
+  event: { id: string; type: string },
+  body: string,
+  secrets: readonly string[],
+  unixSeconds: number,
+): Record<string, string> {
   return {
     'content-type': 'application/json',
     'x-svc-event-id': event.id,

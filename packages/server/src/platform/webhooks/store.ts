@@ -71,7 +71,8 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The wire shape of an endpoint; `secret` only when just created or rotated. */
 export function toEndpoint(row: EndpointRow, nowMs: number, secret?: string): WebhookEndpoint {
-  const previousLive = row.previous_secret_enc !== null && row.previous_secret_expires_ms !== null && row.previous_secret_expires_ms > nowMs;
+  const previousLive =
+    row.previous_secret_enc !== null && row.previous_secret_expires_ms !== null && row.previous_secret_expires_ms > nowMs;
   return {
     id: row.id,
     application_id: row.application_id,
@@ -92,13 +93,16 @@ export function toEndpoint(row: EndpointRow, nowMs: number, secret?: string): We
 
 /** The application's endpoint `id` (not deleted), or undefined. */
 export function findEndpoint(ctx: ServerContext, applicationId: string, id: string): EndpointRow | undefined {
-  return stmt<[string, string], EndpointRow>(ctx.db, 'SELECT * FROM webhook_endpoints WHERE id = ? AND application_id = ? AND deleted_at IS NULL')
-    .get(id, applicationId);
+  return stmt<[string, string], EndpointRow>(
+    ctx.db,
+    'SELECT * FROM webhook_endpoints WHERE id = ? AND application_id = ? AND deleted_at IS NULL',
+  ).get(id, applicationId);
 }
 
 /** A page of the application's endpoints, oldest first. */
 export function listEndpoints(ctx: ServerContext, applicationId: string, page: { limit: number; cursor?: string | undefined }) {
-  const rows = stmt<[string, number, number], EndpointRow>(ctx.db,
+  const rows = stmt<[string, number, number], EndpointRow>(
+    ctx.db,
     'SELECT * FROM webhook_endpoints WHERE application_id = ? AND deleted_at IS NULL AND seq > ? ORDER BY seq LIMIT ?',
   ).all(applicationId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
@@ -108,7 +112,9 @@ export function listEndpoints(ctx: ServerContext, applicationId: string, page: {
 
 /** How many endpoints (not deleted) the application has. */
 export function countEndpoints(ctx: ServerContext, applicationId: string): number {
-  return stmt(ctx.db, 'SELECT count(*) FROM webhook_endpoints WHERE application_id = ? AND deleted_at IS NULL').pluck().get(applicationId) as number;
+  return stmt(ctx.db, 'SELECT count(*) FROM webhook_endpoints WHERE application_id = ? AND deleted_at IS NULL')
+    .pluck()
+    .get(applicationId) as number;
 }
 
 /** Creates an enabled endpoint with a fresh secret; returns the row and the secret (shown once). */
@@ -121,9 +127,13 @@ export function createEndpoint(
   const id = newId('we_');
   const secret = newSigningSecret();
   const now = iso(ctx.clock.now());
-  transaction(ctx.db, () => stmt(ctx.db, `INSERT INTO webhook_endpoints (id, application_id, url, description, events, status, consecutive_failures,
-                  secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'enabled', 0, ?, ?, ?)`)
-    .run(id, applicationId, input.url, input.description ?? null, JSON.stringify(input.events), sealer.seal(secret, id), now, now));
+  transaction(ctx.db, () =>
+    stmt(
+      ctx.db,
+      `INSERT INTO webhook_endpoints (id, application_id, url, description, events, status, consecutive_failures,
+                  secret_enc, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'enabled', 0, ?, ?, ?)`,
+    ).run(id, applicationId, input.url, input.description ?? null, JSON.stringify(input.events), sealer.seal(secret, id), now, now),
+  );
   return { row: findEndpoint(ctx, applicationId, id)!, secret };
 }
 
@@ -134,7 +144,12 @@ export function createEndpoint(
 export function updateEndpoint(
   ctx: ServerContext,
   row: EndpointRow,
-  changes: { url?: string | undefined; events?: WebhookEventSelector[] | undefined; description?: string | null | undefined; status?: 'enabled' | 'disabled' | undefined },
+  changes: {
+    url?: string | undefined;
+    events?: WebhookEventSelector[] | undefined;
+    description?: string | null | undefined;
+    status?: 'enabled' | 'disabled' | undefined;
+  },
 ): EndpointRow {
   const nowMs = ctx.clock.now();
   const now = iso(nowMs);
@@ -150,15 +165,19 @@ export function updateEndpoint(
     };
     if (changes.status === 'enabled' && row.status === 'disabled') {
       Object.assign(next, { status: 'enabled', disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
-      stmt(ctx.db, `UPDATE webhook_deliveries SET next_attempt_ms = ? WHERE endpoint_id = ? AND status = 'pending' AND test = 0 AND next_attempt_ms < ?`)
-        .run(nowMs, row.id, nowMs);
+      stmt(
+        ctx.db,
+        `UPDATE webhook_deliveries SET next_attempt_ms = ? WHERE endpoint_id = ? AND status = 'pending' AND test = 0 AND next_attempt_ms < ?`,
+      ).run(nowMs, row.id, nowMs);
     } else if (changes.status === 'disabled' && row.status === 'enabled') {
       Object.assign(next, { status: 'disabled', disabled_reason: 'manual', disabled_at: now });
     }
-    stmt(ctx.db, `UPDATE webhook_endpoints SET url = @url, events = @events, description = @description, status = @status,
+    stmt(
+      ctx.db,
+      `UPDATE webhook_endpoints SET url = @url, events = @events, description = @description, status = @status,
                       disabled_reason = @disabled_reason, disabled_at = @disabled_at, consecutive_failures = @consecutive_failures,
-                      updated_at = @updated_at WHERE id = @id`)
-      .run({ ...next, updated_at: now, id: row.id });
+                      updated_at = @updated_at WHERE id = @id`,
+    ).run({ ...next, updated_at: now, id: row.id });
   });
   return findEndpoint(ctx, row.application_id, row.id)!;
 }
@@ -168,8 +187,11 @@ export function deleteEndpoint(ctx: ServerContext, row: EndpointRow): void {
   const now = iso(ctx.clock.now());
   transaction(ctx.db, () => {
     stmt(ctx.db, 'UPDATE webhook_endpoints SET deleted_at = ?, updated_at = ? WHERE id = ?').run(now, now, row.id);
-    stmt(ctx.db, `UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'endpoint_deleted', next_attempt_ms = NULL, completed_at = ?
-                    WHERE endpoint_id = ? AND status = 'pending' AND in_flight = 0`).run(now, row.id);
+    stmt(
+      ctx.db,
+      `UPDATE webhook_deliveries SET status = 'failed', failure_reason = 'endpoint_deleted', next_attempt_ms = NULL, completed_at = ?
+                    WHERE endpoint_id = ? AND status = 'pending' AND in_flight = 0`,
+    ).run(now, row.id);
   });
 }
 
@@ -181,14 +203,29 @@ export function rotateSecret(ctx: ServerContext, sealer: Sealer, row: EndpointRo
   const nowMs = ctx.clock.now();
   const secret = newSigningSecret();
   const current = sealer.open(row.secret_enc, row.id);
-  transaction(ctx.db, () => stmt(ctx.db, `UPDATE webhook_endpoints SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_ms = ?,
-                  secret_rotated_at = ?, updated_at = ? WHERE id = ?`)
-    .run(sealer.seal(secret, row.id), sealer.seal(current, `${row.id}:previous`), nowMs + PREVIOUS_SECRET_TTL_SECONDS * 1000, iso(nowMs), iso(nowMs), row.id));
+  transaction(ctx.db, () =>
+    stmt(
+      ctx.db,
+      `UPDATE webhook_endpoints SET secret_enc = ?, previous_secret_enc = ?, previous_secret_expires_ms = ?,
+                  secret_rotated_at = ?, updated_at = ? WHERE id = ?`,
+    ).run(
+      sealer.seal(secret, row.id),
+      sealer.seal(current, `${row.id}:previous`),
+      nowMs + PREVIOUS_SECRET_TTL_SECONDS * 1000,
+      iso(nowMs),
+      iso(nowMs),
+      row.id,
+    ),
+  );
   return { row: findEndpoint(ctx, row.application_id, row.id)!, secret };
 }
 
 /** The secrets that sign at `nowMs`: the current one first, then the previous one during its day. */
-export function signingSecrets(row: Pick<EndpointRow, 'id' | 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_ms'>, sealer: Sealer, nowMs: number): string[] {
+export function signingSecrets(
+  row: Pick<EndpointRow, 'id' | 'secret_enc' | 'previous_secret_enc' | 'previous_secret_expires_ms'>,
+  sealer: Sealer,
+  nowMs: number,
+): string[] {
   const secrets = [sealer.open(row.secret_enc, row.id)];
   if (row.previous_secret_enc && row.previous_secret_expires_ms !== null && row.previous_secret_expires_ms > nowMs) {
     secrets.push(sealer.open(row.previous_secret_enc, `${row.id}:previous`));
@@ -196,15 +233,31 @@ export function signingSecrets(row: Pick<EndpointRow, 'id' | 'secret_enc' | 'pre
   return secrets;
 }
 
-function insertEvent(ctx: ServerContext, sealer: Sealer, id: string, applicationId: string, type: string, body: string, occurredAt: string): void {
-  stmt(ctx.db, 'INSERT INTO webhook_events (id, application_id, type, body_enc, occurred_at, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(id, applicationId, type, sealer.seal(body, id), occurredAt, iso(ctx.clock.now()));
+function insertEvent(
+  ctx: ServerContext,
+  sealer: Sealer,
+  id: string,
+  applicationId: string,
+  type: string,
+  body: string,
+  occurredAt: string,
+): void {
+  stmt(ctx.db, 'INSERT INTO webhook_events (id, application_id, type, body_enc, occurred_at, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
+    applicationId,
+    type,
+    sealer.seal(body, id),
+    occurredAt,
+    iso(ctx.clock.now()),
+  );
 }
 
 function insertDelivery(ctx: ServerContext, eventId: string, endpointId: string, test: boolean, nextAttemptMs: number | null): string {
   const id = newId('whd_');
-  stmt(ctx.db, `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, test, status, next_attempt_ms, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`)
-    .run(id, eventId, endpointId, test ? 1 : 0, nextAttemptMs, iso(ctx.clock.now()));
+  stmt(
+    ctx.db,
+    `INSERT INTO webhook_deliveries (id, event_id, endpoint_id, test, status, next_attempt_ms, created_at) VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+  ).run(id, eventId, endpointId, test ? 1 : 0, nextAttemptMs, iso(ctx.clock.now()));
   return id;
 }
 
@@ -216,12 +269,15 @@ function insertDelivery(ctx: ServerContext, eventId: string, endpointId: string,
 export function enqueueEvent(ctx: ServerContext, sealer: Sealer, event: DomainEvent): string | null {
   if (!isDeliverable(event.type)) return null;
   const type = event.type;
-  const endpoints = stmt<[string], { id: string; events: string }>(ctx.db,
+  const endpoints = stmt<[string], { id: string; events: string }>(
+    ctx.db,
     `SELECT id, events FROM webhook_endpoints WHERE application_id = ? AND status = 'enabled' AND deleted_at IS NULL ORDER BY seq`,
-  ).all(event.application_id).filter((e) => {
-    const events = JSON.parse(e.events) as string[];
-    return events.includes('*') || events.includes(type);
-  });
+  )
+    .all(event.application_id)
+    .filter((e) => {
+      const events = JSON.parse(e.events) as string[];
+      return events.includes('*') || events.includes(type);
+    });
   if (!endpoints.length) return null;
   const id = newId('evt_');
   const { body, problems } = bodyOfDomainEvent(id, { ...event, type });
@@ -255,7 +311,8 @@ const deliverySelect = 'SELECT d.*, e.type AS event_type FROM webhook_deliveries
 
 function toDeliveries(ctx: ServerContext, rows: DeliveryRow[]): WebhookDelivery[] {
   if (!rows.length) return [];
-  const attempts = stmt<string[], AttemptRow>(ctx.db,
+  const attempts = stmt<string[], AttemptRow>(
+    ctx.db,
     `SELECT * FROM webhook_attempts WHERE delivery_id IN (${rows.map(() => '?').join(',')}) ORDER BY delivery_id, number`,
   ).all(...rows.map((r) => r.id));
   const byDelivery = new Map<string, WebhookAttempt[]>();
@@ -293,7 +350,8 @@ export function listDeliveries(
   query: { limit: number; cursor?: string | undefined; status?: string | undefined; event_id?: string | undefined },
 ): { deliveries: WebhookDelivery[]; next_cursor: string | null } {
   const before = query.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(query.cursor);
-  const rows = stmt<unknown[], DeliveryRow>(ctx.db,
+  const rows = stmt<unknown[], DeliveryRow>(
+    ctx.db,
     `${deliverySelect} WHERE d.endpoint_id = ? AND d.seq < ? AND (? IS NULL OR d.status = ?) AND (? IS NULL OR d.event_id = ?) ORDER BY d.seq DESC LIMIT ?`,
   ).all(endpointId, before, query.status ?? null, query.status ?? null, query.event_id ?? null, query.event_id ?? null, query.limit + 1);
   const { items, next_cursor } = toPage(rows, query.limit, (r) => r.seq);

@@ -90,27 +90,48 @@ export function grantedData(overrides: Record<string, unknown> = {}): Record<str
 }
 
 /** Emits a domain event inside a transaction, as emitters do; returns nothing (the outbox writer runs inside). */
-export function emit(server: TestServer, type: string, data: Record<string, unknown> = grantedData(), applicationId = server.sandbox.application_id): void {
+export function emit(
+  server: TestServer,
+  type: string,
+  data: Record<string, unknown> = grantedData(),
+  applicationId = server.sandbox.application_id,
+): void {
   const ctx = server.context;
   const event: DomainEvent = { type, application_id: applicationId, occurred_at: new Date(ctx.clock.now()).toISOString(), data };
   ctx.db.transaction(() => ctx.events.emit(ctx, event))();
 }
 
 /** Creates an endpoint on the sandbox application through the API; returns it with its secret. */
-export async function createEndpoint(server: TestServer, url: string, events: string[] = ['*'], applicationId = server.sandbox.application_id): Promise<WebhookEndpoint & { secret: string }> {
-  const res = await server.api(`/api/v1/applications/${applicationId}/webhook_endpoints`, { method: 'POST', json: { webhook_endpoint: { url, events } } });
+export async function createEndpoint(
+  server: TestServer,
+  url: string,
+  events: string[] = ['*'],
+  applicationId = server.sandbox.application_id,
+): Promise<WebhookEndpoint & { secret: string }> {
+  const res = await server.api(`/api/v1/applications/${applicationId}/webhook_endpoints`, {
+    method: 'POST',
+    json: { webhook_endpoint: { url, events } },
+  });
   if (res.status !== 201) throw new Error(`create endpoint: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { webhook_endpoint: WebhookEndpoint & { secret: string } }).webhook_endpoint;
 }
 
 /** Reads an endpoint through the API. */
-export async function readEndpoint(server: TestServer, id: string, applicationId = server.sandbox.application_id): Promise<WebhookEndpoint> {
+export async function readEndpoint(
+  server: TestServer,
+  id: string,
+  applicationId = server.sandbox.application_id,
+): Promise<WebhookEndpoint> {
   const res = await server.api(`/api/v1/applications/${applicationId}/webhook_endpoints/${id}`);
   return ((await res.json()) as { webhook_endpoint: WebhookEndpoint }).webhook_endpoint;
 }
 
 /** Every delivery of an endpoint, newest first, through the API. */
-export async function listDeliveries(server: TestServer, endpointId: string, applicationId = server.sandbox.application_id): Promise<WebhookDelivery[]> {
+export async function listDeliveries(
+  server: TestServer,
+  endpointId: string,
+  applicationId = server.sandbox.application_id,
+): Promise<WebhookDelivery[]> {
   const res = await server.api(`/api/v1/applications/${applicationId}/webhook_endpoints/${endpointId}/deliveries?limit=100`);
   if (res.status !== 200) throw new Error(`list deliveries: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { deliveries: WebhookDelivery[] }).deliveries;

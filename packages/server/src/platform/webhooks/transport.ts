@@ -94,11 +94,17 @@ function postOnce(
       ...(options.lookup ? { lookup: options.lookup } : {}),
     });
 
-    timer = setTimeout(() => finish({ error: 'connect_timeout', errorMessage: `No connection within ${options.connectTimeoutMs} ms.` }), options.connectTimeoutMs);
+    timer = setTimeout(
+      () => finish({ error: 'connect_timeout', errorMessage: `No connection within ${options.connectTimeoutMs} ms.` }),
+      options.connectTimeoutMs,
+    );
     const connected = () => {
       if (settled) return;
       clearTimeout(timer);
-      timer = setTimeout(() => finish({ error: 'read_timeout', errorMessage: `No complete response within ${options.readTimeoutMs} ms of connecting.` }), options.readTimeoutMs);
+      timer = setTimeout(
+        () => finish({ error: 'read_timeout', errorMessage: `No complete response within ${options.readTimeoutMs} ms of connecting.` }),
+        options.readTimeoutMs,
+      );
     };
     req.on('socket', (socket: Socket) => {
       if (req.reusedSocket || !socket.connecting) connected();

@@ -74,7 +74,14 @@ interface Claimed {
 }
 
 type Outcome = 'acknowledged' | 'rejected' | 'failed' | 'interrupted';
-type AttemptError = 'client_error' | 'server_error' | 'unexpected_status' | 'connect_timeout' | 'read_timeout' | 'network_error' | 'interrupted';
+type AttemptError =
+  | 'client_error'
+  | 'server_error'
+  | 'unexpected_status'
+  | 'connect_timeout'
+  | 'read_timeout'
+  | 'network_error'
+  | 'interrupted';
 
 function classify(result: PostResult): { outcome: Outcome; error: AttemptError | null } {
   if (result.error === 'interrupted') return { outcome: 'interrupted', error: 'interrupted' };
@@ -135,7 +142,8 @@ export class WebhookWorker {
     if (this.stopped) return;
     let free = this.settings.concurrency - this.inFlight.size;
     if (free <= 0) return;
-    const due = stmt<[number, number], { id: string; endpoint_id: string }>(this.ctx.db,
+    const due = stmt<[number, number], { id: string; endpoint_id: string }>(
+      this.ctx.db,
       `SELECT d.id, d.endpoint_id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.status = 'pending' AND d.next_attempt_ms <= ? AND d.in_flight = 0 AND d.test = 0
           AND e.status = 'enabled' AND e.deleted_at IS NULL
@@ -176,7 +184,9 @@ export class WebhookWorker {
       let grace: NodeJS.Timeout | undefined;
       await Promise.race([
         Promise.allSettled(this.inFlight.values()),
-        new Promise((r) => { grace = setTimeout(r, this.settings.shutdownGraceMs); }),
+        new Promise((r) => {
+          grace = setTimeout(r, this.settings.shutdownGraceMs);
+        }),
       ]);
       clearTimeout(grace);
     }
@@ -207,13 +217,19 @@ export class WebhookWorker {
     const nowMs = this.ctx.clock.now();
     const now = iso(nowMs);
     this.ctx.db.transaction(() => {
-      stmt(this.ctx.db, `UPDATE webhook_attempts SET outcome = 'interrupted', error = 'interrupted', finished_at = ?,
+      stmt(
+        this.ctx.db,
+        `UPDATE webhook_attempts SET outcome = 'interrupted', error = 'interrupted', finished_at = ?,
                              error_message = 'The server stopped during the attempt; the delivery is sent again.'
-                           WHERE outcome = 'in_flight'`).run(now);
+                           WHERE outcome = 'in_flight'`,
+      ).run(now);
       stmt(this.ctx.db, `UPDATE webhook_deliveries SET in_flight = 0, next_attempt_ms = ? WHERE in_flight = 1 AND test = 0`).run(nowMs);
       // A test delivery has one attempt, which the stop cut short.
-      stmt(this.ctx.db, `UPDATE webhook_deliveries SET in_flight = 0, status = 'failed', failure_reason = 'attempts_exhausted', completed_at = ?
-                           WHERE in_flight = 1 AND test = 1`).run(now);
+      stmt(
+        this.ctx.db,
+        `UPDATE webhook_deliveries SET in_flight = 0, status = 'failed', failure_reason = 'attempts_exhausted', completed_at = ?
+                           WHERE in_flight = 1 AND test = 1`,
+      ).run(now);
     })();
   }
 
@@ -221,15 +237,35 @@ export class WebhookWorker {
   private claim(deliveryId: string): Claimed | undefined {
     const { db } = this.ctx;
     return db.transaction((): Claimed | undefined => {
-      const row = stmt<[string], { test: number; status: string; in_flight: number; event_id: string; endpoint_id: string; type: string; application_id: string; body_enc: string }>(db,
+      const row = stmt<
+        [string],
+        {
+          test: number;
+          status: string;
+          in_flight: number;
+          event_id: string;
+          endpoint_id: string;
+          type: string;
+          application_id: string;
+          body_enc: string;
+        }
+      >(
+        db,
         `SELECT d.test, d.status, d.in_flight, d.event_id, d.endpoint_id, e.type, e.application_id, e.body_enc
            FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = ?`,
       ).get(deliveryId);
       if (!row || row.status !== 'pending' || row.in_flight) return undefined;
-      const endpoint = stmt<[string], EndpointRow>(db, 'SELECT * FROM webhook_endpoints WHERE id = ? AND deleted_at IS NULL').get(row.endpoint_id);
+      const endpoint = stmt<[string], EndpointRow>(db, 'SELECT * FROM webhook_endpoints WHERE id = ? AND deleted_at IS NULL').get(
+        row.endpoint_id,
+      );
       if (!endpoint || (endpoint.status !== 'enabled' && !row.test)) return undefined;
-      const number = (stmt(db, 'SELECT coalesce(max(number), 0) FROM webhook_attempts WHERE delivery_id = ?').pluck().get(deliveryId) as number) + 1;
-      stmt(db, `INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome) VALUES (?, ?, ?, 'in_flight')`).run(deliveryId, number, iso(this.ctx.clock.now()));
+      const number =
+        (stmt(db, 'SELECT coalesce(max(number), 0) FROM webhook_attempts WHERE delivery_id = ?').pluck().get(deliveryId) as number) + 1;
+      stmt(db, `INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome) VALUES (?, ?, ?, 'in_flight')`).run(
+        deliveryId,
+        number,
+        iso(this.ctx.clock.now()),
+      );
       stmt(db, 'UPDATE webhook_deliveries SET in_flight = 1 WHERE id = ?').run(deliveryId);
       return {
         deliveryId,
@@ -248,7 +284,12 @@ export class WebhookWorker {
     const claimed = this.claim(deliveryId);
     if (!claimed) return;
     const nowMs = this.ctx.clock.now();
-    const headers = deliveryHeaders({ id: claimed.eventId, type: claimed.eventType }, claimed.body, signingSecrets(claimed.endpoint, this.sealer, nowMs), Math.floor(nowMs / 1000));
+    const headers = deliveryHeaders(
+      { id: claimed.eventId, type: claimed.eventType },
+      claimed.body,
+      signingSecrets(claimed.endpoint, this.sealer, nowMs),
+      Math.floor(nowMs / 1000),
+    );
     const result = await postDelivery(claimed.endpoint.url, claimed.body, headers, {
       connectTimeoutMs: this.settings.connectTimeoutMs,
       readTimeoutMs: this.settings.readTimeoutMs,
@@ -267,24 +308,41 @@ export class WebhookWorker {
     const { outcome, error } = classify(result);
     const endpointId = claimed.endpoint.id;
     db.transaction(() => {
-      stmt(db, `UPDATE webhook_attempts SET outcome = ?, finished_at = ?, status_code = ?, error = ?, error_message = ?, duration_ms = ?, response_body = ?
-                  WHERE delivery_id = ? AND number = ?`)
-        .run(outcome, now, result.statusCode, error, result.errorMessage ?? (error ? `HTTP ${result.statusCode}` : null), result.durationMs, result.responseBody, claimed.deliveryId, claimed.number);
+      stmt(
+        db,
+        `UPDATE webhook_attempts SET outcome = ?, finished_at = ?, status_code = ?, error = ?, error_message = ?, duration_ms = ?, response_body = ?
+                  WHERE delivery_id = ? AND number = ?`,
+      ).run(
+        outcome,
+        now,
+        result.statusCode,
+        error,
+        result.errorMessage ?? (error ? `HTTP ${result.statusCode}` : null),
+        result.durationMs,
+        result.responseBody,
+        claimed.deliveryId,
+        claimed.number,
+      );
 
       if (outcome === 'interrupted') {
         if (claimed.test) {
-          stmt(db, `UPDATE webhook_deliveries SET in_flight = 0, status = 'failed', failure_reason = 'attempts_exhausted', next_attempt_ms = NULL, completed_at = ? WHERE id = ?`)
-            .run(now, claimed.deliveryId);
+          stmt(
+            db,
+            `UPDATE webhook_deliveries SET in_flight = 0, status = 'failed', failure_reason = 'attempts_exhausted', next_attempt_ms = NULL, completed_at = ? WHERE id = ?`,
+          ).run(now, claimed.deliveryId);
         } else {
           stmt(db, 'UPDATE webhook_deliveries SET in_flight = 0, next_attempt_ms = ? WHERE id = ?').run(nowMs, claimed.deliveryId);
         }
         return;
       }
 
-      const attempts = (stmt(db, 'SELECT attempt_count FROM webhook_deliveries WHERE id = ?').pluck().get(claimed.deliveryId) as number) + 1;
+      const attempts =
+        (stmt(db, 'SELECT attempt_count FROM webhook_deliveries WHERE id = ?').pluck().get(claimed.deliveryId) as number) + 1;
       if (outcome === 'acknowledged') {
-        stmt(db, `UPDATE webhook_deliveries SET in_flight = 0, status = 'acknowledged', attempt_count = ?, next_attempt_ms = NULL, completed_at = ? WHERE id = ?`)
-          .run(attempts, now, claimed.deliveryId);
+        stmt(
+          db,
+          `UPDATE webhook_deliveries SET in_flight = 0, status = 'acknowledged', attempt_count = ?, next_attempt_ms = NULL, completed_at = ? WHERE id = ?`,
+        ).run(attempts, now, claimed.deliveryId);
         if (!claimed.test) stmt(db, 'UPDATE webhook_endpoints SET consecutive_failures = 0 WHERE id = ?').run(endpointId);
         return;
       }
@@ -292,12 +350,18 @@ export class WebhookWorker {
       const final = outcome === 'rejected' || claimed.test || attempts >= MAX_ATTEMPTS;
       if (!final) {
         const next = nowMs + RETRY_DELAYS_SECONDS[attempts - 1]! * 1000;
-        stmt(db, 'UPDATE webhook_deliveries SET in_flight = 0, attempt_count = ?, next_attempt_ms = ? WHERE id = ?').run(attempts, next, claimed.deliveryId);
+        stmt(db, 'UPDATE webhook_deliveries SET in_flight = 0, attempt_count = ?, next_attempt_ms = ? WHERE id = ?').run(
+          attempts,
+          next,
+          claimed.deliveryId,
+        );
         return;
       }
       const reason: DeliveryFailure['reason'] = outcome === 'rejected' ? 'rejected' : 'attempts_exhausted';
-      stmt(db, `UPDATE webhook_deliveries SET in_flight = 0, status = 'failed', failure_reason = ?, attempt_count = ?, next_attempt_ms = NULL, completed_at = ? WHERE id = ?`)
-        .run(reason, attempts, now, claimed.deliveryId);
+      stmt(
+        db,
+        `UPDATE webhook_deliveries SET in_flight = 0, status = 'failed', failure_reason = ?, attempt_count = ?, next_attempt_ms = NULL, completed_at = ? WHERE id = ?`,
+      ).run(reason, attempts, now, claimed.deliveryId);
       if (claimed.test) return;
 
       const failure = {
@@ -313,8 +377,11 @@ export class WebhookWorker {
       };
       recordDeliveryFailure(this.ctx, claimed.applicationId, failure);
       stmt(db, 'UPDATE webhook_endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = ?').run(endpointId);
-      const disabled = stmt(db, `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'consecutive_failures', disabled_at = ?, updated_at = ?
-                                   WHERE id = ? AND status = 'enabled' AND consecutive_failures >= ?`).run(now, now, endpointId, DISABLE_AFTER_FAILURES);
+      const disabled = stmt(
+        db,
+        `UPDATE webhook_endpoints SET status = 'disabled', disabled_reason = 'consecutive_failures', disabled_at = ?, updated_at = ?
+                                   WHERE id = ? AND status = 'enabled' AND consecutive_failures >= ?`,
+      ).run(now, now, endpointId, DISABLE_AFTER_FAILURES);
       if (disabled.changes) {
         recordActivity(this.ctx, claimed.applicationId, 'webhook_endpoint.disabled', {
           webhook_endpoint_id: endpointId,

@@ -39,11 +39,26 @@ describe('multi-party agreements and quorum votes', () => {
   before(async () => {
     server = await startTestServer();
     [ada, bob, clara, dan] = [
-      await signIn(server, 'ada@example.com'), await signIn(server, 'bob@example.com'), await signIn(server, 'clara@example.com'), await signIn(server, 'dan@example.com'),
+      await signIn(server, 'ada@example.com'),
+      await signIn(server, 'bob@example.com'),
+      await signIn(server, 'clara@example.com'),
+      await signIn(server, 'dan@example.com'),
     ];
-    const body = await created(call(server, '/api/v1/multi_party_agreements', {
-      json: { multi_party_agreement: { title: 'Joint venture', document, parties: [...parties('ada@example.com', 'Bob@Example.com'), { email: 'clara@example.com', home_country: 'US', name: 'Clara Lind' }], quorum: 2 } },
-    }));
+    const body = await created(
+      call(server, '/api/v1/multi_party_agreements', {
+        json: {
+          multi_party_agreement: {
+            title: 'Joint venture',
+            document,
+            parties: [
+              ...parties('ada@example.com', 'Bob@Example.com'),
+              { email: 'clara@example.com', home_country: 'US', name: 'Clara Lind' },
+            ],
+            quorum: 2,
+          },
+        },
+      }),
+    );
     agreement = multiPartyAgreementEnvelope.parse(body).multi_party_agreement;
   });
   after(() => server.dispose());
@@ -58,23 +73,34 @@ describe('multi-party agreements and quorum votes', () => {
     assert.equal(plain.status, 200);
     const { signed_count: _s, quorum_votes: _q, ...same } = agreement;
     assert.deepEqual(plain.body.agreement, same);
-    refused(await call(server, '/api/v1/multi_party_agreements', {
-      json: { multi_party_agreement: { title: 'Alone', document, parties: parties('ada@example.com', 'bob@example.com'), quorum: 1 } },
-    }), 422, 'validation_failed');
+    refused(
+      await call(server, '/api/v1/multi_party_agreements', {
+        json: { multi_party_agreement: { title: 'Alone', document, parties: parties('ada@example.com', 'bob@example.com'), quorum: 1 } },
+      }),
+      422,
+      'validation_failed',
+    );
     refused(await call(server, '/api/v1/multi_party_agreements', { json: { agreement: { title: 'x' } } }), 422);
   });
 
   it('lists and reads only the agreements of quorum two or more, page by page', async () => {
-    const single = await created(call(server, '/api/v1/agreements', {
-      json: { agreement: { title: 'One signature', document, parties: parties('ada@example.com', 'bob@example.com'), quorum: 1 } },
-    }));
+    const single = await created(
+      call(server, '/api/v1/agreements', {
+        json: { agreement: { title: 'One signature', document, parties: parties('ada@example.com', 'bob@example.com'), quorum: 1 } },
+      }),
+    );
     refused(await call(server, `/api/v1/multi_party_agreements/${single.agreement.id}`), 404, 'not_multi_party');
-    await created(call(server, '/api/v1/multi_party_agreements', {
-      json: { multi_party_agreement: { title: 'Second', document, parties: parties('ada@example.com', 'bob@example.com'), quorum: 2 } },
-    }));
+    await created(
+      call(server, '/api/v1/multi_party_agreements', {
+        json: { multi_party_agreement: { title: 'Second', document, parties: parties('ada@example.com', 'bob@example.com'), quorum: 2 } },
+      }),
+    );
     const { items, pages } = await walk(server, '/api/v1/multi_party_agreements', 'multi_party_agreements', 1);
     assert.equal(pages, 2);
-    assert.deepEqual(items.map((a) => a.title), ['Joint venture', 'Second']);
+    assert.deepEqual(
+      items.map((a) => a.title),
+      ['Joint venture', 'Second'],
+    );
     multiPartyAgreementList.parse({ multi_party_agreements: items, next_cursor: null });
     assert.equal((await call(server, '/api/v1/multi_party_agreements?status=active')).body.multi_party_agreements.length, 0);
     const read = await call(server, `/api/v1/multi_party_agreements/${agreement.id}`, { token: await tokenWith(server, ['read']) });
@@ -82,11 +108,17 @@ describe('multi-party agreements and quorum votes', () => {
     refused(await call(server, `/api/v1/multi_party_agreements/${agreement.id}`, { token: otherAccountToken(server) }), 404);
     refused(await call(server, `/api/v1/multi_party_agreements/${agreement.id}`, { token: ada.token }), 403, 'person_token_not_allowed');
     refused(await call(server, '/api/v1/multi_party_agreements', { headers: pk(server) }), 403, 'publishable_key_not_allowed');
-    refused(await call(server, '/api/v1/multi_party_agreements', { token: await tokenWith(server, ['read']), json: {} }), 403, 'insufficient_permissions');
+    refused(
+      await call(server, '/api/v1/multi_party_agreements', { token: await tokenWith(server, ['read']), json: {} }),
+      403,
+      'insufficient_permissions',
+    );
   });
 
   it("takes each party's vote with their own access token: approve signs, deny declines, the quorum makes it active", async () => {
-    const first = await created(call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: ada.token, json: { vote: 'approve', comment: 'Glad to.' } }));
+    const first = await created(
+      call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: ada.token, json: { vote: 'approve', comment: 'Glad to.' } }),
+    );
     const cast = quorumVoteCast.parse(first);
     assert.equal(cast.quorum_vote.vote, 'approve');
     assert.equal(cast.quorum_vote.comment, 'Glad to.');
@@ -97,44 +129,89 @@ describe('multi-party agreements and quorum votes', () => {
     const session = await call(server, `/api/v1/decisions/${adaParty.session_token}`);
     assert.equal(session.body.decision.status, 'signed');
     const step = await fetch(`${server.url}/decisions/${adaParty.session_token}/transitions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', origin: server.url }, body: JSON.stringify({ action: 'decline' }),
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: server.url },
+      body: JSON.stringify({ action: 'decline' }),
     });
     assert.equal(step.status, 422);
 
-    const denied = quorumVoteCast.parse(await created(call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: bob.token, json: { vote: 'deny', comment: 'Not these terms.' } })));
-    assert.deepEqual([denied.quorum_vote.vote, denied.quorum_vote.comment, denied.agreement.status, denied.agreement.quorum_status], ['deny', 'Not these terms.', 'partially_signed', 'open']);
+    const denied = quorumVoteCast.parse(
+      await created(
+        call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, {
+          token: bob.token,
+          json: { vote: 'deny', comment: 'Not these terms.' },
+        }),
+      ),
+    );
+    assert.deepEqual(
+      [denied.quorum_vote.vote, denied.quorum_vote.comment, denied.agreement.status, denied.agreement.quorum_status],
+      ['deny', 'Not these terms.', 'partially_signed', 'open'],
+    );
 
-    const last = quorumVoteCast.parse(await created(call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: clara.token, json: { vote: 'approve' } })));
+    const last = quorumVoteCast.parse(
+      await created(call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: clara.token, json: { vote: 'approve' } })),
+    );
     assert.equal(last.agreement.status, 'active');
     assert.equal(last.agreement.quorum_status, 'reached');
     assert.ok(last.agreement.activated_at);
 
-    const now = multiPartyAgreementEnvelope.parse((await call(server, `/api/v1/multi_party_agreements/${agreement.id}`)).body).multi_party_agreement;
+    const now = multiPartyAgreementEnvelope.parse(
+      (await call(server, `/api/v1/multi_party_agreements/${agreement.id}`)).body,
+    ).multi_party_agreement;
     assert.equal(now.signed_count, 2);
-    assert.deepEqual(now.quorum_votes.map((v) => v.vote), ['approve', 'deny', 'approve']);
+    assert.deepEqual(
+      now.quorum_votes.map((v) => v.vote),
+      ['approve', 'deny', 'approve'],
+    );
     const receipt = await call(server, `/api/v1/agreements/${agreement.id}/receipt`);
     assert.equal(receipt.body.agreement_receipt.signatures.length, 2);
     const signature = JSON.parse(Buffer.from(receipt.body.agreement_receipt.signatures[1].jws.split('.')[1], 'base64url').toString('utf8'));
     assert.equal(signature.signed_name, 'Clara Lind', "the signed name is the party's name, else their email");
-    assert.deepEqual(signature.authentication, { method: 'access_token', authenticated_at: signature.signed_at }, 'she proved it with her own access token, as she voted');
+    assert.deepEqual(
+      signature.authentication,
+      { method: 'access_token', authenticated_at: signature.signed_at },
+      'she proved it with her own access token, as she voted',
+    );
   });
 
   it('lets a party vote once, and nobody else at all', async () => {
-    refused(await call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: ada.token, json: { vote: 'deny' } }), 409, 'party_decided');
+    refused(
+      await call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: ada.token, json: { vote: 'deny' } }),
+      409,
+      'party_decided',
+    );
     refused(await call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: dan.token, json: { vote: 'approve' } }), 404);
-    refused(await call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { json: { vote: 'approve' } }), 403, 'party_token_required');
+    refused(
+      await call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { json: { vote: 'approve' } }),
+      403,
+      'party_token_required',
+    );
     refused(await call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { headers: pk(server), json: { vote: 'approve' } }), 403);
-    refused(await call(server, '/api/v1/agreements/agr_us_00000000000000000000/quorum_votes', { token: ada.token, json: { vote: 'approve' } }), 404);
+    refused(
+      await call(server, '/api/v1/agreements/agr_us_00000000000000000000/quorum_votes', { token: ada.token, json: { vote: 'approve' } }),
+      404,
+    );
     refused(await call(server, `/api/v1/agreements/${agreement.id}/quorum_votes`, { token: ada.token, json: { vote: 'abstain' } }), 422);
   });
 
   it('refuses a vote after the signing deadline', async () => {
-    const body = await created(call(server, '/api/v1/multi_party_agreements', {
-      json: { multi_party_agreement: { title: 'Short', document, parties: parties('ada@example.com', 'dan@example.com'), quorum: 2 } },
-    }));
+    const body = await created(
+      call(server, '/api/v1/multi_party_agreements', {
+        json: { multi_party_agreement: { title: 'Short', document, parties: parties('ada@example.com', 'dan@example.com'), quorum: 2 } },
+      }),
+    );
     server.advance(8 * 86_400);
-    refused(await call(server, `/api/v1/agreements/${body.multi_party_agreement.id}/quorum_votes`, { token: dan.token, json: { vote: 'approve' } }), 409, 'party_decided');
-    const read = multiPartyAgreementEnvelope.parse((await call(server, `/api/v1/multi_party_agreements/${body.multi_party_agreement.id}`)).body).multi_party_agreement;
+    refused(
+      await call(server, `/api/v1/agreements/${body.multi_party_agreement.id}/quorum_votes`, {
+        token: dan.token,
+        json: { vote: 'approve' },
+      }),
+      409,
+      'party_decided',
+    );
+    const read = multiPartyAgreementEnvelope.parse(
+      (await call(server, `/api/v1/multi_party_agreements/${body.multi_party_agreement.id}`)).body,
+    ).multi_party_agreement;
     assert.equal(read.quorum_status, 'unreachable');
   });
 });
@@ -159,27 +236,44 @@ describe('collaborations', () => {
   };
   const sign = (c: Json, m: Json, token: string, json?: unknown) =>
     call(server, `/api/v1/collaborations/${c.id}/memberships/${m.id}/sign`, { token, method: 'POST', ...(json ? { json } : {}) });
-  const revoke = (c: Json, m: Json, token?: string) => call(server, `/api/v1/collaborations/${c.id}/memberships/${m.id}/revoke`, { method: 'POST', ...(token ? { token } : {}) });
+  const revoke = (c: Json, m: Json, token?: string) =>
+    call(server, `/api/v1/collaborations/${c.id}/memberships/${m.id}/revoke`, { method: 'POST', ...(token ? { token } : {}) });
   const memberOf = (c: Json, person: Person) => (c.memberships as Json[]).find((m) => m.user_id === person.id && m.status !== 'revoked')!;
 
   before(async () => {
     server = await startTestServer();
-    [ada, bob, carol, dan, erin] = (await Promise.all(['ada', 'bob', 'carol', 'dan', 'erin'].map((n) => signIn(server, `${n}@example.com`)))) as [Person, Person, Person, Person, Person];
+    [ada, bob, carol, dan, erin] = (await Promise.all(
+      ['ada', 'bob', 'carol', 'dan', 'erin'].map((n) => signIn(server, `${n}@example.com`)),
+    )) as [Person, Person, Person, Person, Person];
   });
   after(() => server.dispose());
 
   it('is created by an API token with its participants pending, becomes active when all signed, dissolves below two', async () => {
-    const body = await created(call(server, '/api/v1/collaborations', { json: { participant_ids: [ada.id, bob.id], terms: { purpose: 'Shared research', share: ['steps'] } } }));
+    const body = await created(
+      call(server, '/api/v1/collaborations', {
+        json: { participant_ids: [ada.id, bob.id], terms: { purpose: 'Shared research', share: ['steps'] } },
+      }),
+    );
     let c: Json = collaborationEnvelope.parse(body).collaboration;
     assert.match(c.id, /^col_us_[0-9A-Za-z]{20}$/);
     assert.deepEqual([c.status, c.initiator_id, c.member_count, c.signed_count], ['pending', null, 2, 0]);
     assert.deepEqual(c.terms, { purpose: 'Shared research', share: ['steps'] });
-    assert.deepEqual(c.memberships.map((m: Json) => [m.role, m.status, m.user_id]), [['member', 'pending', ada.id], ['member', 'pending', bob.id]]);
+    assert.deepEqual(
+      c.memberships.map((m: Json) => [m.role, m.status, m.user_id]),
+      [
+        ['member', 'pending', ada.id],
+        ['member', 'pending', bob.id],
+      ],
+    );
     assert.match(c.memberships[0].id, /^cmb_us_/);
 
     // Only the member signs their own membership.
     refused(await sign(c, memberOf(c, ada), bob.token), 403, 'not_your_membership');
-    refused(await call(server, `/api/v1/collaborations/${c.id}/memberships/${memberOf(c, ada).id}/sign`, { method: 'POST' }), 403, 'member_token_required');
+    refused(
+      await call(server, `/api/v1/collaborations/${c.id}/memberships/${memberOf(c, ada).id}/sign`, { method: 'POST' }),
+      403,
+      'member_token_required',
+    );
     refused(await sign(c, memberOf(c, ada), carol.token), 404);
     const signed = await sign(c, memberOf(c, ada), ada.token, { shared_data_categories: ['steps', 'sleep'] });
     assert.equal(signed.status, 200, JSON.stringify(signed.body));
@@ -210,16 +304,34 @@ describe('collaborations', () => {
     refused(await call(server, `/api/v1/collaborations/${c.id}/dissolve`, { method: 'POST' }), 409, 'illegal_transition');
   });
 
-  it("is created by a person as its initiator, who manages it; members may leave; the counts follow the rows", async () => {
-    let c: Json = collaborationEnvelope.parse(await created(call(server, '/api/v1/collaborations', { token: carol.token, json: { participant_ids: [dan.id] } }))).collaboration;
+  it('is created by a person as its initiator, who manages it; members may leave; the counts follow the rows', async () => {
+    let c: Json = collaborationEnvelope.parse(
+      await created(call(server, '/api/v1/collaborations', { token: carol.token, json: { participant_ids: [dan.id] } })),
+    ).collaboration;
     assert.equal(c.initiator_id, carol.id);
-    assert.deepEqual(c.memberships.map((m: Json) => [m.role, m.user_id]), [['initiator', carol.id], ['member', dan.id]]);
+    assert.deepEqual(
+      c.memberships.map((m: Json) => [m.role, m.user_id]),
+      [
+        ['initiator', carol.id],
+        ['member', dan.id],
+      ],
+    );
     assert.deepEqual(c.terms, {});
     // The initiator adds; a member cannot; a stranger does not see it.
-    const added = await created(call(server, `/api/v1/collaborations/${c.id}/memberships`, { token: carol.token, json: { user_id: erin.id, role: 'observer' } }));
+    const added = await created(
+      call(server, `/api/v1/collaborations/${c.id}/memberships`, { token: carol.token, json: { user_id: erin.id, role: 'observer' } }),
+    );
     assert.deepEqual([added.membership.role, added.membership.status], ['observer', 'pending']);
-    refused(await call(server, `/api/v1/collaborations/${c.id}/memberships`, { token: carol.token, json: { user_id: erin.id } }), 409, 'already_member');
-    refused(await call(server, `/api/v1/collaborations/${c.id}/memberships`, { token: dan.token, json: { user_id: ada.id } }), 403, 'initiator_only');
+    refused(
+      await call(server, `/api/v1/collaborations/${c.id}/memberships`, { token: carol.token, json: { user_id: erin.id } }),
+      409,
+      'already_member',
+    );
+    refused(
+      await call(server, `/api/v1/collaborations/${c.id}/memberships`, { token: dan.token, json: { user_id: ada.id } }),
+      403,
+      'initiator_only',
+    );
     refused(await call(server, `/api/v1/collaborations/${c.id}/memberships`, { token: ada.token, json: { user_id: ada.id } }), 404);
     refused(await call(server, `/api/v1/collaborations/${c.id}`, { token: ada.token }), 404);
     refused(await call(server, `/api/v1/collaborations/${c.id}/dissolve`, { token: dan.token, method: 'POST' }), 403, 'initiator_only');
@@ -246,31 +358,55 @@ describe('collaborations', () => {
     refused(await sign(c, c.memberships[1], dan.token), 409, 'illegal_transition');
   });
 
-  it('lists the account\'s collaborations for an API token and a person\'s own, page by page', async () => {
-    for (let i = 0; i < 3; i += 1) await created(call(server, '/api/v1/collaborations', { json: { participant_ids: [erin.id], terms: { n: i } } }));
+  it("lists the account's collaborations for an API token and a person's own, page by page", async () => {
+    for (let i = 0; i < 3; i += 1)
+      await created(call(server, '/api/v1/collaborations', { json: { participant_ids: [erin.id], terms: { n: i } } }));
     const all = await walk(server, '/api/v1/collaborations', 'collaborations', 2, await tokenWith(server, ['read']));
     assert.equal(all.items.length, 5);
     assert.equal(all.pages, 3);
     assert.equal(new Set(all.items.map((c) => c.id)).size, 5);
     assert.equal(all.items[0]!.memberships, undefined, 'a list has no memberships');
-    assert.equal((await walk(server, '/api/v1/collaborations', 'collaborations', 2, erin.token)).items.length, 4, 'erin: three, and the one she left');
+    assert.equal(
+      (await walk(server, '/api/v1/collaborations', 'collaborations', 2, erin.token)).items.length,
+      4,
+      'erin: three, and the one she left',
+    );
     assert.equal((await walk(server, '/api/v1/collaborations', 'collaborations', 2, ada.token)).items.length, 1);
     assert.equal((await walk(server, '/api/v1/collaborations?status=pending', 'collaborations', 10)).items.length, 3);
     assert.equal((await call(server, '/api/v1/collaborations', { token: otherAccountToken(server) })).body.collaborations.length, 0);
   });
 
   it('refuses what the auth rules and the schema do not allow', async () => {
-    const c = collaborationEnvelope.parse(await created(call(server, '/api/v1/collaborations', { json: { participant_ids: [ada.id] } }))).collaboration;
+    const c = collaborationEnvelope.parse(
+      await created(call(server, '/api/v1/collaborations', { json: { participant_ids: [ada.id] } })),
+    ).collaboration;
     refused(await call(server, `/api/v1/collaborations/${c.id}`, { token: otherAccountToken(server) }), 404);
     refused(await call(server, `/api/v1/collaborations/${c.id}`, { headers: pk(server) }), 403, 'publishable_key_not_allowed');
-    refused(await call(server, '/api/v1/collaborations', { token: await tokenWith(server, ['read']), json: {} }), 403, 'insufficient_permissions');
-    refused(await call(server, '/api/v1/collaborations', { json: { participant_ids: ['prs_us_nobodyAtAllHere12345'] } }), 422, 'person_not_found');
+    refused(
+      await call(server, '/api/v1/collaborations', { token: await tokenWith(server, ['read']), json: {} }),
+      403,
+      'insufficient_permissions',
+    );
+    refused(
+      await call(server, '/api/v1/collaborations', { json: { participant_ids: ['prs_us_nobodyAtAllHere12345'] } }),
+      422,
+      'person_not_found',
+    );
     refused(await call(server, '/api/v1/collaborations', { json: { participant_ids: [ada.id, ada.id] } }), 422);
-    refused(await call(server, '/api/v1/collaborations', { token: ada.token, json: { participant_ids: [ada.id] } }), 422, 'initiator_is_member');
+    refused(
+      await call(server, '/api/v1/collaborations', { token: ada.token, json: { participant_ids: [ada.id] } }),
+      422,
+      'initiator_is_member',
+    );
     refused(await call(server, '/api/v1/collaborations', { json: { application_id: 'tp_dev_notmine' } }), 404, 'application_not_found');
     refused(await call(server, '/api/v1/collaborations', { json: { status: 'active' } }), 422);
     refused(await call(server, `/api/v1/collaborations/${c.id}/memberships`, { json: { user_id: bob.id, role: 'initiator' } }), 422);
-    refused(await call(server, `/api/v1/collaborations/${c.id}/memberships`, { json: { user_id: bob.id, role: 'observer', shared_data_categories: ['x'] } }), 422);
+    refused(
+      await call(server, `/api/v1/collaborations/${c.id}/memberships`, {
+        json: { user_id: bob.id, role: 'observer', shared_data_categories: ['x'] },
+      }),
+      422,
+    );
     // A collaboration made by an API token has no initiator: only the organisation manages it.
     refused(await call(server, `/api/v1/collaborations/${c.id}/dissolve`, { token: ada.token, method: 'POST' }), 403, 'initiator_only');
   });

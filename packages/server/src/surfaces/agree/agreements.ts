@@ -38,17 +38,27 @@ export function findMultiPartyAgreement(ctx: ServerContext, accountId: string, i
   const row = findAgreementRow(ctx, accountId, id);
   if (!row) throw notFound('No such multi-party agreement.');
   if (row.quorum < MULTI_PARTY_QUORUM) {
-    throw new ApiError(404, `Agreement ${row.id} has a quorum of one, so it is not a multi-party agreement; read it at /api/v1/agreements/${row.id}.`, 'not_multi_party');
+    throw new ApiError(
+      404,
+      `Agreement ${row.id} has a quorum of one, so it is not a multi-party agreement; read it at /api/v1/agreements/${row.id}.`,
+      'not_multi_party',
+    );
   }
   expireDueSessions(ctx, row.id);
   return findAgreementRow(ctx, accountId, id)!;
 }
 
 /** A page of the account's multi-party agreements, oldest first, as they are now. */
-export function listMultiPartyAgreements(ctx: ServerContext, accountId: string, page: { limit: number; cursor?: string | undefined; status?: AgreementStatus | undefined }) {
-  const select = (status: AgreementStatus | null) => stmt<[string, number, number, string | null, string | null, number], AgreementRow>(ctx.db,
-    'SELECT * FROM agreements WHERE account_id = ? AND quorum >= ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?')
-    .all(accountId, MULTI_PARTY_QUORUM, decodeCursor(page.cursor), status, status, page.limit + 1);
+export function listMultiPartyAgreements(
+  ctx: ServerContext,
+  accountId: string,
+  page: { limit: number; cursor?: string | undefined; status?: AgreementStatus | undefined },
+) {
+  const select = (status: AgreementStatus | null) =>
+    stmt<[string, number, number, string | null, string | null, number], AgreementRow>(
+      ctx.db,
+      'SELECT * FROM agreements WHERE account_id = ? AND quorum >= ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?',
+    ).all(accountId, MULTI_PARTY_QUORUM, decodeCursor(page.cursor), status, status, page.limit + 1);
   // The status filter must see the agreements as they are now: expire what is due on the page first.
   for (const row of select(null)) expireDueSessions(ctx, row.id);
   const { items, next_cursor } = toPage(select(page.status ?? null), page.limit, (r) => r.seq);
@@ -64,14 +74,24 @@ const SIGN_SCREEN = SIGNATURE_SCREENS.indexOf('sign');
  * `deny` declines, each through the session's own step. A party votes once: 409 `party_decided` after a signature,
  * a decline, a counter-proposal or an expiry.
  */
-export function castQuorumVote(ctx: ServerContext, person: Extract<Principal, { kind: 'person' }>, agreementId: string, input: CastQuorumVoteRequest): QuorumVoteCast {
+export function castQuorumVote(
+  ctx: ServerContext,
+  person: Extract<Principal, { kind: 'person' }>,
+  agreementId: string,
+  input: CastQuorumVoteRequest,
+): QuorumVoteCast {
   const row = findAgreementRow(ctx, person.accountId, agreementId);
   const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(person.personId) as string | undefined;
   if (!row || !email) throw notFound('No such agreement.');
   expireDueSessions(ctx, row.id);
   const party = partiesOf(ctx, row.id).find((p) => p.email === email.toLowerCase());
   if (!party) throw notFound('No such agreement.');
-  const decided = () => new ApiError(409, `Party ${party.id} cannot vote: it already ${partiesOf(ctx, row.id).find((p) => p.id === party.id)!.status}, and a party votes once.`, 'party_decided');
+  const decided = () =>
+    new ApiError(
+      409,
+      `Party ${party.id} cannot vote: it already ${partiesOf(ctx, row.id).find((p) => p.id === party.id)!.status}, and a party votes once.`,
+      'party_decided',
+    );
   if (party.status !== 'pending' || !party.decision_id) throw decided();
   const token = stmt<[string], string>(ctx.db, 'SELECT session_token FROM decisions WHERE id = ?').pluck().get(party.decision_id) as string;
   transaction(ctx.db, () => {
@@ -84,13 +104,23 @@ export function castQuorumVote(ctx: ServerContext, person: Extract<Principal, { 
       session.status = 'reviewing';
       session.step_index = SIGN_SCREEN;
       session.subject_email = session.addressee_email;
-      stmt(ctx.db, 'UPDATE decisions SET status = ?, step_index = ?, subject_email = ?, updated_at = ? WHERE id = ?')
-        .run(session.status, session.step_index, session.subject_email, now, session.id);
+      stmt(ctx.db, 'UPDATE decisions SET status = ?, step_index = ?, subject_email = ?, updated_at = ? WHERE id = ?').run(
+        session.status,
+        session.step_index,
+        session.subject_email,
+        now,
+        session.id,
+      );
       recordTransition(ctx, session, 'verify_access_token', from, now);
     }
     const comment = input.comment !== undefined ? { comment: input.comment } : {};
     const viewer = { email: party.email, authenticatedAt: isoNow(ctx.clock), method: 'access_token' } as const;
-    applyTransition(ctx, token, input.vote === 'approve' ? { action: 'sign', name: party.name ?? party.email, ...comment } : { action: 'decline', ...comment }, viewer);
+    applyTransition(
+      ctx,
+      token,
+      input.vote === 'approve' ? { action: 'sign', name: party.name ?? party.email, ...comment } : { action: 'decline', ...comment },
+      viewer,
+    );
   });
   const after = findAgreementRow(ctx, person.accountId, row.id)!;
   const vote: QuorumVote | undefined = quorumVotesOf(ctx, after).find((v) => v.party_id === party.id);

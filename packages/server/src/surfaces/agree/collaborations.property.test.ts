@@ -9,11 +9,7 @@ import { collaborationEnvelope, type CollaborationDetail, type CollaborationStat
 import { call, signIn, type Person } from '../../authority/delegations/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 
-type Command =
-  | { op: 'add'; who: number }
-  | { op: 'sign'; who: number }
-  | { op: 'revoke'; who: number; self: boolean }
-  | { op: 'dissolve' };
+type Command = { op: 'add'; who: number } | { op: 'sign'; who: number } | { op: 'revoke'; who: number; self: boolean } | { op: 'dissolve' };
 
 interface Model {
   status: CollaborationStatus;
@@ -75,43 +71,61 @@ describe('collaborations: member_count and signed_count stay true to the rows un
   after(() => server.dispose());
 
   it('agrees with the model after every step', async () => {
-    await fc.assert(fc.asyncProperty(fc.uniqueArray(who, { maxLength: PEOPLE }), fc.array(command, { maxLength: 14 }), async (initial, commands) => {
-      const made = await call(server, '/api/v1/collaborations', { json: { participant_ids: initial.map((i) => people[i]!.id) } });
-      assert.equal(made.status, 201, JSON.stringify(made.body));
-      let current: CollaborationDetail = collaborationEnvelope.parse(made.body).collaboration;
-      const model: Model = { status: 'pending', memberships: initial.map((i) => ({ who: i, status: 'pending' as const })) };
-      const base = `/api/v1/collaborations/${current.id}`;
-      for (const cmd of commands) {
-        const membership = 'who' in cmd ? current.memberships.findLast((m) => m.user_id === people[cmd.who]!.id) : undefined;
-        const expected = expect(model, cmd);
-        if (expected === undefined) continue;
-        const res = cmd.op === 'add'
-          ? await call(server, `${base}/memberships`, { json: { user_id: people[cmd.who]!.id } })
-          : cmd.op === 'sign'
-          ? await call(server, `${base}/memberships/${membership!.id}/sign`, { method: 'POST', token: people[cmd.who]!.token })
-          : cmd.op === 'revoke'
-          ? await call(server, `${base}/memberships/${membership!.id}/revoke`, { method: 'POST', ...(cmd.self ? { token: people[cmd.who]!.token } : {}) })
-          : await call(server, `${base}/dissolve`, { method: 'POST' });
-        assert.ok(res.status < 500, JSON.stringify(res.body));
-        assert.equal(res.status, expected, `${JSON.stringify(cmd)}: ${JSON.stringify(res.body)}`);
-        if (res.status >= 400) assert.ok(res.body.message, 'a refusal says why');
-        if (res.status === 409) assert.match(res.body.code, /^(illegal_transition|already_member)$/);
-        settle(model);
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(who, { maxLength: PEOPLE }), fc.array(command, { maxLength: 14 }), async (initial, commands) => {
+        const made = await call(server, '/api/v1/collaborations', { json: { participant_ids: initial.map((i) => people[i]!.id) } });
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+        let current: CollaborationDetail = collaborationEnvelope.parse(made.body).collaboration;
+        const model: Model = { status: 'pending', memberships: initial.map((i) => ({ who: i, status: 'pending' as const })) };
+        const base = `/api/v1/collaborations/${current.id}`;
+        for (const cmd of commands) {
+          const membership = 'who' in cmd ? current.memberships.findLast((m) => m.user_id === people[cmd.who]!.id) : undefined;
+          const expected = expect(model, cmd);
+          if (expected === undefined) continue;
+          const res =
+            cmd.op === 'add'
+              ? await call(server, `${base}/memberships`, { json: { user_id: people[cmd.who]!.id } })
+              : cmd.op === 'sign'
+                ? await call(server, `${base}/memberships/${membership!.id}/sign`, { method: 'POST', token: people[cmd.who]!.token })
+                : cmd.op === 'revoke'
+                  ? await call(server, `${base}/memberships/${membership!.id}/revoke`, {
+                      method: 'POST',
+                      ...(cmd.self ? { token: people[cmd.who]!.token } : {}),
+                    })
+                  : await call(server, `${base}/dissolve`, { method: 'POST' });
+          assert.ok(res.status < 500, JSON.stringify(res.body));
+          assert.equal(res.status, expected, `${JSON.stringify(cmd)}: ${JSON.stringify(res.body)}`);
+          if (res.status >= 400) assert.ok(res.body.message, 'a refusal says why');
+          if (res.status === 409) assert.match(res.body.code, /^(illegal_transition|already_member)$/);
+          settle(model);
 
-        const read = await call(server, base);
-        const next = collaborationEnvelope.parse(read.body).collaboration;
-        assert.equal(next.member_count, next.memberships.filter((m) => m.status !== 'revoked').length, 'member_count is the current rows');
-        assert.equal(next.signed_count, next.memberships.filter((m) => m.status === 'signed').length, 'signed_count is the signed rows');
-        assert.equal(next.status, model.status, `status after ${JSON.stringify(cmd)}`);
-        assert.deepEqual(next.memberships.map((m) => m.status), model.memberships.map((m) => m.status));
-        assert.ok(ORDER[next.status] >= ORDER[current.status], `never back from ${current.status} to ${next.status}`);
-        if (next.status === 'active') assert.ok(next.member_count >= 2 && next.signed_count === next.member_count);
-        current = next;
-      }
-      // The list answers the same counts as the detail.
-      const listed = (await call(server, `/api/v1/collaborations?status=${current.status}&limit=100`)).body.collaborations as { id: string; member_count: number; signed_count: number }[];
-      const row = listed.find((c) => c.id === current.id);
-      if (row) assert.deepEqual([row.member_count, row.signed_count], [current.member_count, current.signed_count]);
-    }), { numRuns: 40 });
+          const read = await call(server, base);
+          const next = collaborationEnvelope.parse(read.body).collaboration;
+          assert.equal(
+            next.member_count,
+            next.memberships.filter((m) => m.status !== 'revoked').length,
+            'member_count is the current rows',
+          );
+          assert.equal(next.signed_count, next.memberships.filter((m) => m.status === 'signed').length, 'signed_count is the signed rows');
+          assert.equal(next.status, model.status, `status after ${JSON.stringify(cmd)}`);
+          assert.deepEqual(
+            next.memberships.map((m) => m.status),
+            model.memberships.map((m) => m.status),
+          );
+          assert.ok(ORDER[next.status] >= ORDER[current.status], `never back from ${current.status} to ${next.status}`);
+          if (next.status === 'active') assert.ok(next.member_count >= 2 && next.signed_count === next.member_count);
+          current = next;
+        }
+        // The list answers the same counts as the detail.
+        const listed = (await call(server, `/api/v1/collaborations?status=${current.status}&limit=100`)).body.collaborations as {
+          id: string;
+          member_count: number;
+          signed_count: number;
+        }[];
+        const row = listed.find((c) => c.id === current.id);
+        if (row) assert.deepEqual([row.member_count, row.signed_count], [current.member_count, current.signed_count]);
+      }),
+      { numRuns: 40 },
+    );
   });
 });

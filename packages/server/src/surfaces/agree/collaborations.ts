@@ -68,22 +68,38 @@ const illegal = (what: string, from: string, to: string) =>
 
 export function toCollaboration(row: CollaborationRow): Collaboration {
   return {
-    id: row.id, status: row.status, initiator_id: row.initiator_id, application_id: row.application_id,
-    member_count: row.member_count, signed_count: row.signed_count, terms: JSON.parse(row.terms) as Record<string, unknown>,
-    created_at: row.created_at, updated_at: row.updated_at, activated_at: row.activated_at, dissolved_at: row.dissolved_at,
+    id: row.id,
+    status: row.status,
+    initiator_id: row.initiator_id,
+    application_id: row.application_id,
+    member_count: row.member_count,
+    signed_count: row.signed_count,
+    terms: JSON.parse(row.terms) as Record<string, unknown>,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    activated_at: row.activated_at,
+    dissolved_at: row.dissolved_at,
   };
 }
 
 export function toMembership(row: MembershipRow): CollaborationMembership {
   return {
-    id: row.id, collaboration_id: row.collaboration_id, role: row.role, status: row.status, user_id: row.user_id,
-    shared_data_categories: JSON.parse(row.shared_data_categories) as string[], created_at: row.created_at, signed_at: row.signed_at,
+    id: row.id,
+    collaboration_id: row.collaboration_id,
+    role: row.role,
+    status: row.status,
+    user_id: row.user_id,
+    shared_data_categories: JSON.parse(row.shared_data_categories) as string[],
+    created_at: row.created_at,
+    signed_at: row.signed_at,
     revoked_at: row.revoked_at,
   };
 }
 
 export function membershipsOf(ctx: ServerContext, collaborationId: string): MembershipRow[] {
-  return stmt<[string], MembershipRow>(ctx.db, 'SELECT * FROM collaboration_memberships WHERE collaboration_id = ? ORDER BY seq').all(collaborationId);
+  return stmt<[string], MembershipRow>(ctx.db, 'SELECT * FROM collaboration_memberships WHERE collaboration_id = ? ORDER BY seq').all(
+    collaborationId,
+  );
 }
 
 export function toCollaborationDetail(ctx: ServerContext, row: CollaborationRow): CollaborationDetail {
@@ -96,8 +112,11 @@ const collaborationRow = (ctx: ServerContext, id: string) =>
 /** Whether `person` takes part in the collaboration: its initiator, or a member (current or past). */
 function involves(ctx: ServerContext, row: CollaborationRow, personId: string): boolean {
   if (row.initiator_id === personId) return true;
-  return stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM collaboration_memberships WHERE collaboration_id = ? AND user_id = ?')
-    .pluck().get(row.id, personId) !== undefined;
+  return (
+    stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM collaboration_memberships WHERE collaboration_id = ? AND user_id = ?')
+      .pluck()
+      .get(row.id, personId) !== undefined
+  );
 }
 
 /**
@@ -132,22 +151,35 @@ function assertOrganiser(principal: Principal, row: CollaborationRow, what: stri
  * at full signature with at least two members; active -> dissolved below two members), in the caller's transaction.
  */
 function settle(ctx: ServerContext, id: string, now: string): CollaborationRow {
-  const counts = stmt<[string], { members: number; signed: number }>(ctx.db, `SELECT
+  const counts = stmt<[string], { members: number; signed: number }>(
+    ctx.db,
+    `SELECT
       COALESCE(SUM(status <> 'revoked'), 0) AS members, COALESCE(SUM(status = 'signed'), 0) AS signed
-    FROM collaboration_memberships WHERE collaboration_id = ?`).get(id)!;
+    FROM collaboration_memberships WHERE collaboration_id = ?`,
+  ).get(id)!;
   const row = collaborationRow(ctx, id)!;
   let status = row.status;
   if (status === 'pending' && counts.members >= MIN_ACTIVE_MEMBERS && counts.signed === counts.members) status = 'active';
   else if (status === 'active' && counts.members < MIN_ACTIVE_MEMBERS) status = 'dissolved';
-  stmt(ctx.db, `UPDATE collaborations SET member_count = ?, signed_count = ?, status = ?, updated_at = ?,
+  stmt(
+    ctx.db,
+    `UPDATE collaborations SET member_count = ?, signed_count = ?, status = ?, updated_at = ?,
       activated_at = CASE WHEN ? = 'active' AND activated_at IS NULL THEN ? ELSE activated_at END,
       dissolved_at = CASE WHEN ? = 'dissolved' AND dissolved_at IS NULL THEN ? ELSE dissolved_at END
-    WHERE id = ?`).run(counts.members, counts.signed, status, now, status, now, status, now, id);
-  if (status !== row.status) audit(ctx, row, `collaboration.${status === 'active' ? 'activated' : 'dissolved'}`, now, { members: counts.members });
+    WHERE id = ?`,
+  ).run(counts.members, counts.signed, status, now, status, now, status, now, id);
+  if (status !== row.status)
+    audit(ctx, row, `collaboration.${status === 'active' ? 'activated' : 'dissolved'}`, now, { members: counts.members });
   return collaborationRow(ctx, id)!;
 }
 
-function audit(ctx: ServerContext, row: Pick<CollaborationRow, 'id' | 'application_id'>, type: string, at: string, data: Record<string, unknown> = {}): void {
+function audit(
+  ctx: ServerContext,
+  row: Pick<CollaborationRow, 'id' | 'application_id'>,
+  type: string,
+  at: string,
+  data: Record<string, unknown> = {},
+): void {
   appendAuditEvent(ctx, { applicationId: row.application_id, type, occurredAt: at, data: { collaboration_id: row.id, ...data } });
 }
 
@@ -155,14 +187,26 @@ function audit(ctx: ServerContext, row: Pick<CollaborationRow, 'id' | 'applicati
 function assertPerson(ctx: ServerContext, accountId: string, personId: string, path: string): void {
   assertHomedHere(ctx, personId);
   if (!isPersonOf(ctx, accountId, personId)) {
-    throw unprocessable(`No person ${personId} in this account.`, 'person_not_found', [{ path, code: 'person_not_found', message: 'no such person' }]);
+    throw unprocessable(`No person ${personId} in this account.`, 'person_not_found', [
+      { path, code: 'person_not_found', message: 'no such person' },
+    ]);
   }
 }
 
-function insertMembership(ctx: ServerContext, collaborationId: string, userId: string, role: MembershipRole, categories: readonly string[], now: string): string {
+function insertMembership(
+  ctx: ServerContext,
+  collaborationId: string,
+  userId: string,
+  role: MembershipRole,
+  categories: readonly string[],
+  now: string,
+): string {
   const id = homedId(ctx.country, 'cmb_', 20);
-  stmt(ctx.db, `INSERT INTO collaboration_memberships (id, collaboration_id, user_id, role, status, shared_data_categories, created_at)
-    VALUES (?, ?, ?, ?, 'pending', ?, ?)`).run(id, collaborationId, userId, role, JSON.stringify(categories), now);
+  stmt(
+    ctx.db,
+    `INSERT INTO collaboration_memberships (id, collaboration_id, user_id, role, status, shared_data_categories, created_at)
+    VALUES (?, ?, ?, ?, 'pending', ?, ?)`,
+  ).run(id, collaborationId, userId, role, JSON.stringify(categories), now);
   return id;
 }
 
@@ -174,27 +218,34 @@ function insertMembership(ctx: ServerContext, collaborationId: string, userId: s
 export function createCollaboration(ctx: ServerContext, principal: Principal, input: CreateCollaborationRequest): CollaborationRow {
   const application = input.application_id ? getApplication(ctx, input.application_id) : defaultApplication(ctx, principal.accountId);
   if (input.application_id && application?.account_id !== principal.accountId) {
-    throw new ApiError(404, `No application ${input.application_id} in this account.`, 'application_not_found',
-      [{ path: 'application_id', code: 'application_not_found', message: 'no such application' }]);
+    throw new ApiError(404, `No application ${input.application_id} in this account.`, 'application_not_found', [
+      { path: 'application_id', code: 'application_not_found', message: 'no such application' },
+    ]);
   }
   if (!application) throw unprocessable('The account has no active application to hold this collaboration.', 'application_missing');
   const initiator = principal.kind === 'person' ? principal.personId : null;
   const participants = input.participant_ids ?? [];
   participants.forEach((id, i) => {
     if (id === initiator) {
-      throw unprocessable('The initiator is a member already; name only the others.', 'initiator_is_member',
-        [{ path: `participant_ids.${i}`, code: 'initiator_is_member', message: 'the initiator is a member already' }]);
+      throw unprocessable('The initiator is a member already; name only the others.', 'initiator_is_member', [
+        { path: `participant_ids.${i}`, code: 'initiator_is_member', message: 'the initiator is a member already' },
+      ]);
     }
     assertPerson(ctx, principal.accountId, id, `participant_ids.${i}`);
   });
   const id = homedId(ctx.country, 'col_', 20);
   const now = isoNow(ctx.clock);
   return transaction(ctx.db, () => {
-    stmt(ctx.db, `INSERT INTO collaborations (id, account_id, application_id, initiator_id, status, terms, created_at, updated_at)
-      VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`).run(id, principal.accountId, application.id, initiator, JSON.stringify(input.terms ?? {}), now, now);
+    stmt(
+      ctx.db,
+      `INSERT INTO collaborations (id, account_id, application_id, initiator_id, status, terms, created_at, updated_at)
+      VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)`,
+    ).run(id, principal.accountId, application.id, initiator, JSON.stringify(input.terms ?? {}), now, now);
     if (initiator) insertMembership(ctx, id, initiator, 'initiator', [], now);
     for (const participant of participants) insertMembership(ctx, id, participant, 'member', [], now);
-    audit(ctx, { id, application_id: application.id }, 'collaboration.created', now, { members: participants.length + (initiator ? 1 : 0) });
+    audit(ctx, { id, application_id: application.id }, 'collaboration.created', now, {
+      members: participants.length + (initiator ? 1 : 0),
+    });
     return settle(ctx, id, now);
   });
 }
@@ -209,11 +260,16 @@ export function addMembership(ctx: ServerContext, principal: Principal, row: Col
   assertPerson(ctx, row.account_id, input.user_id, 'user_id');
   const now = isoNow(ctx.clock);
   return transaction(ctx.db, () => {
-    const current = stmt<[string, string], string>(ctx.db, "SELECT id FROM collaboration_memberships WHERE collaboration_id = ? AND user_id = ? AND status <> 'revoked'")
-      .pluck().get(row.id, input.user_id);
+    const current = stmt<[string, string], string>(
+      ctx.db,
+      "SELECT id FROM collaboration_memberships WHERE collaboration_id = ? AND user_id = ? AND status <> 'revoked'",
+    )
+      .pluck()
+      .get(row.id, input.user_id);
     if (current) {
-      throw new ApiError(409, `${input.user_id} is a member already (${current}).`, 'already_member',
-        [{ path: 'user_id', code: 'already_member', message: `membership ${current}` }]);
+      throw new ApiError(409, `${input.user_id} is a member already (${current}).`, 'already_member', [
+        { path: 'user_id', code: 'already_member', message: `membership ${current}` },
+      ]);
     }
     const id = insertMembership(ctx, row.id, input.user_id, input.role ?? 'member', input.shared_data_categories ?? [], now);
     audit(ctx, row, 'collaboration.member_added', now, { membership_id: id });
@@ -227,19 +283,31 @@ export function addMembership(ctx: ServerContext, principal: Principal, row: Col
  * for another person): `pending -> signed`, once, while the collaboration is not dissolved; `categories` replace the
  * proposed ones (an observer shares none: 422 `observer_shares_nothing`).
  */
-export function signMembership(ctx: ServerContext, principal: Principal, row: CollaborationRow, membership: MembershipRow, categories?: readonly string[]): MembershipRow {
-  if (principal.kind !== 'person') throw forbidden("A membership is signed with its member's own access token, not an API token.", 'member_token_required');
-  if (membership.user_id !== (principal as PersonPrincipal).personId) throw forbidden('Only the member can sign their membership.', 'not_your_membership');
+export function signMembership(
+  ctx: ServerContext,
+  principal: Principal,
+  row: CollaborationRow,
+  membership: MembershipRow,
+  categories?: readonly string[],
+): MembershipRow {
+  if (principal.kind !== 'person')
+    throw forbidden("A membership is signed with its member's own access token, not an API token.", 'member_token_required');
+  if (membership.user_id !== (principal as PersonPrincipal).personId)
+    throw forbidden('Only the member can sign their membership.', 'not_your_membership');
   if (row.status === 'dissolved') throw illegal(`Collaboration ${row.id}`, 'dissolved', 'signed');
   if (membership.status !== 'pending') throw illegal(`Membership ${membership.id}`, membership.status, 'signed');
   if (membership.role === 'observer' && categories?.length) {
-    throw unprocessable('An observer shares no data.', 'observer_shares_nothing',
-      [{ path: 'shared_data_categories', code: 'observer_shares_nothing', message: 'an observer shares no data' }]);
+    throw unprocessable('An observer shares no data.', 'observer_shares_nothing', [
+      { path: 'shared_data_categories', code: 'observer_shares_nothing', message: 'an observer shares no data' },
+    ]);
   }
   const now = isoNow(ctx.clock);
   return transaction(ctx.db, () => {
-    const moved = stmt(ctx.db, `UPDATE collaboration_memberships SET status = 'signed', signed_at = ?, shared_data_categories = COALESCE(?, shared_data_categories)
-      WHERE id = ? AND status = 'pending'`).run(now, categories ? JSON.stringify(categories) : null, membership.id).changes;
+    const moved = stmt(
+      ctx.db,
+      `UPDATE collaboration_memberships SET status = 'signed', signed_at = ?, shared_data_categories = COALESCE(?, shared_data_categories)
+      WHERE id = ? AND status = 'pending'`,
+    ).run(now, categories ? JSON.stringify(categories) : null, membership.id).changes;
     if (moved === 0) throw illegal(`Membership ${membership.id}`, 'signed', 'signed');
     audit(ctx, row, 'collaboration.member_signed', now, { membership_id: membership.id });
     settle(ctx, row.id, now);
@@ -251,14 +319,22 @@ export function signMembership(ctx: ServerContext, principal: Principal, row: Co
  * Ends a membership (`pending|signed -> revoked`, once): its member, the initiator or an API token; not after the
  * collaboration is dissolved. An active collaboration left with fewer than two members is dissolved.
  */
-export function revokeMembership(ctx: ServerContext, principal: Principal, row: CollaborationRow, membership: MembershipRow): MembershipRow {
-  if (principal.kind === 'person' && membership.user_id !== principal.personId) assertOrganiser(principal, row, "end another person's membership");
+export function revokeMembership(
+  ctx: ServerContext,
+  principal: Principal,
+  row: CollaborationRow,
+  membership: MembershipRow,
+): MembershipRow {
+  if (principal.kind === 'person' && membership.user_id !== principal.personId)
+    assertOrganiser(principal, row, "end another person's membership");
   if (row.status === 'dissolved') throw illegal(`Collaboration ${row.id}`, 'dissolved', 'a revoked membership');
   if (membership.status === 'revoked') throw illegal(`Membership ${membership.id}`, 'revoked', 'revoked');
   const now = isoNow(ctx.clock);
   return transaction(ctx.db, () => {
-    const moved = stmt(ctx.db, "UPDATE collaboration_memberships SET status = 'revoked', revoked_at = ? WHERE id = ? AND status <> 'revoked'")
-      .run(now, membership.id).changes;
+    const moved = stmt(
+      ctx.db,
+      "UPDATE collaboration_memberships SET status = 'revoked', revoked_at = ? WHERE id = ? AND status <> 'revoked'",
+    ).run(now, membership.id).changes;
     if (moved === 0) throw illegal(`Membership ${membership.id}`, 'revoked', 'revoked');
     audit(ctx, row, 'collaboration.member_revoked', now, { membership_id: membership.id });
     settle(ctx, row.id, now);
@@ -271,8 +347,10 @@ export function dissolveCollaboration(ctx: ServerContext, principal: Principal, 
   assertOrganiser(principal, row, 'dissolve it');
   const now = isoNow(ctx.clock);
   return transaction(ctx.db, () => {
-    const moved = stmt(ctx.db, "UPDATE collaborations SET status = 'dissolved', dissolved_at = ?, updated_at = ? WHERE id = ? AND status <> 'dissolved'")
-      .run(now, now, row.id).changes;
+    const moved = stmt(
+      ctx.db,
+      "UPDATE collaborations SET status = 'dissolved', dissolved_at = ?, updated_at = ? WHERE id = ? AND status <> 'dissolved'",
+    ).run(now, now, row.id).changes;
     if (moved === 0) throw illegal(`Collaboration ${row.id}`, 'dissolved', 'dissolved');
     audit(ctx, row, 'collaboration.dissolved', now, { by: principal.kind });
     return settle(ctx, row.id, now);
@@ -283,14 +361,20 @@ export function dissolveCollaboration(ctx: ServerContext, principal: Principal, 
  * A page of collaborations, oldest first: the account's for an API token, a person's own (initiated, or a member of)
  * for their access token.
  */
-export function listCollaborations(ctx: ServerContext, principal: Principal, page: { limit: number; cursor?: string | undefined; status?: CollaborationStatus | undefined }) {
+export function listCollaborations(
+  ctx: ServerContext,
+  principal: Principal,
+  page: { limit: number; cursor?: string | undefined; status?: CollaborationStatus | undefined },
+) {
   const person = principal.kind === 'person' ? principal.personId : null;
   const status = page.status ?? null;
-  const rows = stmt<[string, number, string | null, string | null, string | null, string | null, string | null, number], CollaborationRow>(ctx.db, `
+  const rows = stmt<[string, number, string | null, string | null, string | null, string | null, string | null, number], CollaborationRow>(
+    ctx.db,
+    `
     SELECT * FROM collaborations c WHERE c.account_id = ? AND c.seq > ? AND (? IS NULL OR c.status = ?)
       AND (? IS NULL OR c.initiator_id = ? OR EXISTS (SELECT 1 FROM collaboration_memberships m WHERE m.collaboration_id = c.id AND m.user_id = ?))
-    ORDER BY c.seq LIMIT ?`)
-    .all(principal.accountId, decodeCursor(page.cursor), status, status, person, person, person, page.limit + 1);
+    ORDER BY c.seq LIMIT ?`,
+  ).all(principal.accountId, decodeCursor(page.cursor), status, status, person, person, person, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { collaborations: items.map(toCollaboration), next_cursor };
 }

@@ -13,16 +13,34 @@ const pk = { authorization: null, 'x-publishable-key': '{{pk}}' };
 const TEXT = 'The document.';
 const SHA = createHash('sha256').update(TEXT).digest('hex');
 const valid = {
-  title: 'Joint', document: { text: TEXT, sha256: SHA }, quorum: 2,
-  parties: [{ email: 'ada@example.com', home_country: 'US' }, { email: 'bob@example.com', home_country: 'US' }],
+  title: 'Joint',
+  document: { text: TEXT, sha256: SHA },
+  quorum: 2,
+  parties: [
+    { email: 'ada@example.com', home_country: 'US' },
+    { email: 'bob@example.com', home_country: 'US' },
+  ],
 };
 const mpa = (extra: Record<string, unknown> = {}) => ({ multi_party_agreement: { ...valid, ...extra } });
 const MULTI = '/api/v1/multi_party_agreements';
 const COLLABS = '/api/v1/collaborations';
 const MEMBERSHIPS = `${COLLABS}/{{collab}}/memberships`;
 const body = (payload: unknown) => (typeof payload === 'string' ? { body: payload } : { json: payload });
-const write = (name: string, path: string, payload: unknown, status: number | number[], code?: string, headers: HostileCase['headers'] = {}): HostileCase => ({
-  name, method: 'POST', path, headers: { ...headers, ...(typeof payload === 'string' ? json : {}) }, ...body(payload), status, ...(code ? { code } : {}),
+const write = (
+  name: string,
+  path: string,
+  payload: unknown,
+  status: number | number[],
+  code?: string,
+  headers: HostileCase['headers'] = {},
+): HostileCase => ({
+  name,
+  method: 'POST',
+  path,
+  headers: { ...headers, ...(typeof payload === 'string' ? json : {}) },
+  ...body(payload),
+  status,
+  ...(code ? { code } : {}),
 });
 const vote = (name: string, payload: unknown, status: number | number[], code?: string, headers: HostileCase['headers'] = ada) =>
   write(`vote: ${name}`, '/api/v1/agreements/{{agreement}}/quorum_votes', payload, status, code, headers);
@@ -77,7 +95,14 @@ const cases: HostileCase[] = [
   vote('not a party', { vote: 'approve' }, 404, undefined, dan),
   vote('twice', { vote: 'approve' }, 409, 'party_decided', { authorization: 'Bearer {{bob}}' }),
   write('vote: unknown agreement', '/api/v1/agreements/agr_us_AAAAAAAAAAAAAAAAAAAA/quorum_votes', { vote: 'approve' }, 404, undefined, ada),
-  write("vote: another account's agreement", '/api/v1/agreements/{{theirAgreement}}/quorum_votes', { vote: 'approve' }, 404, undefined, ada),
+  write(
+    "vote: another account's agreement",
+    '/api/v1/agreements/{{theirAgreement}}/quorum_votes',
+    { vote: 'approve' },
+    404,
+    undefined,
+    ada,
+  ),
   write('vote: a party id for the agreement', '/api/v1/agreements/{{party}}/quorum_votes', { vote: 'approve' }, 404, undefined, ada),
   // Collaborations
   create('truncated JSON', '{"participant_ids":', 400, 'malformed_json'),
@@ -107,7 +132,12 @@ const cases: HostileCase[] = [
   create('no credential', {}, 401, undefined, { authorization: null }),
   { name: 'collaboration read: unknown id', path: `${COLLABS}/col_us_AAAAAAAAAAAAAAAAAAAA`, status: 404 },
   { name: "collaboration read: another account's", path: `${COLLABS}/{{theirCollab}}`, status: 404 },
-  { name: "collaboration read: another account's token", path: `${COLLABS}/{{collab}}`, headers: { authorization: 'Bearer {{theirs}}' }, status: 404 },
+  {
+    name: "collaboration read: another account's token",
+    path: `${COLLABS}/{{collab}}`,
+    headers: { authorization: 'Bearer {{theirs}}' },
+    status: 404,
+  },
   { name: 'collaboration read: a stranger', path: `${COLLABS}/{{collab}}`, headers: dan, status: 404 },
   { name: 'collaboration read: traversal', path: `${COLLABS}/..%2F..%2Fapi_tokens`, status: 404 },
   { name: 'collaboration read: SQL', path: `${COLLABS}/col_'%20OR%20'1'='1`, status: 404 },
@@ -137,7 +167,13 @@ const cases: HostileCase[] = [
   add('by a member', { user_id: '{{danId}}' }, 403, 'initiator_only', ada),
   add('by a stranger', { user_id: '{{danId}}' }, 404, undefined, dan),
   write('add member: to an active collaboration', `${COLLABS}/{{active}}/memberships`, { user_id: '{{danId}}' }, 409, 'illegal_transition'),
-  write('add member: to a dissolved collaboration', `${COLLABS}/{{dissolved}}/memberships`, { user_id: '{{danId}}' }, 409, 'illegal_transition'),
+  write(
+    'add member: to a dissolved collaboration',
+    `${COLLABS}/{{dissolved}}/memberships`,
+    { user_id: '{{danId}}' },
+    409,
+    'illegal_transition',
+  ),
   write('sign: by an API token', `${MEMBERSHIPS}/{{adaMembership}}/sign`, '', 403, 'member_token_required'),
   write("sign: another's membership", `${MEMBERSHIPS}/{{bobMembership}}/sign`, '', 403, 'not_your_membership', ada),
   write('sign: by a stranger', `${MEMBERSHIPS}/{{adaMembership}}/sign`, '', 404, undefined, dan),
@@ -162,9 +198,20 @@ const asJson = async (res: Response) => (await res.json()) as Record<string, any
  * collaboration.
  */
 async function fixtures(server: TestServer): Promise<Record<string, string>> {
-  const [a, b, d, e] = [await signIn(server, 'ada@example.com'), await signIn(server, 'bob@example.com'), await signIn(server, 'dan@example.com'), await signIn(server, 'erin@example.com')];
+  const [a, b, d, e] = [
+    await signIn(server, 'ada@example.com'),
+    await signIn(server, 'bob@example.com'),
+    await signIn(server, 'dan@example.com'),
+    await signIn(server, 'erin@example.com'),
+  ];
   const api = (path: string, payload?: unknown, token?: string) =>
-    server.api(path, { method: 'POST', ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}), ...(payload === undefined ? {} : { json: payload }) }).then(asJson);
+    server
+      .api(path, {
+        method: 'POST',
+        ...(token ? { headers: { authorization: `Bearer ${token}` } } : {}),
+        ...(payload === undefined ? {} : { json: payload }),
+      })
+      .then(asJson);
   const agreement = (await api(MULTI, mpa())).multi_party_agreement;
   await api(`/api/v1/agreements/${agreement.id}/quorum_votes`, { vote: 'deny' }, b.token);
   const single = (await api('/api/v1/agreements', { agreement: { ...valid, quorum: 1 } })).agreement;
@@ -172,22 +219,48 @@ async function fixtures(server: TestServer): Promise<Record<string, string>> {
   const member = (p: { id: string }) => collab.memberships.find((m: { user_id: string }) => m.user_id === p.id).id as string;
   await api(`${COLLABS}/${collab.id}/memberships/${member(e)}/revoke`);
   const active = (await api(COLLABS, { participant_ids: [a.id, b.id] })).collaboration;
-  for (const [p, m] of [[a, active.memberships[0].id], [b, active.memberships[1].id]] as const) await api(`${COLLABS}/${active.id}/memberships/${m}/sign`, undefined, p.token);
+  for (const [p, m] of [
+    [a, active.memberships[0].id],
+    [b, active.memberships[1].id],
+  ] as const)
+    await api(`${COLLABS}/${active.id}/memberships/${m}/sign`, undefined, p.token);
   const dissolved = (await api(COLLABS, { participant_ids: [d.id] })).collaboration;
   await api(`${COLLABS}/${dissolved.id}/dissolve`);
 
   const theirs = otherAccountToken(server);
   const db = server.context.db;
-  const their = db.prepare("SELECT account_id FROM api_tokens WHERE name = 'Theirs' ORDER BY rowid DESC LIMIT 1").get() as { account_id: string };
+  const their = db.prepare("SELECT account_id FROM api_tokens WHERE name = 'Theirs' ORDER BY rowid DESC LIMIT 1").get() as {
+    account_id: string;
+  };
   const now = new Date().toISOString();
-  db.prepare('INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run('prs_us_TheirPersonAAAAAAAAA', their.account_id, 'x@other.example', now);
+  db.prepare('INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run(
+    'prs_us_TheirPersonAAAAAAAAA',
+    their.account_id,
+    'x@other.example',
+    now,
+  );
   const theirCollab = (await api(COLLABS, { participant_ids: ['prs_us_TheirPersonAAAAAAAAA'] }, theirs)).collaboration;
   const theirAgreement = (await api(MULTI, mpa(), theirs)).multi_party_agreement;
   return {
-    ada: a.token, adaId: a.id, bob: b.token, dan: d.token, danId: d.id, theirs, theirPerson: 'prs_us_TheirPersonAAAAAAAAA',
-    agreement: agreement.id, party: agreement.party_details[0].id, single: single.id, theirAgreement: theirAgreement.id,
-    collab: collab.id, adaMembership: member(a), bobMembership: member(b), revokedMembership: member(e), otherMembership: active.memberships[0].id,
-    active: active.id, dissolved: dissolved.id, theirCollab: theirCollab.id,
+    ada: a.token,
+    adaId: a.id,
+    bob: b.token,
+    dan: d.token,
+    danId: d.id,
+    theirs,
+    theirPerson: 'prs_us_TheirPersonAAAAAAAAA',
+    agreement: agreement.id,
+    party: agreement.party_details[0].id,
+    single: single.id,
+    theirAgreement: theirAgreement.id,
+    collab: collab.id,
+    adaMembership: member(a),
+    bobMembership: member(b),
+    revokedMembership: member(e),
+    otherMembership: active.memberships[0].id,
+    active: active.id,
+    dissolved: dissolved.id,
+    theirCollab: theirCollab.id,
   };
 }
 

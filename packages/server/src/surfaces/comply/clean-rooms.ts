@@ -99,16 +99,23 @@ function settle(ctx: ServerContext, row: RoomRow): RoomRow {
   if (row.status !== 'active' || row.expires_at === null || row.expires_at > isoNow(ctx.clock)) return row;
   transaction(ctx.db, () => {
     stmt(ctx.db, "UPDATE clean_rooms SET status = 'expired', ended_at = ? WHERE id = ? AND status = 'active'").run(row.expires_at, row.id);
-    applicationOfRoom(ctx, row, (applicationId) => appendAuditEvent(ctx, {
-      applicationId, type: 'clean_room.expired', occurredAt: row.expires_at!, data: { clean_room_id: row.id, agreement_id: row.agreement_id },
-    }));
+    applicationOfRoom(ctx, row, (applicationId) =>
+      appendAuditEvent(ctx, {
+        applicationId,
+        type: 'clean_room.expired',
+        occurredAt: row.expires_at!,
+        data: { clean_room_id: row.id, agreement_id: row.agreement_id },
+      }),
+    );
   });
   return { ...row, status: 'expired', ended_at: row.expires_at };
 }
 
 /** Runs `write` with the application of the room's agreement (whose audit trail records the room's events). */
 function applicationOfRoom(ctx: ServerContext, row: Pick<RoomRow, 'agreement_id'>, write: (applicationId: string) => void): void {
-  const applicationId = stmt<[string], string>(ctx.db, 'SELECT application_id FROM agreements WHERE id = ?').pluck().get(row.agreement_id) as string | undefined;
+  const applicationId = stmt<[string], string>(ctx.db, 'SELECT application_id FROM agreements WHERE id = ?')
+    .pluck()
+    .get(row.agreement_id) as string | undefined;
   if (applicationId) write(applicationId);
 }
 
@@ -119,7 +126,6 @@ export function findRoom(ctx: ServerContext, accountId: string, id: string): Roo
   const row = stmt<[string], RoomRow>(ctx.db, 'SELECT * FROM clean_rooms WHERE id = ?').get(id);
   return row && row.account_id === accountId ? settle(ctx, row) : undefined;
 }
-
 
 /**
  * Creates a clean room (`POST /api/v1/clean_rooms`): the agreement must be the account's (homed in another cell: the
@@ -133,8 +139,12 @@ export function createRoom(ctx: ServerContext, accountId: string, input: CreateC
   const agreement = findAgreementRow(ctx, accountId, input.agreement_id);
   if (!agreement) throw refuse('agreement_id', 'agreement_not_found', `${input.agreement_id} is not an agreement of this account.`);
   if (agreement.status !== 'active') {
-    throw new ApiError(409, `Agreement ${agreement.id} is ${agreement.status}: a clean room runs under an active agreement (its quorum signed).`, 'agreement_not_active',
-      [{ path: 'agreement_id', code: 'agreement_not_active', message: `the agreement is ${agreement.status}` }]);
+    throw new ApiError(
+      409,
+      `Agreement ${agreement.id} is ${agreement.status}: a clean room runs under an active agreement (its quorum signed).`,
+      'agreement_not_active',
+      [{ path: 'agreement_id', code: 'agreement_not_active', message: `the agreement is ${agreement.status}` }],
+    );
   }
   input.participants.forEach((id, i) => {
     const owner = stmt<[string], string>(ctx.db, 'SELECT account_id FROM applications WHERE id = ?').pluck().get(id) as string | undefined;
@@ -151,15 +161,32 @@ export function createRoom(ctx: ServerContext, accountId: string, input: CreateC
   }
   const governance = governanceOf(ctx, accountId);
   if (governance.allowed_countries && !governance.allowed_countries.includes(ctx.country)) {
-    throw new ApiError(403, `The account's governance allows processing in ${governance.allowed_countries.join(', ')}, not in ${ctx.country}, where this clean room's agreement is homed.`, 'country_not_allowed');
+    throw new ApiError(
+      403,
+      `The account's governance allows processing in ${governance.allowed_countries.join(', ')}, not in ${ctx.country}, where this clean room's agreement is homed.`,
+      'country_not_allowed',
+    );
   }
   const id = homedId(ctx.country, 'clr_', 20);
   transaction(ctx.db, () => {
-    stmt(ctx.db, `INSERT INTO clean_rooms (id, account_id, agreement_id, participants, status, min_cohort, epsilon_budget_milli, created_at, expires_at)
-      VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)`)
-      .run(id, accountId, agreement.id, JSON.stringify(input.participants), governance.clean_room_min_cohort, milli(governance.clean_room_epsilon_budget), now, expiresAt);
+    stmt(
+      ctx.db,
+      `INSERT INTO clean_rooms (id, account_id, agreement_id, participants, status, min_cohort, epsilon_budget_milli, created_at, expires_at)
+      VALUES (?, ?, ?, ?, 'active', ?, ?, ?, ?)`,
+    ).run(
+      id,
+      accountId,
+      agreement.id,
+      JSON.stringify(input.participants),
+      governance.clean_room_min_cohort,
+      milli(governance.clean_room_epsilon_budget),
+      now,
+      expiresAt,
+    );
     appendAuditEvent(ctx, {
-      applicationId: agreement.application_id, type: 'clean_room.created', occurredAt: now,
+      applicationId: agreement.application_id,
+      type: 'clean_room.created',
+      occurredAt: now,
       data: { clean_room_id: id, agreement_id: agreement.id, participants: input.participants, expires_at: expiresAt },
     });
   });
@@ -172,9 +199,14 @@ export function closeRoom(ctx: ServerContext, row: RoomRow): CleanRoom {
   const now = isoNow(ctx.clock);
   transaction(ctx.db, () => {
     stmt(ctx.db, "UPDATE clean_rooms SET status = 'closed', ended_at = ? WHERE id = ?").run(now, row.id);
-    applicationOfRoom(ctx, row, (applicationId) => appendAuditEvent(ctx, {
-      applicationId, type: 'clean_room.closed', occurredAt: now, data: { clean_room_id: row.id, agreement_id: row.agreement_id },
-    }));
+    applicationOfRoom(ctx, row, (applicationId) =>
+      appendAuditEvent(ctx, {
+        applicationId,
+        type: 'clean_room.closed',
+        occurredAt: now,
+        data: { clean_room_id: row.id, agreement_id: row.agreement_id },
+      }),
+    );
   });
   return toRoom(ctx, { ...row, status: 'closed', ended_at: now });
 }
@@ -183,13 +215,17 @@ export function closeRoom(ctx: ServerContext, row: RoomRow): CleanRoom {
 export function listRooms(ctx: ServerContext, accountId: string, query: Pick<CleanRoomListQuery, 'cursor' | 'status'> & { limit: number }) {
   const now = isoNow(ctx.clock);
   // Settle what is due first, so the status filter sees the rooms as they are.
-  for (const row of stmt<[string, string], RoomRow>(ctx.db, "SELECT * FROM clean_rooms WHERE account_id = ? AND status = 'active' AND expires_at IS NOT NULL AND expires_at <= ?").all(accountId, now)) {
+  for (const row of stmt<[string, string], RoomRow>(
+    ctx.db,
+    "SELECT * FROM clean_rooms WHERE account_id = ? AND status = 'active' AND expires_at IS NOT NULL AND expires_at <= ?",
+  ).all(accountId, now)) {
     settle(ctx, row);
   }
   const status = query.status ?? null;
-  const rows = stmt<[string, number, string | null, string | null, number], RoomRow>(ctx.db,
-    'SELECT * FROM clean_rooms WHERE account_id = ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?')
-    .all(accountId, decodeCursor(query.cursor), status, status, query.limit + 1);
+  const rows = stmt<[string, number, string | null, string | null, number], RoomRow>(
+    ctx.db,
+    'SELECT * FROM clean_rooms WHERE account_id = ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?',
+  ).all(accountId, decodeCursor(query.cursor), status, status, query.limit + 1);
   const { items, next_cursor } = toPage(rows, query.limit, (r) => r.seq);
   return { clean_rooms: items.map((r) => toRoom(ctx, r)), next_cursor };
 }
@@ -218,17 +254,28 @@ interface RecordFact {
  * anonymous one (which then never overlaps). Each subject's latest record per flow counts when it is neither
  * withdrawn nor expired, with the purposes granted now, and only when it was captured in `[from, to)`.
  */
-function consentsInForce(ctx: ServerContext, accountId: string, participants: readonly string[], window: { from: string | null; to: string | null }): Map<string, Map<string, SubjectConsent>> {
+function consentsInForce(
+  ctx: ServerContext,
+  accountId: string,
+  participants: readonly string[],
+  window: { from: string | null; to: string | null },
+): Map<string, Map<string, SubjectConsent>> {
   const now = isoNow(ctx.clock);
-  const rows = stmt<[string, string], RecordFact>(ctx.db, `
+  const rows = stmt<[string, string], RecordFact>(
+    ctx.db,
+    `
     SELECT r.id, r.application_id, r.flow_id, r.person_id, p.email, r.captured_at, r.expires_at, r.purposes
       FROM consent_records r JOIN persons p ON p.id = r.person_id
      WHERE r.account_id = ? AND r.application_id IN (SELECT value FROM json_each(?))
-     ORDER BY r.captured_at DESC, r.seq DESC`).all(accountId, JSON.stringify(participants));
+     ORDER BY r.captured_at DESC, r.seq DESC`,
+  ).all(accountId, JSON.stringify(participants));
   const withdrawals = new Map<string, { purpose_key: string; outcome: 'revoked' | 'objected' }[]>();
-  for (const w of stmt<[string, string], { record_id: string; purpose_key: string; outcome: 'revoked' | 'objected' }>(ctx.db, `
+  for (const w of stmt<[string, string], { record_id: string; purpose_key: string; outcome: 'revoked' | 'objected' }>(
+    ctx.db,
+    `
     SELECT w.record_id, w.purpose_key, w.outcome FROM consent_withdrawals w JOIN consent_records r ON r.id = w.record_id
-     WHERE r.account_id = ? AND r.application_id IN (SELECT value FROM json_each(?))`).all(accountId, JSON.stringify(participants))) {
+     WHERE r.account_id = ? AND r.application_id IN (SELECT value FROM json_each(?))`,
+  ).all(accountId, JSON.stringify(participants))) {
     const list = withdrawals.get(w.record_id) ?? [];
     list.push({ purpose_key: w.purpose_key, outcome: w.outcome });
     withdrawals.set(w.record_id, list);
@@ -246,7 +293,9 @@ function consentsInForce(ctx: ServerContext, accountId: string, participants: re
     if (state.status !== 'fulfilled') continue;
     const granted = state.purposes.filter((p) => p.outcome === 'granted').map((p) => p.key);
     if (granted.length === 0) continue;
-    const subject = row.email.includes('@') ? `email:${createHash('sha256').update(row.email.toLowerCase(), 'utf8').digest('hex')}` : `record:${row.id}`;
+    const subject = row.email.includes('@')
+      ? `email:${createHash('sha256').update(row.email.toLowerCase(), 'utf8').digest('hex')}`
+      : `record:${row.id}`;
     const bySubject = result.get(row.application_id)!;
     const known = bySubject.get(subject);
     if (known) {
@@ -261,13 +310,18 @@ function consentsInForce(ctx: ServerContext, accountId: string, participants: re
 
 /** The consent purposes (basis `consent`) of the participants' active flows: configuration, not data. */
 function consentPurposesOf(ctx: ServerContext, accountId: string, participants: readonly string[]): string[] {
-  const configs = stmt<[string, string], string>(ctx.db, `
+  const configs = stmt<[string, string], string>(
+    ctx.db,
+    `
     SELECT v.config FROM flows f JOIN flow_versions v ON v.flow_id = f.id AND v.version = f.active_version
-     WHERE f.account_id = ? AND f.status = 'active' AND f.application_id IN (SELECT value FROM json_each(?))`)
-    .pluck().all(accountId, JSON.stringify(participants)) as unknown as string[];
+     WHERE f.account_id = ? AND f.status = 'active' AND f.application_id IN (SELECT value FROM json_each(?))`,
+  )
+    .pluck()
+    .all(accountId, JSON.stringify(participants)) as unknown as string[];
   const keys = new Set<string>();
   for (const config of configs) {
-    for (const purpose of (JSON.parse(config) as Partial<FlowConfig>).purposes ?? []) if (purpose.basis === 'consent') keys.add(purpose.key);
+    for (const purpose of (JSON.parse(config) as Partial<FlowConfig>).purposes ?? [])
+      if (purpose.basis === 'consent') keys.add(purpose.key);
   }
   return [...keys].sort();
 }
@@ -286,7 +340,10 @@ function monthsBetween(from: string, to: string): string[] {
     months.push(key);
     if (key >= end || months.length > HISTOGRAM_MAX_MONTHS) break;
     m += 1;
-    if (m === 12) { m = 0; y += 1; }
+    if (m === 12) {
+      m = 0;
+      y += 1;
+    }
   }
   return months;
 }
@@ -305,31 +362,53 @@ interface Counts {
  * `privacy_budget_exhausted`), computes, suppresses small buckets, adds noise when asked, spends the epsilon and stores
  * the query with its result, in one transaction.
  */
-export function runQuery(ctx: ServerContext, accountId: string, room: RoomRow, input: z.output<typeof createCleanRoomQueryRequest>): CleanRoomQuery {
+export function runQuery(
+  ctx: ServerContext,
+  accountId: string,
+  room: RoomRow,
+  input: z.output<typeof createCleanRoomQueryRequest>,
+): CleanRoomQuery {
   if (room.status !== 'active') {
-    throw new ApiError(409, `The clean room is ${room.status}: it takes no more queries.`, room.status === 'closed' ? 'clean_room_closed' : 'clean_room_expired');
+    throw new ApiError(
+      409,
+      `The clean room is ${room.status}: it takes no more queries.`,
+      room.status === 'closed' ? 'clean_room_closed' : 'clean_room_expired',
+    );
   }
   const definition = input.query_definition;
   const roomParticipants = JSON.parse(room.participants) as string[];
   (definition.participants ?? []).forEach((p, i) => {
-    if (!roomParticipants.includes(p)) throw refuse(`query_definition.participants.${i}`, 'participant_not_in_room', `${p} is not a participant of this clean room.`);
+    if (!roomParticipants.includes(p))
+      throw refuse(`query_definition.participants.${i}`, 'participant_not_in_room', `${p} is not a participant of this clean room.`);
   });
   const participants = definition.participants ?? roomParticipants;
   if (input.computation_type === 'overlap') {
     if (participants.length !== 2) {
-      throw refuse('query_definition.participants', 'overlap_needs_two', `An overlap compares exactly two participants; name them in query_definition.participants (the room has ${roomParticipants.length}).`);
+      throw refuse(
+        'query_definition.participants',
+        'overlap_needs_two',
+        `An overlap compares exactly two participants; name them in query_definition.participants (the room has ${roomParticipants.length}).`,
+      );
     }
   }
   if (definition.purposes && input.computation_type !== 'count_by_purpose') {
     throw refuse('query_definition.purposes', 'not_applicable', 'purposes names the buckets of count_by_purpose only.');
   }
   if (definition.min_cohort !== undefined && definition.min_cohort < room.min_cohort) {
-    throw refuse('query_definition.min_cohort', 'min_cohort_too_small', `The room's minimum cohort is ${room.min_cohort}; a query may raise it, never lower it.`);
+    throw refuse(
+      'query_definition.min_cohort',
+      'min_cohort_too_small',
+      `The room's minimum cohort is ${room.min_cohort}; a query may raise it, never lower it.`,
+    );
   }
   const minCohort = definition.min_cohort ?? room.min_cohort;
   const governance = governanceOf(ctx, accountId);
   if (!input.privacy_parameters && governance.clean_room_require_noise) {
-    throw refuse('privacy_parameters', 'privacy_parameters_required', "The account's governance requires differential-privacy noise on every clean-room query: send privacy_parameters {epsilon}.");
+    throw refuse(
+      'privacy_parameters',
+      'privacy_parameters_required',
+      "The account's governance requires differential-privacy noise on every clean-room query: send privacy_parameters {epsilon}.",
+    );
   }
 
   const nowMs = ctx.clock.now();
@@ -344,7 +423,8 @@ export function runQuery(ctx: ServerContext, accountId: string, room: RoomRow, i
     window = { from: window.from ?? defaultFrom, to };
     if (window.from! >= window.to!) throw refuse('query_definition.from', 'window_invalid', 'from must be before to.');
     months = monthsBetween(window.from!, window.to!);
-    if (months.length > HISTOGRAM_MAX_MONTHS) throw refuse('query_definition.from', 'window_too_long', `A histogram spans at most ${HISTOGRAM_MAX_MONTHS} months.`);
+    if (months.length > HISTOGRAM_MAX_MONTHS)
+      throw refuse('query_definition.from', 'window_too_long', `A histogram spans at most ${HISTOGRAM_MAX_MONTHS} months.`);
   }
 
   const privacy: Privacy | undefined = input.privacy_parameters;
@@ -379,7 +459,8 @@ export function runQuery(ctx: ServerContext, accountId: string, room: RoomRow, i
     case 'overlap': {
       const [a, b] = participants.map((p) => consents.get(p)!);
       let both = 0;
-      for (const [subject, consent] of a!) if (subject.startsWith('email:') && has(consent) && b!.has(subject) && has(b!.get(subject)!)) both += 1;
+      for (const [subject, consent] of a!)
+        if (subject.startsWith('email:') && has(consent) && b!.has(subject) && has(b!.get(subject)!)) both += 1;
       counts = { buckets: [{ key: 'overlap', count: both }], sensitivity: 1 };
       break;
     }
@@ -399,17 +480,32 @@ export function runQuery(ctx: ServerContext, accountId: string, room: RoomRow, i
   if (privacy) {
     const sensitivity = privacy.sensitivity ?? counts.sensitivity;
     if (sensitivity < counts.sensitivity) {
-      throw refuse('privacy_parameters.sensitivity', 'sensitivity_too_small',
-        `This computation's sensitivity is ${counts.sensitivity} (one subject can move its counts by that much in total); a smaller one would under-protect.`);
+      throw refuse(
+        'privacy_parameters.sensitivity',
+        'sensitivity_too_small',
+        `This computation's sensitivity is ${counts.sensitivity} (one subject can move its counts by that much in total); a smaller one would under-protect.`,
+      );
     }
     spend = milli(privacy.epsilon);
     if (room.epsilon_spent_milli + spend > room.epsilon_budget_milli) {
-      throw new ApiError(409, `The clean room's privacy budget has ${fromMilli(room.epsilon_budget_milli - room.epsilon_spent_milli)} epsilon left; this query needs ${privacy.epsilon}.`, 'privacy_budget_exhausted');
+      throw new ApiError(
+        409,
+        `The clean room's privacy budget has ${fromMilli(room.epsilon_budget_milli - room.epsilon_spent_milli)} epsilon left; this query needs ${privacy.epsilon}.`,
+        'privacy_budget_exhausted',
+      );
     }
     noise = { mechanism: 'geometric', epsilon: privacy.epsilon, sensitivity, scale: sensitivity / privacy.epsilon };
-    counts = { ...counts, buckets: counts.buckets.map((b) => ({ key: b.key, count: Math.max(0, b.count + geometricNoise(spend, sensitivity, ctx.noiseSource)) })) };
+    counts = {
+      ...counts,
+      buckets: counts.buckets.map((b) => ({
+        key: b.key,
+        count: Math.max(0, b.count + geometricNoise(spend, sensitivity, ctx.noiseSource)),
+      })),
+    };
   }
-  const buckets = counts.buckets.map((b) => (b.count < minCohort ? { key: b.key, count: null, suppressed: true } : { key: b.key, count: b.count, suppressed: false }));
+  const buckets = counts.buckets.map((b) =>
+    b.count < minCohort ? { key: b.key, count: null, suppressed: true } : { key: b.key, count: b.count, suppressed: false },
+  );
   const result: CleanRoomResult = cleanRoomResult.parse({
     computation_type: input.computation_type,
     buckets,
@@ -425,25 +521,52 @@ export function runQuery(ctx: ServerContext, accountId: string, room: RoomRow, i
   const now = new Date(nowMs).toISOString();
   transaction(ctx.db, () => {
     if (spend > 0) {
-      const spent = stmt(ctx.db, 'UPDATE clean_rooms SET epsilon_spent_milli = epsilon_spent_milli + ? WHERE id = ? AND epsilon_spent_milli + ? <= epsilon_budget_milli')
-        .run(spend, room.id, spend);
+      const spent = stmt(
+        ctx.db,
+        'UPDATE clean_rooms SET epsilon_spent_milli = epsilon_spent_milli + ? WHERE id = ? AND epsilon_spent_milli + ? <= epsilon_budget_milli',
+      ).run(spend, room.id, spend);
       if (spent.changes !== 1) throw new ApiError(409, "The clean room's privacy budget is spent.", 'privacy_budget_exhausted');
     }
-    stmt(ctx.db, `INSERT INTO clean_room_queries (id, clean_room_id, computation_type, query_definition, privacy_parameters, status, result, submitted_at, completed_at)
-      VALUES (?, ?, ?, ?, ?, 'completed', ?, ?, ?)`)
-      .run(id, room.id, input.computation_type, JSON.stringify(definition), privacy ? JSON.stringify(privacy) : null, JSON.stringify(result), now, now);
-    applicationOfRoom(ctx, room, (applicationId) => appendAuditEvent(ctx, {
-      applicationId, type: 'clean_room.query_completed', occurredAt: now,
-      data: { clean_room_id: room.id, query_id: id, computation_type: input.computation_type, epsilon: privacy?.epsilon ?? null, suppressed_buckets: result.suppressed_buckets },
-    }));
+    stmt(
+      ctx.db,
+      `INSERT INTO clean_room_queries (id, clean_room_id, computation_type, query_definition, privacy_parameters, status, result, submitted_at, completed_at)
+      VALUES (?, ?, ?, ?, ?, 'completed', ?, ?, ?)`,
+    ).run(
+      id,
+      room.id,
+      input.computation_type,
+      JSON.stringify(definition),
+      privacy ? JSON.stringify(privacy) : null,
+      JSON.stringify(result),
+      now,
+      now,
+    );
+    applicationOfRoom(ctx, room, (applicationId) =>
+      appendAuditEvent(ctx, {
+        applicationId,
+        type: 'clean_room.query_completed',
+        occurredAt: now,
+        data: {
+          clean_room_id: room.id,
+          query_id: id,
+          computation_type: input.computation_type,
+          epsilon: privacy?.epsilon ?? null,
+          suppressed_buckets: result.suppressed_buckets,
+        },
+      }),
+    );
   });
   return toQuery(stmt<[string], QueryRow>(ctx.db, 'SELECT * FROM clean_room_queries WHERE id = ?').get(id)!);
 }
 
 function toSummary(row: QueryRow): CleanRoomQuerySummary {
   return {
-    id: row.id, status: row.status, computation_type: row.computation_type, clean_room_id: row.clean_room_id,
-    submitted_at: row.submitted_at, completed_at: row.completed_at,
+    id: row.id,
+    status: row.status,
+    computation_type: row.computation_type,
+    clean_room_id: row.clean_room_id,
+    submitted_at: row.submitted_at,
+    completed_at: row.completed_at,
   };
 }
 
@@ -466,8 +589,10 @@ export function findQuery(ctx: ServerContext, room: RoomRow, id: string): CleanR
 
 /** A page of the room's queries, oldest first. */
 export function listQueries(ctx: ServerContext, room: RoomRow, limit: number, cursor: string | undefined) {
-  const rows = stmt<[string, number, number], QueryRow>(ctx.db, 'SELECT * FROM clean_room_queries WHERE clean_room_id = ? AND seq > ? ORDER BY seq LIMIT ?')
-    .all(room.id, decodeCursor(cursor), limit + 1);
+  const rows = stmt<[string, number, number], QueryRow>(
+    ctx.db,
+    'SELECT * FROM clean_room_queries WHERE clean_room_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+  ).all(room.id, decodeCursor(cursor), limit + 1);
   const { items, next_cursor } = toPage(rows, limit, (r) => r.seq);
   return { queries: items.map(toSummary), next_cursor };
 }

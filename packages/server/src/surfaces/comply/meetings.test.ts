@@ -16,7 +16,12 @@ describe('comply: meeting consents', () => {
   before(async () => {
     server = await startTestServer();
     read = await tokenWith(server, ['read']);
-    agentId = (await expect(server, '/api/v1/agent_identities', 201, { method: 'POST', json: { display_name: 'Note taker', agent_type: 'assistant' } })).agent_identity.id;
+    agentId = (
+      await expect(server, '/api/v1/agent_identities', 201, {
+        method: 'POST',
+        json: { display_name: 'Note taker', agent_type: 'assistant' },
+      })
+    ).agent_identity.id;
   });
   after(() => server.dispose());
 
@@ -42,9 +47,21 @@ describe('comply: meeting consents', () => {
     const scheduled = new Date(Date.now() + 24 * HOUR * 1000).toISOString();
     const { meeting_consent: m } = await expect(server, '/api/v1/meeting_consents', 201, {
       method: 'POST',
-      json: { title: 'Quarterly review', description: 'Recorded, with an AI note taker.', platform: 'zoom', external_meeting_id: 'zoom-123', scheduled_at: scheduled, duration_minutes: 45, template: flow, agent_ids: [agentId] },
+      json: {
+        title: 'Quarterly review',
+        description: 'Recorded, with an AI note taker.',
+        platform: 'zoom',
+        external_meeting_id: 'zoom-123',
+        scheduled_at: scheduled,
+        duration_minutes: 45,
+        template: flow,
+        agent_ids: [agentId],
+      },
     });
-    assert.deepEqual([m.title, m.platform, m.external_meeting_id, m.template, m.duration_minutes, m.status], ['Quarterly review', 'zoom', 'zoom-123', flow, 45, 'scheduled']);
+    assert.deepEqual(
+      [m.title, m.platform, m.external_meeting_id, m.template, m.duration_minutes, m.status],
+      ['Quarterly review', 'zoom', 'zoom-123', flow, 45, 'scheduled'],
+    );
     assert.equal(m.scheduled_at, scheduled);
     assert.equal(m.starts_at, scheduled);
     assert.equal(m.ends_at, new Date(Date.parse(scheduled) + 45 * 60_000).toISOString());
@@ -53,7 +70,8 @@ describe('comply: meeting consents', () => {
   });
 
   it('refuses a bad duration, template or agent, and a meeting that would have ended', async () => {
-    const post = (json: unknown, status: number, code?: string) => expect(server, '/api/v1/meeting_consents', status, { method: 'POST', json, ...(code ? { code } : {}) });
+    const post = (json: unknown, status: number, code?: string) =>
+      expect(server, '/api/v1/meeting_consents', status, { method: 'POST', json, ...(code ? { code } : {}) });
     await post({ duration_minutes: 0 }, 422);
     await post({ duration_minutes: 1.5 }, 422);
     await post({ duration_minutes: '60' }, 422);
@@ -67,7 +85,8 @@ describe('comply: meeting consents', () => {
     await post({ template: draft.flow.id }, 422, 'template_not_active');
     await post({ agent_ids: ['agt_dev_nope'] }, 422, 'agent_not_found');
     await post({ agent_ids: [agentId, agentId] }, 422);
-    const revoked = (await expect(server, '/api/v1/agent_identities', 201, { method: 'POST', json: { display_name: 'Old bot' } })).agent_identity.id;
+    const revoked = (await expect(server, '/api/v1/agent_identities', 201, { method: 'POST', json: { display_name: 'Old bot' } }))
+      .agent_identity.id;
     await expect(server, `/api/v1/agent_identities/${revoked}/revoke`, 200, { method: 'POST' });
     await post({ agent_ids: [revoked] }, 422, 'agent_not_active');
     // Starting an hour ago for two hours is still running: allowed.
@@ -86,7 +105,10 @@ describe('comply: meeting consents', () => {
     const all: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await expect(server, `/api/v1/meeting_consents?limit=2${cursor ? `&cursor=${cursor}` : ''}`, 200, { token: read })) as { meeting_consents: { id: string }[]; next_cursor: string | null };
+      const page = (await expect(server, `/api/v1/meeting_consents?limit=2${cursor ? `&cursor=${cursor}` : ''}`, 200, { token: read })) as {
+        meeting_consents: { id: string }[];
+        next_cursor: string | null;
+      };
       assert.ok(page.meeting_consents.length <= 2);
       all.push(...page.meeting_consents.map((m) => m.id));
       cursor = page.next_cursor;
@@ -101,41 +123,77 @@ describe('comply: meeting consents', () => {
   });
 
   it('cancels a scheduled or running meeting once; an ended one cannot be cancelled', async () => {
-    const scheduled = (await expect(server, '/api/v1/meeting_consents', 201, { method: 'POST', json: { scheduled_at: new Date(Date.now() + 3 * 24 * HOUR * 1000).toISOString() } })).meeting_consent;
+    const scheduled = (
+      await expect(server, '/api/v1/meeting_consents', 201, {
+        method: 'POST',
+        json: { scheduled_at: new Date(Date.now() + 3 * 24 * HOUR * 1000).toISOString() },
+      })
+    ).meeting_consent;
     const cancelled = (await expect(server, `/api/v1/meeting_consents/${scheduled.id}/cancel`, 200, { method: 'POST' })).meeting_consent;
     assert.equal(cancelled.status, 'cancelled');
     assert.ok(cancelled.cancelled_at);
-    const again = await expect(server, `/api/v1/meeting_consents/${scheduled.id}/cancel`, 409, { method: 'POST', code: 'illegal_transition' });
+    const again = await expect(server, `/api/v1/meeting_consents/${scheduled.id}/cancel`, 409, {
+      method: 'POST',
+      code: 'illegal_transition',
+    });
     assert.match(again.message, /from cancelled to cancelled/);
     await expect(server, `/api/v1/meeting_consents/${scheduled.id}/cancel`, 403, { method: 'POST', token: read });
 
-    const short = (await expect(server, '/api/v1/meeting_consents', 201, { method: 'POST', json: { duration_minutes: 1 } })).meeting_consent;
+    const short = (await expect(server, '/api/v1/meeting_consents', 201, { method: 'POST', json: { duration_minutes: 1 } }))
+      .meeting_consent;
     server.advance(120);
     assert.equal((await expect(server, `/api/v1/meeting_consents/${short.id}`, 200)).meeting_consent.status, 'ended');
-    assert.ok((await expect(server, '/api/v1/meeting_consents?status=ended', 200)).meeting_consents.some((m: { id: string }) => m.id === short.id));
-    const refused = await expect(server, `/api/v1/meeting_consents/${short.id}/cancel`, 409, { method: 'POST', code: 'illegal_transition' });
+    assert.ok(
+      (await expect(server, '/api/v1/meeting_consents?status=ended', 200)).meeting_consents.some((m: { id: string }) => m.id === short.id),
+    );
+    const refused = await expect(server, `/api/v1/meeting_consents/${short.id}/cancel`, 409, {
+      method: 'POST',
+      code: 'illegal_transition',
+    });
     assert.match(refused.message, /from ended to cancelled/);
   });
 
   it('opens decisions for a meeting: meeting_id must be an open meeting of the account, asked with its template', async () => {
-    const m = (await expect(server, '/api/v1/meeting_consents', 201, { method: 'POST', json: { title: 'Stand-up', template: server.sandbox.flow_id, agent_ids: [agentId] } })).meeting_consent;
-    const consent = (extra: Record<string, unknown>) => ({ kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'redirect', ...extra });
+    const m = (
+      await expect(server, '/api/v1/meeting_consents', 201, {
+        method: 'POST',
+        json: { title: 'Stand-up', template: server.sandbox.flow_id, agent_ids: [agentId] },
+      })
+    ).meeting_consent;
+    const consent = (extra: Record<string, unknown>) => ({
+      kind: 'consent',
+      subject_ref: server.sandbox.flow_id,
+      delivery_mode: 'redirect',
+      ...extra,
+    });
     const { decision } = await expect(server, '/api/v1/decisions', 201, { method: 'POST', json: consent({ meeting_id: m.id }) });
     assert.equal(decision.meeting_id, m.id);
     assert.equal((await expect(server, `/api/v1/decisions/${decision.session_token}`, 200)).decision.meeting_id, m.id);
     // An approval of the organisation's own workflow may name the meeting too.
-    await expect(server, '/api/v1/decisions', 201, { method: 'POST', json: { kind: 'approval', subject_ref: 'wf-recording-42', delivery_mode: 'redirect', meeting_id: m.id } });
+    await expect(server, '/api/v1/decisions', 201, {
+      method: 'POST',
+      json: { kind: 'approval', subject_ref: 'wf-recording-42', delivery_mode: 'redirect', meeting_id: m.id },
+    });
     // A publishable key may open one for the meeting as well (the page of the meeting's own site).
     const pk = await fetch(`${server.url}/api/v1/decisions`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-publishable-key': server.sandbox.publishable_key },
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-publishable-key': server.sandbox.publishable_key },
       body: JSON.stringify(consent({ meeting_id: m.id, delivery_mode: 'popup' })),
     });
     assert.equal(pk.status, 201, await pk.clone().text());
 
     await expect(server, '/api/v1/decisions', 422, { method: 'POST', json: consent({ meeting_id: 'm-1' }), code: 'meeting_not_found' });
-    await expect(server, '/api/v1/decisions', 422, { method: 'POST', json: consent({ meeting_id: 'mtg_AAAAAAAAAAAAAAAAAAAA' }), code: 'meeting_not_found' });
+    await expect(server, '/api/v1/decisions', 422, {
+      method: 'POST',
+      json: consent({ meeting_id: 'mtg_AAAAAAAAAAAAAAAAAAAA' }),
+      code: 'meeting_not_found',
+    });
     const other = await createCapturableFlow(server, server.sandbox.application_id, 'Another flow');
-    await expect(server, '/api/v1/decisions', 422, { method: 'POST', json: consent({ meeting_id: m.id, subject_ref: other }), code: 'meeting_template_mismatch' });
+    await expect(server, '/api/v1/decisions', 422, {
+      method: 'POST',
+      json: consent({ meeting_id: m.id, subject_ref: other }),
+      code: 'meeting_template_mismatch',
+    });
     await expect(server, `/api/v1/meeting_consents/${m.id}/cancel`, 200, { method: 'POST' });
     await expect(server, '/api/v1/decisions', 409, { method: 'POST', json: consent({ meeting_id: m.id }), code: 'meeting_closed' });
   });
@@ -153,7 +211,7 @@ describe('comply: meeting consents', () => {
   });
 });
 
-describe('comply: a meeting consent made through one cell is named by a decision at the application\'s home cell', () => {
+describe("comply: a meeting consent made through one cell is named by a decision at the application's home cell", () => {
   let cells: TestCells;
   before(async () => {
     cells = await startTestCells();
@@ -165,8 +223,15 @@ describe('comply: a meeting consent made through one cell is named by a decision
     const application = await createApplication(us, 'Berlin office', 'DE');
     const flow = await createCapturableFlow(us, application, 'Berlin meetings');
     const m = (await expect(us, '/api/v1/meeting_consents', 201, { method: 'POST', json: { template: flow } })).meeting_consent;
-    await expect(us, '/api/v1/decisions', 421, { method: 'POST', json: { kind: 'consent', subject_ref: flow, delivery_mode: 'redirect', meeting_id: m.id }, code: 'wrong_country' });
-    const { decision } = await expect(de, '/api/v1/decisions', 201, { method: 'POST', json: { kind: 'consent', subject_ref: flow, delivery_mode: 'redirect', meeting_id: m.id } });
+    await expect(us, '/api/v1/decisions', 421, {
+      method: 'POST',
+      json: { kind: 'consent', subject_ref: flow, delivery_mode: 'redirect', meeting_id: m.id },
+      code: 'wrong_country',
+    });
+    const { decision } = await expect(de, '/api/v1/decisions', 201, {
+      method: 'POST',
+      json: { kind: 'consent', subject_ref: flow, delivery_mode: 'redirect', meeting_id: m.id },
+    });
     assert.equal(decision.meeting_id, m.id);
     assert.match(decision.session_token, /^dts_de_/);
     assert.equal((await expect(de, `/api/v1/meeting_consents/${m.id}`, 200)).meeting_consent.id, m.id);

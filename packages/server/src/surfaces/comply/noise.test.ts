@@ -31,7 +31,13 @@ function chiSquare(samples: number[], pmf: (z: number) => number, k: number): { 
 
 describe('clean-room noise: the geometric mechanism', () => {
   it('Bernoulli(exp(-n/d)) comes out at exp(-n/d)', () => {
-    for (const [n, d] of [[0, 1], [1, 2], [1, 1], [3, 2], [5, 2]] as const) {
+    for (const [n, d] of [
+      [0, 1],
+      [1, 2],
+      [1, 1],
+      [3, 2],
+      [5, 2],
+    ] as const) {
       const runs = 20_000;
       const uniform = seededUniform(1000 * n + d);
       let ones = 0;
@@ -42,7 +48,11 @@ describe('clean-room noise: the geometric mechanism', () => {
     }
   });
 
-  for (const [epsilon, sensitivity] of [[1, 1], [0.5, 1], [2, 3]] as const) {
+  for (const [epsilon, sensitivity] of [
+    [1, 1],
+    [0.5, 1],
+    [2, 3],
+  ] as const) {
     it(`epsilon ${epsilon}, sensitivity ${sensitivity}: frequencies fit exp(-|z| eps/sens) (chi-square), mean 0, variance 2a/(1-a)^2`, () => {
       const runs = 30_000;
       const uniform = seededUniform(Math.round(epsilon * 1000) * 10 + sensitivity);
@@ -77,7 +87,7 @@ describe('clean-room noise: the geometric mechanism', () => {
     assert.equal(i, script.length);
   });
 
-  it('draws every uniform integer from node:crypto\'s randomInt unless given a source', (t) => {
+  it("draws every uniform integer from node:crypto's randomInt unless given a source", (t) => {
     const draws: number[] = [];
     const randomInt = crypto.randomInt;
     t.mock.method(crypto, 'randomInt', (max: number) => {

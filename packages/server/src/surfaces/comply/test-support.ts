@@ -9,7 +9,11 @@ import type { TestServer } from '../../testing.js';
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** Calls the API and answers status and parsed body. */
-export async function call(server: TestServer, path: string, init: RequestInit & { json?: unknown; token?: string } = {}): Promise<{ status: number; body: Json; headers: Headers }> {
+export async function call(
+  server: TestServer,
+  path: string,
+  init: RequestInit & { json?: unknown; token?: string } = {},
+): Promise<{ status: number; body: Json; headers: Headers }> {
   const { token, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (token) headers.set('authorization', `Bearer ${token}`);
@@ -19,7 +23,12 @@ export async function call(server: TestServer, path: string, init: RequestInit &
 }
 
 /** Asserts a status (and an error code), answering the body. */
-export async function expect(server: TestServer, path: string, status: number, init: Parameters<typeof call>[2] & { code?: string } = {}): Promise<Json> {
+export async function expect(
+  server: TestServer,
+  path: string,
+  status: number,
+  init: Parameters<typeof call>[2] & { code?: string } = {},
+): Promise<Json> {
   const { code, ...rest } = init;
   const res = await call(server, path, rest);
   assert.equal(res.status, status, `${rest.method ?? 'GET'} ${path}: ${JSON.stringify(res.body)}`);
@@ -34,14 +43,23 @@ const TEXT = 'Data collaboration terms.\n';
 export async function pendingAgreement(server: TestServer, email = 'signer@example.com'): Promise<Json> {
   const body = await expect(server, '/api/v1/agreements', 201, {
     method: 'POST',
-    json: { agreement: { title: 'Clean room terms', document: { text: TEXT, sha256: createHash('sha256').update(TEXT).digest('hex') }, parties: [{ email, home_country: 'US' }], quorum: 1 } },
+    json: {
+      agreement: {
+        title: 'Clean room terms',
+        document: { text: TEXT, sha256: createHash('sha256').update(TEXT).digest('hex') },
+        parties: [{ email, home_country: 'US' }],
+        quorum: 1,
+      },
+    },
   });
   return body.agreement as Json;
 }
 
 async function step(server: TestServer, token: string, json: Json): Promise<Json> {
   const res = await fetch(`${server.url}/decisions/${token}/transitions`, {
-    method: 'POST', headers: { 'content-type': 'application/json', origin: new URL(server.url).origin }, body: JSON.stringify(json),
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: new URL(server.url).origin },
+    body: JSON.stringify(json),
   });
   const text = await res.text();
   assert.equal(res.status, 200, text);
@@ -62,14 +80,18 @@ export async function activeAgreement(server: TestServer): Promise<string> {
 
 /** A new application of the sandbox account, homed in `country` when given. */
 export async function createApplication(server: TestServer, name: string, country?: string): Promise<string> {
-  const body = await expect(server, '/api/v1/applications', 201, { method: 'POST', json: { application: { name, ...(country ? { home_country: country } : {}) } } });
+  const body = await expect(server, '/api/v1/applications', 201, {
+    method: 'POST',
+    json: { application: { name, ...(country ? { home_country: country } : {}) } },
+  });
   return body.application.id as string;
 }
 
 /** An active capturable flow (newsletter and research are the consent purposes) of `applicationId`. */
 export async function createCapturableFlow(server: TestServer, applicationId: string, title = 'Signup'): Promise<string> {
   const created = await expect(server, '/api/v1/flows', 201, {
-    method: 'POST', json: { flow: { pattern: 'standard', title, application_id: applicationId, config: recordFlowConfig } },
+    method: 'POST',
+    json: { flow: { pattern: 'standard', title, application_id: applicationId, config: recordFlowConfig } },
   });
   await expect(server, `/api/v1/flows/${created.flow.id}/activate`, 200, { method: 'POST' });
   return created.flow.id as string;
@@ -111,14 +133,25 @@ export function otherAccount(server: TestServer, suffix = 'other'): { token: str
   const applicationId = `tp_dev_comply${suffix}`;
   const token = `comply-${suffix}-token-${'x'.repeat(24)}`;
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, 'Other', now);
-  db.prepare("INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other', 'development', ?, ?)").run(applicationId, accountId, now, now);
-  db.prepare('INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(`api_token_comply${suffix}`, accountId, 'other', JSON.stringify(['read', 'write', 'admin']), hashSecret(token), now);
+  db.prepare(
+    "INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other', 'development', ?, ?)",
+  ).run(applicationId, accountId, now, now);
+  db.prepare('INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    `api_token_comply${suffix}`,
+    accountId,
+    'other',
+    JSON.stringify(['read', 'write', 'admin']),
+    hashSecret(token),
+    now,
+  );
   return { token, applicationId };
 }
 
 /** An API token of the sandbox account holding `permissions`. */
 export async function tokenWith(server: TestServer, permissions: string[]): Promise<string> {
-  const body = await expect(server, '/api/v1/api_tokens', 201, { method: 'POST', json: { api_token: { name: permissions.join('+'), permissions } } });
+  const body = await expect(server, '/api/v1/api_tokens', 201, {
+    method: 'POST',
+    json: { api_token: { name: permissions.join('+'), permissions } },
+  });
   return body.api_token.token as string;
 }

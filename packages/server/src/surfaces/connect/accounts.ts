@@ -36,7 +36,9 @@ interface AccountUserRow {
 const SELECT_ACCOUNT = 'SELECT rowid AS seq, id, name, owner_id, personal, created_at, updated_at FROM accounts';
 
 function usersOf(ctx: ServerContext, accountId: string): AccountUser[] {
-  return stmt<[string], AccountUser>(ctx.db, 'SELECT id, user_id, created_at FROM account_users WHERE account_id = ? ORDER BY seq').all(accountId);
+  return stmt<[string], AccountUser>(ctx.db, 'SELECT id, user_id, created_at FROM account_users WHERE account_id = ? ORDER BY seq').all(
+    accountId,
+  );
 }
 
 function toAccount(ctx: ServerContext, row: AccountRow): Account {
@@ -67,8 +69,10 @@ export function getAccount(ctx: ServerContext, accountId: string, id: string): A
 
 /** The accounts the caller sees (its own), as a page. */
 export function listAccounts(ctx: ServerContext, accountId: string, query: { limit: number; cursor?: string | undefined }) {
-  const rows = stmt<[string, number, number], AccountRow>(ctx.db, `${SELECT_ACCOUNT} WHERE id = ? AND rowid > ? ORDER BY rowid LIMIT ?`)
-    .all(accountId, decodeCursor(query.cursor), query.limit + 1);
+  const rows = stmt<[string, number, number], AccountRow>(
+    ctx.db,
+    `${SELECT_ACCOUNT} WHERE id = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+  ).all(accountId, decodeCursor(query.cursor), query.limit + 1);
   const { items, next_cursor } = toPage(rows, query.limit, (r) => r.seq);
   return { accounts: items.map((row) => toAccount(ctx, row)), next_cursor };
 }
@@ -77,7 +81,12 @@ export function listAccounts(ctx: ServerContext, accountId: string, query: { lim
  * Renames the account (`write`, checked by the route) and/or hands it to a new owner (`admin`): one of its users'
  * `user_id`, or the account's own id to make it the organisation's again.
  */
-export function updateAccount(ctx: ServerContext, principal: Principal, id: string, patch: { name?: string | undefined; owner_id?: string | undefined }): Account {
+export function updateAccount(
+  ctx: ServerContext,
+  principal: Principal,
+  id: string,
+  patch: { name?: string | undefined; owner_id?: string | undefined },
+): Account {
   return transaction(ctx.db, () => {
     const row = findAccount(ctx, principal.accountId, id);
     if (!row) throw notFound('No such account.');
@@ -85,8 +94,11 @@ export function updateAccount(ctx: ServerContext, principal: Principal, id: stri
       if (principal.kind !== 'api_token' || !holds(principal.permissions, 'admin')) {
         throw forbidden('Changing the owner of an account needs the "admin" permission.', 'insufficient_permissions');
       }
-      const isUser = patch.owner_id === row.id
-        || stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM account_users WHERE account_id = ? AND user_id = ?').pluck().get(row.id, patch.owner_id) !== undefined;
+      const isUser =
+        patch.owner_id === row.id ||
+        stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM account_users WHERE account_id = ? AND user_id = ?')
+          .pluck()
+          .get(row.id, patch.owner_id) !== undefined;
       if (!isUser) {
         const message = `${patch.owner_id} is not a user of this account: add them (POST /api/v1/accounts/${row.id}/account_users) first.`;
         throw unprocessable(message, 'not_an_account_user', [{ path: 'account.owner_id', code: 'not_an_account_user', message }]);
@@ -107,21 +119,36 @@ export function addAccountUser(ctx: ServerContext, accountId: string, id: string
   if (!findAccount(ctx, accountId, id)) throw notFound('No such account.');
   assertHomedHere(ctx, userId);
   return transaction(ctx.db, () => {
-    const person = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE id = ? AND account_id = ?').get(userId, accountId);
+    const person = stmt<[string, string], { id: string }>(ctx.db, 'SELECT id FROM persons WHERE id = ? AND account_id = ?').get(
+      userId,
+      accountId,
+    );
     if (!person || isAnonymousPrincipal(person.id) || !person.id.startsWith('prs_')) {
       const message = `${userId} is no person of this account (a person id, prs_…, from GET /api/v1/me or a consent).`;
       throw unprocessable(message, 'user_not_found', [{ path: 'user_id', code: 'user_not_found', message }]);
     }
-    const existing = stmt<[string, string], AccountUserRow>(ctx.db, 'SELECT * FROM account_users WHERE account_id = ? AND user_id = ?').get(accountId, userId);
+    const existing = stmt<[string, string], AccountUserRow>(ctx.db, 'SELECT * FROM account_users WHERE account_id = ? AND user_id = ?').get(
+      accountId,
+      userId,
+    );
     if (existing) {
-      throw new ApiError(409, `${userId} is already a user of this account (${existing.id}).`, 'account_user_exists',
-        [{ path: 'user_id', code: 'account_user_exists', message: `already account user ${existing.id}` }]);
+      throw new ApiError(409, `${userId} is already a user of this account (${existing.id}).`, 'account_user_exists', [
+        { path: 'user_id', code: 'account_user_exists', message: `already account user ${existing.id}` },
+      ]);
     }
-    const count = stmt<[string], number>(ctx.db, 'SELECT count(*) FROM account_users WHERE account_id = ?').pluck().get(accountId) as number;
-    if (count >= MAX_ACCOUNT_USERS) throw unprocessable(`An account can have at most ${MAX_ACCOUNT_USERS} users.`, 'too_many_account_users');
+    const count = stmt<[string], number>(ctx.db, 'SELECT count(*) FROM account_users WHERE account_id = ?')
+      .pluck()
+      .get(accountId) as number;
+    if (count >= MAX_ACCOUNT_USERS)
+      throw unprocessable(`An account can have at most ${MAX_ACCOUNT_USERS} users.`, 'too_many_account_users');
     const now = isoNow(ctx.clock);
     const accountUserId = newId('au_', 20);
-    stmt(ctx.db, 'INSERT INTO account_users (id, account_id, user_id, created_at) VALUES (?, ?, ?, ?)').run(accountUserId, accountId, userId, now);
+    stmt(ctx.db, 'INSERT INTO account_users (id, account_id, user_id, created_at) VALUES (?, ?, ?, ?)').run(
+      accountUserId,
+      accountId,
+      userId,
+      now,
+    );
     stmt(ctx.db, 'UPDATE accounts SET updated_at = ? WHERE id = ?').run(now, accountId);
     return { id: accountUserId, user_id: userId, created_at: now };
   });
@@ -132,11 +159,17 @@ export function removeAccountUser(ctx: ServerContext, accountId: string, id: str
   const account = findAccount(ctx, accountId, id);
   if (!account) throw notFound('No such account.');
   transaction(ctx.db, () => {
-    const user = stmt<[string, string], AccountUserRow>(ctx.db, 'SELECT * FROM account_users WHERE id = ? AND account_id = ?').get(accountUserId, accountId);
+    const user = stmt<[string, string], AccountUserRow>(ctx.db, 'SELECT * FROM account_users WHERE id = ? AND account_id = ?').get(
+      accountUserId,
+      accountId,
+    );
     if (!user) throw notFound('No such account user.');
     if (account.owner_id === user.user_id) {
-      throw new ApiError(409, `${user.user_id} owns this account and cannot be removed: make another user (or the account itself) its owner first.`,
-        'owner_cannot_be_removed');
+      throw new ApiError(
+        409,
+        `${user.user_id} owns this account and cannot be removed: make another user (or the account itself) its owner first.`,
+        'owner_cannot_be_removed',
+      );
     }
     stmt(ctx.db, 'DELETE FROM account_users WHERE id = ?').run(user.id);
     stmt(ctx.db, 'UPDATE accounts SET updated_at = ? WHERE id = ?').run(isoNow(ctx.clock), accountId);

@@ -24,7 +24,7 @@ describe('connect across country cells', () => {
   });
   after(() => cells.dispose());
 
-  it('homes a DE person\'s connection in DE: US answers 421 with home_country and nothing of it', async () => {
+  it("homes a DE person's connection in DE: US answers 421 with home_country and nothing of it", async () => {
     assert.match(dora.id, /^prs_de_/);
     const made = await call(de, '/api/v1/connections', { token: dora.token, json: { application_id: de.sandbox.application_id } });
     assert.equal(made.status, 201, JSON.stringify(made.body));
@@ -45,7 +45,7 @@ describe('connect across country cells', () => {
     assert.ok(!(await call(us, '/api/v1/connections')).body.connections.some((c: Json) => c.id === id));
   });
 
-  it('homes device links and trust pairings in the person\'s cell', async () => {
+  it("homes device links and trust pairings in the person's cell", async () => {
     const made = await call(de, '/api/v1/device_links', { token: dora.token, json: { device_name: 'Laptop' } });
     assert.equal(made.status, 201, JSON.stringify(made.body));
     assert.match(made.body.device_link.id, /^dlk_de_/);
@@ -53,7 +53,10 @@ describe('connect across country cells', () => {
     assert.equal(read.status, 421);
     assert.equal(read.body.home_country, 'DE');
     const phone = await personAccessToken(de, 'dora@example.de');
-    const claimed = await call(de, '/api/v1/device_links/claim', { token: phone, json: { code: made.body.device_link.code, device_name: 'Phone' } });
+    const claimed = await call(de, '/api/v1/device_links/claim', {
+      token: phone,
+      json: { code: made.body.device_link.code, device_name: 'Phone' },
+    });
     assert.equal(claimed.status, 201, JSON.stringify(claimed.body));
     assert.match(claimed.body.trust_pairing.id, /^pair_de_/);
     assert.equal((await call(us, `/api/v1/trust_pairings/${claimed.body.trust_pairing.id}`)).status, 421);
@@ -69,7 +72,10 @@ describe('connect across country cells', () => {
     assert.equal(added.status, 201, JSON.stringify(added.body));
     const fromUs = await call(us, `/api/v1/accounts/${dora.account}`);
     assert.equal(fromUs.status, 200);
-    assert.deepEqual(fromUs.body.account.account_users.map((u: Json) => u.user_id), [dora.id]);
+    assert.deepEqual(
+      fromUs.body.account.account_users.map((u: Json) => u.user_id),
+      [dora.id],
+    );
     // An owner set through one cell is the owner in every cell; removing a user holds everywhere too.
     const owned = await call(us, `/api/v1/accounts/${dora.account}`, { method: 'PATCH', json: { account: { owner_id: dora.id } } });
     assert.equal(owned.status, 200, JSON.stringify(owned.body));

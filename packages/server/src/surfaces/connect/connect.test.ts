@@ -3,7 +3,17 @@
 // claimed by a person's second device (expiry on the test clock, brute-force lock) and the trust pairings they make.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { accountEnvelope, accountList, connectionEnvelope, connectionList, deviceLinkEnvelope, deviceLinkList, disconnectResult, trustPairingEnvelope, trustPairingList } from '@svc/schemas';
+import {
+  accountEnvelope,
+  accountList,
+  connectionEnvelope,
+  connectionList,
+  deviceLinkEnvelope,
+  deviceLinkList,
+  disconnectResult,
+  trustPairingEnvelope,
+  trustPairingList,
+} from '@svc/schemas';
 import { fulfilledConsent, issue } from '../../consent/credentials/test-support.js';
 import { createConsent } from '../../consent/decisions/test-support.js';
 import { agentToken, call, grant, newAgent, signIn, type Json, type Person } from '../../authority/delegations/test-support.js';
@@ -37,7 +47,10 @@ function otherAccount(): string {
   db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acct_connect_other', 'Other', ?)").run(now);
   const token = newSecret();
   db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at)
-              VALUES ('api_token_connect_other', 'acct_connect_other', 'Theirs', '["read","write","admin"]', ?, ?)`).run(hashSecret(token), now);
+              VALUES ('api_token_connect_other', 'acct_connect_other', 'Theirs', '["read","write","admin"]', ?, ?)`).run(
+    hashSecret(token),
+    now,
+  );
   return token;
 }
 
@@ -64,7 +77,7 @@ after(() => server.dispose());
 describe('accounts', () => {
   let accountId: string;
 
-  it('lists the API token\'s own account as an array of Account in the list envelope, and reads it', async () => {
+  it("lists the API token's own account as an array of Account in the list envelope, and reads it", async () => {
     const list = await call(server, `${ACCOUNTS}?limit=1`, { token: readToken });
     assert.equal(list.status, 200, JSON.stringify(list.body));
     const parsed = accountList.parse(list.body);
@@ -74,7 +87,7 @@ describe('accounts', () => {
     accountId = account.id;
     assert.equal(account.name, 'Sandbox');
     assert.equal(account.personal, false);
-    assert.equal(account.owner_id, account.id, 'an account nobody owns is the organisation\'s own');
+    assert.equal(account.owner_id, account.id, "an account nobody owns is the organisation's own");
     assert.deepEqual(account.account_users, []);
     const read = await call(server, `${ACCOUNTS}/${accountId}`, { token: readToken });
     assert.equal(read.status, 200);
@@ -85,50 +98,101 @@ describe('accounts', () => {
   it('renames the account with write; read tokens, publishable keys, person tokens and other accounts are refused', async () => {
     const before = (await call(server, `${ACCOUNTS}/${accountId}`)).body.account;
     server.advance(1);
-    const renamed = await call(server, `${ACCOUNTS}/${accountId}`, { token: writeToken, method: 'PATCH', json: { account: { name: 'Sandbox Ltd' } } });
+    const renamed = await call(server, `${ACCOUNTS}/${accountId}`, {
+      token: writeToken,
+      method: 'PATCH',
+      json: { account: { name: 'Sandbox Ltd' } },
+    });
     assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
     assert.equal(renamed.body.account.name, 'Sandbox Ltd');
     assert.ok(renamed.body.account.updated_at > before.updated_at);
-    expectError(await call(server, `${ACCOUNTS}/${accountId}`, { token: readToken, method: 'PATCH', json: { account: { name: 'X' } } }), 403, 'insufficient_permissions');
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}`, { token: readToken, method: 'PATCH', json: { account: { name: 'X' } } }),
+      403,
+      'insufficient_permissions',
+    );
     const pk = await fetch(`${server.url}${ACCOUNTS}`, { headers: { 'x-publishable-key': server.sandbox.publishable_key } });
     assert.equal(pk.status, 403);
     assert.equal(((await pk.json()) as Json).code, 'publishable_key_not_allowed');
     expectError(await call(server, ACCOUNTS, { token: ada.token }), 403, 'person_token_not_allowed');
     expectError(await call(server, `${ACCOUNTS}/${accountId}`, { token: theirToken }), 404);
-    expectError(await call(server, `${ACCOUNTS}/${accountId}`, { token: theirToken, method: 'PATCH', json: { account: { name: 'Mine now' } } }), 404);
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}`, { token: theirToken, method: 'PATCH', json: { account: { name: 'Mine now' } } }),
+      404,
+    );
     expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users`, { token: theirToken, json: { user_id: ada.id } }), 404);
     const theirs = await call(server, ACCOUNTS, { token: theirToken });
-    assert.deepEqual(theirs.body.accounts.map((a: Json) => a.id), ['acct_connect_other']);
-    expectError(await call(server, `${ACCOUNTS}/${accountId}`, { method: 'PATCH', json: { account: { name: 'Y', plan: 'gold' } } }), 422, 'validation_failed');
+    assert.deepEqual(
+      theirs.body.accounts.map((a: Json) => a.id),
+      ['acct_connect_other'],
+    );
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}`, { method: 'PATCH', json: { account: { name: 'Y', plan: 'gold' } } }),
+      422,
+      'validation_failed',
+    );
   });
 
   it('adds a person as an account user (admin), makes them owner, refuses to remove the owner, and removes a user', async () => {
-    expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users`, { token: writeToken, json: { user_id: ada.id } }), 403, 'insufficient_permissions');
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}/account_users`, { token: writeToken, json: { user_id: ada.id } }),
+      403,
+      'insufficient_permissions',
+    );
     const added = await call(server, `${ACCOUNTS}/${accountId}/account_users`, { json: { user_id: ada.id } });
     assert.equal(added.status, 201, JSON.stringify(added.body));
     assert.match(added.body.account_user.id, /^au_[0-9A-Za-z]{20}$/);
     assert.equal(added.body.account_user.user_id, ada.id);
     expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users`, { json: { user_id: ada.id } }), 409, 'account_user_exists');
-    expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users`, { json: { user_id: 'prs_us_nosuchperson000000000' } }), 422, 'user_not_found');
-    expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users`, { json: { user_id: server.sandbox.application_id } }), 422, 'user_not_found');
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}/account_users`, { json: { user_id: 'prs_us_nosuchperson000000000' } }),
+      422,
+      'user_not_found',
+    );
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}/account_users`, { json: { user_id: server.sandbox.application_id } }),
+      422,
+      'user_not_found',
+    );
     const bobUser = await call(server, `${ACCOUNTS}/${accountId}/account_users`, { json: { user_id: bob.id } });
     assert.equal(bobUser.status, 201);
 
     // Ownership: admin only, and only to a user of the account.
-    expectError(await call(server, `${ACCOUNTS}/${accountId}`, { token: writeToken, method: 'PATCH', json: { account: { owner_id: ada.id } } }), 403, 'insufficient_permissions');
-    const notUser = await call(server, `${ACCOUNTS}/${accountId}`, { method: 'PATCH', json: { account: { owner_id: 'prs_us_someoneelse00000000000' } } });
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}`, { token: writeToken, method: 'PATCH', json: { account: { owner_id: ada.id } } }),
+      403,
+      'insufficient_permissions',
+    );
+    const notUser = await call(server, `${ACCOUNTS}/${accountId}`, {
+      method: 'PATCH',
+      json: { account: { owner_id: 'prs_us_someoneelse00000000000' } },
+    });
     expectError(notUser, 422, 'not_an_account_user');
     assert.equal(notUser.body.errors[0].path, 'account.owner_id');
     const owned = await call(server, `${ACCOUNTS}/${accountId}`, { method: 'PATCH', json: { account: { owner_id: ada.id } } });
     assert.equal(owned.status, 200, JSON.stringify(owned.body));
     assert.equal(owned.body.account.owner_id, ada.id);
-    assert.deepEqual(owned.body.account.account_users.map((u: Json) => u.user_id), [ada.id, bob.id]);
+    assert.deepEqual(
+      owned.body.account.account_users.map((u: Json) => u.user_id),
+      [ada.id, bob.id],
+    );
     // A write token may still rename, as long as the owner stays.
-    const same = await call(server, `${ACCOUNTS}/${accountId}`, { token: writeToken, method: 'PATCH', json: { account: { name: 'Sandbox', owner_id: ada.id } } });
+    const same = await call(server, `${ACCOUNTS}/${accountId}`, {
+      token: writeToken,
+      method: 'PATCH',
+      json: { account: { name: 'Sandbox', owner_id: ada.id } },
+    });
     assert.equal(same.status, 200, JSON.stringify(same.body));
 
-    expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users/${added.body.account_user.id}`, { method: 'DELETE' }), 409, 'owner_cannot_be_removed');
-    expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users/${bobUser.body.account_user.id}`, { token: writeToken, method: 'DELETE' }), 403);
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}/account_users/${added.body.account_user.id}`, { method: 'DELETE' }),
+      409,
+      'owner_cannot_be_removed',
+    );
+    expectError(
+      await call(server, `${ACCOUNTS}/${accountId}/account_users/${bobUser.body.account_user.id}`, { token: writeToken, method: 'DELETE' }),
+      403,
+    );
     const removed = await server.api(`${ACCOUNTS}/${accountId}/account_users/${bobUser.body.account_user.id}`, { method: 'DELETE' });
     assert.equal(removed.status, 204);
     expectError(await call(server, `${ACCOUNTS}/${accountId}/account_users/${bobUser.body.account_user.id}`, { method: 'DELETE' }), 404);
@@ -136,7 +200,10 @@ describe('accounts', () => {
     // Back to the organisation, then the former owner can go.
     const back = await call(server, `${ACCOUNTS}/${accountId}`, { method: 'PATCH', json: { account: { owner_id: accountId } } });
     assert.equal(back.body.account.owner_id, accountId);
-    assert.equal((await server.api(`${ACCOUNTS}/${accountId}/account_users/${added.body.account_user.id}`, { method: 'DELETE' })).status, 204);
+    assert.equal(
+      (await server.api(`${ACCOUNTS}/${accountId}/account_users/${added.body.account_user.id}`, { method: 'DELETE' })).status,
+      204,
+    );
     assert.deepEqual((await call(server, `${ACCOUNTS}/${accountId}`)).body.account.account_users, []);
   });
 });
@@ -172,7 +239,8 @@ describe('connections', () => {
   it('refuses API tokens, publishable keys, unknown and inactive applications', async () => {
     expectError(await call(server, CONNECTIONS, { json: { application_id: server.sandbox.application_id } }), 403, 'person_token_required');
     const pk = await fetch(`${server.url}${CONNECTIONS}`, {
-      method: 'POST', headers: { 'x-publishable-key': server.sandbox.publishable_key, 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'x-publishable-key': server.sandbox.publishable_key, 'content-type': 'application/json' },
       body: JSON.stringify({ application_id: server.sandbox.application_id }),
     });
     assert.equal(pk.status, 403);
@@ -183,17 +251,25 @@ describe('connections', () => {
     const retiredId = inactive.body.application.id as string;
     await call(server, `/api/v1/applications/${retiredId}`, { method: 'PATCH', json: { application: { active: false } } });
     expectError(await call(server, CONNECTIONS, { token: ada.token, json: { application_id: retiredId } }), 422, 'application_inactive');
-    expectError(await call(server, CONNECTIONS, { token: ada.token, json: { application_id: server.sandbox.application_id, trust_tier: 'delegated' } }), 422);
+    expectError(
+      await call(server, CONNECTIONS, {
+        token: ada.token,
+        json: { application_id: server.sandbox.application_id, trust_tier: 'delegated' },
+      }),
+      422,
+    );
   });
 
-  it('lists a person\'s own connections and an API token\'s account connections, page by page; another person\'s or account\'s is 404', async () => {
+  it("lists a person's own connections and an API token's account connections, page by page; another person's or account's is 404", async () => {
     const first = await call(server, `${CONNECTIONS}?limit=1`, { token: ada.token });
     assert.equal(first.status, 200, JSON.stringify(first.body));
     const page1 = connectionList.parse(first.body);
     assert.equal(page1.connections.length, 1);
     assert.equal(page1.connections[0]!.id, adaFirst.id);
     assert.ok(page1.next_cursor);
-    const page2 = connectionList.parse((await call(server, `${CONNECTIONS}?limit=1&cursor=${page1.next_cursor}`, { token: ada.token })).body);
+    const page2 = connectionList.parse(
+      (await call(server, `${CONNECTIONS}?limit=1&cursor=${page1.next_cursor}`, { token: ada.token })).body,
+    );
     assert.equal(page2.connections.length, 1);
     assert.equal(page2.connections[0]!.application_id, otherApp);
     assert.equal(page2.next_cursor, null);
@@ -204,7 +280,10 @@ describe('connections', () => {
     expectError(await call(server, `${CONNECTIONS}/${adaFirst.id}/disconnect`, { token: bob.token, method: 'POST' }), 404);
 
     const org = await call(server, `${CONNECTIONS}?application_id=${otherApp}`, { token: readToken });
-    assert.deepEqual(org.body.connections.map((c: Json) => c.user_id), [ada.id]);
+    assert.deepEqual(
+      org.body.connections.map((c: Json) => c.user_id),
+      [ada.id],
+    );
     assert.equal((await call(server, `${CONNECTIONS}/${adaFirst.id}`, { token: readToken })).status, 200);
     expectError(await call(server, `${CONNECTIONS}/${adaFirst.id}`, { token: theirToken }), 404);
     assert.deepEqual((await call(server, CONNECTIONS, { token: theirToken })).body.connections, []);
@@ -221,7 +300,10 @@ describe('connections', () => {
     const paused = await call(server, `${path}/suspend`, { token: ada.token, json: { reason: 'Taking a break' } });
     assert.equal(paused.status, 200, JSON.stringify(paused.body));
     assert.equal(paused.body.connection.status, 'suspended');
-    assert.deepEqual(paused.body.connection.suspensions.map((s: Json) => [s.reason, s.suspended_by, s.resumed_at]), [['Taking a break', 'person', null]]);
+    assert.deepEqual(
+      paused.body.connection.suspensions.map((s: Json) => [s.reason, s.suspended_by, s.resumed_at]),
+      [['Taking a break', 'person', null]],
+    );
     const twice = await call(server, `${path}/suspend`, { token: ada.token, json: { reason: 'Again' } });
     expectError(twice, 409, 'illegal_transition');
     assert.match(twice.body.message, /from suspended to suspended/);
@@ -239,7 +321,7 @@ describe('connections', () => {
     assert.equal(orgResumed.body.connection.suspensions.length, 2);
   });
 
-  it('a first consent connects the person; disconnecting withdraws it, revokes its credential and the grants to the application\'s agents, and says so', async () => {
+  it("a first consent connects the person; disconnecting withdraws it, revokes its credential and the grants to the application's agents, and says so", async () => {
     const ctxn = await fulfilledConsent(server, 'carol@example.com');
     const carol = await signIn(server, 'carol@example.com');
     const mine = connectionList.parse((await call(server, CONNECTIONS, { token: carol.token })).body).connections;
@@ -254,15 +336,26 @@ describe('connections', () => {
 
     const credential = await issue(server, { consent_transaction_id: ctxn, credential_type: 'ConsentCredential' });
     const agent = await newAgent(server, 'Shopping agent');
-    const g = await grant(server, carol, agent.id, { delegation_type: 'ai_agent', delegated_scopes: ['orders:read'], bounds: { escalation: { allowed: true } } });
+    const g = await grant(server, carol, agent.id, {
+      delegation_type: 'ai_agent',
+      delegated_scopes: ['orders:read'],
+      bounds: { escalation: { allowed: true } },
+    });
     const asked = await call(server, '/api/v1/oap/escalations', {
-      token: await agentToken(server, g.id, agent), json: { scope: 'orders:write', action: 'write', description: 'Place the order' },
+      token: await agentToken(server, g.id, agent),
+      json: { scope: 'orders:write', action: 'write', description: 'Place the order' },
     });
     assert.equal(asked.status, 201, JSON.stringify(asked.body));
     const open = await createConsent(server, { addressee: { email: 'carol@example.com' } });
     detail = connectionEnvelope.parse((await call(server, `${CONNECTIONS}/${id}`, { token: carol.token })).body).connection;
     assert.equal(detail.trust_tier, 'delegated');
-    assert.deepEqual(detail.active_policies.map((p) => [p.type, p.id]), [['consent_record', consent.id], ['delegation_grant', g.id]]);
+    assert.deepEqual(
+      detail.active_policies.map((p) => [p.type, p.id]),
+      [
+        ['consent_record', consent.id],
+        ['delegation_grant', g.id],
+      ],
+    );
     // Another person's consent or grant never shows on carol's connection.
     assert.ok(!(await call(server, `${CONNECTIONS}/${adaFirst.id}`, { token: ada.token })).body.connection.active_policies.length);
 
@@ -277,12 +370,22 @@ describe('connections', () => {
     assert.match(text, new RegExp(`Consent record ${consent.id}.*newsletter`));
     assert.match(text, new RegExp(`Credential ${credential.id} is revoked`));
     assert.match(text, new RegExp(`Delegation grant ${g.id} to agent ${agent.id} is revoked`));
-    assert.match(text, new RegExp(`Escalation ${asked.body.escalation.id} under grant ${g.id} may still be answered, but its agent can no longer act on it`));
-    assert.match(text, /Decision dec_\w+ \(consent\) from this application is still open until .*: disconnecting does not answer it, and granting it connects you again/);
+    assert.match(
+      text,
+      new RegExp(`Escalation ${asked.body.escalation.id} under grant ${g.id} may still be answered, but its agent can no longer act on it`),
+    );
+    assert.match(
+      text,
+      /Decision dec_\w+ \(consent\) from this application is still open until .*: disconnecting does not answer it, and granting it connects you again/,
+    );
     // The escalation's own approval decision waits for carol too.
     assert.match(text, /Decision dec_\w+ \(approval\) from this application is still open until .*: disconnecting does not answer it\./);
     assert.equal(result.warnings.length, 6, text);
-    assert.equal((await call(server, `/api/v1/decisions/${open.session_token}`)).body.decision.status, 'pending', 'the open decision is left as it was');
+    assert.equal(
+      (await call(server, `/api/v1/decisions/${open.session_token}`)).body.decision.status,
+      'pending',
+      'the open decision is left as it was',
+    );
 
     // What the warnings say is what the service now holds.
     const record = await call(server, `/api/v1/consent_records/${consent.id}`);
@@ -295,7 +398,11 @@ describe('connections', () => {
     assert.deepEqual(after.active_policies, []);
 
     // Anything after disconnected is illegal.
-    for (const [action, json] of [['disconnect', undefined], ['suspend', { reason: 'late' }], ['resume', undefined]] as const) {
+    for (const [action, json] of [
+      ['disconnect', undefined],
+      ['suspend', { reason: 'late' }],
+      ['resume', undefined],
+    ] as const) {
       const res = await call(server, `${CONNECTIONS}/${id}/${action}`, { token: carol.token, method: 'POST', ...(json ? { json } : {}) });
       expectError(res, 409, 'illegal_transition');
       assert.match(res.body.message, /from disconnected/);
@@ -316,7 +423,10 @@ describe('connections', () => {
     assert.equal(cut.body.warnings.length, 1);
     assert.match(cut.body.warnings[0], /Nothing else depended on this connection/);
     const filtered = await call(server, `${CONNECTIONS}?status=disconnected`, { token: ada.token });
-    assert.deepEqual(filtered.body.connections.map((c: Json) => c.id), [id]);
+    assert.deepEqual(
+      filtered.body.connections.map((c: Json) => c.id),
+      [id],
+    );
   });
 });
 
@@ -347,7 +457,11 @@ describe('device links and trust pairings', () => {
     assert.equal(read.body.device_link.code, undefined, 'the code is never shown again');
 
     // The sign-in that made the link cannot claim it.
-    expectError(await call(server, `${LINKS}/claim`, { token: ada.token, json: { code: made.code, device_name: 'Laptop' } }), 409, 'same_device');
+    expectError(
+      await call(server, `${LINKS}/claim`, { token: ada.token, json: { code: made.code, device_name: 'Laptop' } }),
+      409,
+      'same_device',
+    );
     // Case, spaces and hyphens do not matter.
     const typed = ` ${made.code!.replace('-', ' ').toLowerCase()} `;
     const claimed = await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: typed, device_name: 'Phone' } });
@@ -364,11 +478,15 @@ describe('device links and trust pairings', () => {
     assert.equal(after.trust_pairing_id, pairing.id);
 
     // Single use.
-    expectError(await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: made.code, device_name: 'Tablet' } }), 409, 'device_link_used');
+    expectError(
+      await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: made.code, device_name: 'Tablet' } }),
+      409,
+      'device_link_used',
+    );
     expectError(await call(server, `${LINKS}/${made.id}/cancel`, { token: ada.token, method: 'POST' }), 409, 'illegal_transition');
   });
 
-  it('an expired code is 410 (test clock), a cancelled one 410; another person\'s code matches nothing', async () => {
+  it("an expired code is 410 (test clock), a cancelled one 410; another person's code matches nothing", async () => {
     const old = await link();
     server.advance(601);
     const expired = await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: old.code, device_name: 'Phone' } });
@@ -379,7 +497,11 @@ describe('device links and trust pairings', () => {
     const dropped = await link();
     const cancelled = await call(server, `${LINKS}/${dropped.id}/cancel`, { token: ada.token, method: 'POST' });
     assert.equal(cancelled.body.device_link.status, 'cancelled');
-    expectError(await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: dropped.code, device_name: 'Phone' } }), 410, 'device_link_cancelled');
+    expectError(
+      await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: dropped.code, device_name: 'Phone' } }),
+      410,
+      'device_link_cancelled',
+    );
 
     const adas = await link();
     const stolen = await call(server, `${LINKS}/claim`, { token: bob.token, json: { code: adas.code, device_name: 'Bob phone' } });
@@ -401,19 +523,35 @@ describe('device links and trust pairings', () => {
     expectError(last, 422, 'invalid_code');
     assert.match(last.body.message, /now locked/);
     assert.equal((await call(server, `${LINKS}/${target.id}`, { token: ada.token })).body.device_link.status, 'locked');
-    expectError(await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: target.code, device_name: 'Phone' } }), 409, 'device_link_locked');
-    expectError(await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: 'ABC', device_name: 'Phone' } }), 422, 'invalid_code');
+    expectError(
+      await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: target.code, device_name: 'Phone' } }),
+      409,
+      'device_link_locked',
+    );
+    expectError(
+      await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: 'ABC', device_name: 'Phone' } }),
+      422,
+      'invalid_code',
+    );
   });
 
-  it('limits pending links, lists them page by page, and is the person\'s alone', async () => {
+  it("limits pending links, lists them page by page, and is the person's alone", async () => {
     const made = [];
     for (let i = 0; i < 5; i += 1) made.push(await link(bob.token, { device_name: `Bob ${i}` }));
     expectError(await call(server, LINKS, { token: bob.token, json: {} }), 409, 'too_many_device_links');
     const page1 = deviceLinkList.parse((await call(server, `${LINKS}?limit=2&status=pending`, { token: bob.token })).body);
-    assert.deepEqual(page1.device_links.map((l) => l.id), made.slice(0, 2).map((l) => l.id));
+    assert.deepEqual(
+      page1.device_links.map((l) => l.id),
+      made.slice(0, 2).map((l) => l.id),
+    );
     assert.ok(page1.device_links.every((l) => l.code === undefined));
-    const page2 = deviceLinkList.parse((await call(server, `${LINKS}?limit=2&status=pending&cursor=${page1.next_cursor}`, { token: bob.token })).body);
-    assert.deepEqual(page2.device_links.map((l) => l.id), made.slice(2, 4).map((l) => l.id));
+    const page2 = deviceLinkList.parse(
+      (await call(server, `${LINKS}?limit=2&status=pending&cursor=${page1.next_cursor}`, { token: bob.token })).body,
+    );
+    assert.deepEqual(
+      page2.device_links.map((l) => l.id),
+      made.slice(2, 4).map((l) => l.id),
+    );
     const adaLocked = deviceLinkList.parse((await call(server, `${LINKS}?status=locked`, { token: ada.token })).body);
     assert.equal(adaLocked.device_links.length, 1);
 
@@ -423,7 +561,7 @@ describe('device links and trust pairings', () => {
     for (const l of made) await call(server, `${LINKS}/${l.id}/cancel`, { token: bob.token, method: 'POST' });
   });
 
-  it('lists, reads and revokes trust pairings: the person\'s own, the account\'s with an API token; revoked is final', async () => {
+  it("lists, reads and revokes trust pairings: the person's own, the account's with an API token; revoked is final", async () => {
     const second = await link();
     const claimed = await call(server, `${LINKS}/claim`, { token: adaPhone, json: { code: second.code, device_name: 'Tablet' } });
     assert.equal(claimed.status, 201, JSON.stringify(claimed.body));

@@ -113,21 +113,36 @@ export function bearerHash(authorization: string | undefined): string {
  * Makes a pending device link for the calling person and answers it with its code (shown this once). At most
  * {@link MAX_PENDING_DEVICE_LINKS} pending at once (409 `too_many_device_links`).
  */
-export function createDeviceLink(ctx: ServerContext, person: Person, input: { device_name?: string | undefined }, tokenHash: string): DeviceLink {
+export function createDeviceLink(
+  ctx: ServerContext,
+  person: Person,
+  input: { device_name?: string | undefined },
+  tokenHash: string,
+): DeviceLink {
   assertHomedHere(ctx, person.personId);
   return transaction(ctx.db, () => {
     const now = isoNow(ctx.clock);
-    const pending = stmt<[string, string], number>(ctx.db, "SELECT count(*) FROM device_links WHERE person_id = ? AND status = 'pending' AND expires_at > ?")
-      .pluck().get(person.personId, now) as number;
+    const pending = stmt<[string, string], number>(
+      ctx.db,
+      "SELECT count(*) FROM device_links WHERE person_id = ? AND status = 'pending' AND expires_at > ?",
+    )
+      .pluck()
+      .get(person.personId, now) as number;
     if (pending >= MAX_PENDING_DEVICE_LINKS) {
-      throw new ApiError(409, `You have ${pending} device links waiting to be claimed; claim or cancel one, or wait for one to expire (${DEVICE_LINK_TTL_SECONDS / 60} minutes).`,
-        'too_many_device_links');
+      throw new ApiError(
+        409,
+        `You have ${pending} device links waiting to be claimed; claim or cancel one, or wait for one to expire (${DEVICE_LINK_TTL_SECONDS / 60} minutes).`,
+        'too_many_device_links',
+      );
     }
     const id = homedId(ctx.country, 'dlk_', 20);
     const code = newCode();
     const expiresAt = new Date(Date.parse(now) + DEVICE_LINK_TTL_SECONDS * 1000).toISOString();
-    stmt(ctx.db, `INSERT INTO device_links (id, account_id, person_id, code_hash, device_name, client_id, token_hash, status, created_at, expires_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`).run(id, person.accountId, person.personId, codeHash(id, code), input.device_name ?? null, person.clientId, tokenHash, now, expiresAt);
+    stmt(
+      ctx.db,
+      `INSERT INTO device_links (id, account_id, person_id, code_hash, device_name, client_id, token_hash, status, created_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+    ).run(id, person.accountId, person.personId, codeHash(id, code), input.device_name ?? null, person.clientId, tokenHash, now, expiresAt);
     return toDeviceLink(findLink(ctx, id)!, now, code);
   });
 }
@@ -148,17 +163,23 @@ export function getDeviceLink(ctx: ServerContext, person: Person, id: string): D
 }
 
 /** A page of the person's links, newest last, optionally of one status. */
-export function listDeviceLinks(ctx: ServerContext, person: Person, query: { limit: number; cursor?: string | undefined; status?: DeviceLinkStatus | undefined }) {
+export function listDeviceLinks(
+  ctx: ServerContext,
+  person: Person,
+  query: { limit: number; cursor?: string | undefined; status?: DeviceLinkStatus | undefined },
+) {
   const now = isoNow(ctx.clock);
   const status = query.status ?? null;
-  const rows = stmt<unknown[], LinkRow>(ctx.db, `
+  const rows = stmt<unknown[], LinkRow>(
+    ctx.db,
+    `
     SELECT * FROM device_links WHERE person_id = ? AND account_id = ? AND seq > ?
       AND (? IS NULL
         OR (? = 'expired' AND status = 'pending' AND expires_at <= ?)
         OR (? = 'pending' AND status = 'pending' AND expires_at > ?)
         OR (? NOT IN ('expired', 'pending') AND status = ?))
-    ORDER BY seq LIMIT ?`)
-    .all(person.personId, person.accountId, decodeCursor(query.cursor), status, status, now, status, now, status, status, query.limit + 1);
+    ORDER BY seq LIMIT ?`,
+  ).all(person.personId, person.accountId, decodeCursor(query.cursor), status, status, now, status, now, status, status, query.limit + 1);
   const { items, next_cursor } = toPage(rows, query.limit, (r) => r.seq);
   return { device_links: items.map((row) => toDeviceLink(row, now)), next_cursor };
 }
@@ -170,8 +191,9 @@ export function cancelDeviceLink(ctx: ServerContext, person: Person, id: string)
     const now = isoNow(ctx.clock);
     const status = statusOf(row, now);
     if (status !== 'pending') {
-      throw new ApiError(409, `Device link ${row.id} cannot go from ${status} to cancelled.`, 'illegal_transition',
-        [{ path: 'status', code: 'illegal_transition', message: `from ${status} to cancelled is not allowed` }]);
+      throw new ApiError(409, `Device link ${row.id} cannot go from ${status} to cancelled.`, 'illegal_transition', [
+        { path: 'status', code: 'illegal_transition', message: `from ${status} to cancelled is not allowed` },
+      ]);
     }
     stmt(ctx.db, "UPDATE device_links SET status = 'cancelled', cancelled_at = ? WHERE id = ?").run(now, row.id);
     return toDeviceLink(findLink(ctx, row.id)!, now);
@@ -188,16 +210,25 @@ const invalidCode = (message: string) => unprocessable(message, 'invalid_code', 
  * `device_link_used`, of a locked one 409 `device_link_locked`; the sign-in that made the link cannot claim it (409
  * `same_device`).
  */
-export function claimDeviceLink(ctx: ServerContext, person: Person, input: { code: string; device_name: string }, tokenHash: string): TrustPairing {
+export function claimDeviceLink(
+  ctx: ServerContext,
+  person: Person,
+  input: { code: string; device_name: string },
+  tokenHash: string,
+): TrustPairing {
   assertHomedHere(ctx, person.personId);
   const code = normaliseCode(input.code);
-  if (!code) throw invalidCode(`A device link code is ${DEVICE_CODE_LENGTH} characters of ${DEVICE_CODE_ALPHABET} (hyphens and spaces are ignored).`);
+  if (!code)
+    throw invalidCode(
+      `A device link code is ${DEVICE_CODE_LENGTH} characters of ${DEVICE_CODE_ALPHABET} (hyphens and spaces are ignored).`,
+    );
   const outcome = transaction(ctx.db, () => {
     const now = isoNow(ctx.clock);
     const since = new Date(Date.parse(now) - CLAIM_WINDOW_MS).toISOString();
-    const candidates = stmt<[string, string, string, number], LinkRow>(ctx.db,
-      'SELECT * FROM device_links WHERE person_id = ? AND account_id = ? AND created_at >= ? ORDER BY seq DESC LIMIT ?')
-      .all(person.personId, person.accountId, since, CLAIM_CANDIDATES);
+    const candidates = stmt<[string, string, string, number], LinkRow>(
+      ctx.db,
+      'SELECT * FROM device_links WHERE person_id = ? AND account_id = ? AND created_at >= ? ORDER BY seq DESC LIMIT ?',
+    ).all(person.personId, person.accountId, since, CLAIM_CANDIDATES);
     let match: LinkRow | undefined;
     for (const candidate of candidates) {
       // Every candidate is compared, so how long a claim takes does not say which one matched.
@@ -210,26 +241,64 @@ export function claimDeviceLink(ctx: ServerContext, person: Person, input: { cod
       for (const link of pending) {
         const attempts = link.attempts + 1;
         left = Math.min(left, DEVICE_LINK_MAX_ATTEMPTS - attempts);
-        stmt(ctx.db, 'UPDATE device_links SET attempts = ?, status = ? WHERE id = ?').run(attempts, attempts >= DEVICE_LINK_MAX_ATTEMPTS ? 'locked' : 'pending', link.id);
+        stmt(ctx.db, 'UPDATE device_links SET attempts = ?, status = ? WHERE id = ?').run(
+          attempts,
+          attempts >= DEVICE_LINK_MAX_ATTEMPTS ? 'locked' : 'pending',
+          link.id,
+        );
       }
       // Committed: the count of wrong codes must stand although the answer is an error.
-      return { error: invalidCode(`The code matches no device link of yours.${pending.length === 0 ? ''
-        : left > 0 ? ` ${left} more wrong code${left === 1 ? '' : 's'} lock${left === 1 ? 's' : ''} your pending device links.`
-          : ' Your pending device links are now locked: make a new one.'}`) };
+      return {
+        error: invalidCode(
+          `The code matches no device link of yours.${
+            pending.length === 0
+              ? ''
+              : left > 0
+                ? ` ${left} more wrong code${left === 1 ? '' : 's'} lock${left === 1 ? 's' : ''} your pending device links.`
+                : ' Your pending device links are now locked: make a new one.'
+          }`,
+        ),
+      };
     }
     const status = statusOf(match, now);
-    if (status === 'expired') return { error: new ApiError(410, `That code expired at ${match.expires_at}: make a new device link on your first device.`, 'device_link_expired') };
-    if (status === 'cancelled') return { error: new ApiError(410, 'That device link was cancelled: make a new one on your first device.', 'device_link_cancelled') };
-    if (status === 'claimed') return { error: new ApiError(409, 'That code was already used: a code pairs one device, once.', 'device_link_used') };
-    if (status === 'locked') return { error: new ApiError(409, 'That device link is locked after too many wrong codes: make a new one.', 'device_link_locked') };
+    if (status === 'expired')
+      return {
+        error: new ApiError(
+          410,
+          `That code expired at ${match.expires_at}: make a new device link on your first device.`,
+          'device_link_expired',
+        ),
+      };
+    if (status === 'cancelled')
+      return { error: new ApiError(410, 'That device link was cancelled: make a new one on your first device.', 'device_link_cancelled') };
+    if (status === 'claimed')
+      return { error: new ApiError(409, 'That code was already used: a code pairs one device, once.', 'device_link_used') };
+    if (status === 'locked')
+      return { error: new ApiError(409, 'That device link is locked after too many wrong codes: make a new one.', 'device_link_locked') };
     if (safeEqual(tokenHash, match.token_hash)) {
       return { error: new ApiError(409, 'Enter the code on your other device: this sign-in made the device link.', 'same_device') };
     }
     const pairingId = homedId(ctx.country, 'pair_', 20);
-    stmt(ctx.db, `INSERT INTO trust_pairings (id, account_id, person_id, device_link_id, initiator_device_name, initiator_client_id,
-        claimant_device_name, claimant_client_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)`)
-      .run(pairingId, match.account_id, match.person_id, match.id, match.device_name, match.client_id, input.device_name, person.clientId, now);
-    stmt(ctx.db, "UPDATE device_links SET status = 'claimed', claimed_at = ?, trust_pairing_id = ? WHERE id = ?").run(now, pairingId, match.id);
+    stmt(
+      ctx.db,
+      `INSERT INTO trust_pairings (id, account_id, person_id, device_link_id, initiator_device_name, initiator_client_id,
+        claimant_device_name, claimant_client_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
+    ).run(
+      pairingId,
+      match.account_id,
+      match.person_id,
+      match.id,
+      match.device_name,
+      match.client_id,
+      input.device_name,
+      person.clientId,
+      now,
+    );
+    stmt(ctx.db, "UPDATE device_links SET status = 'claimed', claimed_at = ?, trust_pairing_id = ? WHERE id = ?").run(
+      now,
+      pairingId,
+      match.id,
+    );
     return { pairing: findPairing(ctx, pairingId)! };
   });
   if ('error' in outcome) throw outcome.error;
@@ -238,7 +307,8 @@ export function claimDeviceLink(ctx: ServerContext, person: Person, input: { cod
 
 // ---- Trust pairings ---------------------------------------------------------------------------------------------
 
-const findPairing = (ctx: ServerContext, id: string) => stmt<[string], PairingRow>(ctx.db, 'SELECT * FROM trust_pairings WHERE id = ?').get(id);
+const findPairing = (ctx: ServerContext, id: string) =>
+  stmt<[string], PairingRow>(ctx.db, 'SELECT * FROM trust_pairings WHERE id = ?').get(id);
 
 export function toTrustPairing(row: PairingRow): TrustPairing {
   return {
@@ -264,12 +334,18 @@ export function visiblePairing(ctx: ServerContext, principal: Principal, id: str
 }
 
 /** A page of the pairings `principal` sees, oldest first. */
-export function listTrustPairings(ctx: ServerContext, principal: Principal, query: { limit: number; cursor?: string | undefined; status?: 'active' | 'revoked' | undefined }) {
+export function listTrustPairings(
+  ctx: ServerContext,
+  principal: Principal,
+  query: { limit: number; cursor?: string | undefined; status?: 'active' | 'revoked' | undefined },
+) {
   const person = principal.kind === 'person' ? principal.personId : null;
-  const rows = stmt<[string, string | null, string | null, number, string | null, string | null, number], PairingRow>(ctx.db, `
+  const rows = stmt<[string, string | null, string | null, number, string | null, string | null, number], PairingRow>(
+    ctx.db,
+    `
     SELECT * FROM trust_pairings WHERE account_id = ? AND (? IS NULL OR person_id = ?) AND seq > ? AND (? IS NULL OR status = ?)
-    ORDER BY seq LIMIT ?`)
-    .all(principal.accountId, person, person, decodeCursor(query.cursor), query.status ?? null, query.status ?? null, query.limit + 1);
+    ORDER BY seq LIMIT ?`,
+  ).all(principal.accountId, person, person, decodeCursor(query.cursor), query.status ?? null, query.status ?? null, query.limit + 1);
   const { items, next_cursor } = toPage(rows, query.limit, (r) => r.seq);
   return { trust_pairings: items.map(toTrustPairing), next_cursor };
 }
@@ -279,8 +355,12 @@ export function revokeTrustPairing(ctx: ServerContext, row: PairingRow): TrustPa
   return transaction(ctx.db, () => {
     const current = findPairing(ctx, row.id)!;
     if (current.status !== 'active') {
-      throw new ApiError(409, `Trust pairing ${current.id} is already revoked: it cannot go from revoked to revoked.`, 'illegal_transition',
-        [{ path: 'status', code: 'illegal_transition', message: 'from revoked to revoked is not allowed' }]);
+      throw new ApiError(
+        409,
+        `Trust pairing ${current.id} is already revoked: it cannot go from revoked to revoked.`,
+        'illegal_transition',
+        [{ path: 'status', code: 'illegal_transition', message: 'from revoked to revoked is not allowed' }],
+      );
     }
     stmt(ctx.db, "UPDATE trust_pairings SET status = 'revoked', revoked_at = ? WHERE id = ?").run(isoNow(ctx.clock), current.id);
     return toTrustPairing(findPairing(ctx, current.id)!);

@@ -11,13 +11,14 @@ export type Caller = { kind: 'organisation'; accountId: string } | { kind: 'pers
 export function callerOf(principal: Principal): Caller {
   if (principal.kind === 'person') return { kind: 'person', accountId: principal.accountId, personId: principal.personId };
   if (principal.kind === 'api_token') return { kind: 'organisation', accountId: principal.accountId };
-  throw forbidden('This endpoint takes an API token or a person\'s access token.', 'credential_not_allowed');
+  throw forbidden("This endpoint takes an API token or a person's access token.", 'credential_not_allowed');
 }
 
 /** The person calling, or the 403 for an API token: the resource is the person's to make. */
 export function personOnly(principal: Principal, what: string): Extract<Caller, { kind: 'person' }> {
   const caller = callerOf(principal);
-  if (caller.kind !== 'person') throw forbidden(`${what} is the person's own: make it with their access token, not an API token.`, 'person_token_required');
+  if (caller.kind !== 'person')
+    throw forbidden(`${what} is the person's own: make it with their access token, not an API token.`, 'person_token_required');
   return caller;
 }
 
@@ -33,7 +34,10 @@ export function refused(path: string, code: string, message: string): ApiError {
 
 /** An active application of the account named in the body at `path`, or the 422 that names it. */
 export function accountApplication(ctx: ServerContext, accountId: string, id: string, path: string): string {
-  const row = stmt<[string], { account_id: string; active: number }>(ctx.db, 'SELECT account_id, active FROM applications WHERE id = ?').get(id);
+  const row = stmt<[string], { account_id: string; active: number }>(
+    ctx.db,
+    'SELECT account_id, active FROM applications WHERE id = ?',
+  ).get(id);
   if (!row || row.account_id !== accountId) throw refused(path, 'application_not_found', `No application ${id} in this account.`);
   if (!row.active) throw refused(path, 'application_inactive', `Application ${id} is not active.`);
   return id;

@@ -12,7 +12,8 @@ describe('protect: data licenses', () => {
   let active: string;
   let reader: string;
   let ada: Person;
-  const issue = async (json: Record<string, unknown>) => dataLicenseEnvelope.parse(await expect(server, 201, '/api/v1/data_licenses', { json })).data_license;
+  const issue = async (json: Record<string, unknown>) =>
+    dataLicenseEnvelope.parse(await expect(server, 201, '/api/v1/data_licenses', { json })).data_license;
   before(async () => {
     server = await startTestServer();
     active = await agreement(server);
@@ -21,14 +22,27 @@ describe('protect: data licenses', () => {
   });
   after(() => server.dispose());
 
-  it('is issued under an active agreement of the account, with the agreement\'s application unless another is named', async () => {
-    const res = await server.api('/api/v1/data_licenses', { method: 'POST', json: { agreement_id: active, max_access_count: 3, terms: { purpose: 'research', categories: ['steps'] } } });
+  it("is issued under an active agreement of the account, with the agreement's application unless another is named", async () => {
+    const res = await server.api('/api/v1/data_licenses', {
+      method: 'POST',
+      json: { agreement_id: active, max_access_count: 3, terms: { purpose: 'research', categories: ['steps'] } },
+    });
     assert.equal(res.status, 201);
     const license = dataLicenseEnvelope.parse(await res.json()).data_license;
     assert.equal(res.headers.get('location'), `/api/v1/data_licenses/${license.id}`);
     assert.match(license.id, /^dlic_us_/);
-    assert.deepEqual([license.status, license.agreement_id, license.application_id, license.max_access_count, license.access_count, license.remaining_accesses, license.home_country],
-      ['active', active, server.sandbox.application_id, 3, 0, 3, 'US']);
+    assert.deepEqual(
+      [
+        license.status,
+        license.agreement_id,
+        license.application_id,
+        license.max_access_count,
+        license.access_count,
+        license.remaining_accesses,
+        license.home_country,
+      ],
+      ['active', active, server.sandbox.application_id, 3, 0, 3, 'US'],
+    );
     assert.deepEqual(license.terms, { purpose: 'research', categories: ['steps'] });
 
     const unlimited = await issue({ agreement_id: active });
@@ -37,7 +51,7 @@ describe('protect: data licenses', () => {
     assert.equal((await issue({ agreement_id: active, application_id: other })).application_id, other);
   });
 
-  it('refuses an agreement that is not active, unknown, another account\'s or another cell\'s', async () => {
+  it("refuses an agreement that is not active, unknown, another account's or another cell's", async () => {
     const pending = await agreement(server, false);
     const body = await refusal(server, 422, 'agreement_not_active', '/api/v1/data_licenses', { json: { agreement_id: pending } });
     assert.match(body.message, /is pending/);
@@ -47,14 +61,21 @@ describe('protect: data licenses', () => {
     await refusal(server, 422, 'agreement_not_found', '/api/v1/data_licenses', { token: other.token, json: { agreement_id: active } });
     // This server runs no DE cell, so a DE id names nothing (another cell's is the 421: protect/cells.test.ts).
     await refusal(server, 422, 'agreement_not_found', '/api/v1/data_licenses', { json: { agreement_id: 'agr_de_AAAAAAAAAAAAAAAAAAAA' } });
-    await refusal(server, 422, 'application_not_found', '/api/v1/data_licenses', { json: { agreement_id: active, application_id: other.applicationId } });
+    await refusal(server, 422, 'application_not_found', '/api/v1/data_licenses', {
+      json: { agreement_id: active, application_id: other.applicationId },
+    });
   });
 
   it('counts each access and refuses once every allowed access is used (409 max_access_count_reached)', async () => {
     const license = await issue({ agreement_id: active, max_access_count: 2 });
     const path = `/api/v1/data_licenses/${license.id}/accesses`;
-    const first = dataLicenseAccessEnvelope.parse(await expect(server, 201, path, { json: { purpose: 'weekly report', accessor: 'etl-job' } })).data_license_access;
-    assert.deepEqual([first.sequence, first.remaining_accesses, first.purpose, first.accessor, first.data_license_id], [1, 1, 'weekly report', 'etl-job', license.id]);
+    const first = dataLicenseAccessEnvelope.parse(
+      await expect(server, 201, path, { json: { purpose: 'weekly report', accessor: 'etl-job' } }),
+    ).data_license_access;
+    assert.deepEqual(
+      [first.sequence, first.remaining_accesses, first.purpose, first.accessor, first.data_license_id],
+      [1, 1, 'weekly report', 'etl-job', license.id],
+    );
     // The body may be left out.
     const second = dataLicenseAccessEnvelope.parse(await expect(server, 201, path, { method: 'POST' })).data_license_access;
     assert.deepEqual([second.sequence, second.remaining_accesses, second.purpose], [2, 0, null]);
@@ -69,7 +90,10 @@ describe('protect: data licenses', () => {
     assert.equal(list.data_license_accesses.length, 1);
     assert.ok(list.next_cursor);
     const rest = dataLicenseAccessList.parse(await expect(server, 200, `${path}?cursor=${list.next_cursor}`));
-    assert.deepEqual([...list.data_license_accesses, ...rest.data_license_accesses].map((a) => a.sequence), [1, 2]);
+    assert.deepEqual(
+      [...list.data_license_accesses, ...rest.data_license_accesses].map((a) => a.sequence),
+      [1, 2],
+    );
     assert.equal(rest.next_cursor, null);
   });
 
@@ -85,13 +109,21 @@ describe('protect: data licenses', () => {
     const read = dataLicenseEnvelope.parse(await expect(server, 200, `/api/v1/data_licenses/${license.id}`)).data_license;
     assert.deepEqual([read.access_count, read.status], [3, 'exhausted']);
     const all = dataLicenseAccessList.parse(await expect(server, 200, `${path}?limit=100`));
-    assert.deepEqual(all.data_license_accesses.map((a) => a.sequence), [1, 2, 3]);
+    assert.deepEqual(
+      all.data_license_accesses.map((a) => a.sequence),
+      [1, 2, 3],
+    );
 
     // Unlimited licenses count every one of a burst.
     const open = await issue({ agreement_id: active });
-    const burst = await Promise.all(Array.from({ length: 10 }, () => call(server, `/api/v1/data_licenses/${open.id}/accesses`, { method: 'POST' })));
+    const burst = await Promise.all(
+      Array.from({ length: 10 }, () => call(server, `/api/v1/data_licenses/${open.id}/accesses`, { method: 'POST' })),
+    );
     assert.ok(burst.every((r) => r.status === 201));
-    assert.deepEqual(burst.map((r) => r.body.data_license_access.sequence).sort((a, b) => a - b), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(
+      burst.map((r) => r.body.data_license_access.sequence).sort((a, b) => a - b),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
   });
 
   it('counts a retried access with the same Idempotency-Key once', async () => {
@@ -111,7 +143,10 @@ describe('protect: data licenses', () => {
     assert.equal(revoked.data_license.status, 'revoked');
     assert.ok(revoked.data_license.revoked_at);
     await refusal(server, 409, 'data_license_revoked', `/api/v1/data_licenses/${license.id}/accesses`, { method: 'POST' });
-    assert.match((await refusal(server, 409, 'illegal_transition', `/api/v1/data_licenses/${license.id}/revoke`, { method: 'POST' })).message, /from revoked to revoked/);
+    assert.match(
+      (await refusal(server, 409, 'illegal_transition', `/api/v1/data_licenses/${license.id}/revoke`, { method: 'POST' })).message,
+      /from revoked to revoked/,
+    );
     const used = await issue({ agreement_id: active, max_access_count: 1 });
     await expect(server, 201, `/api/v1/data_licenses/${used.id}/accesses`, { method: 'POST' });
     assert.equal((await expect(server, 200, `/api/v1/data_licenses/${used.id}/revoke`, { method: 'POST' })).data_license.status, 'revoked');
@@ -121,7 +156,9 @@ describe('protect: data licenses', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = dataLicenseList.parse(await expect(server, 200, `/api/v1/data_licenses?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: reader }));
+      const page = dataLicenseList.parse(
+        await expect(server, 200, `/api/v1/data_licenses?limit=3${cursor ? `&cursor=${cursor}` : ''}`, { token: reader }),
+      );
       assert.ok(page.data_licenses.length <= 3);
       seen.push(...page.data_licenses.map((l) => l.id));
       cursor = page.next_cursor;
@@ -130,17 +167,27 @@ describe('protect: data licenses', () => {
     assert.ok(seen.length >= 8);
     const revoked = dataLicenseList.parse(await expect(server, 200, '/api/v1/data_licenses?status=revoked&limit=100')).data_licenses;
     assert.equal(revoked.length, 2);
-    const byAgreement = dataLicenseList.parse(await expect(server, 200, `/api/v1/data_licenses?agreement_id=${active}&limit=100`)).data_licenses;
+    const byAgreement = dataLicenseList.parse(
+      await expect(server, 200, `/api/v1/data_licenses?agreement_id=${active}&limit=100`),
+    ).data_licenses;
     assert.equal(byAgreement.length, seen.length);
   });
 
   it("refuses a read token's writes, a person's token, a publishable key, and another account (404)", async () => {
     const license = await issue({ agreement_id: active, max_access_count: 1 });
     await refusal(server, 403, 'insufficient_permissions', '/api/v1/data_licenses', { token: reader, json: { agreement_id: active } });
-    await refusal(server, 403, 'insufficient_permissions', `/api/v1/data_licenses/${license.id}/accesses`, { token: reader, method: 'POST' });
+    await refusal(server, 403, 'insufficient_permissions', `/api/v1/data_licenses/${license.id}/accesses`, {
+      token: reader,
+      method: 'POST',
+    });
     await refusal(server, 403, 'person_token_not_allowed', '/api/v1/data_licenses', { token: ada.token });
-    await refusal(server, 403, 'person_token_not_allowed', `/api/v1/data_licenses/${license.id}/accesses`, { token: ada.token, method: 'POST' });
-    const pk = await server.api(`/api/v1/data_licenses/${license.id}`, { headers: { 'x-publishable-key': server.sandbox.publishable_key } });
+    await refusal(server, 403, 'person_token_not_allowed', `/api/v1/data_licenses/${license.id}/accesses`, {
+      token: ada.token,
+      method: 'POST',
+    });
+    const pk = await server.api(`/api/v1/data_licenses/${license.id}`, {
+      headers: { 'x-publishable-key': server.sandbox.publishable_key },
+    });
     assert.equal(pk.status, 403);
     const other = otherAccount(server);
     await refusal(server, 404, 'not_found', `/api/v1/data_licenses/${license.id}`, { token: other.token });

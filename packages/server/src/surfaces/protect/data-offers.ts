@@ -57,7 +57,10 @@ const OFFER_ID = /^dof_(?:[a-z]{2}_)?[A-Za-z0-9]{16,24}$/;
 const byId = (ctx: ServerContext, id: string) => stmt<[string], DataOfferRow>(ctx.db, 'SELECT * FROM data_offers WHERE id = ?').get(id);
 
 export function toDataOffer(ctx: ServerContext, row: DataOfferRow): DataOffer {
-  const rounds = stmt<[string], RoundRow>(ctx.db, 'SELECT round, action, by_party, terms, message, at FROM data_offer_rounds WHERE data_offer_id = ? ORDER BY round').all(row.id);
+  const rounds = stmt<[string], RoundRow>(
+    ctx.db,
+    'SELECT round, action, by_party, terms, message, at FROM data_offer_rounds WHERE data_offer_id = ? ORDER BY round',
+  ).all(row.id);
   return {
     id: row.id,
     policy_id: row.policy_id,
@@ -79,9 +82,14 @@ export function toDataOffer(ctx: ServerContext, row: DataOfferRow): DataOffer {
 }
 
 function addRound(ctx: ServerContext, offerId: string, round: Omit<RoundRow, 'round'>): void {
-  const next = ((stmt<[string], number>(ctx.db, 'SELECT coalesce(max(round), 0) FROM data_offer_rounds WHERE data_offer_id = ?').pluck().get(offerId) as unknown as number) ?? 0) + 1;
-  stmt(ctx.db, 'INSERT INTO data_offer_rounds (data_offer_id, round, action, by_party, terms, message, at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-    .run(offerId, next, round.action, round.by_party, round.terms, round.message, round.at);
+  const next =
+    ((stmt<[string], number>(ctx.db, 'SELECT coalesce(max(round), 0) FROM data_offer_rounds WHERE data_offer_id = ?')
+      .pluck()
+      .get(offerId) as unknown as number) ?? 0) + 1;
+  stmt(
+    ctx.db,
+    'INSERT INTO data_offer_rounds (data_offer_id, round, action, by_party, terms, message, at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  ).run(offerId, next, round.action, round.by_party, round.terms, round.message, round.at);
 }
 
 /**
@@ -91,17 +99,24 @@ function addRound(ctx: ServerContext, offerId: string, round: Omit<RoundRow, 'ro
  */
 export function expireDueOffers(ctx: ServerContext, offerId?: string): void {
   const now = isoNow(ctx.clock);
-  const due = stmt<[string, string | null, string | null], DataOfferRow>(ctx.db,
-    `SELECT * FROM data_offers WHERE status IN ('offered', 'countered', 'user_revised') AND expires_at <= ? AND (? IS NULL OR id = ?)`)
-    .all(now, offerId ?? null, offerId ?? null);
+  const due = stmt<[string, string | null, string | null], DataOfferRow>(
+    ctx.db,
+    `SELECT * FROM data_offers WHERE status IN ('offered', 'countered', 'user_revised') AND expires_at <= ? AND (? IS NULL OR id = ?)`,
+  ).all(now, offerId ?? null, offerId ?? null);
   if (due.length === 0) return;
   transaction(ctx.db, () => {
     for (const row of due) {
       const step = dealTransition(row.status, 'expire', 'service');
       if (!step.ok) continue;
-      const changed = stmt(ctx.db, 'UPDATE data_offers SET status = ?, decided_at = ?, updated_at = ? WHERE id = ? AND status = ?')
-        .run(step.to, row.expires_at, now, row.id, row.status);
-      if (changed.changes) addRound(ctx, row.id, { action: 'expire', by_party: 'service', terms: null, message: null, at: row.expires_at! });
+      const changed = stmt(ctx.db, 'UPDATE data_offers SET status = ?, decided_at = ?, updated_at = ? WHERE id = ? AND status = ?').run(
+        step.to,
+        row.expires_at,
+        now,
+        row.id,
+        row.status,
+      );
+      if (changed.changes)
+        addRound(ctx, row.id, { action: 'expire', by_party: 'service', terms: null, message: null, at: row.expires_at! });
     }
   });
 }
@@ -125,7 +140,11 @@ function requestedExpiry(ctx: ServerContext, expiresAt: string | undefined): str
   const at = Date.parse(expiresAt);
   const now = ctx.clock.now();
   if (at <= now || at > now + DATA_OFFER_MAX_LIFETIME_DAYS * 86_400_000) {
-    throw refused('expires_at', 'expires_at_invalid', `expires_at must lie in the future, at most ${DATA_OFFER_MAX_LIFETIME_DAYS} days ahead.`);
+    throw refused(
+      'expires_at',
+      'expires_at_invalid',
+      `expires_at must lie in the future, at most ${DATA_OFFER_MAX_LIFETIME_DAYS} days ahead.`,
+    );
   }
   return new Date(at).toISOString();
 }
@@ -135,38 +154,59 @@ function negotiablePolicy(ctx: ServerContext, person: Extract<Caller, { kind: 'p
   const policy = referencedPolicy(ctx, person, id);
   if (policy.status !== 'active') throw refused('policy_id', 'policy_not_active', `Policy ${policy.id} is ${policy.status}.`);
   if (!isDeal(policy)) {
-    throw refused('policy_id', 'policy_not_deal', `Policy ${policy.id} is a ${policy.template_id} policy; data offers negotiate deal policies (data_license, data_offer, bounty, broadcast).`);
+    throw refused(
+      'policy_id',
+      'policy_not_deal',
+      `Policy ${policy.id} is a ${policy.template_id} policy; data offers negotiate deal policies (data_license, data_offer, bounty, broadcast).`,
+    );
   }
-  if (policy.accepted_at) throw refused('policy_id', 'policy_already_accepted', `Policy ${policy.id} was accepted on ${policy.accepted_at}.`);
+  if (policy.accepted_at)
+    throw refused('policy_id', 'policy_already_accepted', `Policy ${policy.id} was accepted on ${policy.accepted_at}.`);
   return policy;
 }
 
 /** The person's draft: their terms for a deal policy of theirs, to an active application of the account. */
-export function createDataOffer(ctx: ServerContext, person: Extract<Caller, { kind: 'person' }>, input: CreateDataOfferRequest): DataOfferRow {
+export function createDataOffer(
+  ctx: ServerContext,
+  person: Extract<Caller, { kind: 'person' }>,
+  input: CreateDataOfferRequest,
+): DataOfferRow {
   const policy = negotiablePolicy(ctx, person, input.policy_id);
   const applicationId = accountApplication(ctx, person.accountId, input.application_id, 'application_id');
   const requested = requestedExpiry(ctx, input.expires_at);
   const id = homedId(ctx.country, 'dof_', 20);
   const now = isoNow(ctx.clock);
-  stmt(ctx.db, `INSERT INTO data_offers (id, account_id, policy_id, application_id, person_id, status, terms, requested_expires_at, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)`)
-    .run(id, person.accountId, policy.id, applicationId, person.personId, JSON.stringify(input.terms), requested, now, now);
+  stmt(
+    ctx.db,
+    `INSERT INTO data_offers (id, account_id, policy_id, application_id, person_id, status, terms, requested_expires_at, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, 'draft', ?, ?, ?, ?)`,
+  ).run(id, person.accountId, policy.id, applicationId, person.personId, JSON.stringify(input.terms), requested, now, now);
   return byId(ctx, id)!;
 }
 
 /** A page of the offers the caller may see, oldest first (due ones expired first). */
-export function listDataOffers(ctx: ServerContext, caller: Caller, page: {
-  limit: number; cursor?: string | undefined; status?: DataOfferStatus | undefined; policy_id?: string | undefined; application_id?: string | undefined;
-}) {
+export function listDataOffers(
+  ctx: ServerContext,
+  caller: Caller,
+  page: {
+    limit: number;
+    cursor?: string | undefined;
+    status?: DataOfferStatus | undefined;
+    policy_id?: string | undefined;
+    application_id?: string | undefined;
+  },
+) {
   expireDueOffers(ctx);
   const person = caller.kind === 'person' ? caller.personId : null;
   const status = page.status ?? null;
   const policy = page.policy_id ?? null;
   const app = page.application_id ?? null;
-  const rows = stmt<unknown[], DataOfferRow>(ctx.db, `SELECT * FROM data_offers WHERE account_id = ? AND seq > ?
+  const rows = stmt<unknown[], DataOfferRow>(
+    ctx.db,
+    `SELECT * FROM data_offers WHERE account_id = ? AND seq > ?
       AND (? IS NULL OR person_id = ?) AND (? IS NULL OR status = ?) AND (? IS NULL OR policy_id = ?) AND (? IS NULL OR application_id = ?)
-    ORDER BY seq LIMIT ?`)
-    .all(caller.accountId, decodeCursor(page.cursor), person, person, status, status, policy, policy, app, app, page.limit + 1);
+    ORDER BY seq LIMIT ?`,
+  ).all(caller.accountId, decodeCursor(page.cursor), person, person, status, status, policy, policy, app, app, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { data_offers: items.map((r) => toDataOffer(ctx, r)), next_cursor };
 }
@@ -197,13 +237,25 @@ export function moveDataOffer(ctx: ServerContext, caller: Caller, row: DataOffer
     switch (move.action) {
       case 'offer': {
         if (current.requested_expires_at && Date.parse(current.requested_expires_at) <= ctx.clock.now()) {
-          throw refused('expires_at', 'expires_at_invalid', `The draft asked to expire at ${current.requested_expires_at}, which has passed; make a new offer.`);
+          throw refused(
+            'expires_at',
+            'expires_at_invalid',
+            `The draft asked to expire at ${current.requested_expires_at}, which has passed; make a new offer.`,
+          );
         }
         const policy = stmt<[string], PolicyRow>(ctx.db, 'SELECT * FROM policies WHERE id = ?').get(current.policy_id)!;
-        if (policy.status !== 'active') throw illegalTransition(`Policy ${policy.id} was revoked: its offers cannot be sent.`, 'policy_not_active');
-        if (policy.accepted_at) throw illegalTransition(`Policy ${policy.id} was already accepted on ${policy.accepted_at}.`, 'policy_already_accepted');
+        if (policy.status !== 'active')
+          throw illegalTransition(`Policy ${policy.id} was revoked: its offers cannot be sent.`, 'policy_not_active');
+        if (policy.accepted_at)
+          throw illegalTransition(`Policy ${policy.id} was already accepted on ${policy.accepted_at}.`, 'policy_already_accepted');
         const expiresAt = current.requested_expires_at ?? plusDays(now, DATA_OFFER_DEFAULT_LIFETIME_DAYS);
-        stmt(ctx.db, 'UPDATE data_offers SET status = ?, offered_at = ?, expires_at = ?, updated_at = ? WHERE id = ?').run(step.to, now, expiresAt, now, current.id);
+        stmt(ctx.db, 'UPDATE data_offers SET status = ?, offered_at = ?, expires_at = ?, updated_at = ? WHERE id = ?').run(
+          step.to,
+          now,
+          expiresAt,
+          now,
+          current.id,
+        );
         terms = current.terms;
         break;
       }
@@ -211,30 +263,53 @@ export function moveDataOffer(ctx: ServerContext, caller: Caller, row: DataOffer
       case 'revise':
         terms = JSON.stringify(move.terms);
         message = move.message ?? null;
-        stmt(ctx.db, 'UPDATE data_offers SET status = ?, terms = ?, counter_count = counter_count + ?, updated_at = ? WHERE id = ?')
-          .run(step.to, terms, move.action === 'counter' ? 1 : 0, now, current.id);
+        stmt(ctx.db, 'UPDATE data_offers SET status = ?, terms = ?, counter_count = counter_count + ?, updated_at = ? WHERE id = ?').run(
+          step.to,
+          terms,
+          move.action === 'counter' ? 1 : 0,
+          now,
+          current.id,
+        );
         break;
       case 'accept': {
         const policy = stmt<[string], PolicyRow>(ctx.db, 'SELECT * FROM policies WHERE id = ?').get(current.policy_id)!;
-        if (policy.status !== 'active') throw illegalTransition(`Policy ${policy.id} was revoked: its offers cannot be accepted.`, 'policy_not_active');
-        if (policy.accepted_at) throw illegalTransition(`Policy ${policy.id} was already accepted on ${policy.accepted_at}.`, 'policy_already_accepted');
+        if (policy.status !== 'active')
+          throw illegalTransition(`Policy ${policy.id} was revoked: its offers cannot be accepted.`, 'policy_not_active');
+        if (policy.accepted_at)
+          throw illegalTransition(`Policy ${policy.id} was already accepted on ${policy.accepted_at}.`, 'policy_already_accepted');
         const acceptance: PolicyAcceptance = {
-          data_offer_id: current.id, application_id: current.application_id, accepted_by: actor, accepted_at: now, terms: parsed(current.terms)!,
+          data_offer_id: current.id,
+          application_id: current.application_id,
+          accepted_by: actor,
+          accepted_at: now,
+          terms: parsed(current.terms)!,
         };
-        stmt(ctx.db, 'UPDATE policies SET accepted_at = ?, acceptance = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL')
-          .run(now, JSON.stringify(acceptance), now, policy.id);
+        stmt(ctx.db, 'UPDATE policies SET accepted_at = ?, acceptance = ?, updated_at = ? WHERE id = ? AND accepted_at IS NULL').run(
+          now,
+          JSON.stringify(acceptance),
+          now,
+          policy.id,
+        );
         stmt(ctx.db, 'UPDATE data_offers SET status = ?, decided_at = ?, updated_at = ? WHERE id = ?').run(step.to, now, now, current.id);
         break;
       }
       case 'decline':
         message = move.reason ?? null;
-        stmt(ctx.db, 'UPDATE data_offers SET status = ?, decided_at = ?, decline_reason = ?, updated_at = ? WHERE id = ?').run(step.to, now, message, now, current.id);
+        stmt(ctx.db, 'UPDATE data_offers SET status = ?, decided_at = ?, decline_reason = ?, updated_at = ? WHERE id = ?').run(
+          step.to,
+          now,
+          message,
+          now,
+          current.id,
+        );
         break;
     }
     addRound(ctx, current.id, { action: move.action, by_party: actor, terms, message, at: now });
     if (move.action === 'accept' || move.action === 'decline') {
       appendAuditEvent(ctx, {
-        applicationId: current.application_id, type: `data_offer.${step.to}`, occurredAt: now,
+        applicationId: current.application_id,
+        type: `data_offer.${step.to}`,
+        occurredAt: now,
         data: { data_offer_id: current.id, policy_id: current.policy_id, by: actor, counter_count: current.counter_count },
       });
     }

@@ -50,7 +50,9 @@ export interface DataRequestRow {
 export type DataRequestAction = 'start' | 'extend' | 'complete' | 'reject';
 
 /** The allowed moves: state -> action -> next state (an extension keeps the state and moves the due date). */
-export const DATA_REQUEST_TRANSITIONS: Readonly<Record<DataRequestStatus, Readonly<Partial<Record<DataRequestAction, DataRequestStatus>>>>> = {
+export const DATA_REQUEST_TRANSITIONS: Readonly<
+  Record<DataRequestStatus, Readonly<Partial<Record<DataRequestAction, DataRequestStatus>>>>
+> = {
   received: { start: 'in_progress', extend: 'received', reject: 'rejected' },
   in_progress: { complete: 'completed', extend: 'in_progress', reject: 'rejected' },
   completed: {},
@@ -101,33 +103,65 @@ export function findDataRequest(ctx: ServerContext, caller: Caller, id: string):
 }
 
 /** Files the person's request with an application of the account: received now, due in 30 days. */
-export function createDataRequest(ctx: ServerContext, person: Extract<Caller, { kind: 'person' }>, input: CreateDsarRequest): DataRequestRow {
+export function createDataRequest(
+  ctx: ServerContext,
+  person: Extract<Caller, { kind: 'person' }>,
+  input: CreateDsarRequest,
+): DataRequestRow {
   const applicationId = accountApplication(ctx, person.accountId, input.application_id, 'application_id');
   assertHomedHere(ctx, person.personId);
   const id = homedId(ctx.country, 'dsar_', 20);
   const now = isoNow(ctx.clock);
   const due = plusDays(now, DATA_REQUEST_DUE_DAYS);
   return transaction(ctx.db, () => {
-    stmt(ctx.db, `INSERT INTO data_requests (id, account_id, application_id, person_id, dsar_type, scope, status, due_date, original_due_date, received_at, updated_at)
-      VALUES (?, ?, ?, ?, ?, ?, 'received', ?, ?, ?, ?)`)
-      .run(id, person.accountId, applicationId, person.personId, input.dsar_type, input.scope === undefined ? null : JSON.stringify(input.scope), due, due, now, now);
-    appendAuditEvent(ctx, { applicationId, type: 'data_request.received', occurredAt: now, data: { data_request_id: id, dsar_type: input.dsar_type, due_date: due } });
+    stmt(
+      ctx.db,
+      `INSERT INTO data_requests (id, account_id, application_id, person_id, dsar_type, scope, status, due_date, original_due_date, received_at, updated_at)
+      VALUES (?, ?, ?, ?, ?, ?, 'received', ?, ?, ?, ?)`,
+    ).run(
+      id,
+      person.accountId,
+      applicationId,
+      person.personId,
+      input.dsar_type,
+      input.scope === undefined ? null : JSON.stringify(input.scope),
+      due,
+      due,
+      now,
+      now,
+    );
+    appendAuditEvent(ctx, {
+      applicationId,
+      type: 'data_request.received',
+      occurredAt: now,
+      data: { data_request_id: id, dsar_type: input.dsar_type, due_date: due },
+    });
     return byId(ctx, id)!;
   });
 }
 
 /** A page of the requests the caller may see, oldest first. */
-export function listDataRequests(ctx: ServerContext, caller: Caller, page: {
-  limit: number; cursor?: string | undefined; status?: DataRequestStatus | undefined; dsar_type?: DsarType | undefined; application_id?: string | undefined;
-}) {
+export function listDataRequests(
+  ctx: ServerContext,
+  caller: Caller,
+  page: {
+    limit: number;
+    cursor?: string | undefined;
+    status?: DataRequestStatus | undefined;
+    dsar_type?: DsarType | undefined;
+    application_id?: string | undefined;
+  },
+) {
   const person = caller.kind === 'person' ? caller.personId : null;
   const status = page.status ?? null;
   const type = page.dsar_type ?? null;
   const app = page.application_id ?? null;
-  const rows = stmt<unknown[], DataRequestRow>(ctx.db, `SELECT * FROM data_requests WHERE account_id = ? AND seq > ?
+  const rows = stmt<unknown[], DataRequestRow>(
+    ctx.db,
+    `SELECT * FROM data_requests WHERE account_id = ? AND seq > ?
       AND (? IS NULL OR person_id = ?) AND (? IS NULL OR status = ?) AND (? IS NULL OR dsar_type = ?) AND (? IS NULL OR application_id = ?)
-    ORDER BY seq LIMIT ?`)
-    .all(caller.accountId, decodeCursor(page.cursor), person, person, status, status, type, type, app, app, page.limit + 1);
+    ORDER BY seq LIMIT ?`,
+  ).all(caller.accountId, decodeCursor(page.cursor), person, person, status, status, type, type, app, app, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { data_requests: items.map((r) => toDataRequest(ctx, r)), next_cursor };
 }
@@ -137,11 +171,17 @@ export function listDataRequests(ctx: ServerContext, caller: Caller, page: {
  * grants, and Protect's own rows, each of that organisation only (a person is one per email per organisation).
  */
 function exportFor(ctx: ServerContext, row: DataRequestRow, now: string): DataRequestExport {
-  const ids = (table: string, column = 'person_id') => stmt<[string, string], string>(ctx.db,
-    `SELECT id FROM ${table} WHERE ${column} = ? AND account_id = ? ORDER BY seq`).pluck().all(row.person_id, row.account_id) as unknown as string[];
-  const records = stmt<[string, string], { id: string; application_id: string; flow_id: string; flow_version: number; captured_at: string; expires_at: string | null }>(ctx.db,
-    'SELECT id, application_id, flow_id, flow_version, captured_at, expires_at FROM consent_records WHERE person_id = ? AND account_id = ? ORDER BY seq')
-    .all(row.person_id, row.account_id);
+  const ids = (table: string, column = 'person_id') =>
+    stmt<[string, string], string>(ctx.db, `SELECT id FROM ${table} WHERE ${column} = ? AND account_id = ? ORDER BY seq`)
+      .pluck()
+      .all(row.person_id, row.account_id) as unknown as string[];
+  const records = stmt<
+    [string, string],
+    { id: string; application_id: string; flow_id: string; flow_version: number; captured_at: string; expires_at: string | null }
+  >(
+    ctx.db,
+    'SELECT id, application_id, flow_id, flow_version, captured_at, expires_at FROM consent_records WHERE person_id = ? AND account_id = ? ORDER BY seq',
+  ).all(row.person_id, row.account_id);
   const email = stmt<[string], string>(ctx.db, 'SELECT email FROM persons WHERE id = ?').pluck().get(row.person_id) as unknown as string;
   return {
     generated_at: now,
@@ -173,37 +213,61 @@ export function moveDataRequest(ctx: ServerContext, row: DataRequestRow, move: D
     const to = DATA_REQUEST_TRANSITIONS[current.status][move.action];
     if (!to) {
       const final = current.status === 'completed' || current.status === 'rejected';
-      throw illegalTransition(`A data request cannot go from ${current.status} to ${TARGET[move.action]}${final ? ` (${current.status} is final)` : ''}.`);
+      throw illegalTransition(
+        `A data request cannot go from ${current.status} to ${TARGET[move.action]}${final ? ` (${current.status} is final)` : ''}.`,
+      );
     }
     const now = isoNow(ctx.clock);
     switch (move.action) {
       case 'start':
-        stmt(ctx.db, "UPDATE data_requests SET status = 'in_progress', started_at = ?, updated_at = ? WHERE id = ?").run(now, now, current.id);
+        stmt(ctx.db, "UPDATE data_requests SET status = 'in_progress', started_at = ?, updated_at = ? WHERE id = ?").run(
+          now,
+          now,
+          current.id,
+        );
         break;
       case 'extend': {
-        if (current.extended_at) throw illegalTransition(`Data request ${current.id} was extended on ${current.extended_at}; a request is extended once.`, 'already_extended');
+        if (current.extended_at)
+          throw illegalTransition(
+            `Data request ${current.id} was extended on ${current.extended_at}; a request is extended once.`,
+            'already_extended',
+          );
         if (Date.parse(current.due_date) < ctx.clock.now()) {
-          throw illegalTransition(`Data request ${current.id} was due on ${current.due_date}: an extension must be made before the due date.`, 'due_date_passed');
+          throw illegalTransition(
+            `Data request ${current.id} was due on ${current.due_date}: an extension must be made before the due date.`,
+            'due_date_passed',
+          );
         }
         const due = plusDays(current.due_date, move.input.days ?? DATA_REQUEST_MAX_EXTENSION_DAYS);
-        stmt(ctx.db, 'UPDATE data_requests SET due_date = ?, extended_at = ?, extension_reason = ?, updated_at = ? WHERE id = ?')
-          .run(due, now, move.input.reason, now, current.id);
+        stmt(ctx.db, 'UPDATE data_requests SET due_date = ?, extended_at = ?, extension_reason = ?, updated_at = ? WHERE id = ?').run(
+          due,
+          now,
+          move.input.reason,
+          now,
+          current.id,
+        );
         break;
       }
       case 'complete': {
         const exported = current.dsar_type === 'access' ? JSON.stringify(exportFor(ctx, current, now)) : null;
-        stmt(ctx.db, "UPDATE data_requests SET status = 'completed', completed_at = ?, completion_note = ?, export = ?, updated_at = ? WHERE id = ?")
-          .run(now, move.note ?? null, exported, now, current.id);
+        stmt(
+          ctx.db,
+          "UPDATE data_requests SET status = 'completed', completed_at = ?, completion_note = ?, export = ?, updated_at = ? WHERE id = ?",
+        ).run(now, move.note ?? null, exported, now, current.id);
         break;
       }
       case 'reject':
-        stmt(ctx.db, "UPDATE data_requests SET status = 'rejected', rejected_at = ?, rejection_reason = ?, updated_at = ? WHERE id = ?")
-          .run(now, move.reason, now, current.id);
+        stmt(
+          ctx.db,
+          "UPDATE data_requests SET status = 'rejected', rejected_at = ?, rejection_reason = ?, updated_at = ? WHERE id = ?",
+        ).run(now, move.reason, now, current.id);
         break;
     }
     const after = byId(ctx, current.id)!;
     appendAuditEvent(ctx, {
-      applicationId: current.application_id, type: `data_request.${TARGET[move.action] === 'in_progress' ? 'started' : TARGET[move.action]}`, occurredAt: now,
+      applicationId: current.application_id,
+      type: `data_request.${TARGET[move.action] === 'in_progress' ? 'started' : TARGET[move.action]}`,
+      occurredAt: now,
       data: { data_request_id: current.id, dsar_type: current.dsar_type, status: after.status, due_date: after.due_date },
     });
     return after;

@@ -59,14 +59,23 @@ export function turnOf(state: DataOfferStatus): 'person' | 'organisation' | null
 export type DealStep = { ok: true; to: DataOfferStatus } | { ok: false; message: string };
 
 const ACTION_TARGET: Record<DataOfferAction, DataOfferStatus> = {
-  offer: 'offered', counter: 'countered', revise: 'user_revised', accept: 'accepted', decline: 'declined', expire: 'expired',
+  offer: 'offered',
+  counter: 'countered',
+  revise: 'user_revised',
+  accept: 'accepted',
+  decline: 'declined',
+  expire: 'expired',
 };
 
 /** The state `action` by `actor` leads to from `state`, or the refusal. */
 export function dealTransition(state: DataOfferStatus, action: DataOfferAction, actor: DealActor): DealStep {
   const edge = DEAL_TRANSITIONS[state][action];
   const target = ACTION_TARGET[action];
-  if (!edge) return { ok: false, message: `A data offer cannot go from ${state} to ${target}${TERMINAL_DEAL_STATES.includes(state) ? ` (${state} is final)` : ''}.` };
+  if (!edge)
+    return {
+      ok: false,
+      message: `A data offer cannot go from ${state} to ${target}${TERMINAL_DEAL_STATES.includes(state) ? ` (${state} is final)` : ''}.`,
+    };
   if (edge.by !== actor) {
     const who = edge.by === 'service' ? 'the service (when the offer runs out of time)' : `the ${edge.by}`;
     return { ok: false, message: `A data offer goes from ${state} to ${target} only by ${who}, not by the ${actor}.` };

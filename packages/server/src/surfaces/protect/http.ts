@@ -35,4 +35,3 @@ export function personsOwn(permission: Permission, what: string): MiddlewareHand
     },
   ];
 }
-

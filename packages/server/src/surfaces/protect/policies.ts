@@ -96,32 +96,48 @@ export function createPolicy(ctx: ServerContext, caller: Caller, input: CreatePo
   const result = policyTemplateConfigs[template].safeParse(input.config ?? {});
   if (!result.success) {
     const errors = fieldErrors(result.error.issues as Parameters<typeof fieldErrors>[0], ['config']);
-    throw unprocessable(`config does not meet the ${template} template${errors[0] ? `: ${errors[0].path}: ${errors[0].message}` : '.'}`, 'invalid_config', errors);
+    throw unprocessable(
+      `config does not meet the ${template} template${errors[0] ? `: ${errors[0].path}: ${errors[0].message}` : '.'}`,
+      'invalid_config',
+      errors,
+    );
   }
   const personId = caller.kind === 'person' ? caller.personId : null;
   if (personId) assertHomedHere(ctx, personId);
   const id = homedId(ctx.country, 'pol_', 20);
   const now = isoNow(ctx.clock);
   const title = input.title ?? `${template.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase())} policy`;
-  stmt(ctx.db, `INSERT INTO policies (id, account_id, person_id, template_id, template_version, title, config, status, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)`)
-    .run(id, caller.accountId, personId, template, TEMPLATE_VERSION, title, JSON.stringify(result.data), now, now);
+  stmt(
+    ctx.db,
+    `INSERT INTO policies (id, account_id, person_id, template_id, template_version, title, config, status, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'active', ?, ?)`,
+  ).run(id, caller.accountId, personId, template, TEMPLATE_VERSION, title, JSON.stringify(result.data), now, now);
   return stmt<[string], PolicyRow>(ctx.db, 'SELECT * FROM policies WHERE id = ?').get(id)!;
 }
 
 /** A page of the policies the caller may see, oldest first. */
-export function listPolicies(ctx: ServerContext, caller: Caller, page: {
-  limit: number; cursor?: string | undefined; template_id?: PolicyTemplateId | undefined; status?: PolicyStatus | undefined; owner_type?: PolicyOwnerType | undefined;
-}) {
+export function listPolicies(
+  ctx: ServerContext,
+  caller: Caller,
+  page: {
+    limit: number;
+    cursor?: string | undefined;
+    template_id?: PolicyTemplateId | undefined;
+    status?: PolicyStatus | undefined;
+    owner_type?: PolicyOwnerType | undefined;
+  },
+) {
   const person = caller.kind === 'person' ? caller.personId : null;
   const template = page.template_id ?? null;
   const status = page.status ?? null;
   const owner = page.owner_type ?? null;
-  const rows = stmt<unknown[], PolicyRow>(ctx.db, `SELECT * FROM policies WHERE account_id = ? AND seq > ?
+  const rows = stmt<unknown[], PolicyRow>(
+    ctx.db,
+    `SELECT * FROM policies WHERE account_id = ? AND seq > ?
       AND (? IS NULL OR person_id = ?) AND (? IS NULL OR template_id = ?) AND (? IS NULL OR status = ?)
       AND (? IS NULL OR (? = 'person') = (person_id IS NOT NULL))
-    ORDER BY seq LIMIT ?`)
-    .all(caller.accountId, decodeCursor(page.cursor), person, person, template, template, status, status, owner, owner, page.limit + 1);
+    ORDER BY seq LIMIT ?`,
+  ).all(caller.accountId, decodeCursor(page.cursor), person, person, template, template, status, status, owner, owner, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { policies: items.map((r) => toPolicy(ctx, r)), next_cursor };
 }
@@ -136,7 +152,10 @@ export function revokePolicy(ctx: ServerContext, caller: Caller, row: PolicyRow)
   }
   return transaction(ctx.db, () => {
     const now = isoNow(ctx.clock);
-    const changed = stmt(ctx.db, "UPDATE policies SET status = 'revoked', revoked_at = ?, updated_at = ? WHERE id = ? AND status = 'active'").run(now, now, row.id);
+    const changed = stmt(
+      ctx.db,
+      "UPDATE policies SET status = 'revoked', revoked_at = ?, updated_at = ? WHERE id = ? AND status = 'active'",
+    ).run(now, now, row.id);
     if (changed.changes === 0) throw illegalTransition('A policy cannot go from revoked to revoked: revocation is final.');
     return stmt<[string], PolicyRow>(ctx.db, 'SELECT * FROM policies WHERE id = ?').get(row.id)!;
   });

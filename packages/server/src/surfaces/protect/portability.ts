@@ -41,7 +41,8 @@ export interface TransferRow {
 }
 
 const TRANSFER_ID = /^ptr_(?:[a-z]{2}_)?[A-Za-z0-9]{16,24}$/;
-const byId = (ctx: ServerContext, id: string) => stmt<[string], TransferRow>(ctx.db, 'SELECT * FROM portability_transfers WHERE id = ?').get(id);
+const byId = (ctx: ServerContext, id: string) =>
+  stmt<[string], TransferRow>(ctx.db, 'SELECT * FROM portability_transfers WHERE id = ?').get(id);
 
 /** A digest as stored: `sha256:` and lower-case hex. */
 export const normaliseHash = (hash: string) => `sha256:${hash.replace(/^sha256:/, '').toLowerCase()}`;
@@ -82,36 +83,62 @@ export function findTransfer(ctx: ServerContext, caller: Caller, id: string): Tr
  */
 export function createTransfer(ctx: ServerContext, caller: Caller, input: CreatePortabilityTransferRequest): TransferRow {
   const policy = referencedPolicy(ctx, caller, input.policy_id);
-  if (!policy.person_id) throw refused('policy_id', 'policy_not_personal', `Policy ${policy.id} is the account's; a transfer moves a person's data under their own policy.`);
-  if (policy.template_id !== 'portability') throw refused('policy_id', 'policy_not_portability', `Policy ${policy.id} is a ${policy.template_id} policy, not a portability policy.`);
+  if (!policy.person_id)
+    throw refused(
+      'policy_id',
+      'policy_not_personal',
+      `Policy ${policy.id} is the account's; a transfer moves a person's data under their own policy.`,
+    );
+  if (policy.template_id !== 'portability')
+    throw refused(
+      'policy_id',
+      'policy_not_portability',
+      `Policy ${policy.id} is a ${policy.template_id} policy, not a portability policy.`,
+    );
   if (policy.status !== 'active') throw refused('policy_id', 'policy_not_active', `Policy ${policy.id} is ${policy.status}.`);
   const source = accountApplication(ctx, caller.accountId, input.source_application_id, 'source_application_id');
   const destination = accountApplication(ctx, caller.accountId, input.destination_application_id, 'destination_application_id');
-  if (source === destination) throw refused('destination_application_id', 'same_application', 'The destination must be another application than the source.');
+  if (source === destination)
+    throw refused('destination_application_id', 'same_application', 'The destination must be another application than the source.');
   const { formats } = parsed<PolicyTemplateConfig<'portability'>>(policy.config)!;
   const format = input.negotiated_format ?? formats[0]!;
   if (!formats.includes(format)) {
-    throw refused('negotiated_format', 'format_not_offered', `Policy ${policy.id} allows the formats ${formats.join(', ')}; ${format} is not one of them.`);
+    throw refused(
+      'negotiated_format',
+      'format_not_offered',
+      `Policy ${policy.id} allows the formats ${formats.join(', ')}; ${format} is not one of them.`,
+    );
   }
   assertHomedHere(ctx, policy.person_id);
   const id = homedId(ctx.country, 'ptr_', 20);
   const now = isoNow(ctx.clock);
-  stmt(ctx.db, `INSERT INTO portability_transfers (id, account_id, policy_id, person_id, source_application_id, destination_application_id, negotiated_format, status, created_at, updated_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`)
-    .run(id, caller.accountId, policy.id, policy.person_id, source, destination, format, now, now);
+  stmt(
+    ctx.db,
+    `INSERT INTO portability_transfers (id, account_id, policy_id, person_id, source_application_id, destination_application_id, negotiated_format, status, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?)`,
+  ).run(id, caller.accountId, policy.id, policy.person_id, source, destination, format, now, now);
   return byId(ctx, id)!;
 }
 
 /** A page of the transfers the caller may see, oldest first. */
-export function listTransfers(ctx: ServerContext, caller: Caller, page: {
-  limit: number; cursor?: string | undefined; status?: PortabilityTransferStatus | undefined; policy_id?: string | undefined;
-}) {
+export function listTransfers(
+  ctx: ServerContext,
+  caller: Caller,
+  page: {
+    limit: number;
+    cursor?: string | undefined;
+    status?: PortabilityTransferStatus | undefined;
+    policy_id?: string | undefined;
+  },
+) {
   const person = caller.kind === 'person' ? caller.personId : null;
   const status = page.status ?? null;
   const policy = page.policy_id ?? null;
-  const rows = stmt<unknown[], TransferRow>(ctx.db, `SELECT * FROM portability_transfers WHERE account_id = ? AND seq > ?
-      AND (? IS NULL OR person_id = ?) AND (? IS NULL OR status = ?) AND (? IS NULL OR policy_id = ?) ORDER BY seq LIMIT ?`)
-    .all(caller.accountId, decodeCursor(page.cursor), person, person, status, status, policy, policy, page.limit + 1);
+  const rows = stmt<unknown[], TransferRow>(
+    ctx.db,
+    `SELECT * FROM portability_transfers WHERE account_id = ? AND seq > ?
+      AND (? IS NULL OR person_id = ?) AND (? IS NULL OR status = ?) AND (? IS NULL OR policy_id = ?) ORDER BY seq LIMIT ?`,
+  ).all(caller.accountId, decodeCursor(page.cursor), person, person, status, status, policy, policy, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { portability_transfers: items.map((r) => toPortabilityTransfer(ctx, r)), next_cursor };
 }
@@ -126,7 +153,12 @@ export function markReady(ctx: ServerContext, row: TransferRow, dataHash: string
     const current = byId(ctx, row.id)!;
     if (current.status !== 'pending') throw cannot(current.status, 'ready');
     const now = isoNow(ctx.clock);
-    stmt(ctx.db, "UPDATE portability_transfers SET status = 'ready', data_hash = ?, ready_at = ?, updated_at = ? WHERE id = ?").run(normaliseHash(dataHash), now, now, current.id);
+    stmt(ctx.db, "UPDATE portability_transfers SET status = 'ready', data_hash = ?, ready_at = ?, updated_at = ? WHERE id = ?").run(
+      normaliseHash(dataHash),
+      now,
+      now,
+      current.id,
+    );
     return byId(ctx, current.id)!;
   });
 }
@@ -139,18 +171,36 @@ export function markReady(ctx: ServerContext, row: TransferRow, dataHash: string
 export function confirmTransfer(ctx: ServerContext, row: TransferRow, input: ConfirmPortabilityTransferRequest): TransferRow {
   const current = byId(ctx, row.id)!;
   if (current.status !== 'ready') throw cannot(current.status, 'confirmed');
-  if (input.data_hash === undefined) throw refused('data_hash', 'data_hash_required', 'data_hash is required: the SHA-256 of the package the destination received.');
+  if (input.data_hash === undefined)
+    throw refused('data_hash', 'data_hash_required', 'data_hash is required: the SHA-256 of the package the destination received.');
   if (!safeEqual(normaliseHash(input.data_hash), current.data_hash!)) {
-    stmt(ctx.db, 'UPDATE portability_transfers SET mismatch_count = mismatch_count + 1, updated_at = ? WHERE id = ?').run(isoNow(ctx.clock), current.id);
-    throw refused('data_hash', 'data_hash_mismatch', 'data_hash is not the digest the source declared for this package: it changed on the way, or it is another package.');
+    stmt(ctx.db, 'UPDATE portability_transfers SET mismatch_count = mismatch_count + 1, updated_at = ? WHERE id = ?').run(
+      isoNow(ctx.clock),
+      current.id,
+    );
+    throw refused(
+      'data_hash',
+      'data_hash_mismatch',
+      'data_hash is not the digest the source declared for this package: it changed on the way, or it is another package.',
+    );
   }
   return transaction(ctx.db, () => {
     const now = isoNow(ctx.clock);
-    const changed = stmt(ctx.db, "UPDATE portability_transfers SET status = 'confirmed', confirmed_at = ?, updated_at = ? WHERE id = ? AND status = 'ready'").run(now, now, current.id);
+    const changed = stmt(
+      ctx.db,
+      "UPDATE portability_transfers SET status = 'confirmed', confirmed_at = ?, updated_at = ? WHERE id = ? AND status = 'ready'",
+    ).run(now, now, current.id);
     if (changed.changes === 0) throw cannot(byId(ctx, current.id)!.status, 'confirmed');
     appendAuditEvent(ctx, {
-      applicationId: current.source_application_id, type: 'portability_transfer.confirmed', occurredAt: now,
-      data: { portability_transfer_id: current.id, policy_id: current.policy_id, destination_application_id: current.destination_application_id, data_hash: current.data_hash },
+      applicationId: current.source_application_id,
+      type: 'portability_transfer.confirmed',
+      occurredAt: now,
+      data: {
+        portability_transfer_id: current.id,
+        policy_id: current.policy_id,
+        destination_application_id: current.destination_application_id,
+        data_hash: current.data_hash,
+      },
     });
     return byId(ctx, current.id)!;
   });
@@ -162,7 +212,11 @@ export function cancelTransfer(ctx: ServerContext, row: TransferRow): TransferRo
     const current = byId(ctx, row.id)!;
     if (FINAL.includes(current.status)) throw cannot(current.status, 'cancelled');
     const now = isoNow(ctx.clock);
-    stmt(ctx.db, "UPDATE portability_transfers SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?").run(now, now, current.id);
+    stmt(ctx.db, "UPDATE portability_transfers SET status = 'cancelled', cancelled_at = ?, updated_at = ? WHERE id = ?").run(
+      now,
+      now,
+      current.id,
+    );
     return byId(ctx, current.id)!;
   });
 }

@@ -9,11 +9,13 @@ export const TEMPLATE_VERSION = 1;
 const about: Record<PolicyTemplateId, { name: string; description: string }> = {
   data_license: {
     name: 'Data license',
-    description: 'Licenses data categories for named purposes, optionally for a number of accesses or days; a deal policy, negotiated with data offers.',
+    description:
+      'Licenses data categories for named purposes, optionally for a number of accesses or days; a deal policy, negotiated with data offers.',
   },
   data_offer: {
     name: 'Data offer',
-    description: 'Offers data categories to an organisation, optionally for a price and a duration; a deal policy, negotiated with data offers.',
+    description:
+      'Offers data categories to an organisation, optionally for a price and a duration; a deal policy, negotiated with data offers.',
   },
   bounty: {
     name: 'Bounty',
@@ -34,7 +36,11 @@ const about: Record<PolicyTemplateId, { name: string; description: string }> = {
 };
 
 function configSchema(id: PolicyTemplateId): Record<string, unknown> {
-  const { $schema: _s, ...rest } = z.toJSONSchema(policyTemplateConfigs[id], { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _s, ...rest } = z.toJSONSchema(policyTemplateConfigs[id], {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return rest;
 }
 

@@ -17,7 +17,13 @@ export async function expect(server: TestServer, status: number, path: string, i
 }
 
 /** Asserts a refusal: its status and code. */
-export async function refusal(server: TestServer, status: number, code: string, path: string, init: Parameters<typeof call>[2] = {}): Promise<Json> {
+export async function refusal(
+  server: TestServer,
+  status: number,
+  code: string,
+  path: string,
+  init: Parameters<typeof call>[2] = {},
+): Promise<Json> {
   const body = await expect(server, status, path, init);
   assert.equal(body.code, code, body.message);
   return body;
@@ -31,16 +37,20 @@ export function otherAccount(server: TestServer): { token: string; applicationId
   const token = newSecret();
   const applicationId = newId('tp_dev_');
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, 'Other', now);
-  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other app', 'development', ?, ?)`)
-    .run(applicationId, accountId, now, now);
-  db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`)
-    .run(newId('api_token_'), accountId, hashSecret(token), now);
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other app', 'development', ?, ?)`,
+  ).run(applicationId, accountId, now, now);
+  db.prepare(
+    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`,
+  ).run(newId('api_token_'), accountId, hashSecret(token), now);
   return { token, applicationId };
 }
 
 /** An API token of the sandbox account with these permissions. */
 export async function apiToken(server: TestServer, permissions: string[]): Promise<string> {
-  const body = await expect(server, 201, '/api/v1/api_tokens', { json: { api_token: { name: `protect ${permissions.join(' ')}`, permissions } } });
+  const body = await expect(server, 201, '/api/v1/api_tokens', {
+    json: { api_token: { name: `protect ${permissions.join(' ')}`, permissions } },
+  });
   return body.api_token.token as string;
 }
 
@@ -80,7 +90,14 @@ async function step(server: TestServer, token: string, request: Json): Promise<J
 export async function agreement(server: TestServer, sign = true): Promise<string> {
   const text = 'Data license terms\n\nThe licensee may read the listed categories.\n';
   const created = await expect(server, 201, '/api/v1/agreements', {
-    json: { agreement: { title: 'Data license', document: { text, sha256: sha256(text) }, parties: [{ email: 'lena@example.com', home_country: 'US' }], quorum: 1 } },
+    json: {
+      agreement: {
+        title: 'Data license',
+        document: { text, sha256: sha256(text) },
+        parties: [{ email: 'lena@example.com', home_country: 'US' }],
+        quorum: 1,
+      },
+    },
   });
   const { id, party_details } = created.agreement as { id: string; party_details: { session_token: string }[] };
   if (sign) {

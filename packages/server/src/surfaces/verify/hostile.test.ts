@@ -10,9 +10,20 @@ const bob = { authorization: 'Bearer {{bob}}' };
 const pk = { authorization: null, 'x-publishable-key': '{{pk}}' };
 const SCORES = '/api/v1/trust_scores';
 const VOUCHES = '/api/v1/vouches';
-const post = (name: string, body: unknown, status: number | number[], code?: string, headers: HostileCase['headers'] = ada): HostileCase => ({
-  name: `vouch: ${name}`, method: 'POST', path: VOUCHES, headers: { ...headers, ...(typeof body === 'string' ? json : {}) },
-  ...(typeof body === 'string' ? { body } : { json: body }), status, ...(code ? { code } : {}),
+const post = (
+  name: string,
+  body: unknown,
+  status: number | number[],
+  code?: string,
+  headers: HostileCase['headers'] = ada,
+): HostileCase => ({
+  name: `vouch: ${name}`,
+  method: 'POST',
+  path: VOUCHES,
+  headers: { ...headers, ...(typeof body === 'string' ? json : {}) },
+  ...(typeof body === 'string' ? { body } : { json: body }),
+  status,
+  ...(code ? { code } : {}),
 });
 
 const cases: HostileCase[] = [
@@ -82,9 +93,22 @@ const cases: HostileCase[] = [
   { name: 'list: publishable key', path: VOUCHES, headers: pk, status: 403 },
   // Revoking
   { name: 'revoke: unknown id', method: 'POST', path: `${VOUCHES}/vch_us_AAAAAAAAAAAAAAAAAAAA/revoke`, headers: ada, status: 404 },
-  { name: 'revoke: by the vouchee', method: 'POST', path: `${VOUCHES}/{{vouch}}/revoke`, headers: bob, status: 403, code: 'not_your_vouch' },
+  {
+    name: 'revoke: by the vouchee',
+    method: 'POST',
+    path: `${VOUCHES}/{{vouch}}/revoke`,
+    headers: bob,
+    status: 403,
+    code: 'not_your_vouch',
+  },
   { name: 'revoke: by an API token', method: 'POST', path: `${VOUCHES}/{{vouch}}/revoke`, status: 403, code: 'person_token_required' },
-  { name: 'revoke: by a stranger', method: 'POST', path: `${VOUCHES}/{{vouch}}/revoke`, headers: { authorization: 'Bearer {{carol}}' }, status: 404 },
+  {
+    name: 'revoke: by a stranger',
+    method: 'POST',
+    path: `${VOUCHES}/{{vouch}}/revoke`,
+    headers: { authorization: 'Bearer {{carol}}' },
+    status: 404,
+  },
   { name: 'revoke: twice', method: 'POST', path: `${VOUCHES}/{{revoked}}/revoke`, headers: ada, status: 409, code: 'illegal_transition' },
   { name: "revoke: another account's", method: 'POST', path: `${VOUCHES}/{{theirVouch}}/revoke`, headers: ada, status: 404 },
   { name: 'revoke: GET', path: `${VOUCHES}/{{vouch}}/revoke`, headers: ada, status: 404 },
@@ -92,7 +116,11 @@ const cases: HostileCase[] = [
 
 /** Persons with tokens, an agent, a vouch and a revoked one, and another account with a person and a vouch. */
 async function fixtures(server: TestServer): Promise<Record<string, string>> {
-  const [a, b, c] = [await signIn(server, 'ada@example.com'), await signIn(server, 'bob@example.com'), await signIn(server, 'carol@example.com')];
+  const [a, b, c] = [
+    await signIn(server, 'ada@example.com'),
+    await signIn(server, 'bob@example.com'),
+    await signIn(server, 'carol@example.com'),
+  ];
   const agent = await newAgent(server, 'Hostile agent');
   const vouch = async (token: string, vouchee: string) => {
     const res = await server.api(VOUCHES, { method: 'POST', headers: { authorization: `Bearer ${token}` }, json: { vouchee_id: vouchee } });
@@ -105,16 +133,31 @@ async function fixtures(server: TestServer): Promise<Record<string, string>> {
   const db = server.context.db;
   const now = new Date().toISOString();
   db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acct_hostile_verify', 'Other', ?)").run(now);
-  db.prepare("INSERT INTO persons (id, account_id, email, created_at) VALUES ('prs_us_TheirPersonAAAAAAAAA', 'acct_hostile_verify', 'x@other.example', ?)").run(now);
-  db.prepare("INSERT INTO persons (id, account_id, email, created_at) VALUES ('prs_us_TheirPersonBBBBBBBBB', 'acct_hostile_verify', 'y@other.example', ?)").run(now);
+  db.prepare(
+    "INSERT INTO persons (id, account_id, email, created_at) VALUES ('prs_us_TheirPersonAAAAAAAAA', 'acct_hostile_verify', 'x@other.example', ?)",
+  ).run(now);
+  db.prepare(
+    "INSERT INTO persons (id, account_id, email, created_at) VALUES ('prs_us_TheirPersonBBBBBBBBB', 'acct_hostile_verify', 'y@other.example', ?)",
+  ).run(now);
   db.prepare(`INSERT INTO vouches (id, account_id, voucher_id, vouchee_id, vouchee_type, status, created_at)
-    VALUES ('vch_us_TheirVouchAAAAAAAAAA', 'acct_hostile_verify', 'prs_us_TheirPersonAAAAAAAAA', 'prs_us_TheirPersonBBBBBBBBB', 'person', 'active', ?)`).run(now);
+    VALUES ('vch_us_TheirVouchAAAAAAAAAA', 'acct_hostile_verify', 'prs_us_TheirPersonAAAAAAAAA', 'prs_us_TheirPersonBBBBBBBBB', 'person', 'active', ?)`).run(
+    now,
+  );
   const theirs = newSecret();
   db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at)
     VALUES ('api_token_hostile_verify', 'acct_hostile_verify', 'Theirs', '["read","write"]', ?, ?)`).run(hashSecret(theirs), now);
   return {
-    ada: a.token, adaId: a.id, bob: b.token, bobId: b.id, carol: c.token, agent: agent.id, vouch: given, revoked,
-    theirPerson: 'prs_us_TheirPersonAAAAAAAAA', theirVouch: 'vch_us_TheirVouchAAAAAAAAAA', theirs,
+    ada: a.token,
+    adaId: a.id,
+    bob: b.token,
+    bobId: b.id,
+    carol: c.token,
+    agent: agent.id,
+    vouch: given,
+    revoked,
+    theirPerson: 'prs_us_TheirPersonAAAAAAAAA',
+    theirVouch: 'vch_us_TheirVouchAAAAAAAAAA',
+    theirs,
   };
 }
 

@@ -11,11 +11,13 @@ export function otherAccountToken(server: TestServer): string {
   const now = new Date().toISOString();
   const suffix = randomBase62(8);
   db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(`acct_other_${suffix}`, 'Other', now);
-  db.prepare(`INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Theirs', 'development', ?, ?)`)
-    .run(`tp_dev_other${suffix}`, `acct_other_${suffix}`, now, now);
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Theirs', 'development', ?, ?)`,
+  ).run(`tp_dev_other${suffix}`, `acct_other_${suffix}`, now, now);
   const token = newSecret();
-  db.prepare(`INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'Theirs', '["read","write"]', ?, ?)`)
-    .run(`api_token_other_${suffix}`, `acct_other_${suffix}`, hashSecret(token), now);
+  db.prepare(
+    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'Theirs', '["read","write"]', ?, ?)`,
+  ).run(`api_token_other_${suffix}`, `acct_other_${suffix}`, hashSecret(token), now);
   return token;
 }
 
@@ -27,13 +29,23 @@ export async function tokenWith(server: TestServer, permissions: string[]): Prom
 }
 
 /** Every item of a list, walked `limit` at a time through `next_cursor`; also answers how many pages it took. */
-export async function walk(server: TestServer, path: string, key: string, limit: number, token?: string): Promise<{ items: Json[]; pages: number }> {
+export async function walk(
+  server: TestServer,
+  path: string,
+  key: string,
+  limit: number,
+  token?: string,
+): Promise<{ items: Json[]; pages: number }> {
   const items: Json[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
     const sep = path.includes('?') ? '&' : '?';
-    const res = await call(server, `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, token ? { token } : {});
+    const res = await call(
+      server,
+      `${path}${sep}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      token ? { token } : {},
+    );
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.ok(res.body[key].length <= limit);
     items.push(...(res.body[key] as Json[]));

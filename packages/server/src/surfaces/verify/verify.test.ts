@@ -22,7 +22,10 @@ async function scoreOf(server: TestServer, subject: string, token?: string): Pro
 }
 
 async function vouch(server: TestServer, voucher: Person, vouchee: string, statement?: string): Promise<Json> {
-  const res = await call(server, '/api/v1/vouches', { token: voucher.token, json: { vouchee_id: vouchee, ...(statement ? { statement } : {}) } });
+  const res = await call(server, '/api/v1/vouches', {
+    token: voucher.token,
+    json: { vouchee_id: vouchee, ...(statement ? { statement } : {}) },
+  });
   assert.equal(res.status, 201, JSON.stringify(res.body));
   return vouchEnvelope.parse(res.body).vouch;
 }
@@ -45,11 +48,14 @@ describe('trust scores', () => {
   });
   after(() => server.dispose());
 
-  it("scores a person from what the service holds: verified sign-ins, consents in force, age, vouches", async () => {
+  it('scores a person from what the service holds: verified sign-ins, consents in force, age, vouches', async () => {
     const first = await scoreOf(server, ada.id);
     assert.equal(first.subject_id, ada.id);
     assert.equal(first.subject_type, 'person');
-    assert.deepEqual(first.factors.map((f: Json) => f.name), PERSON_FACTORS);
+    assert.deepEqual(
+      first.factors.map((f: Json) => f.name),
+      PERSON_FACTORS,
+    );
     assert.deepEqual(factor(first, 'sign_ins_verified'), { name: 'sign_ins_verified', weight: 2, value: 1, contribution: 2, cap: 10 });
     assert.equal(first.score, 52, 'fifty, and two for the verified sign-in');
 
@@ -79,7 +85,10 @@ describe('trust scores', () => {
     const agent = await newAgent(server, 'Scored agent');
     const score = await scoreOf(server, agent.id);
     assert.equal(score.subject_type, 'agent');
-    assert.deepEqual(score.factors.map((f: Json) => f.name), AGENT_FACTORS);
+    assert.deepEqual(
+      score.factors.map((f: Json) => f.name),
+      AGENT_FACTORS,
+    );
     assert.equal(score.score, 50);
     const old = await call(server, `/api/v1/agent_identities/${agent.id}/trust_score`);
     assert.equal(old.status, 200);
@@ -88,12 +97,18 @@ describe('trust scores', () => {
     assert.deepEqual(timeless(await scoreOf(server, agent.id, ada.token)), timeless(score));
   });
 
-  it('lets a person read their own score and nobody else\'s; the organisation reads its people\'s', async () => {
+  it("lets a person read their own score and nobody else's; the organisation reads its people's", async () => {
     assert.equal((await scoreOf(server, ada.id, ada.token)).subject_id, ada.id);
     refused(await call(server, `/api/v1/trust_scores/${ada.id}`, { token: bob.token }), 404);
     assert.equal((await scoreOf(server, bob.id, await tokenWith(server, ['read']))).subject_id, bob.id);
     refused(await call(server, `/api/v1/trust_scores/${ada.id}`, { token: otherAccountToken(server) }), 404);
-    refused(await call(server, `/api/v1/trust_scores/${ada.id}`, { headers: { authorization: '', 'x-publishable-key': server.sandbox.publishable_key } }), 403, 'publishable_key_not_allowed');
+    refused(
+      await call(server, `/api/v1/trust_scores/${ada.id}`, {
+        headers: { authorization: '', 'x-publishable-key': server.sandbox.publishable_key },
+      }),
+      403,
+      'publishable_key_not_allowed',
+    );
     refused(await call(server, '/api/v1/trust_scores/prs_us_nobodyAtAllHere12345'), 404);
     refused(await call(server, '/api/v1/trust_scores/agt_dev_nobody'), 404);
     refused(await call(server, '/api/v1/trust_scores/tp_dev_whatever'), 404);
@@ -109,7 +124,11 @@ describe('vouches', () => {
 
   before(async () => {
     server = await startTestServer();
-    [ada, bob, carol] = [await signIn(server, 'ada@example.com'), await signIn(server, 'bob@example.com'), await signIn(server, 'carol@example.com')];
+    [ada, bob, carol] = [
+      await signIn(server, 'ada@example.com'),
+      await signIn(server, 'bob@example.com'),
+      await signIn(server, 'carol@example.com'),
+    ];
     readOnly = await tokenWith(server, ['read']);
   });
   after(() => server.dispose());
@@ -118,26 +137,50 @@ describe('vouches', () => {
     const before = await scoreOf(server, bob.id);
     const v = await vouch(server, ada, bob.id, 'Bob repaired my bike.');
     assert.match(v.id, /^vch_us_[0-9A-Za-z]{20}$/);
-    assert.deepEqual({ ...v, id: '', created_at: '' }, {
-      id: '', voucher_id: ada.id, vouchee_id: bob.id, vouchee_type: 'person', statement: 'Bob repaired my bike.', status: 'active', created_at: '', revoked_at: null,
-    });
+    assert.deepEqual(
+      { ...v, id: '', created_at: '' },
+      {
+        id: '',
+        voucher_id: ada.id,
+        vouchee_id: bob.id,
+        vouchee_type: 'person',
+        statement: 'Bob repaired my bike.',
+        status: 'active',
+        created_at: '',
+        revoked_at: null,
+      },
+    );
     const after = await scoreOf(server, bob.id);
     assert.deepEqual(factor(after, 'vouches_received'), { name: 'vouches_received', weight: 5, value: 1, contribution: 5, cap: 20 });
     assert.equal(after.score, before.score + 5);
     // Read by the voucher, the vouchee and the organisation; nobody else.
-    for (const token of [ada.token, bob.token, readOnly]) assert.deepEqual((await call(server, `/api/v1/vouches/${v.id}`, { token })).body.vouch, v);
+    for (const token of [ada.token, bob.token, readOnly])
+      assert.deepEqual((await call(server, `/api/v1/vouches/${v.id}`, { token })).body.vouch, v);
     refused(await call(server, `/api/v1/vouches/${v.id}`, { token: carol.token }), 404);
     refused(await call(server, `/api/v1/vouches/${v.id}`, { token: otherAccountToken(server) }), 404);
-    refused(await call(server, `/api/v1/vouches/${v.id}`, { headers: { authorization: '', 'x-publishable-key': server.sandbox.publishable_key } }), 403);
+    refused(
+      await call(server, `/api/v1/vouches/${v.id}`, {
+        headers: { authorization: '', 'x-publishable-key': server.sandbox.publishable_key },
+      }),
+      403,
+    );
     refused(await call(server, '/api/v1/vouches/vch_us_00000000000000000000'), 404);
   });
 
-  it('keeps one active vouch per pair, never for oneself, only for the account\'s persons and live agents', async () => {
+  it("keeps one active vouch per pair, never for oneself, only for the account's persons and live agents", async () => {
     await vouch(server, carol, ada.id);
     refused(await call(server, '/api/v1/vouches', { token: carol.token, json: { vouchee_id: ada.id } }), 409, 'vouch_exists');
     refused(await call(server, '/api/v1/vouches', { token: carol.token, json: { vouchee_id: carol.id } }), 422, 'self_vouch');
-    refused(await call(server, '/api/v1/vouches', { token: carol.token, json: { vouchee_id: 'prs_us_nobodyAtAllHere12345' } }), 422, 'vouchee_not_found');
-    refused(await call(server, '/api/v1/vouches', { token: carol.token, json: { vouchee_id: 'agt_dev_nobody' } }), 422, 'vouchee_not_found');
+    refused(
+      await call(server, '/api/v1/vouches', { token: carol.token, json: { vouchee_id: 'prs_us_nobodyAtAllHere12345' } }),
+      422,
+      'vouchee_not_found',
+    );
+    refused(
+      await call(server, '/api/v1/vouches', { token: carol.token, json: { vouchee_id: 'agt_dev_nobody' } }),
+      422,
+      'vouchee_not_found',
+    );
     const revoked = await newAgent(server, 'Gone agent');
     assert.equal((await call(server, `/api/v1/agent_identities/${revoked.id}/revoke`, { method: 'POST' })).status, 200);
     refused(await call(server, '/api/v1/vouches', { token: carol.token, json: { vouchee_id: revoked.id } }), 422, 'vouchee_revoked');
@@ -147,21 +190,33 @@ describe('vouches', () => {
     refused(await call(server, '/api/v1/vouches', { token: readOnly, json: { vouchee_id: ada.id } }), 403);
   });
 
-  it('lists a person\'s given and received vouches, and the account\'s for an API token, page by page', async () => {
+  it("lists a person's given and received vouches, and the account's for an API token, page by page", async () => {
     const given = await call(server, '/api/v1/vouches?direction=given', { token: ada.token });
-    assert.deepEqual(vouchList.parse(given.body).vouches.map((v) => v.vouchee_id), [bob.id]);
+    assert.deepEqual(
+      vouchList.parse(given.body).vouches.map((v) => v.vouchee_id),
+      [bob.id],
+    );
     const received = await call(server, '/api/v1/vouches?direction=received', { token: ada.token });
-    assert.deepEqual(received.body.vouches.map((v: Json) => v.voucher_id), [carol.id]);
+    assert.deepEqual(
+      received.body.vouches.map((v: Json) => v.voucher_id),
+      [carol.id],
+    );
     const both = await call(server, '/api/v1/vouches', { token: ada.token });
     assert.equal(both.body.vouches.length, 2);
-    assert.deepEqual((await call(server, '/api/v1/vouches', { token: bob.token })).body.vouches.map((v: Json) => v.voucher_id), [ada.id]);
+    assert.deepEqual(
+      (await call(server, '/api/v1/vouches', { token: bob.token })).body.vouches.map((v: Json) => v.voucher_id),
+      [ada.id],
+    );
 
     await vouch(server, bob, carol.id);
     const { items, pages } = await walk(server, '/api/v1/vouches', 'vouches', 1, readOnly);
     assert.equal(items.length, 3);
     assert.equal(pages, 3);
     assert.equal(new Set(items.map((v) => v.id)).size, 3, 'no page repeats a vouch');
-    assert.deepEqual((await walk(server, `/api/v1/vouches?vouchee_id=${carol.id}`, 'vouches', 2)).items.map((v) => v.voucher_id), [bob.id]);
+    assert.deepEqual(
+      (await walk(server, `/api/v1/vouches?vouchee_id=${carol.id}`, 'vouches', 2)).items.map((v) => v.voucher_id),
+      [bob.id],
+    );
     assert.equal((await call(server, '/api/v1/vouches', { token: otherAccountToken(server) })).body.vouches.length, 0);
     refused(await call(server, '/api/v1/vouches?limit=0'), 400);
     refused(await call(server, '/api/v1/vouches?cursor=nonsense'), 400, 'invalid_cursor');
@@ -199,7 +254,9 @@ describe('a vouch changes what an agent may do (the reputation bound reads the s
     const carol = await signIn(server, 'carol@example.com');
     const agent = await newAgent(server, 'Shopping agent');
     const g = await grant(server, ada, agent.id, {
-      delegation_type: 'ai_agent', delegated_scopes: ['payments:write'], bounds: { reputation: { min_trust_score: 55 }, escalation: { allowed: true } },
+      delegation_type: 'ai_agent',
+      delegated_scopes: ['payments:write'],
+      bounds: { reputation: { min_trust_score: 55 }, escalation: { allowed: true } },
     });
     const token = await agentToken(server, g.id, agent);
     const action = { scope: 'payments:write', action: 'write' };

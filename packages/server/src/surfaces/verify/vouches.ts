@@ -28,15 +28,24 @@ export interface VouchRow {
 /** The wire shape. */
 export function toVouch(row: VouchRow): Vouch {
   return {
-    id: row.id, voucher_id: row.voucher_id, vouchee_id: row.vouchee_id, vouchee_type: row.vouchee_type, statement: row.statement,
-    status: row.status, created_at: row.created_at, revoked_at: row.revoked_at,
+    id: row.id,
+    voucher_id: row.voucher_id,
+    vouchee_id: row.vouchee_id,
+    vouchee_type: row.vouchee_type,
+    statement: row.statement,
+    status: row.status,
+    created_at: row.created_at,
+    revoked_at: row.revoked_at,
   };
 }
 
 /** Whether `personId` is a person of `accountId` in this cell. */
 export function isPersonOf(ctx: ServerContext, accountId: string, personId: string): boolean {
   if (!personId.startsWith('prs_')) return false;
-  return stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM persons WHERE id = ? AND account_id = ?').pluck().get(personId, accountId) !== undefined;
+  return (
+    stmt<[string, string], number>(ctx.db, 'SELECT 1 FROM persons WHERE id = ? AND account_id = ?').pluck().get(personId, accountId) !==
+    undefined
+  );
 }
 
 const refuse = (code: string, message: string) => unprocessable(message, code, [{ path: 'vouchee_id', code, message }]);
@@ -57,19 +66,28 @@ export function createVouch(ctx: ServerContext, accountId: string, voucherId: st
   } else {
     const agent = getAgentIdentity(ctx, accountId, vouchee);
     if (!agent) throw refuse('vouchee_not_found', `No agent identity ${vouchee} in this account.`);
-    if (agent.status === 'revoked') throw refuse('vouchee_revoked', `Agent identity ${vouchee} is revoked: there is nothing left to vouch for.`);
+    if (agent.status === 'revoked')
+      throw refuse('vouchee_revoked', `Agent identity ${vouchee} is revoked: there is nothing left to vouch for.`);
     type = 'agent';
   }
   return transaction(ctx.db, () => {
-    const existing = stmt<[string, string], string>(ctx.db, "SELECT id FROM vouches WHERE voucher_id = ? AND vouchee_id = ? AND status = 'active'")
-      .pluck().get(voucherId, vouchee);
+    const existing = stmt<[string, string], string>(
+      ctx.db,
+      "SELECT id FROM vouches WHERE voucher_id = ? AND vouchee_id = ? AND status = 'active'",
+    )
+      .pluck()
+      .get(voucherId, vouchee);
     if (existing) {
-      throw new ApiError(409, `You already vouch for ${vouchee} (${existing}); revoke that vouch before giving another.`, 'vouch_exists',
-        [{ path: 'vouchee_id', code: 'vouch_exists', message: `active vouch ${existing}` }]);
+      throw new ApiError(409, `You already vouch for ${vouchee} (${existing}); revoke that vouch before giving another.`, 'vouch_exists', [
+        { path: 'vouchee_id', code: 'vouch_exists', message: `active vouch ${existing}` },
+      ]);
     }
     const id = homedId(ctx.country, 'vch_', 20);
-    stmt(ctx.db, `INSERT INTO vouches (id, account_id, voucher_id, vouchee_id, vouchee_type, statement, status, created_at)
-      VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`).run(id, accountId, voucherId, vouchee, type, input.statement ?? null, isoNow(ctx.clock));
+    stmt(
+      ctx.db,
+      `INSERT INTO vouches (id, account_id, voucher_id, vouchee_id, vouchee_type, statement, status, created_at)
+      VALUES (?, ?, ?, ?, ?, ?, 'active', ?)`,
+    ).run(id, accountId, voucherId, vouchee, type, input.statement ?? null, isoNow(ctx.clock));
     return stmt<[string], VouchRow>(ctx.db, 'SELECT * FROM vouches WHERE id = ?').get(id)!;
   });
 }
@@ -93,7 +111,10 @@ export function visibleVouch(ctx: ServerContext, principal: Principal, id: strin
 export function revokeVouch(ctx: ServerContext, row: VouchRow, personId: string): VouchRow {
   if (row.voucher_id !== personId) throw new ApiError(403, 'Only the person who gave a vouch can revoke it.', 'not_your_vouch');
   return transaction(ctx.db, () => {
-    const moved = stmt(ctx.db, "UPDATE vouches SET status = 'revoked', revoked_at = ? WHERE id = ? AND status = 'active'").run(isoNow(ctx.clock), row.id).changes;
+    const moved = stmt(ctx.db, "UPDATE vouches SET status = 'revoked', revoked_at = ? WHERE id = ? AND status = 'active'").run(
+      isoNow(ctx.clock),
+      row.id,
+    ).changes;
     if (moved === 0) throw new ApiError(409, `Vouch ${row.id} cannot go from revoked to revoked.`, 'illegal_transition');
     return stmt<[string], VouchRow>(ctx.db, 'SELECT * FROM vouches WHERE id = ?').get(row.id)!;
   });
@@ -114,10 +135,20 @@ export interface VouchFilter {
  */
 export function listVouches(ctx: ServerContext, principal: Principal, filter: VouchFilter) {
   const where = ['account_id = @account', 'seq > @after'];
-  const params: Record<string, string | number> = { account: principal.accountId, after: decodeCursor(filter.cursor), limit: filter.limit + 1 };
+  const params: Record<string, string | number> = {
+    account: principal.accountId,
+    after: decodeCursor(filter.cursor),
+    limit: filter.limit + 1,
+  };
   if (principal.kind === 'person') {
     params.me = principal.personId;
-    where.push(filter.direction === 'given' ? 'voucher_id = @me' : filter.direction === 'received' ? 'vouchee_id = @me' : '(voucher_id = @me OR vouchee_id = @me)');
+    where.push(
+      filter.direction === 'given'
+        ? 'voucher_id = @me'
+        : filter.direction === 'received'
+          ? 'vouchee_id = @me'
+          : '(voucher_id = @me OR vouchee_id = @me)',
+    );
   }
   const narrow = (column: string, name: string, value: string | undefined) => {
     if (value === undefined) return;

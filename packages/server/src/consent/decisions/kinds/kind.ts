@@ -101,7 +101,12 @@ export interface DecisionKindModule<K extends DecisionKind = DecisionKind> {
   /** The claims of a completed decision, as the exchange returns them. */
   claims(row: DecisionRow, ctx: ServerContext): DecisionClaims;
   /** At exchange: the token {@link issue} sealed, opened with the exchange token. */
-  redeem?(ctx: ServerContext, row: DecisionRow, exchangeToken: string, now: string): Pick<ConsentExchange, 'access_token' | 'token_type' | 'expires_in'> | undefined;
+  redeem?(
+    ctx: ServerContext,
+    row: DecisionRow,
+    exchangeToken: string,
+    now: string,
+  ): Pick<ConsentExchange, 'access_token' | 'token_type' | 'expires_in'> | undefined;
   /**
    * When the shared layer moved the decision to `expired` (once: inside the transaction whose conditional update moved
    * it): what the kind records and announces of an expiry (a signing session's party outcome and `signature.expired`).

@@ -23,7 +23,10 @@ export class ConsentView implements KindView {
   private objected = new Set<string>();
   private answer: number | null = null;
 
-  constructor(private readonly host: PageHost, private readonly part: ConsentPagePart) {
+  constructor(
+    private readonly host: PageHost,
+    private readonly part: ConsentPagePart,
+  ) {
     this.title = part.title;
   }
 
@@ -62,10 +65,12 @@ export class ConsentView implements KindView {
   private renderPurposes(interactive: boolean): TemplateResult {
     const purposes = this.part.purposes;
     if (!interactive) {
-      return html`<ul class="purposes" aria-label="What this is about">${purposes.map((p) => html`<li>
+      return html`<ul class="purposes" aria-label="What this is about">${purposes.map(
+        (p) => html`<li>
         <span class="purpose__label">${p.label}</span>
         ${p.description ? html`<span class="purpose__description">${p.description}</span>` : nothing}
-        <span class="purpose__basis">${basisLabel[p.basis]}</span></li>`)}</ul>`;
+        <span class="purpose__basis">${basisLabel[p.basis]}</span></li>`,
+      )}</ul>`;
     }
     const asked = purposes.filter((p) => p.basis === 'consent' || p.mechanism === 'opt_out');
     const noticed = purposes.filter((p) => p.basis !== 'consent' && p.mechanism !== 'opt_out');
@@ -87,10 +92,12 @@ export class ConsentView implements KindView {
     };
     return html`
       ${asked.length ? html`<ul class="purposes" aria-label="Your choices">${asked.map(item)}</ul>` : nothing}
-      ${noticed.length
-        ? html`<p class="hint">We also use your data for:</p>
+      ${
+        noticed.length
+          ? html`<p class="hint">We also use your data for:</p>
           <ul class="purposes" aria-label="Other purposes">${noticed.map((p) => html`<li><span class="purpose__label">${p.label}</span>${p.description ? html`<span class="purpose__description">${p.description}</span>` : nothing}<span class="purpose__basis">${basisLabel[p.basis]}</span></li>`)}</ul>`
-        : nothing}`;
+          : nothing
+      }`;
   }
 
   private renderScreen(screen: Screen): TemplateResult {
@@ -123,11 +130,13 @@ export class ConsentView implements KindView {
         const email = host.progress.subject_email;
         return html`
           ${heading(screen.title ?? 'Confirm it is you')}
-          ${email
-            ? html`<p>Enter the 6-digit code we sent to <strong>${email}</strong>.</p>`
-            : html`<form @submit=${(e: SubmitEvent) => host.submit(e, () => ({ action: 'send_code', email: host.field('email') }))}>
+          ${
+            email
+              ? html`<p>Enter the 6-digit code we sent to <strong>${email}</strong>.</p>`
+              : html`<form @submit=${(e: SubmitEvent) => host.submit(e, () => ({ action: 'send_code', email: host.field('email') }))}>
                 <div class="field"><label for="email">Email address</label><input id="email" name="email" type="email" autocomplete="email" required></div>
-                <div class="actions"><button ?disabled=${host.busy}>Send code</button></div></form>`}
+                <div class="actions"><button ?disabled=${host.busy}>Send code</button></div></form>`
+          }
           ${host.sandboxCode ? html`<p class="sandbox">Sandbox: no email was sent. Your code is <code>${host.sandboxCode}</code></p>` : nothing}
           <form @submit=${(e: SubmitEvent) => host.submit(e, () => ({ action: 'verify', code: host.field('code') }))}>
             <div class="field">
@@ -152,21 +161,24 @@ export class ConsentView implements KindView {
       case 'comprehension_check':
         return html`
           ${heading('Check your understanding')}
-          <form @submit=${(e: SubmitEvent) => host.submit(e, () => {
-            if (this.answer === null) {
-              host.showError('Choose an answer.');
-              return undefined;
-            }
-            return { action: 'answer', answer: this.answer };
-          })}>
+          <form @submit=${(e: SubmitEvent) =>
+            host.submit(e, () => {
+              if (this.answer === null) {
+                host.showError('Choose an answer.');
+                return undefined;
+              }
+              return { action: 'answer', answer: this.answer };
+            })}>
             <fieldset>
               <legend>${screen.question}</legend>
-              ${screen.choices.map((choice, index) => html`
+              ${screen.choices.map(
+                (choice, index) => html`
                 <div class="check">
                   <input type="radio" id="choice-${index}" name="answer" .value=${String(index)} ?checked=${this.answer === index}
                     @change=${() => this.choose(index)}>
                   <label for="choice-${index}">${choice}</label>
-                </div>`)}
+                </div>`,
+              )}
             </fieldset>
             <div class="actions"><button class="primary" ?disabled=${host.busy}>Check answer</button>${decline}</div>
           </form>`;

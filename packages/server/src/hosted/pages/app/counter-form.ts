@@ -5,14 +5,15 @@ import type { PageHost } from './kind-view.js';
 /** The form, with the kind's own hint and where "Back" returns to. */
 export function counterForm(host: PageHost, hint: string, back: () => void): TemplateResult {
   return html`
-    <form @submit=${(e: SubmitEvent) => host.submit(e, () => {
-      const proposal = host.field('proposal');
-      if (!proposal) {
-        host.showError('Write your counter-proposal first.');
-        return undefined;
-      }
-      return { action: 'counter', proposal };
-    })}>
+    <form @submit=${(e: SubmitEvent) =>
+      host.submit(e, () => {
+        const proposal = host.field('proposal');
+        if (!proposal) {
+          host.showError('Write your counter-proposal first.');
+          return undefined;
+        }
+        return { action: 'counter', proposal };
+      })}>
       <div class="field">
         <label for="proposal">Your counter-proposal</label>
         <textarea id="proposal" name="proposal" maxlength="1000" required aria-describedby="proposal-hint"></textarea>

@@ -7,7 +7,17 @@ import type { Ending, KindView, PageHost } from './kind-view.js';
 import { viewOf } from './kind-views.js';
 import { ParticipantError, reportDrops, sendTransition } from './participant-client.js';
 
-const TERMINAL = new Set<PageStatus>(['fulfilled', 'declined', 'approved', 'denied', 'countered', 'signed', 'cancelled', 'expired', 'revoked']);
+const TERMINAL = new Set<PageStatus>([
+  'fulfilled',
+  'declined',
+  'approved',
+  'denied',
+  'countered',
+  'signed',
+  'cancelled',
+  'expired',
+  'revoked',
+]);
 
 /** Endings every kind shares; each kind's view adds those of its outcomes. */
 const endings: Partial<Record<PageStatus, Ending>> = {
@@ -168,14 +178,24 @@ export class DecisionPage extends LitElement {
   private pageHost(): PageHost {
     const page = this;
     return {
-      get data() { return page.data!; },
-      get progress() { return page.progress!; },
-      get busy() { return page.busy; },
-      get sandboxCode() { return page.sandboxCode; },
+      get data() {
+        return page.data!;
+      },
+      get progress() {
+        return page.progress!;
+      },
+      get busy() {
+        return page.busy;
+      },
+      get sandboxCode() {
+        return page.sandboxCode;
+      },
       act: (request, announce) => this.act(request, announce),
       submit: (event, build) => this.handleSubmit(event, build),
       field: (name) => this.field(name),
-      showError: (message) => { this.error = message; },
+      showError: (message) => {
+        this.error = message;
+      },
       requestUpdate: () => this.requestUpdate(),
     };
   }
@@ -237,7 +257,11 @@ export class DecisionPage extends LitElement {
       this.clock?.cancel();
       this.post('svc:cancel', { reason: request.reason ?? 'user_cancelled', cancelled_by: 'user' });
     }
-    this.announcement = announce ?? (TERMINAL.has(result.progress.status) ? this.endingOf(result.progress.status)!.title : `Step ${result.progress.step_index + 1} of ${result.progress.total_steps}.`);
+    this.announcement =
+      announce ??
+      (TERMINAL.has(result.progress.status)
+        ? this.endingOf(result.progress.status)!.title
+        : `Step ${result.progress.step_index + 1} of ${result.progress.total_steps}.`);
     if (TERMINAL.has(result.progress.status) && data.mode === 'redirect') this.leave(result.progress.status);
     return result;
   }
@@ -280,9 +304,13 @@ export class DecisionPage extends LitElement {
     return html`
       <h2 id="screen-title" tabindex="-1" data-focus>Nothing was recorded yet</h2>
       <p>You can come back to this link until <time datetime=${data.deadline_at}>${until.toUTCString()}</time> to decide.</p>
-      ${data.mode === 'popup'
-        ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
-        : data.mode === 'redirect' ? html`<p>You can close this page.</p>` : nothing}`;
+      ${
+        data.mode === 'popup'
+          ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
+          : data.mode === 'redirect'
+            ? html`<p>You can close this page.</p>`
+            : nothing
+      }`;
   }
 
   private renderEnding(status: PageStatus): TemplateResult {
@@ -293,11 +321,13 @@ export class DecisionPage extends LitElement {
       <section aria-labelledby="screen-title">
         <h2 id="screen-title" tabindex="-1" data-focus>${ending.title}</h2>
         <p>${ending.text}</p>
-        ${data.mode === 'redirect' && back
-          ? html`<p><a href=${back}>Return to the site</a></p>`
-          : data.mode === 'popup'
-            ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
-            : nothing}
+        ${
+          data.mode === 'redirect' && back
+            ? html`<p><a href=${back}>Return to the site</a></p>`
+            : data.mode === 'popup'
+              ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
+              : nothing
+        }
       </section>`;
   }
 
@@ -323,10 +353,12 @@ export class DecisionPage extends LitElement {
           ${this.setAside ? this.renderSetAside() : terminal ? this.renderEnding(progress.status) : view.render()}
         </section>
         ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-        ${!terminal
-          ? html`<div class="actions"><button type="button" class="link" ?disabled=${this.busy}
+        ${
+          !terminal
+            ? html`<div class="actions"><button type="button" class="link" ?disabled=${this.busy}
               @click=${() => this.decideLater()}>Decide later</button></div>`
-          : nothing}
+            : nothing
+        }
         <p class="sr-only" role="status" aria-live="polite">${this.announcement}</p>
       </main>`;
   }

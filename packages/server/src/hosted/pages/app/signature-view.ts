@@ -21,7 +21,10 @@ export class SignatureView implements KindView {
 
   private answer: Answer = 'sign';
 
-  constructor(private readonly host: PageHost, private readonly part: SignaturePagePart) {
+  constructor(
+    private readonly host: PageHost,
+    private readonly part: SignaturePagePart,
+  ) {
     this.title = part.title;
   }
 
@@ -120,14 +123,15 @@ export class SignatureView implements KindView {
         <summary>Show the document again</summary>
         ${this.renderDocumentText()}
       </details>
-      <form @submit=${(e: SubmitEvent) => host.submit(e, () => {
-        const name = host.field('signed_name');
-        if (!name) {
-          host.showError('Type your full name to sign.');
-          return undefined;
-        }
-        return { action: 'sign', name };
-      })}>
+      <form @submit=${(e: SubmitEvent) =>
+        host.submit(e, () => {
+          const name = host.field('signed_name');
+          if (!name) {
+            host.showError('Type your full name to sign.');
+            return undefined;
+          }
+          return { action: 'sign', name };
+        })}>
         <div class="field">
           <label for="signed_name">Type your full name to sign</label>
           <input id="signed_name" name="signed_name" type="text" autocomplete="name" maxlength="200" required aria-describedby="sign-hint">
@@ -145,10 +149,11 @@ export class SignatureView implements KindView {
     const host = this.host;
     return html`
       ${this.heading('Decline to sign')}
-      <form @submit=${(e: SubmitEvent) => host.submit(e, () => {
-        const comment = host.field('comment');
-        return comment ? { action: 'decline', comment } : { action: 'decline' };
-      })}>
+      <form @submit=${(e: SubmitEvent) =>
+        host.submit(e, () => {
+          const comment = host.field('comment');
+          return comment ? { action: 'decline', comment } : { action: 'decline' };
+        })}>
         <div class="field">
           <label for="comment">Why you decline (optional)</label>
           <textarea id="comment" name="comment" maxlength="1000" aria-describedby="comment-hint"></textarea>

@@ -33,7 +33,13 @@ function start(): void {
   wire(form, element, log, status, result);
 }
 
-function wire(form: HTMLFormElement, element: HTMLElement & { token: string; mode: string }, log: HTMLOListElement, status: HTMLElement, result: HTMLElement): void {
+function wire(
+  form: HTMLFormElement,
+  element: HTMLElement & { token: string; mode: string },
+  log: HTMLOListElement,
+  status: HTMLElement,
+  result: HTMLElement,
+): void {
   let session = '';
 
   const show = (id: string, text: string) => {

@@ -62,8 +62,10 @@ export class OAuthPage extends LitElement {
     } else {
       body = html`<h1 tabindex="-1">Allow ${data.client_name} to act for you?</h1>${error}
         <p>${data.client_name} asks to:</p>
-        <ul class="purposes">${data.scopes.map((scope) => html`<li><span class="purpose__label">${scope.description}</span>
-          <span class="purpose__basis">${scope.name}</span></li>`)}</ul>
+        <ul class="purposes">${data.scopes.map(
+          (scope) => html`<li><span class="purpose__label">${scope.description}</span>
+          <span class="purpose__basis">${scope.name}</span></li>`,
+        )}</ul>
         <p class="hint">You can take this back at any time; the application is told when you do.</p>
         <form method="post" action=${action('consent')}>
           <div class="actions">

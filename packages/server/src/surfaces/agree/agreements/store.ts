@@ -108,18 +108,34 @@ function statusAfter(quorum: number, signed: number): AgreementStatus {
 /** The wire shape; `session` says where each party's signing session is (the organisation hands it out). */
 export function toAgreement(ctx: ServerContext, row: AgreementRow): Agreement {
   const parties = partiesOf(ctx, row.id);
-  const tokens = new Map(parties.filter((p) => p.decision_id).map((p) => [p.id,
-    stmt<[string], string>(ctx.db, 'SELECT session_token FROM decisions WHERE id = ?').pluck().get(p.decision_id!) as unknown as string]));
+  const tokens = new Map(
+    parties
+      .filter((p) => p.decision_id)
+      .map((p) => [
+        p.id,
+        stmt<[string], string>(ctx.db, 'SELECT session_token FROM decisions WHERE id = ?').pluck().get(p.decision_id!) as unknown as string,
+      ]),
+  );
   return {
     id: row.id,
     title: row.title,
     status: row.status,
     quorum_status: quorumStatusOf(row.quorum, parties),
     parties: parties.map((p) => p.id),
-    party_details: parties.map((p): AgreementParty => ({
-      id: p.id, email: p.email, name: p.name, home_country: p.home_country, status: p.status, vote: p.vote, comment: p.comment, decided_at: p.decided_at,
-      session_token: tokens.get(p.id) ?? '', url: `${ctx.trustUrl}/decisions/${tokens.get(p.id) ?? ''}`,
-    })),
+    party_details: parties.map(
+      (p): AgreementParty => ({
+        id: p.id,
+        email: p.email,
+        name: p.name,
+        home_country: p.home_country,
+        status: p.status,
+        vote: p.vote,
+        comment: p.comment,
+        decided_at: p.decided_at,
+        session_token: tokens.get(p.id) ?? '',
+        url: `${ctx.trustUrl}/decisions/${tokens.get(p.id) ?? ''}`,
+      }),
+    ),
     quorum: row.quorum,
     document_sha256: row.document_sha256,
     application_id: row.application_id,
@@ -164,39 +180,69 @@ export function createAgreement(
   const { agreement } = input;
   const digest = sha256Hex(agreement.document.text);
   if (digest !== agreement.document.sha256) {
-    throw unprocessable('agreement.document.sha256 is not the SHA-256 of agreement.document.text (UTF-8 bytes, lower-case hex).', 'digest_mismatch', [
-      { path: 'agreement.document.sha256', code: 'digest_mismatch', message: `the text's SHA-256 is ${digest}` },
-    ]);
+    throw unprocessable(
+      'agreement.document.sha256 is not the SHA-256 of agreement.document.text (UTF-8 bytes, lower-case hex).',
+      'digest_mismatch',
+      [{ path: 'agreement.document.sha256', code: 'digest_mismatch', message: `the text's SHA-256 is ${digest}` }],
+    );
   }
   const id = homedId(ctx.country, 'agr_', 20);
   const now = isoNow(ctx.clock);
   const expiresAt = signingDeadline(now, agreement.expires_at);
   return transaction(ctx.db, () => {
-    stmt(ctx.db, `INSERT INTO agreements (id, account_id, application_id, title, document_text, document_sha256, quorum, status, created_at, updated_at, expires_at)
-      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`)
-      .run(id, input.accountId, input.applicationId, agreement.title, agreement.document.text, digest, agreement.quorum, now, now, expiresAt);
+    stmt(
+      ctx.db,
+      `INSERT INTO agreements (id, account_id, application_id, title, document_text, document_sha256, quorum, status, created_at, updated_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`,
+    ).run(
+      id,
+      input.accountId,
+      input.applicationId,
+      agreement.title,
+      agreement.document.text,
+      digest,
+      agreement.quorum,
+      now,
+      now,
+      expiresAt,
+    );
     for (const party of agreement.parties) {
       const partyId = homedId(ctx.country, 'pty_', 20);
       const email = party.email.toLowerCase();
-      stmt(ctx.db, `INSERT INTO agreement_parties (id, agreement_id, email, name, home_country, status) VALUES (?, ?, ?, ?, ?, 'pending')`)
-        .run(partyId, id, email, party.name ?? null, party.home_country);
+      stmt(
+        ctx.db,
+        `INSERT INTO agreement_parties (id, agreement_id, email, name, home_country, status) VALUES (?, ?, ?, ?, ?, 'pending')`,
+      ).run(partyId, id, email, party.name ?? null, party.home_country);
       const decisionId = openSession({ id: partyId, email, homeCountry: party.home_country }, expiresAt);
       stmt(ctx.db, 'UPDATE agreement_parties SET decision_id = ? WHERE id = ?').run(decisionId, partyId);
     }
     appendAuditEvent(ctx, {
-      applicationId: input.applicationId, type: 'agreement.created', occurredAt: now,
-      data: { agreement_id: id, document_sha256: digest, quorum: agreement.quorum, parties: agreement.parties.length, expires_at: expiresAt },
+      applicationId: input.applicationId,
+      type: 'agreement.created',
+      occurredAt: now,
+      data: {
+        agreement_id: id,
+        document_sha256: digest,
+        quorum: agreement.quorum,
+        parties: agreement.parties.length,
+        expires_at: expiresAt,
+      },
     });
     return stmt<[string], AgreementRow>(ctx.db, 'SELECT * FROM agreements WHERE id = ?').get(id)!;
   });
 }
 
 /** A page of the account's agreements, oldest first. */
-export function listAgreements(ctx: ServerContext, accountId: string, page: { limit: number; cursor?: string | undefined; status?: AgreementStatus | undefined }) {
+export function listAgreements(
+  ctx: ServerContext,
+  accountId: string,
+  page: { limit: number; cursor?: string | undefined; status?: AgreementStatus | undefined },
+) {
   const status = page.status ?? null;
-  const rows = stmt<[string, number, string | null, string | null, number], AgreementRow>(ctx.db,
-    'SELECT * FROM agreements WHERE account_id = ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?')
-    .all(accountId, decodeCursor(page.cursor), status, status, page.limit + 1);
+  const rows = stmt<[string, number, string | null, string | null, number], AgreementRow>(
+    ctx.db,
+    'SELECT * FROM agreements WHERE account_id = ? AND seq > ? AND (? IS NULL OR status = ?) ORDER BY seq LIMIT ?',
+  ).all(accountId, decodeCursor(page.cursor), status, status, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { agreements: items.map((r) => toAgreement(ctx, r)), next_cursor };
 }
@@ -218,10 +264,20 @@ function signatureOf(keys: SigningKeys, payload: Record<string, unknown>): strin
 }
 
 /** What a signature's JWS says; the receipt's verifier checks each against the agreement. */
-export function signaturePayloadOf(agreement: Pick<AgreementRow, 'id' | 'document_sha256'>, party: Pick<PartyRow, 'id' | 'email'>, signedName: string, signedAt: string,
-  authentication?: AnswerAuthentication) {
+export function signaturePayloadOf(
+  agreement: Pick<AgreementRow, 'id' | 'document_sha256'>,
+  party: Pick<PartyRow, 'id' | 'email'>,
+  signedName: string,
+  signedAt: string,
+  authentication?: AnswerAuthentication,
+) {
   return {
-    agreement_id: agreement.id, document_sha256: agreement.document_sha256, party_id: party.id, party_email: party.email, signed_name: signedName, signed_at: signedAt,
+    agreement_id: agreement.id,
+    document_sha256: agreement.document_sha256,
+    party_id: party.id,
+    party_email: party.email,
+    signed_name: signedName,
+    signed_at: signedAt,
     ...(authentication ? { authentication } : {}),
   };
 }
@@ -239,24 +295,45 @@ export function recordPartyOutcome(ctx: ServerContext, party: PartyRow, outcome:
   if (current.status !== 'pending') throw new ApiError(409, `Party ${party.id} already ${current.status}.`, 'party_decided');
   const agreement = agreementOfParty(ctx, current);
   const vote = outcome.outcome === 'signed' ? 'approve' : outcome.outcome === 'expired' ? null : 'deny';
-  const comment = outcome.outcome === 'countered' ? outcome.counterProposal : outcome.outcome === 'expired' ? null : (outcome.comment ?? null);
-  const signature = outcome.outcome === 'signed' ? signatureOf(ctx.keys, signaturePayloadOf(agreement, current, outcome.signedName, at, outcome.authentication)) : null;
-  stmt(ctx.db, 'UPDATE agreement_parties SET status = ?, vote = ?, comment = ?, decided_at = ?, signature_jws = ? WHERE id = ?')
-    .run(outcome.outcome, vote, comment, at, signature, current.id);
+  const comment =
+    outcome.outcome === 'countered' ? outcome.counterProposal : outcome.outcome === 'expired' ? null : (outcome.comment ?? null);
+  const signature =
+    outcome.outcome === 'signed'
+      ? signatureOf(ctx.keys, signaturePayloadOf(agreement, current, outcome.signedName, at, outcome.authentication))
+      : null;
+  stmt(ctx.db, 'UPDATE agreement_parties SET status = ?, vote = ?, comment = ?, decided_at = ?, signature_jws = ? WHERE id = ?').run(
+    outcome.outcome,
+    vote,
+    comment,
+    at,
+    signature,
+    current.id,
+  );
   const parties = partiesOf(ctx, agreement.id);
   const signed = parties.filter((p) => p.status === 'signed').length;
   // Active is for good: signatures only add up, and the state table has no way back.
   const status = agreement.status === 'active' ? 'active' : statusAfter(agreement.quorum, signed);
   if (status !== agreement.status) {
-    stmt(ctx.db, 'UPDATE agreements SET status = ?, updated_at = ?, activated_at = CASE WHEN ? = \'active\' THEN ? ELSE activated_at END WHERE id = ?')
-      .run(status, at, status, at, agreement.id);
+    stmt(
+      ctx.db,
+      "UPDATE agreements SET status = ?, updated_at = ?, activated_at = CASE WHEN ? = 'active' THEN ? ELSE activated_at END WHERE id = ?",
+    ).run(status, at, status, at, agreement.id);
   }
   const quorumStatus = quorumStatusOf(agreement.quorum, parties);
   appendAuditEvent(ctx, {
-    applicationId: agreement.application_id, type: `signature.${outcome.outcome}`, occurredAt: at,
+    applicationId: agreement.application_id,
+    type: `signature.${outcome.outcome}`,
+    occurredAt: at,
     data: {
-      agreement_id: agreement.id, party_id: current.id, outcome: outcome.outcome, vote, agreement_status: status, quorum_status: quorumStatus,
-      signatures: signed, quorum: agreement.quorum, home_country: current.home_country,
+      agreement_id: agreement.id,
+      party_id: current.id,
+      outcome: outcome.outcome,
+      vote,
+      agreement_status: status,
+      quorum_status: quorumStatus,
+      signatures: signed,
+      quorum: agreement.quorum,
+      home_country: current.home_country,
       ...(signature ? { signature_sha256: sha256Hex(signature) } : {}),
     },
   });
@@ -294,16 +371,25 @@ export function quorumVotesOf(ctx: ServerContext, row: AgreementRow): QuorumVote
  * bytes). The party must be one of the account's agreements' and have signed (422 `signature_not_found`,
  * `signature_not_signed`), and be the record's subject, by email (422 `signature_subject_mismatch`).
  */
-export function signatureEvidenceFor(ctx: ServerContext, accountId: string, ref: { agreement_id: string; party_id: string }, subjectEmail: string) {
+export function signatureEvidenceFor(
+  ctx: ServerContext,
+  accountId: string,
+  ref: { agreement_id: string; party_id: string },
+  subjectEmail: string,
+) {
   const refuse = (code: string, message: string) => unprocessable(message, code, [{ path: 'signature', code, message }]);
   const agreement = findAgreementRow(ctx, accountId, ref.agreement_id);
   const party = agreement && findPartyRow(ctx, ref.party_id);
   if (!agreement || !party || party.agreement_id !== agreement.id) {
     throw refuse('signature_not_found', `No party ${ref.party_id} of agreement ${ref.agreement_id} in this account.`);
   }
-  if (party.status !== 'signed' || !party.signature_jws) throw refuse('signature_not_signed', `Party ${party.id} has not signed (it is ${party.status}).`);
+  if (party.status !== 'signed' || !party.signature_jws)
+    throw refuse('signature_not_signed', `Party ${party.id} has not signed (it is ${party.status}).`);
   if (party.email !== subjectEmail.trim().toLowerCase()) {
-    throw refuse('signature_subject_mismatch', "The signature is not the record's subject's: the party's email differs from subject.email.");
+    throw refuse(
+      'signature_subject_mismatch',
+      "The signature is not the record's subject's: the party's email differs from subject.email.",
+    );
   }
   return { pointer: `${ctx.baseUrl}/api/v1/agreements/${agreement.id}/receipt`, digest: `sha256:${sha256Hex(party.signature_jws)}` };
 }
@@ -315,7 +401,12 @@ export function agreementReceiptOf(ctx: ServerContext, row: AgreementRow): Agree
     .sort((a, b) => (a.decided_at! < b.decided_at! ? -1 : a.decided_at! > b.decided_at! ? 1 : a.seq - b.seq))
     .map((p) => ({ party_id: p.id, signed_at: p.decided_at!, jws: p.signature_jws! }));
   return {
-    agreement_id: row.id, title: row.title, document_sha256: row.document_sha256, quorum: row.quorum, status: row.status,
-    signatures, issued_at: isoNow(ctx.clock),
+    agreement_id: row.id,
+    title: row.title,
+    document_sha256: row.document_sha256,
+    quorum: row.quorum,
+    status: row.status,
+    signatures,
+    issued_at: isoNow(ctx.clock),
   };
 }

@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { verifyEvidencePackage } from '@svc/client';
-import { capture, captureFlowConfig, createActiveFlow as createCaptureFlow, validDecisions } from '../../../consent/captures/test-support.js';
+import {
+  capture,
+  captureFlowConfig,
+  createActiveFlow as createCaptureFlow,
+  validDecisions,
+} from '../../../consent/captures/test-support.js';
 import { agentToken, check, grant, newAgent, signIn } from '../../../authority/delegations/test-support.js';
 import { call, jwksOf, newToken } from '../evidence/test-support.js';
 import { createActiveFlow, createRecord, grantAll } from '../../../consent/records/test-support.js';
@@ -30,7 +35,12 @@ before(async () => {
   const usFlow = await createActiveFlow(us);
   await createRecord(us, { flow_id: usFlow, subject: { email: 'ada@example.com', country: 'US' }, decisions: grantAll });
   await createRecord(de, { flow_id: usFlow, subject: { email: 'grete@example.de', country: 'DE' }, decisions: grantAll });
-  await createRecord(de, { flow_id: usFlow, subject: { email: 'grete@example.de', country: 'DE' }, decisions: grantAll, idempotency_key: 'second' });
+  await createRecord(de, {
+    flow_id: usFlow,
+    subject: { email: 'grete@example.de', country: 'DE' },
+    decisions: grantAll,
+    idempotency_key: 'second',
+  });
 });
 after(() => cells.dispose());
 
@@ -43,7 +53,8 @@ function reach(): { subjects: number; records: number } {
   for (const cell of [us, de]) {
     const db = cell.context.db;
     subjects += db.prepare('SELECT COUNT(*) FROM persons WHERE account_id = ?').pluck().get(accountId) as number;
-    for (const t of ['consent_records', 'authorization_records', 'notice_records']) records += db.prepare(`SELECT COUNT(*) FROM ${t} WHERE account_id = ?`).pluck().get(accountId) as number;
+    for (const t of ['consent_records', 'authorization_records', 'notice_records'])
+      records += db.prepare(`SELECT COUNT(*) FROM ${t} WHERE account_id = ?`).pluck().get(accountId) as number;
   }
   return { subjects, records };
 }
@@ -71,7 +82,10 @@ describe('breach scope of an API token', () => {
     assert.equal(s.records_count, 0);
     assert.equal(s.coverage, 'partly_recorded');
     assert.ok(s.caveats.length >= 2 && s.caveats.every((c: unknown) => typeof c === 'string'));
-    assert.ok(s.caveats.some((c: string) => /OAuth access/.test(c)), 'names the unrecorded credential types');
+    assert.ok(
+      s.caveats.some((c: string) => /OAuth access/.test(c)),
+      'names the unrecorded credential types',
+    );
     assert.deepEqual(s.scopes_involved, ['read']);
     assertNoIdentifier(res.text, t.id, t.token);
   });
@@ -81,7 +95,10 @@ describe('breach scope of an API token', () => {
     assert.equal((await call(de, '/api/v1/me', { headers: { authorization: `Bearer ${t.token}` } })).status, 200);
     const expected = reach();
     assert.ok(expected.subjects >= 2 && expected.records >= 3);
-    for (const [server, id] of [[us, t.id], [de, t.token]] as const) {
+    for (const [server, id] of [
+      [us, t.id],
+      [de, t.token],
+    ] as const) {
       const res = await scope(server, { credential_type: 'api_token', credential_id: id, window: { from: longAgo } });
       assert.equal(res.status, 200, res.text);
       const s = res.body.breach_scope as Json;
@@ -89,7 +106,10 @@ describe('breach scope of an API token', () => {
       assert.equal(s.used_in_window, true);
       assert.equal(s.subjects_affected, expected.subjects);
       assert.equal(s.records_count, expected.records);
-      assert.deepEqual((s.countries as Json[]).map((c) => c.country), ['US', 'DE']);
+      assert.deepEqual(
+        (s.countries as Json[]).map((c) => c.country),
+        ['US', 'DE'],
+      );
       assert.equal((s.countries as Json[]).find((c) => c.country === 'DE')!.subjects_affected, 1);
       assertNoIdentifier(res.text, t.id, t.token);
       assert.ok(!res.text.includes('@'), 'counts only');
@@ -99,7 +119,11 @@ describe('breach scope of an API token', () => {
   it('a window before the token existed, or after its last recorded use, finds nothing', async () => {
     const t = await newToken(us, ['read']);
     assert.equal((await call(us, '/api/v1/me', { headers: { authorization: `Bearer ${t.token}` } })).status, 200);
-    const before = await scope(us, { credential_type: 'api_token', credential_id: t.id, window: { from: longAgo, to: '2021-01-01T00:00:00Z' } });
+    const before = await scope(us, {
+      credential_type: 'api_token',
+      credential_id: t.id,
+      window: { from: longAgo, to: '2021-01-01T00:00:00Z' },
+    });
     assert.equal(before.body.breach_scope.used_in_window, false);
     assert.equal(before.body.breach_scope.subjects_affected, 0);
     assert.ok((before.body.breach_scope.caveats as string[]).some((c) => /not valid/.test(c)));
@@ -115,7 +139,10 @@ describe('breach scope of an API token', () => {
   it('counts the changes the service attributes to the token, and what an admin token could have issued', async () => {
     const w = await newToken(us, ['read', 'write']);
     const from = new Date(us.context.clock.now() - 1000).toISOString();
-    const agent = await call(us, '/api/v1/agent_identities', { json: { display_name: 'Leaky bot' }, headers: { authorization: `Bearer ${w.token}` } });
+    const agent = await call(us, '/api/v1/agent_identities', {
+      json: { display_name: 'Leaky bot' },
+      headers: { authorization: `Bearer ${w.token}` },
+    });
     assert.equal(agent.status, 201, agent.text);
     const res = await scope(us, { credential_type: 'api_token', credential_id: w.id, window: { from } });
     assert.equal(res.body.breach_scope.used_in_window, true);
@@ -134,7 +161,11 @@ describe('breach scope of an agent token', () => {
   it('reaches its principal only, and counts the authority it exercised', async () => {
     const ada = await signIn(us, 'ada@example.com');
     const agent = await newAgent(us, 'Pay bot');
-    const g = await grant(us, ada, agent.id, { delegation_type: 'ai_agent', delegated_scopes: ['payments:write'], bounds: { actions: ['write'] } });
+    const g = await grant(us, ada, agent.id, {
+      delegation_type: 'ai_agent',
+      delegated_scopes: ['payments:write'],
+      bounds: { actions: ['write'] },
+    });
     const token = await agentToken(us, g.id, agent);
     const from = new Date(us.context.clock.now() - 1000).toISOString();
     const allowed = await check(us, token, { scope: 'payments:write', action: 'write' });
@@ -159,7 +190,11 @@ describe('breach scope of an agent token', () => {
     // Asked in the other cell, the same answer: the token is found in its grant's home.
     const fromDe = await scope(de, { credential_type: 'agent_token', credential_id: tokenId, window: { from } });
     assert.equal(fromDe.body.breach_scope.subjects_affected, 1);
-    const earlier = await scope(us, { credential_type: 'agent_token', credential_id: tokenId, window: { from: longAgo, to: '2021-01-01T00:00:00Z' } });
+    const earlier = await scope(us, {
+      credential_type: 'agent_token',
+      credential_id: tokenId,
+      window: { from: longAgo, to: '2021-01-01T00:00:00Z' },
+    });
     assert.equal(earlier.body.breach_scope.subjects_affected, 0);
     assert.deepEqual(earlier.body.breach_scope.events_by_type, {});
   });
@@ -207,8 +242,14 @@ describe('breach scope evidence', () => {
 
 describe('breach scope refusals', () => {
   it('answers 404 for a credential the account does not have, echoing nothing of it', async () => {
-    for (const [type, id] of [['api_token', 'api_token_doesnotexist0000'], ['api_token', 'some-raw-secret-value-123'], ['agent_token', 'ra_agent_nothing_here'],
-      ['agent_token', 'agtok_nothing'], ['publishable_key', 'pk_test_nosuchkey00000'], ['publishable_key', 'not-a-key']] as const) {
+    for (const [type, id] of [
+      ['api_token', 'api_token_doesnotexist0000'],
+      ['api_token', 'some-raw-secret-value-123'],
+      ['agent_token', 'ra_agent_nothing_here'],
+      ['agent_token', 'agtok_nothing'],
+      ['publishable_key', 'pk_test_nosuchkey00000'],
+      ['publishable_key', 'not-a-key'],
+    ] as const) {
       const res = await scope(us, { credential_type: type, credential_id: id, window: { from: longAgo } });
       assert.equal(res.status, 404, `${type} ${id}: ${res.text}`);
       assert.ok(res.body.message);
@@ -218,8 +259,13 @@ describe('breach scope refusals', () => {
     const now = new Date().toISOString();
     const db = us.context.db;
     db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acct_breach_other', 'Other', ?)").run(now);
-    db.prepare("INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES ('api_token_breachother0001', 'acct_breach_other', 'x', '[\"read\"]', 'h', ?)").run(now);
-    assert.equal((await scope(us, { credential_type: 'api_token', credential_id: 'api_token_breachother0001', window: { from: longAgo } })).status, 404);
+    db.prepare(
+      "INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES ('api_token_breachother0001', 'acct_breach_other', 'x', '[\"read\"]', 'h', ?)",
+    ).run(now);
+    assert.equal(
+      (await scope(us, { credential_type: 'api_token', credential_id: 'api_token_breachother0001', window: { from: longAgo } })).status,
+      404,
+    );
   });
 
   it('refuses bad input with 4xx and a message, never 500', async () => {

@@ -33,7 +33,11 @@ async function assertEveryCharacterMatters(evidence: Json, jwks: JSONWebKeySet):
     if (jws[i] === '.') continue;
     const other = ALPHABET[(ALPHABET.indexOf(jws[i]!) + 1 + (i % 63)) % 64]!;
     const changed = `${jws.slice(0, i)}${other}${jws.slice(i + 1)}`;
-    await assert.rejects(verifyEvidencePackage({ ...evidence, package: changed }, jwks), SvcEvidenceVerificationError, `character ${i} changed`);
+    await assert.rejects(
+      verifyEvidencePackage({ ...evidence, package: changed }, jwks),
+      SvcEvidenceVerificationError,
+      `character ${i} changed`,
+    );
     tried += 1;
   }
   assert.equal(tried, jws.length - 2);
@@ -66,7 +70,14 @@ describe('transfer register', () => {
     secondApp = app.body.application.id;
     const route = (application_id: string, category: string, from: string, to: string) => {
       const adequacy = adequacyOf(from, to);
-      recordTransfer(us.context, { application_id, category, from_country: from, to_country: to, lawful_basis: lawfulBasisFor(adequacy), adequacy });
+      recordTransfer(us.context, {
+        application_id,
+        category,
+        from_country: from,
+        to_country: to,
+        lawful_basis: lawfulBasisFor(adequacy),
+        adequacy,
+      });
     };
     route(us.sandbox.application_id, 'consent_proof', 'DE', 'US');
     route(us.sandbox.application_id, 'signature_evidence', 'US', 'DE');
@@ -86,12 +97,15 @@ describe('transfer register', () => {
         assert.deepEqual(Object.keys(t).sort(), ENTRY_KEYS);
         assert.match(t.id, /^trf_/);
       }
-      assert.deepEqual(transfers.map((t) => [t.category, t.from_country, t.to_country, t.adequacy, t.lawful_basis]), [
-        ['consent_proof', 'DE', 'US', 'adequacy_decision', 'gdpr_art45_adequacy_decision'],
-        ['signature_evidence', 'US', 'DE', 'adequacy_decision', 'gdpr_art45_adequacy_decision'],
-        ['consent_proof', 'DE', 'IN', 'standard_contractual_clauses', 'gdpr_art46_standard_contractual_clauses'],
-        ['consent_proof', 'DE', 'US', 'adequacy_decision', 'gdpr_art45_adequacy_decision'],
-      ]);
+      assert.deepEqual(
+        transfers.map((t) => [t.category, t.from_country, t.to_country, t.adequacy, t.lawful_basis]),
+        [
+          ['consent_proof', 'DE', 'US', 'adequacy_decision', 'gdpr_art45_adequacy_decision'],
+          ['signature_evidence', 'US', 'DE', 'adequacy_decision', 'gdpr_art45_adequacy_decision'],
+          ['consent_proof', 'DE', 'IN', 'standard_contractual_clauses', 'gdpr_art46_standard_contractual_clauses'],
+          ['consent_proof', 'DE', 'US', 'adequacy_decision', 'gdpr_art45_adequacy_decision'],
+        ],
+      );
       const text = JSON.stringify(res.body);
       assert.ok(!text.includes('@') && !/prs_|person|email|subject/.test(text), 'no personal data');
     }
@@ -111,7 +125,10 @@ describe('transfer register', () => {
     assert.equal(pages, 2);
     assert.equal(new Set(seen).size, 4);
     const only = await call(us, `/api/v1/transfer_register?application_id=${secondApp}`);
-    assert.deepEqual((only.body.transfers as Json[]).map((t) => t.application_id), [secondApp]);
+    assert.deepEqual(
+      (only.body.transfers as Json[]).map((t) => t.application_id),
+      [secondApp],
+    );
     const none = await call(us, '/api/v1/transfer_register?application_id=tp_dev_nosuchapp');
     assert.deepEqual(none.body, { transfers: [], next_cursor: null });
   });
@@ -122,15 +139,35 @@ describe('transfer register', () => {
       assert.equal(res.status, 400, query);
       assert.ok(typeof res.body.message === 'string' && res.body.message.length > 0);
     }
-    assert.throws(() => recordTransfer(us.context, { application_id: us.sandbox.application_id, category: 'x', from_country: 'Germany', to_country: 'US', lawful_basis: 'x', adequacy: 'x' }), TypeError);
+    assert.throws(
+      () =>
+        recordTransfer(us.context, {
+          application_id: us.sandbox.application_id,
+          category: 'x',
+          from_country: 'Germany',
+          to_country: 'US',
+          lawful_basis: 'x',
+          adequacy: 'x',
+        }),
+      TypeError,
+    );
   });
 
-  it('does not show another account\'s transfers', async () => {
+  it("does not show another account's transfers", async () => {
     const now = new Date().toISOString();
     const db = us.context.db;
     db.prepare("INSERT INTO accounts (id, name, created_at) VALUES ('acct_comply_other', 'Other', ?)").run(now);
-    db.prepare("INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES ('tp_dev_complyother1', 'acct_comply_other', 'Other', 'development', ?, ?)").run(now, now);
-    recordTransfer(us.context, { application_id: 'tp_dev_complyother1', category: 'consent_proof', from_country: 'DE', to_country: 'US', lawful_basis: 'x', adequacy: 'adequacy_decision' });
+    db.prepare(
+      "INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES ('tp_dev_complyother1', 'acct_comply_other', 'Other', 'development', ?, ?)",
+    ).run(now, now);
+    recordTransfer(us.context, {
+      application_id: 'tp_dev_complyother1',
+      category: 'consent_proof',
+      from_country: 'DE',
+      to_country: 'US',
+      lawful_basis: 'x',
+      adequacy: 'adequacy_decision',
+    });
     const res = await call(us, '/api/v1/transfer_register?limit=100');
     assert.equal((res.body.transfers as Json[]).length, 4);
     const filtered = await call(us, '/api/v1/transfer_register?application_id=tp_dev_complyother1');
@@ -153,19 +190,38 @@ describe('transfer register', () => {
     assert.equal(payload.transfer_register.total, 4);
     assert.equal(payload.transfer_register.entries_complete, true);
     assert.deepEqual(payload.transfer_register.routes.map((r: Json) => [r.category, r.from_country, r.to_country, r.count]).sort(), [
-      ['consent_proof', 'DE', 'IN', 1], ['consent_proof', 'DE', 'US', 2], ['signature_evidence', 'US', 'DE', 1],
+      ['consent_proof', 'DE', 'IN', 1],
+      ['consent_proof', 'DE', 'US', 2],
+      ['signature_evidence', 'US', 'DE', 1],
     ]);
     // The audit chain heads it was drawn against: the account's applications in this cell.
     assert.equal(payload.audit_anchor.country, 'US');
     assert.ok((payload.audit_anchor.chains as Json[]).some((c) => c.application_id === us.sandbox.application_id));
-    for (const c of payload.audit_anchor.chains as Json[]) assert.deepEqual(Object.keys(c).sort(), ['anchor_id', 'anchor_merkle_root', 'anchored_through', 'application_id', 'head_hash', 'sequence']);
+    for (const c of payload.audit_anchor.chains as Json[])
+      assert.deepEqual(Object.keys(c).sort(), [
+        'anchor_id',
+        'anchor_merkle_root',
+        'anchored_through',
+        'application_id',
+        'head_hash',
+        'sequence',
+      ]);
 
     await assertEveryCharacterMatters(res.body, jwks);
     // Another cell's keys do not verify it; nor does a package whose envelope names another id.
     await assert.rejects(verifyEvidencePackage(res.body, await jwksOf(de)), (err: SvcEvidenceVerificationError) => err.check === 'key');
-    await assert.rejects(verifyEvidencePackage({ ...res.body, evidence_package_id: 'evp_us_other' }, jwks), (err: SvcEvidenceVerificationError) => err.check === 'invalid');
-    await assert.rejects(verifyEvidencePackage(res.body, jwks, { formatType: 'svc.residency_posture.v1' }), (err: SvcEvidenceVerificationError) => err.check === 'invalid');
-    await assert.rejects(verifyEvidencePackage({ package: 'not a jws' }, jwks), (err: SvcEvidenceVerificationError) => err.check === 'format');
+    await assert.rejects(
+      verifyEvidencePackage({ ...res.body, evidence_package_id: 'evp_us_other' }, jwks),
+      (err: SvcEvidenceVerificationError) => err.check === 'invalid',
+    );
+    await assert.rejects(
+      verifyEvidencePackage(res.body, jwks, { formatType: 'svc.residency_posture.v1' }),
+      (err: SvcEvidenceVerificationError) => err.check === 'invalid',
+    );
+    await assert.rejects(
+      verifyEvidencePackage({ package: 'not a jws' }, jwks),
+      (err: SvcEvidenceVerificationError) => err.check === 'format',
+    );
 
     // Kept: read back as answered from the cell that drew it, 421 with the home country from another.
     const again = await call(us, `/api/v1/evidence_packages/${res.body.evidence_package_id}`);
@@ -186,7 +242,10 @@ describe('transfer register', () => {
     const unknown = await call(us, '/api/v1/transfer_register/evidence_package', { json: { application: 'x' } });
     assert.equal(unknown.status, 422);
     assert.equal(unknown.body.errors[0].code, 'unknown_field');
-    const malformed = await call(us, '/api/v1/transfer_register/evidence_package', { body: '{nope', headers: { 'content-type': 'application/json' } });
+    const malformed = await call(us, '/api/v1/transfer_register/evidence_package', {
+      body: '{nope',
+      headers: { 'content-type': 'application/json' },
+    });
     assert.equal(malformed.status, 400);
     const array = await call(us, '/api/v1/residency_posture/evidence_package', { json: [1] });
     assert.equal(array.status, 422);
@@ -195,7 +254,7 @@ describe('transfer register', () => {
 });
 
 describe('residency posture', () => {
-  it('counts each country\'s subjects and records where they are homed, and verifies every country', async () => {
+  it("counts each country's subjects and records where they are homed, and verifies every country", async () => {
     const flowId = await createActiveFlow(de);
     const record = await createRecord(de, { flow_id: flowId, subject: { email: 'grete@example.de', country: 'DE' }, decisions: grantAll });
     assert.match(record.id, /^cr_de_/);
@@ -224,7 +283,12 @@ describe('residency posture', () => {
     const db = us.context.db;
     const now = new Date().toISOString();
     const accountId = db.prepare('SELECT account_id FROM applications WHERE id = ?').pluck().get(us.sandbox.application_id) as string;
-    db.prepare('INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run('prs_de_strayAAAAAAAAAAA', accountId, 'stray@example.de', now);
+    db.prepare('INSERT INTO persons (id, account_id, email, created_at) VALUES (?, ?, ?, ?)').run(
+      'prs_de_strayAAAAAAAAAAA',
+      accountId,
+      'stray@example.de',
+      now,
+    );
     try {
       const res = await call(us, '/api/v1/residency_posture');
       const posture = res.body.residency_posture as Json;
@@ -238,7 +302,7 @@ describe('residency posture', () => {
     }
   });
 
-  it('draws a signed proof of residency with every country\'s chain heads, verifiable offline', async () => {
+  it("draws a signed proof of residency with every country's chain heads, verifiable offline", async () => {
     const res = await call(de, '/api/v1/residency_posture/evidence_package', { method: 'POST' });
     assert.equal(res.status, 201, JSON.stringify(res.body));
     assert.equal(res.body.format_type, 'svc.residency_posture.v1');
@@ -249,10 +313,22 @@ describe('residency posture', () => {
     const payload = verified.payload as Json;
     assert.equal(payload.country, 'DE');
     assert.equal(payload.drawn_at, payload.residency_posture.drawn_at);
-    assert.deepEqual((payload.residency_posture.countries as Json[]).map((c) => [c.country, c.consent_records, c.assurance]), [['US', 0, 'verified'], ['DE', 1, 'verified']]);
-    assert.deepEqual((payload.audit_anchors as Json[]).map((a) => a.country), ['US', 'DE']);
+    assert.deepEqual(
+      (payload.residency_posture.countries as Json[]).map((c) => [c.country, c.consent_records, c.assurance]),
+      [
+        ['US', 0, 'verified'],
+        ['DE', 1, 'verified'],
+      ],
+    );
+    assert.deepEqual(
+      (payload.audit_anchors as Json[]).map((a) => a.country),
+      ['US', 'DE'],
+    );
     const deChains = (payload.audit_anchors as Json[])[1]!.chains as Json[];
-    assert.ok(deChains.some((c) => c.sequence > 0 && /^[0-9a-f]{64}$/.test(c.head_hash)), 'the DE chain holds the record\'s event');
+    assert.ok(
+      deChains.some((c) => c.sequence > 0 && /^[0-9a-f]{64}$/.test(c.head_hash)),
+      "the DE chain holds the record's event",
+    );
     await assertEveryCharacterMatters(res.body, jwks);
     const withBody = await call(de, '/api/v1/residency_posture/evidence_package', { json: {} });
     assert.equal(withBody.status, 201);
@@ -262,8 +338,12 @@ describe('residency posture', () => {
 describe('who may call', () => {
   it('admits read tokens, refuses publishable keys and people', async () => {
     const { token: read } = await newToken(us, ['read']);
-    for (const [method, path] of [['GET', '/api/v1/transfer_register'], ['GET', '/api/v1/residency_posture'],
-      ['POST', '/api/v1/transfer_register/evidence_package'], ['POST', '/api/v1/residency_posture/evidence_package']] as const) {
+    for (const [method, path] of [
+      ['GET', '/api/v1/transfer_register'],
+      ['GET', '/api/v1/residency_posture'],
+      ['POST', '/api/v1/transfer_register/evidence_package'],
+      ['POST', '/api/v1/residency_posture/evidence_package'],
+    ] as const) {
       const ok = await call(us, path, { method, headers: { authorization: `Bearer ${read}` } });
       assert.equal(ok.status, method === 'GET' ? 200 : 201, `${method} ${path}: ${JSON.stringify(ok.body)}`);
       const pk = await call(us, path, { method, headers: { 'x-publishable-key': us.sandbox.publishable_key } });

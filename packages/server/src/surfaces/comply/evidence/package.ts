@@ -42,8 +42,18 @@ export interface AuditAnchorRef {
 
 /** The audit chain heads of the account's applications in `ctx`'s cell (hashes and positions only). */
 export function auditAnchorOf(ctx: ServerContext, accountId: string): AuditAnchorRef {
-  const rows = stmt<[string], { application_id: string; sequence: number | null; hash: string | null; anchor_id: string | null;
-    sequence_to: number | null; merkle_root: string | null }>(ctx.db,
+  const rows = stmt<
+    [string],
+    {
+      application_id: string;
+      sequence: number | null;
+      hash: string | null;
+      anchor_id: string | null;
+      sequence_to: number | null;
+      merkle_root: string | null;
+    }
+  >(
+    ctx.db,
     `SELECT a.id AS application_id,
             e.sequence, e.hash,
             n.id AS anchor_id, n.sequence_to, n.merkle_root
@@ -53,7 +63,8 @@ export function auditAnchorOf(ctx: ServerContext, accountId: string): AuditAncho
        LEFT JOIN audit_anchors n ON n.application_id = a.id
          AND n.seq = (SELECT MAX(seq) FROM audit_anchors WHERE application_id = a.id)
       WHERE a.account_id = ?
-      ORDER BY a.id`).all(accountId);
+      ORDER BY a.id`,
+  ).all(accountId);
   return {
     country: ctx.country,
     chains: rows.map((r) => ({
@@ -85,23 +96,35 @@ export async function signEvidencePackage(
   const drawnAt = (body as { drawn_at?: unknown }).drawn_at;
   const drawn_at = typeof drawnAt === 'string' ? drawnAt : isoNow(ctx.clock);
   // The signer's own members come first and cannot be overridden by the body.
-  const reserved = { iss: ctx.baseUrl, iat: Math.floor(Date.parse(drawn_at) / 1000), jti: id, evidence_package_id: id, format_type: formatType,
-    country: ctx.country, drawn_at };
-  const anchor = options.accountId !== undefined && !('audit_anchor' in body) ? { audit_anchor: auditAnchorOf(ctx, options.accountId) } : {};
+  const reserved = {
+    iss: ctx.baseUrl,
+    iat: Math.floor(Date.parse(drawn_at) / 1000),
+    jti: id,
+    evidence_package_id: id,
+    format_type: formatType,
+    country: ctx.country,
+    drawn_at,
+  };
+  const anchor =
+    options.accountId !== undefined && !('audit_anchor' in body) ? { audit_anchor: auditAnchorOf(ctx, options.accountId) } : {};
   const payload: Record<string, unknown> = { ...reserved, ...anchor, ...body, ...reserved };
   const bytes = encoder.encode(JSON.stringify(payload));
   const jws = await new CompactSign(bytes)
     .setProtectedHeader({ alg: 'ES256', kid: ctx.keys.kid, typ: EVIDENCE_PACKAGE_TYP })
     .sign(ctx.keys.privateKey);
-  stmt(ctx.db, `INSERT INTO evidence_packages (id, account_id, format_type, kid, payload_sha256, package, drawn_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    .run(id, options.accountId ?? null, formatType, ctx.keys.kid, createHash('sha256').update(bytes).digest('hex'), jws, drawn_at);
+  stmt(
+    ctx.db,
+    `INSERT INTO evidence_packages (id, account_id, format_type, kid, payload_sha256, package, drawn_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, options.accountId ?? null, formatType, ctx.keys.kid, createHash('sha256').update(bytes).digest('hex'), jws, drawn_at);
   return { evidence_package_id: id, format_type: formatType, package: jws };
 }
 
 /** A package this cell drew for the account, as it was answered; undefined when absent. */
 export function findEvidencePackage(ctx: ServerContext, accountId: string, id: string): EvidencePackage | undefined {
-  const row = stmt<[string, string], { id: string; format_type: string; package: string }>(ctx.db,
-    'SELECT id, format_type, package FROM evidence_packages WHERE id = ? AND account_id = ?').get(id, accountId);
+  const row = stmt<[string, string], { id: string; format_type: string; package: string }>(
+    ctx.db,
+    'SELECT id, format_type, package FROM evidence_packages WHERE id = ? AND account_id = ?',
+  ).get(id, accountId);
   return row && { evidence_package_id: row.id, format_type: row.format_type, package: row.package };
 }

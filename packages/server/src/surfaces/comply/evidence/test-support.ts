@@ -8,7 +8,11 @@ import type { TestServer } from '../../../testing.js';
 type Json = Record<string, any>;
 
 /** One call (GET unless it carries a body), with the sandbox admin token unless `headers` names another credential. */
-export async function call(server: TestServer, path: string, init: { method?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {}) {
+export async function call(
+  server: TestServer,
+  path: string,
+  init: { method?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+) {
   const res = await server.api(path, {
     method: init.method ?? (init.json === undefined && init.body === undefined ? 'GET' : 'POST'),
     ...(init.headers ? { headers: init.headers } : {}),

@@ -12,15 +12,24 @@ describe('evidence packages of another cell', () => {
   });
   after(() => server.dispose());
 
-  const get = (credential: string | null, id: string, origin?: string) => fetch(`${server.cells.US!.url}/api/v1/evidence_packages/${id}`, {
-    headers: { ...(credential ? { authorization: `Bearer ${credential}` } : {}), ...(origin ? { origin } : {}) },
-  });
+  const get = (credential: string | null, id: string, origin?: string) =>
+    fetch(`${server.cells.US!.url}/api/v1/evidence_packages/${id}`, {
+      headers: { ...(credential ? { authorization: `Bearer ${credential}` } : {}), ...(origin ? { origin } : {}) },
+    });
 
-  for (const [name, credential] of [['no credential', null], ['a forged bearer', 'forged'], ['the API token', 'sandbox']] as const) {
+  for (const [name, credential] of [
+    ['no credential', null],
+    ['a forged bearer', 'forged'],
+    ['the API token', 'sandbox'],
+  ] as const) {
     it(`answers 421 home_country DE with ${name}`, async () => {
       const res = await get(credential === 'sandbox' ? server.first.sandbox.api_token : credential, 'evp_de_AAAAAAAAAAAAAAAAAAAA');
       assert.equal(res.status, 421);
-      assert.deepEqual(await res.json(), { message: 'This resource is served from its home country, DE. Re-issue the request there.', code: 'wrong_country', home_country: 'DE' });
+      assert.deepEqual(await res.json(), {
+        message: 'This resource is served from its home country, DE. Re-issue the request there.',
+        code: 'wrong_country',
+        home_country: 'DE',
+      });
     });
   }
 

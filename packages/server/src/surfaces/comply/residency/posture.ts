@@ -22,24 +22,37 @@ export const PERSONAL_TABLES = [
   { table: 'agreements', prefix: 'agr_' },
   { table: 'vouches', prefix: 'vch_' },
   { table: 'collaborations', prefix: 'col_' },
-  { table: 'policies', prefix: 'pol_' }, { table: 'data_requests', prefix: 'dsar_' }, { table: 'data_licenses', prefix: 'dlic_' }, { table: 'data_offers', prefix: 'dof_' }, { table: 'portability_transfers', prefix: 'ptr_' }, // Protect
+  { table: 'policies', prefix: 'pol_' },
+  { table: 'data_requests', prefix: 'dsar_' },
+  { table: 'data_licenses', prefix: 'dlic_' },
+  { table: 'data_offers', prefix: 'dof_' },
+  { table: 'portability_transfers', prefix: 'ptr_' }, // Protect
   { table: 'clean_rooms', prefix: 'clr_' }, // Comply: homed with their agreement (aggregates only; their queries hang off them)
 ] as const;
 
 type PersonalTable = (typeof PERSONAL_TABLES)[number]['table'];
 
 /** Rows of `table` for the account in `db`, and how many of them name another home than `country`. */
-function countRows(db: Db, table: string, prefix: string, accountId: string, country: string, first: boolean): { rows: number; elsewhere: number } {
+function countRows(
+  db: Db,
+  table: string,
+  prefix: string,
+  accountId: string,
+  country: string,
+  first: boolean,
+): { rows: number; elsewhere: number } {
   const exists = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table);
   if (!exists) return { rows: 0, elsewhere: 0 };
   const p = prefix.length;
   // A homed id has two lower-case letters and `_` after its prefix (base62 ids never hold `_`; `dlg_dev_…` does not
   // match, being three letters): its home is those letters. Any other id belongs to the first country.
-  const row = db.prepare(`SELECT COUNT(*) AS rows,
+  const row = db
+    .prepare(`SELECT COUNT(*) AS rows,
       COALESCE(SUM(CASE
         WHEN substr(id, ${p + 3}, 1) = '_' AND substr(id, ${p + 1}, 2) GLOB '[a-z][a-z]' THEN upper(substr(id, ${p + 1}, 2)) <> @country
         ELSE @first = 0 END), 0) AS elsewhere
-    FROM ${table} WHERE account_id = @account`).get({ account: accountId, country, first: first ? 1 : 0 }) as { rows: number; elsewhere: number };
+    FROM ${table} WHERE account_id = @account`)
+    .get({ account: accountId, country, first: first ? 1 : 0 }) as { rows: number; elsewhere: number };
   return row;
 }
 

@@ -45,8 +45,38 @@ export interface TransferEntry extends TransferInput {
 export type Adequacy = 'not_a_transfer' | 'intra_eea' | 'adequacy_decision' | 'standard_contractual_clauses' | 'none';
 
 /** EU 27 plus the EEA's Iceland, Liechtenstein and Norway. */
-export const EEA = new Set(['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT',
-  'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE', 'IS', 'LI', 'NO']);
+export const EEA = new Set([
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+  'IS',
+  'LI',
+  'NO',
+]);
 
 /**
  * Countries with an EU adequacy decision in force (Art. 45 GDPR), the US through the Data Privacy Framework. Canada's
@@ -93,12 +123,16 @@ const COUNTRY = /^[A-Z]{2}$/;
 export function recordTransfer(ctx: ServerContext, entry: TransferInput): void {
   const from = entry.from_country.toUpperCase();
   const to = entry.to_country.toUpperCase();
-  if (!COUNTRY.test(from) || !COUNTRY.test(to)) throw new TypeError(`recordTransfer: countries must be ISO alpha-2 codes (got ${from} -> ${to})`);
-  if (!entry.category || !entry.lawful_basis || !entry.adequacy) throw new TypeError('recordTransfer: category, lawful_basis and adequacy are required');
+  if (!COUNTRY.test(from) || !COUNTRY.test(to))
+    throw new TypeError(`recordTransfer: countries must be ISO alpha-2 codes (got ${from} -> ${to})`);
+  if (!entry.category || !entry.lawful_basis || !entry.adequacy)
+    throw new TypeError('recordTransfer: category, lawful_basis and adequacy are required');
   if (from === to) return;
-  stmt(ctx.db, `INSERT INTO transfers (id, application_id, category, from_country, to_country, lawful_basis, adequacy, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(newId('trf_'), entry.application_id, entry.category, from, to, entry.lawful_basis, entry.adequacy, isoNow(ctx.clock));
+  stmt(
+    ctx.db,
+    `INSERT INTO transfers (id, application_id, category, from_country, to_country, lawful_basis, adequacy, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(newId('trf_'), entry.application_id, entry.category, from, to, entry.lawful_basis, entry.adequacy, isoNow(ctx.clock));
 }
 
 interface TransferRow extends TransferEntry {
@@ -114,11 +148,18 @@ export function listTransfers(
   page: { limit: number; cursor?: string | undefined; application_id?: string | undefined },
 ): { transfers: TransferEntry[]; next_cursor: string | null } {
   const after = decodeCursor(page.cursor);
-  const rows = page.application_id === undefined
-    ? stmt<[string, number, number], TransferRow>(ctx.db, `SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id
-        WHERE a.account_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`).all(accountId, after, page.limit + 1)
-    : stmt<[string, string, number, number], TransferRow>(ctx.db, `SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id
-        WHERE a.account_id = ? AND t.application_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`).all(accountId, page.application_id, after, page.limit + 1);
+  const rows =
+    page.application_id === undefined
+      ? stmt<[string, number, number], TransferRow>(
+          ctx.db,
+          `SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id
+        WHERE a.account_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`,
+        ).all(accountId, after, page.limit + 1)
+      : stmt<[string, string, number, number], TransferRow>(
+          ctx.db,
+          `SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id
+        WHERE a.account_id = ? AND t.application_id = ? AND t.seq > ? ORDER BY t.seq LIMIT ?`,
+        ).all(accountId, page.application_id, after, page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
   return { transfers: items.map(toEntry), next_cursor };
 }
@@ -137,14 +178,22 @@ export interface TransferRoute extends TransferInput {
 export function transferRegisterSnapshot(ctx: ServerContext, accountId: string, applicationId?: string) {
   const where = `a.account_id = ?${applicationId === undefined ? '' : ' AND t.application_id = ?'}`;
   const args = applicationId === undefined ? [accountId] : [accountId, applicationId];
-  const routes = ctx.db.prepare(`SELECT t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy,
+  const routes = ctx.db
+    .prepare(`SELECT t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy,
       COUNT(*) AS count, MIN(t.created_at) AS first_at, MAX(t.created_at) AS last_at
     FROM transfers t JOIN applications a ON a.id = t.application_id WHERE ${where}
     GROUP BY t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy
-    ORDER BY t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy`).all(...args) as TransferRoute[];
+    ORDER BY t.application_id, t.category, t.from_country, t.to_country, t.lawful_basis, t.adequacy`)
+    .all(...args) as TransferRoute[];
   const total = routes.reduce((n, r) => n + r.count, 0);
-  const entries = (ctx.db.prepare(`SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id WHERE ${where}
-    ORDER BY t.seq DESC LIMIT ?`).all(...args, EVIDENCE_MAX_ENTRIES) as TransferRow[]).reverse().map(toEntry);
+  const entries = (
+    ctx.db
+      .prepare(`SELECT t.* FROM transfers t JOIN applications a ON a.id = t.application_id WHERE ${where}
+    ORDER BY t.seq DESC LIMIT ?`)
+      .all(...args, EVIDENCE_MAX_ENTRIES) as TransferRow[]
+  )
+    .reverse()
+    .map(toEntry);
   return {
     application_id: applicationId ?? null,
     total,

@@ -11,7 +11,8 @@ import { agentRequestOf } from './page.js';
 /** The approval's inbox entry: what the agent asks and why, with the trigger type; or null when it waits no more. */
 export function approvalInbox(ctx: ServerContext, row: DecisionRow): InboxEntry | null {
   const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
-  if (!escalation) return { title: 'Approval requested', summary: row.scope ? `Scope: ${row.scope}` : `Reference: ${row.subject_ref}`, trigger: null };
+  if (!escalation)
+    return { title: 'Approval requested', summary: row.scope ? `Scope: ${row.scope}` : `Reference: ${row.subject_ref}`, trigger: null };
   if (escalation.decision_id !== row.id || escalationStatusAt(escalation, ctx.clock.now()) !== 'pending') return null;
   const agent = agentRequestOf(ctx, row)!;
   return {

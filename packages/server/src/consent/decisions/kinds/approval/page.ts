@@ -10,7 +10,13 @@ import type { KindPage } from '../kind.js';
 export function approvalPage(ctx: ServerContext, row: DecisionRow): KindPage<'approval'> {
   return {
     heading: 'Approval requested',
-    part: { escalation_id: row.subject_ref, scope: row.scope, state: row.state, meeting_id: row.meeting_id, agent: agentRequestOf(ctx, row) },
+    part: {
+      escalation_id: row.subject_ref,
+      scope: row.scope,
+      state: row.state,
+      meeting_id: row.meeting_id,
+      agent: agentRequestOf(ctx, row),
+    },
   };
 }
 
@@ -19,7 +25,9 @@ export function agentRequestOf(ctx: ServerContext, row: DecisionRow): ApprovalPa
   const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
   if (!escalation) return null;
   const action = actionOf(escalation);
-  const name = stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?').pluck().get(escalation.agent_id) as unknown as string | undefined;
+  const name = stmt<[string], string>(ctx.db, 'SELECT display_name FROM agent_identities WHERE id = ?')
+    .pluck()
+    .get(escalation.agent_id) as unknown as string | undefined;
   return {
     name: name ?? escalation.agent_id,
     description: action.description,

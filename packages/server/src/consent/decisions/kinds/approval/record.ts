@@ -38,10 +38,16 @@ export function recordApproval(ctx: ServerContext, row: DecisionRow, announce: (
   const escalation = escalationOfDecision(ctx, row.account_id, row.subject_ref);
   if (escalation) {
     decideEscalation(ctx, escalation.id, {
-      outcome: row.outcome as ApprovalOutcome, decidedAt: row.completed_at!, counterProposal: row.counter_proposal, recordId,
+      outcome: row.outcome as ApprovalOutcome,
+      decidedAt: row.completed_at!,
+      counterProposal: row.counter_proposal,
+      recordId,
     });
   }
-  announce({ record_id: recordId, ...(escalation ? { delegation_grant_id: escalation.grant_id, agent_identity_id: escalation.agent_id } : {}) });
+  announce({
+    record_id: recordId,
+    ...(escalation ? { delegation_grant_id: escalation.grant_id, agent_identity_id: escalation.agent_id } : {}),
+  });
 }
 
 /** `approval.granted`, `approval.denied` or `approval.countered`, carrying the authorization record's `record_id`. */
@@ -50,7 +56,15 @@ export function approvalEvent(row: DecisionRow, _issued: string | undefined, rec
     type: APPROVAL_EVENT_TYPE[row.outcome as ApprovalOutcome],
     application_id: row.application_id,
     occurred_at: row.completed_at!,
-    data: { ...record, ...eventBaseOf(row), escalation_id: row.subject_ref, outcome: row.outcome, counter_proposal: row.counter_proposal, scope: row.scope, state: row.state },
+    data: {
+      ...record,
+      ...eventBaseOf(row),
+      escalation_id: row.subject_ref,
+      outcome: row.outcome,
+      counter_proposal: row.counter_proposal,
+      scope: row.scope,
+      state: row.state,
+    },
   };
 }
 

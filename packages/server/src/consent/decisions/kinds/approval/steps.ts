@@ -11,13 +11,7 @@ import { checkCode, issueCode } from '../../sign-in.js';
 import type { KindAction, StepResult } from '../kind.js';
 
 /** The actions of an approval's page. */
-export const approvalActions = [
-  sendCodeAction,
-  verifyAction,
-  actionBody('approve'),
-  actionBody('deny'),
-  counterAction,
-];
+export const approvalActions = [sendCodeAction, verifyAction, actionBody('approve'), actionBody('deny'), counterAction];
 
 /**
  * One step. Refusals (422): `escalation_decided` (its escalation was decided or expired meanwhile),

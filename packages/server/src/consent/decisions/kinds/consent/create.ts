@@ -14,13 +14,24 @@ import type { CreateOptions, OpenDecisionRequest, Prepared } from '../kind.js';
  */
 export function prepareConsent(ctx: ServerContext, principal: Principal, request: OpenDecisionRequest, options: CreateOptions): Prepared {
   const flow = getActiveTermsText(ctx, request.subject_ref);
-  if (!flow || flow.account_id !== principal.accountId || (principal.kind === 'publishable_key' && flow.application_id !== principal.applicationId)) {
-    throw new ApiError(404, `No flow ${request.subject_ref} is accessible to this credential.`, 'flow_not_found',
-      field('subject_ref', 'flow_not_found', 'no such flow'));
+  if (
+    !flow ||
+    flow.account_id !== principal.accountId ||
+    (principal.kind === 'publishable_key' && flow.application_id !== principal.applicationId)
+  ) {
+    throw new ApiError(
+      404,
+      `No flow ${request.subject_ref} is accessible to this credential.`,
+      'flow_not_found',
+      field('subject_ref', 'flow_not_found', 'no such flow'),
+    );
   }
   if (flow.terms === null) {
-    throw unprocessable(`Flow ${flow.flow_id} is a draft: activate it before creating decisions against it.`, 'flow_not_active',
-      field('subject_ref', 'flow_not_active', 'the flow is a draft'));
+    throw unprocessable(
+      `Flow ${flow.flow_id} is a draft: activate it before creating decisions against it.`,
+      'flow_not_active',
+      field('subject_ref', 'flow_not_active', 'the flow is a draft'),
+    );
   }
   return {
     application: getApplication(ctx, flow.application_id),

@@ -16,7 +16,12 @@ export function consentPage(row: DecisionRow): KindPage<'consent'> {
       description: terms.description,
       policy_url: terms.config.policy_url ?? null,
       purposes: terms.config.purposes.map((p) => ({
-        key: p.key, label: p.label, description: p.description, basis: p.basis, mechanism: p.mechanism, required: p.required,
+        key: p.key,
+        label: p.label,
+        description: p.description,
+        basis: p.basis,
+        mechanism: p.mechanism,
+        required: p.required,
       })),
       screens: screensOfRow(row),
     },

@@ -21,7 +21,8 @@ function recordKey(row: Pick<DecisionRow, 'id'>): string {
 /** The consent record a completed consent decision made, or null. */
 export function consentRecordIdOf(ctx: ServerContext, row: Pick<DecisionRow, 'id' | 'application_id'>): string | null {
   const id = stmt<[string, string], string>(ctx.db, 'SELECT id FROM consent_records WHERE application_id = ? AND idempotency_key = ?')
-    .pluck().get(row.application_id, recordKey(row)) as unknown as string | undefined;
+    .pluck()
+    .get(row.application_id, recordKey(row)) as unknown as string | undefined;
   return id ?? null;
 }
 
@@ -31,11 +32,16 @@ export function consentRecordIdOf(ctx: ServerContext, row: Pick<DecisionRow, 'id
  * claims its consent token stands for no longer hold); `all` (its record is revoked: no consent of it is in force).
  * Objections to a legitimate interest withdraw no consent.
  */
-export function consentWithdrawalOf(ctx: ServerContext, row: Pick<DecisionRow, 'id' | 'application_id' | 'account_id'>): 'none' | 'some' | 'all' {
+export function consentWithdrawalOf(
+  ctx: ServerContext,
+  row: Pick<DecisionRow, 'id' | 'application_id' | 'account_id'>,
+): 'none' | 'some' | 'all' {
   const recordId = consentRecordIdOf(ctx, row);
   if (!recordId) return 'none';
-  const withdrawn = stmt<[string], number>(ctx.db, "SELECT 1 FROM consent_withdrawals WHERE record_id = ? AND outcome = 'revoked' LIMIT 1")
-    .pluck().get(recordId) !== undefined;
+  const withdrawn =
+    stmt<[string], number>(ctx.db, "SELECT 1 FROM consent_withdrawals WHERE record_id = ? AND outcome = 'revoked' LIMIT 1")
+      .pluck()
+      .get(recordId) !== undefined;
   if (!withdrawn) return 'none';
   return getConsentRecord(ctx, row.account_id, recordId)?.status === 'revoked' ? 'all' : 'some';
 }
@@ -62,25 +68,29 @@ function decisionEntries(purposes: readonly PurposeOutcome[]): Record<string, De
  * (which only the decision has) together with the record's fields.
  */
 export function recordConsentDecision(ctx: ServerContext, row: DecisionRow, announce: (data: Record<string, unknown>) => void): void {
-  createConsentRecord(ctx, {
-    accountId: row.account_id,
-    applicationId: row.application_id,
-    flowId: row.flow_id!,
-    flowVersion: row.flow_version!,
-    subject: row.subject_email ? { email: row.subject_email } : null,
-    decisions: decisionEntries(JSON.parse(row.purposes ?? '[]') as PurposeOutcome[]),
-    capturedAt: row.completed_at!,
-    channel: collectionChannelOf(row),
-    idempotencyKey: recordKey(row),
-    // The service itself rendered the terms frozen into the decision, which are the governing version's.
-    wordingVerdict: 'match',
-    deliveryMode: row.delivery_mode,
-    collectionMechanism: comprehensionEvidenceOf(row),
-    // The person the record names proved it was them: say how and when.
-    authentication: row.subject_email && row.authenticated_email === row.subject_email ? authenticationOf(row) : undefined,
-  }, {
-    announce: (recorded) => announce(recorded.data),
-  });
+  createConsentRecord(
+    ctx,
+    {
+      accountId: row.account_id,
+      applicationId: row.application_id,
+      flowId: row.flow_id!,
+      flowVersion: row.flow_version!,
+      subject: row.subject_email ? { email: row.subject_email } : null,
+      decisions: decisionEntries(JSON.parse(row.purposes ?? '[]') as PurposeOutcome[]),
+      capturedAt: row.completed_at!,
+      channel: collectionChannelOf(row),
+      idempotencyKey: recordKey(row),
+      // The service itself rendered the terms frozen into the decision, which are the governing version's.
+      wordingVerdict: 'match',
+      deliveryMode: row.delivery_mode,
+      collectionMechanism: comprehensionEvidenceOf(row),
+      // The person the record names proved it was them: say how and when.
+      authentication: row.subject_email && row.authenticated_email === row.subject_email ? authenticationOf(row) : undefined,
+    },
+    {
+      announce: (recorded) => announce(recorded.data),
+    },
+  );
 }
 
 /** One answer to a comprehension check, as the decision keeps it (`evidence`). */
@@ -141,7 +151,9 @@ export function consentEvent(row: DecisionRow, consentToken: string | undefined,
       subject_ref: claims.subject ? { email: claims.subject.email, external_id: null } : null,
       purposes: claims.purposes,
       purposes_granted: claims.purposes_granted,
-      ...(consentToken ? { consent_token: consentToken, consent_token_expires_at: plusSeconds(row.completed_at!, TOKEN_LIFETIME_SECONDS) } : {}),
+      ...(consentToken
+        ? { consent_token: consentToken, consent_token_expires_at: plusSeconds(row.completed_at!, TOKEN_LIFETIME_SECONDS) }
+        : {}),
     },
   };
 }

@@ -23,11 +23,7 @@ export function screensOfRow(row: Pick<DecisionRow, 'terms'>): Screen[] {
 }
 
 /** A flow that declares no steps walks the standard path. */
-const STANDARD_PATH: FlowStep[] = [
-  { type: 'sign_in', method: 'email' },
-  { type: 'verify' },
-  { type: 'review' },
-];
+const STANDARD_PATH: FlowStep[] = [{ type: 'sign_in', method: 'email' }, { type: 'verify' }, { type: 'review' }];
 
 /**
  * The screens of a consent decision: an intro (`pending`), one screen per flow step, and, when the flow does not

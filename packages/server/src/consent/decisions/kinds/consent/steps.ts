@@ -111,12 +111,18 @@ function purposeOutcomes(config: FlowConfig, granted: readonly string[], objecte
   const unknown = [...granted, ...objected].filter((key) => !byKey.has(key));
   if (unknown.length) throw refuse('unknown_purpose', `No purpose ${unknown.map((k) => `"${k}"`).join(', ')} in this flow.`, 'purposes');
   const notConsent = granted.filter((key) => byKey.get(key)?.basis !== 'consent');
-  if (notConsent.length) throw refuse('not_a_consent_purpose', `Only consent purposes can be granted: ${notConsent.join(', ')}.`, 'granted');
+  if (notConsent.length)
+    throw refuse('not_a_consent_purpose', `Only consent purposes can be granted: ${notConsent.join(', ')}.`, 'granted');
   const notObjectable = objected.filter((key) => byKey.get(key)?.mechanism !== 'opt_out');
-  if (notObjectable.length) throw refuse('not_objectable', `Only opt-out purposes can be objected to: ${notObjectable.join(', ')}.`, 'objected');
+  if (notObjectable.length)
+    throw refuse('not_objectable', `Only opt-out purposes can be objected to: ${notObjectable.join(', ')}.`, 'objected');
   const missing = config.purposes.filter((p) => p.basis === 'consent' && p.required && !granted.includes(p.key));
   if (missing.length) {
-    throw refuse('required_purpose_missing', `The flow needs consent to ${missing.map((p) => `"${p.label}"`).join(', ')} to continue; decline instead if you do not agree.`, 'granted');
+    throw refuse(
+      'required_purpose_missing',
+      `The flow needs consent to ${missing.map((p) => `"${p.label}"`).join(', ')} to continue; decline instead if you do not agree.`,
+      'granted',
+    );
   }
   return config.purposes.map((p) => ({
     key: p.key,
@@ -128,7 +134,10 @@ function purposeOutcomes(config: FlowConfig, granted: readonly string[], objecte
 
 function declinedOutcomes(config: FlowConfig): PurposeOutcome[] {
   return config.purposes.map((p) => ({
-    key: p.key, basis: p.basis, mechanism: p.mechanism, outcome: p.basis === 'consent' ? 'declined' : 'noticed',
+    key: p.key,
+    basis: p.basis,
+    mechanism: p.mechanism,
+    outcome: p.basis === 'consent' ? 'declined' : 'noticed',
   }));
 }
 

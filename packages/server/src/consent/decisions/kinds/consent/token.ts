@@ -15,10 +15,21 @@ export function issueConsentToken(ctx: ServerContext, row: DecisionRow, exchange
   if (row.status !== 'fulfilled') return undefined;
   const consentToken = newSecret();
   row.sealed_consent_token = seal(consentToken, exchangeToken);
-  stmt(ctx.db, `INSERT INTO consent_tokens (token_hash, decision_id, account_id, application_id, flow_id, flow_version,
-      consent_transaction_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-    .run(hashSecret(consentToken), row.id, row.account_id, row.application_id, row.flow_id, row.flow_version,
-      row.consent_transaction_id, now, plusSeconds(now, TOKEN_LIFETIME_SECONDS));
+  stmt(
+    ctx.db,
+    `INSERT INTO consent_tokens (token_hash, decision_id, account_id, application_id, flow_id, flow_version,
+      consent_transaction_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    hashSecret(consentToken),
+    row.id,
+    row.account_id,
+    row.application_id,
+    row.flow_id,
+    row.flow_version,
+    row.consent_transaction_id,
+    now,
+    plusSeconds(now, TOKEN_LIFETIME_SECONDS),
+  );
   return consentToken;
 }
 
@@ -26,12 +37,18 @@ export function issueConsentToken(ctx: ServerContext, row: DecisionRow, exchange
  * At exchange: the sealed consent token, opened with the exchange token, with the seconds it has left; none once the
  * consent was withdrawn (the token would only verify `revoked`).
  */
-export function redeemConsentToken(ctx: ServerContext, row: DecisionRow, exchangeToken: string, now: string): Pick<ConsentExchange, 'access_token' | 'token_type' | 'expires_in'> | undefined {
+export function redeemConsentToken(
+  ctx: ServerContext,
+  row: DecisionRow,
+  exchangeToken: string,
+  now: string,
+): Pick<ConsentExchange, 'access_token' | 'token_type' | 'expires_in'> | undefined {
   if (consentWithdrawalOf(ctx, row) !== 'none') return undefined;
   const consentToken = row.sealed_consent_token ? unseal(row.sealed_consent_token, exchangeToken) : undefined;
   if (!consentToken) return undefined;
   const expiresAt = stmt<[string], string>(ctx.db, 'SELECT expires_at FROM consent_tokens WHERE token_hash = ?')
-    .pluck().get(hashSecret(consentToken)) as unknown as string;
+    .pluck()
+    .get(hashSecret(consentToken)) as unknown as string;
   return {
     access_token: consentToken,
     token_type: 'consent_token',
@@ -68,14 +85,17 @@ export function verifyConsentToken(ctx: ServerContext, accountId: string, consen
   const checked = transaction(ctx.db, () => {
     const known = stmt<[string], ConsentTokenRow>(ctx.db, 'SELECT * FROM consent_tokens WHERE token_hash = ?').get(hash);
     if (!known || known.account_id !== accountId) return undefined;
-    if (consentWithdrawalOf(ctx, { id: known.decision_id, application_id: known.application_id, account_id: known.account_id }) !== 'none') {
+    if (
+      consentWithdrawalOf(ctx, { id: known.decision_id, application_id: known.application_id, account_id: known.account_id }) !== 'none'
+    ) {
       return { row: known, status: 'revoked' as const };
     }
     // The first verification clears the token: only one conditional update can move it.
-    const consumed = stmt<[string, string, string, string], ConsentTokenRow>(ctx.db,
+    const consumed = stmt<[string, string, string, string], ConsentTokenRow>(
+      ctx.db,
       'UPDATE consent_tokens SET verified_at = ? WHERE token_hash = ? AND account_id = ? AND verified_at IS NULL AND expires_at > ? RETURNING *',
     ).get(now, hash, accountId, now);
-    return { row: consumed ?? known, status: consumed ? 'fulfilled' as const : 'expired' as const };
+    return { row: consumed ?? known, status: consumed ? ('fulfilled' as const) : ('expired' as const) };
   });
   if (!checked) return invalid();
   const { row, status } = checked;

@@ -16,10 +16,20 @@ export function prepareSignature(ctx: ServerContext, principal: Principal, reque
   const party = findPartyRow(ctx, request.subject_ref);
   const agreement = party && agreementOfParty(ctx, party);
   if (!party || !agreement || agreement.account_id !== principal.accountId) {
-    throw new ApiError(404, `No party ${request.subject_ref} of the caller's agreements.`, 'party_not_found', field('subject_ref', 'party_not_found', 'no such party'));
+    throw new ApiError(
+      404,
+      `No party ${request.subject_ref} of the caller's agreements.`,
+      'party_not_found',
+      field('subject_ref', 'party_not_found', 'no such party'),
+    );
   }
   if (party.decision_id) {
-    throw new ApiError(409, `Party ${party.id} already has a signing session.`, 'party_session_open', field('subject_ref', 'party_session_open', 'the party has a session'));
+    throw new ApiError(
+      409,
+      `Party ${party.id} already has a signing session.`,
+      'party_session_open',
+      field('subject_ref', 'party_session_open', 'the party has a session'),
+    );
   }
   return {
     application: getApplication(ctx, agreement.application_id),

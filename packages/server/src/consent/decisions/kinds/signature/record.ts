@@ -2,7 +2,13 @@
 // and for a signature the JWS over the document hash, the party and the time), one `signature.<outcome>` event,
 // and the exchange's claims. An expiry records the party `expired` and announces `signature.expired` once.
 import type { DecisionClaims, SignatureDecisionData } from '@svc/schemas';
-import { agreementOfParty, findPartyRow, partyOfDecision, recordPartyOutcome, type PartyOutcome } from '../../../../surfaces/agree/agreements/store.js';
+import {
+  agreementOfParty,
+  findPartyRow,
+  partyOfDecision,
+  recordPartyOutcome,
+  type PartyOutcome,
+} from '../../../../surfaces/agree/agreements/store.js';
 import type { ServerContext } from '../../../../infra/context.js';
 import type { DomainEvent } from '../../../../infra/events.js';
 import { authenticationOf } from '../../authentication.js';
@@ -16,7 +22,12 @@ function partyOutcomeOf(row: DecisionRow): PartyOutcome {
   const evidence = signatureEvidenceOf(row);
   switch (row.outcome as SignatureOutcome) {
     case 'signed':
-      return { outcome: 'signed', signedName: evidence.signed_name ?? '', comment: evidence.comment ?? null, authentication: authenticationOf(row) };
+      return {
+        outcome: 'signed',
+        signedName: evidence.signed_name ?? '',
+        comment: evidence.comment ?? null,
+        authentication: authenticationOf(row),
+      };
     case 'declined':
       return { outcome: 'declined', comment: evidence.comment ?? null };
     case 'countered':

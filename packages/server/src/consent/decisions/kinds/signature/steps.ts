@@ -71,7 +71,10 @@ export function actSignature(_ctx: ServerContext, row: DecisionRow, request: Kin
     }
     case 'sign':
       signedIn();
-      row.evidence = JSON.stringify({ signed_name: request.name, ...(request.comment ? { comment: request.comment } : {}) } satisfies SignatureEvidence);
+      row.evidence = JSON.stringify({
+        signed_name: request.name,
+        ...(request.comment ? { comment: request.comment } : {}),
+      } satisfies SignatureEvidence);
       return { complete: { status: 'signed', outcome: 'signed' } };
     case 'decline':
       signedIn();
