@@ -12,50 +12,11 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type {
-  Appearance,
-  DecisionMode,
-  InboxTokenProvider,
-  SvcCancelEvent,
-  SvcCompleteEvent,
-  SvcConsentField,
-  SvcConsentFieldErrorEvent,
-  SvcDeadlineEvent,
-  SvcDecision,
-  SvcDecisionErrorEvent,
-  SvcInbox,
-  SvcInboxErrorEvent,
-  SvcInboxOpenEvent,
-  SvcProvider,
-  SvcReadyEvent,
-  SvcResizeEvent,
-  SvcStateEvent,
-} from '../index.js';
+import type { Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /** Props of `<svc-consent-field>` in React 19: The rendered consent field of one flow, form-associated. */
-export interface SvcConsentFieldProps
-  extends Omit<
-      HTMLAttributes<SvcConsentField>,
-      | 'name'
-      | 'flow'
-      | 'locale'
-      | 'appearance'
-      | 'purposes'
-      | 'theme'
-      | 'publishableKey'
-      | 'baseUrl'
-      | 'trustUrl'
-      | 'commit'
-      | 'disabled'
-      | 'timeoutMs'
-      | 'subject'
-      | 'fetch'
-      | 'publishable-key'
-      | 'base-url'
-      | 'trust-url'
-    >,
-    ClassAttributes<SvcConsentField> {
+export interface SvcConsentFieldProps extends Omit<HTMLAttributes<SvcConsentField>, 'name' | 'flow' | 'locale' | 'appearance' | 'purposes' | 'theme' | 'publishableKey' | 'baseUrl' | 'trustUrl' | 'commit' | 'disabled' | 'timeoutMs' | 'subject' | 'fetch' | 'publishable-key' | 'base-url' | 'trust-url'>, ClassAttributes<SvcConsentField> {
   /** The name the capture token is submitted under (besides the hidden input `svc_capture_token`). */
   name?: string;
   /** The flow whose purposes the field shows (`flw_...`). */
@@ -97,9 +58,7 @@ export interface SvcConsentFieldProps
 }
 
 /** Props of `<svc-decision>` in React 19: Lets a person make one decision on the service's hosted page, embedded, in a popup or by redirect. */
-export interface SvcDecisionProps
-  extends Omit<HTMLAttributes<SvcDecision>, 'token' | 'mode' | 'trustUrl' | 'label' | 'trust-url'>,
-    ClassAttributes<SvcDecision> {
+export interface SvcDecisionProps extends Omit<HTMLAttributes<SvcDecision>, 'token' | 'mode' | 'trustUrl' | 'label' | 'trust-url'>, ClassAttributes<SvcDecision> {
   /** The decision session token (`dts_...`) that `POST /api/v1/decisions` returned; changing it starts over. */
   token?: string;
   /** How the hosted page is shown: `embed` (an iframe, the default), `popup` or `redirect`. */
@@ -127,24 +86,7 @@ export interface SvcDecisionProps
 }
 
 /** Props of `<svc-inbox>` in React 19: Lists the decisions that wait for the signed-in person and opens each in a popup. */
-export interface SvcInboxProps
-  extends Omit<
-      HTMLAttributes<SvcInbox>,
-      | 'baseUrl'
-      | 'trustUrl'
-      | 'kind'
-      | 'trigger'
-      | 'applicationId'
-      | 'sort'
-      | 'limit'
-      | 'accessToken'
-      | 'getAccessToken'
-      | 'fetch'
-      | 'base-url'
-      | 'trust-url'
-      | 'application-id'
-    >,
-    ClassAttributes<SvcInbox> {
+export interface SvcInboxProps extends Omit<HTMLAttributes<SvcInbox>, 'baseUrl' | 'trustUrl' | 'kind' | 'trigger' | 'applicationId' | 'sort' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'base-url' | 'trust-url' | 'application-id'>, ClassAttributes<SvcInbox> {
   /** Where the service's REST API lives; defaults to the `<svc-provider>`'s `base-url`, then the trust URL. */
   baseUrl?: string | undefined;
   /** Where the hosted decision pages live; defaults to the `<svc-provider>`'s, then the base URL. */
@@ -178,21 +120,7 @@ export interface SvcInboxProps
 }
 
 /** Props of `<svc-provider>` in React 19: Configures the svc elements inside it: trust URL (and one per country), base URL, publishable key, locale and theme. */
-export interface SvcProviderProps
-  extends Omit<
-      HTMLAttributes<SvcProvider>,
-      | 'trustUrl'
-      | 'baseUrl'
-      | 'publishableKey'
-      | 'locale'
-      | 'theme'
-      | 'trustUrls'
-      | 'trust-url'
-      | 'base-url'
-      | 'publishable-key'
-      | 'trust-urls'
-    >,
-    ClassAttributes<SvcProvider> {
+export interface SvcProviderProps extends Omit<HTMLAttributes<SvcProvider>, 'trustUrl' | 'baseUrl' | 'publishableKey' | 'locale' | 'theme' | 'trustUrls' | 'trust-url' | 'base-url' | 'publishable-key' | 'trust-urls'>, ClassAttributes<SvcProvider> {
   /** Where the service's hosted pages live (`{trust_url}`), such as `https://svc.example`. */
   trustUrl?: string | undefined;
   /** Where the service's REST API lives (`{base_url}`); elements use it for pages too when `trust-url` is not set. */

@@ -12,25 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type {
-  Appearance,
-  DecisionMode,
-  InboxTokenProvider,
-  SvcCancelEvent,
-  SvcCompleteEvent,
-  SvcConsentField,
-  SvcConsentFieldErrorEvent,
-  SvcDeadlineEvent,
-  SvcDecision,
-  SvcDecisionErrorEvent,
-  SvcInbox,
-  SvcInboxErrorEvent,
-  SvcInboxOpenEvent,
-  SvcProvider,
-  SvcReadyEvent,
-  SvcResizeEvent,
-  SvcStateEvent,
-} from '../index.js';
+import type { Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
