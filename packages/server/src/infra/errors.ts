@@ -40,6 +40,8 @@ export interface ApiErrorOptions extends ErrorOptions {
   errors?: FieldError[] | undefined;
   /** The country to re-issue the request against (`home_country`). */
   homeCountry?: string | undefined;
+  /** Response headers the answer needs (`Retry-After` on a 429, `WWW-Authenticate` on a 401). */
+  headers?: Record<string, string> | undefined;
 }
 
 /**
@@ -51,6 +53,7 @@ export class ApiError extends Error {
   readonly code: string;
   readonly errors: FieldError[] | undefined;
   readonly homeCountry: string | undefined;
+  readonly headers: Record<string, string> | undefined;
 
   constructor(status: ContentfulStatusCode, message: string, options?: ApiErrorOptions);
   constructor(status: ContentfulStatusCode, message: string, code?: string, errors?: FieldError[], homeCountry?: string);
@@ -67,6 +70,7 @@ export class ApiError extends Error {
     this.code = options.code ?? defaultCode(status);
     this.errors = options.errors;
     this.homeCountry = options.homeCountry;
+    this.headers = options.headers;
   }
 
   /** The JSON body sent to the client (never the cause). */
@@ -83,6 +87,19 @@ export class ApiError extends Error {
 export const badRequest = (message: string, code = 'bad_request', errors?: FieldError[], options?: ErrorOptions) =>
   new ApiError(400, message, { code, errors, ...options });
 export const unauthorized = (message = 'Missing or invalid authentication.') => new ApiError(401, message, 'unauthorized');
+/**
+ * 429 for a caller over a limit: `Retry-After` in whole seconds (at least 1) and the IETF `RateLimit-Policy` /
+ * `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers) naming the policy that was exceeded.
+ */
+export function tooManyRequests(message: string, retryAfterMs: number, policy?: { name: string; limit: number; windowSeconds: number }) {
+  const retryAfter = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  const headers: Record<string, string> = { 'retry-after': String(retryAfter) };
+  if (policy) {
+    headers['ratelimit-policy'] = `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`;
+    headers.ratelimit = `"${policy.name}";r=0;t=${retryAfter}`;
+  }
+  return new ApiError(429, message, { code: 'rate_limited', headers });
+}
 export const forbidden = (message: string, code = 'forbidden') => new ApiError(403, message, code);
 export const notFound = (message = 'Not found.') => new ApiError(404, message, 'not_found');
 export const unprocessable = (message: string, code = 'validation_failed', errors?: FieldError[], options?: ErrorOptions) =>
@@ -90,7 +107,7 @@ export const unprocessable = (message: string, code = 'validation_failed', error
 
 /** Answers with an error's body and status, plus any headers the answer needs (`Allow`, `Cache-Control`). */
 export function errorResponse(c: Context, error: ApiError, headers?: Record<string, string>): Response {
-  return c.json(error.toBody(), error.status, headers);
+  return c.json(error.toBody(), error.status, { ...error.headers, ...headers });
 }
 
 /** Hono error handler: known errors keep their status; anything else is a 500 that leaks nothing. */
