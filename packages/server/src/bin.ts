@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-import { startServer } from './server.js';
-
 // No top-level await: the file is built with the package's entry, which is CommonJS too.
 async function main(): Promise<void> {
+  const major = Number(process.versions.node.split('.')[0]);
+  if (major < 22) {
+    // oidc-provider warns on load on Node 20; say first that this is expected, so a newcomer does not go looking.
+    console.log(
+      `svc supports Node >=20.19 (this is ${process.versions.node}). The OpenID provider library below prints ` +
+        `"Unsupported runtime" on Node 20: expected, and harmless here.`,
+    );
+  }
+  // Loaded after the note above: oidc-provider prints its warning as it loads.
+  const { startServer } = await import('./server.js');
   const server = await startServer();
   const { sandbox } = server;
   console.log(`svc reference server on ${server.url}
