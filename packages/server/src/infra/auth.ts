@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from 'hono';
 import type { Env, Permission, Principal, ServerContext } from './context.js';
-import { ApiError, forbidden, unauthorized } from './errors.js';
+import { API_CHALLENGE, ApiError, forbidden, unauthorized } from './errors.js';
 import { hashSecret } from './ids.js';
 import { deferWrite, flushDeferredWrites } from './transaction.js';
 
@@ -21,6 +21,29 @@ const implied: Record<Permission, Permission[]> = {
 /** Whether a token's permissions cover `needed` (admin covers everything, write covers read). */
 export function holds(permissions: readonly Permission[], needed: Permission): boolean {
   return permissions.some((p) => implied[p]?.includes(needed));
+}
+
+/**
+ * The challenge of a refused bearer token (RFC 6750 §3): `error="invalid_token"` and the reason, which must be a
+ * quoted string of printable ASCII without a quote or backslash; `prefix` is the scheme and its parameters.
+ */
+export function invalidTokenChallenge(description: string, prefix = API_CHALLENGE): string {
+  const safe = description
+    .replace(/…/g, '...')
+    .replace(/["\\]/g, "'")
+    .replace(/[^\x20-\x7e]/g, '');
+  return `${prefix}, error="invalid_token", error_description="${safe}"`;
+}
+
+/** A bearer token refused: 401 with the RFC 6750 challenge (the body's code stays `unauthorized`). */
+const invalidToken = (message: string) => unauthorized(message, invalidTokenChallenge(message));
+
+/** A 401 from a token resolver (agent tokens, access tokens) gets the invalid_token challenge if it has none. */
+export function withTokenChallenge(err: unknown, prefix = API_CHALLENGE): unknown {
+  if (!(err instanceof ApiError) || err.status !== 401) return err;
+  if (Object.keys(err.headers ?? {}).some((name) => name.toLowerCase() === 'www-authenticate')) return err;
+  const headers = { ...err.headers, 'WWW-Authenticate': invalidTokenChallenge(err.message, prefix) };
+  return new ApiError(401, err.message, { code: err.code, errors: err.errors, headers, cause: err.cause });
 }
 
 /**
@@ -57,6 +80,29 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
     return true;
   };
 
+  /** The principal of a bearer token: an agent token, an API token, or a signed-in person's access token. */
+  const bearer = async (method: string, token: string): Promise<{ principal: Principal; deferred: boolean }> => {
+    if (token.startsWith(AGENT_TOKEN_PREFIX)) {
+      if (!ctx.agentTokens) throw invalidToken('Agent tokens are not accepted by this server.');
+      return { principal: ctx.agentTokens(token), deferred: false };
+    }
+    const row = findToken.get(hashSecret(token));
+    if (!row) {
+      // Not an API token: an OAuth access token of a signed-in person, or nothing.
+      const principal = await ctx.accessTokens?.(token);
+      if (!principal) throw invalidToken('The bearer token is not valid: not an API token, nor a current access token.');
+      return { principal, deferred: false };
+    }
+    const now = ctx.clock.now();
+    if (row.revoked_at) throw invalidToken('The API token is not valid.');
+    if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw invalidToken('The API token has expired.');
+    const permissions = JSON.parse(row.permissions) as Permission[];
+    return {
+      principal: { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions },
+      deferred: recordUse(method, row.id, now),
+    };
+  };
+
   return async (c, next) => {
     const authorization = c.req.header('authorization');
     const publishable = c.req.header('x-publishable-key');
@@ -66,27 +112,15 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
     let deferred = false;
     if (authorization) {
       const match = /^Bearer ([\x21-\x7e]{1,512})$/.exec(authorization);
-      if (!match?.[1]) throw unauthorized('Authorization must be "Bearer <token>".');
-      if (match[1].startsWith(AGENT_TOKEN_PREFIX)) {
-        if (!ctx.agentTokens) throw unauthorized('Agent tokens are not accepted by this server.');
-        principal = ctx.agentTokens(match[1]);
+      if (!match?.[1]) {
+        const message = 'Authorization must be "Bearer <token>".';
+        // A bearer token that is malformed is an invalid one (RFC 6750 §3.1); another scheme sent no token at all.
+        throw /^Bearer(\s|$)/i.test(authorization) ? invalidToken(message) : unauthorized(message);
       }
-      const row = principal ? undefined : findToken.get(hashSecret(match[1]));
-      const now = ctx.clock.now();
-      if (row) {
-        if (row.revoked_at) throw unauthorized('The API token is not valid.');
-        if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw unauthorized('The API token has expired.');
-        deferred = recordUse(c.req.method, row.id, now);
-        principal = {
-          kind: 'api_token',
-          accountId: row.account_id,
-          tokenId: row.id,
-          permissions: JSON.parse(row.permissions) as Permission[],
-        };
-      } else if (!principal) {
-        // Not an API token: an OAuth access token of a signed-in person, or nothing.
-        principal = await ctx.accessTokens?.(match[1]);
-        if (!principal) throw unauthorized('The bearer token is not valid: not an API token, nor a current access token.');
+      try {
+        ({ principal, deferred } = await bearer(c.req.method, match[1]));
+      } catch (err) {
+        throw withTokenChallenge(err);
       }
     } else if (publishable) {
       const row = /^pk_(test|live)_[A-Za-z0-9]{8,64}$/.test(publishable) ? findKey.get(publishable) : undefined;

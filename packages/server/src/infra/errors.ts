@@ -86,7 +86,11 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string, code = 'bad_request', errors?: FieldError[], options?: ErrorOptions) =>
   new ApiError(400, message, { code, errors, ...options });
-export const unauthorized = (message = 'Missing or invalid authentication.') => new ApiError(401, message, 'unauthorized');
+/** The API's challenge when nothing more precise applies: the bearer scheme of its protection space. */
+export const API_CHALLENGE = 'Bearer realm="svc"';
+/** 401 with the WWW-Authenticate challenge every 401 must carry (RFC 9110 §15.5.2); default {@link API_CHALLENGE}. */
+export const unauthorized = (message = 'Missing or invalid authentication.', challenge = API_CHALLENGE, code = 'unauthorized') =>
+  new ApiError(401, message, { code, headers: { 'WWW-Authenticate': challenge } });
 /**
  * 429 for a caller over a limit: `Retry-After` in whole seconds (at least 1) and the IETF `RateLimit-Policy` /
  * `RateLimit` headers (draft-ietf-httpapi-ratelimit-headers) naming the policy that was exceeded.

@@ -375,7 +375,11 @@ describe('refusals', () => {
     const body = (await res.json()) as Json;
     assert.equal(typeof body.message, 'string');
     if (code) assert.equal(body.code, code);
-    assert.equal(res.headers.get('www-authenticate'), status === 401 ? challenge() : null);
+    const header = res.headers.get('www-authenticate');
+    if (status !== 401) assert.equal(header, null);
+    // RFC 6750 §3: a refused token adds invalid_token and its reason to the challenge; no token, just the challenge.
+    else if (token) assert.ok(header?.startsWith(`${challenge()}, error="invalid_token", error_description="`), header ?? '');
+    else assert.equal(header, challenge());
     return body;
   }
 

@@ -6,7 +6,7 @@ import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TY
 import type { Context } from 'hono';
 import { z } from 'zod/mini';
 import { route, routes } from '../../infra/http/route.js';
-import { AGENT_TOKEN_PREFIX } from '../../infra/auth.js';
+import { AGENT_TOKEN_PREFIX, invalidTokenChallenge } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, errorResponse, forbidden } from '../../infra/errors.js';
@@ -72,7 +72,7 @@ export function mcpConfiguration(ctx: Pick<ServerContext, 'baseUrl'>) {
   };
 }
 
-/** The one challenge of every 401 (MCP authorization: it points the client to the resource metadata). */
+/** The challenge of every 401 (MCP authorization: it points the client to the resource metadata, RFC 9728 §5.1). */
 const challenge = (ctx: ServerContext) => `Bearer resource_metadata="${ctx.baseUrl}${RESOURCE_METADATA_PATH}"`;
 
 const AGENT_TOKEN_ONLY = `The model-context gateway accepts only an agent token: "Authorization: Bearer ${AGENT_TOKEN_PREFIX}…", from POST ${TOKEN_EXCHANGE_PATH} of a delegation grant.`;
@@ -171,12 +171,15 @@ async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
       'publishable_key_not_allowed',
     );
   }
+  const authorization = c.req.header('authorization');
   let agent: AgentPrincipal;
   try {
-    agent = agentOf(ctx, c.req.header('authorization'));
+    agent = agentOf(ctx, authorization);
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return errorResponse(c, err, { 'WWW-Authenticate': challenge(ctx) });
-    throw err;
+    if (!(err instanceof ApiError) || err.status !== 401) throw err;
+    // A bearer token was sent and refused: RFC 6750's invalid_token beside the metadata; else the bare challenge.
+    const sentBearer = authorization !== undefined && /^Bearer(\s|$)/i.test(authorization);
+    return errorResponse(c, err, { 'WWW-Authenticate': sentBearer ? invalidTokenChallenge(err.message, challenge(ctx)) : challenge(ctx) });
   }
   if (c.req.method !== 'POST') {
     return errorResponse(
