@@ -847,7 +847,7 @@ export const commands: Record<string, Command> = {
     options: { outcome: { type: 'string' }, timeout: { type: 'string' }, interval: { type: 'string' } },
     args: ['id'],
     agent: 'preferred',
-    async run(svc, { args: [id], flags }) {
+    async run(svc, { args: [id], flags }, io) {
       const outcome = oneOf(flags, 'outcome', ESCALATION_STATUSES.filter((s) => s !== 'pending') as Exclude<EscalationStatus, 'pending'>[]);
       const seconds = (name: string) => {
         const value = number(flags, name);
@@ -856,6 +856,8 @@ export const commands: Record<string, Command> = {
       };
       const timeoutMs = seconds('timeout');
       const pollIntervalMs = seconds('interval');
+      // At once, on stderr: a wait can be long, and stdout stays the escalation alone.
+      io?.stderr(waitingLine(id!, timeoutMs, flags.json === true));
       const escalation = await svc.escalations.waitFor(id!, { outcome, timeoutMs, pollIntervalMs });
       return { json: escalation, human: escalationLines(escalation) };
     },
@@ -1115,6 +1117,23 @@ function escalationLines(escalation: Escalation): string {
     ['decided', escalation.decided_at],
     ['used', escalation.used_at],
   ]);
+}
+
+/** A duration for people: `45s`, `5m`, `1m30s`, `2h`, `0.5s`. */
+export function duration(ms: number): string {
+  const total = ms / 1000;
+  if (total < 60) return `${Number(total.toFixed(3))}s`;
+  const whole = Math.round(total);
+  const [h, m, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
+  return [h && `${h}h`, m && `${m}m`, s && `${s}s`].filter(Boolean).join('');
+}
+
+/** The line `escalations wait` prints before it starts waiting (a JSON line under `--json`). */
+export function waitingLine(id: string, timeoutMs: number | undefined, json: boolean): string {
+  if (json)
+    return `${JSON.stringify({ event: 'waiting', escalation_id: id, timeout_seconds: timeoutMs === undefined ? null : timeoutMs / 1000 })}\n`;
+  const limit = timeoutMs === undefined ? 'no timeout' : `timeout ${duration(timeoutMs)}`;
+  return `Waiting for escalation ${id} to be decided (${limit}; Ctrl-C to stop)...\n`;
 }
 
 /** What `authority check` prints, and its exit code: 0 allowed, 1 denied, {@link EXIT_ESCALATED} escalated. */

@@ -93,7 +93,7 @@ describe('svc and country cells', { concurrency: 4 }, () => {
       assert.equal(human.code, 1);
       assert.match(
         human.stderr,
-        /^svc: GET \/api\/v1\/decisions\/dts_de_\S+ addresses a resource homed in DE, whose base URL is neither in countries nor in GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/countries; the call was not re-issued\. \(421 GET \/api\/v1\/decisions\/dts_de_\S+\)\n$/,
+        /^svc: GET \/api\/v1\/decisions\/dts_de_\S+ addresses a resource homed in DE, whose base URL is neither in countries nor in GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/countries; the call was not re-issued\. \(421 GET \/api\/v1\/decisions\/dts_de_\S+\); known cells: US at http:\/\/127\.0\.0\.1:\d+; no cell serves DE; to ask a cell, set SVC_BASE_URL to its base URL\n$/,
       );
       const json = await svc(['decisions', 'get', token, '--json'], env);
       assert.equal(json.code, 1);
@@ -102,6 +102,7 @@ describe('svc and country cells', { concurrency: 4 }, () => {
       assert.equal(error.status, 421);
       assert.equal(error.home_country, 'DE');
       assert.equal(error.country, 'US');
+      assert.deepEqual(error.known_cells, { US: stub.url });
     });
   });
 });

@@ -305,6 +305,7 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     const waited = await svc(['escalations', 'wait', escalationId, '--outcome', 'approved', '--timeout', '20'], agentEnv);
     assert.equal(waited.code, 0, waited.stderr);
     assert.match(waited.stdout, /^status\s+approved$/m);
+    assert.equal(waited.stderr.split('\n')[0], `Waiting for escalation ${escalationId} to be decided (timeout 20s; Ctrl-C to stop)...`);
     const used = await svc([...action, '--value', '240', '--escalation-id', escalationId], agentEnv);
     assert.equal(used.code, 0, used.stderr);
     const replay = await svc([...action, '--value', '240', '--escalation-id', escalationId], agentEnv);
@@ -341,7 +342,13 @@ describe('svc delegations, escalations, authority check and agents trust-score a
     const pendingId = await check('150');
     const timedOut = await svc(['escalations', 'wait', pendingId, '--timeout', '0.5', '--json'], agentEnv);
     assert.equal(timedOut.code, EXIT.api);
-    assert.equal((JSON.parse(timedOut.stderr) as { error: { code: string } }).error.code, 'ERR_SVC_TIMEOUT');
+    // A JSON line when the wait begins, then the error's.
+    const [waiting, failure] = timedOut.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    assert.deepEqual(waiting, { event: 'waiting', escalation_id: pendingId, timeout_seconds: 0.5 });
+    assert.equal((failure as { error: { code: string } }).error.code, 'ERR_SVC_TIMEOUT');
 
     const deniedId = await check('160');
     const { decision } = await json<Escalation>(['escalations', 'get', deniedId], { SVC_API_TOKEN: server.sandbox.api_token });

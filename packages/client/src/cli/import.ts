@@ -3,16 +3,17 @@
 // whole file first, then the real run. Every row carries an idempotency key derived from the flow and the row's
 // content, so a rerun (after Ctrl-C, a lost connection, or a fix to a few refused rows) creates nothing twice.
 import { createHash, randomUUID } from 'node:crypto';
-import { createReadStream, statSync, writeFileSync, readFileSync } from 'node:fs';
+import { createReadStream, writeFileSync, readFileSync } from 'node:fs';
 import { extname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import cliProgress from 'cli-progress';
-import { parse, type Info } from 'csv-parse';
+import { CsvError, parse, type Info } from 'csv-parse';
 import type { SvcClient } from '../lib/client.js';
 import { canonicalJson } from '../verify/jcs.js';
 import { IMPORT_MAX_ROWS, type ConsentImport, type ImportAllowance, type ImportResult, type ImportRow } from '@svc/schemas';
 import type { Command, Invocation, Output } from './commands.js';
 import { CliUsageError } from './config.js';
+import { checkText, readHead } from './import-file.js';
 import { lines } from './output.js';
 import type { CliIo } from './run.js';
 
@@ -128,9 +129,10 @@ async function* csvRows(source: Source, onHeader: (columns: string[]) => void): 
       yield { row, cells: Object.fromEntries(header.map((name, i) => [name, record[i]!])) };
     }
   } catch (err) {
-    const { code, lines: at } = err as { code?: string; lines?: number };
-    if (typeof code === 'string' && code.startsWith('CSV_')) {
-      throw new CliUsageError(`${source.path} is not valid CSV at line ${at ?? '?'}: ${(err as Error).message}`);
+    // csv-parse's own errors (an unclosed quote, a quote inside a field) are the file's, not the program's.
+    if (err instanceof CsvError) {
+      const text = err.message.length > 160 ? `${err.message.slice(0, 160)}...` : err.message;
+      throw new CliUsageError(`${source.path} is not valid CSV at line ${(err as { lines?: number }).lines ?? '?'}: ${text}`);
     }
     throw err;
   }
@@ -590,11 +592,7 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
   if (flags['dry-run'] === true && flags['no-dry-run'] === true)
     throw new CliUsageError('--dry-run and --no-dry-run contradict each other');
   const path = resolve(io.cwd, file!);
-  try {
-    if (!statSync(path).isFile()) throw new Error('not a file');
-  } catch (err) {
-    throw new CliUsageError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const head = readHead(path, file!);
   const formatFlag = flags.format;
   if (formatFlag !== undefined && formatFlag !== 'csv' && formatFlag !== 'jsonl') throw new CliUsageError('--format is csv or jsonl');
   const extension = extname(path).toLowerCase();
@@ -608,6 +606,7 @@ async function runImport(svc: SvcClient, { args: [file], flags, config }: Invoca
             throw new CliUsageError(`cannot tell the format of ${file} from its name: pass --format csv or --format jsonl`);
           })());
   const delimiter = typeof flags.delimiter === 'string' ? flags.delimiter.replace(/^\\t$/, '\t') : extension === '.tsv' ? '\t' : ',';
+  checkText(file!, head, format, delimiter);
   const chunkSize = positiveInt(flags, 'chunk-size', IMPORT_MAX_ROWS, IMPORT_MAX_ROWS);
   const fromRow = positiveInt(flags, 'from-row', 1);
   const flowId = typeof flags.flow === 'string' ? flags.flow : config.captureFlowId;

@@ -171,7 +171,11 @@ describe('svc command line', { concurrency: 4 }, () => {
     const port = await closedPort();
     const { code, stderr } = await svc(['me'], { env: { SVC_BASE_URL: `http://127.0.0.1:${port}`, SVC_API_TOKEN: 'x' } });
     assert.equal(code, 1);
-    assert.match(stderr, /^svc: GET \/api\/v1\/me got no response: fetch failed \(ECONNREFUSED\)\n$/);
+    assert.equal(
+      stderr,
+      `svc: GET /api/v1/me got no response: fetch failed (ECONNREFUSED); nothing answered at http://127.0.0.1:${port} (SVC_BASE_URL): ` +
+        'start the reference server with pnpm start (in the svc-sdk checkout), or set SVC_BASE_URL to a running service\n',
+    );
   });
 
   const usage: [string, string[], RegExp][] = [

@@ -15,6 +15,8 @@ import { complyCommands } from './comply.js';
 import { verifyCommands } from './verify.js';
 import { agreeCommands } from './agree.js';
 import { importCommands } from './import.js';
+import { flagSuggestion, unknownCommandMessage } from './suggest.js';
+import { baseUrlOrigin, unansweredBase, unreachableHint, wrongCountryHint } from './hints.js';
 
 /** Where the command line reads its environment and writes its output (the process, or a test's buffers). */
 export interface CliIo {
@@ -89,25 +91,52 @@ function findCommand(argv: string[]): { command: Command | SessionCommand; rest:
   return undefined;
 }
 
-/** Which country answered: the `Svc-Country` header of each answer, read by the `fetch` the client is given. */
-function countryWatch(): { fetch: FetchImplementation; answered(): { country: string; reissuedFrom?: string } | undefined } {
+/** The cells a `GET /api/v1/countries` answer lists, by country (nothing when the body is not that list). */
+async function cellsListed(response: Response): Promise<Record<string, string>> {
+  const body = (await response.json().catch(() => undefined)) as { countries?: { country?: unknown; base_url?: unknown }[] } | undefined;
+  const cells: Record<string, string> = {};
+  for (const cell of Array.isArray(body?.countries) ? body.countries : []) {
+    if (typeof cell?.country === 'string' && typeof cell.base_url === 'string') cells[cell.country] = cell.base_url;
+  }
+  return cells;
+}
+
+/**
+ * Which country answered: the `Svc-Country` header of each answer, read by the `fetch` the client is given. It also
+ * keeps, for the error messages, the URL that gave no answer and the cells the service listed.
+ */
+function countryWatch() {
   const answers: { country: string; status: number }[] = [];
+  let unanswered: string | undefined;
+  let listed: Record<string, string> = {};
+  const fetch: FetchImplementation = async (url, init) => {
+    let response: Response;
+    try {
+      response = await globalThis.fetch(url, init);
+    } catch (err) {
+      unanswered = url;
+      throw err;
+    }
+    const country = response.headers.get('svc-country');
+    if (country) answers.push({ country, status: response.status });
+    if (response.ok && new URL(url).pathname.endsWith('/api/v1/countries')) listed = await cellsListed(response.clone());
+    return response;
+  };
   return {
-    fetch: async (url, init) => {
-      const response = await globalThis.fetch(url, init);
-      const country = response.headers.get('svc-country');
-      if (country) answers.push({ country, status: response.status });
-      return response;
-    },
-    answered() {
+    fetch,
+    answered(): { country: string; reissuedFrom?: string } | undefined {
       const last = answers.at(-1);
       if (!last) return undefined;
       // A 421 before the last answer: the client re-issued the call at the resource's home country.
       const misdirected = answers.slice(0, -1).findLast((a) => a.status === 421 && a.country !== last.country);
       return { country: last.country, ...(misdirected && { reissuedFrom: misdirected.country }) };
     },
+    unanswered: () => unanswered,
+    listed: () => listed,
   };
 }
+
+type CountryWatch = ReturnType<typeof countryWatch>;
 
 function describeError(err: AnySvcError): string {
   // Errors without a status (network, timeout) already name the request in their message.
@@ -116,43 +145,91 @@ function describeError(err: AnySvcError): string {
   return `${err.message}${fields}${where}`;
 }
 
+type Fail = (code: number, message: string, details?: object) => number;
+
+/**
+ * An API or network error as `svc` reports it: the error, then what to do about it (the service that did not
+ * answer; the cells a 421 could have gone to). `--json` gets the same message and the fields apart.
+ */
+function reportError(err: AnySvcError, watch: CountryWatch, io: CliIo, fail: Fail): number {
+  const usage = err.code === 'ERR_SVC_CONFIGURATION';
+  let hint = '';
+  let extra: object = {};
+  if (err.code === 'ERR_SVC_NETWORK') {
+    const configured = baseUrlOrigin(io.env, io.cwd);
+    hint = unreachableHint(watch.unanswered(), configured);
+    extra = { base_url: unansweredBase(watch.unanswered(), configured) };
+  } else if (err.code === 'ERR_SVC_WRONG_COUNTRY') {
+    const cells = { ...loadedCells(io), ...watch.listed() };
+    hint = wrongCountryHint(err, cells);
+    extra = { known_cells: cells };
+  }
+  return fail(usage ? EXIT.usage : EXIT.api, `${describeError(err)}${hint}`, {
+    code: err.code,
+    status: err.status,
+    reason: err.reason,
+    errors: err.errors,
+    method: err.method,
+    path: err.path,
+    home_country: err.homeCountry,
+    country: watch.answered()?.country,
+    ...extra,
+  });
+}
+
+/** The sandbox's own cells, when the base URL is one of them (what the client re-issues at without asking). */
+function loadedCells(io: CliIo): Record<string, string> {
+  try {
+    return loadConfig(io.env, io.cwd).countries ?? {};
+  } catch {
+    return {};
+  }
+}
+
+/** A command line that names no command: help when asked for, else what was probably meant (exit 2). */
+function noCommand(argv: string[], io: CliIo, fail: Fail): number {
+  const asksHelp = argv.includes('--help') || argv.includes('-h');
+  const topic = asksHelp && argv[0] && !argv[0].startsWith('-') ? topicLines(allCommands, argv[0]) : [];
+  if (topic.length) {
+    io.stdout(`Usage: svc ${argv[0]} <command> [options] [--json]\n\n${topic.join('\n')}\n`);
+    return EXIT.ok;
+  }
+  if (argv.length === 0 || asksHelp) {
+    io.stdout(help());
+    return EXIT.ok;
+  }
+  const words = argv.filter((a) => !a.startsWith('-'));
+  if (words.length === 0) return fail(EXIT.usage, 'no command; run svc --help');
+  return fail(EXIT.usage, unknownCommandMessage(Object.keys(allCommands), words));
+}
+
+/** The command's flags and arguments, or the usage error (with the flag probably meant) as a message. */
+function parseCommandLine(command: Command | SessionCommand, rest: string[]): ReturnType<typeof parseArgs> | string {
+  const options = { ...globalOptions, ...command.options };
+  try {
+    return parseArgs({ args: rest, options, allowPositionals: true, strict: true });
+  } catch (err) {
+    // parseArgs explains at length how to pass a positional that starts with '-'; its first sentence is the point.
+    const message = (err as Error).message;
+    const meant = flagSuggestion(message, Object.keys(options));
+    return `${message.split(/\.\s/)[0]}; ${meant ? `did you mean ${meant}? ` : ''}usage: svc ${command.usage}`;
+  }
+}
+
 /** Runs one `svc` invocation and resolves to its exit code. */
 export async function run(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
-  const fail = (code: number, message: string, details: object = {}) => {
+  const fail: Fail = (code, message, details = {}) => {
     io.stderr(json ? `${JSON.stringify({ error: { message, ...details } })}\n` : `svc: ${message}\n`);
     return code;
   };
 
   const found = findCommand(argv);
-  if (!found) {
-    const asksHelp = argv.includes('--help') || argv.includes('-h');
-    const topic = asksHelp && argv[0] && !argv[0].startsWith('-') ? topicLines(allCommands, argv[0]) : [];
-    if (topic.length) {
-      io.stdout(`Usage: svc ${argv[0]} <command> [options] [--json]\n\n${topic.join('\n')}\n`);
-      return EXIT.ok;
-    }
-    if (argv.length === 0 || asksHelp) {
-      io.stdout(help());
-      return EXIT.ok;
-    }
-    return fail(
-      EXIT.usage,
-      `unknown command "${argv
-        .filter((a) => !a.startsWith('-'))
-        .slice(0, 2)
-        .join(' ')}"; run svc --help`,
-    );
-  }
+  if (!found) return noCommand(argv, io, fail);
   const { command, rest } = found;
 
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({ args: rest, options: { ...globalOptions, ...command.options }, allowPositionals: true, strict: true });
-  } catch (err) {
-    // parseArgs explains at length how to pass a positional that starts with '-'; its first sentence is the point.
-    return fail(EXIT.usage, `${(err as Error).message.split(/\.\s/)[0]}; usage: svc ${command.usage}`);
-  }
+  const parsed = parseCommandLine(command, rest);
+  if (typeof parsed === 'string') return fail(EXIT.usage, parsed);
   if (parsed.values.help) {
     io.stdout(`Usage: svc ${command.usage}\n\n${command.summary}.\n`);
     return EXIT.ok;
@@ -180,32 +257,23 @@ export async function run(argv: string[], io: CliIo): Promise<number> {
       output = await command.run(svc, { ...args, config }, io);
     }
     io.stdout(json ? `${JSON.stringify(output.json, null, 2)}\n` : `${output.human}\n`);
-    // Which country answered, on stderr so that stdout stays the result alone.
-    const answered = watch.answered();
-    if (answered) {
-      const { country, reissuedFrom } = answered;
-      io.stderr(
-        json
-          ? `${JSON.stringify({ country, ...(reissuedFrom && { reissued_from: reissuedFrom }) })}\n`
-          : `country: ${country}${reissuedFrom ? ` (re-issued there: ${reissuedFrom} answered that the resource lives in ${country})` : ''}\n`,
-      );
-    }
+    reportCountry(watch, io, json);
     return output.exitCode ?? EXIT.ok;
   } catch (err) {
     if (err instanceof CliUsageError) return fail(EXIT.usage, err.message);
-    if (isSvcError(err)) {
-      const usage = err.code === 'ERR_SVC_CONFIGURATION';
-      return fail(usage ? EXIT.usage : EXIT.api, describeError(err), {
-        code: err.code,
-        status: err.status,
-        reason: err.reason,
-        errors: err.errors,
-        method: err.method,
-        path: err.path,
-        home_country: err.homeCountry,
-        country: watch.answered()?.country,
-      });
-    }
+    if (isSvcError(err)) return reportError(err, watch, io, fail);
     throw err;
   }
+}
+
+/** Which country answered, on stderr so that stdout stays the result alone. */
+function reportCountry(watch: CountryWatch, io: CliIo, json: boolean): void {
+  const answered = watch.answered();
+  if (!answered) return;
+  const { country, reissuedFrom } = answered;
+  io.stderr(
+    json
+      ? `${JSON.stringify({ country, ...(reissuedFrom && { reissued_from: reissuedFrom }) })}\n`
+      : `country: ${country}${reissuedFrom ? ` (re-issued there: ${reissuedFrom} answered that the resource lives in ${country})` : ''}\n`,
+  );
 }
