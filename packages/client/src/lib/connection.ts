@@ -23,7 +23,7 @@ import {
   type CredentialOf,
   type ResolvedOptions,
 } from './options.js';
-import { backoffMs, isRetryableStatus, isRetrySafe, MAX_RETRY_AFTER_MS, parseRetryAfter, sleep } from './retry.js';
+import { backoffMs, isRetryableStatus, isRetrySafe, parseRetryAfter, sleep } from './retry.js';
 import { fieldErrors } from './validation.js';
 
 /** A zod/mini schema whose parsed value is `T`. */
@@ -59,6 +59,8 @@ export interface CallOptions {
   timeoutMs?: number | undefined;
   /** Retries of a retryable failure for this call; default the client's `maxRetries`. */
   maxRetries?: number | undefined;
+  /** Longest `Retry-After` this call waits for before a retry, in milliseconds; default the client's `maxRetryAfterMs`. */
+  maxRetryAfterMs?: number | undefined;
 }
 
 /** Options of a call that creates or changes something. */
@@ -147,6 +149,7 @@ async function send<T>(
   const info: SvcRequestInfo = { method, path };
   const timeoutMs = options.timeoutMs ?? config.timeoutMs;
   const maxRetries = options.maxRetries ?? config.maxRetries;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? config.maxRetryAfterMs;
   const { idempotencyKey, signal } = options;
 
   const headers: Record<string, string> = {};
@@ -280,9 +283,10 @@ async function send<T>(
         continue;
       }
       if (!outcome.retryable || retry >= maxRetries || !isRetrySafe(method, idempotencyKey)) throw error;
-      const wait = outcome.retryAfter !== undefined ? outcome.retryAfter * 1000 : backoffMs(retry);
-      // Waiting past the deadline would only turn a clear error into a timeout.
-      if (wait > MAX_RETRY_AFTER_MS || Date.now() + wait >= deadline) throw error;
+      const asked = outcome.retryAfter !== undefined;
+      const wait = asked ? outcome.retryAfter! * 1000 : backoffMs(retry);
+      // Waiting past the deadline would only turn a clear error (with its `retryAfter`) into a timeout.
+      if ((asked && wait > maxRetryAfterMs) || Date.now() + wait >= deadline) throw error;
       try {
         await sleep(wait, controller.signal);
       } catch (cause) {

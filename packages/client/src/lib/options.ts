@@ -1,4 +1,5 @@
 import { SvcConfigurationError } from './errors.js';
+import { MAX_RETRY_AFTER_MS } from './retry.js';
 
 /** A `fetch` to call instead of the global one (a proxy agent, a test double, a logging wrapper). */
 export type FetchImplementation = (url: string, init: RequestInit) => Promise<Response>;
@@ -25,8 +26,17 @@ export interface BaseClientOptions {
   fetch?: FetchImplementation;
   /** Milliseconds a call may take, retries included, before it fails with `SvcTimeoutError`; default 30 000. */
   timeoutMs?: number;
-  /** Retries of a retryable failure (network, 5xx, 429) on a retry-safe request; default 2. */
+  /**
+   * Retries of a retryable failure (network, 5xx, 429) on a retry-safe request (GET, HEAD, OPTIONS, PUT, DELETE,
+   * or any method with an idempotency key); default 2. A `Retry-After` answer is waited for before the retry.
+   */
   maxRetries?: number;
+  /**
+   * Longest `Retry-After` (of a 429 or a 5xx) the client waits for before a retry, in milliseconds; default 60 000.
+   * A longer one, or one that would outlast `timeoutMs`, fails the call at once, and `SvcRateLimitError.retryAfter`
+   * says when to try again.
+   */
+  maxRetryAfterMs?: number;
   /** Receives warnings such as a deprecated endpoint; default `console.warn` of the message. */
   onWarning?: (warning: SvcWarning) => void;
   /**
@@ -171,6 +181,7 @@ export interface ResolvedOptions {
   fetch: FetchImplementation;
   timeoutMs: number;
   maxRetries: number;
+  maxRetryAfterMs: number;
   onWarning: (warning: SvcWarning) => void;
   /** Configured base URL per upper-case country code. */
   countries: ReadonlyMap<string, string>;
@@ -297,6 +308,7 @@ export function resolveOptions(options: ClientOptions): ResolvedOptions {
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
     timeoutMs: count('timeoutMs', options.timeoutMs, 30_000, 1),
     maxRetries: count('maxRetries', options.maxRetries, 2, 0),
+    maxRetryAfterMs: count('maxRetryAfterMs', options.maxRetryAfterMs, MAX_RETRY_AFTER_MS, 0),
     onWarning: options.onWarning ?? ((warning) => console.warn(warning.message)),
     countries: resolveCountries(options.countries),
     discoverCountries: options.discoverCountries ?? true,

@@ -2,7 +2,7 @@
 export const BASE_BACKOFF_MS = 250;
 /** Largest backoff ceiling between two attempts. */
 export const MAX_BACKOFF_MS = 8_000;
-/** A `Retry-After` longer than this is not waited for: the error goes back to the caller instead. */
+/** Default of `maxRetryAfterMs`: a longer `Retry-After` is not waited for, the error goes back to the caller instead. */
 export const MAX_RETRY_AFTER_MS = 60_000;
 
 /** Methods that can be repeated without changing the outcome (RFC 9110, section 9.2.2). */
@@ -30,6 +30,8 @@ export function backoffMs(attempt: number, random: () => number = Math.random): 
 export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
   if (value === null || value.trim() === '') return undefined;
   if (/^\s*\d+\s*$/.test(value)) return Number(value);
+  // Every HTTP-date form starts with a day name; Date.parse alone would read `1.5` or `-5` as a date in 2001.
+  if (!/^\s*[A-Za-z]{3}/.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, Math.ceil((date - now) / 1000));
 }
