@@ -1,6 +1,7 @@
 import { authenticate } from './infra/auth.js';
 import { limitBody } from './infra/body-limit.js';
 import { idempotency } from './infra/idempotency.js';
+import { requestLimits } from './infra/limits/middleware.js';
 import type { Env, ServerContext } from './infra/context.js';
 import { onError, onNotFound } from './infra/errors.js';
 import { decisionsModule } from './consent/decisions/index.js';
@@ -78,15 +79,18 @@ export function createApp(ctx: ServerContext): OpenAPIHono<Env> {
   const app = router();
   app.onError(onError);
   app.notFound(onNotFound);
+  const limits = requestLimits(ctx); // undefined when the server's rate limits are off
+  if (limits) app.use('*', limits.anonymous);
   app.use('*', countryGate(ctx));
   const defaultLimit = limitBody(DEFAULT_BODY_LIMIT);
   // The import sets its own, larger limit on its route; every other route keeps the default.
   app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === IMPORTS_PATH ? next() : defaultLimit(c, next)));
-  const auth = authenticate(ctx);
+  const auth = limits ? limits.guard(authenticate(ctx)) : authenticate(ctx);
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return next(); // preflights carry no credentials
     return auth(c, next);
   });
+  if (limits) app.use('/api/v1/*', limits.principal); // before idempotency: a refused request keeps no key
   app.use('/api/v1/*', idempotency(ctx));
   for (const mount of modules) app.route('/', mount(ctx));
   serveOpenApi(app, ctx);

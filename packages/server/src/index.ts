@@ -8,3 +8,6 @@ export type { Sandbox } from './platform/account/sandbox.js';
 export { createApp } from './app.js';
 export type { Clock, TestClock } from './infra/clock.js';
 export { createTestClock, systemClock } from './infra/clock.js';
+export type { RateLimitOptions, Window as RateLimitWindow } from './infra/limits/policies.js';
+export { fromRateLimiterFlexible, memoryStore } from './infra/limits/limiter.js';
+export type { Limiter, LimiterStore, Outcome as LimiterOutcome, Policy as RateLimitPolicy } from './infra/limits/limiter.js';

@@ -14,6 +14,7 @@ import { ensureSandbox, type Sandbox, type SandboxSeeder } from './platform/acco
 import { oauthSandboxSeeder } from './platform/oauth/sandbox.js';
 import { Cells } from './infra/cells/directory.js';
 import { DEFAULT_COUNTRIES, parseCountries } from './infra/cells/config.js';
+import { createRateLimits, rateLimitsFromEnv, type RateLimitOptions } from './infra/limits/policies.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -30,6 +31,11 @@ export interface StartServerOptions {
   clock?: Clock | TestClock | boolean;
   /** The home countries, one cell each, first country first. Default `SVC_COUNTRIES` or `US,DE`. */
   countries?: readonly string[];
+  /**
+   * Request limits (see `infra/limits/policies.ts`): each left out keeps its default; `false` turns them all off.
+   * Default from `SVC_RATE_LIMITS` and `SVC_TRUSTED_PROXIES`, else the defaults.
+   */
+  rateLimits?: RateLimitOptions | false;
 }
 
 /** One country cell of a running server. */
@@ -98,6 +104,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const wantsTestClock = options.clock === true || (options.clock === undefined && process.env.SVC_TEST_CLOCK === '1');
   const clock = wantsTestClock ? createTestClock() : typeof options.clock === 'object' ? options.clock : systemClock;
   const cells = new Cells();
+  const rateLimits = createRateLimits(options.rateLimits ?? rateLimitsFromEnv(process.env));
 
   const contexts: ServerContext[] = [];
   for (const [index, country] of countries.entries()) {
@@ -116,6 +123,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       cells,
       baseUrl: '',
       trustUrl: '',
+      ...(rateLimits ? { rateLimits } : {}),
     });
   }
   const listening: { server: ServerType; ctx: ServerContext }[] = [];

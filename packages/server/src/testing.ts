@@ -2,7 +2,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer, type StartServerOptions } from './server.js';
 
 /** A running test server plus small helpers for HTTP calls against it. */
 export interface TestServer extends RunningServer {
@@ -17,11 +17,19 @@ export interface TestServer extends RunningServer {
 
 /**
  * Starts a server in a fresh temporary data directory (or `dataDir`) with a test clock: one cell (`US`) unless
- * `countries` names more; the answer is the first cell's.
+ * `countries` names more; the answer is the first cell's. `rateLimits` as `startServer` takes them (default: defaults).
  */
-export async function startTestServer(options: { dataDir?: string; countries?: readonly string[] } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { dataDir?: string; countries?: readonly string[]; rateLimits?: StartServerOptions['rateLimits'] } = {},
+): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
-  const server = await startServer({ port: 0, dataDir, clock: true, countries: options.countries ?? ['US'] });
+  const server = await startServer({
+    port: 0,
+    dataDir,
+    clock: true,
+    countries: options.countries ?? ['US'],
+    ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+  });
   return testServer(server, dataDir, !options.dataDir);
 }
 

@@ -4,6 +4,7 @@ import type { SigningKeys } from './keys.js';
 import type { DomainEvents } from './events.js';
 import type { Metrics } from './metrics.js';
 import type { CellDirectory } from './cells/directory.js';
+import type { RateLimits } from './limits/policies.js';
 
 /** Everything a route module needs, made once per server. */
 export interface ServerContext {
@@ -41,6 +42,8 @@ export interface ServerContext {
    * seeded source so that what they assert on noisy counts is reproducible.
    */
   noiseSource?: (max: number) => number;
+  /** The request limits (`infra/limits`), shared by the server's cells; absent when they are off. */
+  rateLimits?: RateLimits;
 }
 
 /**

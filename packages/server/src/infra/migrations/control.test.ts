@@ -8,7 +8,7 @@ import { after, describe, it, mock } from 'node:test';
 import Database from 'better-sqlite3';
 import { migrate, type Db } from '../db.js';
 import { hashSecret } from '../ids.js';
-import { migrations } from './index.js';
+import { controlMigrations, migrations } from './index.js';
 import { CONTROL_FILE, CONTROL_TABLES } from '../cells/control-plane.js';
 import { startServer } from '../../server.js';
 import type { TestServer } from '../../testing.js';
@@ -121,7 +121,10 @@ describe('upgrade from a replica in every cell', () => {
     try {
       for (const cell of Object.values(server.cells)) assert.equal((await api(cell.url, '/api/v1/me')).status, 200);
       const applied = server.context.db.prepare('SELECT id FROM control.schema_migrations').pluck().all();
-      assert.deepEqual(applied, [1]);
+      assert.deepEqual(
+        applied,
+        controlMigrations.map((m) => m.id),
+      );
     } finally {
       await server.close();
     }

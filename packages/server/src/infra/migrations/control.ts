@@ -9,6 +9,7 @@ import {
   sequenceOf,
   tablesOf,
 } from '../cells/control-plane.js';
+import { oauthClientIdTokenAlg } from './control-oauth-clients.js';
 
 /** A CREATE statement SQLite keeps (normalised: `CREATE TABLE name …`, no schema), made in the control database. */
 const inControl = (sql: string): string =>
@@ -44,5 +45,15 @@ export const adoptFirstReplica: Migration = {
   },
 };
 
+/** Control migration 2: an API token's own rate limit (`rate_limit` on the wire), null when it has none. */
+export const apiTokenRateLimits: Migration = {
+  id: 2,
+  name: 'api-token-rate-limits',
+  sql: `
+    ALTER TABLE ${CONTROL_SCHEMA}.api_tokens ADD COLUMN rate_limit_requests INTEGER CHECK (rate_limit_requests >= 1);
+    ALTER TABLE ${CONTROL_SCHEMA}.api_tokens ADD COLUMN rate_limit_window_seconds INTEGER CHECK (rate_limit_window_seconds >= 1);
+  `,
+};
+
 /** The control database's migrations, recorded in its own `schema_migrations`. */
-export const controlMigrations: Migration[] = [adoptFirstReplica];
+export const controlMigrations: Migration[] = [adoptFirstReplica, apiTokenRateLimits, oauthClientIdTokenAlg];

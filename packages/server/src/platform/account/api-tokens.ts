@@ -1,4 +1,12 @@
-import { apiTokenEnvelope, apiTokenList, createApiTokenRequest, listQuery, type ApiToken } from '@svc/schemas';
+import {
+  apiTokenEnvelope,
+  apiTokenList,
+  createApiTokenRequest,
+  listQuery,
+  updateApiTokenRequest,
+  type ApiToken,
+  type ApiTokenRateLimit,
+} from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { holds } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
@@ -18,6 +26,8 @@ interface TokenRow {
   created_at: string;
   expires_at: string | null;
   last_used_at: string | null;
+  rate_limit_requests: number | null;
+  rate_limit_window_seconds: number | null;
 }
 
 function toApiToken(row: TokenRow, token?: string): ApiToken {
@@ -28,6 +38,10 @@ function toApiToken(row: TokenRow, token?: string): ApiToken {
     created_at: row.created_at,
     expires_at: row.expires_at,
     last_used_at: row.last_used_at,
+    rate_limit:
+      row.rate_limit_requests === null || row.rate_limit_window_seconds === null
+        ? null
+        : { requests: row.rate_limit_requests, window_seconds: row.rate_limit_window_seconds },
     ...(token ? { token } : {}),
   };
 }
@@ -54,7 +68,10 @@ function assertHoldsAll(principal: Principal, wanted: readonly Permission[], act
 
 const tag = 'API tokens';
 
-/** `GET|POST /api/v1/api_tokens`, `POST /api/v1/api_tokens/{id}/rotate`, `DELETE /api/v1/api_tokens/{id}`. */
+/**
+ * `GET|POST /api/v1/api_tokens`, `PATCH /api/v1/api_tokens/{id}`, `POST /api/v1/api_tokens/{id}/rotate`,
+ * `DELETE /api/v1/api_tokens/{id}`.
+ */
 export const apiTokenRoutes = routes((app, ctx) => {
   route(
     app,
@@ -104,14 +121,63 @@ export const apiTokenRoutes = routes((app, ctx) => {
       }
       const id = newId('api_token_');
       const token = newSecret();
+      const limit = input.rate_limit ?? null;
       // Stored in UTC so that expiry is a plain string comparison against the clock.
       transaction(ctx.db, () =>
         stmt(
           ctx.db,
-          'INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        ).run(id, principal.accountId, input.name, JSON.stringify(permissions), hashSecret(token), now, expiresAt?.toISOString() ?? null),
+          `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at, expires_at, rate_limit_requests,
+             rate_limit_window_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        ).run(
+          id,
+          principal.accountId,
+          input.name,
+          JSON.stringify(permissions),
+          hashSecret(token),
+          now,
+          expiresAt?.toISOString() ?? null,
+          limit?.requests ?? null,
+          limit?.window_seconds ?? null,
+        ),
       );
       return c.json({ api_token: toApiToken(findRow(ctx, principal.accountId, id)!, token) }, 201);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'patch',
+      path: '/api/v1/api_tokens/{id}',
+      summary: "Rename a token or set its own rate limit (`rate_limit: null` lifts it); takes effect on the token's next request",
+      tag,
+      permission: 'write',
+      body: updateApiTokenRequest,
+      response: { status: 200, description: 'The token (never its value)', schema: apiTokenEnvelope },
+      errors: [404],
+    },
+    (c, { body: { api_token: input } }) => {
+      const principal = c.get('principal');
+      const row = findRow(ctx, principal.accountId, c.req.param('id')!);
+      if (!row) throw notFound('No such API token.');
+      assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Changing');
+      const limit: ApiTokenRateLimit | null | undefined = input.rate_limit;
+      transaction(ctx.db, () =>
+        stmt(
+          ctx.db,
+          `UPDATE api_tokens SET name = coalesce(?, name),
+             rate_limit_requests = CASE WHEN ? THEN ? ELSE rate_limit_requests END,
+             rate_limit_window_seconds = CASE WHEN ? THEN ? ELSE rate_limit_window_seconds END WHERE id = ?`,
+        ).run(
+          input.name ?? null,
+          limit === undefined ? 0 : 1,
+          limit?.requests ?? null,
+          limit === undefined ? 0 : 1,
+          limit?.window_seconds ?? null,
+          row.id,
+        ),
+      );
+      return c.json({ api_token: toApiToken(findRow(ctx, principal.accountId, row.id)!) });
     },
   );
 
