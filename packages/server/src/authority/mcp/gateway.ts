@@ -4,13 +4,22 @@
 // against the grant as it stands then.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  type CallToolResult,
+  ErrorCode,
+  isJSONRPCRequest,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod/mini';
 import type { ServerContext } from '../../infra/context.js';
 import { ApiError } from '../../infra/errors.js';
 import { validate } from '../../infra/validate.js';
 import { agentTools, type AgentPrincipal, type AgentTool } from './tools.js';
+
+const toolNames = new Set(agentTools.map((t) => t.name));
 
 /** How the gateway introduces itself in `initialize`. */
 export const GATEWAY_INFO = { name: 'svc-agent-gateway', title: 'svc model-context gateway', version: '1.0.0' } as const;
@@ -113,14 +122,78 @@ async function withErrorBody(res: Response): Promise<Response> {
   return new Response(JSON.stringify({ message, code, ...body }), { status: res.status, headers: res.headers });
 }
 
+/** A JSON-RPC error response to a message whose id could not be read (JSON-RPC 2.0 §5: the id is then null). */
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+/** The transport's own header checks (406, 415), which it makes before reading the body; those come first here too. */
+function transportRefusesHeaders(request: Request): boolean {
+  const accept = request.headers.get('accept');
+  return (
+    !accept?.includes('application/json') ||
+    !accept.includes('text/event-stream') ||
+    !isJsonContentType(request.headers.get('content-type'))
+  );
+}
+
+/**
+ * Reads the one JSON-RPC message of a POST, or answers why there is none: -32700 for a body that is not JSON,
+ * -32600 for a batch (MCP 2025-06-18 removed JSON-RPC batching, and a batch would run several calls for one check
+ * of the token) and for a value that is no request, notification or response (JSON-RPC 2.0 §5.1).
+ */
+async function readMessage(request: Request): Promise<{ message: JSONRPCMessage } | { refusal: Response }> {
+  let value: unknown;
+  try {
+    value = JSON.parse(await request.text());
+  } catch {
+    return { refusal: jsonRpcError(400, ErrorCode.ParseError, 'Parse error: Invalid JSON') };
+  }
+  if (Array.isArray(value)) {
+    const message = 'Invalid Request: batches are not accepted (MCP 2025-06-18); POST one JSON-RPC message per request.';
+    return { refusal: jsonRpcError(400, ErrorCode.InvalidRequest, message) };
+  }
+  let parsed: ReturnType<typeof JSONRPCMessageSchema.safeParse> | undefined;
+  try {
+    parsed = JSONRPCMessageSchema.safeParse(value);
+  } catch {
+    // A value nested too deep for the validator is no message either.
+  }
+  if (parsed?.success) return { message: parsed.data };
+  const message = 'Invalid Request: the body is not a JSON-RPC 2.0 request, notification or response.';
+  return { refusal: jsonRpcError(400, ErrorCode.InvalidRequest, message) };
+}
+
+/**
+ * Answers a call of a tool the gateway does not have with JSON-RPC error -32602 (MCP 2025-06-18, tools: "Unknown
+ * tools"), where the SDK would answer a tool result with `isError`. Every other message goes on to the server.
+ */
+function refuseUnknownTools(transport: WebStandardStreamableHTTPServerTransport): void {
+  const deliver = transport.onmessage;
+  transport.onmessage = (message, extra) => {
+    const name = isJSONRPCRequest(message) && message.method === 'tools/call' ? message.params?.name : undefined;
+    if (name === undefined || (typeof name === 'string' && toolNames.has(name))) return deliver?.(message, extra);
+    const id = (message as { id: string | number }).id;
+    const error = { code: ErrorCode.InvalidParams, message: `Unknown tool: ${String(name)}` };
+    transport.send({ jsonrpc: '2.0', id, error }).catch((err: unknown) => transport.onerror?.(err as Error));
+  };
+}
+
 /** Answers one HTTP request of the streamable HTTP transport for `agent`, with a server and transport of its own. */
 export async function handleGatewayRequest(ctx: ServerContext, agent: AgentPrincipal, request: Request): Promise<Response> {
+  let parsedBody: JSONRPCMessage | undefined;
+  if (request.method === 'POST' && !transportRefusesHeaders(request)) {
+    const read = await readMessage(request);
+    if ('refusal' in read) return withErrorBody(read.refusal);
+    parsedBody = read.message;
+  }
   const server = gatewayServer(ctx, agent);
   // Stateless (no session id generator), JSON answers instead of SSE streams: each request is answered whole.
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true, maxRequestBodySize: GATEWAY_BODY_LIMIT });
   await server.connect(transport);
+  refuseUnknownTools(transport);
   try {
-    return await withErrorBody(await transport.handleRequest(request));
+    return await withErrorBody(await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody }));
   } finally {
     await server.close();
   }

@@ -106,8 +106,8 @@ const cases: HostileCase[] = [
   // Bodies
   { name: 'truncated JSON', method: 'POST', path: PATH, headers: mcp, body: '{"jsonrpc":', status: 400, code: 'malformed_json' },
   { name: 'empty body', method: 'POST', path: PATH, headers: mcp, body: '', status: 400 },
-  { name: 'not JSON-RPC', method: 'POST', path: PATH, headers: mcp, json: { hello: 'world' }, status: 400 },
-  { name: 'a batch', method: 'POST', path: PATH, headers: mcp, json: [initialize, initialize], status: 400 },
+  { name: 'not JSON-RPC', method: 'POST', path: PATH, headers: mcp, json: { hello: 'world' }, status: 400, code: 'invalid_request' },
+  { name: 'a batch', method: 'POST', path: PATH, headers: mcp, json: [initialize, initialize], status: 400, code: 'invalid_request' },
   {
     name: 'text/plain',
     method: 'POST',
