@@ -1,6 +1,7 @@
 // Receipts: `GET /api/v1/consent_receipts/{record_id}?flavor=canonical|dpv|signed` (every record kind: consent
 // records, the authorization records approvals and grants leave, the notice records of disclosures), `GET /api/v1/authorization_receipts/{record_id}` (the
-// spec's path for authorization records only), and the published receipt schema at `/schemas/receipt/v2/record.json`.
+// spec's path for authorization records only), and the published receipt schema at `/schemas/receipt/v2/record.json`
+// (the message and webhook schemas beside it: ./published-schemas.ts).
 import {
   authorizationReceiptRecord,
   consentReceiptEnvelope,
@@ -20,6 +21,7 @@ import { readReceipt } from '../records/read.js';
 import { readNoticeReceipt } from '../../authority/disclosures/store.js';
 import { DpvNotApplicableError, toDpv } from './dpv.js';
 import { receiptSchemaText } from './json-schema.js';
+import { publishedSchemaRoutes } from './published-schemas.js';
 import { signJcs } from './sign.js';
 
 /** The signed flavor of a receipt: `{receipt, signature}` with a detached compact JWS over the JCS bytes. */
@@ -136,4 +138,5 @@ export function receiptRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
       return c.body(receiptSchemaText(), 200, { 'Content-Type': 'application/schema+json' });
     },
   );
+  publishedSchemaRoutes(app); // the message and webhook schemas beside it
 }
