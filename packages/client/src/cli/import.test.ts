@@ -186,7 +186,7 @@ describe('svc records import', () => {
     const unknownFormat = await svc(write('xlsx', 'not a CSV'));
     assert.match(unknownFormat.stderr, /cannot tell the format of .*: pass --format csv or --format jsonl/);
     const missing = await svc('nowhere.csv');
-    assert.match(missing.stderr, /cannot read nowhere.csv: ENOENT/);
+    assert.equal(missing.stderr, 'svc: cannot read nowhere.csv: there is no such file\n');
     const quote = await svc(write('csv', `email,captured_at,newsletter\n"${person(1)},2024-03-01,yes\n`));
     assert.equal(quote.code, 2);
     assert.match(quote.stderr, /is not valid CSV at line \d/);
