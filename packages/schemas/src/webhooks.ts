@@ -355,11 +355,20 @@ export const webhookAttempt = z.object({
   outcome: z.enum(['in_flight', 'acknowledged', 'rejected', 'failed', 'interrupted']),
   status_code: z.nullable(z.int()),
   error: z.nullable(
-    z.enum(['client_error', 'server_error', 'unexpected_status', 'connect_timeout', 'read_timeout', 'network_error', 'interrupted']),
+    z.enum([
+      'client_error',
+      'server_error',
+      'unexpected_status',
+      'connect_timeout',
+      'read_timeout',
+      'network_error',
+      'refused_address',
+      'interrupted',
+    ]),
   ),
   error_message: z.nullable(z.string()),
   duration_ms: z.nullable(z.int()),
-  /** The first 1 KiB of the response body, as text. */
+  /** The first 1 KiB of the response body, as text; only from a receiver at a public address, else null. */
   response_body: z.nullable(z.string()),
 });
 export type WebhookAttempt = z.infer<typeof webhookAttempt>;

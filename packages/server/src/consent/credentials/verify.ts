@@ -9,6 +9,7 @@ import type { PresentationVerification, VerifyPresentationRequest } from '@svc/s
 import { defaultApplication, getApplication } from '../decisions/applications.js';
 import type { ServerContext } from '../../infra/context.js';
 import { ApiError, unprocessable } from '../../infra/errors.js';
+import { outboundRequest } from '../../infra/outbound/index.js';
 import { adequacyOf, lawfulBasisFor, recordTransfer } from '../../surfaces/comply/transfers/register.js';
 import { hasher, jwkVerifier, jwksVerifier, keySetOf, SD_ALG } from './crypto.js';
 import { STATUS_LIST_MEDIA_TYPE, STATUS_LIST_PATH, STATUS_LIST_TTL_SECONDS } from './status-list.js';
@@ -21,8 +22,10 @@ const SKEW_SECONDS = 30;
 const KEY_BINDING_MAX_AGE_SECONDS = 300;
 /** The longest a status list is cached, whatever its `ttl` says. */
 const STATUS_LIST_MAX_CACHE_SECONDS = 24 * 60 * 60;
-/** How long fetching a status list may take. */
+/** How long connecting to a status list's host, then reading the list, may each take. */
 const STATUS_FETCH_TIMEOUT_MS = 5_000;
+/** The largest status list read (a list of a million 8-bit statuses compresses far below this). */
+const STATUS_LIST_MAX_BYTES = 1024 * 1024;
 /** Status lists kept per cell. */
 const STATUS_CACHE_ENTRIES = 256;
 
@@ -173,18 +176,22 @@ async function fetchStatusList(ctx: ServerContext, issuer: IssuerCell, uri: stri
       code: 'status_list_unavailable',
       cause,
     });
-  let response: Response;
-  try {
-    response = await fetch(uri, {
-      headers: { accept: STATUS_LIST_MEDIA_TYPE },
-      signal: AbortSignal.timeout(STATUS_FETCH_TIMEOUT_MS),
-      redirect: 'error',
-    });
-  } catch (err) {
-    throw unavailable((err as Error).name === 'TimeoutError' ? 'timed out' : 'unreachable', err);
+  // Through the service's outbound client. The issuer's base URL comes from the cell directory, the operator's own
+  // configuration (its cells often share a private network), so no address is refused; redirects are not followed.
+  const response = await outboundRequest(uri, {
+    policy: 'any',
+    headers: { accept: STATUS_LIST_MEDIA_TYPE },
+    connectTimeoutMs: STATUS_FETCH_TIMEOUT_MS,
+    readTimeoutMs: STATUS_FETCH_TIMEOUT_MS,
+    keepBytes: STATUS_LIST_MAX_BYTES,
+    maxBytes: STATUS_LIST_MAX_BYTES,
+  });
+  if (response.error) throw unavailable(response.error.endsWith('_timeout') ? 'timed out' : 'unreachable', response.errorMessage);
+  if (response.statusCode === null || response.statusCode < 200 || response.statusCode >= 300) {
+    throw unavailable(`HTTP ${response.statusCode}`);
   }
-  if (!response.ok) throw unavailable(`HTTP ${response.status}`);
-  const token = (await response.text()).trim();
+  if (response.truncated) throw unavailable(`larger than ${STATUS_LIST_MAX_BYTES} bytes`);
+  const token = response.body!.toString('utf8').trim();
   const fetchedAt = ctx.clock.now();
   let claims: Record<string, unknown>;
   try {

@@ -14,6 +14,7 @@ import { route, routes } from '../../infra/http/route.js';
 import { getApplication, type ApplicationRecord } from '../application-store.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { notFound, unprocessable } from '../../infra/errors.js';
+import { checkDestination, policyOf } from '../../infra/outbound/index.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { webhookService, type WebhookService } from './service.js';
 import {
@@ -38,13 +39,23 @@ function ownedApplication(ctx: ServerContext, accountId: string, id: string): Ap
   return app;
 }
 
-// Production applications deliver over HTTPS only. Development applications (the sandbox) may use plain http and
-// any host, loopback included, so a receiver on the developer's machine works; a hosted service would also refuse
-// private and link-local addresses.
-function checkUrl(url: string, application: ApplicationRecord, path: string): void {
+/**
+ * Production applications deliver over HTTPS only, and only to public addresses: a URL whose host is, or resolves
+ * to, a loopback, private, link-local (cloud metadata) or other special address is refused here, and every delivery
+ * checks the address it connects to again (infra/outbound). Development applications (the sandbox) may use plain
+ * http and any host, loopback included, so a receiver on the developer's machine works.
+ */
+async function checkUrl(url: string, application: ApplicationRecord, path: string, service: WebhookService): Promise<void> {
   if (application.environment === 'production' && !url.startsWith('https:')) {
     throw unprocessable(`${path}: a production application delivers webhooks over https only.`, 'insecure_webhook_url', [
       { path, code: 'insecure_webhook_url', message: 'must be an https URL for a production application' },
+    ]);
+  }
+  const { lookup } = service.worker.settings;
+  const refusal = await checkDestination(url, policyOf(application.environment), { lookup });
+  if (refusal) {
+    throw unprocessable(`${path}: ${refusal.message}`, 'non_public_webhook_url', [
+      { path, code: 'non_public_webhook_url', message: refusal.message },
     ]);
   }
 }
@@ -107,9 +118,9 @@ function endpointRoutes(
       response: { status: 201, description: 'The endpoint, with `secret` set', schema: webhookEndpointEnvelope },
       errors: [404],
     },
-    (c, { body: { webhook_endpoint: input } }) => {
+    async (c, { body: { webhook_endpoint: input } }) => {
       const application = applicationOf(c);
-      checkUrl(input.url, application, 'webhook_endpoint.url');
+      await checkUrl(input.url, application, 'webhook_endpoint.url', service);
       if (countEndpoints(ctx, application.id) >= MAX_ENDPOINTS_PER_APPLICATION) {
         throw unprocessable(
           `An application can have at most ${MAX_ENDPOINTS_PER_APPLICATION} webhook endpoints.`,
@@ -147,9 +158,9 @@ function endpointRoutes(
       response: { status: 200, description: 'The endpoint', schema: webhookEndpointEnvelope },
       errors: [404],
     },
-    (c, { body: { webhook_endpoint: changes } }) => {
+    async (c, { body: { webhook_endpoint: changes } }) => {
       const { application, row } = endpointOf(c);
-      if (changes.url !== undefined) checkUrl(changes.url, application, 'webhook_endpoint.url');
+      if (changes.url !== undefined) await checkUrl(changes.url, application, 'webhook_endpoint.url', service);
       const updated = updateEndpoint(ctx, row, changes);
       if (changes.status === 'enabled') service.worker.kick();
       return c.json({ webhook_endpoint: toEndpoint(updated, ctx.clock.now()) });

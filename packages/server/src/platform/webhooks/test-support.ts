@@ -23,6 +23,8 @@ export type Behaviour = number | 'hang' | ((request: Received, index: number) =>
 export interface Receiver {
   url: string;
   received: Received[];
+  /** TCP connections accepted so far (a refused delivery never opens one). */
+  connections(): number;
   /** Changes how later requests are answered. */
   behave(behaviour: Behaviour): void;
   close(): Promise<void>;
@@ -48,11 +50,16 @@ export async function startReceiver(behaviour: Behaviour = 200, path = '/hook'):
       res.writeHead(answer, { 'content-type': 'application/json' }).end(JSON.stringify({ answered: answer }));
     });
   });
+  let connections = 0;
+  server.on('connection', () => {
+    connections += 1;
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}${path}`,
     received,
+    connections: () => connections,
     behave(next) {
       current = next;
     },

@@ -1,7 +1,8 @@
 // The delivery worker: polls the outbox on the server clock, POSTs each due delivery, records every attempt, and
 // applies the spec's rules (2xx acknowledges; 4xx fails for good; 5xx, other statuses, timeouts and network errors
 // retry after 30 s, 2 min, 15 min and 1 h, five attempts in all; five failed deliveries in a row disable the
-// endpoint; a success resets the count; test deliveries never count).
+// endpoint; a success resets the count; test deliveries never count). A refused address (a production application's
+// receiver at a non-public address, as the connection resolved it) fails like a network error, before connecting.
 //
 // Delivery is at least once. An attempt is marked in flight in the database before the request goes out; if the
 // server stops (or crashes) before the answer is recorded, the attempt is marked `interrupted` and the delivery is
@@ -15,7 +16,8 @@ import { recordDeliveryFailure, type DeliveryFailure } from './audit.js';
 import { deliveryHeaders } from './signing.js';
 import { signingSecrets, type EndpointRow } from './store.js';
 import type { Sealer } from '../../infra/secrets.js';
-import { createAgents, postDelivery, type PostResult } from './transport.js';
+import { createPolicyAgents, destroyAgents, policyOf, type OutboundPolicy } from '../../infra/outbound/index.js';
+import { postDelivery, type PostResult } from './transport.js';
 
 /** Waits before attempts 2, 3, 4 and 5 (spec: Limits). */
 export const RETRY_DELAYS_SECONDS = [30, 2 * 60, 15 * 60, 60 * 60] as const;
@@ -41,7 +43,7 @@ export interface WebhookSettings {
   endpointConcurrency: number;
   /** On close, how long in-flight attempts may finish before they are cut off as `interrupted`. Default 1000. */
   shutdownGraceMs: number;
-  /** DNS lookup override, for tests. */
+  /** DNS lookup override, for tests: deliveries and the registration check of endpoint URLs use it. */
   lookup?: LookupFunction;
 }
 
@@ -69,6 +71,8 @@ interface Claimed {
   eventId: string;
   eventType: string;
   applicationId: string;
+  /** The application's address policy: `public` for a production application. */
+  policy: OutboundPolicy;
   endpoint: EndpointRow;
   body: string;
 }
@@ -81,6 +85,7 @@ type AttemptError =
   | 'connect_timeout'
   | 'read_timeout'
   | 'network_error'
+  | 'refused_address'
   | 'interrupted';
 
 function classify(result: PostResult): { outcome: Outcome; error: AttemptError | null } {
@@ -101,7 +106,7 @@ export class WebhookWorker {
   /** Attempts in flight per endpoint (test deliveries excluded). */
   private readonly endpointLoad = new Map<string, number>();
   private readonly abort = new AbortController();
-  private readonly agents = createAgents();
+  private readonly agents = createPolicyAgents(64);
   private timer: NodeJS.Timeout | undefined;
   private kicked = false;
   private stopped = false;
@@ -192,8 +197,7 @@ export class WebhookWorker {
     }
     this.abort.abort();
     await Promise.allSettled(this.inFlight.values());
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    destroyAgents(this.agents);
   }
 
   private run(deliveryId: string, endpointId?: string): Promise<void> {
@@ -247,12 +251,15 @@ export class WebhookWorker {
           endpoint_id: string;
           type: string;
           application_id: string;
+          environment: 'development' | 'production';
           body_enc: string;
         }
       >(
         db,
-        `SELECT d.test, d.status, d.in_flight, d.event_id, d.endpoint_id, e.type, e.application_id, e.body_enc
-           FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id WHERE d.id = ?`,
+        `SELECT d.test, d.status, d.in_flight, d.event_id, d.endpoint_id, e.type, e.application_id,
+                coalesce(a.environment, 'production') AS environment, e.body_enc
+           FROM webhook_deliveries d JOIN webhook_events e ON e.id = d.event_id LEFT JOIN applications a ON a.id = e.application_id
+          WHERE d.id = ?`,
       ).get(deliveryId);
       if (!row || row.status !== 'pending' || row.in_flight) return undefined;
       const endpoint = stmt<[string], EndpointRow>(db, 'SELECT * FROM webhook_endpoints WHERE id = ? AND deleted_at IS NULL').get(
@@ -274,6 +281,7 @@ export class WebhookWorker {
         eventId: row.event_id,
         eventType: row.type,
         applicationId: row.application_id,
+        policy: policyOf(row.environment),
         endpoint,
         body: this.sealer.open(row.body_enc, row.event_id),
       };
@@ -291,6 +299,7 @@ export class WebhookWorker {
       Math.floor(nowMs / 1000),
     );
     const result = await postDelivery(claimed.endpoint.url, claimed.body, headers, {
+      policy: claimed.policy,
       connectTimeoutMs: this.settings.connectTimeoutMs,
       readTimeoutMs: this.settings.readTimeoutMs,
       signal: this.abort.signal,
