@@ -1,7 +1,9 @@
 import { serve, type ServerType } from '@hono/node-server';
+import type { ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { createApp } from './app.js';
+import { timeoutOptions, type ServerTimeouts } from './infra/http/timeouts.js';
 import { createTestClock, systemClock, type Clock, type TestClock } from './infra/clock.js';
 import type { ServerContext } from './infra/context.js';
 import { openDatabase } from './infra/db.js';
@@ -22,6 +24,8 @@ export interface StartServerOptions {
   port?: number;
   /** Interface to listen on. Default `HOST` or `127.0.0.1`. */
   host?: string;
+  /** How long a client may take over its headers, its request and between requests; default `infra/http/timeouts.ts`. */
+  timeouts?: Partial<ServerTimeouts>;
   /**
    * Where SQLite, keys and `sandbox.json` live (further cells under `cells/<code>/`; the control database, shared by
    * every cell, is `control.sqlite` here). Default `SVC_DATA_DIR` or `.svc`.
@@ -70,9 +74,14 @@ function isTestClock(clock: unknown): clock is TestClock {
 /** The first country's cell keeps the data directory itself (as before cells existed); the others a folder each. */
 const cellDir = (dataDir: string, country: string, first: boolean) => (first ? dataDir : join(dataDir, 'cells', country.toLowerCase()));
 
-function listen(app: ReturnType<typeof createApp>, port: number, host: string): Promise<{ server: ServerType; url: string }> {
+function listen(
+  app: ReturnType<typeof createApp>,
+  port: number,
+  host: string,
+  serverOptions: ServerOptions,
+): Promise<{ server: ServerType; url: string }> {
   return new Promise((resolveServer, reject) => {
-    const server: ServerType = serve({ fetch: app.fetch, port, hostname: host }, () => {
+    const server: ServerType = serve({ fetch: app.fetch, port, hostname: host, serverOptions }, () => {
       const address = server.address() as AddressInfo;
       const hostForUrl = address.family === 'IPv6' ? `[${address.address}]` : address.address;
       resolveServer({ server, url: `http://${hostForUrl === '0.0.0.0' ? '127.0.0.1' : hostForUrl}:${address.port}` });
@@ -129,7 +138,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const listening: { server: ServerType; ctx: ServerContext }[] = [];
   try {
     for (const [index, ctx] of contexts.entries()) {
-      const { server, url } = await listen(createApp(ctx), port === 0 ? 0 : port + index, host);
+      const { server, url } = await listen(createApp(ctx), port === 0 ? 0 : port + index, host, timeoutOptions(options.timeouts));
       listening.push({ server, ctx });
       ctx.baseUrl = url;
       ctx.trustUrl = url;
