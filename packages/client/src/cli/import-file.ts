@@ -18,7 +18,9 @@ const REASONS: Record<string, string> = {
 /** The usage error for a file that cannot be read: why, in words, with the system's code when it has no words here. */
 export function unreadable(file: string, err: unknown): CliUsageError {
   const code = (err as NodeJS.ErrnoException).code;
-  const reason = (code && REASONS[code]) ?? (code ? `${code}: ${(err as Error).message}` : (err as Error).message);
+  // Node's messages already start with the code ("EBUSY: resource busy"): never say it twice.
+  const message = (err as Error).message;
+  const reason = (code && REASONS[code]) ?? (code && !message.startsWith(code) ? `${code}: ${message}` : message);
   return new CliUsageError(`cannot read ${file}: ${reason}`);
 }
 
