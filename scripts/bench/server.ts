@@ -1,6 +1,9 @@
 // Requests per second of the reference server on loopback, each beside a bare Hono hello-world measured in the
 // same run: POST /api/v1/decisions, POST /api/v1/consent_records, POST /api/v1/consent_tokens/verify with fresh
-// consent tokens, and the OpenID provider's token endpoint with the refresh grant.
+// consent tokens, and the OpenID provider's token endpoint with the refresh grant. The server runs with its default
+// request limits (none applies to the sandbox API token); the decision create is also measured on a second server
+// with every limit off (`rateLimits: false`), with an API token whose own rate_limit counts each request, and with a
+// publishable key sent past its per-address limit (each answered 429, stored nothing).
 // Run: tsx --conditions=source scripts/bench/server.ts   (or `pnpm bench server`). BENCH_SECONDS (default 5) and
 // BENCH_CONNECTIONS (default 10) bound it; BENCH_ONLY=<words,...> runs only the scenarios whose name holds one of
 // them (the hello runs always run). The servers run in a child process so autocannon does not share their event
@@ -43,6 +46,11 @@ interface Ready {
   hello: string;
   svc: string;
   apiToken: string;
+  /** The same server with every request limit off, its own sandbox token and demo flow. */
+  unlimited: { svc: string; apiToken: string; flowId: string };
+  /** An API token of `svc` with a rate limit of its own, far above the run: the limiter counts every request. */
+  limitedToken: string;
+  publishableKey: string;
   flowId: string;
   /** A capturable flow (no verification step) for the Record API. */
   recordFlowId: string;
@@ -158,19 +166,28 @@ async function serve(): Promise<void> {
   const basic = `Basic ${Buffer.from(`${server.sandbox.oauth_client_id}:${server.sandbox.oauth_client_secret}`).toString('base64')}`;
 
   const recordFlowId = await capturableFlow(api);
+  const { api_token: limited } = await api('/api/v1/api_tokens', {
+    api_token: { name: 'bench (rate limited)', permissions: ['write'], rate_limit: { requests: 1_000_000, window_seconds: 86_400 } },
+  });
+  const unlimitedDir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+  const unlimited = await startServer({ port: 0, dataDir: unlimitedDir, clock: true, countries: ['US'], rateLimits: false });
   const helloUrl = await serveHello(join(dataDir, 'floor.sqlite'), row.terms!, hashes);
   const ready: Ready = {
     hello: helloUrl,
     svc: server.url,
     apiToken,
+    unlimited: { svc: unlimited.url, apiToken: unlimited.sandbox.api_token, flowId: unlimited.sandbox.flow_id! },
+    limitedToken: limited.token as string,
+    publishableKey: server.sandbox.publishable_key,
     flowId: flowId!,
     recordFlowId,
     tokensFile,
     oauth: { basic, refreshToken },
   };
   announceReady(ready, async () => {
-    await server.close();
+    await Promise.all([server.close(), unlimited.close()]);
     rmSync(dataDir, { recursive: true, force: true });
+    rmSync(unlimitedDir, { recursive: true, force: true });
   });
 }
 
@@ -252,6 +269,7 @@ function scenarios(ready: Ready, measure: Measure, tokens: string[]): [string, (
   const post = (url: string, headers: Record<string, string>, body: unknown) =>
     measure({ url, method: 'POST', headers, body: JSON.stringify(body) });
   const floorBody = { kind: 'consent', state: 'bench' };
+  const decisionBody = { kind: 'consent', subject_ref: ready.flowId, delivery_mode: 'popup', state: 'bench' };
   // Both verify runs take the tokens in the same order, each from its own database, so each sees fresh tokens.
   const verifyRun = async (url: string, headers: Record<string, string>) => {
     let next = 0;
@@ -297,6 +315,40 @@ function scenarios(ready: Ready, measure: Measure, tokens: string[]): [string, (
           state: 'bench',
         }),
         'creates a consent decision (SQLite write)',
+      ],
+    ],
+    [
+      'POST /api/v1/decisions, limiter off',
+      async () => [
+        await post(
+          `${ready.unlimited.svc}/api/v1/decisions`,
+          { ...auth, authorization: `Bearer ${ready.unlimited.apiToken}` },
+          {
+            kind: 'consent',
+            subject_ref: ready.unlimited.flowId,
+            delivery_mode: 'popup',
+            state: 'bench',
+          },
+        ),
+        'the same on a server with rateLimits: false',
+      ],
+    ],
+    [
+      'POST /api/v1/decisions, token limit',
+      async () => [
+        await post(`${ready.svc}/api/v1/decisions`, { ...auth, authorization: `Bearer ${ready.limitedToken}` }, decisionBody),
+        'an API token with its own limit: each request counted, RateLimit headers',
+      ],
+    ],
+    [
+      'POST /api/v1/decisions, 429 (pk limit)',
+      async () => [
+        await post(
+          `${ready.svc}/api/v1/decisions`,
+          { 'x-publishable-key': ready.publishableKey, 'content-type': 'application/json' },
+          decisionBody,
+        ),
+        'past its per-address limit: refused before anything is stored',
       ],
     ],
     [

@@ -66,6 +66,7 @@ const statusText: Record<number, string> = {
   415: 'Unsupported media type',
   421: "Misdirected: the resource is homed in another country's cell; `home_country` names the cell to re-issue against",
   422: 'Validation failed; `errors` names each path',
+  429: 'Too many requests: over a rate limit (per application, client address or API token); retry after `Retry-After` seconds',
 };
 
 /** The credentials a route admits: API tokens with a permission, plus whom its access names. */
@@ -87,6 +88,7 @@ function errorStatuses(spec: RouteSpec<Schema | undefined, Schema | undefined>, 
   const write = api && spec.method !== 'get' && auth.length > 0;
   const statuses = new Set<number>([
     ...(auth.length ? [401, 403] : []),
+    ...(api && auth.length ? [429] : []), // infra/limits: the caller's rate limits
     // Any API request can name another cell's resource (in its path or, for a create, its subject's country).
     ...(api ? [421] : []),
     ...(spec.body ? [400, 413, 422] : []),
