@@ -38,7 +38,8 @@ export async function startBrowserBench(
   { chromium: launchChromium = true }: { chromium?: boolean } = {},
 ): Promise<BrowserBench> {
   const dataDir = mkdtempSync(join(tmpdir(), `svc-bench-${name}-`));
-  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir });
+  // Request limits off: the runs load the same pages and fields from one address far faster than any visitor would.
+  const server = await startServer({ port: 0, host: '127.0.0.1', dataDir, rateLimits: false });
   const service = new URL(server.url).origin;
   const { sandbox } = server;
   const post = async <T>(path: string, json: unknown): Promise<T> => {
