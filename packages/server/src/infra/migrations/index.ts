@@ -23,6 +23,7 @@ import { verifyAgree } from './021-verify-agree.js';
 import { protect } from './022-protect.js';
 import { comply } from './024-comply.js';
 import { decisionAuthentication } from './025-decision-authentication.js';
+import { recordIndexes } from './026-record-indexes.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -61,4 +62,5 @@ export const migrations: Migration[] = [
   protect,
   comply,
   decisionAuthentication,
+  recordIndexes,
 ];
