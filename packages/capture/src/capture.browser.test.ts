@@ -1,6 +1,14 @@
 import { aTimeout, expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import fc from 'fast-check';
-import { CaptureError, SNAPSHOT_MAX_BYTES, attachCapture, type CaptureHandle, type CaptureOptions, type CaptureRequest } from './index.js';
+import {
+  CaptureError,
+  SNAPSHOT_MAX_BYTES,
+  askService,
+  attachCapture,
+  type CaptureHandle,
+  type CaptureOptions,
+  type CaptureRequest,
+} from './index.js';
 
 // The service is replaced at the network boundary only: an injected fetch that records each request and answers
 // like POST /api/v1/captures would.
@@ -639,6 +647,91 @@ describe('attachCapture', () => {
       expect(failure).to.be.instanceOf(CaptureError);
       expect((failure as CaptureError).code).to.equal('http_401');
       expect((failure as CaptureError).message).to.equal('Unknown publishable key');
+    });
+
+    describe('when the service is busy (429)', () => {
+      const busy = (retryAfter?: string) =>
+        new Response(JSON.stringify({ message: 'Too many requests.', code: 'rate_limited' }), {
+          status: 429,
+          headers: { 'content-type': 'application/json', ...(retryAfter !== undefined && { 'retry-after': retryAfter }) },
+        });
+      /** Answers `first` to the first call and accepts every later one, noting when each came. */
+      const busyOnce = (first: Response) => {
+        const at: number[] = [];
+        const svc = service((call, n) => (at.push(performance.now()), n === 1 ? first : accepted(call, n)));
+        return { ...svc, at };
+      };
+
+      it('should wait the Retry-After, post once more and submit with the token, without svc-error', async () => {
+        const form = await signupForm();
+        const { calls, fetch, at } = busyOnce(busy('1'));
+        const seen = submissions(form);
+        const errors: Event[] = [];
+        form.addEventListener('svc-error', (e) => errors.push(e));
+        attach(form, fetch);
+        form.requestSubmit();
+        await waitUntil(() => seen.length === 1, 'the form did not submit', { timeout: 4000 });
+        expect(errors).to.deep.equal([]);
+        expect(seen[0]!.data.get('svc_capture_token')).to.equal('dts_2');
+        expect(calls.length).to.equal(2);
+        expect(calls[1]!.init.body).to.equal(calls[0]!.init.body);
+        expect(at[1]! - at[0]!).to.be.within(950, 2500);
+      });
+
+      it('should take a Retry-After in seconds only (what the service sends): an HTTP date is the answer at once', async () => {
+        const { detail, calls } = await failing(() => busy(new Date(Date.now() + 1500).toUTCString()));
+        expect(detail.code).to.equal('http_429');
+        expect(calls.length).to.equal(1);
+      });
+
+      it('should fail at once with http_429 when the Retry-After outlasts timeoutMs, and submit without a token', async () => {
+        const started = performance.now();
+        const { detail, calls } = await failing(() => busy('5'), { timeoutMs: 4000 });
+        expect(detail).to.deep.include({ code: 'http_429', status: 429, message: 'Too many requests.' });
+        expect(calls.length).to.equal(1);
+        expect(performance.now() - started).to.be.below(1000);
+      });
+
+      it('should not wait more than 10 s, whatever the timeout', async () => {
+        const { detail, calls } = await failing(() => busy('11'), { timeoutMs: 60_000 });
+        expect(detail.code).to.equal('http_429');
+        expect(calls.length).to.equal(1);
+      });
+
+      it('should ask once more only: a second 429 is the answer', async () => {
+        const { detail, calls } = await failing(() => busy('0'));
+        expect(detail.code).to.equal('http_429');
+        expect(calls.length).to.equal(2);
+      });
+
+      it('should not ask again after a 429 without Retry-After', async () => {
+        const { detail, calls } = await failing(() => busy());
+        expect(detail.code).to.equal('http_429');
+        expect(calls.length).to.equal(1);
+      });
+
+      it('should reject with the signal’s reason when aborted during the wait, and ask nothing more', async () => {
+        const { calls, fetch } = busyOnce(busy('3'));
+        const controller = new AbortController();
+        const asked = askService(
+          'https://svc.example/api/v1/captures',
+          { method: 'POST', body: '{}' },
+          { timeoutMs: 9000, fetch, signal: controller.signal },
+        );
+        await waitUntil(() => calls.length === 1);
+        const reason = new Error('left the page');
+        setTimeout(() => controller.abort(reason), 50);
+        const started = performance.now();
+        expect(
+          await asked.then(
+            () => 'answered',
+            (e: unknown) => e,
+          ),
+        ).to.equal(reason);
+        expect(performance.now() - started).to.be.below(1000);
+        await aTimeout(50);
+        expect(calls.length).to.equal(1);
+      });
     });
   });
 

@@ -23,6 +23,9 @@ export function answerBody(response: Response, text: string, service = 'The serv
   return body;
 }
 
+/** The longest `Retry-After` of a 429 that {@link askService} waits for before asking once more. */
+const MAX_RETRY_AFTER_MS = 10_000;
+
 /** How {@link askService} waits: at most `timeoutMs`, with this `fetch`, until `signal` aborts. */
 export interface AskOptions {
   timeoutMs: number;
@@ -35,8 +38,9 @@ export interface AskOptions {
  * body (see {@link answerBody}), or rejects with a {@link CaptureError}: `network`, `timeout` or `http_<status>`; an
  * abort through `signal` rejects with the signal's reason. An error answer naming a `home_country` (a country cell's
  * 421 for a resource homed elsewhere) is re-issued once, within `timeoutMs`, at the base URL that
- * `GET {base_url}/api/v1/countries` lists for that country; when it lists none the error stands. Shared with
- * `<svc-consent-field>`.
+ * `GET {base_url}/api/v1/countries` lists for that country; when it lists none the error stands. A 429 is asked
+ * once more after its `Retry-After` (in seconds, as the service sends it) when that is at most 10 s and ends before
+ * `timeoutMs`; otherwise it is the answer (`http_429`). Shared with `<svc-consent-field>`.
  */
 export async function askService(url: string, init: RequestInit, options: AskOptions, service = 'The service'): Promise<unknown> {
   const { timeoutMs, signal } = options;
@@ -44,8 +48,9 @@ export async function askService(url: string, init: RequestInit, options: AskOpt
   const onAbort = () => controller.abort(signal!.reason);
   signal?.addEventListener('abort', onAbort);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = Date.now() + timeoutMs;
 
-  const exchange = async (to: string, request: RequestInit): Promise<unknown> => {
+  const exchange = async (to: string, request: RequestInit, again = 1): Promise<unknown> => {
     let response: Response;
     let text: string;
     try {
@@ -56,6 +61,16 @@ export async function askService(url: string, init: RequestInit, options: AskOpt
       if (signal?.aborted) throw signal.reason;
       // After a timeout the deadline below has already rejected the race, so this rejection is never seen.
       throw new CaptureError('network', `${service} could not be reached.`, { cause });
+    }
+    // A 429 stored nothing, so any request may be asked again, once, after the seconds its `Retry-After` names;
+    // a longer wait, or one past the deadline (it would only turn the 429 into a timeout), leaves the 429 the answer.
+    const wait = 1000 * +(response.headers.get('retry-after') || NaN);
+    if (response.status == 429 && again && wait <= Math.min(MAX_RETRY_AFTER_MS, deadline - Date.now())) {
+      await new Promise((resolve, reject) => {
+        setTimeout(resolve, wait);
+        controller.signal.onabort = () => reject(signal?.reason);
+      });
+      return exchange(to, request, 0);
     }
     return answerBody(response, text, service);
   };

@@ -437,6 +437,31 @@ describe('<svc-consent-field>', () => {
       expect(el.value).to.equal('');
     });
 
+    it('waits the Retry-After of a 429 from the render and the capture endpoints, asks once more and captures, without svc-error', async () => {
+      const busy = (answer: Answer): Answer => {
+        let first = true;
+        return (call, n) => {
+          if (!first) return answer(call, n);
+          first = false;
+          return new Response('{"message":"Too many requests.","code":"rate_limited"}', { status: 429, headers: { 'retry-after': '1' } });
+        };
+      };
+      const events = record();
+      const svc = service({ render: busy(rendered()), capture: busy(captured) });
+      const form = await fixture<HTMLFormElement>(html`<form>
+        <svc-consent-field name="consent" flow="flw_test_1" publishable-key="pk_test_1" base-url=${BASE} .fetch=${svc.fetch}></svc-consent-field>
+      </form>`);
+      const el = form.querySelector('svc-consent-field')!;
+      await ready(el);
+      const seen = submissions(form);
+      form.requestSubmit();
+      await waitUntil(() => seen.length === 1, 'submitted', { timeout: 3000 });
+      events.stop();
+      expect(events.errors).to.deep.equal([]);
+      expect([svc.renders().length, svc.captures().length]).to.deep.equal([2, 2]);
+      expect(seen[0]!.get('consent')).to.equal('cap_2');
+    });
+
     it('submits without a token when the capture service is slower than the timeout', async () => {
       const { form, el } = await signup(service({ capture: () => new Promise(() => undefined) }));
       el.timeoutMs = 200;

@@ -158,6 +158,43 @@ describe('<svc-inbox>', () => {
     expect(calls).to.have.length(2);
   });
 
+  describe('when the service is busy (429)', () => {
+    const tooMany = (retryAfter: string) => () =>
+      new Response(JSON.stringify({ message: 'Too many requests.', code: 'rate_limited' }), {
+        status: 429,
+        headers: { 'content-type': 'application/json', 'retry-after': retryAfter },
+      });
+
+    it('waits the Retry-After and asks once more, listing the rows without an error', async () => {
+      const errors: unknown[] = [];
+      const listener = (event: Event) => errors.push((event as CustomEvent).detail);
+      document.addEventListener('svc-error', listener);
+      const { fetch, calls } = api([tooMany('1'), page([row('dts_fixture_a')])]);
+      const started = performance.now();
+      const el = await fixture<SvcInbox>(html`<svc-inbox base-url=${API} .fetch=${fetch} .accessToken=${'tok'}></svc-inbox>`);
+      await waitUntil(() => el.status === 'ready', 'the inbox did not load', { timeout: 4000 });
+      document.removeEventListener('svc-error', listener);
+      expect(errors).to.deep.equal([]);
+      expect(calls).to.have.length(2);
+      expect(performance.now() - started).to.be.above(950);
+      expect(titles(el)).to.deep.equal(['Pay the plumber (dts_fixture_a)']);
+    });
+
+    it('shows its error state at once for a Retry-After over 10 s, and after a second 429', async () => {
+      for (const [answers, asked] of [
+        [[tooMany('11'), page([])], 1],
+        [[tooMany('0'), tooMany('0'), page([])], 2],
+      ] as const) {
+        const { fetch, calls } = api([...answers]);
+        const started = performance.now();
+        const el = await fixture<SvcInbox>(html`<svc-inbox base-url=${API} .fetch=${fetch} .accessToken=${'tok'}></svc-inbox>`);
+        await waitUntil(() => el.status === 'error', 'no error state');
+        expect(calls).to.have.length(asked);
+        expect(performance.now() - started).to.be.below(1000);
+      }
+    });
+  });
+
   it('opens a row in a popup after svc-inbox-open; its svc-complete passes through and the list is read again', async () => {
     SvcInbox.refreshDelayMs = 50;
     const { fetch, calls } = api([page([row('dts_fixture_a')]), page([])]);

@@ -203,7 +203,7 @@ export class SvcInbox extends LitElement {
     if (cursor) params.set('cursor', cursor);
     let answer: Response;
     try {
-      answer = await (this.fetch ?? fetch)(`${api}/api/v1/inbox?${params}`, {
+      answer = await askAgainOn429(this.fetch ?? fetch, `${api}/api/v1/inbox?${params}`, {
         headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
         credentials: 'omit',
       });
@@ -309,4 +309,16 @@ export class SvcInbox extends LitElement {
     }
     return html`<div part=base class=${phase}>${body}<p part=status role=status>${this.announcement}</p></div>`;
   }
+}
+
+/**
+ * `fetch`, and once more after the `Retry-After` of a 429 (in seconds, as the service sends it) when that is at most
+ * 10 s: a 429 changed nothing. A longer wait, none, or a second 429 is the answer (the error state, with its retry).
+ */
+async function askAgainOn429(ask: typeof fetch, url: string, init: RequestInit): Promise<Response> {
+  const answer = await ask(url, init);
+  const wait = 1000 * +(answer.headers.get('retry-after') || NaN);
+  if (answer.status != 429 || !(wait <= 10_000)) return answer;
+  await new Promise((resolve) => setTimeout(resolve, wait));
+  return ask(url, init);
 }
