@@ -9,6 +9,9 @@ export const oauthGrantType = z.enum([
   'urn:ietf:params:oauth:grant-type:token-exchange',
 ]);
 
+/** How the provider signs a client's ID tokens: ES256 (the default) or RS256 (OpenID Connect Core 1.0 section 15.1). */
+export const idTokenSigningAlg = z.enum(['ES256', 'RS256']);
+
 /**
  * An OAuth client of an application. `confidential` clients authenticate at the token endpoint with their secret
  * (`client_secret_basic` or `client_secret_post`); `public` ones (single-page apps, the command line) with PKCE alone.
@@ -22,6 +25,7 @@ export const oauthClient = z.object({
   token_endpoint_auth_method: z.enum(['client_secret_basic', 'client_secret_post', 'none']),
   redirect_uris: z.array(z.string()),
   grant_types: z.array(oauthGrantType),
+  id_token_signed_response_alg: idTokenSigningAlg,
   client_secret: z.optional(z.string()),
   created_at: dateTime(),
   secret_rotated_at: z.nullable(dateTime()),
@@ -31,7 +35,8 @@ export type OAuthClient = z.infer<typeof oauthClient>;
 /**
  * `POST /api/v1/applications/{id}/oauth_clients`. `redirect_uris` are full URLs, registered independently of the
  * allowed origins (https, or http on localhost and 127.0.0.1 for development applications; a custom scheme for
- * native apps). The auth method follows the type unless given: `client_secret_basic` or `none`.
+ * native apps), each exactly as it parses (no whitespace, control characters or wildcards). The auth method follows
+ * the type unless given: `client_secret_basic` or `none`. ID tokens are signed ES256 unless RS256 is asked for.
  */
 export const createOAuthClientRequest = z.strictObject({
   oauth_client: z.strictObject({
@@ -40,6 +45,7 @@ export const createOAuthClientRequest = z.strictObject({
     token_endpoint_auth_method: z.optional(z.enum(['client_secret_basic', 'client_secret_post', 'none'])),
     redirect_uris: z.array(z.string().check(z.minLength(1), z.maxLength(2000))).check(z.maxLength(20)),
     grant_types: z.optional(z.array(oauthGrantType).check(z.minLength(1))),
+    id_token_signed_response_alg: z.optional(idTokenSigningAlg),
   }),
 });
 export type CreateOAuthClientRequest = z.input<typeof createOAuthClientRequest>;

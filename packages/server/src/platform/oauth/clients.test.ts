@@ -134,6 +134,44 @@ describe('OAuth clients', () => {
     assert.equal(denied.status, 403);
   });
 
+  it('refuses redirect URIs with control characters, whitespace, wildcards, or any form that parsing rewrites (exact matching, RFC 9700 section 4.1.3): 422 naming each', async () => {
+    const refused: [string, RegExp][] = [
+      ['https://shop.example/cb\u0000', /control characters/],
+      ['https://shop.example/cb\r\nSet-Cookie:x=1', /control characters/],
+      ['https://shop.example/c\u0085b', /control characters/],
+      ['https://shop.example/c b', /whitespace/],
+      [' https://shop.example/cb', /whitespace/],
+      ['https://shop.example/cb\u00a0', /whitespace/],
+      ['https://*.shop.example/cb', /wildcard/],
+      ['https://shop.example/*', /wildcard/],
+      ['https://SHOP.example/cb', /exactly as it parses: https:\/\/shop\.example\/cb/],
+      ['https://shop.example', /exactly as it parses: https:\/\/shop\.example\//],
+      ['https://shop.example:443/cb', /exactly as it parses/],
+      ['https://shop.example/a/../cb', /exactly as it parses/],
+      ['https:shop.example/cb', /exactly as it parses/],
+      ['https://shop.example/c\\b', /exactly as it parses/],
+      ['https://xn--shp-sna.example/cb'.replace('xn--shp-sna', 'shöp'), /exactly as it parses/],
+    ];
+    const res = await api(clients(), {
+      json: { oauth_client: { name: 'Loose', client_type: 'public', redirect_uris: refused.map(([uri]) => uri) } },
+    });
+    assert.equal(res.status, 422);
+    const errors = res.body!.errors as { path: string; code: string; message: string }[];
+    assert.deepEqual(
+      errors.map((e) => e.path),
+      refused.map((_, i) => `oauth_client.redirect_uris.${i}`),
+    );
+    for (const [i, [uri, problem]] of refused.entries()) {
+      assert.equal(errors[i]!.code, 'invalid_redirect_uri', uri);
+      assert.match(errors[i]!.message, problem, JSON.stringify(uri));
+    }
+    // What parses to itself is registered as sent.
+    const exact = ['https://shop.example/cb?next=%2Fhome', 'http://127.0.0.1:5173/callback', 'com.example.app:/oauth'];
+    const ok = await api(clients(), { json: { oauth_client: { name: 'Exact', client_type: 'public', redirect_uris: exact } } });
+    assert.equal(ok.status, 201, JSON.stringify(ok.body));
+    assert.deepEqual(ok.body!.oauth_client.redirect_uris, exact);
+  });
+
   it('rotates a secret (the old one stops at once) and deleting a client ends its tokens', async () => {
     const redirect = 'https://shop.example/cb';
     const { oauth_client: created } = (

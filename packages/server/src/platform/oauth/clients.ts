@@ -29,10 +29,12 @@ interface ClientRow {
   grant_types: string;
   created_at: string;
   secret_rotated_at: string | null;
+  /** Null for the provider's default (ES256). */
+  id_token_signed_response_alg: OAuthClient['id_token_signed_response_alg'] | null;
 }
 
 const select = `SELECT seq, id, account_id, application_id, name, client_type, token_endpoint_auth_method, secret_hash,
-  redirect_uris, grant_types, created_at, secret_rotated_at FROM oauth_clients`;
+  redirect_uris, grant_types, created_at, secret_rotated_at, id_token_signed_response_alg FROM oauth_clients`;
 
 const toClient = (row: ClientRow, secret?: string): OAuthClient => ({
   client_id: row.id,
@@ -42,6 +44,7 @@ const toClient = (row: ClientRow, secret?: string): OAuthClient => ({
   token_endpoint_auth_method: row.token_endpoint_auth_method,
   redirect_uris: JSON.parse(row.redirect_uris) as string[],
   grant_types: JSON.parse(row.grant_types) as OAuthClient['grant_types'],
+  id_token_signed_response_alg: row.id_token_signed_response_alg ?? 'ES256',
   ...(secret ? { client_secret: secret } : {}),
   created_at: row.created_at,
   secret_rotated_at: row.secret_rotated_at,
@@ -67,13 +70,22 @@ export function clientMetadata(ctx: ServerContext, id: string): Record<string, u
     grant_types: grants,
     response_types: grants.includes('authorization_code') ? ['code'] : [],
     require_pushed_authorization_requests: true,
+    ...(row.id_token_signed_response_alg ? { id_token_signed_response_alg: row.id_token_signed_response_alg } : {}),
   };
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
 
-/** Why `uri` cannot be a redirect URI of `application`, or undefined when it can. */
+/**
+ * Why `uri` cannot be a redirect URI of `application`, or undefined when it can. The provider compares redirect URIs
+ * exactly (RFC 9700 section 4.1.3), so a registered one is exactly what a URL parser makes of it: nothing a parser
+ * drops or rewrites (control characters, whitespace, a host's case, `..` segments) and no wildcard, which would read
+ * as a pattern to anyone who matches loosely.
+ */
 export function redirectUriProblem(uri: string, application: Pick<ApplicationRecord, 'environment'>): string | undefined {
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(uri)) return 'must not contain control characters';
+  if (/\s/.test(uri)) return 'must not contain whitespace';
+  if (uri.includes('*')) return 'must not contain a wildcard (*)';
   let url: URL;
   try {
     url = new URL(uri);
@@ -82,6 +94,7 @@ export function redirectUriProblem(uri: string, application: Pick<ApplicationRec
   }
   if (url.hash || uri.includes('#')) return 'must not have a fragment';
   if (url.username || url.password) return 'must not carry credentials';
+  if (url.href !== uri) return `must be written exactly as it parses: ${url.href}`;
   if (url.protocol === 'https:') return undefined;
   if (url.protocol === 'http:') {
     if (!LOOPBACK.has(url.hostname)) return 'must use https (http only on localhost or 127.0.0.1)';
@@ -101,6 +114,7 @@ export function createClient(
     token_endpoint_auth_method?: OAuthClient['token_endpoint_auth_method'] | undefined;
     redirect_uris: string[];
     grant_types?: OAuthClient['grant_types'] | undefined;
+    id_token_signed_response_alg?: OAuthClient['id_token_signed_response_alg'] | undefined;
   },
 ): OAuthClient {
   const errors = input.redirect_uris.flatMap((uri, i) => {
@@ -138,7 +152,7 @@ export function createClient(
     stmt(
       ctx.db,
       `INSERT INTO oauth_clients (id, account_id, application_id, name, client_type, token_endpoint_auth_method,
-    secret_hash, redirect_uris, grant_types, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    secret_hash, redirect_uris, grant_types, created_at, id_token_signed_response_alg) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(
       id,
       application.account_id,
@@ -150,6 +164,7 @@ export function createClient(
       JSON.stringify([...new Set(input.redirect_uris)]),
       JSON.stringify([...new Set(grants)]),
       isoNow(ctx.clock),
+      input.id_token_signed_response_alg ?? null,
     ),
   );
   return toClient(findClient(ctx, id)!, secret);

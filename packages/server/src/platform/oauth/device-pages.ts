@@ -3,6 +3,7 @@
 // stylesheet and policy: no script, so nothing to allow.
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { escapeHtml, messagePage, PAGE_HEADERS, pageCsp } from '../../hosted/pages/render.js';
+import { tooManyGuesses, waitText, type Limited } from './guessing.js';
 
 /** Where a person types the code their device shows (the provider's `code_verification` route). */
 export const DEVICE_PATH = '/oauth/device';
@@ -67,6 +68,13 @@ export function deviceFormLostPage(koa: Pick<KoaContextWithOIDC, 'set' | 'type' 
     `<p role="alert">This form has expired or was not opened on this page.</p>
 <p><a href="${DEVICE_PATH}">Open the form again</a> and type the code your device shows.</p>`,
   );
+}
+
+/** Too many wrong codes (from this address, or from everywhere): 429 with `Retry-After`, whatever code was posted. */
+export function deviceLimitedPage(koa: Pick<KoaContextWithOIDC, 'set' | 'type' | 'body' | 'status'>, limited: Limited): void {
+  koa.status = 429;
+  for (const [name, value] of Object.entries(tooManyGuesses('', limited).headers ?? {})) koa.set(name, value);
+  send(koa, 'Connect a device', `<p role="alert">Too many wrong codes were entered. Try again ${escapeHtml(waitText(limited))}.</p>`);
 }
 
 /** Shown once the device is connected. */

@@ -17,6 +17,7 @@ import { messagePage, PAGE_HEADERS, pageCsp, pageShell } from '../../hosted/page
 import { personFor } from '../../consent/records/person.js';
 import { recordVerifiedSignIn } from '../../authority/delegations/trust-score.js';
 import { findClient } from './clients.js';
+import { guessLimits, tooManyGuesses, waitText, type Limited, type Target } from './guessing.js';
 import { OTHER_ORGANISATION, personForClient } from './people.js';
 import type { OAuthPageData, OAuthScope } from './page-data.js';
 
@@ -46,6 +47,16 @@ const codeHash = (uid: string, code: string) => hashSecret(`${uid}:${code}`);
 
 function sendPage(c: Context<Env>, html: string, status = 200, formTargets: readonly string[] = []) {
   return c.body(html, status as 200, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp([], formTargets) });
+}
+
+/** The 429 page of an email with no sign-in code guesses left: `Retry-After` says when it has some again. */
+function limitedPage(c: Context<Env>, limited: Limited) {
+  const html = messagePage({
+    title: 'Too many wrong codes',
+    message: `Too many wrong codes were entered for this email. Ask for a new code ${waitText(limited)}.`,
+  });
+  const headers = tooManyGuesses('Too many wrong sign-in codes.', limited).headers;
+  return c.body(html, 429, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp([], []), ...headers });
 }
 
 /**
@@ -155,7 +166,8 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     return c.redirect(`/oauth/interaction/${interaction.uid}?code=${code}`, 303);
   });
 
-  // Step 2: the code. Five wrong answers, or ten minutes, and the person starts again with a new code.
+  // Step 2: the code. Five wrong answers, or ten minutes, and the person starts again with a new code; past the
+  // email's guessing limit (across codes) every answer is the 429 page until its window ends, the right code too.
   app.post('/oauth/interaction/:uid/verify', async (c) => {
     const interaction = await details(c);
     if (!interaction || interaction.prompt.name !== 'login') return lost(c);
@@ -166,6 +178,9 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     );
     const client = findClient(ctx, String(interaction.params.client_id));
     if (!signIn || !client) return c.redirect(`/oauth/interaction/${uid}`, 303);
+    const guesses: Target[] = [['sign_in_code', signIn.email]];
+    const limited = await guessLimits(ctx).limited(guesses);
+    if (limited) return limitedPage(c, limited);
     const expired = signIn.expires_at <= isoNow(ctx.clock) || signIn.attempts >= MAX_ATTEMPTS;
     const given = Buffer.from(codeHash(uid, typeof form.code === 'string' ? form.code.trim() : ''), 'hex');
     if (expired || !timingSafeEqual(given, Buffer.from(signIn.code_hash, 'hex'))) {
@@ -173,6 +188,7 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
         if (expired) stmt(ctx.db, 'DELETE FROM oauth_sign_ins WHERE uid = ?').run(uid);
         else stmt(ctx.db, 'UPDATE oauth_sign_ins SET attempts = attempts + 1 WHERE uid = ?').run(uid);
       });
+      if (!expired) await guessLimits(ctx).missed(guesses);
       return c.redirect(`/oauth/interaction/${uid}?error=${expired ? 'expired' : 'code'}`, 303);
     }
     // The person is the account's person with this email: the same `sub` as the consent records that know them.

@@ -83,7 +83,8 @@ describe('OpenID provider', () => {
     assert.equal(doc.require_pushed_authorization_requests, true);
     assert.equal(as.pushed_authorization_request_endpoint, `${server.url}/oauth/par`);
     assert.deepEqual(as.code_challenge_methods_supported, ['S256']);
-    assert.equal(as.jwks_uri, `${server.url}/.well-known/jwks.json`);
+    // The provider's own JWKS: the server's ES256 keys and the RS256 key ID tokens may be signed with on request.
+    assert.equal(as.jwks_uri, `${server.url}/oauth/jwks`);
     for (const grant of [
       'authorization_code',
       'refresh_token',

@@ -1,6 +1,6 @@
 // The OpenID provider's HTTP surface: oidc-provider answers `/oauth/*` and `/.well-known/openid-configuration` on
-// the raw Node request (it is a Koa application), the spec's second PAR path and the token exchange path are
-// aliases of its own, and the sign-in and consent pages are ours (interactions.ts).
+// the raw Node request (it is a Koa application), the spec's second PAR path, the token exchange path and RFC 8414's
+// metadata path are aliases of its own, and the sign-in and consent pages are ours (interactions.ts).
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
@@ -12,7 +12,7 @@ import type { Env, ServerContext } from '../../infra/context.js';
 import { findClient } from './clients.js';
 import { interactionRoutes } from './interactions.js';
 import { isPersonOf } from './people.js';
-import { createProvider } from './provider.js';
+import { createProvider, PROVIDER_JWKS_PATH } from './provider.js';
 
 const providers = new WeakMap<ServerContext, Provider>();
 
@@ -73,6 +73,17 @@ export const oauthRoutes = routes((app, ctx) => {
     },
     (c) => handOff(c, '/oauth/token'),
   );
+  route(
+    app,
+    {
+      method: 'get',
+      path: PROVIDER_JWKS_PATH,
+      summary: "The OpenID provider's public signing keys (ES256 and RS256): discovery's jwks_uri",
+      tag,
+      response: { status: 200, description: 'A JWK Set' },
+    },
+    (c) => handOff(c),
+  );
   app.all('/oauth/*', (c) => handOff(c));
   route(
     app,
@@ -84,5 +95,18 @@ export const oauthRoutes = routes((app, ctx) => {
       response: { status: 200, description: 'OpenID Provider Metadata' },
     },
     (c) => handOff(c),
+  );
+  // RFC 8414: OAuth clients that know no OpenID (MCP clients among them) look for the metadata here; it is the same
+  // document, as RFC 8414 section 5 allows.
+  route(
+    app,
+    {
+      method: 'get',
+      path: '/.well-known/oauth-authorization-server',
+      summary: "The authorization server's metadata (RFC 8414): the same document as openid-configuration",
+      tag,
+      response: { status: 200, description: 'OAuth 2.0 Authorization Server Metadata' },
+    },
+    (c) => handOff(c, '/.well-known/openid-configuration'),
   );
 });

@@ -1,22 +1,52 @@
 // What the OAuth tests share: a person's browser (cookies kept, redirects walked one by one) that signs in and
 // consents on the hosted pages, and an independent client (oauth4webapi) pointed at the server.
+import { request as httpRequest } from 'node:http';
 import * as oauth from 'oauth4webapi';
 import type { TestServer } from '../../testing.js';
+
+/**
+ * `fetch` from another loopback address (`127.0.0.2`, …: all of 127/8 is the loopback on Linux), so the server sees
+ * another client address. Never follows a redirect.
+ */
+export function fetchFrom(
+  localAddress: string,
+  url: string | URL,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: init.method ?? 'GET', headers: init.headers, localAddress }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) for (const one of [value ?? []].flat()) headers.append(name, one);
+        const status = res.statusCode ?? 500;
+        resolve(new Response([204, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers }));
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(init.body);
+  });
+}
 
 /** A browser of one person: keeps cookies per name, follows redirects on the server's own origin only. */
 export class Browser {
   readonly #cookies = new Map<string, string>();
 
-  constructor(readonly origin: string) {}
+  /** `localAddress`: the loopback address the browser connects from (default: the system's choice, 127.0.0.1). */
+  constructor(
+    readonly origin: string,
+    readonly localAddress?: string,
+  ) {}
 
   /** One request with the browser's cookies, keeping the ones the answer sets; never follows a redirect. */
   async request(
     url: string,
     init: { method?: string; form?: Record<string, string>; json?: unknown; headers?: Record<string, string> } = {},
   ): Promise<Response> {
-    const res = await fetch(new URL(url, this.origin), {
+    const request = {
       method: init.method ?? (init.form || init.json !== undefined ? 'POST' : 'GET'),
-      redirect: 'manual',
       headers: {
         cookie: [...this.#cookies].map(([k, v]) => `${k}=${v}`).join('; '),
         ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
@@ -25,7 +55,11 @@ export class Browser {
       },
       ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
       ...(init.json !== undefined ? { body: JSON.stringify(init.json) } : {}),
-    });
+    };
+    const target = new URL(url, this.origin);
+    const res = this.localAddress
+      ? await fetchFrom(this.localAddress, target, request)
+      : await fetch(target, { ...request, redirect: 'manual' });
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');
@@ -93,6 +127,35 @@ export async function discover(base: string): Promise<oauth.AuthorizationServer>
 }
 
 export const insecure = { [oauth.allowInsecureRequests]: true } as const;
+
+/** A pushed authorization request of the sandbox's client (PKCE S256): the authorize URL to open, and its verifier. */
+export async function pushedAuthorization(
+  server: Pick<TestServer, 'url' | 'sandbox'>,
+  scope = 'openid',
+): Promise<{ url: string; verifier: string }> {
+  const as = await discover(server.url);
+  const client = { client_id: server.sandbox.oauth_client_id! };
+  const verifier = oauth.generateRandomCodeVerifier();
+  const par = await oauth.processPushedAuthorizationResponse(
+    as,
+    client,
+    await oauth.pushedAuthorizationRequest(
+      as,
+      client,
+      oauth.ClientSecretBasic(server.sandbox.oauth_client_secret!),
+      {
+        redirect_uri: server.sandbox.oauth_redirect_uri!,
+        scope,
+        response_type: 'code',
+        state: 's',
+        code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      },
+      insecure,
+    ),
+  );
+  return { url: `${as.authorization_endpoint}?client_id=${client.client_id}&request_uri=${encodeURIComponent(par.request_uri)}`, verifier };
+}
 
 /**
  * A person's access token from the sandbox's OAuth client (PAR, PKCE, the hosted sign-in and consent pages), for the
