@@ -17,6 +17,7 @@ import type { Context } from 'hono';
 import type { Env } from '../../infra/context.js';
 import { route, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
+import { GUESS_LIMITS } from '../../platform/oauth/guessing.js';
 import { personOnly } from './connections.js';
 import {
   bearerHash,
@@ -83,16 +84,16 @@ export const deviceLinkRoutes = routes((app, ctx) => {
     {
       method: 'post',
       path: `${DEVICE_LINKS}/claim`,
-      summary: `Claim a device link on the second device with the same person's access token (another sign-in than the one that made it): a trust pairing. A wrong code is 422 invalid_code and counts against every pending link (locked after ${DEVICE_LINK_MAX_ATTEMPTS}); 410 device_link_expired, device_link_cancelled; 409 device_link_used, device_link_locked, same_device`,
+      summary: `Claim a device link on the second device with the same person's access token (another sign-in than the one that made it): a trust pairing. A wrong code is 422 invalid_code and counts against every pending link (locked after ${DEVICE_LINK_MAX_ATTEMPTS}); 410 device_link_expired, device_link_cancelled; 409 device_link_used, device_link_locked, same_device; 429 with Retry-After past ${GUESS_LIMITS.device_link_code.points} wrong codes in ${GUESS_LIMITS.device_link_code.windowSeconds / 60} minutes, the right code too`,
       tag,
       auth: ['access_token'],
       middleware: personsOwn('write', 'Claiming a device link'),
       body: claimDeviceLinkRequest,
       response: { status: 201, description: 'The trust pairing of the two devices', schema: trustPairingEnvelope },
-      errors: [409, 410],
+      errors: [409, 410, 429],
     },
-    (c, { body }) => {
-      const pairing = claimDeviceLink(ctx, linkOwner(c, 'Claiming a device link'), body, bearerHash(c.req.header('authorization')));
+    async (c, { body }) => {
+      const pairing = await claimDeviceLink(ctx, linkOwner(c, 'Claiming a device link'), body, bearerHash(c.req.header('authorization')));
       c.header('Location', `${PAIRINGS}/${pairing.id}`);
       return c.json({ trust_pairing: pairing }, 201);
     },

@@ -4,7 +4,8 @@
 // second device the same person, signed in there, claims it (`POST /api/v1/device_links/claim`) with their own
 // access token: the code is compared in constant time against that person's recent links only, so a code is no
 // credential on its own and guessing needs the person's token. Each wrong code counts against every pending link of
-// the person; a link locks after five. A claim makes a trust pairing of the two devices.
+// the person; a link locks after five; and against the person's guessing limit, which fresh links do not reset (ten
+// wrong codes a quarter hour, then 429). A claim makes a trust pairing of the two devices.
 import { randomInt } from 'node:crypto';
 import {
   DEVICE_CODE_ALPHABET,
@@ -23,6 +24,7 @@ import { ApiError, notFound, unprocessable } from '../../infra/errors.js';
 import { hashSecret, homedId, safeEqual } from '../../infra/ids.js';
 import { decodeCursor, toPage } from '../../infra/pagination.js';
 import { transaction } from '../../infra/transaction.js';
+import { guessLimits, tooManyGuesses, waitText, type Target } from '../../platform/oauth/guessing.js';
 
 /** How many links a person may have pending at once. */
 export const MAX_PENDING_DEVICE_LINKS = 5;
@@ -208,21 +210,41 @@ const invalidCode = (message: string) => unprocessable(message, 'invalid_code', 
  * code is 422 `invalid_code` and counts against each pending link, locking those that reach five; a right code of
  * an expired link is 410 `device_link_expired`, of a cancelled one 410 `device_link_cancelled`, of a claimed one 409
  * `device_link_used`, of a locked one 409 `device_link_locked`; the sign-in that made the link cannot claim it (409
- * `same_device`).
+ * `same_device`). Past the person's guessing limit every claim is 429 `rate_limited` with `Retry-After`, the right
+ * code too, until the window ends.
  */
-export function claimDeviceLink(
+export async function claimDeviceLink(
   ctx: ServerContext,
   person: Person,
   input: { code: string; device_name: string },
   tokenHash: string,
-): TrustPairing {
+): Promise<TrustPairing> {
   assertHomedHere(ctx, person.personId);
   const code = normaliseCode(input.code);
   if (!code)
     throw invalidCode(
       `A device link code is ${DEVICE_CODE_LENGTH} characters of ${DEVICE_CODE_ALPHABET} (hyphens and spaces are ignored).`,
     );
-  const outcome = transaction(ctx.db, () => {
+  const guesses: Target[] = [['device_link_code', person.personId]];
+  const limited = await guessLimits(ctx).limited(guesses);
+  if (limited) throw tooManyGuesses(`Too many wrong device link codes: try again ${waitText(limited)}.`, limited);
+  const outcome = matchCode(ctx, person, code, input.device_name, tokenHash);
+  if ('error' in outcome) {
+    if (outcome.missed) await guessLimits(ctx).missed(guesses);
+    throw outcome.error;
+  }
+  return toTrustPairing(outcome.pairing);
+}
+
+/** The claim's transaction: the link the code matches, paired; or the error, and whether the code matched nothing. */
+function matchCode(
+  ctx: ServerContext,
+  person: Person,
+  code: string,
+  deviceName: string,
+  tokenHash: string,
+): { pairing: PairingRow } | { error: ApiError; missed?: boolean } {
+  return transaction(ctx.db, () => {
     const now = isoNow(ctx.clock);
     const since = new Date(Date.parse(now) - CLAIM_WINDOW_MS).toISOString();
     const candidates = stmt<[string, string, string, number], LinkRow>(
@@ -249,6 +271,7 @@ export function claimDeviceLink(
       }
       // Committed: the count of wrong codes must stand although the answer is an error.
       return {
+        missed: true,
         error: invalidCode(
           `The code matches no device link of yours.${
             pending.length === 0
@@ -283,17 +306,7 @@ export function claimDeviceLink(
       ctx.db,
       `INSERT INTO trust_pairings (id, account_id, person_id, device_link_id, initiator_device_name, initiator_client_id,
         claimant_device_name, claimant_client_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'active', ?)`,
-    ).run(
-      pairingId,
-      match.account_id,
-      match.person_id,
-      match.id,
-      match.device_name,
-      match.client_id,
-      input.device_name,
-      person.clientId,
-      now,
-    );
+    ).run(pairingId, match.account_id, match.person_id, match.id, match.device_name, match.client_id, deviceName, person.clientId, now);
     stmt(ctx.db, "UPDATE device_links SET status = 'claimed', claimed_at = ?, trust_pairing_id = ? WHERE id = ?").run(
       now,
       pairingId,
@@ -301,8 +314,6 @@ export function claimDeviceLink(
     );
     return { pairing: findPairing(ctx, pairingId)! };
   });
-  if ('error' in outcome) throw outcome.error;
-  return toTrustPairing(outcome.pairing);
 }
 
 // ---- Trust pairings ---------------------------------------------------------------------------------------------
