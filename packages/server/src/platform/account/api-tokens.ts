@@ -161,18 +161,12 @@ export const apiTokenRoutes = routes((app, ctx) => {
       const row = findRow(ctx, principal.accountId, c.req.param('id')!);
       if (!row) throw notFound('No such API token.');
       assertHoldsAll(principal, JSON.parse(row.permissions) as Permission[], 'Changing');
-      const limit: ApiTokenRateLimit | null | undefined = input.rate_limit;
+      // Left out, the current limit stays; null lifts it.
+      const limit: ApiTokenRateLimit | null = input.rate_limit !== undefined ? input.rate_limit : toApiToken(row).rate_limit;
       transaction(ctx.db, () =>
-        stmt(
-          ctx.db,
-          `UPDATE api_tokens SET name = coalesce(?, name),
-             rate_limit_requests = CASE WHEN ? THEN ? ELSE rate_limit_requests END,
-             rate_limit_window_seconds = CASE WHEN ? THEN ? ELSE rate_limit_window_seconds END WHERE id = ?`,
-        ).run(
-          input.name ?? null,
-          limit === undefined ? 0 : 1,
+        stmt(ctx.db, 'UPDATE api_tokens SET name = ?, rate_limit_requests = ?, rate_limit_window_seconds = ? WHERE id = ?').run(
+          input.name ?? row.name,
           limit?.requests ?? null,
-          limit === undefined ? 0 : 1,
           limit?.window_seconds ?? null,
           row.id,
         ),
