@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 import { countryCode } from './countries.js';
 import { decisionEntry, noticeDigest, wordingVerdict } from './captures.js';
-import { dateTime } from './common.js';
+import { dateTime, listOf, listQuery } from './common.js';
 import { purposeBasis } from './flows.js';
 import { depthWithin } from './json-bounds.js';
 
@@ -162,6 +162,29 @@ export type ConsentRecord = z.infer<typeof consentRecord>;
 
 /** `{consent_record}` envelope. */
 export const consentRecordEnvelope = z.object({ consent_record: consentRecord });
+
+/**
+ * `GET /api/v1/consent_records`: a page of the account's records homed in the cell asked, most recently recorded
+ * first. Filters combine (all must hold); the subject is named as the consent status names it.
+ */
+export const consentRecordListQuery = z.strictObject({
+  ...listQuery.shape,
+  flow_id: z.optional(z.string().check(z.minLength(1), z.maxLength(100))),
+  /** The status each record reads with now (an expired term or a withdrawal moves it). */
+  status: z.optional(consentRecordStatus),
+  /** Records that name this purpose, whatever its outcome. */
+  purpose: z.optional(purposeKey),
+  /** The subject's email, in any case. */
+  'subject[email]': z.optional(z.email().check(z.maxLength(320))),
+  'subject[external_id]': z.optional(z.string().check(z.minLength(1), z.maxLength(256))),
+  /** Records captured at or after this instant (RFC 3339 with an offset). */
+  captured_since: z.optional(dateTime()),
+});
+export type ConsentRecordListQuery = z.input<typeof consentRecordListQuery>;
+
+/** `{consent_records: [...], next_cursor}`. */
+export const consentRecordList = listOf('consent_records', consentRecord);
+export type ConsentRecordList = z.infer<typeof consentRecordList>;
 
 /** `POST /api/v1/consent_records/{id}/withdraw`: some purposes (default: every withdrawable one) and where. */
 export const withdrawConsentRecordRequest = z.strictObject({

@@ -1,4 +1,4 @@
-// Consent records, imports and consent status: `POST /api/v1/consent_records`, `GET /api/v1/consent_records/{id}`,
+// Consent records, imports and consent status: `GET|POST /api/v1/consent_records`, `GET /api/v1/consent_records/{id}`,
 // `POST /api/v1/consent_records/{id}/withdraw`, `POST /api/v1/consent_records/imports`,
 // `GET /api/v1/consent_records/imports/{id}`, `GET /api/v1/applications/{id}/consent_status`.
 import {
@@ -25,6 +25,7 @@ import { readJson } from '../../infra/validate.js';
 import { isAuthorizationRecord } from '../authorizations/store.js';
 import { signatureEvidenceFor } from '../../surfaces/agree/agreements/store.js';
 import { getImport, runImport } from './imports.js';
+import { recordListRoute } from './list.js';
 import { createConsentRecord, findPerson, getConsentRecord, withdrawConsentRecord } from './service.js';
 import { consentStatusOf } from './status.js';
 
@@ -82,8 +83,9 @@ function recordRequested(ctx: ServerContext, accountId: string, body: CreateCons
 
 const tag = 'Consent records';
 
-/** Mounts the record, import and consent status routes. */
+/** Mounts the record (list included), import and consent status routes. */
 export function recordRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  recordListRoute(app, ctx, tag);
   route(
     app,
     {

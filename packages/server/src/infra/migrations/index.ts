@@ -24,6 +24,7 @@ import { protect } from './022-protect.js';
 import { comply } from './024-comply.js';
 import { decisionAuthentication } from './025-decision-authentication.js';
 import { recordIndexes } from './026-record-indexes.js';
+import { recordList } from './027-record-list.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -63,4 +64,5 @@ export const migrations: Migration[] = [
   comply,
   decisionAuthentication,
   recordIndexes,
+  recordList,
 ];
