@@ -63,7 +63,7 @@ describe('CORS for publishable-key browser calls', () => {
     });
     assert.equal(res.headers.get('access-control-allow-origin'), shop);
     const exposed = (res.headers.get('access-control-expose-headers') ?? '').toLowerCase().split(',').sort();
-    assert.deepEqual(exposed, ['deprecation', 'link', 'retry-after', 'sunset', 'svc-country']);
+    assert.deepEqual(exposed, ['deprecation', 'link', 'ratelimit', 'ratelimit-policy', 'retry-after', 'sunset', 'svc-country']);
     assert.ok(res.headers.get('deprecation'), 'the alias is deprecated');
   });
 

@@ -18,7 +18,7 @@ import { isAllowedForAnyApplication, isAllowedOrigin, requestOrigin } from '../o
 export const CORS_ALLOWED_HEADERS = ['Content-Type', 'X-Publishable-Key', 'Authorization', 'X-Svc-Render-Proof', 'Idempotency-Key'];
 
 /** Response headers a browser client may read: deprecation notices and the rate-limit wait. */
-export const CORS_EXPOSED_HEADERS = ['Deprecation', 'Sunset', 'Link', 'Retry-After', 'Svc-Country'];
+export const CORS_EXPOSED_HEADERS = ['Deprecation', 'Sunset', 'Link', 'Retry-After', 'RateLimit', 'RateLimit-Policy', 'Svc-Country'];
 
 /** Finds the applications a denied preflight to `path` was meant for; return undefined when the path says nothing. */
 export type PreflightAttributor = (ctx: ServerContext, path: string) => string[] | undefined;
