@@ -163,12 +163,13 @@ describe('client secrets at the token endpoint: a guessing limit per client and 
   }
 
   /** A refresh at the token endpoint with `secret` (client_secret_basic), from `address`. */
-  function refresh(clientId: string, secret: string, address = '127.0.0.1') {
+  function refresh(clientId: string, secret: string, address = '127.0.0.1', headers: Record<string, string> = {}) {
     return fetchFrom(address, `${server.url}/oauth/token`, {
       method: 'POST',
       headers: {
         'content-type': 'application/x-www-form-urlencoded',
         authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString('base64')}`,
+        ...headers,
       },
       body: 'grant_type=refresh_token&refresh_token=not-a-refresh-token',
     });
@@ -191,6 +192,8 @@ describe('client secrets at the token endpoint: a guessing limit per client and 
     const body = (await refused.json()) as { error: string; error_description: string };
     assert.equal(body.error, 'temporarily_unavailable');
     assert.match(body.error_description, /Too many failed authentications/);
+    // X-Forwarded-For is the caller's to write: without trusted proxies it names no other address.
+    assertLimited(await refresh(guessed.id, guessed.secret, '127.0.0.1', { 'x-forwarded-for': '203.0.113.9' }), 'client_secret', 10);
 
     assert.ok(await authenticated(await refresh(bystander.id, bystander.secret)), 'another client is unaffected');
     assert.ok(await authenticated(await refresh(guessed.id, guessed.secret, '127.0.0.2')), 'another address is unaffected');

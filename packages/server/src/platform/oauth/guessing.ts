@@ -1,13 +1,16 @@
 // Guessing limits: how many wrong guesses at one target's secret a window allows (the sign-in codes sent to an
 // email, the device user codes, a client's secret, a person's device-link codes). Past the limit every attempt at
 // that target, the right secret included, is answered 429 until the window ends: a fresh code or another endpoint
-// does not start the count again. The counts live in rate-limiter-flexible stores (in memory per process by default;
-// a deployment passes its Redis or PostgreSQL limiter through `configureGuessLimits`). Windows are fixed and follow
-// the server's clock, so the test clock ends them as it ends codes.
-import ipaddr from 'ipaddr.js';
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { ServerContext } from '../../infra/context.js';
+// does not start the count again. The counts live behind the request limits' store interface (infra/limits: in
+// memory per process by default; a deployment passes the same store of its Redis or PostgreSQL limiters through
+// `configureGuessLimits`), and stay on when the request limits are off. Windows are fixed and follow the server's
+// clock, so the test clock ends them as it ends codes.
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'hono';
+import type { Env, ServerContext } from '../../infra/context.js';
 import { tooManyRequests } from '../../infra/errors.js';
+import { addressKey, clientAddress } from '../../infra/limits/address.js';
+import { memoryStore, type Limiter, type LimiterStore } from '../../infra/limits/limiter.js';
 
 /** At most `points` wrong guesses per target in each window of `windowSeconds`. */
 export interface GuessLimit {
@@ -38,8 +41,8 @@ export type GuessKind = keyof typeof GUESS_LIMITS;
 /** What a deployment may change: the limits, and the store each limit counts in. */
 export interface GuessOptions {
   limits?: Partial<Record<GuessKind, GuessLimit>>;
-  /** A limiter counting `points` in `duration` seconds (e.g. RateLimiterRedis); default RateLimiterMemory. */
-  store?: (options: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
+  /** Makes each limit's limiter (the request limits' interface); default {@link memoryStore}. */
+  store?: LimiterStore;
 }
 
 /** A target over its limit: which limit, and how long until its window ends. */
@@ -54,7 +57,7 @@ export type Target = readonly [GuessKind, string];
 
 /** The limits of one server. */
 export class Guesses {
-  readonly #limiters = new Map<GuessKind, RateLimiterAbstract>();
+  readonly #limiters = new Map<GuessKind, Limiter>();
 
   constructor(
     private readonly ctx: Pick<ServerContext, 'clock'>,
@@ -65,12 +68,11 @@ export class Guesses {
     return this.options.limits?.[kind] ?? GUESS_LIMITS[kind];
   }
 
-  #limiter(kind: GuessKind): RateLimiterAbstract {
+  #limiter(kind: GuessKind): Limiter {
     let limiter = this.#limiters.get(kind);
     if (!limiter) {
       const { points, windowSeconds } = this.limit(kind);
-      const options = { keyPrefix: `guess_${kind}`, points, duration: windowSeconds };
-      limiter = this.options.store?.(options) ?? new RateLimiterMemory(options);
+      limiter = (this.options.store ?? memoryStore)({ name: kind, limit: points, windowSeconds });
       this.#limiters.set(kind, limiter);
     }
     return limiter;
@@ -87,15 +89,16 @@ export class Guesses {
   async limited(targets: readonly Target[]): Promise<Limited | undefined> {
     for (const [kind, target] of targets) {
       const { key, endsAt } = this.#window(kind, target);
-      const used = (await this.#limiter(kind).get(key))?.consumedPoints ?? 0;
-      if (used >= this.limit(kind).points) return { kind, limit: this.limit(kind), retryAfterMs: endsAt - this.ctx.clock.now() };
+      if (!(await this.#limiter(kind).peek(key)).allowed) {
+        return { kind, limit: this.limit(kind), retryAfterMs: endsAt - this.ctx.clock.now() };
+      }
     }
     return undefined;
   }
 
   /** Counts one wrong guess against each of `targets`. */
   async missed(targets: readonly Target[]): Promise<void> {
-    await Promise.all(targets.map(([kind, target]) => this.#limiter(kind).penalty(this.#window(kind, target).key, 1)));
+    await Promise.all(targets.map(([kind, target]) => this.#limiter(kind).consume(this.#window(kind, target).key)));
   }
 }
 
@@ -125,14 +128,17 @@ export function waitText({ retryAfterMs }: Limited): string {
   return `in ${Math.ceil(seconds / 60)} minutes`;
 }
 
+const addresses = new WeakMap<IncomingMessage, string>();
+
 /**
- * The client address a per-address limit counts: the connection's peer (never a forwarded header, which the caller
- * writes), an IPv4-mapped address as IPv4, an IPv6 address by its /64 (one host usually holds the whole prefix).
+ * Notes the client address of a request handed to the provider, read as the request limits read it (the socket's
+ * peer, or the address the trusted proxies saw), so that a per-address limit counts the client, not a proxy.
  */
-export function clientAddress(remoteAddress: string | undefined): string {
-  if (!remoteAddress || !ipaddr.isValid(remoteAddress)) return 'unknown';
-  const address = ipaddr.process(remoteAddress);
-  if (address.kind() === 'ipv4') return address.toString();
-  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${address.toString()}/64`);
-  return `${prefix.toString()}/64`;
+export function noteClientAddress(ctx: ServerContext, c: Context<Env>, incoming: IncomingMessage): void {
+  addresses.set(incoming, clientAddress(c, ctx.rateLimits?.trustedProxies ?? 0));
+}
+
+/** The client address key of a request the provider answers (its socket's peer when none was noted). */
+export function addressOf(incoming: IncomingMessage): string {
+  return addresses.get(incoming) ?? addressKey(incoming.socket.remoteAddress ?? 'unknown');
 }

@@ -11,7 +11,7 @@ import { messagePage } from '../../hosted/pages/render.js';
 import { sqliteAdapter } from './adapter.js';
 import { clientMetadata, findClient } from './clients.js';
 import { firstPartyScopes } from './first-party.js';
-import { clientAddress, guessLimits, tooManyGuesses, waitText, type Target } from './guessing.js';
+import { addressOf, guessLimits, tooManyGuesses, waitText, type Target } from './guessing.js';
 import { providerJwks } from './keys.js';
 import { OTHER_ORGANISATION, personOfAnotherOrganisation } from './people.js';
 import { DEVICE_PATH, deviceCodePage, deviceFormLostPage, deviceLimitedPage, deviceSuccessPage } from './device-pages.js';
@@ -123,7 +123,7 @@ function deviceFlow(ctx: ServerContext): NonNullable<Configuration['features']>[
 }
 
 const deviceCodeTargets = (koa: Pick<KoaContextWithOIDC, 'req'>): Target[] => [
-  ['device_user_code', clientAddress(koa.req.socket.remoteAddress)],
+  ['device_user_code', addressOf(koa.req)],
   ['device_user_code_all', 'all'],
 ];
 
@@ -265,7 +265,7 @@ function guardClientSecrets(ctx: ServerContext, provider: Provider): void {
   ) {
     const koa = Provider.ctx;
     const targets: Target[] = [
-      ['client_secret', `${this.clientId} ${clientAddress(koa?.req.socket.remoteAddress)}`],
+      ['client_secret', `${this.clientId} ${koa ? addressOf(koa.req) : 'unknown'}`],
       ['client_secret_all', this.clientId],
     ];
     const limited = await guessLimits(ctx).limited(targets);

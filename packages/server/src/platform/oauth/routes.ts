@@ -10,6 +10,7 @@ import { route, routes } from '../../infra/http/route.js';
 const tag = 'OpenID provider';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { findClient } from './clients.js';
+import { noteClientAddress } from './guessing.js';
 import { interactionRoutes } from './interactions.js';
 import { isPersonOf } from './people.js';
 import { createProvider, PROVIDER_JWKS_PATH } from './provider.js';
@@ -29,6 +30,7 @@ export const oauthRoutes = routes((app, ctx) => {
   // Hands the request to oidc-provider, at `path` when it is an alias of one of its own.
   const handOff = (c: Context<Env>, path?: string) => {
     const { incoming, outgoing } = c.env as unknown as HttpBindings;
+    noteClientAddress(ctx, c, incoming);
     if (path) incoming.url = path + (incoming.url?.slice(c.req.path.length) ?? '');
     callback ??= oauthProvider(ctx).callback();
     void callback(incoming, outgoing);
