@@ -16,7 +16,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { z } from 'zod/mini';
 import type { ServerContext } from '../../infra/context.js';
 import { ApiError } from '../../infra/errors.js';
-import { validate } from '../../infra/validate.js';
+import { jsonOverBudget, validate } from '../../infra/validate.js';
 import { agentTools, type AgentPrincipal, type AgentTool } from './tools.js';
 
 const toolNames = new Set(agentTools.map((t) => t.name));
@@ -122,9 +122,12 @@ async function withErrorBody(res: Response): Promise<Response> {
   return new Response(JSON.stringify({ message, code, ...body }), { status: res.status, headers: res.headers });
 }
 
-/** A JSON-RPC error response to a message whose id could not be read (JSON-RPC 2.0 §5: the id is then null). */
-function jsonRpcError(status: number, code: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+/**
+ * A JSON-RPC error response to a message whose id could not be read (JSON-RPC 2.0 §5: the id is then null); a
+ * `serviceCode` names the service's own `code` where the status alone would not.
+ */
+function jsonRpcError(status: number, code: number, message: string, serviceCode?: string): Response {
+  return Response.json({ ...(serviceCode ? { code: serviceCode } : {}), jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 }
 
 /** The transport's own header checks (406, 415), which it makes before reading the body; those come first here too. */
@@ -143,9 +146,13 @@ function transportRefusesHeaders(request: Request): boolean {
  * of the token) and for a value that is no request, notification or response (JSON-RPC 2.0 §5.1).
  */
 async function readMessage(request: Request): Promise<{ message: JSONRPCMessage } | { refusal: Response }> {
+  const text = await request.text();
+  // The REST API's cap on JSON work: a message's structure is counted before it is parsed.
+  const over = jsonOverBudget(text);
+  if (over) return { refusal: jsonRpcError(400, ErrorCode.InvalidRequest, `Invalid Request: the message ${over}.`, 'body_too_complex') };
   let value: unknown;
   try {
-    value = JSON.parse(await request.text());
+    value = JSON.parse(text);
   } catch {
     return { refusal: jsonRpcError(400, ErrorCode.ParseError, 'Parse error: Invalid JSON') };
   }

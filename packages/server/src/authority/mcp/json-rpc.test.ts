@@ -91,6 +91,16 @@ describe('JSON-RPC 2.0 error codes of the gateway (MCP 2025-06-18)', () => {
     assert.equal(await events(), before + 1, 'control: the same check alone is run');
   });
 
+  it('refuses a message beyond the JSON work budget (60,000 keys of arguments) with -32600 before parsing it', async () => {
+    const args = `{${Array.from({ length: 60_000 }, (_, i) => `"k${i}":1`).join(',')}}`;
+    const text = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"whoami","arguments":${args}}}`;
+    const { status, body } = await post(text);
+    assert.equal(status, 400);
+    assert.equal(body.error?.code, -32600);
+    assert.equal(body.code, 'body_too_complex');
+    assert.match(body.message, /more than 1000 members/);
+  });
+
   it('keeps -32700 Parse error for a body that is not JSON (JSON-RPC 2.0 §5.1)', async () => {
     const { status, body } = await post('{"jsonrpc":"2.0",');
     assert.equal(status, 400);
