@@ -2,7 +2,6 @@
 // time is not in the future, an idempotency key finds its earlier record (or was used for another), the subject is
 // homed in this cell, and the decisions pass the attestation rules. Refusals are returned, never thrown (the import
 // needs them per row); only the personal-data check, which the Record API alone makes, throws.
-import { applicationHome } from '../../infra/cells/routing.js';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
@@ -88,7 +87,7 @@ export function evaluateInput(ctx: ServerContext, input: ConsentRecordInput, res
   }
 
   // A person's records live only in their home cell: the subject's country, else the application's.
-  const home = input.subject?.country ?? applicationHome(ctx, applicationId);
+  const home = input.subject?.country ?? resolver.applicationHome(applicationId);
   if (home !== ctx.country) {
     return refuseField(
       'subject.country',

@@ -34,7 +34,8 @@ export { withdrawConsentRecord } from './withdrawals.js';
  * Throws `ApiError`: 404 `flow_not_found`; 422 `flow_not_active`, `flow_not_capturable`, `personal_data`
  * (client facts), `attestation_refused` (errors name `decisions.<key>` with the refusal code),
  * `captured_in_future`, `idempotency_key_reused`. The hosted decision channels (`HOSTED_DECISION_CHANNELS`)
- * are not held to the capturability rule. `options.announce` lets the channel emit the record's event itself.
+ * are not held to the capturability rule. `options.announce` lets the channel emit the record's event itself;
+ * `options.terms` is the input's {@link termsResolver} when the caller read the flow already (in its transaction).
  *
  * @example
  * const { record, created } = createConsentRecord(ctx, {
@@ -45,14 +46,12 @@ export { withdrawConsentRecord } from './withdrawals.js';
 export function createConsentRecord(
   ctx: ServerContext,
   input: ConsentRecordInput,
-  options: Pick<RecordOptions, 'announce'> = {},
+  options: Pick<RecordOptions, 'announce'> & { terms?: FlowTermsResolver } = {},
 ): CreatedConsentRecord {
   refusePersonalData(input.clientFacts);
   // Resolving the flow and recording are one transaction: one read snapshot, not one per statement.
   const outcome = transaction(ctx.db, () => {
-    const resolver = new FlowTermsResolver(ctx, input.accountId, input.flowId, input.applicationId, {
-      requireCapturable: !HOSTED_DECISION_CHANNELS.has(input.channel),
-    });
+    const resolver = options.terms ?? termsResolver(ctx, input);
     resolver.check();
     return recordDecisions(ctx, input, resolver, options);
   });
@@ -65,6 +64,16 @@ export function createConsentRecord(
     code,
     outcome.errors,
   );
+}
+
+/** The resolver of an input's flow terms: the account's flow (the application's, when the input names one). */
+export function termsResolver(
+  ctx: ServerContext,
+  input: Pick<ConsentRecordInput, 'accountId' | 'flowId' | 'applicationId' | 'channel'>,
+): FlowTermsResolver {
+  return new FlowTermsResolver(ctx, input.accountId, input.flowId, input.applicationId, {
+    requireCapturable: !HOSTED_DECISION_CHANNELS.has(input.channel),
+  });
 }
 
 /**

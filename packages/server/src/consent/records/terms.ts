@@ -2,6 +2,7 @@
 // outside the hosted pages, capturable; the version governing a record is the one in force when it was captured.
 import type { CollectionChannel } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
+import { firstCountry } from '../../infra/cells/routing.js';
 import { ApiError, unprocessable } from '../../infra/errors.js';
 import { findApplication } from '../../platform/application-store.js';
 import { getActivatedVersions, type FlowVersionRecord } from '../../platform/flows/store.js';
@@ -21,6 +22,7 @@ export const HOSTED_DECISION_CHANNELS: ReadonlySet<CollectionChannel> = new Set<
  * captured before the flow was first activated.
  */
 export class FlowTermsResolver {
+  private flow: ReturnType<typeof getActivatedVersions> | null = null;
   private versions: FlowVersionRecord[] | undefined;
   private flowStatus: 'draft' | 'active' | undefined;
   private activeVersion: number | null = null;
@@ -41,9 +43,29 @@ export class FlowTermsResolver {
     this.load();
   }
 
+  /** The account's flow with its activated versions, read once (undefined when the account has no such flow). */
+  private read(): ReturnType<typeof getActivatedVersions> {
+    if (this.flow === null) this.flow = getActivatedVersions(this.ctx, this.accountId, this.flowId);
+    return this.flow;
+  }
+
+  /**
+   * Where the flow's application homes new personal data, before any check (undefined when the account has no such
+   * flow): the request is sent to that cell first. The reads are the ones recording makes next.
+   */
+  home(): string | undefined {
+    const flow = this.read();
+    return flow && this.applicationHome(flow.application_id);
+  }
+
+  /** The home country of an application's new personal data (its `home_country`, else the first country). */
+  applicationHome(id: string): string {
+    return this.application(id)?.home_country ?? firstCountry(this.ctx);
+  }
+
   private load(): FlowVersionRecord[] {
     if (this.versions) return this.versions;
-    const flow = getActivatedVersions(this.ctx, this.accountId, this.flowId);
+    const flow = this.read();
     if (!flow || (this.applicationId && flow.application_id !== this.applicationId)) {
       throw new ApiError(404, 'No such flow.', 'flow_not_found', [{ path: 'flow_id', code: 'flow_not_found', message: 'No such flow.' }]);
     }
