@@ -57,6 +57,7 @@ export {
   createConsentRecord,
   getConsentImport,
   getConsentRecord,
+  listConsentRecords,
   withdrawConsentRecord,
 } from './resources/consent-records.js';
 export { getDpvReceipt, getJwks, getReceipt, getSignedReceipt } from './resources/receipts.js';
@@ -231,7 +232,7 @@ export type { FlowsResource } from './resources/flows.js';
 export type { DecisionsResource, PublishableDecisionsResource } from './resources/decisions.js';
 export type { ConsentTokensResource } from './resources/consent-tokens.js';
 export type { TestClock, TestClockResource } from './resources/test-clock.js';
-export type { ConsentImportsResource, ConsentRecordsResource } from './resources/consent-records.js';
+export type { ConsentImportsResource, ConsentRecordQuery, ConsentRecordsResource } from './resources/consent-records.js';
 export type { DpvReceipt, ReceiptsResource } from './resources/receipts.js';
 export type { ConsentStatusQuery, ConsentStatusResource } from './resources/consent-status.js';
 export type { AuditListQuery, AuditResource, AuditTrail, AuditTrailOptions } from './resources/audit.js';

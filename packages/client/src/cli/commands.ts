@@ -34,6 +34,7 @@ import { verifyReceipt } from '../verify/receipt.js';
 import { CliUsageError, type CliConfig } from './config.js';
 import { appOption, application, collect, flag, jsonObject, limitOption, listOf, oneOf } from './flags.js';
 import { lines, table, type Cell } from './output.js';
+import { recordsList } from './records-list.js';
 import type { CliIo } from './run.js';
 import type { AgentUse } from './session.js';
 
@@ -394,6 +395,7 @@ export const commands: Record<string, Command> = {
     },
   },
 
+  'records list': recordsList,
   'records create': {
     usage:
       'records create --email <email> --grant <keys> [--decline <keys>] [--flow <id>] [--external-id <id>] [--idempotency-key <key>] [--captured-at <date-time>] [--suppress-receipt]',

@@ -4,7 +4,14 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { connect } from '../lib/connection.js';
 import { createClient, type SvcClient } from '../lib/client.js';
-import { SvcConfigurationError, SvcNetworkError, SvcNotFoundError, SvcPermissionError, SvcValidationError } from '../lib/errors.js';
+import {
+  SvcBadRequestError,
+  SvcConfigurationError,
+  SvcNetworkError,
+  SvcNotFoundError,
+  SvcPermissionError,
+  SvcValidationError,
+} from '../lib/errors.js';
 import type { FetchImplementation } from '../lib/options.js';
 import type { ImportRow } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
@@ -165,6 +172,54 @@ describe('consentRecords, imports and consentStatus against the reference server
       assert.equal(outcome(all, 'analytics'), 'objected');
       assert.equal(all.status, 'revoked');
       assert.deepEqual(await svc.consentRecords.get(record.id), all);
+    });
+
+    it('lists records newest first, filtered, one page or every page, and refuses a bad filter', async () => {
+      const listFlow = await createRecordFlow(svc, 'Listed signup');
+      const ada = freshEmail('ada');
+      const made = [];
+      // Captured a minute apart (the server's test clock runs at or ahead of this one, so none is in its future).
+      for (const [i, email] of [ada, freshEmail(), ada].entries()) {
+        const captured_at = new Date(Date.now() - (3 - i) * 60_000).toISOString();
+        made.push(
+          await svc.consentRecords.create({
+            flow_id: listFlow,
+            subject: { email, external_id: 'crm-list' },
+            decisions: grantAll,
+            captured_at,
+          }),
+        );
+      }
+      await svc.consentRecords.withdraw(made[1]!.id);
+      const ids = (records: { id: string }[]) => records.map((r) => r.id);
+      const newestFirst = ids(made).reverse();
+
+      const first = await svc.consentRecords.list({ flow_id: listFlow, limit: 2 }).page();
+      assert.deepEqual(ids(first.items), newestFirst.slice(0, 2));
+      assert.equal(typeof first.nextCursor, 'string');
+      const rest = await svc.consentRecords.list({ flow_id: listFlow, limit: 2, cursor: first.nextCursor! }).page();
+      assert.deepEqual(ids(rest.items), newestFirst.slice(2));
+      assert.equal(rest.nextCursor, null);
+
+      const walked = [];
+      for await (const record of svc.consentRecords.list({ flow_id: listFlow, limit: 1 })) walked.push(record);
+      assert.deepEqual(ids(walked), newestFirst);
+      const pages = [];
+      for await (const page of svc.consentRecords.list({ flow_id: listFlow, limit: 2 }).pages()) pages.push(ids(page.items));
+      assert.deepEqual(pages, [newestFirst.slice(0, 2), newestFirst.slice(2)]);
+
+      const only = async (query: Parameters<SvcClient['consentRecords']['list']>[0]) =>
+        ids((await svc.consentRecords.list({ flow_id: listFlow, ...query }).page()).items);
+      assert.deepEqual(await only({ subject: { email: ada.toUpperCase() } }), [made[2]!.id, made[0]!.id]);
+      assert.deepEqual(await only({ subject: { external_id: 'crm-list' }, status: 'revoked' }), [made[1]!.id]);
+      assert.deepEqual(await only({ status: 'fulfilled', purpose: 'newsletter' }), [made[2]!.id, made[0]!.id]);
+      assert.deepEqual(await only({ captured_since: made[2]!.captured_at! }), [made[2]!.id]);
+      assert.deepEqual(await only({ captured_since: '2999-01-01T00:00:00Z' }), []);
+
+      const bad = await rejection(svc.consentRecords.list({ status: 'partial' as never }).page(), SvcBadRequestError);
+      assert.match(bad.message, /status/);
+      const cursor = await rejection(svc.consentRecords.list({ cursor: 'not-a-cursor' }).page(), SvcBadRequestError);
+      assert.equal(cursor.reason, 'invalid_cursor');
     });
 
     it('throws SvcNotFoundError for an unknown record', async () => {

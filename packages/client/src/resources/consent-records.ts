@@ -1,14 +1,17 @@
 import {
   consentImportEnvelope,
   consentRecordEnvelope,
+  consentRecordList,
   type ConsentImport,
   type ConsentRecord,
+  type ConsentRecordStatus,
   type CreateConsentRecordRequest,
   type CreateImportRequest,
   type WithdrawConsentRecordRequest,
 } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { SvcConfigurationError } from '../lib/errors.js';
+import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 
 const path = (id: string, action = '') => `/api/v1/consent_records/${encodeURIComponent(id)}${action}`;
 const importsPath = '/api/v1/consent_records/imports';
@@ -45,6 +48,35 @@ export async function createConsentRecord(
 /** Reads a consent record with its current status and purpose outcomes (`GET /api/v1/consent_records/{id}`). */
 export function getConsentRecord(connection: SvcConnection<'bearer'>, id: string, options?: CallOptions): Promise<ConsentRecord> {
   return connection.request({ method: 'GET', path: path(id), schema: consentRecordEnvelope }, options).then((body) => body.consent_record);
+}
+
+/** Query of the record list; every filter given must hold. */
+export type ConsentRecordQuery = ListQuery & {
+  /** Only the records of this flow. */
+  flow_id?: string | undefined;
+  /** Only records with this status now (`fulfilled`, `revoked`, `expired`). */
+  status?: ConsentRecordStatus | undefined;
+  /** Only records that name this purpose key, whatever its outcome. */
+  purpose?: string | undefined;
+  /** Only the records of this person: by email (any case) and/or the organisation's `external_id`. */
+  subject?: { email?: string | undefined; external_id?: string | undefined } | undefined;
+  /** Only records captured at or after this instant (RFC 3339 with an offset, e.g. `2026-01-01T00:00:00Z`). */
+  captured_since?: string | undefined;
+};
+
+/**
+ * Lists the account's consent records, most recently recorded first (`GET /api/v1/consent_records`). Only the
+ * records homed in the cell the client talks to: a record homed in another country is listed by that country's cell.
+ * `for await` walks every record across pages; `.page()` fetches one page (`limit` 1-100, default 20).
+ */
+export function listConsentRecords(
+  connection: SvcConnection<'bearer'>,
+  query: ConsentRecordQuery = {},
+  options?: CallOptions,
+): SvcList<ConsentRecord> {
+  const { subject, ...rest } = query;
+  const wire = { ...rest, 'subject[email]': subject?.email, 'subject[external_id]': subject?.external_id };
+  return listEndpoint(connection, '/api/v1/consent_records', consentRecordList, 'consent_records', wire, options);
 }
 
 /**
@@ -113,6 +145,8 @@ export interface ConsentImportsResource {
 
 /** Consent records made through the Record API or an import, and their withdrawal. */
 export interface ConsentRecordsResource {
+  /** Lists records, newest first, filtered and paged; see {@link listConsentRecords}. */
+  list(query?: ConsentRecordQuery, options?: CallOptions): SvcList<ConsentRecord>;
   /** Records decisions; see {@link createConsentRecord}. */
   create(request: CreateConsentRecordRequest, options?: WriteOptions): Promise<ConsentRecord>;
   /** Reads a record; see {@link getConsentRecord}. */
@@ -126,6 +160,7 @@ export interface ConsentRecordsResource {
 /** Binds the consent record functions to a connection. */
 export function consentRecordsResource(connection: SvcConnection<'bearer'>): ConsentRecordsResource {
   return {
+    list: (query, options) => listConsentRecords(connection, query, options),
     create: (request, options) => createConsentRecord(connection, request, options),
     get: (id, options) => getConsentRecord(connection, id, options),
     withdraw: (id, request, options) => withdrawConsentRecord(connection, id, request, options),
