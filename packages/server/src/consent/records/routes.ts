@@ -13,7 +13,7 @@ import {
 } from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
-import { assertCountryCell, assertCreatesHere, flowHome } from '../../infra/cells/routing.js';
+import { assertCountryCell, assertCreatesHere } from '../../infra/cells/routing.js';
 import { z } from 'zod/mini';
 import { getApplication } from '../../platform/application-store.js';
 import { limitBody } from '../../infra/body-limit.js';
@@ -26,7 +26,8 @@ import { isAuthorizationRecord } from '../authorizations/store.js';
 import { signatureEvidenceFor } from '../../surfaces/agree/agreements/store.js';
 import { getImport, runImport } from './imports.js';
 import { recordListRoute } from './list.js';
-import { createConsentRecord, findPerson, getConsentRecord, withdrawConsentRecord } from './service.js';
+import { createConsentRecord, findPerson, getConsentRecord, termsResolver, withdrawConsentRecord } from './service.js';
+import type { FlowTermsResolver } from './terms.js';
 import { consentStatusOf } from './status.js';
 
 /** Path of the import, which takes bodies above the default 1 MB limit (app.ts leaves it to the route's own limit). */
@@ -52,33 +53,42 @@ function noConsentRecord(ctx: ServerContext, accountId: string, id: string): Api
 function createRecord(ctx: ServerContext, c: Context<Env>, body: CreateConsentRecordRequest): Response {
   const accountId = c.get('principal').accountId;
   assertCountryCell(ctx, body.subject.country, 'subject.country');
-  // Where it is homed, its signature and the record itself are read and written in one transaction.
+  // Where it is homed, its signature and the record itself are read and written in one transaction; the flow and its
+  // application are read once, for the home and for the record.
   const { record, created } = transaction(ctx.db, () => {
-    const home = body.subject.country ?? flowHome(ctx, accountId, body.flow_id);
+    const terms = termsResolver(ctx, { accountId, flowId: body.flow_id, channel: RECORD_API_CHANNEL });
+    const home = body.subject.country ?? terms.home();
     if (home) assertCreatesHere(ctx, home);
-    return recordRequested(ctx, accountId, body);
+    return recordRequested(ctx, accountId, body, terms);
   });
   c.header('Location', `/api/v1/consent_records/${record.id}`);
   return c.json({ consent_record: record }, created ? 201 : 200);
 }
 
-/** The record a Record API request asks for (channel `controller_attested`). */
-function recordRequested(ctx: ServerContext, accountId: string, body: CreateConsentRecordRequest) {
+/** The channel of the Record API. */
+const RECORD_API_CHANNEL = 'controller_attested';
+
+/** The record a Record API request asks for (channel `controller_attested`), under the flow terms `terms` resolves. */
+function recordRequested(ctx: ServerContext, accountId: string, body: CreateConsentRecordRequest, terms: FlowTermsResolver) {
   const signatureEvidence = body.signature && signatureEvidenceFor(ctx, accountId, body.signature, body.subject.email);
-  return createConsentRecord(ctx, {
-    accountId,
-    flowId: body.flow_id,
-    subject: body.subject,
-    decisions: body.decisions,
-    capturedAt: body.captured_at,
-    channel: 'controller_attested',
-    idempotencyKey: body.idempotency_key,
-    locale: body.locale,
-    noticeHash: body.notice_hash,
-    clientFacts: body.client_facts,
-    suppressReceipt: body.suppress_receipt,
-    signatureEvidence,
-  });
+  return createConsentRecord(
+    ctx,
+    {
+      accountId,
+      flowId: body.flow_id,
+      subject: body.subject,
+      decisions: body.decisions,
+      capturedAt: body.captured_at,
+      channel: RECORD_API_CHANNEL,
+      idempotencyKey: body.idempotency_key,
+      locale: body.locale,
+      noticeHash: body.notice_hash,
+      clientFacts: body.client_facts,
+      suppressReceipt: body.suppress_receipt,
+      signatureEvidence,
+    },
+    { terms },
+  );
 }
 
 const tag = 'Consent records';
