@@ -352,7 +352,9 @@ describe('form platform connections', () => {
       const count = recordCount(server);
       const raw = JSON.stringify(submission('tok-bad', [answer.email('x@example.com')]));
       await expectError(await post(connection, raw, sign('not-the-secret', raw)), 401, 'invalid_signature');
-      await expectError(await post(connection, raw, null), 401, 'invalid_signature');
+      const unsigned = await post(connection, raw, null);
+      assert.match(unsigned.headers.get('www-authenticate') ?? '', /^Signature realm="svc"/, 'a 401 names its scheme (RFC 9110 §15.5.2)');
+      await expectError(unsigned, 401, 'invalid_signature');
       await expectError(await post(connection, raw, sign(connection.secret, raw).replace('sha256=', 'sha1=')), 401, 'invalid_signature');
       await expectError(await post(connection, raw, 'sha256=AAAA'), 401, 'invalid_signature');
       // Signed over other bytes than were sent (a re-serialised body).

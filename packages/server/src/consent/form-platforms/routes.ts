@@ -69,7 +69,11 @@ async function receive(ctx: ServerContext, c: Context): Promise<FormSubmissionRe
   if (!row) throw notFound('No such form connection.');
   const body = new Uint8Array(await c.req.arrayBuffer());
   if (!verifySignature(c.req.header(SIGNATURE_HEADER), body, liveSecrets(ctx, row))) {
-    throw new ApiError(401, `${SIGNATURE_HEADER} is missing or does not match the connection's signing secret.`, 'invalid_signature');
+    // A 401 names its scheme (RFC 9110 §15.5.2): here an HMAC signature header, not a bearer token.
+    throw new ApiError(401, `${SIGNATURE_HEADER} is missing or does not match the connection's signing secret.`, {
+      code: 'invalid_signature',
+      headers: { 'www-authenticate': `Signature realm="svc", header="${SIGNATURE_HEADER}"` },
+    });
   }
   let json: unknown;
   try {
