@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The Subresource Integrity values of the script tag as built: the loader's `integrity` and an import map whose
 // `integrity` entries make the browser check every chunk the loader imports. `pnpm sri` prints them for a service
-// origin (`--origin`, default https://svc.example); `--write` puts them into the README's release block, which a
+// origin (`--origin`, default https://svc.example); `--write` puts them into the release block of docs/script-tag.md, which a
 // test keeps equal to the build.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const SDK = `${root}packages/elements/dist/browser/sdk/`;
-const README = `${root}README.md`;
+const RELEASE_DOC = `${root}docs/script-tag.md`;
 const START = '<!-- sri: written by `pnpm sri --write` from the build -->';
 const END = '<!-- /sri -->';
 
@@ -29,7 +29,7 @@ export function sdkIntegrity(origin = 'https://svc.example') {
   };
 }
 
-/** The README's release block for the current build. */
+/** The release block for the current build. */
 export function releaseBlock() {
   const { loader, importMap } = sdkIntegrity();
   return [
@@ -42,8 +42,8 @@ export function releaseBlock() {
   ].join('\n');
 }
 
-/** The README's release block as written, or undefined when it has none. */
-export function writtenBlock(readme = readFileSync(README, 'utf8')) {
+/** The release block as written in docs/script-tag.md, or undefined when it has none. */
+export function writtenBlock(readme = readFileSync(RELEASE_DOC, 'utf8')) {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END, start);
   return start < 0 || end < 0 ? undefined : readme.slice(start, end + END.length);
@@ -51,11 +51,11 @@ export function writtenBlock(readme = readFileSync(README, 'utf8')) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--write')) {
-    const readme = readFileSync(README, 'utf8');
+    const readme = readFileSync(RELEASE_DOC, 'utf8');
     const written = writtenBlock(readme);
-    if (!written) throw new Error(`README.md has no release block (${START} ... ${END})`);
-    writeFileSync(README, readme.replace(written, releaseBlock()));
-    console.log('README.md: release block written');
+    if (!written) throw new Error(`docs/script-tag.md has no release block (${START} ... ${END})`);
+    writeFileSync(RELEASE_DOC, readme.replace(written, releaseBlock()));
+    console.log('docs/script-tag.md: release block written');
   } else {
     const at = process.argv.indexOf('--origin');
     const { loader, importMap } = sdkIntegrity(at > 0 ? process.argv[at + 1] : undefined);

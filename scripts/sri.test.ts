@@ -1,4 +1,4 @@
-// The README publishes the Subresource Integrity values of the script tag as built; they must be the build's.
+// docs/script-tag.md publishes the Subresource Integrity values of the script tag as built; they must be the build's.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -23,7 +23,7 @@ describe('pnpm sri', () => {
     for (const url of named) assert.match(importMap.integrity[url] ?? '', /^sha384-[A-Za-z0-9+/]{64}$/, url);
   });
 
-  it('the README publishes the values of this build (run pnpm sri --write after a change to the elements)', () => {
+  it('docs/script-tag.md publishes the values of this build (run pnpm sri --write after a change to the elements)', () => {
     assert.equal(writtenBlock(), releaseBlock());
   });
 });
