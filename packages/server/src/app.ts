@@ -21,8 +21,10 @@ import { webhookRoutes } from './platform/webhooks/index.js';
 import { capturesModule } from './consent/captures/index.js';
 import { IMPORTS_PATH, recordsModule } from './consent/records/index.js';
 import { oauthClientRoutes, oauthRoutes } from './platform/oauth/index.js';
+import { personOfAccessToken } from './platform/oauth/routes.js';
+import { resolveAgentToken } from './authority/delegations/tokens.js';
 import { agentIdentityRoutes } from './authority/agents/routes.js';
-import { delegationRoutes } from './authority/delegations/routes.js';
+import { delegateOf, delegationRoutes } from './authority/delegations/routes.js';
 import { transparencyRoutes } from './authority/transparency/routes.js';
 import { mcpRoutes } from './authority/mcp/routes.js';
 import { disclosureRoutes } from './authority/disclosures/routes.js';
@@ -85,7 +87,13 @@ export function createApp(ctx: ServerContext): OpenAPIHono<Env> {
   const defaultLimit = limitBody(DEFAULT_BODY_LIMIT);
   // The import sets its own, larger limit on its route; every other route keeps the default.
   app.use('/api/*', (c, next) => (c.req.method === 'POST' && c.req.path === IMPORTS_PATH ? next() : defaultLimit(c, next)));
-  const auth = limits ? limits.guard(authenticate(ctx)) : authenticate(ctx);
+  // The credentials the product's parts resolve: a person's access token, an agent token, a delegate.
+  const authenticated = authenticate(ctx, {
+    accessTokens: (token) => personOfAccessToken(ctx, token),
+    agentTokens: (token) => resolveAgentToken(ctx, token),
+    delegates: (person, grantId) => delegateOf(ctx, person, grantId),
+  });
+  const auth = limits ? limits.guard(authenticated) : authenticated;
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return next(); // preflights carry no credentials
     return auth(c, next);

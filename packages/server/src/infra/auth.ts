@@ -47,10 +47,22 @@ export function withTokenChallenge(err: unknown, prefix = API_CHALLENGE): unknow
 }
 
 /**
+ * What the product's parts resolve for {@link authenticate}, handed over by the app's assembly: infra knows no domain.
+ */
+export interface CredentialResolvers {
+  /** A bearer token that is not an API token (a person's OAuth access token), when the provider is mounted. */
+  accessTokens?: (token: string) => Promise<Principal | undefined>;
+  /** An agent token (`ra_agent_…`) against its grant, or the 401/403 that says why it cannot act. */
+  agentTokens?: (token: string) => Principal;
+  /** A person calling with `X-Delegation-Grant-Id`, as the principal's delegate, or the 403. */
+  delegates?: (person: Extract<Principal, { kind: 'person' }>, grantId: string) => Principal;
+}
+
+/**
  * Resolves the caller from `Authorization: Bearer <API token>` or `X-Publishable-Key`, or answers 401.
  * Sending both is refused: a page must never hold a server credential.
  */
-export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
+export function authenticate(ctx: ServerContext, resolvers: CredentialResolvers = {}): MiddlewareHandler<Env> {
   const findToken = ctx.db.prepare<
     [string],
     { id: string; account_id: string; permissions: string; expires_at: string | null; revoked_at: string | null }
@@ -83,13 +95,13 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
   /** The principal of a bearer token: an agent token, an API token, or a signed-in person's access token. */
   const bearer = async (method: string, token: string): Promise<{ principal: Principal; deferred: boolean }> => {
     if (token.startsWith(AGENT_TOKEN_PREFIX)) {
-      if (!ctx.agentTokens) throw invalidToken('Agent tokens are not accepted by this server.');
-      return { principal: ctx.agentTokens(token), deferred: false };
+      if (!resolvers.agentTokens) throw invalidToken('Agent tokens are not accepted by this server.');
+      return { principal: resolvers.agentTokens(token), deferred: false };
     }
     const row = findToken.get(hashSecret(token));
     if (!row) {
       // Not an API token: an OAuth access token of a signed-in person, or nothing.
-      const principal = await ctx.accessTokens?.(token);
+      const principal = await resolvers.accessTokens?.(token);
       if (!principal) throw invalidToken('The bearer token is not valid: not an API token, nor a current access token.');
       return { principal, deferred: false };
     }
@@ -149,8 +161,8 @@ export function authenticate(ctx: ServerContext): MiddlewareHandler<Env> {
           'delegation_header_not_allowed',
         );
       }
-      if (!ctx.delegates) throw forbidden('Delegation grants are not accepted by this server.', 'delegation_header_not_allowed');
-      principal = ctx.delegates(principal, grantId);
+      if (!resolvers.delegates) throw forbidden('Delegation grants are not accepted by this server.', 'delegation_header_not_allowed');
+      principal = resolvers.delegates(principal, grantId);
     }
     c.set('principal', principal);
     await next();

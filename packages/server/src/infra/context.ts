@@ -31,12 +31,6 @@ export interface ServerContext {
   baseUrl: string;
   /** Where hosted decision pages live; the same server as `baseUrl` in the reference server. */
   trustUrl: string;
-  /** Resolves a bearer token that is not an API token (an OAuth access token), when the provider is mounted. */
-  accessTokens?: (token: string) => Promise<Principal | undefined>;
-  /** Resolves an agent token (`ra_agent_…`) against its grant, or throws the 401/403 that says why it cannot act. */
-  agentTokens?: (token: string) => Principal;
-  /** Resolves a person calling with `X-Delegation-Grant-Id` to the principal's context, or throws the 403. */
-  delegates?: (person: Extract<Principal, { kind: 'person' }>, grantId: string) => Principal;
   /**
    * The uniform integers in [0, max) that clean-room noise is drawn from. Unset, node:crypto's CSPRNG; tests set a
    * seeded source so that what they assert on noisy counts is reproducible.

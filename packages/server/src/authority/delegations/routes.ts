@@ -79,7 +79,7 @@ const grantMakers: MiddlewareHandler<Env>[] = [
  * A person calling with `X-Delegation-Grant-Id`: the grant must be one made to them, by a person (human-to-human),
  * and usable now; they then act in its principal's context within its delegated scopes.
  */
-function delegateOf(ctx: ServerContext, person: Extract<Principal, { kind: 'person' }>, grantId: string): Principal {
+export function delegateOf(ctx: ServerContext, person: Extract<Principal, { kind: 'person' }>, grantId: string): Principal {
   const grant = findGrant(ctx, grantId);
   if (!grant || grant.account_id !== person.accountId || grant.delegate_type !== 'person' || grant.delegate_id !== person.personId) {
     throw forbidden('X-Delegation-Grant-Id names no delegation grant made to you.', 'not_delegate');
@@ -93,10 +93,8 @@ function delegateOf(ctx: ServerContext, person: Extract<Principal, { kind: 'pers
   };
 }
 
-/** Every delegation route, and the resolvers of agent tokens and delegates. */
+/** Every delegation route. */
 export const delegationRoutes = routes((app, ctx) => {
-  ctx.agentTokens = (token) => resolveAgentToken(ctx, token);
-  ctx.delegates = (person, grantId) => delegateOf(ctx, person, grantId);
   escalationPageRoutes(app, ctx);
   grantRoutes(app, ctx);
   authorityRoutes(app, ctx);

@@ -12,6 +12,7 @@ import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, errorResponse, forbidden } from '../../infra/errors.js';
 import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest } from './gateway.js';
 import { agentToolNames, type AgentPrincipal } from './tools.js';
+import { resolveAgentToken } from '../delegations/tokens.js';
 
 /** The gateway's endpoint. */
 export const MCP_PATH = '/mcp/v1/agent';
@@ -86,9 +87,9 @@ function agentOf(ctx: ServerContext, authorization: string | undefined): AgentPr
   if (authorization === undefined) throw new ApiError(401, `Authentication is required. ${AGENT_TOKEN_ONLY}`, 'unauthorized');
   const token = /^Bearer ([\x21-\x7e]{1,512})$/.exec(authorization)?.[1];
   if (!token) throw new ApiError(401, `Authorization must be "Bearer <agent token>". ${AGENT_TOKEN_ONLY}`, 'unauthorized');
-  if (!token.startsWith(AGENT_TOKEN_PREFIX) || !ctx.agentTokens)
+  if (!token.startsWith(AGENT_TOKEN_PREFIX))
     throw new ApiError(401, `The bearer token is not an agent token. ${AGENT_TOKEN_ONLY}`, 'invalid_token');
-  const principal = ctx.agentTokens(token); // 401 invalid_token (unknown, expired, revoked), 403 (suspended)
+  const principal = resolveAgentToken(ctx, token); // 401 invalid_token (unknown, expired, revoked), 403 (suspended)
   if (principal.kind !== 'agent') throw new ApiError(401, AGENT_TOKEN_ONLY, 'invalid_token');
   return principal;
 }

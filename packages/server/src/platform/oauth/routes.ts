@@ -8,7 +8,7 @@ import type Provider from 'oidc-provider';
 import { route, routes } from '../../infra/http/route.js';
 
 const tag = 'OpenID provider';
-import type { Env, ServerContext } from '../../infra/context.js';
+import type { Env, Principal, ServerContext } from '../../infra/context.js';
 import { findClient } from './clients.js';
 import { noteClientAddress } from './guessing.js';
 import { interactionRoutes } from './interactions.js';
@@ -24,6 +24,19 @@ export function oauthProvider(ctx: ServerContext): Provider {
   return provider;
 }
 
+/**
+ * A person's access token on the REST API: opaque (oidc-provider keeps it in storage), so a revocation or a deleted
+ * client ends it at once. DPoP-bound tokens need a proof the REST API does not take.
+ */
+export async function personOfAccessToken(ctx: ServerContext, value: string): Promise<Principal | undefined> {
+  const token = await oauthProvider(ctx).AccessToken.find(value);
+  if (!token?.accountId || token.jkt || token.isSenderConstrained?.()) return undefined;
+  const client = token.clientId ? findClient(ctx, token.clientId) : undefined;
+  // The person must be the client's account's: a principal never pairs one organisation with another's person.
+  if (!client || !isPersonOf(ctx, token.accountId, client.account_id)) return undefined;
+  return { kind: 'person', accountId: client.account_id, personId: token.accountId, clientId: client.id, scopes: [...token.scopes] };
+}
+
 /** Mounts the provider, its aliases and the interaction pages. */
 export const oauthRoutes = routes((app, ctx) => {
   let callback: ReturnType<Provider['callback']> | undefined;
@@ -35,17 +48,6 @@ export const oauthRoutes = routes((app, ctx) => {
     callback ??= oauthProvider(ctx).callback();
     void callback(incoming, outgoing);
     return RESPONSE_ALREADY_SENT;
-  };
-
-  // A person's access token on the REST API: opaque (oidc-provider keeps it in storage), so a revocation or a
-  // deleted client ends it at once. DPoP-bound tokens need a proof the REST API does not take.
-  ctx.accessTokens = async (value) => {
-    const token = await oauthProvider(ctx).AccessToken.find(value);
-    if (!token?.accountId || token.jkt || token.isSenderConstrained?.()) return undefined;
-    const client = token.clientId ? findClient(ctx, token.clientId) : undefined;
-    // The person must be the client's account's: a principal never pairs one organisation with another's person.
-    if (!client || !isPersonOf(ctx, token.accountId, client.account_id)) return undefined;
-    return { kind: 'person', accountId: client.account_id, personId: token.accountId, clientId: client.id, scopes: [...token.scopes] };
   };
 
   interactionRoutes(app, ctx, () => oauthProvider(ctx));
