@@ -13,14 +13,18 @@ import { sdkCopy } from './sdk-copy.js';
 const NONCE = 'abc';
 
 /** The policy of the `self` page: exactly the issue's three directives plus what the service needs. */
+// #region self-policy
 export function selfPolicy(service: string): string {
   return `default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self' ${service}; frame-src ${service}`;
 }
+// #endregion
 
 /** The policy of the nonce page: only scripts carrying the page's nonce run. */
+// #region nonce-policy
 export function noncePolicy(service: string): string {
   return `default-src 'self'; script-src 'nonce-${NONCE}'; style-src 'self'; connect-src 'self' ${service}; frame-src ${service}; base-uri 'none'; object-src 'none'`;
 }
+// #endregion
 
 interface Site {
   origin: string;

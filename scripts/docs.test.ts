@@ -1,11 +1,20 @@
-// The docs cannot rot: every fenced code block in docs/*.md names, on the line before it, the file it is copied
-// from (`<!-- from: examples/... -->`), and must appear there verbatim (up to a common indentation). Those files
-// are the runnable examples e2e/examples.spec.ts and e2e/ssr.spec.ts drive. There is no exception: React and Vue
-// are installed, so their guides run too.
+// The docs cannot rot, and what they show runs as pasted. Every fenced code block in README.md and docs/*.md is one
+// of three kinds:
+// - code, with `<!-- from: path -->` on the line before: the block IS that file, whole. The files are the runnable
+//   examples e2e/examples.spec.ts and e2e/ssr.spec.ts drive in a browser (a page script together with its page) and
+//   the Node tests run (scripts/examples.test.ts, the webhook receivers' test), so a block never leans on a line
+//   the reader cannot see;
+// - code, with `<!-- from: path#name -->`: the block is the region `name` of that file (between `#region name` and
+//   `#endregion` comments), a whole declaration that parses on its own, in a file that runs;
+// - shell (`sh`, `bash`, `shell`): each `pnpm ...` names a script of package.json or a pnpm command, and each `svc
+//   ...` or `pnpm svc ...` a command of the CLI (its `--help` answers with that command's usage).
+// Blocks marked `<!-- sri: -->` are written from the build by `pnpm sri --write`; scripts/sri.test.ts checks them.
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { describe, it } from 'node:test';
+import ts from 'typescript';
+import { run } from '../packages/client/src/cli/run.js';
 
 const root = new URL('..', import.meta.url).pathname;
 const docsDir = join(root, 'docs');
@@ -14,21 +23,23 @@ interface Block {
   doc: string;
   line: number;
   marker: string;
+  lang: string;
   code: string[];
 }
 
-/** The fenced blocks of a markdown text, each with the HTML comment on the (non-blank) line before its fence. */
+/** The fenced blocks of a markdown text, each with its language and the HTML comment on the (non-blank) line before its fence. */
 export function blocksOf(doc: string, text: string): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i += 1) {
-    const fence = /^(\s*)(```+|~~~+)/.exec(lines[i]!);
+    const fence = /^(\s*)(```+|~~~+)\s*(\S*)/.exec(lines[i]!);
     if (!fence) continue;
     let j = i + 1;
     while (j < lines.length && !lines[j]!.trimStart().startsWith(fence[2]!)) j += 1;
     let k = i - 1;
     while (k >= 0 && lines[k]!.trim() === '') k -= 1;
-    blocks.push({ doc, line: i + 1, marker: k >= 0 ? lines[k]!.trim() : '', code: lines.slice(i + 1, j) });
+    const marker = k >= 0 ? lines[k]!.trim() : '';
+    blocks.push({ doc, line: i + 1, marker, lang: fence[3] ?? '', code: lines.slice(i + 1, j) });
     i = j;
   }
   return blocks;
@@ -39,41 +50,138 @@ function dedent(lines: string[]): string[] {
   return lines.map((l) => l.slice(Number.isFinite(indent) ? indent : 0).trimEnd());
 }
 
-/** Whether `snippet` appears in `source` as consecutive lines, up to a common indentation. */
-export function appearsIn(snippet: string[], source: string): boolean {
-  const want = dedent(snippet).join('\n');
+const trimmed = (lines: string[]) => dedent(lines).join('\n').trim();
+
+/** The lines between `#region name` and the next `#endregion` comment (`//` or `<!-- -->`), or undefined. */
+export function regionOf(source: string, name: string): string[] | undefined {
   const lines = source.split('\n');
-  for (let i = 0; i + snippet.length <= lines.length; i += 1) {
-    if (dedent(lines.slice(i, i + snippet.length)).join('\n') === want) return true;
+  const start = lines.findIndex((l) => new RegExp(`^\\s*(//|<!--)\\s*#region ${name}(\\s|-->|$)`).test(l));
+  if (start < 0) return undefined;
+  const end = lines.findIndex((l, i) => i > start && /^\s*(\/\/|<!--)\s*#endregion/.test(l));
+  return end < 0 ? undefined : lines.slice(start + 1, end);
+}
+
+/** A file without its region markers: what a reader who copies the whole file gets. */
+export function withoutRegionMarkers(source: string): string {
+  return source
+    .split('\n')
+    .filter((l) => !/^\s*(\/\/|<!--)\s*#(end)?region\b/.test(l))
+    .join('\n');
+}
+
+/** Syntax errors of `code` parsed on its own as a TypeScript/JavaScript module (JSX for .tsx/.jsx). */
+export function syntaxErrors(code: string, ext: string): string[] {
+  const kind = ext === '.tsx' || ext === '.jsx' ? ts.ScriptKind.TSX : ext === '.js' ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const file = ts.createSourceFile(`snippet${ext}`, code, ts.ScriptTarget.Latest, true, kind);
+  const diagnostics = (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
+  return diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+const scripts = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: object }).scripts);
+// pnpm's own commands a reader may type (`pnpm install`, `pnpm exec tsx ...`).
+const PNPM_COMMANDS = new Set(['install', 'i', 'add', 'exec', 'dlx', 'run', 'build', 'list', 'why', 'update']);
+
+/** The commands of a shell block: its lines without comments, split at `&&`, `||`, `;` and `|`. */
+export function commandsOf(code: string[]): string[][] {
+  return code
+    .map((l) => l.replace(/(^|\s)#.*$/, ''))
+    .flatMap((l) => l.split(/&&|\|\||;|\|/))
+    .map((c) => c.trim().split(/\s+/).filter(Boolean))
+    .map((words) => words.filter((w, i) => i > 0 || !/^[A-Z_]+=/.test(w)))
+    .filter((words) => words.length > 0);
+}
+
+async function usageOf(words: string[]): Promise<string> {
+  let out = '';
+  const io = { env: {}, cwd: root, stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
+  await run([...words, '--help'], io);
+  return out.split('\n')[0] ?? '';
+}
+
+/** Why a command line of a doc names nothing that exists, or undefined when it does. */
+export async function unknownCommand(words: string[]): Promise<string | undefined> {
+  if (words[0] === 'pnpm' && words[1] === 'svc') return unknownCommand(['svc', ...words.slice(2)]);
+  if (words[0] === 'pnpm') {
+    const [, name = '', arg = ''] = words;
+    if (name === 'run') return scripts.includes(arg) ? undefined : `pnpm run ${arg}: no such script in package.json`;
+    if (scripts.includes(name) || PNPM_COMMANDS.has(name)) return undefined;
+    return `pnpm ${name}: neither a script in package.json nor a pnpm command`;
   }
-  return false;
+  if (words[0] === 'svc') {
+    const named = words.slice(1, 3).filter((w) => /^[a-z][a-z-]*$/.test(w));
+    if (named.length === 0) return undefined; // `svc --help`
+    const usage = await usageOf(named);
+    const whole = usage.startsWith(`Usage: svc ${named.join(' ')}`);
+    const single = usage.startsWith(`Usage: svc ${named[0]}`) && !usage.includes('<');
+    return whole || single ? undefined : `svc ${named.join(' ')}: not a command of the CLI (${usage})`;
+  }
+  return undefined;
 }
 
 const docs = existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')) : [];
+const texts: [string, string][] = [
+  ['README.md', readFileSync(join(root, 'README.md'), 'utf8')],
+  ...docs.map((name): [string, string] => [`docs/${name}`, readFileSync(join(docsDir, name), 'utf8')]),
+];
+
+function checkCode(block: Block): void {
+  const where = `${block.doc}:${block.line}`;
+  const from = /^<!-- from: ([^\s#]+)(?:#([\w-]+))? -->$/.exec(block.marker);
+  assert.ok(from, `${where}: put <!-- from: path --> (the whole file) or <!-- from: path#region --> on the line before the fence`);
+  const path = join(root, from[1]!);
+  assert.ok(existsSync(path), `${where}: ${from[1]} does not exist`);
+  const source = readFileSync(path, 'utf8');
+  if (!from[2]) {
+    assert.equal(trimmed(block.code), withoutRegionMarkers(source).trim(), `${where}: the block is not the whole of ${from[1]}`);
+    return;
+  }
+  const region = regionOf(source, from[2]);
+  assert.ok(region, `${where}: ${from[1]} has no region ${from[2]} (// #region ${from[2]} ... // #endregion)`);
+  assert.equal(trimmed(block.code), trimmed(region), `${where}: the block is not region ${from[2]} of ${from[1]}`);
+  const ext = extname(from[1]!);
+  if (['.ts', '.tsx', '.js', '.mjs', '.jsx'].includes(ext)) {
+    assert.deepEqual(syntaxErrors(trimmed(region), ext), [], `${where}: region ${from[2]} does not parse on its own`);
+  }
+}
 
 describe('docs snippets', () => {
   it('finds the docs', () => {
     assert.ok(docs.includes('quick-start.md') && docs.includes('csp.md'), `docs/ holds ${docs.join(', ')}`);
   });
 
-  for (const name of docs) {
-    const text = readFileSync(join(docsDir, name), 'utf8');
+  for (const [name, text] of texts) {
     for (const block of blocksOf(name, text)) {
-      // The script tag's release block is written from the build by `pnpm sri --write`; scripts/sri.test.ts checks it.
       if (block.marker.startsWith('<!-- sri:')) continue;
-      it(`${name}:${block.line} is copied from a runnable file`, () => {
-        const from = /^<!-- from: (\S+) -->$/.exec(block.marker);
-        assert.ok(from, `${name}:${block.line}: put <!-- from: path --> on the line before the fence`);
-        const path = join(root, from[1]!);
-        assert.ok(existsSync(path), `${name}:${block.line}: ${from[1]} does not exist`);
-        assert.ok(appearsIn(block.code, readFileSync(path, 'utf8')), `${name}:${block.line}: the snippet is not verbatim in ${from[1]}`);
-      });
+      if (['sh', 'bash', 'shell', 'console'].includes(block.lang)) {
+        it(`${name}:${block.line}: each command names a script or CLI command that exists`, async () => {
+          for (const words of commandsOf(block.code)) assert.equal(await unknownCommand(words), undefined);
+        });
+        continue;
+      }
+      it(`${name}:${block.line} is a runnable file, or a named region of one`, () => checkCode(block));
     }
   }
 
-  it('compares up to indentation, and nothing else', () => {
-    assert.ok(appearsIn(['a', '  b'], 'x\n    a\n      b\ny'));
-    assert.ok(!appearsIn(['a', 'b'], 'a\nc\nb'));
-    assert.ok(!appearsIn(['a', '  b'], 'a\nb'));
+  it('takes whole files and regions, nothing in between', () => {
+    const source = 'a\n// #region two\nconst b = 1;\n// #endregion\nc';
+    assert.deepEqual(regionOf(source, 'two'), ['const b = 1;']);
+    assert.equal(regionOf(source, 'tw'), undefined);
+    assert.equal(withoutRegionMarkers(source), 'a\nconst b = 1;\nc');
+    assert.notDeepEqual(syntaxErrors('element.addEventListener("x", async () => {\n  await 1;\n', '.js'), []);
+    assert.deepEqual(syntaxErrors('export const f = () => <p>{1}</p>;', '.tsx'), []);
+  });
+
+  it('knows the commands that exist, and the ones that do not', async () => {
+    assert.deepEqual(commandsOf(['X=1 pnpm install && pnpm start   # comment', 'pnpm svc records list']), [
+      ['pnpm', 'install'],
+      ['pnpm', 'start'],
+      ['pnpm', 'svc', 'records', 'list'],
+    ]);
+    assert.equal(await unknownCommand(['pnpm', 'start']), undefined);
+    assert.equal(await unknownCommand(['pnpm', 'svc', 'me']), undefined);
+    assert.equal(await unknownCommand(['svc', 'delegations', 'create', '<delegate>']), undefined);
+    assert.ok(await unknownCommand(['pnpm', 'serve']));
+    assert.ok(await unknownCommand(['svc', 'records', 'lists']));
+    assert.ok(await unknownCommand(['svc', 'delegate', 'create']));
   });
 });

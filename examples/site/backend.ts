@@ -69,6 +69,7 @@ const TYPES: Record<string, string> = {
  * The Content-Security-Policy these pages are served with (see docs/csp.md): scripts and frames from the service,
  * API calls to it, nothing inline. With a nonce, only scripts carrying it run (nonce.html).
  */
+// #region policy
 export function sitePolicy(service: string, nonce?: string): string {
   return [
     "default-src 'self'",
@@ -82,6 +83,7 @@ export function sitePolicy(service: string, nonce?: string): string {
     "object-src 'none'",
   ].join('; ');
 }
+// #endregion
 
 async function readJson(req: IncomingMessage): Promise<Record<string, string>> {
   const chunks: Buffer[] = [];
@@ -110,6 +112,7 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
 
   // --- create a decision -------------------------------------------------------------------------------------------
   // The page asks for a decision; this server creates it with its API token and returns only the session token.
+  // #region create-decision
   async function startDecision(mode: 'embed' | 'popup' | 'redirect') {
     const order = crypto.randomUUID();
     const decision = await svc.decisions.create({
@@ -122,21 +125,26 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
     orders.set(order, decision.session_token);
     return { session_token: decision.session_token, order };
   }
+  // #endregion
 
   // --- exchange the result -----------------------------------------------------------------------------------------
   // svc-complete carried an exchange_token: only the service can say what it is worth.
+  // #region exchange
   async function finishDecision(sessionToken: string, exchangeToken: string) {
     const { claims } = await svc.decisions.exchange(sessionToken, exchangeToken);
     if (claims.kind !== 'consent') throw new Error('expected a consent decision');
     return { purposes_granted: claims.purposes_granted };
   }
+  // #endregion
 
   // --- commit a capture --------------------------------------------------------------------------------------------
   // The form posted svc_capture_token: commit it, binding the person by the email they typed.
+  // #region commit
   async function signup(form: Record<string, string>) {
     const decision = await svc.decisions.authorize(form.svc_capture_token ?? '', { subject: { email: form.email ?? '' } });
     return { channel: decision.channel, record_id: decision.record_id };
   }
+  // #endregion
 
   const server = createServer((req, res) => {
     void (async () => {

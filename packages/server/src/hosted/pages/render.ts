@@ -22,6 +22,7 @@ export function jsonForScript(value: unknown): string {
  * and `frame-ancestors` set to `ancestors` (the application's allowed origins for a frame page; `'none'` otherwise).
  * `formTargets` are further places the page's forms may end up at after redirects.
  */
+// #region page-csp
 export function pageCsp(ancestors: readonly string[], formTargets: readonly string[] = []): string {
   return [
     "default-src 'none'",
@@ -35,6 +36,7 @@ export function pageCsp(ancestors: readonly string[], formTargets: readonly stri
     `frame-ancestors ${ancestors.length ? ancestors.join(' ') : "'none'"}`,
   ].join('; ');
 }
+// #endregion
 
 /** Security headers of every hosted page besides the CSP. */
 export const PAGE_HEADERS: Readonly<Record<string, string>> = {
