@@ -78,6 +78,17 @@ export function syntaxErrors(code: string, ext: string): string[] {
 }
 
 const scripts = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: object }).scripts);
+/** The scripts of the workspace package named `name`, or undefined. */
+function packageScripts(name: string): string[] | undefined {
+  for (const dir of readdirSync(join(root, 'packages'))) {
+    const file = join(root, 'packages', dir, 'package.json');
+    if (!existsSync(file)) continue;
+    const pkg = JSON.parse(readFileSync(file, 'utf8')) as { name?: string; scripts?: object };
+    if (pkg.name === name) return Object.keys(pkg.scripts ?? {});
+  }
+  return undefined;
+}
+
 // pnpm's own commands a reader may type (`pnpm install`, `pnpm exec tsx ...`).
 const PNPM_COMMANDS = new Set(['install', 'i', 'add', 'exec', 'dlx', 'run', 'build', 'list', 'why', 'update']);
 
@@ -91,16 +102,22 @@ export function commandsOf(code: string[]): string[][] {
     .filter((words) => words.length > 0);
 }
 
-async function usageOf(words: string[]): Promise<string> {
+async function helpOf(words: string[]): Promise<string> {
   let out = '';
   const io = { env: {}, cwd: root, stdout: (t: string) => void (out += t), stderr: (t: string) => void (out += t) };
   await run([...words, '--help'], io);
-  return out.split('\n')[0] ?? '';
+  return out;
 }
 
 /** Why a command line of a doc names nothing that exists, or undefined when it does. */
 export async function unknownCommand(words: string[]): Promise<string | undefined> {
   if (words[0] === 'pnpm' && words[1] === 'svc') return unknownCommand(['svc', ...words.slice(2)]);
+  if (words[0] === 'pnpm' && words[1] === '--filter') {
+    const found = packageScripts(words[2] ?? '');
+    if (!found) return `pnpm --filter ${words[2]}: no package of that name under packages/`;
+    const name = words[3] === 'run' ? (words[4] ?? '') : (words[3] ?? '');
+    return found.includes(name) || PNPM_COMMANDS.has(name) ? undefined : `pnpm --filter ${words[2]} ${name}: no such script`;
+  }
   if (words[0] === 'pnpm') {
     const [, name = '', arg = ''] = words;
     if (name === 'run') return scripts.includes(arg) ? undefined : `pnpm run ${arg}: no such script in package.json`;
@@ -110,12 +127,22 @@ export async function unknownCommand(words: string[]): Promise<string | undefine
   if (words[0] === 'svc') {
     const named = words.slice(1, 3).filter((w) => /^[a-z][a-z-]*$/.test(w));
     if (named.length === 0) return undefined; // `svc --help`
-    const usage = await usageOf(named);
+    const help = await helpOf(named);
+    const usage = help.split('\n')[0] ?? '';
     const whole = usage.startsWith(`Usage: svc ${named.join(' ')}`);
     const single = usage.startsWith(`Usage: svc ${named[0]}`) && !usage.includes('<');
-    return whole || single ? undefined : `svc ${named.join(' ')}: not a command of the CLI (${usage})`;
+    if (!whole && !single) return `svc ${named.join(' ')}: not a command of the CLI (${usage})`;
+    const flags = words.filter((w) => /^--[a-z]/.test(w)).map((w) => w.split('=')[0]!);
+    const unknown = flags.filter((flag) => !['--json', '--help'].includes(flag) && !help.includes(flag));
+    return unknown.length ? `svc ${named.join(' ')}: no option ${unknown.join(', ')} (${usage})` : undefined;
   }
   return undefined;
+}
+
+/** The commands written inline in a doc's text (`` `pnpm svc me` ``), outside its fenced blocks. */
+export function inlineCommandsOf(text: string): string[][] {
+  const prose = text.replace(/^(\s*)(```+|~~~+)[\s\S]*?^\1\2/gm, '');
+  return [...prose.matchAll(/`((?:pnpm|svc) [^`]+)`/g)].flatMap((m) => commandsOf([m[1]!]));
 }
 
 const docs = existsSync(docsDir) ? readdirSync(docsDir).filter((f) => f.endsWith('.md')) : [];
@@ -162,6 +189,26 @@ describe('docs snippets', () => {
     }
   }
 
+  for (const [name, text] of texts) {
+    const inline = inlineCommandsOf(text);
+    if (inline.length === 0) continue;
+    it(`${name}: each command written inline names a script or CLI command that exists`, async () => {
+      for (const words of inline) assert.equal(await unknownCommand(words), undefined, words.join(' '));
+    });
+  }
+
+  it('shows only example pages and scripts the end-to-end suite loads', () => {
+    const spec = readFileSync(join(root, 'e2e/examples.spec.ts'), 'utf8');
+    const shown = texts.flatMap(([, text]) => [...text.matchAll(/<!-- from: examples\/site\/public\/(\S+?) -->/g)].map((m) => m[1]!));
+    const pages = readdirSync(join(root, 'examples/site/public')).filter((f) => f.endsWith('.html'));
+    const visited = pages.filter((p) => spec.includes(`/${p}`) || spec.includes(`/${p.replace('.', '\\.')}`));
+    const loaded = visited.flatMap((p) =>
+      [...readFileSync(join(root, 'examples/site/public', p), 'utf8').matchAll(/src="\/([\w-]+\.js)"/g)].map((m) => m[1]!),
+    );
+    for (const file of shown)
+      assert.ok(visited.includes(file) || loaded.includes(file), `${file} is shown in the docs, but e2e never loads it`);
+  });
+
   it('takes whole files and regions, nothing in between', () => {
     const source = 'a\n// #region two\nconst b = 1;\n// #endregion\nc';
     assert.deepEqual(regionOf(source, 'two'), ['const b = 1;']);
@@ -181,7 +228,11 @@ describe('docs snippets', () => {
     assert.equal(await unknownCommand(['pnpm', 'svc', 'me']), undefined);
     assert.equal(await unknownCommand(['svc', 'delegations', 'create', '<delegate>']), undefined);
     assert.ok(await unknownCommand(['pnpm', 'serve']));
+    assert.ok(await unknownCommand(['pnpm', '--filter', '@svc/elements', 'no-such-script']));
     assert.ok(await unknownCommand(['svc', 'records', 'lists']));
     assert.ok(await unknownCommand(['svc', 'delegate', 'create']));
+    assert.equal(await unknownCommand(['svc', 'records', 'list', '--flow', 'flw_1']), undefined);
+    assert.ok(await unknownCommand(['svc', 'records', 'list', '--flows', 'flw_1']));
+    assert.deepEqual(inlineCommandsOf('Run `pnpm svc me`.\n```sh\npnpm nothing\n```\n'), [['pnpm', 'svc', 'me']]);
   });
 });
