@@ -46,10 +46,10 @@ const FILTERS = ['kind', 'trigger', 'application_id', 'sort', 'limit'] as const;
  *
  * @cssprop [--svc-inbox-gap=.75rem] - Space between rows.
  * @cssprop [--svc-inbox-border=1px solid color-mix(in srgb, currentColor 20%, transparent)] - Border of each row.
- * @cssprop [--svc-inbox-radius=.5rem] - Corner radius of rows and buttons.
- * @cssprop [--svc-inbox-accent=#1d4ed8] - Colour of the buttons (and of the rows' `<svc-decision>` buttons).
+ * @cssprop [--svc-inbox-radius=var(--svc-radius, 0.6rem)] - Corner radius of rows and buttons.
+ * @cssprop [--svc-inbox-accent=var(--svc-accent, #2f4fb5)] - Colour of the buttons (and of the rows' `<svc-decision>` buttons, secondary).
  * @cssprop [--svc-inbox-color=inherit] - Text colour.
- * @cssprop [--svc-inbox-font=inherit] - Font.
+ * @cssprop [--svc-inbox-font=400 100%/1.5 var(--svc-font-family, system-ui, …)] - Font (its own stack, not the page's).
  */
 export class SvcInbox extends LitElement {
   static override styles = inboxStyles;

@@ -42,6 +42,8 @@ export interface PageData extends PageProgress, KindParts {
   redirect_uri_denied: string | null;
   /** Base path of the participant API, `/decisions/{session_token}`. */
   api: string;
+  /** Opened from the inbox: the same-origin inbox path "Back to inbox" leads to once answered; null otherwise. */
+  return_to?: string | null;
   /**
    * The person the decision is addressed to, who alone may answer it; null when anyone holding the link may.
    * `proven`: this browser showed it is them (their signed-in session, or the page's code); `signed_in_as`: someone

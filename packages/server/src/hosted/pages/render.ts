@@ -1,5 +1,6 @@
 // Server-rendered HTML shells of the hosted pages: the page's public data as a JSON data block (never inline
 // executable script), a stylesheet and one module script, all from the server's own origin.
+import { BUTTON_CSS, tokensCss } from './tokens.js';
 
 /** Escapes text for HTML element content and double-quoted attribute values. */
 export function escapeHtml(value: string): string {
@@ -103,12 +104,23 @@ ${'html' in options ? options.html : `<p>${escapeHtml(options.message)}</p>`}
 `;
 }
 
-/** The document-level stylesheet (`/assets/page.css`): only what the shadow roots cannot style. */
-export const PAGE_CSS = `:root { color-scheme: light dark; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; line-height: 1.5; }
+/**
+ * The document-level stylesheet (`/assets/page.css`): the shared tokens and buttons, and what the shadow roots cannot
+ * style. Script-free pages (messages, the device grant's forms, the inbox) are styled by it alone.
+ */
+export const PAGE_CSS = `${tokensCss(':root')}:root { color-scheme: light dark; font-family: var(--svc-font-family); line-height: 1.5; }
 body { margin: 0; background: Canvas; color: CanvasText; }
 body.mode-full, body.message, body.playground { min-height: 100vh; display: flex; justify-content: center; align-items: flex-start; }
 body.mode-full > *, body.message > main { width: min(40rem, 100%); margin: 2rem 1rem; }
-body.message > main { padding: 1.5rem; border: 1px solid color-mix(in srgb, CanvasText 20%, transparent); border-radius: 0.75rem; }
+body.message > main { padding: 1.25rem; border: 1px solid var(--svc-border); border-radius: var(--svc-radius); }
+body.message h1 { font-size: 1.35rem; line-height: 1.25; margin: 0 0 1rem; }
+body.message p { margin: 0 0 0.75rem; }
+body.message [role=alert] { color: var(--svc-danger); font-weight: 500; }
+body.message label { font-weight: 500; }
+body.message .actions, .actions { display: flex; flex-wrap: wrap; gap: var(--svc-space-2); margin-top: var(--svc-space-3); }
+input[type='email'], input[type='text'], select, textarea {
+  font: inherit; padding: 0.55rem 0.65rem; border: 1px solid var(--svc-border); border-radius: 0.4rem; background: Canvas; color: CanvasText;
+}
 body.playground > * { width: min(72rem, 100%); margin: 1.5rem 1rem; }
 .noscript { padding: 1rem; }
-`;
+${BUTTON_CSS}`;

@@ -96,6 +96,7 @@ export function pageOf(
   frame: boolean,
   referer?: string,
   viewer?: Viewer,
+  from?: string,
 ): { data: PageData; title: string } {
   const mode = frame ? 'embed' : row.delivery_mode === 'redirect' ? 'redirect' : 'popup';
   const page = kindOf(row.kind).page(ctx, row);
@@ -113,6 +114,7 @@ export function pageOf(
     redirect_uri: row.redirect_uri,
     redirect_uri_denied: deniedUri(row.redirect_uri),
     api: `/decisions/${row.session_token}`,
+    return_to: returnToOf(from),
     addressee:
       row.addressee_email === null
         ? null
@@ -125,6 +127,22 @@ export function pageOf(
     [row.kind]: page.part,
   };
   return { data, title: `${page.heading} · ${data.branding.name}` };
+}
+
+/**
+ * Where "Back to inbox" leads after answering: the inbox link's `from`, kept only when it is the inbox on this very
+ * server (a path, never another origin: the page must not become an open redirect), with its filters.
+ */
+export function returnToOf(from: string | undefined): string | null {
+  if (!from || from.length > 500 || !from.startsWith('/') || from.startsWith('//') || from.includes('\\')) return null;
+  const base = 'https://trust.invalid';
+  let url: URL;
+  try {
+    url = new URL(from, base);
+  } catch {
+    return null;
+  }
+  return url.origin === base && url.pathname === '/inbox' ? `/inbox${url.search}` : null;
 }
 
 const redirectQuery = z.object({ redirect_uri: z.optional(httpUri) });
@@ -169,7 +187,7 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
         404,
       );
     }
-    const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'), await viewerOf(ctx, c, row));
+    const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'), await viewerOf(ctx, c, row), c.req.query('from'));
     const html = pageShell({
       lang: data.locale,
       title,

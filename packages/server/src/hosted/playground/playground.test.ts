@@ -20,13 +20,19 @@ describe('playground page and sign-up endpoint', () => {
     assert.ok(scripts.some((tag) => tag.includes('src="/sdk/v1/svc.js"')));
     for (const tag of scripts) assert.match(tag, /type="application\/json"|src="\//, tag);
     assert.ok(!/<style|\sstyle=/.test(html), 'no inline style');
-    assert.match(html, /<svc-decision id="decision"/);
+    assert.match(html, /<svc-decision id="decision"[^>]* hidden>/, 'no element (and no spinner) before a decision exists');
+    assert.match(html, /No decision yet — create one\./, 'an empty state says what to do instead');
+    assert.match(html, /<link rel="stylesheet" href="\/assets\/page.css">/, 'the shared tokens and buttons');
+    assert.equal((html.match(/class="primary"/g) ?? []).length, 1, 'one primary action');
     assert.ok(html.includes(`flow="${server.sandbox.capture_flow_id}"`));
     assert.ok(html.includes(`publishable-key="${server.sandbox.publishable_key}"`));
     assert.ok(!html.includes(server.sandbox.api_token), 'the API token never reaches the browser');
     const css = await fetch(`${server.url}/playground/playground.css`);
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+    const sheet = await css.text();
+    assert.match(sheet, /svc-decision\[hidden\] \{ display: none; \}/, 'the hidden element really is hidden');
+    assert.doesNotMatch(sheet, /#1d4ed8/, 'no colour of its own for buttons and links');
   });
 
   it('commits a capture only for its own page, and says why nothing was recorded', async () => {

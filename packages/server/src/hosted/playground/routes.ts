@@ -90,6 +90,7 @@ function page(title: string, body: string, script = false): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/page.css">
 <link rel="stylesheet" href="/playground/playground.css">
 ${script ? '<script src="/sdk/v1/svc.js" defer></script>\n<script type="module" src="/assets/playground.js"></script>\n' : ''}</head>
 <body class="pg">
@@ -127,11 +128,14 @@ ${HONEST}
 <label><input type="radio" name="mode" value="embed" checked> Embedded (iframe)</label>
 <label><input type="radio" name="mode" value="popup"> Popup</label>
 </fieldset>
-<button type="submit">Create a decision</button>
+<button type="submit" class="primary">Create a decision</button>
 </form>
 <p id="decision-status" role="status"></p>
 <div class="grid">
-<div class="decision-slot"><svc-decision id="decision" trust-url="${attr(data.service_origin)}"></svc-decision></div>
+<div class="decision-slot">
+<div id="decision-empty" class="empty"><p><strong>No decision yet — create one.</strong></p><p>Choose a flow and how it is shown, then press “Create a decision”: the element appears here.</p></div>
+<svc-decision id="decision" trust-url="${attr(data.service_origin)}" hidden></svc-decision>
+</div>
 <div>
 <h3 id="log-heading">Events of the element</h3>
 <div role="log" aria-labelledby="log-heading" class="log"><ol id="decision-log"></ol></div>

@@ -413,7 +413,7 @@ describe('/inbox (hosted page)', () => {
     const html = await page.text();
     assert.equal(page.status, 200);
     assert.match(html, /Signed in as <strong>bob@example\.com<\/strong>/);
-    assert.match(html, new RegExp(`href="${server.url}/decisions/${bobs}"`));
+    assert.match(html, new RegExp(`href="${server.url}/decisions/${bobs}\\?from=%2Finbox"`), 'the row says it came from the inbox');
     assert.doesNotMatch(html, new RegExp(created.consent!), "Ada's rows are never on Bob's page");
 
     const empty = await (await browser.request('/inbox?kind=signature_request')).text();

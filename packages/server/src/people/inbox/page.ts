@@ -117,9 +117,11 @@ ${[...hidden].map(([name, value]) => `<input type="hidden" name="${escapeHtml(na
 }
 
 /** One row: a link to the decision's hosted page, what it asks, who asks and by when. */
-function rowOf(row: InboxDecision, now: number): string {
+function rowOf(row: InboxDecision, now: number, from: string): string {
+  // The link says where it came from, so the decision page offers the way back ("Back to inbox") once answered.
+  const href = `${row.url}?${new URLSearchParams({ from })}`;
   return `<li class="inbox-row">
-<h3><a href="${escapeHtml(row.url)}">${escapeHtml(row.title)}</a></h3>
+<h3><a href="${escapeHtml(href)}">${escapeHtml(row.title)}</a></h3>
 ${row.summary ? `<p class="inbox-summary">${escapeHtml(row.summary)}</p>\n` : ''}<dl class="inbox-facts">
 <div><dt>Kind</dt><dd>${escapeHtml(KIND_LABEL[row.kind])}</dd></div>
 <div><dt>From</dt><dd>${escapeHtml(row.application_name)}</dd></div>
@@ -148,7 +150,7 @@ export function inboxPage(options_: {
   const title = empty ? 'Nothing waits for you · Trust Inbox' : 'Trust Inbox';
   let list: string;
   if (!empty) {
-    list = `<ol class="inbox-list" aria-labelledby="results">\n${decisions.map((row) => rowOf(row, now)).join('\n')}\n</ol>`;
+    list = `<ol class="inbox-list" aria-labelledby="results">\n${decisions.map((row) => rowOf(row, now, `/inbox${queryStringOf(query)}`)).join('\n')}\n</ol>`;
   } else if (filtered) {
     list = '<p>No open decision matches these filters. <a href="/inbox">Show everything that waits for you</a>.</p>';
   } else {
@@ -191,28 +193,26 @@ ${next}
 /** Where the page's stylesheet is served. */
 export const INBOX_CSS_PATH = '/inbox/inbox.css';
 
-/** The page's own styles, beside the hosted pages' `/assets/page.css`. */
+/** The page's own layout, beside the hosted pages' `/assets/page.css` (whose tokens and buttons it uses). */
 export const INBOX_CSS = `body.inbox { display: block; }
 body.inbox > main, body.inbox > .inbox-header { width: min(48rem, calc(100% - 2rem)); margin: 1rem auto; }
 .inbox-header { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; }
 .inbox-header p { margin: 0; }
 .inbox h1 { margin: 0.5rem 0; font-size: 1.75rem; }
 .inbox h2 { font-size: 1.25rem; margin: 1.5rem 0 0.5rem; }
-.inbox-filters { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; padding: 1rem; border: 1px solid CanvasText; border-radius: 0.5rem; }
-.inbox-filters .field { display: flex; flex-direction: column; gap: 0.25rem; }
-.inbox select, .inbox button { font: inherit; padding: 0.375rem 0.75rem; border: 1px solid CanvasText; border-radius: 0.375rem; background: Canvas; color: CanvasText; }
-.inbox button { cursor: pointer; }
-.inbox button.primary { background: LinkText; color: Canvas; border-color: LinkText; font-weight: 600; }
-.inbox :focus-visible { outline: 3px solid Highlight; outline-offset: 2px; }
+.inbox-filters { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; padding: var(--svc-space-3); border: 1px solid var(--svc-border); border-radius: var(--svc-radius); }
+.inbox-filters .field { display: flex; flex-direction: column; gap: var(--svc-space-1); }
+.inbox-filters .actions { margin-top: 0; }
 .inbox-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.75rem; }
-.inbox-row { padding: 0.75rem 1rem; border: 1px solid CanvasText; border-radius: 0.5rem; }
+.inbox-row { padding: 0.75rem 1rem; border: 1px solid var(--svc-border); border-radius: var(--svc-radius); }
 .inbox-row h3 { margin: 0 0 0.25rem; font-size: 1.1rem; }
 .inbox-summary { margin: 0 0 0.5rem; }
-.inbox-facts { display: flex; flex-wrap: wrap; gap: 0.25rem 1.5rem; margin: 0; }
+.inbox-facts { display: flex; flex-wrap: wrap; gap: 0.25rem 1.5rem; margin: 0; color: var(--svc-muted); }
 .inbox-facts div { display: flex; gap: 0.375rem; }
 .inbox-facts dt { font-weight: 600; }
 .inbox-facts dt::after { content: ":"; }
 .inbox-facts dd { margin: 0; }
+.inbox a { color: var(--svc-accent); }
 .inbox nav { margin: 1rem 0; }
-.inbox .notice { padding: 0.5rem 0.75rem; border-left: 4px solid LinkText; }
+.inbox .notice { padding: 0.5rem 0.75rem; border-left: 4px solid var(--svc-accent); }
 `;

@@ -1,6 +1,6 @@
 // The device grant's pages (RFC 8628), which oidc-provider asks for: where a person types the code their device
 // shows, confirms the connection, and is told to go back to the device. Plain HTML forms with the hosted pages'
-// stylesheet and policy: no script, so nothing to allow.
+// stylesheet (their tokens and buttons) and policy: no script, so nothing to allow.
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import { escapeHtml, messagePage, PAGE_HEADERS, pageCsp } from '../../hosted/pages/render.js';
 import { tooManyGuesses, waitText, type Limited } from './guessing.js';
@@ -40,7 +40,7 @@ export function deviceCodePage(
       'Connect a device',
       `<p>${escapeHtml(confirm.client)} asks to act for you on the device showing the code <strong>${escapeHtml(confirm.userCode)}</strong>. Connect only if you started this on your device.</p>
 <form method="post" action="${escapeHtml(action)}">${hidden}<input type="hidden" name="user_code" value="${escapeHtml(confirm.userCode)}"><input type="hidden" name="confirm" value="yes">
-<p><button type="submit">Connect</button> <button type="submit" name="abort" value="yes">Cancel</button></p>
+<div class="actions"><button type="submit" class="primary">Connect</button> <button type="submit" name="abort" value="yes">Cancel</button></div>
 </form>`,
     );
     return;
@@ -51,7 +51,7 @@ export function deviceCodePage(
     `${problem ? `<p role="alert">${escapeHtml(problem)}</p>` : '<p>Type the code your device shows.</p>'}
 <form method="post" action="${escapeHtml(action)}">${hidden}
 <p><label for="user_code">Code</label><br><input id="user_code" name="user_code" type="text" autocomplete="off" autocapitalize="characters" spellcheck="false" required></p>
-<p><button type="submit">Continue</button></p>
+<div class="actions"><button type="submit" class="primary">Continue</button></div>
 </form>`,
   );
 }

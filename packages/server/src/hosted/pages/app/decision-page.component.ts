@@ -3,7 +3,7 @@ import { html, LitElement, nothing, type PropertyValues, type TemplateResult } f
 import { state } from 'lit/decorators.js';
 import type { PageData, PageProgress, PageStatus, TransitionRequest, TransitionResult } from '../page-data.js';
 import { decisionPageStyles } from './decision-page.styles.js';
-import type { Ending, KindView, PageHost } from './kind-view.js';
+import { type Ending, type KindView, type PageHost, stepAnnouncement } from './kind-view.js';
 import { viewOf } from './kind-views.js';
 import { ParticipantError, reportDrops, sendTransition } from './participant-client.js';
 
@@ -128,6 +128,8 @@ export class DecisionPage extends LitElement {
       this.focusKey = key;
       // Move focus to the new screen's heading so keyboard and screen reader users start at its top.
       if (!first) this.renderRoot.querySelector<HTMLElement>('[data-focus]')?.focus();
+      // The ending is shorter than the screen before it: tell the host now, so its frame shrinks with it.
+      if (!first) this.handleResize();
     }
   }
 
@@ -258,11 +260,9 @@ export class DecisionPage extends LitElement {
       this.post('svc:cancel', { reason: request.reason ?? 'user_cancelled', cancelled_by: 'user' });
     }
     this.announcement =
-      announce ??
-      (TERMINAL.has(result.progress.status)
-        ? this.endingOf(result.progress.status)!.title
-        : `Step ${result.progress.step_index + 1} of ${result.progress.total_steps}.`);
-    if (TERMINAL.has(result.progress.status) && data.mode === 'redirect') this.leave(result.progress.status);
+      announce ?? (TERMINAL.has(result.progress.status) ? this.endingOf(result.progress.status)!.title : stepAnnouncement(this.view!));
+    // Opened from the inbox, the page stays to offer the way back there.
+    if (TERMINAL.has(result.progress.status) && data.mode === 'redirect' && !data.return_to) this.leave(result.progress.status);
     return result;
   }
 
@@ -298,6 +298,12 @@ export class DecisionPage extends LitElement {
 
   // Rendering
 
+  /** "Back to inbox", when the page was opened from the inbox (a same-origin path the server checked). */
+  private renderBackToInbox(): TemplateResult | typeof nothing {
+    const to = this.data!.return_to;
+    return to ? html`<div class="actions"><a class="button primary" href=${to}>Back to inbox</a></div>` : nothing;
+  }
+
   private renderSetAside(): TemplateResult {
     const data = this.data!;
     const until = new Date(data.deadline_at);
@@ -305,11 +311,13 @@ export class DecisionPage extends LitElement {
       <h2 id="screen-title" tabindex="-1" data-focus>Nothing was recorded yet</h2>
       <p>You can come back to this link until <time datetime=${data.deadline_at}>${until.toUTCString()}</time> to decide.</p>
       ${
-        data.mode === 'popup'
-          ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
-          : data.mode === 'redirect'
-            ? html`<p>You can close this page.</p>`
-            : nothing
+        data.return_to
+          ? this.renderBackToInbox()
+          : data.mode === 'popup'
+            ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
+            : data.mode === 'redirect'
+              ? html`<p>You can close this page.</p>`
+              : nothing
       }`;
   }
 
@@ -322,11 +330,13 @@ export class DecisionPage extends LitElement {
         <h2 id="screen-title" tabindex="-1" data-focus>${ending.title}</h2>
         <p>${ending.text}</p>
         ${
-          data.mode === 'redirect' && back
-            ? html`<p><a href=${back}>Return to the site</a></p>`
-            : data.mode === 'popup'
-              ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
-              : nothing
+          data.return_to
+            ? this.renderBackToInbox()
+            : data.mode === 'redirect' && back
+              ? html`<p><a href=${back}>Return to the site</a></p>`
+              : data.mode === 'popup'
+                ? html`<p>You can close this window.</p><div class="actions"><button type="button" @click=${() => window.close()}>Close window</button></div>`
+                : nothing
         }
       </section>`;
   }

@@ -1,20 +1,14 @@
-import { css } from 'lit';
+import { css, unsafeCSS } from 'lit';
+import { BUTTON_CSS, tokensCss } from '../tokens.js';
 
 /** Styles of `<svc-decision-page>`: constructable stylesheets, so the page's `style-src 'self'` holds. */
 export const decisionPageStyles = css`
+  ${unsafeCSS(tokensCss(':host'))}
   :host {
-    --svc-accent: #2f4fb5;
-    --svc-accent-text: #fff;
-    --svc-danger: #b42318;
-    --svc-border: color-mix(in srgb, CanvasText 22%, transparent);
-    --svc-muted: color-mix(in srgb, CanvasText 70%, Canvas);
-    --svc-radius: 0.6rem;
     display: block;
     font: inherit;
+    font-family: var(--svc-font-family);
     color: CanvasText;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host { --svc-accent: #8ea7ff; --svc-accent-text: #0b1020; --svc-danger: #ff8a80; }
   }
   .base { padding: 1.25rem; border: 1px solid var(--svc-border); border-radius: var(--svc-radius); background: Canvas; }
   .frame { border: none; padding: 1rem; }
@@ -23,7 +17,7 @@ export const decisionPageStyles = css`
   h1 { font-size: 1.35rem; line-height: 1.25; margin: 0.2rem 0 0; }
   h2 { font-size: 1.1rem; margin: 0 0 0.75rem; }
   h2:focus, h1:focus { outline: none; }
-  h2:focus-visible, h1:focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 3px; }
+  h2:focus-visible, h1:focus-visible { outline: var(--svc-focus-ring); outline-offset: 3px; }
   p { margin: 0 0 0.75rem; }
   .progress { color: var(--svc-muted); font-size: 0.85rem; margin: 0.25rem 0 0; }
   .deadline { color: var(--svc-danger); font-weight: 600; }
@@ -43,17 +37,7 @@ export const decisionPageStyles = css`
     background: Canvas; color: CanvasText;
   }
   textarea { min-height: 5rem; resize: vertical; }
-  input:focus-visible, textarea:focus-visible, button:focus-visible, a:focus-visible {
-    outline: 3px solid var(--svc-accent); outline-offset: 2px;
-  }
-  .actions { display: flex; flex-wrap: wrap; gap: 0.6rem; margin-top: 1rem; }
-  button {
-    font: inherit; font-weight: 600; cursor: pointer; padding: 0.55rem 1.1rem; border-radius: 0.45rem;
-    border: 1px solid var(--svc-accent); background: transparent; color: var(--svc-accent);
-  }
-  button.primary { background: var(--svc-accent); color: var(--svc-accent-text); }
-  button.link { border: none; padding: 0.55rem 0.25rem; text-decoration: underline; font-weight: 500; color: var(--svc-muted); }
-  button[disabled] { opacity: 0.6; cursor: progress; }
+  ${unsafeCSS(BUTTON_CSS)}
   .error { color: var(--svc-danger); font-weight: 500; }
   .sandbox { border: 1px dashed var(--svc-border); border-radius: 0.4rem; padding: 0.5rem 0.75rem; font-size: 0.9rem; }
   .sandbox code { font-size: 1.1rem; letter-spacing: 0.15em; }
@@ -65,11 +49,11 @@ export const decisionPageStyles = css`
     white-space: pre-wrap; overflow-wrap: anywhere; max-height: 22rem; overflow: auto; margin: 0 0 0.75rem;
     padding: 0.75rem 0.9rem; border: 1px solid var(--svc-border); border-radius: 0.4rem; line-height: 1.5;
   }
-  .document:focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 2px; }
+  .document:focus-visible { outline: var(--svc-focus-ring); outline-offset: 2px; }
   .digest { font-size: 0.8rem; overflow-wrap: anywhere; }
   details { margin: 0 0 1rem; }
   summary { cursor: pointer; font-weight: 500; margin-bottom: 0.5rem; }
-  summary:focus-visible { outline: 3px solid var(--svc-accent); outline-offset: 2px; }
+  summary:focus-visible { outline: var(--svc-focus-ring); outline-offset: 2px; }
   .sr-only {
     position: absolute; width: 1px; height: 1px; padding: 0; margin: -1px; overflow: hidden; clip: rect(0 0 0 0);
     white-space: nowrap; border: 0;

@@ -50,3 +50,11 @@ export interface KindView {
   /** The kind's screen while the decision is open. */
   render(): TemplateResult | typeof nothing;
 }
+
+/**
+ * What a screen reader hears on reaching a screen: the visible step counter's own words (so "Step 2 of 4" is shown
+ * and spoken alike), or the heading for a kind with nothing to count.
+ */
+export function stepAnnouncement(view: Pick<KindView, 'stepLabel' | 'title'>): string {
+  return `${view.stepLabel() ?? view.title}.`;
+}

@@ -89,6 +89,10 @@ function wire(
     post<{ decision: Decision }>('/playground/decisions', { kind: 'consent', flow, delivery_mode: mode })
       .then(({ decision }) => {
         session = decision.session_token;
+        // The empty state stood in for the element until now: show the element with its decision.
+        const empty = byId('decision-empty');
+        if (empty) empty.hidden = true;
+        element.hidden = false;
         element.mode = mode;
         element.token = decision.session_token;
         status.textContent = mode === 'popup' ? 'Decision created: open it with the button below.' : 'Decision created.';
