@@ -10,8 +10,6 @@ import { expect, test as base } from './fixtures.js';
 import { createCaptureFlow } from './pages/org-site.js';
 import { sdkCopy } from './sdk-copy.js';
 
-const NONCE = 'abc';
-
 /** The policy of the `self` page: exactly the issue's three directives plus what the service needs. */
 // #region self-policy
 export function selfPolicy(service: string): string {
@@ -21,6 +19,8 @@ export function selfPolicy(service: string): string {
 
 /** The policy of the nonce page: only scripts carrying the page's nonce run. */
 // #region nonce-policy
+const NONCE = 'abc';
+
 export function noncePolicy(service: string): string {
   return `default-src 'self'; script-src 'nonce-${NONCE}'; style-src 'self'; connect-src 'self' ${service}; frame-src ${service}; base-uri 'none'; object-src 'none'`;
 }

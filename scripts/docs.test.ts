@@ -5,7 +5,8 @@
 //   the Node tests run (scripts/examples.test.ts, the webhook receivers' test), so a block never leans on a line
 //   the reader cannot see;
 // - code, with `<!-- from: path#name -->`: the block is the region `name` of that file (between `#region name` and
-//   `#endregion` comments), a whole declaration that parses on its own, in a file that runs;
+//   `#endregion` comments), a whole declaration that parses on its own and uses no name it does not declare (beyond
+//   the language's and the browser's), in a file that runs;
 // - shell (`sh`, `bash`, `shell`): each `pnpm ...` names a script of package.json or a pnpm command, and each `svc
 //   ...` or `pnpm svc ...` a command of the CLI (its `--help` answers with that command's usage).
 // Blocks marked `<!-- sri: -->` are written from the build by `pnpm sri --write`; scripts/sri.test.ts checks them.
@@ -75,6 +76,31 @@ export function syntaxErrors(code: string, ext: string): string[] {
   const file = ts.createSourceFile(`snippet${ext}`, code, ts.ScriptTarget.Latest, true, kind);
   const diagnostics = (file as unknown as { parseDiagnostics: ts.Diagnostic[] }).parseDiagnostics;
   return diagnostics.map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+}
+
+/**
+ * The names `code` uses but neither declares nor gets from the language and the browser (TypeScript's "Cannot find
+ * name"): what a reader pasting the region alone would have to guess.
+ */
+export function unknownNames(code: string, ext: string): string[] {
+  const fileName = `/snippet${ext === '.tsx' || ext === '.jsx' ? '.tsx' : '.ts'}`;
+  const options: ts.CompilerOptions = {
+    noEmit: true,
+    target: ts.ScriptTarget.ESNext,
+    lib: ['lib.esnext.d.ts', 'lib.dom.d.ts'],
+    types: [],
+    noResolve: true,
+    jsx: ts.JsxEmit.Preserve,
+  };
+  const host = ts.createCompilerHost(options);
+  const read = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version, ...rest) =>
+    name === fileName ? ts.createSourceFile(name, code, version) : read(name, version, ...rest);
+  const program = ts.createProgram([fileName], options, host);
+  return program
+    .getSemanticDiagnostics(program.getSourceFile(fileName))
+    .filter((d) => [2304, 2552, 2582].includes(d.code))
+    .map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
 const scripts = Object.keys((JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: object }).scripts);
@@ -168,6 +194,7 @@ function checkCode(block: Block): void {
   const ext = extname(from[1]!);
   if (['.ts', '.tsx', '.js', '.mjs', '.jsx'].includes(ext)) {
     assert.deepEqual(syntaxErrors(trimmed(region), ext), [], `${where}: region ${from[2]} does not parse on its own`);
+    assert.deepEqual(unknownNames(trimmed(region), ext), [], `${where}: region ${from[2]} uses names it does not declare`);
   }
 }
 
@@ -216,6 +243,8 @@ describe('docs snippets', () => {
     assert.equal(withoutRegionMarkers(source), 'a\nconst b = 1;\nc');
     assert.notDeepEqual(syntaxErrors('element.addEventListener("x", async () => {\n  await 1;\n', '.js'), []);
     assert.deepEqual(syntaxErrors('export const f = () => <p>{1}</p>;', '.tsx'), []);
+    assert.deepEqual(unknownNames('export const f = (a: string) => [a, location.href].join(crypto.randomUUID());', '.ts'), []);
+    assert.equal(unknownNames('async function f() { return svc.decisions.create(options); }', '.ts').length, 2);
   });
 
   it('knows the commands that exist, and the ones that do not', async () => {

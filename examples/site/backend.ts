@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createClient } from '@svc/client';
+import { createDecisions } from './decisions.js';
 
 /** Options of {@link createExampleBackend}. */
 export interface ExampleBackendOptions {
@@ -95,11 +95,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, string>> {
 
 /** The organisation's backend as a Node `http` server (not listening yet). */
 export function createExampleBackend(options: ExampleBackendOptions): Server & { log: BackendLog } {
-  const svc = createClient({ baseUrl: options.baseUrl, apiToken: options.apiToken });
   const service = new URL(options.baseUrl).origin;
   const log: BackendLog = { signups: [], exchanges: [] };
-  // Which decision each order waits for (a table in a real shop).
-  const orders = new Map<string, string>();
 
   const fill = (text: string) => text
     .replaceAll('http://127.0.0.1:4010', service)
@@ -110,41 +107,13 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
     res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store', 'content-security-policy': sitePolicy(service, nonce) }).end(body);
   const json = (res: ServerResponse, status: number, body: unknown) => send(res, status, 'application/json', JSON.stringify(body));
 
-  // --- create a decision -------------------------------------------------------------------------------------------
-  // The page asks for a decision; this server creates it with its API token and returns only the session token.
-  // #region create-decision
-  async function startDecision(mode: 'embed' | 'popup' | 'redirect') {
-    const order = crypto.randomUUID();
-    const decision = await svc.decisions.create({
-      kind: 'consent',
-      subject_ref: options.decisionFlowId ?? options.flowId,
-      delivery_mode: mode,
-      embed_origin: options.origin,
-      ...(mode === 'redirect' ? { redirect_uri: `${options.origin}/back.html?order=${order}` } : {}),
-    });
-    orders.set(order, decision.session_token);
-    return { session_token: decision.session_token, order };
-  }
-  // #endregion
-
-  // --- exchange the result -----------------------------------------------------------------------------------------
-  // svc-complete carried an exchange_token: only the service can say what it is worth.
-  // #region exchange
-  async function finishDecision(sessionToken: string, exchangeToken: string) {
-    const { claims } = await svc.decisions.exchange(sessionToken, exchangeToken);
-    if (claims.kind !== 'consent') throw new Error('expected a consent decision');
-    return { purposes_granted: claims.purposes_granted };
-  }
-  // #endregion
-
-  // --- commit a capture --------------------------------------------------------------------------------------------
-  // The form posted svc_capture_token: commit it, binding the person by the email they typed.
-  // #region commit
-  async function signup(form: Record<string, string>) {
-    const decision = await svc.decisions.authorize(form.svc_capture_token ?? '', { subject: { email: form.email ?? '' } });
-    return { channel: decision.channel, record_id: decision.record_id };
-  }
-  // #endregion
+  // Creating, exchanging and committing with the service: examples/site/decisions.ts.
+  const { startDecision, finishDecision, orderStatus, signup } = createDecisions({
+    baseUrl: options.baseUrl,
+    apiToken: options.apiToken,
+    flowId: options.decisionFlowId ?? options.flowId,
+    origin: options.origin,
+  });
 
   const server = createServer((req, res) => {
     void (async () => {
@@ -166,10 +135,8 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
       }
       if (req.method === 'GET' && url.pathname === '/api/orders/status') {
         // After a redirect: the arrival proves nothing, so read the decision from the service.
-        const token = orders.get(url.searchParams.get('order') ?? '');
-        if (!token) return json(res, 404, { error: 'unknown_order' });
-        const decision = await svc.decisions.get(token);
-        return json(res, 200, { status: decision.status });
+        const status = await orderStatus(url.searchParams.get('order') ?? '');
+        return status ? json(res, 200, status) : json(res, 404, { error: 'unknown_order' });
       }
       if (req.method === 'POST' && url.pathname === '/signup') {
         const form = await readJson(req);
