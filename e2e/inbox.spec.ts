@@ -304,9 +304,9 @@ test.describe('the Trust Inbox', () => {
     expect(await rowTitles(page)).toHaveLength(4);
 
     // A row opens its hosted decision page.
-    await page.locator(`a[href$="/decisions/${approval.session_token}"]`).focus();
+    await page.locator(`a[href^="${svc.origin}/decisions/${approval.session_token}?from="]`).focus();
     await page.keyboard.press('Enter');
-    await expect(page).toHaveURL(`${svc.origin}/decisions/${approval.session_token}`);
+    await expect(page).toHaveURL(`${svc.origin}/decisions/${approval.session_token}?from=%2Finbox`);
     await expect(page.getByRole('heading', { name: 'Approval requested' })).toBeVisible();
 
     // The retired operator inbox sends the browser here, for good.

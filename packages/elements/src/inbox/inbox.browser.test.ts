@@ -97,6 +97,22 @@ describe('<svc-inbox>', () => {
     await audit(el);
   });
 
+  it("keeps its own font on a serif page, and opens each row with a secondary (outlined) button in the pages' accent", async () => {
+    document.body.style.fontFamily = 'serif';
+    try {
+      const el = await inbox(api([page([row('dts_fixture_a')])]).fetch);
+      expect(getComputedStyle(el).fontFamily).to.match(/system-ui/);
+      const decision = el.shadowRoot!.querySelector<HTMLElement & { updateComplete: Promise<unknown> }>('svc-decision')!;
+      await decision.updateComplete;
+      const button = getComputedStyle(decision.shadowRoot!.querySelector('[part~=button]')!);
+      expect(button.backgroundColor).to.equal('rgba(0, 0, 0, 0)');
+      expect(button.color).to.equal('rgb(47, 79, 181)');
+      expect(button.fontFamily).to.match(/system-ui/);
+    } finally {
+      document.body.style.fontFamily = '';
+    }
+  });
+
   it('says plainly when nothing waits', async () => {
     const el = await inbox(api([page([])]).fetch);
     expect(el.status).to.equal('empty');

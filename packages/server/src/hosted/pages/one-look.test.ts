@@ -51,6 +51,7 @@ describe('one look: tokens and buttons', () => {
     for (const html of pages) {
       assert.match(html, /<link rel="stylesheet" href="\/assets\/page.css">/);
       assert.equal(primaries(html), 1, html);
+      assert.match(html, /<link rel="icon" href="data:,">/, 'no favicon request to answer 404');
     }
     assert.match(pages[1]!, /<button type="submit" name="abort" value="yes">Cancel<\/button>/, 'cancel is secondary');
     for (const html of [devicePage((koa) => deviceFormLostPage(koa)), devicePage((koa) => deviceSuccessPage(koa))]) {

@@ -91,7 +91,9 @@ export function messagePage(
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
 <title>${escapeHtml(options.title)}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/page.css">
 </head>
 <body class="message">
