@@ -239,8 +239,8 @@ test.describe('the Trust Inbox', () => {
     expect(titles[1]).toBe('Approval requested');
     expect(titles[2]).toMatch(/Pay the plumber/);
     expect(titles[3]).toMatch(/Book the car service/);
-    expect(await page.locator(`a[href$="/decisions/${consent.session_token}"]`).count()).toBe(1);
-    expect(await page.locator(`a[href$="/decisions/${approval.session_token}"]`).count()).toBe(1);
+    expect(await page.locator(`a[href*="/decisions/${consent.session_token}?from="]`).count()).toBe(1);
+    expect(await page.locator(`a[href*="/decisions/${approval.session_token}?from="]`).count()).toBe(1);
     expect(await page.locator(`a[href*="${bobs.session_token}"]`).count(), "another person's row is never shown").toBe(0);
     expect(await page.content()).not.toContain(bobs.session_token);
     await audit(page, 'inbox');
