@@ -112,7 +112,10 @@ export function createExampleBackend(options: ExampleBackendOptions): Server & {
     baseUrl: options.baseUrl,
     apiToken: options.apiToken,
     flowId: options.decisionFlowId ?? options.flowId,
-    origin: options.origin,
+    // Read at each call: a test learns the site's port only once it listens.
+    get origin() {
+      return options.origin;
+    },
   });
 
   const server = createServer((req, res) => {
