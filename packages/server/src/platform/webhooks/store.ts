@@ -154,22 +154,25 @@ export function updateEndpoint(
   const nowMs = ctx.clock.now();
   const now = iso(nowMs);
   transaction(ctx.db, () => {
+    // The caller read `row` before its own awaits (a URL check resolves names); the worker may have counted failures
+    // or disabled the endpoint since, so the state is the one read here, inside the write.
+    const current = findEndpoint(ctx, row.application_id, row.id) ?? row;
     const next = {
-      url: changes.url ?? row.url,
-      events: changes.events ? JSON.stringify(changes.events) : row.events,
-      description: changes.description === undefined ? row.description : changes.description,
-      status: row.status,
-      disabled_reason: row.disabled_reason,
-      disabled_at: row.disabled_at,
-      consecutive_failures: row.consecutive_failures,
+      url: changes.url ?? current.url,
+      events: changes.events ? JSON.stringify(changes.events) : current.events,
+      description: changes.description === undefined ? current.description : changes.description,
+      status: current.status,
+      disabled_reason: current.disabled_reason,
+      disabled_at: current.disabled_at,
+      consecutive_failures: current.consecutive_failures,
     };
-    if (changes.status === 'enabled' && row.status === 'disabled') {
+    if (changes.status === 'enabled' && current.status === 'disabled') {
       Object.assign(next, { status: 'enabled', disabled_reason: null, disabled_at: null, consecutive_failures: 0 });
       stmt(
         ctx.db,
         `UPDATE webhook_deliveries SET next_attempt_ms = ? WHERE endpoint_id = ? AND status = 'pending' AND test = 0 AND next_attempt_ms < ?`,
       ).run(nowMs, row.id, nowMs);
-    } else if (changes.status === 'disabled' && row.status === 'enabled') {
+    } else if (changes.status === 'disabled' && current.status === 'enabled') {
       Object.assign(next, { status: 'disabled', disabled_reason: 'manual', disabled_at: now });
     }
     stmt(
