@@ -2,6 +2,7 @@
 // configuration or lockfile changed since the last complete build (what `pnpm start` and `pnpm svc` use).
 //   node scripts/build.mjs            every step
 //   node scripts/build.mjs --if-stale every step, or nothing when the last build is current
+//   node scripts/build.mjs --check    builds nothing; exits 1 when the last build is not current
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -60,6 +61,11 @@ function current(print) {
 
 const ifStale = process.argv.includes('--if-stale');
 const print = fingerprint();
+if (process.argv.includes('--check')) {
+  const fresh = current(print);
+  console.log(fresh ? 'build: up to date' : 'build: stale (a source changed since the last build; run pnpm build)');
+  process.exit(fresh ? 0 : 1);
+}
 if (ifStale && current(print)) {
   console.log('build: up to date (no source changed since the last build)');
 } else {
