@@ -89,3 +89,15 @@ export function frameAncestorsDirective(ctx: ServerContext, applicationId: strin
   const origins = allowedOriginsOf(ctx, applicationId);
   return `frame-ancestors ${origins.length ? origins.join(' ') : "'none'"}`;
 }
+
+/**
+ * What a developer reads when an origin is refused: the origin, and the command and call that allow it (a 403's or
+ * 422's `message`; the code says the rest).
+ */
+export function notAllowedOriginMessage(origin: string, applicationId: string, subject = `The origin ${origin}`): string {
+  const shown = origin.slice(0, 200);
+  return (
+    `${subject.replace(origin, shown)} is not an allowed origin of application ${applicationId}. Allow it with ` +
+    `\`svc origins add ${shown} --app ${applicationId}\` or POST /api/v1/applications/${applicationId}/allowed_origins.`
+  );
+}

@@ -5,7 +5,7 @@ import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { forbidden } from '../../infra/errors.js';
 import { route } from '../../infra/http/route.js';
-import { isAllowedOrigin } from '../../platform/origins.js';
+import { isAllowedOrigin, notAllowedOriginMessage } from '../../platform/origins.js';
 import { RENDER_PROOF_HEADER } from '../render/proof.js';
 import { browserOrigin, publishableOnly } from '../render/routes.js';
 import { authorizeCapture, browserCommitNotAllowed, createCapture } from './service.js';
@@ -48,7 +48,7 @@ export function captureRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
       const origin = browserOrigin(c);
       if (origin !== undefined && !isAllowedOrigin(ctx, principal.applicationId, origin)) {
         if (request.commit) throw browserCommitNotAllowed('the request does not come from an allowed origin');
-        throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
+        throw forbidden(notAllowedOriginMessage(origin, principal.applicationId), 'origin_not_allowed');
       }
       const capture = await createCapture(
         ctx,

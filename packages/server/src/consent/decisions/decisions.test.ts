@@ -160,12 +160,16 @@ describe('POST /api/v1/decisions', () => {
       json: { kind: 'consent', subject_ref: server.sandbox.flow_id, delivery_mode: 'embed', embed_origin: 'https://evil.example' },
     });
     assert.equal(res.status, 422);
-    const json = await body<{ code: string; errors: { path: string; code: string }[] }>(res);
+    const json = await body<{ code: string; message: string; errors: { path: string; code: string }[] }>(res);
     assert.equal(json.code, 'embed_origin_not_allowed');
     assert.deepEqual(
       json.errors.map((e) => e.path),
       ['embed_origin'],
     );
+    // The message says how to allow it, with the command a developer can paste.
+    const app = server.sandbox.application_id;
+    assert.match(json.message, new RegExp(`svc origins add https://evil\\.example --app ${app}\``));
+    assert.match(json.message, new RegExp(`POST /api/v1/applications/${app}/allowed_origins`));
     // The same origin, once registered, is accepted.
     await allowOrigin(server, 'https://shop.example');
     await createConsent(server, { embed_origin: 'https://shop.example' });

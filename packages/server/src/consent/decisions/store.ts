@@ -10,6 +10,7 @@ import { transaction } from '../../infra/transaction.js';
 import { assertMeetingOpen } from '../../surfaces/comply/meetings.js';
 import type { PageProgress, PageStatus } from './participant-types.js';
 import { allowedOrigins, type ApplicationRow } from './applications.js';
+import { notAllowedOriginMessage } from '../../platform/origins.js';
 import { kindModules, kindOf } from './kinds/index.js';
 import type { OpenDecisionRequest } from './kinds/kind.js';
 import { field } from './refusals.js';
@@ -126,7 +127,7 @@ function checkDelivery(ctx: ServerContext, principal: Principal, application: Ap
   const origins = request.embed_origin !== undefined || request.redirect_uri !== undefined ? allowedOrigins(ctx, application.id) : [];
   if (request.embed_origin !== undefined && !origins.includes(request.embed_origin)) {
     throw unprocessable(
-      `embed_origin ${request.embed_origin} is not among the application's allowed origins.`,
+      notAllowedOriginMessage(request.embed_origin, application.id, `embed_origin ${request.embed_origin}`),
       'embed_origin_not_allowed',
       field('embed_origin', 'embed_origin_not_allowed', 'not an allowed origin of the application'),
     );

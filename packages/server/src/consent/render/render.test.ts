@@ -99,8 +99,9 @@ describe('GET /api/v1/flows/{id}/render', () => {
 
   it('refuses an origin that is not allowed (403, no CORS headers)', async () => {
     const res = await renderRequest(server, flowId, { origin: 'https://evil.example' });
-    await expectError(res, 403, 'origin_not_allowed');
+    const refused = await expectError(res, 403, 'origin_not_allowed');
     assert.equal(res.headers.get('access-control-allow-origin'), null);
+    assert.match(refused.message, /Allow it with `svc origins add https:\/\/evil\.example --app tp_/, 'says what to do');
   });
 
   it('refuses a call without a browser origin: the proof binds one', async () => {

@@ -5,7 +5,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, forbidden, notFound } from '../../infra/errors.js';
 import { route } from '../../infra/http/route.js';
-import { isAllowedOrigin, requestOrigin } from '../../platform/origins.js';
+import { isAllowedOrigin, notAllowedOriginMessage, requestOrigin } from '../../platform/origins.js';
 import { getActiveFlowVersion } from '../../platform/flows/store.js';
 import { capturabilityProblems } from '../records/attestation.js';
 import { noticeDigest } from '../receipts/notice.js';
@@ -52,7 +52,7 @@ export async function renderFlow(ctx: ServerContext, c: Context<Env>): Promise<F
   }
   // The CORS guard already refused a foreign Origin header; a same-origin request is checked here.
   if (!isAllowedOrigin(ctx, principal.applicationId, origin)) {
-    throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
+    throw forbidden(notAllowedOriginMessage(origin, principal.applicationId), 'origin_not_allowed');
   }
   const version = getActiveFlowVersion(ctx, c.req.param('id') ?? '');
   if (!version || version.application_id !== principal.applicationId) throw new ApiError(404, 'No such flow.', 'flow_not_found');

@@ -9,7 +9,7 @@ import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { CAPTURES_PATH } from '../../consent/captures/routes.js';
 import { forbidden } from '../../infra/errors.js';
-import { isAllowedForAnyApplication, isAllowedOrigin, requestOrigin } from '../origins.js';
+import { isAllowedForAnyApplication, isAllowedOrigin, notAllowedOriginMessage, requestOrigin } from '../origins.js';
 
 /**
  * Request headers a browser may send: body type, publishable key, a person's access token, the consent field's
@@ -159,7 +159,7 @@ export const corsRoutes = routes((app, ctx) => {
       ctx.metrics.increment('cors.request_denied_total');
       // A capture answers for itself, still without CORS headers: a committing one is Errors rule 2's 422.
       if (c.req.method === 'POST' && c.req.path === CAPTURES_PATH) return next();
-      throw forbidden(`The origin ${origin.slice(0, 200)} is not an allowed origin of this application.`, 'origin_not_allowed');
+      throw forbidden(notAllowedOriginMessage(origin, applicationId), 'origin_not_allowed');
     }
     return answerCors(c, next);
   });
