@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Runs every test runner (the formatter check, node unit tests, the packed packages, @web/test-runner in Chromium, Firefox ESR and WebKitGTK,
+// Runs every test runner (the formatter check, the scripts' types, node unit tests, the packed packages, @web/test-runner in Chromium, Firefox ESR and WebKitGTK,
 // Playwright e2e in Chromium and the e2e/engines/ subset in Firefox ESR and WebKitGTK), then prints one closing line
 // `N passed, N failed` summed over all of them.
-// Usage: node scripts/test.mjs [format|unit|packages|browser|e2e]...
+// Usage: node scripts/test.mjs [format|types|unit|packages|browser|e2e]...
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -40,6 +40,12 @@ const runners = {
   // writes it.
   format() {
     const status = run(join(root, 'node_modules', '.bin', 'biome'), ['format', '--max-diagnostics=20', '.']);
+    return { passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0 };
+  },
+  // The types of what the package builds do not cover: the repository's scripts and tests, and the example site the
+  // docs quote (scripts/tsconfig.json). The packages' own types are checked by their build (tsc -b).
+  types() {
+    const status = run('pnpm', ['exec', 'tsc', '-p', 'scripts/tsconfig.json']);
     return { passed: status === 0 ? 1 : 0, failed: status === 0 ? 0 : 1, skipped: 0 };
   },
   unit() {
