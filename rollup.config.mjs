@@ -41,6 +41,7 @@ export default [
       'svc-decision': 'packages/elements/dist/sdk/decision.js',
       'svc-consent-field': 'packages/elements/dist/sdk/consent-field.js',
       'svc-inbox': 'packages/elements/dist/sdk/inbox.js',
+      'svc-records': 'packages/elements/dist/sdk/records.js',
     },
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.

@@ -205,8 +205,8 @@ function reactFile(elements, scope) {
   return `${HEADER}
 /**
  * The svc elements in React 19's JSX: \`import type {} from '@svc/elements/react';\` once in the app makes
- * \`<svc-decision>\`, \`<svc-consent-field>\`, \`<svc-inbox>\` and \`<svc-provider>\` typed elements. React 19 sets a prop
- * as the element's property when the element has one (\`token\`, \`trustUrl\`, \`fetch\`, \`accessToken\`) and as an
+ * \`<svc-decision>\`, \`<svc-consent-field>\`, \`<svc-inbox>\`, \`<svc-records>\` and \`<svc-provider>\` typed elements. React 19
+ * sets a prop as the element's property when the element has one (\`token\`, \`trustUrl\`, \`fetch\`, \`accessToken\`) and as an
  * attribute otherwise (\`trust-url\`), and \`on\` + an event's own name (\`onsvc-complete\`) listens to that event.
  * A misspelt tag or property is a type error. TypeScript checks the value given to a JSX name with a dash but never
  * reports a dashed name it does not know (that is how \`data-*\` passes): a misspelt attribute (\`trust-urll\`) goes
@@ -268,8 +268,8 @@ function vueFile(elements, scope) {
   return `${HEADER}
 /**
  * The svc elements in Vue 3's templates: \`import type {} from '@svc/elements/vue';\` once in the app adds
- * \`<svc-decision>\`, \`<svc-consent-field>\`, \`<svc-inbox>\` and \`<svc-provider>\` to \`GlobalComponents\`, which Vue's
- * language tools check templates against. Tell Vue's compiler they are custom elements
+ * \`<svc-decision>\`, \`<svc-consent-field>\`, \`<svc-inbox>\`, \`<svc-records>\` and \`<svc-provider>\` to \`GlobalComponents\`,
+ * which Vue's language tools check templates against. Tell Vue's compiler they are custom elements
  * (\`compilerOptions.isCustomElement: (tag) => tag.startsWith('svc-')\`). Vue sets a binding as the element's property
  * when the element has one (\`:token\`, \`:fetch\`, \`:accessToken\`, or \`.prop\`) and as an attribute otherwise
  * (\`:trust-url\`, and \`:access-token\` too: bind a property that is no attribute by its camelCase name).

@@ -52,7 +52,13 @@ describe('scripts/element-types.mjs', () => {
   });
 
   it('gives React every element, its attributes and properties as the manifest types them, and a handler per custom event', () => {
-    assert.deepEqual(elements.map((e) => e.tagName).sort(), ['svc-consent-field', 'svc-decision', 'svc-inbox', 'svc-provider']);
+    assert.deepEqual(elements.map((e) => e.tagName).sort(), [
+      'svc-consent-field',
+      'svc-decision',
+      'svc-inbox',
+      'svc-provider',
+      'svc-records',
+    ]);
     for (const element of elements) {
       assert.match(generated.react, new RegExp(`'${element.tagName}': ${element.name}Props;`));
       const props = body(generated.react, `${element.name}Props`);

@@ -126,7 +126,7 @@ describe('custom-elements.json', () => {
       .flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'))
       .map((e) => e.name)
       .sort();
-    assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-inbox', 'svc-provider']);
+    assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-inbox', 'svc-provider', 'svc-records']);
   });
 
   it('describes <svc-inbox>: its events, parts, custom properties, slots and attributes', () => {
@@ -145,5 +145,43 @@ describe('custom-elements.json', () => {
     ]);
     assert.deepEqual(names(inbox.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(inbox.attributes), ['application-id', 'base-url', 'kind', 'limit', 'sort', 'trigger', 'trust-url']);
+  });
+
+  it('describes <svc-records>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const records = element(checkedIn, 'svc-records');
+    assert.equal(records.customElement, true);
+    assert.ok(records.summary);
+    assert.deepEqual(names(records.events), ['svc-error', 'svc-records-withdraw']);
+    assert.deepEqual(names(records.cssParts), [
+      'base',
+      'cancel-button',
+      'confirm',
+      'confirm-button',
+      'heading',
+      'list',
+      'meta',
+      'more',
+      'organisation',
+      'outcome',
+      'purpose',
+      'purpose-label',
+      'purposes',
+      'record',
+      'retry',
+      'status',
+      'title',
+      'withdraw',
+      'withdraw-all',
+    ]);
+    assert.deepEqual(names(records.cssProperties), [
+      '--svc-records-accent',
+      '--svc-records-border',
+      '--svc-records-color',
+      '--svc-records-font',
+      '--svc-records-gap',
+      '--svc-records-radius',
+    ]);
+    assert.deepEqual(names(records.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(records.attributes), ['limit', 'record-status', 'token-url', 'trust-url']);
   });
 });

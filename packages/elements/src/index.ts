@@ -3,7 +3,8 @@
  * signature request) in an iframe, a popup or by redirect and re-dispatches the hosted page's protocol v2 messages as DOM events,
  * `<svc-consent-field>`, which renders a flow's purposes inside the organisation's own form and captures the
  * person's choices, `<svc-inbox>`, which lists the decisions that wait for a signed-in person and opens each in a
- * popup, and `<svc-provider>`, which shares the service configuration with the elements inside it.
+ * popup, `<svc-records>`, which lists a signed-in person's own consent records and lets them withdraw, and
+ * `<svc-provider>`, which shares the service configuration with the elements inside it.
  * Importing this module defines the elements (once, however often it is imported); it touches no `window` or
  * `document` at import time, so server-side rendering can import it.
  *
@@ -38,6 +39,18 @@ export type { SvcDeadlineDetail, SvcDeadlineEvent } from './events/svc-deadline.
 export { SvcInbox } from './inbox/inbox.js';
 export type { InboxStatus, InboxTokenProvider } from './inbox/inbox.component.js';
 export type { InboxErrorDetail, InboxRow, SvcInboxErrorEvent, SvcInboxOpenDetail, SvcInboxOpenEvent } from './events/svc-inbox-open.js';
+
+// Records: the signed-in person's own consent records, each purpose withdrawable in place
+export { SvcRecords } from './records/records.js';
+export type { RecordsStatus, RecordsTokenProvider } from './records/records.component.js';
+export type {
+  RecordPurpose,
+  RecordRow,
+  RecordsErrorDetail,
+  SvcRecordsErrorEvent,
+  SvcRecordsWithdrawDetail,
+  SvcRecordsWithdrawEvent,
+} from './events/svc-records-withdraw.js';
 
 // Consent field
 export { SvcConsentField } from './consent-field/consent-field.js';

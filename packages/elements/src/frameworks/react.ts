@@ -2,8 +2,8 @@
 // regenerates both; scripts/element-types.test.ts fails when this file and the manifest disagree.
 /**
  * The svc elements in React 19's JSX: `import type {} from '@svc/elements/react';` once in the app makes
- * `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>` and `<svc-provider>` typed elements. React 19 sets a prop
- * as the element's property when the element has one (`token`, `trustUrl`, `fetch`, `accessToken`) and as an
+ * `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>`, `<svc-records>` and `<svc-provider>` typed elements. React 19
+ * sets a prop as the element's property when the element has one (`token`, `trustUrl`, `fetch`, `accessToken`) and as an
  * attribute otherwise (`trust-url`), and `on` + an event's own name (`onsvc-complete`) listens to that event.
  * A misspelt tag or property is a type error. TypeScript checks the value given to a JSX name with a dash but never
  * reports a dashed name it does not know (that is how `data-*` passes): a misspelt attribute (`trust-urll`) goes
@@ -12,7 +12,7 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type { Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
+import type { Appearance, DecisionMode, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /** Props of `<svc-consent-field>` in React 19: The rendered consent field of one flow, form-associated. */
@@ -151,6 +151,34 @@ export interface SvcProviderProps extends Omit<HTMLAttributes<SvcProvider>, 'tru
   'trust-urls'?: string;
 }
 
+/** Props of `<svc-records>` in React 19: Lists the signed-in person's consent records and lets them withdraw any purpose. */
+export interface SvcRecordsProps extends Omit<HTMLAttributes<SvcRecords>, 'trustUrl' | 'tokenUrl' | 'recordStatus' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url' | 'record-status'>, ClassAttributes<SvcRecords> {
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  recordStatus?: string | undefined;
+  /** Records per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `records:read`, `records:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: RecordsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** Attribute form of `recordStatus`: Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  'record-status'?: string;
+  /** `svc-error`: The records could not be read or a withdrawal failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: SvcRecordsErrorEvent) => void;
+  /** `svc-records-withdraw`: The service recorded a withdrawal; detail has `record_id`, `purposes` and the updated `consent_record`. */
+  'onsvc-records-withdraw'?: (event: SvcRecordsWithdrawEvent) => void;
+}
+
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
@@ -158,6 +186,7 @@ declare module 'react' {
       'svc-decision': SvcDecisionProps;
       'svc-inbox': SvcInboxProps;
       'svc-provider': SvcProviderProps;
+      'svc-records': SvcRecordsProps;
     }
   }
 }

@@ -2,8 +2,8 @@
 // regenerates both; scripts/element-types.test.ts fails when this file and the manifest disagree.
 /**
  * The svc elements in Vue 3's templates: `import type {} from '@svc/elements/vue';` once in the app adds
- * `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>` and `<svc-provider>` to `GlobalComponents`, which Vue's
- * language tools check templates against. Tell Vue's compiler they are custom elements
+ * `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>`, `<svc-records>` and `<svc-provider>` to `GlobalComponents`,
+ * which Vue's language tools check templates against. Tell Vue's compiler they are custom elements
  * (`compilerOptions.isCustomElement: (tag) => tag.startsWith('svc-')`). Vue sets a binding as the element's property
  * when the element has one (`:token`, `:fetch`, `:accessToken`, or `.prop`) and as an attribute otherwise
  * (`:trust-url`, and `:access-token` too: bind a property that is no attribute by its camelCase name).
@@ -12,7 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
+import type { Appearance, DecisionMode, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
@@ -193,11 +193,46 @@ export interface SvcProviderProps {
 /** The events of `<svc-provider>` a template can listen to with `@`, by name. */
 export interface SvcProviderEvents {}
 
+/** Props of `<svc-records>` in Vue 3: Lists the signed-in person's consent records and lets them withdraw any purpose. */
+export interface SvcRecordsProps {
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  recordStatus?: string | undefined;
+  /** Records per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `records:read`, `records:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: RecordsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** Attribute form of `recordStatus`: Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  'record-status'?: string;
+  /** `svc-error` (`@svc-error` in a template): The records could not be read or a withdrawal failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: SvcRecordsErrorEvent) => void;
+  /** `svc-records-withdraw` (`@svc-records-withdraw` in a template): The service recorded a withdrawal; detail has `record_id`, `purposes` and the updated `consent_record`. */
+  onSvcRecordsWithdraw?: (event: SvcRecordsWithdrawEvent) => void;
+}
+
+/** The events of `<svc-records>` a template can listen to with `@`, by name. */
+export interface SvcRecordsEvents {
+  'svc-error': SvcRecordsErrorEvent;
+  'svc-records-withdraw': SvcRecordsWithdrawEvent;
+}
+
 declare module 'vue' {
   interface GlobalComponents {
     'svc-consent-field': SvcVueElement<SvcConsentField, SvcConsentFieldProps, SvcConsentFieldEvents>;
     'svc-decision': SvcVueElement<SvcDecision, SvcDecisionProps, SvcDecisionEvents>;
     'svc-inbox': SvcVueElement<SvcInbox, SvcInboxProps, SvcInboxEvents>;
     'svc-provider': SvcVueElement<SvcProvider, SvcProviderProps, SvcProviderEvents>;
+    'svc-records': SvcVueElement<SvcRecords, SvcRecordsProps, SvcRecordsEvents>;
   }
 }

@@ -1,6 +1,8 @@
 import { ContextConsumer } from '@lit/context';
 import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import type { InboxErrorDetail, InboxRow, SvcInboxOpenDetail } from '../events/svc-inbox-open.js';
+import type { AccessTokenProvider } from '../internal/access-token.js';
+import { askAgainOn429 } from '../internal/ask-again.js';
 import { configDefaults, svcConfigContext } from '../internal/config.js';
 import { inboxStyles } from './inbox.styles.js';
 
@@ -11,7 +13,7 @@ import { inboxStyles } from './inbox.styles.js';
 export type InboxStatus = 'idle' | 'loading' | 'ready' | 'empty' | 'signed-out' | 'error';
 
 /** Gives the person's access token (the OAuth helper's `accessToken()`), asked before every request. */
-export type InboxTokenProvider = () => string | undefined | Promise<string | undefined>;
+export type InboxTokenProvider = AccessTokenProvider;
 
 const KINDS: Record<string, string> = { consent: 'Consent', approval: 'Approval', signature_request: 'Signature request' };
 const FILTERS = ['kind', 'trigger', 'application_id', 'sort', 'limit'] as const;
@@ -309,16 +311,4 @@ export class SvcInbox extends LitElement {
     }
     return html`<div part=base class=${phase}>${body}<p part=status role=status>${this.announcement}</p></div>`;
   }
-}
-
-/**
- * `fetch`, and once more after the `Retry-After` of a 429 (in seconds, as the service sends it) when that is at most
- * 10 s: a 429 changed nothing. A longer wait, none, or a second 429 is the answer (the error state, with its retry).
- */
-async function askAgainOn429(ask: typeof fetch, url: string, init: RequestInit): Promise<Response> {
-  const answer = await ask(url, init);
-  const wait = 1000 * +(answer.headers.get('retry-after') || NaN);
-  if (answer.status != 429 || !(wait <= 10_000)) return answer;
-  await new Promise((resolve) => setTimeout(resolve, wait));
-  return ask(url, init);
 }

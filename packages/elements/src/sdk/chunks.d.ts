@@ -1,6 +1,8 @@
 // The chunk files of the script tag, written by the build (rollup.config.mjs) once the chunks are built: for each
 // part, its own chunk first, then every chunk it imports.
 declare module 'svc:chunks' {
-  const chunks: Readonly<Record<'svc-provider' | 'svc-decision' | 'svc-consent-field' | 'svc-inbox' | 'svc-capture', readonly string[]>>;
+  const chunks: Readonly<
+    Record<'svc-provider' | 'svc-decision' | 'svc-consent-field' | 'svc-inbox' | 'svc-records' | 'svc-capture', readonly string[]>
+  >;
   export default chunks;
 }
