@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { allowOrigin, createConsent, createDecision } from '../../consent/decisions/test-support.js';
+import { runInNewContext } from 'node:vm';
+import { parseMessage } from '@svc/protocol';
+import { allowOrigin, createConsent, createDecision, grantStandard } from '../../consent/decisions/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 import type { PageData } from './page-data.js';
-import { jsonForScript } from './render.js';
+import { FRAME_MESSAGES_JS, type FrameMessages, jsonForScript } from './render.js';
 
 function csp(res: Response): Map<string, string> {
   const header = res.headers.get('content-security-policy') ?? '';
@@ -17,6 +19,25 @@ function csp(res: Response): Map<string, string> {
         return [name!, values.join(' ')];
       }),
   );
+}
+
+/** The frame message page's data block, each message checked against the protocol's schemas. */
+function postedOf(html: string): FrameMessages & { messages: ReturnType<typeof parseMessage>[] } {
+  const post = dataOf(html, 'svc-frame-messages') as unknown as FrameMessages;
+  assert.match(html, /<script type="module" src="\/assets\/frame-messages.js"><\/script>/);
+  return { ...post, messages: post.messages.map((m) => parseMessage(m)) };
+}
+
+/** Runs /assets/frame-messages.js against `html`'s data in a window that is `framed` (or opened) or neither. */
+function runFrameScript(html: string, place: 'framed' | 'opened' | 'top') {
+  const posts: { message: unknown; target: string }[] = [];
+  const other = { postMessage: (message: unknown, target: string) => posts.push({ message, target }) };
+  const window: Record<string, unknown> = { opener: place === 'opened' ? other : null };
+  window.parent = place === 'framed' ? other : window;
+  const block = /<script type="application\/json" id="svc-frame-messages">([^<]*)<\/script>/.exec(html)![1];
+  const document = { getElementById: (id: string) => (id === 'svc-frame-messages' ? { textContent: block } : null) };
+  runInNewContext(FRAME_MESSAGES_JS, { window, document, JSON });
+  return posts;
 }
 
 function dataOf(html: string, id = 'svc-decision-data'): PageData {
@@ -145,6 +166,106 @@ describe('hosted decision pages', () => {
       assert.match(html, /Decision not found/);
       assert.ok(!html.includes('<script'));
     }
+  });
+
+  it('answers an unknown token loaded by a page with svc:error decision_not_found, posted to that exact origin only', async () => {
+    for (const [path, mode] of [
+      ['/decisions/dts_nope/embed', 'embed'],
+      [`/decisions/dts_${'x'.repeat(43)}`, 'popup'],
+    ] as const) {
+      const res = await fetch(server.url + path, { headers: { referer: 'https://unknown.example/' } });
+      assert.equal(res.status, 404, path);
+      assert.equal(csp(res).get('script-src'), "'self'");
+      const html = await res.text();
+      assert.match(html, /Decision not found/);
+      const post = postedOf(html);
+      assert.equal(post.target_origin, 'https://unknown.example');
+      assert.equal(post.mode, mode);
+      assert.equal(post.messages.length, 1);
+      const [error] = post.messages;
+      assert.equal(error!.type, 'svc:error');
+      assert.deepEqual(
+        { ...error!.payload, message: undefined },
+        {
+          code: 'decision_not_found',
+          message: undefined,
+          fatal: true,
+          recoverable_via: null,
+        },
+      );
+      assert.match((error!.payload as { message: string }).message, /session token.*token attribute/);
+      const posts = runFrameScript(html, mode === 'embed' ? 'framed' : 'opened');
+      assert.deepEqual(
+        posts.map((p) => p.target),
+        ['https://unknown.example'],
+        'posted once, to the exact origin, never *',
+      );
+      assert.deepEqual(posts[0]!.message, post.messages[0]);
+      assert.deepEqual(runFrameScript(html, 'top'), [], 'a page neither framed nor opened posts nothing');
+    }
+    // A Referer that is not an http(s) URL names no origin: the script-free page, as without one.
+    const odd = await (await fetch(`${server.url}/decisions/dts_nope/embed`, { headers: { referer: 'about:blank' } })).text();
+    assert.ok(!odd.includes('<script'));
+  });
+
+  it('answers a frame embedded on an origin the application does not allow with svc:error origin_not_allowed', async () => {
+    const d = await createConsent(server, { embed_origin: 'https://shop.example' });
+    const res = await fetch(d.embed_url, { headers: { referer: 'https://evil.example/checkout' } });
+    assert.equal(res.status, 403);
+    // Only that origin may frame this page, which shows nothing of the decision.
+    assert.equal(csp(res).get('frame-ancestors'), 'https://evil.example');
+    const html = await res.text();
+    assert.ok(!html.includes(d.session_token), 'nothing of the decision');
+    assert.ok(!html.includes('svc-decision-data'));
+    const post = postedOf(html);
+    assert.equal(post.target_origin, 'https://evil.example');
+    assert.equal(post.mode, 'embed');
+    const [error] = post.messages;
+    assert.equal(error!.type, 'svc:error');
+    assert.equal(error!.kind, 'consent');
+    assert.deepEqual({ ...error!.payload, message: '' }, { code: 'origin_not_allowed', message: '', fatal: true, recoverable_via: null });
+    const app = server.sandbox.application_id;
+    assert.match(
+      (error!.payload as { message: string }).message,
+      new RegExp(
+        `https://evil\\.example is not an allowed origin of application ${app}\\. Allow it with \`svc origins add https://evil\\.example --app ${app}\``,
+      ),
+    );
+    assert.deepEqual(
+      runFrameScript(html, 'framed').map((p) => p.target),
+      ['https://evil.example'],
+    );
+
+    // An allowed origin, or no Referer at all (the old behaviour: the browser's frame-ancestors decide): the page.
+    for (const referer of ['https://shop.example/cart', undefined]) {
+      const page = await fetch(d.embed_url, { headers: referer ? { referer } : {} });
+      assert.equal(page.status, 200, String(referer));
+      assert.equal(dataOf(await page.text()).session_token, d.session_token);
+    }
+  });
+
+  it('renders an expired or completed decision with its status, for the page to report at once', async () => {
+    const done = await createConsent(server, { embed_origin: 'https://shop.example' });
+    await grantStandard(server, done.session_token);
+    const completed = await fetch(done.embed_url, { headers: { referer: 'https://shop.example/' } });
+    assert.equal(completed.status, 200);
+    assert.equal(dataOf(await completed.text()).status, 'fulfilled');
+
+    const late = await createConsent(server, { embed_origin: 'https://shop.example' });
+    server.advance(24 * 3600);
+    const expired = dataOf(await (await fetch(late.embed_url, { headers: { referer: 'https://shop.example/' } })).text());
+    assert.equal(expired.status, 'expired');
+    assert.equal(expired.target_origin, 'https://shop.example');
+  });
+
+  it('serves frame-messages.js with an ETag, from the server itself', async () => {
+    const res = await fetch(`${server.url}/assets/frame-messages.js`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-type') ?? '', /^text\/javascript/);
+    assert.equal(await res.text(), FRAME_MESSAGES_JS);
+    const etag = res.headers.get('etag')!;
+    assert.equal((await fetch(`${server.url}/assets/frame-messages.js`, { headers: { 'if-none-match': etag } })).status, 304);
+    assert.ok(!FRAME_MESSAGES_JS.includes("'*'") || FRAME_MESSAGES_JS.includes("!== '*'"));
   });
 
   it('serves decision-page.js with a strong ETag and answers 304 when it has not changed', async () => {

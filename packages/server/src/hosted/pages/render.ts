@@ -106,6 +106,38 @@ ${'html' in options ? options.html : `<p>${escapeHtml(options.message)}</p>`}
 `;
 }
 
+/** Where a frame message page reads what to post: the messages and the one origin they may go to. */
+export interface FrameMessages {
+  /** The exact origin of the window that loaded the page (its `Referer`), never `*`. */
+  target_origin: string;
+  /** `embed` posts to the parent window, `popup` to the opener. */
+  mode: 'embed' | 'popup';
+  /** Whole protocol v2 messages, built and checked on the server (`createMessage` of @svc/protocol). */
+  messages: unknown[];
+}
+
+/**
+ * A message page (see {@link messagePage}) that also tells the embedding or opening page why, at once: its one
+ * script posts each of `post.messages` to `window.parent` (embed) or `window.opener` (popup) with the exact
+ * `post.target_origin` as target origin, never `*`, so a window of any other origin receives nothing.
+ */
+export function frameMessagePage(options: { title: string; message: string }, post: FrameMessages): string {
+  const head = `<script type="application/json" id="svc-frame-messages">${jsonForScript(post)}</script>
+<script type="module" src="/assets/frame-messages.js"></script>
+</head>`;
+  return messagePage(options).replace('</head>', head);
+}
+
+/**
+ * `/assets/frame-messages.js`, the script of {@link frameMessagePage}: small enough to write by hand, and the same
+ * bytes for every page (the page's own data says what to post). A page that is neither framed nor opened posts
+ * nothing.
+ */
+export const FRAME_MESSAGES_JS = `const d = JSON.parse(document.getElementById('svc-frame-messages').textContent);
+const to = d.mode === 'popup' ? window.opener : window.parent === window ? null : window.parent;
+if (to && typeof d.target_origin === 'string' && d.target_origin !== '*') for (const m of d.messages) to.postMessage(m, d.target_origin);
+`;
+
 /**
  * The document-level stylesheet (`/assets/page.css`): the shared tokens and buttons, and what the shadow roots cannot
  * style. Script-free pages (messages, the device grant's forms, the inbox) are styled by it alone.

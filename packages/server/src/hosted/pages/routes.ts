@@ -1,5 +1,6 @@
 // The hosted pages: `/decisions/{token}` (popup or redirect), `/decisions/{token}/embed` (iframe), the hosted flow
 // page `/accord/{flow_id}`, and the page bundles under `/assets/`.
+import { createMessage } from '@svc/protocol';
 import type { Context, Hono } from 'hono';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
@@ -18,7 +19,8 @@ import { targetOriginOf } from '../../consent/decisions/targets.js';
 import { addresseeProven, type Viewer } from '../../consent/decisions/authentication.js';
 import { viewerOf } from '../../consent/decisions/viewer.js';
 import type { PageData, PageParts } from './page-data.js';
-import { messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './render.js';
+import { notAllowedOriginMessage } from '../../platform/origins.js';
+import { FRAME_MESSAGES_JS, frameMessagePage, messagePage, PAGE_CSS, PAGE_HEADERS, pageCsp, pageShell } from './render.js';
 
 /**
  * Where the rollup bundles live: `dist/public` beside the built module (tsup's `dist/*.js`), or, when running from
@@ -69,7 +71,7 @@ function matchesEtag(header: string | undefined, etag: string): boolean {
 }
 
 /** Sends a hosted page with its CSP and security headers. */
-export function sendPage(c: Context<Env>, html: string, ancestors: readonly string[], status: 200 | 400 | 404 = 200) {
+export function sendPage(c: Context<Env>, html: string, ancestors: readonly string[], status: 200 | 400 | 403 | 404 = 200) {
   const headers: Record<string, string> = { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp(ancestors) };
   // Old browsers ignore frame-ancestors; a page no one may frame says so the old way too.
   if (ancestors.length === 0) headers['X-Frame-Options'] = 'DENY';
@@ -145,6 +147,64 @@ export function returnToOf(from: string | undefined): string | null {
   return url.origin === base && url.pathname === '/inbox' ? `/inbox${url.search}` : null;
 }
 
+/**
+ * The origin of the page that loaded this one, from its `Referer`: the element's iframe sends it with
+ * `referrerpolicy="strict-origin"`, a popup's opener by the browsers' default policy. A browser sets this header
+ * itself, so a page cannot claim another origin; undefined when there is none (or it is not an http(s) URL).
+ */
+export function refererOrigin(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    const url = new URL(referer);
+    return /^https?:$/.test(url.protocol) ? url.origin : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const NOT_FOUND = { title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' };
+
+/**
+ * An unknown token's page. With a `Referer`, it also posts `svc:error` `decision_not_found` to that exact origin:
+ * no application can vouch for the origin here, but the message says only that the token names no decision, which
+ * whoever loaded the page with that token may know (the kind is unknown too: the envelope says `consent`).
+ */
+function notFoundPage(c: Context<Env>, frame: boolean, from: string | undefined) {
+  // An error page has nothing to click, so framing it harms no one, and the host's iframe can show why.
+  const ancestors = frame ? ['*'] : [];
+  if (!from) return sendPage(c, messagePage(NOT_FOUND), ancestors, 404);
+  const error = createMessage('svc:error', 'consent', {
+    code: 'decision_not_found',
+    message:
+      'No decision has this session token. Check the token attribute: it is the session_token that POST /api/v1/decisions ' +
+      'returned, and the element must load it from the service (trust URL) that created it.',
+    fatal: true,
+    recoverable_via: null,
+  });
+  const html = frameMessagePage(NOT_FOUND, { target_origin: from, mode: frame ? 'embed' : 'popup', messages: [error] });
+  return sendPage(c, html, ancestors, 404);
+}
+
+/**
+ * A frame embedded by a page whose origin the decision's application does not allow: the browser would refuse to
+ * show the decision there (frame-ancestors), so the service answers with a page that only that origin may frame,
+ * showing nothing of the decision, and posts `svc:error` `origin_not_allowed` to it, naming the command that
+ * allows the origin.
+ */
+function originRefusedPage(c: Context<Env>, row: DecisionRow, from: string) {
+  const error = createMessage('svc:error', row.kind, {
+    code: 'origin_not_allowed',
+    message: notAllowedOriginMessage(from, row.application_id, `This page's origin ${from}`),
+    fatal: true,
+    recoverable_via: null,
+  });
+  const shown = {
+    title: 'This request cannot be shown here',
+    message: 'This site may not show this request. Ask the site for another way to answer it.',
+  };
+  return sendPage(c, frameMessagePage(shown, { target_origin: from, mode: 'embed', messages: [error] }), [from], 403);
+}
+
 const redirectQuery = z.object({ redirect_uri: z.optional(httpUri) });
 
 /** Mounts the hosted pages and their assets. */
@@ -159,6 +219,18 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
     };
     if (matchesEtag(c.req.header('if-none-match'), cssEtag)) return c.body(null, 304, headers);
     return c.body(PAGE_CSS, 200, headers);
+  });
+
+  const scriptEtag = `"${createHash('sha256').update(FRAME_MESSAGES_JS).digest('base64url').slice(0, 27)}"`;
+  app.get('/assets/frame-messages.js', (c) => {
+    const headers = {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-cache',
+      ETag: scriptEtag,
+    };
+    if (matchesEtag(c.req.header('if-none-match'), scriptEtag)) return c.body(null, 304, headers);
+    return c.body(FRAME_MESSAGES_JS, 200, headers);
   });
 
   app.get('/assets/:file', (c) => {
@@ -178,15 +250,9 @@ export function pageRoutes(app: Hono<Env>, ctx: ServerContext): void {
 
   const render = (frame: boolean) => async (c: Context<Env>) => {
     const row = findDecision(ctx, c.req.param('token') ?? '');
-    if (!row) {
-      // An error page has nothing to click, so framing it harms no one, and the host's iframe can show why.
-      return sendPage(
-        c,
-        messagePage({ title: 'Decision not found', message: 'This link is not valid. Ask the site that sent you here for a new one.' }),
-        frame ? ['*'] : [],
-        404,
-      );
-    }
+    const from = refererOrigin(c.req.header('referer'));
+    if (!row) return notFoundPage(c, frame, from);
+    if (frame && from && !allowedOrigins(ctx, row.application_id).includes(from)) return originRefusedPage(c, row, from);
     const { data, title } = pageOf(ctx, row, frame, c.req.header('referer'), await viewerOf(ctx, c, row), c.req.query('from'));
     const html = pageShell({
       lang: data.locale,

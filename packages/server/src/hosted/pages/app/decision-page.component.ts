@@ -109,7 +109,10 @@ export class DecisionPage extends LitElement {
     this.resizeObserver = new ResizeObserver(() => this.handleResize());
     this.resizeObserver.observe(this);
     this.handleResize();
-    if (!TERMINAL.has(this.progress!.status)) {
+    const status = this.progress!.status;
+    if (TERMINAL.has(status)) {
+      this.postEnded(status, data.deadline_at);
+    } else {
       // The deadline is on the server's clock (which tests may move): read time as the server sees it.
       const skew = Date.parse(data.server_now) - Date.now();
       this.clock = createDeadlineClock({
@@ -131,6 +134,24 @@ export class DecisionPage extends LitElement {
       // The ending is shorter than the screen before it: tell the host now, so its frame shrinks with it.
       if (!first) this.handleResize();
     }
+  }
+
+  /**
+   * A page loaded for a decision that is already over tells the host at once, as a fatal `svc:error`:
+   * `decision_expired` (after `svc:deadline` at T-0, as a live page would have said) or `decision_completed`.
+   */
+  private postEnded(status: PageStatus, deadlineAt: string): void {
+    if (status === 'expired') {
+      this.post('svc:deadline', { remaining_seconds: 0, level: 'expired', deadline_at: deadlineAt });
+      this.post('svc:error', { code: 'decision_expired', message: 'This decision has expired.', fatal: true, recoverable_via: null });
+      return;
+    }
+    this.post('svc:error', {
+      code: 'decision_completed',
+      message: `This decision is already ${status}: create a new decision to ask again.`,
+      fatal: true,
+      recoverable_via: null,
+    });
   }
 
   /** Posts a protocol message through the frame port (redirect mode has no window to post to). */
