@@ -82,10 +82,32 @@ describe('CORS for publishable-key browser calls', () => {
   });
 
   it('attributes a denied preflight to the flow its path names', async () => {
-    const res = await preflight('https://stranger.example', `/api/v1/flows/${server.sandbox.flow_id}/render`);
+    const res = await preflight('https://stranger.example', `/api/v1/flows/${server.sandbox.flow_id}/other`);
     assert.equal(res.headers.get('access-control-allow-origin'), null);
     const events = await activity(server.sandbox.application_id);
     assert.ok(events.some((e) => e.data.origin === 'https://stranger.example'));
+  });
+
+  it("lets the consent field's page read why its origin is refused: render preflight answered, 403 readable", async () => {
+    const stranger = 'https://field.stranger.example';
+    const path = `/api/v1/flows/${server.sandbox.flow_id}/render`;
+    const pre = await preflight(stranger, path);
+    assert.equal(pre.headers.get('access-control-allow-origin'), stranger);
+    assert.equal(pre.headers.get('access-control-allow-credentials'), null, 'never with credentials');
+    const events = await activity(server.sandbox.application_id);
+    assert.ok(
+      events.some((e) => e.type === 'cors.preflight_denied' && e.data.origin === stranger),
+      'still recorded as denied',
+    );
+    const res = await fetch(`${server.url}${path}`, { headers: { origin: stranger, 'x-publishable-key': server.sandbox.publishable_key } });
+    assert.equal(res.status, 403);
+    assert.equal(res.headers.get('access-control-allow-origin'), stranger);
+    assert.equal(res.headers.get('access-control-allow-credentials'), null);
+    assert.match(res.headers.get('vary') ?? '', /Origin/);
+    const body = (await res.json()) as Body;
+    assert.equal(body.code, 'origin_not_allowed');
+    assert.match(body.message, new RegExp(`svc origins add ${stranger.replace(/\./g, '\\.')} --app ${server.sandbox.application_id}`));
+    assert.equal((await preflight('null', path)).headers.get('access-control-allow-origin'), null, 'not for the "null" origin');
   });
 
   it('counts an unattributable denial in /metrics only', async () => {
@@ -130,7 +152,7 @@ describe('CORS for publishable-key browser calls', () => {
     assert.match(res.headers.get('vary') ?? '', /Origin/);
   });
 
-  it('refuses a publishable key from an origin of another application: preflight passes, request is 403 without CORS', async () => {
+  it('refuses a publishable key from an origin of another application: preflight passes, request is a readable 403', async () => {
     assert.equal((await preflight(partner)).headers.get('access-control-allow-origin'), partner, 'allowed for some application');
     const res = await fetch(`${server.url}/api/v1/flows`, {
       headers: { origin: partner, 'x-publishable-key': server.sandbox.publishable_key },
@@ -139,7 +161,9 @@ describe('CORS for publishable-key browser calls', () => {
     const body = (await res.json()) as Body;
     assert.equal(body.code, 'origin_not_allowed');
     assert.match(body.message, /partner\.example\.net/);
-    assert.equal(res.headers.get('access-control-allow-origin'), null);
+    // The page may read its refusal (no credentials are allowed), so its developer sees the code, not "network".
+    assert.equal(res.headers.get('access-control-allow-origin'), partner);
+    assert.equal(res.headers.get('access-control-allow-credentials'), null);
     const own = await fetch(`${server.url}/api/v1/flows`, { headers: { origin: partner, 'x-publishable-key': other.key } });
     assert.equal(own.headers.get('access-control-allow-origin'), partner);
   });

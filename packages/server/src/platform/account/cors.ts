@@ -8,7 +8,7 @@ import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { CAPTURES_PATH } from '../../consent/captures/routes.js';
-import { forbidden } from '../../infra/errors.js';
+import { ApiError, forbidden } from '../../infra/errors.js';
 import { isAllowedForAnyApplication, isAllowedOrigin, notAllowedOriginMessage, requestOrigin } from '../origins.js';
 
 /**
@@ -40,6 +40,13 @@ export const preflightAttributors: PreflightAttributor[] = [
 function personApplication(ctx: ServerContext, clientId: string): string {
   return stmt(ctx.db, 'SELECT application_id FROM oauth_clients WHERE id = ?').pluck().get(clientId) as string;
 }
+
+/**
+ * The consent field's first call: a preflight for it is answered even from an origin no application allows (and
+ * still recorded as denied), so that the page can read the refusal that follows (403 `origin_not_allowed`, naming
+ * the command that allows the origin) instead of a bare network error. The refusal carries no CORS credentials.
+ */
+const RENDER_PATH = /^\/api\/v1\/flows\/[^/]+\/render$/;
 
 /** A denial from one origin is recorded at most once per this many seconds per application... */
 const DENIAL_WINDOW_SECONDS = 60;
@@ -98,8 +105,9 @@ function recordDenial(ctx: ServerContext, origin: string, path: string, method: 
 /**
  * CORS on `/api/v1/*`. A preflight carries no credential, so it is judged by its Origin alone: allowed when any
  * active application registered that origin (its `last_seen_at` is updated), otherwise answered without CORS
- * headers and recorded as `cors.preflight_denied`. The actual request is judged again against the publishable
- * key's own application: a foreign Origin is a 403 without CORS headers, an allowed one is echoed exactly.
+ * headers (but for the consent field's render call, see `RENDER_PATH`) and recorded as `cors.preflight_denied`. The
+ * actual request is judged again against the publishable key's own application: a foreign Origin is a 403
+ * `origin_not_allowed` that the page may read (the origin echoed, never credentials), an allowed one is echoed exactly.
  * Mount it before every other module so that its middleware runs before their handlers.
  */
 export const corsRoutes = routes((app, ctx) => {
@@ -122,7 +130,7 @@ export const corsRoutes = routes((app, ctx) => {
           c.req.header('access-control-request-method'),
           c.req.header('access-control-request-headers'),
         );
-        return null;
+        return origin !== 'null' && RENDER_PATH.test(c.req.path) ? origin : null;
       }
       // Reached only for a publishable key whose own application registered the origin (checked below).
       return origin;
@@ -159,7 +167,9 @@ export const corsRoutes = routes((app, ctx) => {
       ctx.metrics.increment('cors.request_denied_total');
       // A capture answers for itself, still without CORS headers: a committing one is Errors rule 2's 422.
       if (c.req.method === 'POST' && c.req.path === CAPTURES_PATH) return next();
-      throw forbidden(notAllowedOriginMessage(origin, applicationId), 'origin_not_allowed');
+      // Readable by the refused page (no credentials are ever allowed): its developer learns why, not "network".
+      const readable = origin === 'null' ? undefined : { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' };
+      throw new ApiError(403, notAllowedOriginMessage(origin, applicationId), { code: 'origin_not_allowed', headers: readable });
     }
     return answerCors(c, next);
   });
