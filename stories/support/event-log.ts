@@ -9,6 +9,7 @@ const EVENTS = [
   'svc-resize',
   'svc-deadline',
   'svc-inbox-open',
+  'svc-records-withdraw',
   'svc-capture',
   'change',
 ];
