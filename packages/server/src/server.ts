@@ -17,6 +17,8 @@ import { oauthSandboxSeeder } from './platform/oauth/sandbox.js';
 import { Cells } from './infra/cells/directory.js';
 import { DEFAULT_COUNTRIES, parseCountries } from './infra/cells/config.js';
 import { createRateLimits, rateLimitsFromEnv, type RateLimitOptions } from './infra/limits/policies.js';
+import { configureMail, mailOptionsFromEnv, mailSettingsOf, type MailOptions } from './infra/mail/index.js';
+import { startMail } from './people/mail/index.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -40,6 +42,11 @@ export interface StartServerOptions {
    * Default from `SVC_RATE_LIMITS` and `SVC_TRUSTED_PROXIES`, else the defaults.
    */
   rateLimits?: RateLimitOptions | false;
+  /**
+   * Where the server's mail goes (receipts, sign-in codes, approval requests): `{smtpUrl: 'smtp://host:port', from}`.
+   * Without `smtpUrl` mail stays in the sandbox mailbox (`/playground/mailbox`). Default `SVC_SMTP_URL`, `SVC_MAIL_FROM`.
+   */
+  mail?: MailOptions;
 }
 
 /** One country cell of a running server. */
@@ -114,6 +121,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const clock = wantsTestClock ? createTestClock() : typeof options.clock === 'object' ? options.clock : systemClock;
   const cells = new Cells();
   const rateLimits = createRateLimits(options.rateLimits ?? rateLimitsFromEnv(process.env));
+  const mail = mailSettingsOf(options.mail ?? mailOptionsFromEnv(process.env));
 
   const contexts: ServerContext[] = [];
   for (const [index, country] of countries.entries()) {
@@ -134,6 +142,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       trustUrl: '',
       ...(rateLimits ? { rateLimits } : {}),
     });
+    configureMail(contexts.at(-1)!, mail);
   }
   const listening: { server: ServerType; ctx: ServerContext }[] = [];
   try {
@@ -149,6 +158,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     for (const ctx of contexts) ctx.db.close();
     throw error;
   }
+  // Once every cell listens (a failed start closes the databases): the receipt listener and the mail worker.
+  for (const ctx of contexts) startMail(ctx);
   const first = contexts[0]!;
   const sandbox = ensureSandbox(first, [demoFlowSeeder, oauthSandboxSeeder, ...sandboxSeeders]);
 

@@ -20,7 +20,12 @@ export interface TestServer extends RunningServer {
  * `countries` names more; the answer is the first cell's. `rateLimits` as `startServer` takes them (default: defaults).
  */
 export async function startTestServer(
-  options: { dataDir?: string; countries?: readonly string[]; rateLimits?: StartServerOptions['rateLimits'] } = {},
+  options: {
+    dataDir?: string;
+    countries?: readonly string[];
+    rateLimits?: StartServerOptions['rateLimits'];
+    mail?: StartServerOptions['mail'];
+  } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
   const server = await startServer({
@@ -29,6 +34,7 @@ export async function startTestServer(
     clock: true,
     countries: options.countries ?? ['US'],
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
+    ...(options.mail === undefined ? {} : { mail: options.mail }),
   });
   return testServer(server, dataDir, !options.dataDir);
 }

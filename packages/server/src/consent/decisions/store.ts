@@ -8,6 +8,7 @@ import { homedId } from '../../infra/ids.js';
 import { applicationHome, assertCreatesHere, SESSION_TOKEN, sessionTokenFor } from '../../infra/cells/routing.js';
 import { transaction } from '../../infra/transaction.js';
 import { assertMeetingOpen } from '../../surfaces/comply/meetings.js';
+import { mailAddressee } from '../../people/mail/approval.js';
 import type { PageProgress, PageStatus } from './participant-types.js';
 import { allowedOrigins, type ApplicationRow } from './applications.js';
 import { notAllowedOriginMessage } from '../../platform/origins.js';
@@ -56,6 +57,7 @@ export function createDecision(
       @delivery_mode, @embed_origin, @redirect_uri, @scope, @state, @meeting_id, @status, @deadline_at, @created_at, @updated_at,
       @addressee_email, @home_country)`,
     ).run(drafted);
+    mailAddressee(ctx, drafted); // a decision addressed to someone tells them, in the same transaction
     return drafted;
   });
   ctx.metrics.increment('decisions.created_total', { kind: row.kind });

@@ -6,6 +6,8 @@ import { stmt } from '../../infra/db.js';
 import { notFound, type ApiError } from '../../infra/errors.js';
 import { hashSecret, newSecret, homedId } from '../../infra/ids.js';
 import { transaction } from '../../infra/transaction.js';
+import { sendsMail } from '../../infra/mail/index.js';
+import { mailSignInCode } from '../../people/mail/sign-in.js';
 import type { TransitionRequest, TransitionResult } from './participant-types.js';
 import { getApplication } from './applications.js';
 import { requireAddressee, type Viewer } from './authentication.js';
@@ -50,6 +52,10 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
       row.completed_at = now;
     } else {
       step = kind.act(ctx, row, request, now);
+      // The code goes to the address by mail (at most the sign-in limit's count per window: past it, 429 rolls back).
+      if (step.sandboxCode && row.subject_email) {
+        mailSignInCode(ctx, row.subject_email, step.sandboxCode, getApplication(ctx, row.application_id)?.name ?? 'the service');
+      }
       // Only the addressee answers; throwing here rolls back whatever the kind changed.
       if (step.complete) requireAddressee(row, viewer);
     }
@@ -92,8 +98,8 @@ export function applyTransition(ctx: ServerContext, token: string, request: Tran
         progress,
         transition: changed ? { from, to: row.status, step_index: progress.step_index, total_steps: progress.total_steps } : null,
         ...(completion ? { completion } : {}),
-        // The sandbox's stand-in for the email; a production page never learns the code it sent.
-        ...(step.sandboxCode && getApplication(ctx, row.application_id)?.environment === 'development'
+        // Without SMTP, the sandbox's stand-in for the email; a production page never learns the code it sent.
+        ...(step.sandboxCode && !sendsMail(ctx) && getApplication(ctx, row.application_id)?.environment === 'development'
           ? { sandbox_code: step.sandboxCode }
           : {}),
       },

@@ -21,6 +21,7 @@ import { readReceipt } from '../../consent/records/read.js';
 import { PAGE_HEADERS, escapeHtml, jsonForScript } from '../pages/render.js';
 import { PLAYGROUND_CSS } from './styles.js';
 import { OAUTH_SECTION, playgroundOAuthRoutes } from './oauth.js';
+import { mailboxRoutes } from './mailbox.js';
 
 /** The playground's own data, rendered into the page. */
 export interface PlaygroundData {
@@ -193,6 +194,7 @@ export function playgroundRoutes(app: Hono<Env>, ctx: ServerContext): void {
   // The receipts of the records this playground committed (and only those) may be read without a token.
   const committed = new Set<string>();
   playgroundOAuthRoutes(app, ctx, { sameOriginForm: sameOriginForm(ctx), result: resultPage });
+  mailboxRoutes(app, ctx);
 
   app.get('/', (c) => {
     const { settings } = sandboxOf(ctx);

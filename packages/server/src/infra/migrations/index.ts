@@ -25,6 +25,7 @@ import { comply } from './024-comply.js';
 import { decisionAuthentication } from './025-decision-authentication.js';
 import { recordIndexes } from './026-record-indexes.js';
 import { recordList } from './027-record-list.js';
+import { mailOutbox } from './028-mail-outbox.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -65,4 +66,5 @@ export const migrations: Migration[] = [
   decisionAuthentication,
   recordIndexes,
   recordList,
+  mailOutbox,
 ];

@@ -19,10 +19,8 @@ import type { Sealer } from '../../infra/secrets.js';
 import { createPolicyAgents, destroyAgents, policyOf, type OutboundPolicy } from '../../infra/outbound/index.js';
 import { postDelivery, type PostResult } from './transport.js';
 
-/** Waits before attempts 2, 3, 4 and 5 (spec: Limits). */
-export const RETRY_DELAYS_SECONDS = [30, 2 * 60, 15 * 60, 60 * 60] as const;
-/** Attempts per delivery, the first included. */
-export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../infra/retry.js';
+export { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS };
 /** Consecutive failed deliveries that disable an endpoint. */
 export const DISABLE_AFTER_FAILURES = 5;
 
