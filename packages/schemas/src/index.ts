@@ -27,6 +27,7 @@ export * from './delegations.js';
 export * from './disclosures.js';
 export * from './agreements.js';
 export * from './inbox.js';
+export * from './my-records.js';
 export * from './transparency.js';
 export * from './cross-border.js';
 export * from './breach-scope.js';

@@ -24,9 +24,9 @@ export interface RecordListFilter {
 // every granted one has a `revoked` withdrawal; else expired when its term has ended (`expires_at <= now`, the same
 // string comparison); else fulfilled. The list test checks each listed record's status against its filter.
 const GRANTED = `SELECT 1 FROM json_each(r.purposes) p WHERE p.value ->> 'outcome' = 'granted'`;
-const REVOKED = `(EXISTS (${GRANTED}) AND NOT EXISTS (${GRANTED} AND NOT EXISTS (SELECT 1 FROM consent_withdrawals w
+export const REVOKED = `(EXISTS (${GRANTED}) AND NOT EXISTS (${GRANTED} AND NOT EXISTS (SELECT 1 FROM consent_withdrawals w
   WHERE w.record_id = r.id AND w.purpose_key = p.value ->> 'key' AND w.outcome = 'revoked')))`;
-const ENDED = '(r.expires_at IS NOT NULL AND r.expires_at <= ?)';
+export const ENDED = '(r.expires_at IS NOT NULL AND r.expires_at <= ?)';
 
 /** The WHERE conditions and their parameters for `filter`, after the account and the cursor's position. */
 function conditions(ctx: ServerContext, accountId: string, before: number, filter: RecordListFilter): [string[], unknown[]] {

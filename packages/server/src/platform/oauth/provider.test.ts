@@ -101,6 +101,8 @@ describe('OpenID provider', () => {
       'audit:verify',
       'disclosures:write',
       'inbox:read',
+      'records:read',
+      'records:write',
     ]);
     for (const field of [
       'agent_claims_supported',

@@ -21,7 +21,17 @@ import { EXCHANGE_PARAMETERS, exchangeDelegationGrant } from '../../authority/de
  * Every scope the provider grants: OpenID's, the two an API token may also hold as permissions, and `inbox:read` (the
  * person's Trust Inbox, what every organisation asks of them: only a person can allow an application to read it).
  */
-export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'offline_access', 'audit:verify', 'disclosures:write', 'inbox:read'] as const;
+export const OAUTH_SCOPES = [
+  'openid',
+  'profile',
+  'email',
+  'offline_access',
+  'audit:verify',
+  'disclosures:write',
+  'inbox:read',
+  'records:read',
+  'records:write',
+] as const;
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 /** The grants every client may be allowed. */

@@ -169,7 +169,9 @@ export async function personAccessToken(
 ): Promise<string> {
   const as = await discover(server.url);
   const client = { client_id: server.sandbox.oauth_client_id! };
-  const auth = oauth.ClientSecretBasic(server.sandbox.oauth_client_secret!);
+  // A public client (the service's own, first-party) has no secret.
+  const secret = server.sandbox.oauth_client_secret;
+  const auth = secret ? oauth.ClientSecretBasic(secret) : oauth.None();
   const redirectUri = server.sandbox.oauth_redirect_uri!;
   const verifier = oauth.generateRandomCodeVerifier();
   const par = await oauth.processPushedAuthorizationResponse(
