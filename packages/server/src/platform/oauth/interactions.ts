@@ -1,8 +1,8 @@
 // The person's side of an OAuth authorization, on the service's own hosted pages: sign in (an email, then the
-// 6-digit code sent to it; the reference server has no mail transport, so the page shows the code, as the decision
-// pages do), then consent to what the application asks. The forms post to these routes; each answer hands the
-// interaction back to oidc-provider, which finishes the authorization. The interaction cookie binds every step to
-// the browser that started it.
+// 6-digit code mailed to it; without an SMTP server the page shows the code too, as the decision pages do), then
+// consent to what the application asks. The forms post to these routes; each answer hands the interaction back to
+// oidc-provider, which finishes the authorization. The interaction cookie binds every step to the browser that
+// started it.
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
@@ -13,6 +13,9 @@ import { isoNow } from '../../infra/clock.js';
 import { stmt } from '../../infra/db.js';
 import { hashSecret } from '../../infra/ids.js';
 import { transaction } from '../../infra/transaction.js';
+import { ApiError } from '../../infra/errors.js';
+import { sendsMail } from '../../infra/mail/index.js';
+import { mailSignInCode } from '../../people/mail/sign-in.js';
 import { messagePage, PAGE_HEADERS, pageCsp, pageShell } from '../../hosted/pages/render.js';
 import { personFor } from '../../consent/records/person.js';
 import { recordVerifiedSignIn } from '../../authority/delegations/trust-score.js';
@@ -34,8 +37,6 @@ const SCOPE_TEXT: Record<string, string> = {
   'audit:verify': 'Read the receipts of authorizations made for you',
   'disclosures:write': 'Record that an agent was disclosed to you',
   'inbox:read': 'See the decisions that wait for you, from every organisation (your Trust Inbox)',
-  'records:read': 'See the consent you have given this organisation (your consent records)',
-  'records:write': 'Withdraw consent you have given this organisation',
 };
 
 interface SignIn {
@@ -59,6 +60,16 @@ function limitedPage(c: Context<Env>, limited: Limited) {
   });
   const headers = tooManyGuesses('Too many wrong sign-in codes.', limited).headers;
   return c.body(html, 429, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp([], []), ...headers });
+}
+
+/** The 429 page of an email that was sent as many codes as its window allows. */
+function mailLimitedPage(c: Context<Env>, error: ApiError) {
+  const seconds = Number(error.headers?.['retry-after'] ?? 60);
+  const html = messagePage({
+    title: 'Too many codes sent',
+    message: `Too many sign-in codes were sent to this email. Ask for a new code ${waitText({ retryAfterMs: seconds * 1000 } as Limited)}.`,
+  });
+  return c.body(html, 429, { ...PAGE_HEADERS, 'Content-Security-Policy': pageCsp([], []), ...error.headers });
 }
 
 /**
@@ -123,7 +134,7 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     let data: OAuthPageData;
     if (interaction.prompt.name === 'login') {
       data = signIn
-        ? { ...base, step: 'code', email: signIn.email, sandbox_code: c.req.query('code') ?? null, scopes: [] }
+        ? { ...base, step: 'code', email: signIn.email, sandbox_code: sendsMail(ctx) ? null : (c.req.query('code') ?? null), scopes: [] }
         : { ...base, step: 'email', email: null, sandbox_code: null, scopes: [] };
     } else {
       const requested = String(interaction.params.scope ?? '')
@@ -157,14 +168,23 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     const email = typeof form.email === 'string' ? form.email.trim().toLowerCase() : '';
     if (!EMAIL.test(email)) return c.redirect(`/oauth/interaction/${interaction.uid}?error=email`, 303);
     const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-    transaction(ctx.db, () =>
-      stmt(
-        ctx.db,
-        `INSERT INTO oauth_sign_ins (uid, email, code_hash, attempts, expires_at) VALUES (?, ?, ?, 0, ?)
+    const asker = findClient(ctx, String(interaction.params.client_id))?.name ?? 'the service';
+    try {
+      transaction(ctx.db, () => {
+        stmt(
+          ctx.db,
+          `INSERT INTO oauth_sign_ins (uid, email, code_hash, attempts, expires_at) VALUES (?, ?, ?, 0, ?)
       ON CONFLICT (uid) DO UPDATE SET email = excluded.email, code_hash = excluded.code_hash, attempts = 0, expires_at = excluded.expires_at`,
-      ).run(interaction.uid, email, codeHash(interaction.uid, code), new Date(ctx.clock.now() + CODE_TTL_MS).toISOString()),
-    );
-    // The sandbox's stand-in for the email: the code travels to the page (its own origin, no referrer) once.
+        ).run(interaction.uid, email, codeHash(interaction.uid, code), new Date(ctx.clock.now() + CODE_TTL_MS).toISOString());
+        mailSignInCode(ctx, email, code, asker);
+      });
+    } catch (error) {
+      // Past the address's limit of codes sent: nothing is written, and the page says when to ask again.
+      if (error instanceof ApiError && error.status === 429) return mailLimitedPage(c, error);
+      throw error;
+    }
+    if (sendsMail(ctx)) return c.redirect(`/oauth/interaction/${interaction.uid}`, 303);
+    // Without SMTP, the sandbox's stand-in for the email: the code travels to the page (its own origin, no referrer) once.
     return c.redirect(`/oauth/interaction/${interaction.uid}?code=${code}`, 303);
   });
 
