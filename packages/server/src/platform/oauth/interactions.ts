@@ -37,6 +37,8 @@ const SCOPE_TEXT: Record<string, string> = {
   'audit:verify': 'Read the receipts of authorizations made for you',
   'disclosures:write': 'Record that an agent was disclosed to you',
   'inbox:read': 'See the decisions that wait for you, from every organisation (your Trust Inbox)',
+  'records:read': 'See the consent you have given this organisation (your consent records)',
+  'records:write': 'Withdraw consent you have given this organisation',
 };
 
 interface SignIn {
