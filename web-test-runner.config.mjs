@@ -9,6 +9,7 @@ import * as puppeteerCore from 'puppeteer-core';
 import { firefoxLaunchOptions, paths, selectedEngines, startWebKitDriver, webkitCapabilities } from './scripts/engines.mjs';
 import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
+import { svcRecordsPlugin } from './packages/elements/test/wtr-records-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { keysPlugin } from './scripts/wtr-keys-plugin.mjs';
 
@@ -74,6 +75,8 @@ export default {
     frameworksPlugin(),
     // Serves /__svc__/sandbox.json, starting a reference server with the page's origin allowed on first use.
     svcSandboxPlugin(),
+    // `svc-records-person`: a signed-in person with consent records, from a reference server of its own.
+    svcRecordsPlugin(),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],

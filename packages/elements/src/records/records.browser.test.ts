@@ -1,5 +1,8 @@
-// <svc-records> in every engine. Its answers come from a fetch double here (the shapes of `/api/v1/me/consent_records`
-// as @svc/schemas types them); records.service.browser.test.ts runs the same element against the reference server.
+// <svc-records> in every engine. First against the reference server (test/wtr-records-plugin.mjs: a person signed in
+// with records:read and records:write, whose consents the sandbox organisation recorded): reading, withdrawing one
+// purpose and all of a record, token-url. Then with a fetch double (the shapes of
+// `/api/v1/me/consent_records` as @svc/schemas types them) for what a real service will not do on cue: 429s,
+// failures, refused tokens, expiring token URLs, and the details of the view.
 import { expect, fixture, fixtureCleanup, html, waitUntil } from '@open-wc/testing';
 import { executeServerCommand } from '@web/test-runner-commands';
 import type { RecordRow, SvcRecordsWithdrawDetail } from '../events/svc-records-withdraw.js';
@@ -94,6 +97,91 @@ function listen<T>(type: string) {
   document.addEventListener(type, listener);
   return { seen, stop: () => document.removeEventListener(type, listener) };
 }
+
+interface Person {
+  base_url: string;
+  access_token: string;
+  records: string[];
+}
+
+/** A new person with two consent records at the reference server, and their access token (asked again while it starts). */
+async function person(): Promise<Person> {
+  const email = `person-${Math.random().toString(36).slice(2, 10)}@example.com`;
+  for (let attempt = 0; attempt < 8; attempt += 1) {
+    const answer = await executeServerCommand<Person | { starting: true }, { email: string; origin: string }>('svc-records-person', {
+      email,
+      origin: location.origin,
+    });
+    if (!('starting' in answer)) return answer;
+  }
+  throw new Error('the records server did not start');
+}
+
+describe('<svc-records> against the reference server', function () {
+  this.timeout(60_000); // the first test waits for the reference server to start
+  afterEach(() => fixtureCleanup());
+
+  it("lists the person's records; withdrawing one purpose changes it at the service, and the row in place", async () => {
+    const ada = await person();
+    const el = await fixture<SvcRecords>(html`<svc-records trust-url=${ada.base_url} .accessToken=${ada.access_token}></svc-records>`);
+    await waitUntil(() => el.status !== 'loading', 'the records did not load', { timeout: 10_000 });
+    expect(el.status, text(inner(el, '[part=status]'))).to.equal('ready');
+    expect(el.records.map((r) => r.id).sort()).to.deep.equal([...ada.records].sort());
+    const first = inner(el, '[part=record]')!;
+    expect(text(first.querySelector('[part=title]'))).to.equal('Newsletter and research');
+    const labels = [...first.querySelectorAll('[part=purpose-label]')].map(text);
+    expect(labels).to.include.members(['Email newsletter', 'Research panel', 'Product analytics']);
+    await expect(el).to.be.accessible();
+
+    const events = listen<SvcRecordsWithdrawDetail>('svc-records-withdraw');
+    first.querySelector<HTMLElement>('[aria-label="Withdraw: Email newsletter"]')!.click();
+    await el.updateComplete;
+    inner(el, '[part=confirm-button]')!.click();
+    await waitUntil(() => events.seen.length === 1, 'no svc-records-withdraw', { timeout: 10_000 });
+    events.stop();
+    const id = el.records[0]!.id;
+    expect(events.seen[0]!.record_id).to.equal(id);
+    expect(events.seen[0]!.purposes).to.deep.equal(['newsletter']);
+    const outcome = (row: RecordRow, key: string) => row.purposes.find((p) => p.key === key)!.outcome;
+    expect(outcome(events.seen[0]!.consent_record, 'newsletter')).to.equal('revoked');
+    expect(outcome(events.seen[0]!.consent_record, 'research')).to.equal('granted');
+    await el.updateComplete;
+    expect(first.querySelector('[aria-label="Withdraw: Email newsletter"]')).to.equal(null);
+    expect(text(inner(el, '[part=status]'))).to.match(/^Withdrawn from .+: Email newsletter\.$/);
+    // The service holds it: read again, the same.
+    await el.refresh();
+    expect(outcome(el.records.find((r) => r.id === id)!, 'newsletter')).to.equal('revoked');
+  });
+
+  it('withdraws all of a record through token-url (asked once for the read and the withdrawal), and the record reads Withdrawn', async () => {
+    const ada = await person();
+    const asked: string[] = [];
+    const fetch = async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), location.href);
+      if (url.pathname !== '/session/token') return globalThis.fetch(input, init);
+      asked.push(`${init?.method} ${init?.credentials}`);
+      return json({ access_token: ada.access_token, expires_in: 600 });
+    };
+    const el = await fixture<SvcRecords>(
+      html`<svc-records trust-url=${ada.base_url} token-url="/session/token" .fetch=${fetch}></svc-records>`,
+    );
+    await waitUntil(() => el.status === 'ready', 'the records did not load', { timeout: 10_000 });
+    const events = listen<SvcRecordsWithdrawDetail>('svc-records-withdraw');
+    inner(el, '[part=withdraw-all]')!.click();
+    await el.updateComplete;
+    inner(el, '[part=confirm-button]')!.click();
+    await waitUntil(() => events.seen.length === 1, 'no svc-records-withdraw', { timeout: 10_000 });
+    events.stop();
+    expect(asked).to.deep.equal(['POST same-origin']);
+    expect(events.seen[0]!.purposes).to.have.members(['newsletter', 'research', 'analytics']);
+    expect(events.seen[0]!.consent_record.purposes.filter((p) => p.withdrawable)).to.deep.equal([]);
+    await el.updateComplete;
+    const first = inner(el, '[part=record]')!;
+    expect(text(first.querySelector('[part=meta]'))).to.match(/^Withdrawn · /);
+    expect(first.querySelector('[part=withdraw], [part=withdraw-all]')).to.equal(null);
+    expect(all(el, '[part=record]')[1]!.querySelector('[part=withdraw-all]')).to.not.equal(null);
+  });
+});
 
 describe('<svc-records>', () => {
   afterEach(() => fixtureCleanup());
