@@ -61,6 +61,8 @@ export interface FrozenReceiptInput {
   signatureEvidence?: { pointer: string; digest: string } | undefined;
   /** The country of the cell that stores the record: the person's home (`storage_locations`). */
   storedIn: string;
+  /** The credential-free page that withdraws this record (`withdrawal_method`). */
+  withdrawalMethod?: string | undefined;
 }
 
 /** Whether a purpose counts as granted on the receipt: consent given, a legitimate interest not objected to, or notice-only. */
@@ -104,6 +106,7 @@ export function freezeReceipt(input: FrozenReceiptInput): ConsentReceiptRecord {
       privacy_notice: { reference: noticeReference(flow.id, hash), sha256: hash },
       collection_method: COLLECTION_METHODS[input.channel],
       ...storage,
+      ...(input.withdrawalMethod ? { withdrawal_method: input.withdrawalMethod } : {}),
     },
     party_identification: [
       { party_id: controller, party_name: application.name, party_role: 'controller', party_type: 'organization', provenance: 'declared' },

@@ -16,6 +16,7 @@ import {
   receiptsValidated,
   recordFlowConfig,
 } from '../records/test-support.js';
+import { recordWithdrawalUrl } from '../../people/withdrawal/links.js';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { DPV_TERMS } from '../vocab/dpv-context.js';
 import { dpv23Terms, dpvTermsIn } from '../vocab/test-support.js';
@@ -83,6 +84,8 @@ describe('receipts: GET /api/v1/consent_receipts/{id}', () => {
         collection_method: 'Attested by the organisation through the Record API',
         // Stated because the cell that stores the record knows its own country.
         storage_locations: ['US'],
+        // The stable, credential-free page that withdraws this record.
+        withdrawal_method: recordWithdrawalUrl(server.context, r.id),
       },
       party_identification: [
         {
@@ -107,7 +110,7 @@ describe('receipts: GET /api/v1/consent_receipts/{id}', () => {
       },
     });
     // Not stated because the platform cannot state them truthfully.
-    for (const absent of ['withdrawal_method', 'recipient_third_parties', 'processing_locations', 'privacy_rights']) {
+    for (const absent of ['recipient_third_parties', 'processing_locations', 'privacy_rights']) {
       assert.equal(absent in receipt.pii_processing, false, absent);
     }
     assert.equal('anonymous' in receipt, false);

@@ -4,6 +4,7 @@ import type { ConsentReceiptRecord } from '@svc/schemas';
 import type { ServerContext } from '../../infra/context.js';
 import { agentDisclosuresOf } from '../../authority/disclosures/agents.js';
 import { freezeReceipt } from '../receipts/canonical.js';
+import { recordWithdrawalUrl } from '../../people/withdrawal/links.js';
 import type { FlowTermsResolver } from './terms.js';
 import type { ConsentRecordInput, RecordDraft } from './types.js';
 
@@ -39,5 +40,6 @@ export function freezeRecordReceipt(
     collectionPlatform: input.collectionPlatform,
     agentDisclosures: agentDisclosuresOf(ctx, terms.config) as unknown as Record<string, unknown>[],
     signatureEvidence: input.signatureEvidence,
+    withdrawalMethod: recordWithdrawalUrl(ctx, draft.id),
   });
 }
