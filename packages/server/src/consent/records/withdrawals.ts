@@ -131,6 +131,15 @@ function namedTargets(
   return targets;
 }
 
+/** Which purposes of a record can be withdrawn under its terms: granted consent, or a legitimate interest with a right to object. */
+export function withdrawableUnder(ctx: ServerContext, row: RecordRow): (p: RecordPurposeOutcome) => boolean {
+  const terms = getFlowVersion(ctx, row.flow_id, row.flow_version);
+  const rightToObject = new Set(
+    terms?.config.purposes.filter((p) => p.basis === 'legitimate_interest' && p.mechanism === 'opt_out').map((p) => p.key),
+  );
+  return (p) => p.outcome === 'granted' || (p.outcome === 'noticed' && rightToObject.has(p.key));
+}
+
 /**
  * Withdraws some purposes of a record (default: every withdrawable one): a granted consent purpose becomes
  * `revoked`, a legitimate interest with a right to object becomes `objected`. Purposes already withdrawn are
@@ -150,11 +159,7 @@ export function withdrawConsentRecord(
     if (state.status === 'expired') {
       throw unprocessable('The consent term has ended; an expired record has nothing left to withdraw.', 'record_expired');
     }
-    const terms = getFlowVersion(ctx, row.flow_id, row.flow_version);
-    const rightToObject = new Set(
-      terms?.config.purposes.filter((p) => p.basis === 'legitimate_interest' && p.mechanism === 'opt_out').map((p) => p.key),
-    );
-    const withdrawable = (p: RecordPurposeOutcome) => p.outcome === 'granted' || (p.outcome === 'noticed' && rightToObject.has(p.key));
+    const withdrawable = withdrawableUnder(ctx, row);
     const targets = request.purposes ? namedTargets(state.purposes, request.purposes, withdrawable) : state.purposes.filter(withdrawable);
     if (targets.length) {
       withdrawPurposes(

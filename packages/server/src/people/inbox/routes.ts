@@ -5,8 +5,9 @@ import { createHash } from 'node:crypto';
 import { INBOX_SCOPE, inboxList, inboxQuery } from '@svc/schemas';
 import type { Context, MiddlewareHandler } from 'hono';
 import { route, routes } from '../../infra/http/route.js';
+import { sameOrigin } from '../../infra/http/same-origin.js';
 import { requires } from '../../infra/auth.js';
-import type { Env, ServerContext } from '../../infra/context.js';
+import type { Env } from '../../infra/context.js';
 import { ApiError, forbidden } from '../../infra/errors.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { messagePage, PAGE_HEADERS, pageCsp } from '../../hosted/pages/render.js';
@@ -35,12 +36,6 @@ const inboxReader: MiddlewareHandler<Env> = async (c, next) => {
   }
   await next();
 };
-
-/** The same origin as the page: Fetch Metadata when the browser sends it, else the Origin header. */
-function sameOrigin(ctx: ServerContext, c: Context<Env>): boolean {
-  const site = c.req.header('sec-fetch-site');
-  return site ? site === 'same-origin' : c.req.header('origin') === new URL(ctx.baseUrl).origin;
-}
 
 /** Sends one of the inbox's pages: the hosted pages' CSP and headers, never framed. */
 function send(c: Context<Env>, html: string, status: 200 | 400 | 403 = 200) {
@@ -121,7 +116,7 @@ export const inboxRoutes = routes((app, ctx) => {
   });
 
   app.post('/inbox/sign_in', async (c) => {
-    if (!sameOrigin(ctx, c))
+    if (!sameOrigin(c, new URL(ctx.baseUrl).origin))
       return send(c, messagePage({ title: 'Sign-in cannot start', message: 'Open the Trust Inbox and sign in from there.' }), 403);
     const form = await c.req.parseBody().catch(() => ({}));
     const fields = Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => typeof e[1] === 'string'));
@@ -145,7 +140,7 @@ export const inboxRoutes = routes((app, ctx) => {
   });
 
   app.post('/inbox/sign_out', async (c) => {
-    if (!sameOrigin(ctx, c))
+    if (!sameOrigin(c, new URL(ctx.baseUrl).origin))
       return send(c, messagePage({ title: 'Sign-out cannot happen here', message: 'Sign out from the Trust Inbox itself.' }), 403);
     await signOut(ctx, c);
     return c.redirect('/inbox?signed_out', 303);
