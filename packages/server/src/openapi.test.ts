@@ -29,6 +29,7 @@ const PAGES = [
   /^(get|post) \/oauth\/interaction\//,
   /^get \/oap\/escalations/,
   /^(get|post) \/inbox(\/|$)/,
+  /^(get|post) \/(withdraw|manage)\//,
 ];
 const isPage = (route: string) => PAGES.some((page) => page.test(route));
 
