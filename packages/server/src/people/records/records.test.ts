@@ -13,7 +13,7 @@ import {
 } from '@svc/schemas';
 import { hashSecret, newId, newSecret } from '../../infra/ids.js';
 import { call, grant, type Json, type Person } from '../../authority/delegations/test-support.js';
-import { createConsent, exchange, grantStandard, verify } from '../../consent/decisions/test-support.js';
+import { createConsent, exchange, grantStandard, ok, verify } from '../../consent/decisions/test-support.js';
 import { createActiveFlow, createRecord, fetchReceipt, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
 import { firstPartyClient } from '../../platform/oauth/first-party.js';
 import { Browser, personAccessToken } from '../../platform/oauth/test-support.js';
@@ -209,6 +209,18 @@ describe('whose records a token sees', () => {
     const unknown = await call(server, `${API}?status=gone&colour=red`, { token: ada.token });
     assert.equal(unknown.status, 400);
   });
+  it('never shows an anonymous record, not even one whose unverified sign-in named the same email', async () => {
+    const seen = idsOf(await list(adaFirstParty));
+    const decision = await createConsent(server);
+    await ok(server, decision.session_token, { action: 'begin' });
+    await ok(server, decision.session_token, { action: 'sign_in', email: 'ada@example.com' });
+    const done = await ok(server, decision.session_token, { action: 'decline' });
+    const exchanged = await exchange(server, decision.session_token, done.completion!.exchange_token);
+    const { record_id } = consentExchange.parse(await exchanged.json());
+    assert.ok(record_id);
+    assert.deepEqual(idsOf(await list(adaFirstParty)), seen);
+    assert.equal((await call(server, `${API}/${record_id}`, { token: adaFirstParty })).status, 404);
+  });
 });
 
 describe('who may call', () => {
@@ -296,7 +308,8 @@ describe('withdrawing', () => {
       events.map((e) => e.type),
       ['consent.purpose_revoked'],
     );
-    const [event] = events as [Json];
+    const [event] = events;
+    assert.ok(event?.type === 'consent.purpose_revoked');
     assert.deepEqual([event.data.record_id, event.data.purpose, event.data.event_channel], [records.ada2, 'newsletter', 'person_records']);
     assert.equal((await list(ada.token, '?status=revoked')).consent_records.length, 0, 'research is still granted');
   });
