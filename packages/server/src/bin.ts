@@ -26,6 +26,7 @@ async function main(): Promise<void> {
   capture flow      ${sandbox.capture_flow_id ?? '(none)'} (for <svc-consent-field> and the snippet)
   oauth client      ${sandbox.oauth_client_id ?? '(none)'} (confidential; sign in at ${server.url}/.well-known/openid-configuration)
   sandbox file      ${server.context.dataDir}/sandbox.json (holds the admin API token and the OAuth client secret)
+  mail              ${mailLine(server.url)}
 ${server.context.testClock ? '  test clock        on (POST /api/v1/test_clock/advance)\n' : ''}`);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -33,6 +34,14 @@ ${server.context.testClock ? '  test clock        on (POST /api/v1/test_clock/ad
       void server.close().then(() => process.exit(0));
     });
   }
+}
+
+/** Where mail goes: the SMTP server (`SVC_SMTP_URL`, shown without credentials), else the sandbox mailbox. */
+function mailLine(url: string): string {
+  const smtp = process.env.SVC_SMTP_URL;
+  if (!smtp) return `sandbox mailbox ${url}/playground/mailbox (set SVC_SMTP_URL=smtp://host:port to send)`;
+  const { protocol, host } = new URL(smtp);
+  return `${protocol}//${host} from ${process.env.SVC_MAIL_FROM || 'svc <no-reply@localhost>'} (SVC_SMTP_URL, SVC_MAIL_FROM)`;
 }
 
 void main();

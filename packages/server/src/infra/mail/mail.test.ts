@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '../../testing.js';
 import { createActiveFlow, createRecord, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
 import { createConsent, ok, step } from '../../consent/decisions/test-support.js';
 import { personOfManagementToken } from '../../people/withdrawal/links.js';
+import { Browser, pushedAuthorization } from '../../platform/oauth/test-support.js';
 import { transaction } from '../transaction.js';
 import { mailWorker, queueMail, type MailRow } from './index.js';
 import { headerLine, startSmtp, type TestSmtp } from './test-support.js';
@@ -36,12 +37,8 @@ describe('mail over SMTP', () => {
     flowId = await createActiveFlow(server);
   });
   after(async () => {
-    let t = Date.now();
     await server.dispose();
-    console.log('dispose', Date.now() - t);
-    t = Date.now();
     await smtp.close();
-    console.log('smtp close', Date.now() - t);
   });
 
   it('mails a receipt with text and HTML parts, the From, List-Unsubscribe and a management link to the person', async () => {
@@ -108,6 +105,25 @@ describe('mail over SMTP', () => {
     assert.ok(code, mail?.text);
     assert.ok(String(mail!.html).includes(code));
     await ok(server, token, { action: 'verify', code });
+  });
+
+  it("sends the provider's sign-in code by mail only", async () => {
+    const browser = new Browser(server.url);
+    const { url } = await pushedAuthorization(server);
+    const { url: start } = await browser.follow(url);
+    const uid = /\/oauth\/interaction\/([^/?]+)/.exec(start)![1]!;
+    const { res, url: codePage } = await browser.follow(`/oauth/interaction/${uid}/sign_in`, { form: { email: 'oidc@example.com' } });
+    assert.doesNotMatch(codePage, /code=/, 'no code in the URL');
+    const data = JSON.parse(/id="svc-oauth-data">(.*?)<\/script>/s.exec(await res.text())![1]!) as {
+      step: string;
+      sandbox_code: string | null;
+    };
+    assert.deepEqual([data.step, data.sandbox_code], ['code', null]);
+    await drain(server);
+    const code = /\b(\d{6})\b/.exec(receivedBy(smtp, 'oidc@example.com')[0]?.text ?? '')?.[1];
+    assert.ok(code, 'the code arrived by mail');
+    const { url: after } = await browser.follow(`/oauth/interaction/${uid}/verify`, { form: { code } });
+    assert.doesNotMatch(after, /error=/, after);
   });
 
   it('sends an address no more sign-in codes in a window than it may guess wrong ones', async () => {
