@@ -1,6 +1,6 @@
 // The sign-in every kind that asks "is it you?" shares: a 6-digit code to the person's email, kept only hashed on the
-// decision, at most five wrong tries. The sandbox (a development application) shows it on the page instead of
-// emailing it; a production page never shows it (transitions.ts). A right code proves the address (authentication.ts).
+// decision, at most five wrong tries. It is mailed (transitions.ts); without an SMTP server the sandbox (a development
+// application) shows it on the page too, a production page never. A right code proves the address (authentication.ts).
 import { randomInt } from 'node:crypto';
 import type { ApiError } from '../../infra/errors.js';
 import { hashSecret, safeEqual } from '../../infra/ids.js';

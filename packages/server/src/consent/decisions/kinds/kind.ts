@@ -40,7 +40,7 @@ export interface StepResult {
   complete?: { status: PageStatus; outcome: string };
   /** A refusal stored with the step (a wrong code counts as an attempt): thrown after the commit. */
   refusal?: ApiError;
-  /** The reference server sends no email: the sign-in code is shown on the page instead. */
+  /** The sign-in code just issued: mailed to the address, and shown on a sandbox page when no SMTP server is set. */
   sandboxCode?: string;
   /** The step changed nothing the host sees (a code re-sent): no transition is recorded or reported. */
   unchanged?: true;
