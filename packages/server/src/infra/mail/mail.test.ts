@@ -127,10 +127,10 @@ describe('mail over SMTP', () => {
   });
 
   it('sends an address no more sign-in codes in a window than it may guess wrong ones', async () => {
-    const signIn = async () => {
+    const signIn = async (email = 'spam@example.com') => {
       const { session_token: token } = await createConsent(server);
       await ok(server, token!, { action: 'begin' });
-      return step(server, token!, { action: 'sign_in', email: 'spam@example.com' });
+      return step(server, token!, { action: 'sign_in', email });
     };
     const first = await createConsent(server);
     await ok(server, first.session_token!, { action: 'begin' });
@@ -140,6 +140,8 @@ describe('mail over SMTP', () => {
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get('retry-after')) > 0);
     assert.equal((await signIn()).status, 429, 'another page asks for the same address');
+    assert.equal((await signIn('Spam+tag@example.com')).status, 429, 'a sub-address is the same mailbox');
+    assert.equal((await signIn('spam@example.org')).status, 200, 'another address is not limited');
     assert.equal(rows(server, 'spam@example.com').length, 10);
     server.advance(15 * 60);
     assert.equal((await signIn()).status, 200);

@@ -63,18 +63,34 @@ export function onQueued(ctx: ServerContext, kick: () => void): void {
   kickers.set(ctx, kick);
 }
 
+/**
+ * The recipients that reach the same mailbox as `to` as far as the outbox can tell: the address itself and its
+ * sub-addresses (`ada+anything@example.com`, RFC 5233), so that tags do not multiply what one person receives.
+ */
+function sameMailbox(to: string): { base: string; from: string; until: string; domain: string } {
+  const at = to.lastIndexOf('@');
+  const local = to.slice(0, at).split('+')[0]!;
+  // '+' sorts just before ',': the range [local+, local,) holds every `local+tag` (an index range, no scan).
+  return { base: `${local}${to.slice(at)}`, from: `${local}+`, until: `${local},`, domain: to.slice(at) };
+}
+
 function checkLimit(ctx: ServerContext, to: string, kind: string, limit: NonNullable<MailMessage['limit']>, nowMs: number): void {
   const since = nowMs - limit.windowSeconds * 1000;
-  const recent = stmt<[string, string, number], number>(
-    ctx.db,
-    'SELECT created_ms FROM mail_outbox WHERE recipient = ? AND kind = ? AND created_ms > ? ORDER BY created_ms',
+  const box = sameMailbox(to);
+  const recent = (
+    stmt<[string, string, string, string, string, string, number], { recipient: string; created_ms: number }>(
+      ctx.db,
+      `SELECT recipient, created_ms FROM mail_outbox
+        WHERE (recipient = ? AND kind = ? OR recipient >= ? AND recipient < ? AND kind = ?) AND created_ms > ?`,
+    ).all(box.base, kind, box.from, box.until, kind, since) as { recipient: string; created_ms: number }[]
   )
-    .pluck()
-    .all(to, kind, since) as unknown as number[];
+    .filter((row) => row.recipient === box.base || row.recipient.endsWith(box.domain))
+    .map((row) => row.created_ms)
+    .sort((a, b) => a - b);
   if (recent.length < limit.max) return;
   // The window slides: the address may receive one more once the oldest message in it is older than the window.
   const retryAfterMs = recent[recent.length - limit.max]! - since;
-  throw tooManyRequests(`Too many messages were sent to this address; ask again later.`, retryAfterMs, {
+  throw tooManyRequests('Too many messages were sent to this address; ask again later.', retryAfterMs, {
     name: limit.name,
     limit: limit.max,
     windowSeconds: limit.windowSeconds,
