@@ -100,5 +100,7 @@ export function stmt<P extends unknown[] = unknown[], R = unknown>(db: Db, sql: 
   if (!cache) statements.set(db, (cache = new Map()));
   let s = cache.get(sql);
   if (!s) cache.set(sql, (s = db.prepare(sql)));
+  // Callers share the statement and some switch it to pluck mode: every use starts from whole rows again.
+  else if (s.reader) s.pluck(false);
   return s as Database.Statement<P, R>;
 }
