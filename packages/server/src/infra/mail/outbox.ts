@@ -78,7 +78,7 @@ function checkLimit(ctx: ServerContext, to: string, kind: string, limit: NonNull
   const since = nowMs - limit.windowSeconds * 1000;
   const box = sameMailbox(to);
   const recent = (
-    stmt<[string, string, string, string, string, string, number], { recipient: string; created_ms: number }>(
+    stmt<[string, string, string, string, string, number], { recipient: string; created_ms: number }>(
       ctx.db,
       `SELECT recipient, created_ms FROM mail_outbox
         WHERE (recipient = ? AND kind = ? OR recipient >= ? AND recipient < ? AND kind = ?) AND created_ms > ?`,
