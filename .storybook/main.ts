@@ -1,6 +1,7 @@
 // Storybook 10 for the svc elements: web components on Vite, offline, no telemetry. Stories load the real elements
-// from the workspace sources; decisions run against a story-local decision page and the consent field against the
-// reference server when STORYBOOK_SVC_BASE_URL is set, else against static render answers (see stories/README.md).
+// from the workspace sources; decisions run against the real hosted decision page (served by Storybook) and the
+// consent field against the reference server when STORYBOOK_SVC_BASE_URL is set, else against static render answers
+// (see stories/README.md).
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,7 +1,8 @@
 // The static Storybook build (`pnpm build-storybook`, which CI runs before the tests) served as a plain static site
-// on a loopback port: five stories open from it (a decision state, a signed signature request, a consent field
-// appearance, a right-to-left locale, an inbox whose row opens in a popup), each rendering the real element with no
-// console error and no page error. A missing build fails loudly.
+// on a loopback port: six stories open from it (a decision state, the real hosted decision page clicked through to
+// completion, a signed signature request, a consent field appearance, a right-to-left locale, an inbox whose row
+// opens in a popup), each rendering the real element with no console error and no page error. A missing build fails
+// loudly.
 import { expect, test, type ConsoleMessage, type Page } from '@playwright/test';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -72,7 +73,7 @@ async function defined(page: Page, tag: string): Promise<void> {
   await page.waitForFunction((name) => customElements.get(name) !== undefined, tag, { timeout: 10_000 });
 }
 
-test('a decision story: consent step 2 shows the story-local hosted page through the real <svc-decision>', async ({ page }) => {
+test('a decision story: consent step 2 shows the hosted page through the real <svc-decision>', async ({ page }) => {
   const { errors } = await openStory(page, 'elements-svc-decision--consent-step-2');
   const element = page.locator('svc-decision');
   await expect(element).toBeAttached();
@@ -83,6 +84,52 @@ test('a decision story: consent step 2 shows the story-local hosted page through
   const frame = page.frameLocator('svc-decision >> iframe[part="frame"]');
   await expect(frame.getByRole('heading', { name: 'What you agree to' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Events the element dispatched' })).toContainText('svc-ready');
+  expect(errors).toEqual([]);
+});
+
+test('a decision story embeds the real hosted page, which a person clicks through to svc-complete (screenshots in test-results/look/)', async ({
+  page,
+}) => {
+  // Three stories and a click-through: more than one story's time.
+  test.setTimeout(90_000);
+  const { errors } = await openStory(page, 'elements-svc-decision--consent-step-1');
+  const element = page.locator('svc-decision');
+  await defined(page, 'svc-decision');
+  await expect.poll(() => element.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('ready');
+  const iframe = element.locator('iframe[part="frame"]');
+  const frame = page.frameLocator('svc-decision >> iframe[part="frame"]');
+  // The service's own page: its element, its heading, its stylesheet and data block, the latter aimed at this origin.
+  await expect(frame.locator('svc-decision-page')).toBeAttached();
+  await expect(frame.getByRole('heading', { level: 1, name: 'Appointment reminders' })).toBeVisible();
+  const hosted = (await (await iframe.elementHandle())!.contentFrame())!;
+  const shell = await hosted.evaluate(() => ({
+    defined: customElements.get('svc-decision-page') !== undefined,
+    css: document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')?.getAttribute('href'),
+    targetOrigin: (JSON.parse(document.getElementById('svc-decision-data')!.textContent!) as { target_origin: string }).target_origin,
+  }));
+  expect(shell).toEqual({ defined: true, css: '/svc/assets/page.css', targetOrigin: origin });
+  await page.screenshot({ path: 'test-results/look/storybook-consent.png', fullPage: true });
+
+  await frame.getByRole('button', { name: 'Continue' }).click();
+  await expect(frame.getByRole('heading', { name: 'What you agree to' })).toBeVisible();
+  await frame.getByRole('button', { name: 'I have read this' }).click();
+  await frame.getByRole('checkbox', { name: /Appointment reminders by email/ }).check();
+  await frame.getByRole('button', { name: 'Agree', exact: true }).click();
+  await expect(frame.getByRole('heading', { name: 'Thank you' })).toBeVisible();
+  const log = page.getByRole('list', { name: 'Events the element dispatched' });
+  await expect(log).toContainText('svc-complete');
+  await expect(log).toContainText('"outcome":"granted"');
+  await expect.poll(() => element.evaluate((el) => (el as HTMLElement & { status: string }).status)).toBe('complete');
+
+  // One look at each other kind, as the page shows it.
+  for (const [id, kind, heading] of [
+    ['elements-svc-decision--approval', 'approval', 'Approval requested'],
+    ['elements-svc-decision--signature-request', 'signature', 'Reminder devices supply agreement'],
+  ] as const) {
+    await page.goto(`${origin}/iframe.html?id=${id}&viewMode=story`);
+    await expect(frame.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await page.screenshot({ path: `test-results/look/storybook-${kind}.png`, fullPage: true });
+  }
   expect(errors).toEqual([]);
 });
 

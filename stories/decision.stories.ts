@@ -1,6 +1,7 @@
-// <svc-decision> in every state. The element is the real one; the hosted decision page it embeds is the
-// story-local page (stories/frames/), served by Storybook at `{storybook}/svc/decisions/{token}`, which posts real
-// protocol v2 messages, so the element behaves exactly as it does against the service. The token names the state.
+// <svc-decision> in every state. The element is the real one, and so is the hosted decision page it embeds: the
+// service's `<svc-decision-page>` (packages/server), served by Storybook at `{storybook}/svc/decisions/{token}` with
+// the state's page data (stories/frames/states.ts); only its participant API is a story-local stand-in
+// (stories/frames/participant-api.ts). The token names the state; the stories that answer click in the real page.
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html, nothing } from 'lit';
 import { ifDefined } from 'lit/directives/if-defined.js';
@@ -28,7 +29,7 @@ const meta: Meta<Args> = {
   component: 'svc-decision',
   args: { mode: 'embed' },
   argTypes: {
-    token: { control: 'text', description: 'Decision session token; `dts_story_<state>` opens a story-local page state.' },
+    token: { control: 'text', description: 'Decision session token; `dts_story_<state>` opens the hosted page in that state.' },
     mode: { control: 'inline-radio', options: ['embed', 'popup', 'redirect'] },
     label: { control: 'text' },
     'trust-url': { control: 'text', description: 'Defaults to the story-local service `{storybook}/svc`.' },
@@ -51,8 +52,8 @@ const meta: Meta<Args> = {
     docs: {
       description: {
         component:
-          'Runs against the story-local decision page (a stand-in for the hosted page that posts real protocol v2 messages). ' +
-          'Each story opens one state of it through its token `dts_story_<state>`.',
+          "Embeds the service's real hosted decision page (`<svc-decision-page>`), served by Storybook with each state's page data; " +
+          'only its participant API is a story-local stand-in. Each story opens one state through its token `dts_story_<state>`.',
       },
     },
   },
@@ -63,46 +64,79 @@ type Story = StoryObj<Args>;
 
 const state = (name: FrameStateName, extra: Partial<Story> = {}): Story => ({ args: { token: tokenOf(name) }, ...extra });
 
-/** The element inside its shadow root, and the story-local page's document once it loaded (same origin). */
-async function frameDocument(canvas: HTMLElement): Promise<Document> {
+/** Waits for `find` to return something, polling the page (the hosted page renders after each answer). */
+async function until<T>(find: () => T | null | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 100; i += 1) {
+    const found = find();
+    if (found) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`the hosted decision page never showed ${what}`);
+}
+
+/** The hosted page's `<svc-decision-page>` shadow root inside the element's iframe (same origin). */
+async function hostedPage(canvas: HTMLElement): Promise<ShadowRoot> {
   const element = canvas.querySelector<SvcDecision>('svc-decision')!;
   await element.updateComplete;
   const frame = element.shadowRoot!.querySelector('iframe')!;
-  for (let i = 0; i < 100; i += 1) {
-    const doc = frame.contentDocument;
-    if (doc?.querySelector('main button')) return doc;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error('the story-local decision page did not render');
+  return until(() => frame.contentDocument?.querySelector('svc-decision-page')?.shadowRoot, 'its page');
 }
 
+/** Clicks the page's enabled button named `name`, once it shows. */
 async function click(canvas: HTMLElement, name: string): Promise<void> {
-  const doc = await frameDocument(canvas);
-  const button = Array.from(doc.querySelectorAll('button')).find((b) => b.textContent === name);
-  if (!button) throw new Error(`no ${name} button in the decision page`);
+  const page = await hostedPage(canvas);
+  const button = await until(
+    () => Array.from(page.querySelectorAll('button')).find((b) => b.textContent?.trim() === name && !b.disabled),
+    `a ${name} button`,
+  );
   button.click();
 }
 
-/** Until the hosted page says `svc:ready`: the loading view over the iframe. This page never does, so after 8 s the element gives up (`frame_unavailable`) and shows its error view. */
+/** Types `value` into the page's field `name`, once it shows. */
+async function fill(canvas: HTMLElement, name: string, value: string): Promise<void> {
+  const page = await hostedPage(canvas);
+  const field = await until(() => page.querySelector<HTMLInputElement | HTMLTextAreaElement>(`[name="${name}"]`), `the ${name} field`);
+  field.value = value;
+}
+
+/** Ticks the page's checkbox `name`. */
+async function tick(canvas: HTMLElement, name: string): Promise<void> {
+  const page = await hostedPage(canvas);
+  (await until(() => page.querySelector<HTMLInputElement>(`input[name="${name}"]`), `the ${name} box`)).click();
+}
+
+/** The signing session up to its last screen: Continue (a code is sent; the sandbox shows it), the code, Verify. */
+async function signIn(canvas: HTMLElement): Promise<void> {
+  await click(canvas, 'Continue');
+  const page = await hostedPage(canvas);
+  const code = await until(() => page.querySelector('.sandbox code')?.textContent, 'the sandbox code');
+  await fill(canvas, 'code', code);
+  await click(canvas, 'Verify');
+}
+
+/**
+ * Until the hosted page says `svc:ready`: the loading view over the iframe. This page's script never gets to define
+ * `<svc-decision-page>`, so after 8 s the element gives up (`frame_unavailable`) and shows its error view.
+ */
 export const Loading = state('loading');
 
-/** Consent, step 1 of 3: who asks. The page posts `svc:ready`, then `svc:state` at each step. */
+/** Consent, step 1 of 3: who asks, for what. The page posts `svc:ready`, then `svc:state` at each step. */
 export const ConsentStep1 = state('consent_step_1', { name: 'Consent: step 1 (about)' });
-/** Consent, step 2 of 3: the purposes. */
+/** Consent, step 2 of 3: what the person agrees to. */
 export const ConsentStep2 = state('consent_step_2', { name: 'Consent: step 2 (purposes)' });
-/** Consent, step 3 of 3: agree or decline, which posts `svc:complete`. */
+/** Consent, step 3 of 3: tick what you agree to, then agree or decline, which posts `svc:complete`. */
 export const ConsentStep3 = state('consent_step_3', { name: 'Consent: step 3 (decision)' });
 
 /** Informed consent, step 1 of 4: the information. */
 export const InformedStep1 = state('informed_step_1', { name: 'Informed consent: step 1 (information)' });
-/** Informed consent, step 2 of 4: confirm having read it. */
+/** Informed consent, step 2 of 4: a disclosure to confirm having read. */
 export const InformedStep2 = state('informed_step_2', { name: 'Informed consent: step 2 (read)' });
-/** Informed consent, step 3 of 4: a question checking understanding. */
+/** Informed consent, step 3 of 4: a question checking understanding (the right answer is the first). */
 export const InformedStep3 = state('informed_step_3', { name: 'Informed consent: step 3 (understanding)' });
-/** Informed consent, step 4 of 4: the decision. */
+/** Informed consent, step 4 of 4: the decision (status `evidenced`: the check was passed). */
 export const InformedStep4 = state('informed_step_4', { name: 'Informed consent: step 4 (decision)' });
 
-/** An approval waiting for approve, deny or counter. */
+/** An agent's approval waiting for approve, deny or a counter-proposal. */
 export const Approval = state('approval');
 /** The approver approved: `svc-complete` with `outcome: 'approved'` (clicked in the page by the story). */
 export const ApprovalApproved = state('approval', {
@@ -114,44 +148,66 @@ export const ApprovalDenied = state('approval', {
   name: 'Approval: deny',
   play: async ({ canvasElement }) => click(canvasElement, 'Deny'),
 });
-/** The approver made a counter-offer: `svc:state` to `countering`, then `svc-complete` with `outcome: 'countered'`. */
+/** The approver made a counter-proposal: `svc-complete` with `outcome: 'countered'`. */
 export const ApprovalCountered = state('approval', {
   name: 'Approval: counter',
   play: async ({ canvasElement }) => {
-    await click(canvasElement, 'Counter');
-    await click(canvasElement, 'Send counter-offer');
-  },
-});
-
-/** A signature request (kind `signature_request`) waiting for sign, decline or a proposed change. */
-export const SignatureRequest = state('signature', { name: 'Signature request' });
-/** The party signed: `svc-complete` with `kind: 'signature_request'` and `outcome: 'signed'`. */
-export const SignatureSigned = state('signature', {
-  name: 'Signature request: sign',
-  play: async ({ canvasElement }) => click(canvasElement, 'Sign'),
-});
-/** The party declined to sign: `svc-complete` with `outcome: 'declined'`. */
-export const SignatureDeclined = state('signature', {
-  name: 'Signature request: decline',
-  play: async ({ canvasElement }) => click(canvasElement, 'Decline'),
-});
-/** The party proposed a change: `svc:state` to `countering`, then `svc-complete` with `outcome: 'countered'`. */
-export const SignatureCountered = state('signature', {
-  name: 'Signature request: propose a change',
-  play: async ({ canvasElement }) => {
-    await click(canvasElement, 'Propose a change');
+    await click(canvasElement, 'Counter…');
+    await fill(canvasElement, 'proposal', 'Book the train instead: 90 EUR.');
     await click(canvasElement, 'Send counter-proposal');
   },
 });
 
-/** 28 seconds before the deadline: `svc-deadline` warnings at T-30 s (at once), T-15 s and T-5 s, then expiry. */
+/** A signature request (kind `signature_request`): the document, a code sent to the party, then sign, decline or counter. */
+export const SignatureRequest = state('signature', { name: 'Signature request' });
+/** The party signed: `svc-complete` with `kind: 'signature_request'` and `outcome: 'signed'`. */
+export const SignatureSigned = state('signature', {
+  name: 'Signature request: sign',
+  play: async ({ canvasElement }) => {
+    await signIn(canvasElement);
+    await fill(canvasElement, 'signed_name', 'Sam Taylor');
+    await click(canvasElement, 'Sign');
+  },
+});
+/** The party declined to sign: `svc-complete` with `outcome: 'declined'`. */
+export const SignatureDeclined = state('signature', {
+  name: 'Signature request: decline',
+  play: async ({ canvasElement }) => {
+    await signIn(canvasElement);
+    await click(canvasElement, 'Decline…');
+    await click(canvasElement, 'Decline to sign');
+  },
+});
+/** The party proposed a change: `svc-complete` with `outcome: 'countered'`. */
+export const SignatureCountered = state('signature', {
+  name: 'Signature request: propose a change',
+  play: async ({ canvasElement }) => {
+    await signIn(canvasElement);
+    await click(canvasElement, 'Counter…');
+    await fill(canvasElement, 'proposal', 'Delivery by 28 February 2027.');
+    await click(canvasElement, 'Send counter-proposal');
+  },
+});
+
+/** 33 seconds before the deadline: `svc-deadline` warnings at T-30 s (3 seconds in), T-15 s and T-5 s, then expiry. */
 export const DeadlineWarning = state('deadline_warning', { name: 'Deadline warning' });
 /** The deadline passes 3 seconds in: `svc-deadline` `expired` and the element's expired view. */
 export const Expired = state('expired');
-/** The person agreed: `svc-complete` with `outcome: 'granted'` and an exchange token for the server. */
-export const Completed = state('completed');
-/** The hosted page reports a fatal `svc:error`; the element re-dispatches it as `svc-error`. */
-export const ErrorFromPage = state('error', { name: 'Error: from the page' });
+/** The person ticks what they agree to and agrees: `svc-complete` with `outcome: 'granted'` and an exchange token for the server. */
+export const Completed = state('consent_step_3', {
+  play: async ({ canvasElement }) => {
+    await tick(canvasElement, 'purpose-reminders');
+    await click(canvasElement, 'Agree');
+  },
+});
+/**
+ * The service fails a step (503 `service_unavailable`): the page shows why and posts `svc:error` (not fatal,
+ * recoverable by retrying), which the element re-dispatches as `svc-error`.
+ */
+export const ErrorFromPage = state('error', {
+  name: 'Error: from the page',
+  play: async ({ canvasElement }) => click(canvasElement, 'Continue'),
+});
 /** A token that is not a `dts_` session token: the element's own error view, without loading anything. */
 export const ErrorInvalidToken: Story = { name: 'Error: invalid token', args: { token: 'not-a-session-token' } };
 
