@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { ParsedMail } from 'mailparser';
 import { startTestServer, type TestServer } from '../../testing.js';
-import { createActiveFlow, createRecord, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
+import { createActiveFlow, createRecord, fetchReceipt, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
 import { createConsent, ok, step } from '../../consent/decisions/test-support.js';
 import { personOfManagementToken } from '../../people/withdrawal/links.js';
 import { Browser, pushedAuthorization } from '../../platform/oauth/test-support.js';
@@ -66,6 +66,33 @@ describe('mail over SMTP', () => {
     const [row] = rows(server, 'ada@example.com');
     assert.equal(row?.status, 'sent');
     assert.equal(row?.body_enc, null, 'a sent message keeps no body');
+  });
+
+  it("withdraws through the received email's management link, recorded as email_management_link", async () => {
+    const record = await createRecord(server, { flow_id: flowId, subject: { email: 'manage@example.com' }, decisions: grantAll });
+    await drain(server);
+    const [mail] = receivedBy(smtp, 'manage@example.com');
+    const link = /https?:\/\/\S+\/manage\/\S+/.exec(mail?.text ?? '')?.[0];
+    assert.ok(link, mail?.text);
+    const opened = await fetch(link);
+    assert.equal(opened.status, 200);
+    assert.match(await opened.text(), new RegExp(`name="record" value="${record.id}"`));
+    const posted = await fetch(link, {
+      method: 'POST',
+      headers: { 'sec-fetch-site': 'same-origin', origin: new URL(server.url).origin },
+      body: new URLSearchParams({ record: record.id }),
+      redirect: 'manual',
+    });
+    assert.equal(posted.status, 303);
+    const { body } = await fetchReceipt(server, record.id);
+    const events = (body.consent_receipt as { event: { event_state: string; event_channel?: string }[] }).event;
+    assert.deepEqual(
+      events.filter((e) => e.event_channel !== undefined).map((e) => [e.event_state, e.event_channel]),
+      [
+        ['consent withdrawn', 'email_management_link'],
+        ['objection recorded', 'email_management_link'],
+      ],
+    );
   });
 
   it('mails no receipt when it is suppressed', async () => {
