@@ -15,35 +15,11 @@ import type { Env, Principal } from '../../infra/context.js';
 import { ApiError, forbidden, notFound } from '../../infra/errors.js';
 import { route, routes } from '../../infra/http/route.js';
 import { withdrawConsentRecord } from '../../consent/records/withdrawals.js';
-import { findPersonRecord, listPersonRecords, readerOf, toPersonRecord } from './store.js';
+import { holding, personOf, readerOf } from '../reader.js';
+import { findPersonRecord, listPersonRecords, toPersonRecord } from './store.js';
 
 const API = '/api/v1/me/consent_records';
 const tag = 'Person records';
-
-/**
- * Admits only a person's token (a delegate's too: `requires` checked the grant) that holds `scope`: a person's
- * consent records are theirs, so an application reads them only when the person allowed it; an API token has none.
- */
-const holding =
-  (scope: string): MiddlewareHandler<Env> =>
-  async (c, next) => {
-    const principal = c.get('principal');
-    if (principal.kind !== 'person') {
-      throw forbidden(
-        `These are a person's own consent records: call with their access token (scope ${scope}), not an API token.`,
-        'person_token_required',
-      );
-    }
-    if (!principal.scopes.includes(scope)) {
-      throw new ApiError(403, `This access token lacks the ${scope} scope: ask for it when the person signs in.`, {
-        code: 'insufficient_scope',
-        headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}"` },
-      });
-    }
-    await next();
-  };
-
-const personOf = (c: Context<Env>) => c.get('principal') as Extract<Principal, { kind: 'person' }>;
 
 export const personRecordRoutes = routes((app, ctx) => {
   /** The caller's record named in the path, or the same 404 for every record that is not theirs (no oracle). */
@@ -53,7 +29,7 @@ export const personRecordRoutes = routes((app, ctx) => {
     if (!row) throw notFound('No such consent record.');
     return row;
   };
-  const reading = [requires('read', { person: true, delegateScope: RECORDS_READ_SCOPE }), holding(RECORDS_READ_SCOPE)];
+  const reading = [requires('read', { person: true, delegateScope: RECORDS_READ_SCOPE }), holding(RECORDS_READ_SCOPE, 'consent records')];
 
   route(
     app,
@@ -107,7 +83,7 @@ export const personRecordRoutes = routes((app, ctx) => {
       // 404 before the body is read, for a record that is not the caller's.
       middleware: [
         requires('write', { person: true, delegateScope: RECORDS_WRITE_SCOPE }),
-        holding(RECORDS_WRITE_SCOPE),
+        holding(RECORDS_WRITE_SCOPE, 'consent records'),
         async (c, next) => {
           ownRecord(c);
           await next();

@@ -3,47 +3,26 @@
 // organisation's client sees stops at that organisation, so it never learns what the person agreed to elsewhere.
 import type { ConsentRecordStatus, PersonConsentRecord, RecordPurposeOutcome } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
-import type { Principal, ServerContext } from '../../infra/context.js';
+import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { DEFAULT_LIMIT, decodeCursor, toPage } from '../../infra/pagination.js';
 import { ENDED, REVOKED } from '../../consent/records/list.js';
 import { issuedOf, recordState, withdrawalsOf, type RecordRow } from '../../consent/records/rows.js';
+import { withdrawableUnder } from '../../consent/records/withdrawals.js';
 import { getFlowVersion } from '../../platform/flows/store.js';
-import { firstPartyScopes } from '../../platform/oauth/first-party.js';
-import { inboxEmailOf } from '../inbox/store.js';
+import { type PersonReader, readerParams, readerPersons } from '../reader.js';
 import { recordWithdrawalUrl } from '../withdrawal/links.js';
-
-/** Whose records a caller reads: the person's verified email, in one organisation or (the service's own clients) in all. */
-export interface RecordsReader {
-  email: string;
-  /** The organisation whose records only are seen; undefined for a token of one of the service's own clients. */
-  accountId: string | undefined;
-}
-
-/**
- * The reader a person's token (or a delegate's, for the person they act for) stands for; undefined when that person
- * has no email (an anonymous record's stand-in), who then has no records to see.
- */
-export function readerOf(ctx: ServerContext, principal: Extract<Principal, { kind: 'person' }>): RecordsReader | undefined {
-  const email = inboxEmailOf(ctx, principal.personId);
-  if (!email) return undefined;
-  return { email, accountId: firstPartyScopes(ctx, principal.clientId) === undefined ? principal.accountId : undefined };
-}
 
 type PersonRecordRow = RecordRow & { organisation_name: string; application_name: string };
 
-// The reader's records: of a person row with their email (an anonymous stand-in has none, and a `cr_` id), in the
-// reader's organisation when it has one. `?`s: email, account, account.
-const WHOSE = `r.person_id IN (SELECT id FROM persons WHERE email = ? AND (? IS NULL OR account_id = ?) AND id NOT LIKE 'cr\\_%' ESCAPE '\\')`;
+const WHOSE = readerPersons('r.person_id');
 const SELECT = `SELECT r.*, a.name AS organisation_name, ap.name AS application_name
   FROM consent_records r JOIN accounts a ON a.id = r.account_id JOIN applications ap ON ap.id = r.application_id`;
-
-const whose = (reader: RecordsReader) => [reader.email, reader.accountId ?? null, reader.accountId ?? null];
 
 /** A page of the reader's records homed in this cell, most recently recorded first (`seq`), optionally of one status now. */
 export function listPersonRecords(
   ctx: ServerContext,
-  reader: RecordsReader,
+  reader: PersonReader,
   page: { limit?: number | undefined; cursor?: string | undefined; status?: ConsentRecordStatus | undefined },
 ): { consent_records: PersonConsentRecord[]; next_cursor: string | null } {
   const limit = page.limit ?? DEFAULT_LIMIT;
@@ -58,14 +37,14 @@ export function listPersonRecords(
   const rows = stmt<unknown[], PersonRecordRow>(
     ctx.db,
     `${SELECT} WHERE ${WHOSE} AND r.seq < ? AND ${condition} ORDER BY r.seq DESC LIMIT ?`,
-  ).all(...whose(reader), before, ...params, limit + 1);
+  ).all(...readerParams(reader), before, ...params, limit + 1);
   const { items, next_cursor } = toPage(rows, limit, (r) => r.seq);
   return { consent_records: items.map((row) => toPersonRecord(ctx, row)), next_cursor };
 }
 
 /** The reader's record `id` (its organisation's id with it), or undefined: another person's record is not there. */
-export function findPersonRecord(ctx: ServerContext, reader: RecordsReader, id: string): PersonRecordRow | undefined {
-  return stmt<unknown[], PersonRecordRow>(ctx.db, `${SELECT} WHERE r.id = ? AND ${WHOSE}`).get(id, ...whose(reader));
+export function findPersonRecord(ctx: ServerContext, reader: PersonReader, id: string): PersonRecordRow | undefined {
+  return stmt<unknown[], PersonRecordRow>(ctx.db, `${SELECT} WHERE r.id = ? AND ${WHOSE}`).get(id, ...readerParams(reader));
 }
 
 /** A record as the person reads it: its state now, under the labels and title of the terms that govern it. */
@@ -73,11 +52,7 @@ export function toPersonRecord(ctx: ServerContext, row: PersonRecordRow): Person
   const { status, purposes } = recordState(issuedOf(row), withdrawalsOf(ctx, row.id), row.expires_at, isoNow(ctx.clock));
   const terms = getFlowVersion(ctx, row.flow_id, row.flow_version);
   const byKey = new Map(terms?.config.purposes.map((p) => [p.key, p]));
-  // The rule withdrawConsentRecord applies: granted consent, or a legitimate interest with a right to object.
-  const withdrawable = (p: RecordPurposeOutcome) =>
-    status !== 'expired' &&
-    (p.outcome === 'granted' ||
-      (p.outcome === 'noticed' && byKey.get(p.key)?.basis === 'legitimate_interest' && byKey.get(p.key)?.mechanism === 'opt_out'));
+  const withdrawable = withdrawableUnder(ctx, row);
   return {
     id: row.id,
     status,
@@ -93,7 +68,7 @@ export function toPersonRecord(ctx: ServerContext, row: PersonRecordRow): Person
       label: byKey.get(p.key)?.label ?? p.key,
       outcome: p.outcome,
       basis: p.basis,
-      withdrawable: withdrawable(p),
+      withdrawable: status !== 'expired' && withdrawable(p),
     })),
     receipt_id: row.id,
     withdrawal_method: recordWithdrawalUrl(ctx, row.id),
