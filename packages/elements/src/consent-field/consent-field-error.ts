@@ -8,6 +8,8 @@ export const ConsentFieldErrorCode = {
   InvalidConfiguration: 'invalid_configuration',
   /** Another `<svc-consent-field>` for the same flow comes first in the same form; this one renders nothing. */
   DuplicateField: 'duplicate_field',
+  /** The page's origin is not an allowed origin of the key's application; the message names the command that allows it. */
+  OriginNotAllowed: 'origin_not_allowed',
   /** The form was submitted while the field showed no purposes (still loading, or loading failed). */
   NotRendered: 'not_rendered',
   /** The field (and its recording mark) was not visible at submit, so nothing was captured. */

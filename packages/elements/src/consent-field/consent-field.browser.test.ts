@@ -1010,4 +1010,57 @@ describe('<svc-consent-field>', () => {
       expect(inner(field, 'fieldset')!.getAttribute('dir')).to.equal('ltr');
     });
   });
+
+  describe('on an origin the application does not allow, against the reference server', () => {
+    const THIRD = `http://127.0.0.2:${location.port}`;
+    interface Sandbox {
+      base_url: string;
+      publishable_key: string;
+      flow_id: string;
+      application_id: string;
+    }
+    let sandbox: Sandbox;
+    before(async function () {
+      // The first test to ask starts the reference server: give it the time that takes on a busy machine.
+      this.timeout(90_000);
+      sandbox = (await (await fetch('/__svc__/sandbox.json')).json()) as Sandbox;
+    });
+
+    it("fires svc-error origin_not_allowed within a second with the service's message, not network", async function () {
+      // The organisation's page on a third origin loads the elements' modules afresh.
+      this.timeout(30_000);
+      const params = new URLSearchParams({
+        element: 'svc-consent-field',
+        parent: location.origin,
+        'a.name': 'consent',
+        'a.flow': sandbox.flow_id,
+        'a.publishable-key': sandbox.publishable_key,
+        'a.base-url': sandbox.base_url,
+      });
+      const frame = document.createElement('iframe');
+      frame.src = `${THIRD}/packages/elements/test/fixtures/host/index.html?${params}`;
+      const reported = new Promise<{ detail: Record<string, unknown>; ms: number }>((resolve) => {
+        const listener = (event: MessageEvent) => {
+          if (event.origin !== THIRD || event.data?.host !== 'svc-error') return;
+          removeEventListener('message', listener);
+          resolve(event.data);
+        };
+        addEventListener('message', listener);
+      });
+      document.body.append(frame);
+      try {
+        const { detail, ms } = await reported;
+        expect(ms).to.be.below(1000);
+        expect(detail).to.include({ code: 'origin_not_allowed', phase: 'render', flow: sandbox.flow_id, status: 403 });
+        const app = sandbox.application_id;
+        expect(detail.message).to.equal(
+          `The origin ${THIRD} is not an allowed origin of application ${app}. Allow it with ` +
+            `\`svc origins add ${THIRD} --app ${app}\` or POST /api/v1/applications/${app}/allowed_origins.`,
+        );
+        expect((detail.body as { code: string }).code).to.equal('origin_not_allowed');
+      } finally {
+        frame.remove();
+      }
+    });
+  });
 });

@@ -693,10 +693,13 @@ export class SvcConsentField extends LitElement {
   }
 }
 
-// The capture helper's errors (network, timeout, http_<status>, invalid_response) keep their code and details.
+// The capture helper's errors (network, timeout, http_<status>, invalid_response) keep their code and details, but
+// for the service's refusal of the page's origin, which is the developer's to fix: `origin_not_allowed`.
 function asFieldError(cause: unknown, phase: ConsentFieldErrorDetail['phase']): ConsentFieldError {
   if (cause instanceof ConsentFieldError) return cause;
-  if (cause instanceof CaptureError)
-    return new ConsentFieldError(cause.code, cause.message, phase, { cause, status: cause.status, body: cause.body });
+  if (cause instanceof CaptureError) {
+    const code = (cause.body as { code?: unknown } | undefined)?.code === 'origin_not_allowed' ? 'origin_not_allowed' : cause.code;
+    return new ConsentFieldError(code, cause.message, phase, { cause, status: cause.status, body: cause.body });
+  }
   return new ConsentFieldError('unexpected', 'The consent field failed unexpectedly.', phase, { cause });
 }

@@ -171,12 +171,11 @@ describe('<svc-decision>', () => {
     for (const [name, attrs, message] of [
       ['no trust URL', { token: 'dts_fixture_a' }, /No trust URL/],
       ['a relative trust URL', { token: 'dts_fixture_a', 'trust-url': '/svc' }, /absolute URL/],
-      ['a token that is not dts_', { token: '../../etc', 'trust-url': TRUST }, /dts_/],
       ['an unknown mode', { token: 'dts_fixture_a', 'trust-url': TRUST, mode: 'modal' }, /mode must be/],
     ] as const) {
       it(`fires svc-error invalid_configuration and shows the error view for ${name}`, async () => {
-        const warn = console.warn;
-        console.warn = () => undefined;
+        const error = console.error;
+        console.error = () => undefined;
         try {
           const el = document.createElement('svc-decision');
           for (const [key, value] of Object.entries(attrs)) el.setAttribute(key, value);
@@ -191,19 +190,10 @@ describe('<svc-decision>', () => {
           expect(part(el, 'error')!.textContent!.trim()).to.equal('This request cannot be shown right now.');
           el.remove();
         } finally {
-          console.warn = warn;
+          console.error = error;
         }
       });
     }
-
-    it('waits quietly without a token, and starts when one is set', async () => {
-      const el = await fixture<SvcDecision>(html`<svc-decision trust-url=${TRUST}></svc-decision>`);
-      expect(frameOf(el)).to.equal(null);
-      expect(el.status).to.equal('loading');
-      el.token = 'dts_fixture_a';
-      await oneEvent(el, 'svc-ready');
-      expect(seen.filter((s) => s.type === 'svc-error')).to.deep.equal([]);
-    });
 
     it('reports frame_unavailable when the page loads but never says it is ready', async () => {
       SvcDecision.readyTimeoutMs = 200;
@@ -221,6 +211,239 @@ describe('<svc-decision>', () => {
           .assignedElements()
           .map((e) => e.id),
       ).to.deep.equal(['oops']);
+    });
+  });
+
+  describe('developer errors, said at once', () => {
+    /** Captures console.error lines while `run` runs. */
+    async function consoleErrors(run: () => Promise<void>): Promise<string[]> {
+      const lines: string[] = [];
+      const original = console.error;
+      console.error = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+      try {
+        await run();
+      } finally {
+        console.error = original;
+      }
+      return lines;
+    }
+
+    for (const [name, token, code, message] of [
+      ['no token', undefined, 'missing_token', /No token: set the token attribute/],
+      ['an empty token', '', 'missing_token', /No token: set the token attribute/],
+      ['a token that is not dts_', '../../etc', 'invalid_token', /The token attribute must be a decision session token \(dts_/],
+      ['a token that is not dts_, without a trust URL either', 'abc', 'invalid_token', /token attribute/],
+    ] as const) {
+      it(`fires svc-error ${code} at once for ${name}, with one console.error line naming the attribute, and no spinner`, async () => {
+        let detail: Record<string, unknown> | undefined;
+        let ms = 0;
+        const lines = await consoleErrors(async () => {
+          const el = document.createElement('svc-decision');
+          if (token !== undefined) el.setAttribute('token', token);
+          if (!name.includes('without a trust URL')) el.setAttribute('trust-url', TRUST);
+          const start = performance.now();
+          const error = oneEvent(el, 'svc-error');
+          document.body.append(el);
+          detail = (await error).detail;
+          ms = performance.now() - start;
+          await el.updateComplete;
+          expect(el.status).to.equal('error');
+          expect(part(el, 'loading')).to.equal(null);
+          expect(frameOf(el)).to.equal(null);
+          expect(getComputedStyle(part(el, 'base')!).minHeight).to.equal('0px');
+          el.remove();
+        });
+        expect(ms).to.be.below(1000);
+        expect(detail).to.include({ code, fatal: true, recoverable_via: null });
+        expect(detail!.message).to.match(message);
+        expect(lines).to.have.length(1);
+        expect(lines[0]).to.match(/^\[svc\] <svc-decision>: .*token attribute/);
+      });
+    }
+
+    it('starts over when a token is set after the missing_token error', async () => {
+      const lines = await consoleErrors(async () => {
+        const el = await fixture<SvcDecision>(html`<svc-decision trust-url=${TRUST}></svc-decision>`);
+        expect(el.status).to.equal('error');
+        el.token = 'dts_fixture_a';
+        await oneEvent(el, 'svc-ready');
+        expect(el.status).to.equal('ready');
+      });
+      expect(lines).to.have.length(1);
+      expect(seen.filter((s) => s.type === 'svc-error').map((s) => s.detail.code)).to.deep.equal(['missing_token']);
+    });
+
+    it('drops its min-height once complete, so the frame is as tall as the page says and no blank space stays', async () => {
+      const el = await embedded();
+      const frame = frameOf(el)!;
+      expect(getComputedStyle(frame).minHeight).to.equal('320px');
+      send(el, 'svc:complete', { outcome: 'granted', exchange_token: 'm'.repeat(43), completed_at: inSeconds(0) });
+      await oneEvent(el, 'svc-complete');
+      send(el, 'svc:resize', { height: 120 });
+      await oneEvent(el, 'svc-resize');
+      await waitUntil(() => frame.getBoundingClientRect().height === 120, 'the frame follows the reported height');
+      expect(getComputedStyle(frame).minHeight).to.equal('0px');
+      expect(getComputedStyle(part(el, 'base')!).minHeight).to.equal('0px');
+      expect(el.getBoundingClientRect().height).to.be.below(200);
+    });
+
+    it('stops the spinner on a fatal svc:error before svc:ready, and reports no frame_unavailable after it', async () => {
+      SvcDecision.readyTimeoutMs = 300;
+      const el = await fixture<SvcDecision>(html`<svc-decision token="dts_fixture_quiet" trust-url=${TRUST}></svc-decision>`);
+      await report('loaded');
+      send(el, 'svc:error', { code: 'decision_not_found', message: 'No decision.', fatal: true, recoverable_via: null });
+      await oneEvent(el, 'svc-error');
+      await el.updateComplete;
+      expect(el.status).to.equal('error');
+      expect(part(el, 'loading')).to.equal(null);
+      expect(getComputedStyle(part(el, 'base')!).minHeight).to.equal('0px');
+      await aTimeout(500);
+      expect(seen.filter((s) => s.type === 'svc-error').map((s) => s.detail.code)).to.deep.equal(['decision_not_found']);
+    });
+
+    describe('against the reference server', () => {
+      interface Sandbox {
+        base_url: string;
+        publishable_key: string;
+        flow_id: string;
+        application_id: string;
+      }
+      let sandbox: Sandbox;
+      before(async function () {
+        // The first test to ask starts the reference server: give it the time that takes on a busy machine.
+        this.timeout(90_000);
+        sandbox = (await (await fetch('/__svc__/sandbox.json')).json()) as Sandbox;
+        // Once, so that the timed tests measure the answer, not the first connection to a server that just started.
+        const warm = document.createElement('iframe');
+        const loaded = new Promise((resolve) => warm.addEventListener('load', resolve, { once: true }));
+        warm.src = `${sandbox.base_url}/decisions/dts_${'w'.repeat(43)}/embed`;
+        document.body.append(warm);
+        await loaded;
+        warm.remove();
+      });
+
+      /** A consent decision created as a page would, with the publishable key, for this page's origin. */
+      async function createDecision(): Promise<string> {
+        const res = await fetch(`${sandbox.base_url}/api/v1/decisions`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-publishable-key': sandbox.publishable_key },
+          body: JSON.stringify({ kind: 'consent', subject_ref: sandbox.flow_id, delivery_mode: 'embed', embed_origin: location.origin }),
+        });
+        expect(res.status).to.equal(201);
+        return ((await res.json()) as { decision: { session_token: string } }).decision.session_token;
+      }
+
+      /** Mounts the element for `token` and waits for its svc-error, timed from the insertion. */
+      async function errorOf(token: string) {
+        const el = document.createElement('svc-decision') as SvcDecision;
+        el.setAttribute('token', token);
+        el.setAttribute('trust-url', sandbox.base_url);
+        const start = performance.now();
+        const error = oneEvent(el, 'svc-error');
+        document.body.append(el);
+        const { detail } = await error;
+        const ms = performance.now() - start;
+        await el.updateComplete;
+        return { el, detail, ms };
+      }
+
+      it('says decision_not_found within a second for a token the service does not know, and stops the spinner', async () => {
+        const { el, detail, ms } = await errorOf(`dts_${'u'.repeat(43)}`);
+        try {
+          expect(ms).to.be.below(1000);
+          expect(detail).to.include({ code: 'decision_not_found', fatal: true, recoverable_via: null });
+          expect(detail.message).to.match(/No decision has this session token/);
+          expect(el.status).to.equal('error');
+          expect(part(el, 'loading')).to.equal(null);
+          expect(getComputedStyle(part(el, 'base')!).minHeight).to.equal('0px');
+        } finally {
+          el.remove();
+        }
+      });
+
+      it('posts only to the origin that loaded the frame: a frame loaded without a Referer posts nothing, not to *', async () => {
+        const url = `${sandbox.base_url}/decisions/dts_${'n'.repeat(43)}/embed`;
+        const heard: { policy: string; data: unknown }[] = [];
+        const frames = ['strict-origin', 'no-referrer'].map((policy) => {
+          const frame = document.createElement('iframe');
+          frame.referrerPolicy = policy as ReferrerPolicy;
+          frame.src = url;
+          return [policy, frame] as const;
+        });
+        const listener = (event: MessageEvent) => {
+          const from = frames.find(([, frame]) => frame.contentWindow === event.source);
+          if (from) heard.push({ policy: from[0], data: event.data });
+        };
+        addEventListener('message', listener);
+        try {
+          const loaded = frames.map(([, frame]) => new Promise((resolve) => frame.addEventListener('load', resolve, { once: true })));
+          document.body.append(...frames.map(([, frame]) => frame));
+          await Promise.all(loaded);
+          await waitUntil(() => heard.length > 0, 'the frame with a Referer posts');
+          await aTimeout(300);
+          expect(heard.map((h) => h.policy)).to.deep.equal(['strict-origin']);
+          expect((heard[0]!.data as { payload: { code: string } }).payload.code).to.equal('decision_not_found');
+        } finally {
+          removeEventListener('message', listener);
+          for (const [, frame] of frames) frame.remove();
+        }
+      });
+
+      it('says origin_not_allowed within a second on a page whose origin the application does not allow', async function () {
+        // The host page on the third origin loads the elements' modules afresh.
+        this.timeout(30_000);
+        const token = await createDecision();
+
+        const params = new URLSearchParams({
+          element: 'svc-decision',
+          parent: location.origin,
+          'a.token': token,
+          'a.trust-url': sandbox.base_url,
+        });
+        const frame = document.createElement('iframe');
+        frame.src = `${THIRD}/packages/elements/test/fixtures/host/index.html?${params}`;
+        const reported = new Promise<{ detail: Record<string, unknown>; ms: number }>((resolve) => {
+          const listener = (event: MessageEvent) => {
+            if (event.origin !== THIRD || event.data?.host !== 'svc-error') return;
+            removeEventListener('message', listener);
+            resolve(event.data);
+          };
+          addEventListener('message', listener);
+        });
+        document.body.append(frame);
+        try {
+          const { detail, ms } = await reported;
+          expect(ms).to.be.below(1000);
+          expect(detail).to.include({ code: 'origin_not_allowed', fatal: true, recoverable_via: null, kind: 'consent' });
+          expect(detail.message).to.equal(
+            `This page's origin ${THIRD} is not an allowed origin of application ${sandbox.application_id}. Allow it with ` +
+              `\`svc origins add ${THIRD} --app ${sandbox.application_id}\` or POST /api/v1/applications/${sandbox.application_id}/allowed_origins.`,
+          );
+        } finally {
+          frame.remove();
+        }
+      });
+
+      it('says decision_completed within a second for a decision already over, and drops its min-height', async function () {
+        this.timeout(30_000);
+        const token = await createDecision();
+        const first = await fixture<SvcDecision>(html`<svc-decision token=${token} trust-url=${sandbox.base_url}></svc-decision>`);
+        await oneEvent(first, 'svc-ready');
+
+        expect(first.cancel('test_over')).to.equal(true);
+        // The page records the host's cancel, then says so.
+        await waitUntil(() => seen.some((s) => s.type === 'svc-state' && s.detail.to === 'cancelled'), 'the service recorded the cancel');
+        fixtureCleanup();
+        const { el, detail, ms } = await errorOf(token);
+        try {
+          expect(ms).to.be.below(1000);
+          expect(detail).to.include({ code: 'decision_completed', fatal: true, recoverable_via: null, kind: 'consent' });
+          expect(detail.message).to.match(/already cancelled/);
+          expect(getComputedStyle(part(el, 'base')!).minHeight).to.equal('0px');
+        } finally {
+          el.remove();
+        }
+      });
     });
   });
 

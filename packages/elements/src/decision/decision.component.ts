@@ -2,13 +2,13 @@ import { ContextConsumer } from '@lit/context';
 import { type DeadlinePayload, type HostChannel, type Kind, type ReadyPayload, type SvcMessage, createHostChannel } from '@svc/protocol';
 import { html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import type { SvcCompleteDetail } from '../events/svc-complete.js';
-import { type DecisionErrorDetail, DecisionErrorCode } from '../events/svc-error.js';
+import type { DecisionErrorCode, DecisionErrorDetail } from '../events/svc-error.js';
 import { configDefaults, svcConfigContext } from '../internal/config.js';
 import { DeadlineWatch } from '../internal/deadline-watch.js';
 import { openCentered } from '../internal/popup.js';
 import { Scope } from '../internal/scope.js';
 import type { SvcEventDetails } from '../internal/svc-element.js';
-import { type DecisionUrls, decisionUrls } from '../internal/urls.js';
+import { type DecisionUrls, decisionUrls, isSessionToken } from '../internal/urls.js';
 import { decisionStyles } from './decision.styles.js';
 
 /** How the hosted page is shown: in an iframe, in a popup window, or by navigating this page to it. */
@@ -47,7 +47,7 @@ interface Session {
   readonly deadline: DeadlineWatch;
   channel?: HostChannel;
   kind?: Kind;
-  /** True once `svc-complete` or `svc-cancel` (other than a closed popup) fired: the decision is over. */
+  /** True once `svc-complete`, `svc-cancel` (other than a closed popup) or a fatal `svc-error` fired: the decision is over. */
   ended?: boolean;
   // Short names: property names survive minification, and each costs its length in every page's bundle.
   /** The height the next animation frame gives the iframe. */
@@ -66,6 +66,8 @@ interface Resolved {
   mode: DecisionMode;
   urls?: DecisionUrls;
   problem?: string;
+  /** The `svc-error` code of `problem`. */
+  code?: DecisionErrorCode;
   /** The session's own iframe (embed mode): a new one for each session, as reusing one would navigate it. */
   frame?: HTMLIFrameElement;
 }
@@ -217,9 +219,7 @@ export class SvcDecision extends LitElement {
     this.ready = this.#completedOutcome = undefined;
     this.popupBlocked = false;
     const embed = next.mode === 'embed';
-    this.#problem = next.problem
-      ? { code: DecisionErrorCode.InvalidConfiguration, message: next.problem, fatal: true, recoverable_via: null }
-      : undefined;
+    this.#problem = next.problem ? { code: next.code!, message: next.problem, fatal: true, recoverable_via: null } : undefined;
     if (embed && next.urls) {
       // Made here rather than in the template so that each session gets a fresh one, which also keeps the page's
       // history free of the old frame's navigation. Its title follows in every update.
@@ -245,7 +245,7 @@ export class SvcDecision extends LitElement {
     const problem = this.#problem;
     if (problem) {
       this.#problem = undefined;
-      console.warn(`[svc] <svc-decision>: ${problem.message}`);
+      console.error(`[svc] <svc-decision>: ${problem.message}`);
       this.#emit('svc-error', problem);
     }
     const { mode, urls } = this.#resolved;
@@ -266,9 +266,22 @@ export class SvcDecision extends LitElement {
   #resolve(): Resolved {
     const { mode, token } = this;
     if (!MODES.includes(mode)) {
-      return { key: `invalid|${mode}`, mode: 'embed', problem: `mode must be embed, popup or redirect, got ${JSON.stringify(mode)}.` };
+      return {
+        key: `invalid|${mode}`,
+        mode: 'embed',
+        problem: `mode must be embed, popup or redirect, got ${JSON.stringify(mode)}.`,
+        code: 'invalid_configuration',
+      };
     }
-    if (!token) return { key: `${mode}|`, mode };
+    // Said at once: a spinner that never ends tells the developer nothing. Setting a token later starts over.
+    if (!token) {
+      return {
+        key: `${mode}|`,
+        mode,
+        problem: 'No token: set the token attribute to the session_token (dts_...) that POST /api/v1/decisions returned.',
+        code: 'missing_token',
+      };
+    }
     // With no context value (only the decision module was imported, or the provider is not upgraded yet), the
     // enclosing <svc-provider>'s attributes still configure the element.
     const provider = this.closest('svc-provider');
@@ -285,7 +298,10 @@ export class SvcDecision extends LitElement {
       provided.baseUrl ||
       configDefaults().trustUrl;
     const urls = decisionUrls(trustUrl, token);
-    if (typeof urls === 'string') return { key: `${mode}|${trustUrl}|${token}`, mode, problem: urls };
+    if (typeof urls === 'string') {
+      const code = isSessionToken(token) ? 'invalid_configuration' : 'invalid_token';
+      return { key: `${mode}|${trustUrl}|${token}`, mode, problem: urls, code };
+    }
     return { key: `${mode}|${urls.page}`, mode, urls };
   }
 
@@ -355,6 +371,15 @@ export class SvcDecision extends LitElement {
         break;
       case 'svc:error':
         expired = message.payload.code === 'decision_expired';
+        // The page cannot go on (an unknown token, an origin not allowed, a decision already over): the decision
+        // is over here, and a page that never got ready shows the error view rather than a spinner.
+        if (message.payload.fatal) {
+          session.ended = true;
+          if (this.phase === 'loading') {
+            this.phase = 'error';
+            this.announcement = CANNOT_SHOW;
+          }
+        }
         break;
       case 'svc:resize':
         this.#scheduleHeight(session, message.payload.height);
@@ -398,13 +423,12 @@ export class SvcDecision extends LitElement {
     if (!session || this.ready || session.readyTimer) return;
     session.readyTimer = session.scope.timeout(() => {
       session.readyTimer = undefined;
-      if (this.#session !== session || this.ready) return;
+      if (this.#session !== session || this.ready || session.ended) return;
       this.phase = 'error';
       this.announcement = CANNOT_SHOW;
       this.#emit('svc-error', {
-        code: DecisionErrorCode.FrameUnavailable,
-        message:
-          'The hosted page loaded but never became ready: check the token, the trust URL and that this origin is an allowed origin of the application.',
+        code: 'frame_unavailable',
+        message: 'The hosted page loaded but never said it was ready, nor why: check the trust URL.',
         fatal: true,
         recoverable_via: 'reload',
       });
@@ -469,7 +493,7 @@ export class SvcDecision extends LitElement {
     this.#emit(
       'svc-error',
       {
-        code: DecisionErrorCode.PopupBlocked,
+        code: 'popup_blocked',
         message: 'The browser blocked the decision window; the element shows a link that opens it instead.',
         fatal: false,
         recoverable_via: 'link',
@@ -526,9 +550,9 @@ export class SvcDecision extends LitElement {
               ? html`<p><a part=fallback href=${urls.page} target=_blank rel=noopener @click=${this.#handleFallbackClick}>Open the request in a new tab</a></p>`
               : nothing
           }`;
-    // The mode and the status as plain class names, which the styles show and hide the frame by (the shadow root
+    // The mode, the status and `over` as plain class names, which the styles show and hide the frame by (the shadow root
     // is the element's own: nothing else sets classes here, and classMap would add its code for nothing).
-    return html`<div part=base class=${`${mode} ${phase}`}>${body}${
+    return html`<div part=base class=${`${mode} ${phase}${over ? ' over' : ''}`}>${body}${
       phase === 'expired' ? html`<div part=expired><slot name=expired><p>This request has expired.</p></slot></div>` : nothing
     }${
       phase === 'error' ? html`<div part=error><slot name=error><p>This request cannot be shown right now.</p></slot></div>` : nothing

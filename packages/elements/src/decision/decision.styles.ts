@@ -3,7 +3,7 @@ import { css } from 'lit';
 /**
  * Styles of `<svc-decision>`; every colour and size the page may change is an `--svc-decision-*` property. The
  * shadow root is the element's own, so its parts are selected by their `part` names; the base carries the mode
- * (`embed`, `popup`, `redirect`) and the status (`loading`, `expired`, `error`, ...) as classes.
+ * (`embed`, `popup`, `redirect`), the status (`loading`, `expired`, `error`, ...) and `over` as classes.
  */
 export const decisionStyles = css`
   :host {
@@ -36,6 +36,13 @@ export const decisionStyles = css`
     border: var(--svc-decision-border, 0);
     border-radius: var(--svc-decision-radius, 0);
     background: var(--svc-decision-background, transparent);
+  }
+
+  /* Once the decision is over (complete, cancelled, expired, a fatal error) the frame is as tall as the hosted page
+     says and no taller: no blank space stays below its last words. */
+  .over,
+  .over iframe {
+    min-height: 0;
   }
 
   /* Hidden but laid out while loading, so showing it moves nothing. */

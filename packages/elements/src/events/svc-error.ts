@@ -7,9 +7,13 @@ import type { Kind } from '@svc/protocol';
 export const DecisionErrorCode = {
   /** The browser blocked the decision window; the element shows a link that opens it instead. */
   PopupBlocked: 'popup_blocked',
-  /** The element cannot build the hosted page's URL: a missing or malformed `trust-url`, or a token that is not `dts_...`. */
+  /** The element cannot build the hosted page's URL: a missing or malformed `trust-url`, or an unknown `mode`. */
   InvalidConfiguration: 'invalid_configuration',
-  /** The iframe loaded but the hosted page never said it was ready (an unknown token, an origin not allowed, a network error). */
+  /** No token, or an empty one: set the `token` attribute to the `session_token` that `POST /api/v1/decisions` returned. */
+  MissingToken: 'missing_token',
+  /** The token is not a decision session token (`dts_...`). */
+  InvalidToken: 'invalid_token',
+  /** The iframe loaded but the hosted page never said it was ready nor why (a network error, a service too old to say). */
   FrameUnavailable: 'frame_unavailable',
 } as const;
 
@@ -18,8 +22,8 @@ export type DecisionErrorCode = (typeof DecisionErrorCode)[keyof typeof Decision
 
 /**
  * Detail of an `svc-error` from `<svc-decision>`: the `svc:error` payload (`code`, `message`, `fatal`,
- * `recoverable_via`) plus `kind` once known. Codes are the hosted page's (`decision_expired`, `network_error`, ...)
- * or the element's own {@link DecisionErrorCode}.
+ * `recoverable_via`) plus `kind` once known. Codes are the hosted page's (`decision_not_found`, `origin_not_allowed`,
+ * `decision_expired`, `decision_completed`, `network_error`, ...) or the element's own {@link DecisionErrorCode}.
  */
 export interface DecisionErrorDetail {
   /** Stable machine-readable code. */
