@@ -30,6 +30,7 @@ import { mcpRoutes } from './authority/mcp/routes.js';
 import { disclosureRoutes } from './authority/disclosures/routes.js';
 import { agreementRoutes } from './surfaces/agree/agreements/routes.js';
 import { inboxRoutes } from './people/inbox/routes.js';
+import { peopleRoutes } from './people/pages/routes.js';
 import { withdrawalRoutes } from './people/withdrawal/routes.js';
 import { personRecordRoutes } from './people/records/routes.js';
 import { complyRoutes } from './surfaces/comply/evidence/routes.js';
@@ -66,6 +67,7 @@ const modules: RouteModule[] = [
   disclosureRoutes, // disclosure receipts: notice records that a flow disclosed an agent
   agreementRoutes, // agreements: documents to sign, parties (each a signing session), quorum, receipts of signatures
   inboxRoutes, // the Trust Inbox: GET /api/v1/inbox, the hosted page /inbox (signed in through the provider), /oap/escalations -> /inbox
+  peopleRoutes, // the people's pages (/decisions: the person's consent records), signed in through the provider at /session/*
   withdrawalRoutes, // credential-free withdrawal: /withdraw/{token} (a receipt's withdrawal_method) and /manage/{token} (a receipt email's link)
   personRecordRoutes, // a person's own consent records: GET /api/v1/me/consent_records, one record, its withdrawal (person_records)
   complyRoutes, // Comply: transfer register, residency posture, breach scope, their signed evidence packages, GET /api/v1/evidence_packages/{id}

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from './app.js';
+import { FAMILIES } from './people/pages/families.js';
 import { startTestServer, type TestServer } from './testing.js';
 
 type Doc = {
@@ -29,6 +30,8 @@ const PAGES = [
   /^(get|post) \/oauth\/interaction\//,
   /^get \/oap\/escalations/,
   /^(get|post) \/inbox(\/|$)/,
+  /^(get|post) \/(session|people)\//,
+  ...FAMILIES.map((family) => new RegExp(`^get ${family.path}$`)),
   /^(get|post) \/(withdraw|manage)\//,
 ];
 const isPage = (route: string) => PAGES.some((page) => page.test(route));

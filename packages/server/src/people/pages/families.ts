@@ -1,0 +1,43 @@
+// The people's families on the trust URL: each is one page, built from one of the SDK's elements, for the person
+// signed in. Adding a family (connections, delegations, credentials, …) is one entry here once its element exists;
+// a family not listed stays 404.
+import type { ServerContext } from '../../infra/context.js';
+import { TOKEN_PATH } from './paths.js';
+
+/** One people's family: its page, what the person reads there, and the element that shows it. */
+export interface Family {
+  /** The page's path on the trust URL (`/decisions`). */
+  path: string;
+  /** The nav's label and the page's heading. */
+  title: string;
+  /** A sentence under the heading: what the page is for. */
+  intro: string;
+  /** The element's tag (`svc-records`); the script tag's loader defines it. */
+  element: `svc-${string}`;
+  /** The element's attributes (escaped when rendered). */
+  attributes: (ctx: ServerContext) => Record<string, string>;
+  /** What the page says without JavaScript. */
+  noscript: string;
+}
+
+/** The attributes every people's element takes: the service it talks to and where it gets the person's token. */
+const personElement = (ctx: ServerContext) => ({ 'trust-url': ctx.trustUrl, 'token-url': TOKEN_PATH });
+
+export const FAMILIES: readonly Family[] = [
+  {
+    path: '/decisions',
+    title: 'Your decisions',
+    intro: 'The consents you gave organisations, and the ones you refused. Withdraw any of them here, at any time.',
+    element: 'svc-records',
+    attributes: personElement,
+    noscript: 'Your decisions are shown with JavaScript: turn it on to see and withdraw them.',
+  },
+];
+
+/** A people's page in the nav: the families, and the pages that are built their own way (the Trust Inbox). */
+export interface NavEntry {
+  path: string;
+  title: string;
+}
+
+export const NAV: readonly NavEntry[] = [...FAMILIES.map(({ path, title }) => ({ path, title })), { path: '/inbox', title: 'Inbox' }];

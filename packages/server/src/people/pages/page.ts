@@ -1,0 +1,105 @@
+// The people's pages as server-rendered HTML: the sign-in page of a signed-out visitor (no script at all), and a
+// family's page for the signed-in person: who is signed in and a sign-out button, the nav of the people's pages, and
+// the family's element, which the SDK's loader defines. No inline script or style: the CSP allows the SDK alone.
+import { escapeHtml } from '../../hosted/pages/render.js';
+import type { Family, NavEntry } from './families.js';
+import { PEOPLE_CSS_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from './paths.js';
+
+function head(title: string, script = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="/assets/page.css">
+<link rel="stylesheet" href="${PEOPLE_CSS_PATH}">
+${script}</head>
+`;
+}
+
+const SKIP = '<a class="skip-link" href="#main">Skip to the content</a>';
+const hidden = (name: string, value: string) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+
+/** The page of a visitor who is not signed in: what the page is, and a button that signs them in and back here. */
+export function signInPage(family: Family, signedOut: boolean): string {
+  return `${head(`Sign in · ${family.title}`)}<body class="people">
+${SKIP}
+<main id="main" tabindex="-1">
+<h1>${escapeHtml(family.title)}</h1>
+${signedOut ? '<p role="status" class="notice">You are signed out.</p>\n' : ''}<p>${escapeHtml(family.intro)}</p>
+<p>Sign in with your email address to see them.</p>
+<form method="post" action="${SIGN_IN_PATH}">
+${hidden('return_to', family.path)}
+<button type="submit" class="primary">Sign in</button>
+</form>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The nav of the people's pages, the current one marked for assistive technology and by its look. */
+function navOf(entries: readonly NavEntry[], current: string): string {
+  const items = entries.map(
+    (e) => `<li><a href="${escapeHtml(e.path)}"${e.path === current ? ' aria-current="page"' : ''}>${escapeHtml(e.title)}</a></li>`,
+  );
+  return `<nav class="people-nav" aria-label="Your pages">\n<ul>\n${items.join('\n')}\n</ul>\n</nav>`;
+}
+
+/** A family's page for the signed-in person: the element with its attributes, loaded by `script` (the loader's tag). */
+export function familyPage(options: {
+  family: Family;
+  attributes: Record<string, string>;
+  email: string;
+  nav: readonly NavEntry[];
+  script: { src: string; integrity: string | undefined };
+}): string {
+  const { family, email } = options;
+  const integrity = options.script.integrity ? ` integrity="${escapeHtml(options.script.integrity)}" crossorigin="anonymous"` : '';
+  const script = `<script src="${escapeHtml(options.script.src)}"${integrity} defer></script>\n`;
+  const attributes = Object.entries(options.attributes)
+    .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+    .join('');
+  return `${head(family.title, script)}<body class="people">
+${SKIP}
+<header class="people-header">
+<div class="people-who">
+<p>Signed in as <strong>${escapeHtml(email)}</strong></p>
+<form method="post" action="${SIGN_OUT_PATH}">
+${hidden('return_to', family.path)}
+<button type="submit">Sign out</button>
+</form>
+</div>
+${navOf(options.nav, family.path)}
+</header>
+<main id="main" tabindex="-1">
+<h1>${escapeHtml(family.title)}</h1>
+<p>${escapeHtml(family.intro)}</p>
+<${family.element}${attributes}></${family.element}>
+<noscript><p class="noscript">${escapeHtml(family.noscript)}</p></noscript>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The people's pages' layout, beside the hosted pages' `/assets/page.css` (its tokens, font and buttons). */
+export const PEOPLE_CSS = `body.people { display: block; }
+body.people > main, body.people > .people-header { width: min(48rem, calc(100% - 2rem)); margin: 1rem auto; }
+.people-header { display: flex; flex-direction: column; gap: var(--svc-space-2); }
+.people-who { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; }
+.people-who p { margin: 0; overflow-wrap: anywhere; }
+.people-nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: var(--svc-space-1) var(--svc-space-3); border-bottom: 1px solid var(--svc-border); }
+.people-nav a { display: inline-block; padding: var(--svc-space-2) 0; color: var(--svc-accent); text-decoration: none; border-bottom: 3px solid transparent; }
+.people-nav a:hover { text-decoration: underline; }
+.people-nav a[aria-current="page"] { color: CanvasText; font-weight: 600; border-bottom-color: var(--svc-accent); }
+.people h1 { margin: 0.5rem 0; font-size: 1.75rem; line-height: 1.25; }
+.people main:focus { outline: none; }
+.people a { color: var(--svc-accent); }
+.people .notice { padding: 0.5rem 0.75rem; border-left: 4px solid var(--svc-accent); }
+.skip-link { position: absolute; left: var(--svc-space-2); top: -4rem; padding: var(--svc-space-2) var(--svc-space-3); background: Canvas; border: 1px solid var(--svc-accent); border-radius: var(--svc-button-radius); z-index: 1; }
+.skip-link:focus { top: var(--svc-space-2); }
+`;
