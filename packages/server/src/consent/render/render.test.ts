@@ -97,10 +97,11 @@ describe('GET /api/v1/flows/{id}/render', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /X-Publishable-Key/i);
   });
 
-  it('refuses an origin that is not allowed (403, no CORS headers)', async () => {
+  it('refuses an origin that is not allowed (403, readable by that page so its developer sees why, never with credentials)', async () => {
     const res = await renderRequest(server, flowId, { origin: 'https://evil.example' });
     const refused = await expectError(res, 403, 'origin_not_allowed');
-    assert.equal(res.headers.get('access-control-allow-origin'), null);
+    assert.equal(res.headers.get('access-control-allow-origin'), 'https://evil.example');
+    assert.equal(res.headers.get('access-control-allow-credentials'), null);
     assert.match(refused.message, /Allow it with `svc origins add https:\/\/evil\.example --app tp_/, 'says what to do');
   });
 
