@@ -23,7 +23,9 @@ function htmlOf(block: Block): string {
 }
 
 /** A message of `blocks` under `heading`, as its subject, text and HTML parts. */
-export function compose(subject: string, heading: string, blocks: readonly Block[], headers?: Record<string, string>): MailContent {
+export function compose(title: string, heading: string, blocks: readonly Block[], headers?: Record<string, string>): MailContent {
+  // A name in the subject is the organisation's: it stays on the subject's one line.
+  const subject = title.replace(/[\r\n\t]+/g, ' ');
   const text = [heading, ...blocks.map(textOf)].join('\n\n');
   const html = `<!doctype html>
 <html lang="en">
