@@ -187,9 +187,8 @@ function notFoundPage(c: Context<Env>, frame: boolean, from: string | undefined)
 
 /**
  * A frame embedded by a page whose origin the decision's application does not allow: the browser would refuse to
- * show the decision there (frame-ancestors), so the service answers with a page that only that origin may frame,
- * showing nothing of the decision, and posts `svc:error` `origin_not_allowed` to it, naming the command that
- * allows the origin.
+ * show the decision there (frame-ancestors), so the service answers with a page showing nothing of the decision,
+ * which posts `svc:error` `origin_not_allowed` to that origin only, naming the command that allows the origin.
  */
 function originRefusedPage(c: Context<Env>, row: DecisionRow, from: string) {
   const error = createMessage('svc:error', row.kind, {
@@ -202,7 +201,9 @@ function originRefusedPage(c: Context<Env>, row: DecisionRow, from: string) {
     title: 'This request cannot be shown here',
     message: 'This site may not show this request. Ask the site for another way to answer it.',
   };
-  return sendPage(c, frameMessagePage(shown, { target_origin: from, mode: 'embed', messages: [error] }), [from], 403);
+  // Framable by anyone, as the not-found page: it shows nothing of the decision and has nothing to click, and
+  // frame-ancestors would check every ancestor, not only the page whose origin is refused.
+  return sendPage(c, frameMessagePage(shown, { target_origin: from, mode: 'embed', messages: [error] }), ['*'], 403);
 }
 
 const redirectQuery = z.object({ redirect_uri: z.optional(httpUri) });
