@@ -7,7 +7,7 @@
 // Signing out ends the provider's session.
 import { createHash, randomBytes } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
-import { RECORDS_READ_SCOPE, RECORDS_WRITE_SCOPE } from '@svc/schemas';
+import { DELEGATIONS_READ_SCOPE, DELEGATIONS_WRITE_SCOPE, RECORDS_READ_SCOPE, RECORDS_WRITE_SCOPE } from '@svc/schemas';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Env, ServerContext } from '../infra/context.js';
@@ -35,7 +35,7 @@ export interface SignInClient {
 export const TRUST_SIGN_IN: SignInClient = {
   key: 'trust',
   name: 'Trust Center',
-  scopes: ['openid', 'inbox:read', RECORDS_READ_SCOPE, RECORDS_WRITE_SCOPE],
+  scopes: ['openid', 'inbox:read', RECORDS_READ_SCOPE, RECORDS_WRITE_SCOPE, 'data_requests:read', 'data_requests:write', DELEGATIONS_READ_SCOPE, DELEGATIONS_WRITE_SCOPE, 'credentials:read', 'credentials:write'],
   callbackPath: '/session/callback',
   cookie: { name: 'svc_trust_sign_in', path: '/session' },
 };

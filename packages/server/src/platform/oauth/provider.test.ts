@@ -103,6 +103,8 @@ describe('OpenID provider', () => {
       'inbox:read',
       'records:read',
       'records:write',
+      'delegations:read',
+      'delegations:write',
     ]);
     for (const field of [
       'agent_claims_supported',

@@ -31,6 +31,8 @@ export const OAUTH_SCOPES = [
   'inbox:read',
   'records:read',
   'records:write',
+  'delegations:read',
+  'delegations:write',
 ] as const;
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';

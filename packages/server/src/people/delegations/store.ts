@@ -1,0 +1,98 @@
+// The delegation grants a person made: which a signed-in person may see, and how each reads for them. A grant belongs
+// to the person row of one organisation, so a person's grants are found by their verified email (people/reader.ts);
+// what an organisation's client sees stops at that organisation. Grants made under a grant by its delegate (a
+// sub-delegation) have the same principal and are listed too: the person can stop them as well.
+import type { DelegationBounds, DelegationStatus, PersonDelegation } from '@svc/schemas';
+import { isoNow } from '../../infra/clock.js';
+import type { ServerContext } from '../../infra/context.js';
+import { stmt } from '../../infra/db.js';
+import { DEFAULT_LIMIT, decodeCursor, toPage } from '../../infra/pagination.js';
+import { statusAt } from '../../authority/delegations/grants.js';
+import { type PersonReader, readerParams, readerPersons } from '../reader.js';
+
+/** A stored grant with the names the person reads: its organisation's, and its delegate's email or display name. */
+export interface PersonGrantRow {
+  seq: number;
+  id: string;
+  account_id: string;
+  principal_id: string;
+  delegate_type: 'person' | 'agent';
+  delegate_id: string;
+  delegation_type: PersonDelegation['delegation_type'];
+  delegated_scopes: string;
+  allow_sub_delegation: number;
+  max_actions_per_day: number | null;
+  expires_at: string | null;
+  bounds: string;
+  parent_grant_id: string | null;
+  status: 'active' | 'suspended' | 'revoked';
+  created_at: string;
+  suspended_at: string | null;
+  revoked_at: string | null;
+  organisation_name: string;
+  delegate_name: string | null;
+}
+
+const WHOSE = readerPersons('g.principal_id');
+const SELECT = `SELECT g.*, a.name AS organisation_name,
+    CASE g.delegate_type WHEN 'agent' THEN ag.display_name ELSE p.email END AS delegate_name
+  FROM delegation_grants g JOIN accounts a ON a.id = g.account_id
+  LEFT JOIN persons p ON g.delegate_type = 'person' AND p.id = g.delegate_id
+  LEFT JOIN agent_identities ag ON g.delegate_type = 'agent' AND ag.id = g.delegate_id`;
+
+/** SQL (and its parameters) of the grants that read with `status` at `now` (`expired` is read time, as `statusAt`). */
+function statusIs(status: DelegationStatus | undefined, now: string): [string, string[]] {
+  const lapsed = 'g.expires_at IS NOT NULL AND g.expires_at <= ?';
+  switch (status) {
+    case undefined:
+      return ['1', []];
+    case 'revoked':
+      return ["g.status = 'revoked'", []];
+    case 'expired':
+      return [`g.status != 'revoked' AND ${lapsed}`, [now]];
+    default:
+      return [`g.status = '${status === 'active' ? 'active' : 'suspended'}' AND NOT (${lapsed})`, [now]];
+  }
+}
+
+/** A page of the grants the reader made, most recently made first (`seq`), optionally of one status now. */
+export function listPersonGrants(
+  ctx: ServerContext,
+  reader: PersonReader,
+  page: { limit?: number | undefined; cursor?: string | undefined; status?: DelegationStatus | undefined },
+): { delegations: PersonDelegation[]; next_cursor: string | null } {
+  const limit = page.limit ?? DEFAULT_LIMIT;
+  const before = page.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(page.cursor);
+  const [condition, params] = statusIs(page.status, isoNow(ctx.clock));
+  const rows = stmt<unknown[], PersonGrantRow>(
+    ctx.db,
+    `${SELECT} WHERE ${WHOSE} AND g.seq < ? AND ${condition} ORDER BY g.seq DESC LIMIT ?`,
+  ).all(...readerParams(reader), before, ...params, limit + 1);
+  const { items, next_cursor } = toPage(rows, limit, (r) => r.seq);
+  return { delegations: items.map((row) => toPersonDelegation(ctx, row)), next_cursor };
+}
+
+/** The reader's grant `id`, or undefined: another person's grant (or another organisation's, for its client) is not there. */
+export function findPersonGrant(ctx: ServerContext, reader: PersonReader, id: string): PersonGrantRow | undefined {
+  return stmt<unknown[], PersonGrantRow>(ctx.db, `${SELECT} WHERE g.id = ? AND ${WHOSE}`).get(id, ...readerParams(reader));
+}
+
+/** A grant as the person who made it reads it: its status now, its delegate by name, its bounds. */
+export function toPersonDelegation(ctx: ServerContext, row: PersonGrantRow): PersonDelegation {
+  return {
+    id: row.id,
+    status: statusAt(row, ctx.clock.now()),
+    delegation_type: row.delegation_type,
+    organisation: { id: row.account_id, name: row.organisation_name },
+    delegate: { type: row.delegate_type, id: row.delegate_id, name: row.delegate_name ?? row.delegate_id },
+    delegated_scopes: JSON.parse(row.delegated_scopes) as string[],
+    max_actions_per_day: row.max_actions_per_day,
+    bounds: JSON.parse(row.bounds) as DelegationBounds,
+    allow_sub_delegation: row.allow_sub_delegation === 1,
+    parent_grant_id: row.parent_grant_id,
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    suspended_at: row.suspended_at,
+    revoked_at: row.revoked_at,
+  };
+}
