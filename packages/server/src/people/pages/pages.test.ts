@@ -141,7 +141,14 @@ describe('POST /session/access_token', () => {
     const body = await res.json();
     assert.equal(body.token_type, 'Bearer');
     assert.equal(body.expires_in, 600);
-    assert.deepEqual(body.scope.split(' ').sort(), ['delegations:read', 'delegations:write', 'inbox:read', 'openid', 'records:read', 'records:write']);
+    assert.deepEqual(body.scope.split(' ').sort(), [
+      'delegations:read',
+      'delegations:write',
+      'inbox:read',
+      'openid',
+      'records:read',
+      'records:write',
+    ]);
     assert.equal(typeof body.access_token, 'string');
 
     const ada = servicePerson('ada@example.com');
