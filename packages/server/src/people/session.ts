@@ -35,7 +35,16 @@ export interface SignInClient {
 export const TRUST_SIGN_IN: SignInClient = {
   key: 'trust',
   name: 'Trust Center',
-  scopes: ['openid', 'inbox:read', RECORDS_READ_SCOPE, RECORDS_WRITE_SCOPE, DELEGATIONS_READ_SCOPE, DELEGATIONS_WRITE_SCOPE],
+  scopes: [
+    'openid',
+    'inbox:read',
+    RECORDS_READ_SCOPE,
+    RECORDS_WRITE_SCOPE,
+    'data_requests:read',
+    'data_requests:write',
+    DELEGATIONS_READ_SCOPE,
+    DELEGATIONS_WRITE_SCOPE,
+  ],
   callbackPath: '/session/callback',
   cookie: { name: 'svc_trust_sign_in', path: '/session' },
 };

@@ -39,6 +39,8 @@ const SCOPE_TEXT: Record<string, string> = {
   'inbox:read': 'See the decisions that wait for you, from every organisation (your Trust Inbox)',
   'records:read': 'See the consent you have given this organisation (your consent records)',
   'records:write': 'Withdraw consent you have given this organisation',
+  'data_requests:read': 'See the requests you made about your data (access, erasure, …) and their answers',
+  'data_requests:write': 'Ask an organisation for your data, or to erase or correct it, in your name',
   'delegations:read': 'See who you let act for you at this organisation (your delegations)',
   'delegations:write': 'Pause, resume or revoke who you let act for you at this organisation',
 };

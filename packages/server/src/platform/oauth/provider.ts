@@ -31,6 +31,8 @@ export const OAUTH_SCOPES = [
   'inbox:read',
   'records:read',
   'records:write',
+  'data_requests:read',
+  'data_requests:write',
   'delegations:read',
   'delegations:write',
 ] as const;
