@@ -28,6 +28,7 @@ export * from './disclosures.js';
 export * from './agreements.js';
 export * from './inbox.js';
 export * from './my-records.js';
+export * from './my-credentials.js';
 export * from './my-data-requests.js';
 export * from './my-delegations.js';
 export * from './transparency.js';

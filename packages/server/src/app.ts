@@ -33,6 +33,7 @@ import { inboxRoutes } from './people/inbox/routes.js';
 import { peopleRoutes } from './people/pages/routes.js';
 import { withdrawalRoutes } from './people/withdrawal/routes.js';
 import { personRecordRoutes } from './people/records/routes.js';
+import { personCredentialRoutes } from './people/credentials/routes.js';
 import { personDataRequestRoutes } from './people/data-requests/routes.js';
 import { personDelegationRoutes } from './people/delegations/routes.js';
 import { complyRoutes } from './surfaces/comply/evidence/routes.js';
@@ -72,6 +73,7 @@ const modules: RouteModule[] = [
   peopleRoutes, // the people's pages (/decisions: the person's consent records), signed in through the provider at /session/*
   withdrawalRoutes, // credential-free withdrawal: /withdraw/{token} (a receipt's withdrawal_method) and /manage/{token} (a receipt email's link)
   personRecordRoutes, // a person's own consent records: GET /api/v1/me/consent_records, one record, its withdrawal (person_records)
+  personCredentialRoutes, // a person's own credentials: GET /api/v1/me/credentials, present one selectively, GET /api/v1/me/presentations
   personDataRequestRoutes, // a person's own data requests: GET/POST /api/v1/me/data_requests, one request, its export
   personDelegationRoutes, // the delegation grants a person made: GET /api/v1/me/delegations, one grant, suspend / resume / revoke
   complyRoutes, // Comply: transfer register, residency posture, breach scope, their signed evidence packages, GET /api/v1/evidence_packages/{id}

@@ -44,6 +44,8 @@ export const TRUST_SIGN_IN: SignInClient = {
     'data_requests:write',
     DELEGATIONS_READ_SCOPE,
     DELEGATIONS_WRITE_SCOPE,
+    'credentials:read',
+    'credentials:write',
   ],
   callbackPath: '/session/callback',
   cookie: { name: 'svc_trust_sign_in', path: '/session' },

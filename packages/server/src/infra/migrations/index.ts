@@ -26,6 +26,7 @@ import { decisionAuthentication } from './025-decision-authentication.js';
 import { recordIndexes } from './026-record-indexes.js';
 import { recordList } from './027-record-list.js';
 import { mailOutbox } from './028-mail-outbox.js';
+import { personPresentations } from './029-person-presentations.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -67,4 +68,5 @@ export const migrations: Migration[] = [
   recordIndexes,
   recordList,
   mailOutbox,
+  personPresentations,
 ];

@@ -43,6 +43,8 @@ const SCOPE_TEXT: Record<string, string> = {
   'data_requests:write': 'Ask an organisation for your data, or to erase or correct it, in your name',
   'delegations:read': 'See who you let act for you at this organisation (your delegations)',
   'delegations:write': 'Pause, resume or revoke who you let act for you at this organisation',
+  'credentials:read': 'See the credentials this organisation issued you and what you presented of them',
+  'credentials:write': 'Present your credentials, sharing only the claims you choose',
 };
 
 interface SignIn {

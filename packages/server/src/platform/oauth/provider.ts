@@ -35,6 +35,8 @@ export const OAUTH_SCOPES = [
   'data_requests:write',
   'delegations:read',
   'delegations:write',
+  'credentials:read',
+  'credentials:write',
 ] as const;
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
