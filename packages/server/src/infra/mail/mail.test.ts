@@ -256,6 +256,19 @@ describe('mail without SMTP: the sandbox mailbox', () => {
   });
   after(() => server.dispose());
 
+  it("answers the provider's eleventh code for one address in a window with a 429 page", async () => {
+    const browser = new Browser(server.url);
+    const { url: start } = await browser.follow((await pushedAuthorization(server)).url);
+    const uid = /\/oauth\/interaction\/([^/?]+)/.exec(start)![1]!;
+    const signIn = () => browser.request(`/oauth/interaction/${uid}/sign_in`, { form: { email: 'many@example.com' } });
+    for (let i = 0; i < 10; i += 1) assert.equal((await signIn()).status, 303);
+    const refused = await signIn();
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers.get('retry-after')) > 0);
+    assert.match(await refused.text(), /Too many sign-in codes/);
+    assert.equal(rows(server, 'many@example.com').length, 10);
+  });
+
   it('lists the mail newest first, its text escaped and its links clickable, with no script', async () => {
     const flowId = await createActiveFlow(server, recordFlowConfig, 'Shop <signup>');
     await createRecord(server, { flow_id: flowId, subject: { email: 'ada@example.com' }, decisions: grantAll });
@@ -264,7 +277,7 @@ describe('mail without SMTP: the sandbox mailbox', () => {
     const signedIn = await ok(server, decision.session_token!, { action: 'sign_in', email: 'bob@example.com' });
     assert.ok(signedIn.sandbox_code, 'the page still shows the code');
     assert.deepEqual(
-      rows(server).map((r) => r.status),
+      [...rows(server, 'ada@example.com'), ...rows(server, 'bob@example.com')].map((r) => r.status),
       ['sandbox', 'sandbox'],
     );
 
