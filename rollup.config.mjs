@@ -42,6 +42,7 @@ export default [
       'svc-consent-field': 'packages/elements/dist/sdk/consent-field.js',
       'svc-inbox': 'packages/elements/dist/sdk/inbox.js',
       'svc-records': 'packages/elements/dist/sdk/records.js',
+      'svc-data-requests': 'packages/elements/dist/sdk/data-requests.js',
     },
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.

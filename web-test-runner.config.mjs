@@ -10,6 +10,7 @@ import { firefoxLaunchOptions, paths, selectedEngines, startWebKitDriver, webkit
 import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
 import { svcRecordsPlugin } from './packages/elements/test/wtr-records-plugin.mjs';
+import { svcDataRequestsPlugin } from './packages/elements/test/wtr-data-requests-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { keysPlugin } from './scripts/wtr-keys-plugin.mjs';
 
@@ -77,6 +78,8 @@ export default {
     svcSandboxPlugin(),
     // `svc-records-person`: a signed-in person with consent records, from a reference server of its own.
     svcRecordsPlugin(),
+    // `svc-data-requests-person`: a signed-in person with an extended data request, from a reference server of its own.
+    svcDataRequestsPlugin(),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],

@@ -52,6 +52,19 @@ export type {
   SvcRecordsWithdrawEvent,
 } from './events/svc-records-withdraw.js';
 
+// Data requests: the signed-in person's requests (access, erasure, ...) to organisations, and a form to file one
+export { SvcDataRequests } from './data-requests/data-requests.js';
+export type { DataRequestsStatus, DataRequestsTokenProvider } from './data-requests/data-requests.component.js';
+export type {
+  DataRequestOrganisation,
+  DataRequestRow,
+  DataRequestsErrorDetail,
+  DataRequestType,
+  SvcDataRequestsErrorEvent,
+  SvcDataRequestsFileDetail,
+  SvcDataRequestsFileEvent,
+} from './data-requests/events.js';
+
 // Consent field
 export { SvcConsentField } from './consent-field/consent-field.js';
 export { ConsentFieldError, ConsentFieldErrorCode } from './consent-field/consent-field-error.js';

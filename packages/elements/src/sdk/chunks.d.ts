@@ -2,7 +2,10 @@
 // part, its own chunk first, then every chunk it imports.
 declare module 'svc:chunks' {
   const chunks: Readonly<
-    Record<'svc-provider' | 'svc-decision' | 'svc-consent-field' | 'svc-inbox' | 'svc-records' | 'svc-capture', readonly string[]>
+    Record<
+      'svc-provider' | 'svc-decision' | 'svc-consent-field' | 'svc-inbox' | 'svc-records' | 'svc-data-requests' | 'svc-capture',
+      readonly string[]
+    >
   >;
   export default chunks;
 }
