@@ -43,6 +43,7 @@ export default [
       'svc-inbox': 'packages/elements/dist/sdk/inbox.js',
       'svc-records': 'packages/elements/dist/sdk/records.js',
       'svc-data-requests': 'packages/elements/dist/sdk/data-requests.js',
+      'svc-delegations': 'packages/elements/dist/sdk/delegations.js',
     },
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.

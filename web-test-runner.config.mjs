@@ -11,6 +11,7 @@ import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
 import { svcRecordsPlugin } from './packages/elements/test/wtr-records-plugin.mjs';
 import { svcDataRequestsPlugin } from './packages/elements/test/wtr-data-requests-plugin.mjs';
+import { svcDelegationsPlugin } from './packages/elements/test/wtr-delegations-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { keysPlugin } from './scripts/wtr-keys-plugin.mjs';
 
@@ -80,6 +81,8 @@ export default {
     svcRecordsPlugin(),
     // `svc-data-requests-person`: a signed-in person with an extended data request, from a reference server of its own.
     svcDataRequestsPlugin(),
+    // `svc-delegations-person`: a signed-in person who made delegation grants, from a reference server of its own.
+    svcDelegationsPlugin(),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],

@@ -52,6 +52,18 @@ export type {
   SvcRecordsWithdrawEvent,
 } from './events/svc-records-withdraw.js';
 
+// Delegations: who may act for the signed-in person (the grants they made), paused, resumed or revoked in place
+export { SvcDelegations } from './delegations/delegations.js';
+export type { DelegationsStatus, DelegationsTokenProvider } from './delegations/delegations.component.js';
+export type {
+  DelegationChange,
+  DelegationRow,
+  DelegationsErrorDetail,
+  SvcDelegationsChangeDetail,
+  SvcDelegationsChangeEvent,
+  SvcDelegationsErrorEvent,
+} from './events/svc-delegations-change.js';
+
 // Data requests: the signed-in person's requests (access, erasure, ...) to organisations, and a form to file one
 export { SvcDataRequests } from './data-requests/data-requests.js';
 export type { DataRequestsStatus, DataRequestsTokenProvider } from './data-requests/data-requests.component.js';

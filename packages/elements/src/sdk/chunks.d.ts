@@ -3,7 +3,14 @@
 declare module 'svc:chunks' {
   const chunks: Readonly<
     Record<
-      'svc-provider' | 'svc-decision' | 'svc-consent-field' | 'svc-inbox' | 'svc-records' | 'svc-data-requests' | 'svc-capture',
+      | 'svc-provider'
+      | 'svc-decision'
+      | 'svc-consent-field'
+      | 'svc-inbox'
+      | 'svc-records'
+      | 'svc-delegations'
+      | 'svc-data-requests'
+      | 'svc-capture',
       readonly string[]
     >
   >;

@@ -1,0 +1,46 @@
+// The events of `<svc-delegations>`: `svc-delegations-change` (the person suspended, resumed or revoked a grant they
+// made, and the service recorded it) and its own `svc-error` (the grants could not be read, or a change failed).
+import type { PersonDelegation } from '@svc/schemas';
+
+/** One grant the person made, as `GET /api/v1/me/delegations` answers it (`PersonDelegation` of `@svc/schemas`). */
+export type DelegationRow = PersonDelegation;
+
+/** What the person did to a grant. */
+export type DelegationChange = 'suspend' | 'resume' | 'revoke';
+
+/** Detail of `svc-delegations-change`: which grant, what was done, and the grant as it reads now. */
+export interface SvcDelegationsChangeDetail {
+  /** The grant's id. */
+  delegation_id: string;
+  /** `suspend`, `resume` or `revoke`. */
+  action: DelegationChange;
+  /** The grant as the service answered after the change. */
+  delegation: DelegationRow;
+}
+
+/** Fired (bubbles, composed) once the service has recorded a change the person asked for (and confirmed, to revoke). */
+export type SvcDelegationsChangeEvent = CustomEvent<SvcDelegationsChangeDetail>;
+
+/** Detail of an `svc-error` from `<svc-delegations>` itself. */
+export interface DelegationsErrorDetail {
+  /** `unauthorized` (the token was refused), `forbidden` (no `delegations:read`/`delegations:write`), `network`, `http` or `invalid_configuration`. */
+  code: 'unauthorized' | 'forbidden' | 'network' | 'http' | 'invalid_configuration';
+  /** Human-readable explanation, for logs rather than people. */
+  message: string;
+  /** True when trying again cannot help (the person must sign in again, or the token lacks the scope). */
+  fatal: boolean;
+  /** The way out (`retry`, `sign_in`), or null when there is none. */
+  recoverable_via: string | null;
+}
+
+/** Fired (bubbles, composed) by `<svc-delegations>` when the grants could not be read or a change failed. */
+export type SvcDelegationsErrorEvent = CustomEvent<DelegationsErrorDetail>;
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'svc-delegations-change': SvcDelegationsChangeEvent;
+  }
+  interface SvcErrorDetailMap {
+    delegations: DelegationsErrorDetail;
+  }
+}
