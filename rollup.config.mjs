@@ -44,6 +44,7 @@ export default [
       'svc-records': 'packages/elements/dist/sdk/records.js',
       'svc-data-requests': 'packages/elements/dist/sdk/data-requests.js',
       'svc-delegations': 'packages/elements/dist/sdk/delegations.js',
+      'svc-credentials': 'packages/elements/dist/sdk/credentials.js',
     },
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.

@@ -10,6 +10,7 @@ import { firefoxLaunchOptions, paths, selectedEngines, startWebKitDriver, webkit
 import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
 import { svcRecordsPlugin } from './packages/elements/test/wtr-records-plugin.mjs';
+import { svcCredentialsPlugin } from './packages/elements/test/wtr-credentials-plugin.mjs';
 import { svcDataRequestsPlugin } from './packages/elements/test/wtr-data-requests-plugin.mjs';
 import { svcDelegationsPlugin } from './packages/elements/test/wtr-delegations-plugin.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
@@ -79,6 +80,8 @@ export default {
     svcSandboxPlugin(),
     // `svc-records-person`: a signed-in person with consent records, from a reference server of its own.
     svcRecordsPlugin(),
+    // `svc-credentials-person`: a signed-in person with a credential, from a reference server of its own.
+    svcCredentialsPlugin(),
     // `svc-data-requests-person`: a signed-in person with an extended data request, from a reference server of its own.
     svcDataRequestsPlugin(),
     // `svc-delegations-person`: a signed-in person who made delegation grants, from a reference server of its own.

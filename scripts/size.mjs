@@ -23,6 +23,7 @@ const PAGES = [
   ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21 * KB],
   ['both', 'page with both elements (loader + chunks)', ['svc-decision', 'svc-consent-field'], 34 * KB],
   ['inbox', 'page with one <svc-inbox> (loader + chunks; its rows are <svc-decision> popups)', ['svc-inbox'], 25 * KB],
+  ['credentials', 'page with one <svc-credentials> (loader + chunks)', ['svc-credentials'], 16 * KB],
   ['snippet', 'form page with the snippet on its own controls', ['snippet']],
 ];
 

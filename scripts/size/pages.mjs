@@ -17,6 +17,7 @@ function html(service, sandbox, elements, token) {
     if (element === 'svc-decision') return `<svc-decision token="${token}"></svc-decision>`;
     if (element === 'svc-inbox') return '<svc-inbox></svc-inbox>';
     if (element === 'svc-records') return '<svc-records></svc-records>';
+    if (element === 'svc-credentials') return '<svc-credentials></svc-credentials>';
     const control =
       element === 'snippet'
         ? '<label><input type="checkbox" name="news" data-svc-purpose="newsletter"> Send me the newsletter</label>'

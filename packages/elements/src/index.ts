@@ -52,6 +52,20 @@ export type {
   SvcRecordsWithdrawEvent,
 } from './events/svc-records-withdraw.js';
 
+// Credentials: the signed-in person's credentials, each presented sharing only the claims they choose
+export { SvcCredentials } from './credentials/credentials.js';
+export type { CredentialsStatus, CredentialsTokenProvider } from './credentials/credentials.component.js';
+export type {
+  CredentialClaim,
+  CredentialRow,
+  CredentialsErrorDetail,
+  MadePresentation,
+  PresentationRow,
+  SvcCredentialsErrorEvent,
+  SvcCredentialsPresentDetail,
+  SvcCredentialsPresentEvent,
+} from './credentials/events.js';
+
 // Delegations: who may act for the signed-in person (the grants they made), paused, resumed or revoked in place
 export { SvcDelegations } from './delegations/delegations.js';
 export type { DelegationsStatus, DelegationsTokenProvider } from './delegations/delegations.component.js';

@@ -10,6 +10,7 @@ declare module 'svc:chunks' {
       | 'svc-records'
       | 'svc-delegations'
       | 'svc-data-requests'
+      | 'svc-credentials'
       | 'svc-capture',
       readonly string[]
     >
