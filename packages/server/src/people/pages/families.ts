@@ -32,6 +32,14 @@ export const FAMILIES: readonly Family[] = [
     attributes: personElement,
     noscript: 'Your decisions are shown with JavaScript: turn it on to see and withdraw them.',
   },
+  {
+    path: '/delegations',
+    title: 'Who may act for you',
+    intro: 'The people and agents you let act in your name, and within what bounds. Pause, resume or revoke any of them here.',
+    element: 'svc-delegations',
+    attributes: personElement,
+    noscript: 'Who may act for you is shown with JavaScript: turn it on to see and revoke it.',
+  },
 ];
 
 /** A people's page in the nav: the families, and the pages that are built their own way (the Trust Inbox). */

@@ -284,7 +284,7 @@ describe('GET /decisions', () => {
   });
 
   it('has no placeholder for a family not built yet', async () => {
-    for (const path of ['/connections', '/delegations', '/credentials'])
+    for (const path of ['/connections', '/credentials'])
       assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
   });
 });
