@@ -33,6 +33,14 @@ export const FAMILIES: readonly Family[] = [
     noscript: 'Your decisions are shown with JavaScript: turn it on to see and withdraw them.',
   },
   {
+    path: '/data_requests',
+    title: 'Your data requests',
+    intro: 'Ask an organisation for a copy of your data, or to delete, move or correct it, and see when they must answer.',
+    element: 'svc-data-requests',
+    attributes: personElement,
+    noscript: 'Your data requests are shown with JavaScript: turn it on to see them and make a new one.',
+  },
+  {
     path: '/delegations',
     title: 'Who may act for you',
     intro: 'The people and agents you let act in your name, and within what bounds. Pause, resume or revoke any of them here.',

@@ -103,6 +103,8 @@ describe('OpenID provider', () => {
       'inbox:read',
       'records:read',
       'records:write',
+      'data_requests:read',
+      'data_requests:write',
       'delegations:read',
       'delegations:write',
     ]);
