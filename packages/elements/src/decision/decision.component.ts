@@ -274,12 +274,12 @@ export class SvcDecision extends LitElement {
       };
     }
     // Said at once: a spinner that never ends tells the developer nothing. Setting a token later starts over.
-    if (!token) {
+    if (!isSessionToken(token)) {
       return {
-        key: `${mode}|`,
+        key: `${mode}|${token}`,
         mode,
-        problem: 'No token: set the token attribute to the session_token (dts_...) that POST /api/v1/decisions returned.',
-        code: 'missing_token',
+        problem: `${token ? 'The token attribute must be' : 'No token: set the token attribute to'} a decision session token (dts_...) as POST /api/v1/decisions returned it.`,
+        code: token ? 'invalid_token' : 'missing_token',
       };
     }
     // With no context value (only the decision module was imported, or the provider is not upgraded yet), the
@@ -298,10 +298,7 @@ export class SvcDecision extends LitElement {
       provided.baseUrl ||
       configDefaults().trustUrl;
     const urls = decisionUrls(trustUrl, token);
-    if (typeof urls === 'string') {
-      const code = isSessionToken(token) ? 'invalid_configuration' : 'invalid_token';
-      return { key: `${mode}|${trustUrl}|${token}`, mode, problem: urls, code };
-    }
+    if (typeof urls === 'string') return { key: `${mode}|${trustUrl}|${token}`, mode, problem: urls, code: 'invalid_configuration' };
     return { key: `${mode}|${urls.page}`, mode, urls };
   }
 

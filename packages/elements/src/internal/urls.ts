@@ -19,11 +19,11 @@ export function isSessionToken(token: string): boolean {
 }
 
 /**
- * The decision's URLs, or a sentence saying what is wrong: `token` must be a `dts_` session token (checked first)
- * and `trustUrl` an absolute http(s) URL (a path prefix is kept; query and fragment are dropped).
+ * The decision's URLs, or a sentence saying what is wrong with `trustUrl`, which must be an absolute http(s) URL (a
+ * path prefix is kept; query and fragment are dropped). `token` must be a session token (see {@link isSessionToken}):
+ * the caller checks it first.
  */
 export function decisionUrls(trustUrl: string | undefined, token: string): DecisionUrls | string {
-  if (!TOKEN.test(token)) return 'The token attribute must be a decision session token (dts_...) as POST /api/v1/decisions returned it.';
   if (!trustUrl) return 'No trust URL: set the trust-url attribute, or wrap the element in <svc-provider trust-url>.';
   let url: URL | undefined;
   try {
@@ -34,6 +34,8 @@ export function decisionUrls(trustUrl: string | undefined, token: string): Decis
   if (!url || !/^https?:$/.test(url.protocol)) {
     return `trust-url must be an absolute URL (an http(s) URL such as https://svc.example), got ${JSON.stringify(trustUrl)}.`;
   }
+  // Checked by the caller, but never put into a path unchecked.
+  if (!TOKEN.test(token)) return 'token must be a decision session token (dts_...).';
   const page = `${url.origin}${url.pathname.replace(/\/+$/, '')}/decisions/${token}`;
   return { serviceOrigin: url.origin, embed: `${page}/embed`, page };
 }
