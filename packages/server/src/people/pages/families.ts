@@ -48,6 +48,22 @@ export const FAMILIES: readonly Family[] = [
     attributes: personElement,
     noscript: 'Who may act for you is shown with JavaScript: turn it on to see and revoke it.',
   },
+  {
+    path: '/credentials',
+    title: 'Your credentials',
+    intro: 'The credentials organisations issued you. Present one to anyone, sharing only the claims you choose.',
+    element: 'svc-credentials',
+    attributes: personElement,
+    noscript: 'Your credentials are shown with JavaScript: turn it on to see and present them.',
+  },
+  {
+    path: '/presentations',
+    title: 'What you presented',
+    intro: 'Each time you presented a credential here: to whom, when, and exactly which claims you shared.',
+    element: 'svc-credentials',
+    attributes: (ctx) => ({ ...personElement(ctx), view: 'presentations' }),
+    noscript: 'What you presented is shown with JavaScript: turn it on to see it.',
+  },
 ];
 
 /** A people's page in the nav: the families, and the pages that are built their own way (the Trust Inbox). */

@@ -142,6 +142,8 @@ describe('POST /session/access_token', () => {
     assert.equal(body.token_type, 'Bearer');
     assert.equal(body.expires_in, 600);
     assert.deepEqual(body.scope.split(' ').sort(), [
+      'credentials:read',
+      'credentials:write',
       'data_requests:read',
       'data_requests:write',
       'delegations:read',
@@ -286,6 +288,6 @@ describe('GET /decisions', () => {
   });
 
   it('has no placeholder for a family not built yet', async () => {
-    for (const path of ['/connections', '/credentials']) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
+    for (const path of ['/connections']) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
   });
 });
