@@ -21,9 +21,9 @@ const PAGES = [
   // 17.2 kB since the field asks a 429 once more after its Retry-After (102 B of gzip; the rate limits need it), and
   // 41 B more since it says origin_not_allowed (with the service's message) rather than `network`.
   ['form', 'form page: one <svc-consent-field> (loader + chunks)', ['svc-consent-field'], 17.2 * KB + 41],
-  // 84 B over 21 kB since the element says at once what is wrong (missing_token, invalid_token, the hosted page's
+  // 86 B over 21 kB since the element says at once what is wrong (missing_token, invalid_token, the hosted page's
   // fatal svc:error ends the spinner) and drops its min-height once the decision is over.
-  ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21 * KB + 84],
+  ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21 * KB + 86],
   ['both', 'page with both elements (loader + chunks)', ['svc-decision', 'svc-consent-field'], 34 * KB],
   ['inbox', 'page with one <svc-inbox> (loader + chunks; its rows are <svc-decision> popups)', ['svc-inbox'], 25 * KB],
   ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 16 * KB],

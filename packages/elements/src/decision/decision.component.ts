@@ -372,6 +372,8 @@ export class SvcDecision extends LitElement {
         // is over here, and a page that never got ready shows the error view rather than a spinner.
         if (message.payload.fatal) {
           session.ended = true;
+          // Rendered again either way: `over` drops the min-height.
+          this.requestUpdate();
           if (this.phase === 'loading') {
             this.phase = 'error';
             this.announcement = CANNOT_SHOW;
