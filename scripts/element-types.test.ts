@@ -54,7 +54,10 @@ describe('scripts/element-types.mjs', () => {
   it('gives React every element, its attributes and properties as the manifest types them, and a handler per custom event', () => {
     assert.deepEqual(elements.map((e) => e.tagName).sort(), [
       'svc-consent-field',
+      'svc-credentials',
+      'svc-data-requests',
       'svc-decision',
+      'svc-delegations',
       'svc-inbox',
       'svc-provider',
       'svc-records',

@@ -126,7 +126,16 @@ describe('custom-elements.json', () => {
       .flatMap((m) => (m.exports ?? []).filter((e) => e.kind === 'custom-element-definition'))
       .map((e) => e.name)
       .sort();
-    assert.deepEqual(definitions, ['svc-consent-field', 'svc-decision', 'svc-inbox', 'svc-provider', 'svc-records']);
+    assert.deepEqual(definitions, [
+      'svc-consent-field',
+      'svc-credentials',
+      'svc-data-requests',
+      'svc-decision',
+      'svc-delegations',
+      'svc-inbox',
+      'svc-provider',
+      'svc-records',
+    ]);
   });
 
   it('describes <svc-inbox>: its events, parts, custom properties, slots and attributes', () => {
@@ -183,5 +192,43 @@ describe('custom-elements.json', () => {
     ]);
     assert.deepEqual(names(records.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(records.attributes), ['limit', 'record-status', 'token-url', 'trust-url']);
+  });
+
+  it('describes <svc-delegations>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const delegations = element(checkedIn, 'svc-delegations');
+    assert.equal(delegations.customElement, true);
+    assert.ok(delegations.summary);
+    assert.deepEqual(names(delegations.events), ['svc-delegations-change', 'svc-error']);
+    assert.deepEqual(names(delegations.cssParts), [
+      'actions',
+      'base',
+      'bound',
+      'bounds',
+      'cancel-button',
+      'confirm',
+      'confirm-button',
+      'delegate',
+      'grant',
+      'heading',
+      'list',
+      'meta',
+      'more',
+      'organisation',
+      'resume',
+      'retry',
+      'revoke',
+      'status',
+      'suspend',
+    ]);
+    assert.deepEqual(names(delegations.cssProperties), [
+      '--svc-delegations-accent',
+      '--svc-delegations-border',
+      '--svc-delegations-color',
+      '--svc-delegations-font',
+      '--svc-delegations-gap',
+      '--svc-delegations-radius',
+    ]);
+    assert.deepEqual(names(delegations.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(delegations.attributes), ['grant-status', 'limit', 'token-url', 'trust-url']);
   });
 });

@@ -12,7 +12,7 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type { Appearance, DecisionMode, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
+import type { Appearance, CredentialsTokenProvider, DataRequestsTokenProvider, DecisionMode, DelegationsTokenProvider, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataRequests, SvcDataRequestsErrorEvent, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcDelegationsErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /** Props of `<svc-consent-field>` in React 19: The rendered consent field of one flow, form-associated. */
@@ -57,6 +57,58 @@ export interface SvcConsentFieldProps extends Omit<HTMLAttributes<SvcConsentFiel
   'onsvc-capture'?: (event: SvcCaptureEvent) => void;
 }
 
+/** Props of `<svc-credentials>` in React 19: Lists the signed-in person's credentials and lets them present one, sharing only the claims they choose. */
+export interface SvcCredentialsProps extends Omit<HTMLAttributes<SvcCredentials>, 'trustUrl' | 'tokenUrl' | 'view' | 'audience' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcCredentials> {
+  /** Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** `credentials` (default: the person's credentials, each presentable) or `presentations` (what they presented). */
+  view?: string | undefined;
+  /** Who presentations are for, filled in for the person (an organisation embedding the element names itself). */
+  audience?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `credentials:read`, `credentials:write`). Never an attribute. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
+  getAccessToken?: CredentialsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-error`: The credentials could not be read or presenting failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: SvcCredentialsErrorEvent) => void;
+  /** `svc-credentials-present`: The service made a presentation; detail has `credential_id`, `audience`, `disclosed` (paths) and `presentation`. */
+  'onsvc-credentials-present'?: (event: SvcCredentialsPresentEvent) => void;
+}
+
+/** Props of `<svc-data-requests>` in React 19: Lists the signed-in person's data requests and lets them file a new one. */
+export interface SvcDataRequestsProps extends Omit<HTMLAttributes<SvcDataRequests>, 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcDataRequests> {
+  /** Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Requests per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `data_requests:read`, `data_requests:write`). Never an attribute. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
+  getAccessToken?: DataRequestsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-error`: The requests could not be read or filing failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: SvcDataRequestsErrorEvent) => void;
+  /** `svc-data-requests-file`: The service received a request the person confirmed; detail has the `data_request`. */
+  'onsvc-data-requests-file'?: (event: SvcDataRequestsFileEvent) => void;
+}
+
 /** Props of `<svc-decision>` in React 19: Lets a person make one decision on the service's hosted page, embedded, in a popup or by redirect. */
 export interface SvcDecisionProps extends Omit<HTMLAttributes<SvcDecision>, 'token' | 'mode' | 'trustUrl' | 'label' | 'trust-url'>, ClassAttributes<SvcDecision> {
   /** The decision session token (`dts_...`) that `POST /api/v1/decisions` returned; changing it starts over. */
@@ -83,6 +135,34 @@ export interface SvcDecisionProps extends Omit<HTMLAttributes<SvcDecision>, 'tok
   'onsvc-resize'?: (event: SvcResizeEvent) => void;
   /** `svc-deadline`: T-30 s, T-15 s, T-5 s (`warning`) and T-0 (`expired`, exactly once). */
   'onsvc-deadline'?: (event: SvcDeadlineEvent) => void;
+}
+
+/** Props of `<svc-delegations>` in React 19: Lists who may act for the signed-in person, with their bounds, and lets them pause, resume or revoke it. */
+export interface SvcDelegationsProps extends Omit<HTMLAttributes<SvcDelegations>, 'trustUrl' | 'tokenUrl' | 'grantStatus' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url' | 'grant-status'>, ClassAttributes<SvcDelegations> {
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  grantStatus?: string | undefined;
+  /** Grants per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `delegations:read`, `delegations:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: DelegationsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** Attribute form of `grantStatus`: Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  'grant-status'?: string;
+  /** `svc-error`: The grants could not be read or a change failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: SvcDelegationsErrorEvent) => void;
+  /** `svc-delegations-change`: The service recorded a change; detail has `delegation_id`, `action` (`suspend`, `resume`, `revoke`) and the updated `delegation`. */
+  'onsvc-delegations-change'?: (event: SvcDelegationsChangeEvent) => void;
 }
 
 /** Props of `<svc-inbox>` in React 19: Lists the decisions that wait for the signed-in person and opens each in a popup. */
@@ -183,7 +263,10 @@ declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
       'svc-consent-field': SvcConsentFieldProps;
+      'svc-credentials': SvcCredentialsProps;
+      'svc-data-requests': SvcDataRequestsProps;
       'svc-decision': SvcDecisionProps;
+      'svc-delegations': SvcDelegationsProps;
       'svc-inbox': SvcInboxProps;
       'svc-provider': SvcProviderProps;
       'svc-records': SvcRecordsProps;

@@ -12,7 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { Appearance, DecisionMode, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
+import type { Appearance, CredentialsTokenProvider, DataRequestsTokenProvider, DecisionMode, DelegationsTokenProvider, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataRequests, SvcDataRequestsErrorEvent, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcDelegationsErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
@@ -79,6 +79,70 @@ export interface SvcConsentFieldEvents {
   change: Event;
 }
 
+/** Props of `<svc-credentials>` in Vue 3: Lists the signed-in person's credentials and lets them present one, sharing only the claims they choose. */
+export interface SvcCredentialsProps {
+  /** Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** `credentials` (default: the person's credentials, each presentable) or `presentations` (what they presented). */
+  view?: string | undefined;
+  /** Who presentations are for, filled in for the person (an organisation embedding the element names itself). */
+  audience?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `credentials:read`, `credentials:write`). Never an attribute. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
+  getAccessToken?: CredentialsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-error` (`@svc-error` in a template): The credentials could not be read or presenting failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: SvcCredentialsErrorEvent) => void;
+  /** `svc-credentials-present` (`@svc-credentials-present` in a template): The service made a presentation; detail has `credential_id`, `audience`, `disclosed` (paths) and `presentation`. */
+  onSvcCredentialsPresent?: (event: SvcCredentialsPresentEvent) => void;
+}
+
+/** The events of `<svc-credentials>` a template can listen to with `@`, by name. */
+export interface SvcCredentialsEvents {
+  'svc-error': SvcCredentialsErrorEvent;
+  'svc-credentials-present': SvcCredentialsPresentEvent;
+}
+
+/** Props of `<svc-data-requests>` in Vue 3: Lists the signed-in person's data requests and lets them file a new one. */
+export interface SvcDataRequestsProps {
+  /** Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Requests per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `data_requests:read`, `data_requests:write`). Never an attribute. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
+  getAccessToken?: DataRequestsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-error` (`@svc-error` in a template): The requests could not be read or filing failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: SvcDataRequestsErrorEvent) => void;
+  /** `svc-data-requests-file` (`@svc-data-requests-file` in a template): The service received a request the person confirmed; detail has the `data_request`. */
+  onSvcDataRequestsFile?: (event: SvcDataRequestsFileEvent) => void;
+}
+
+/** The events of `<svc-data-requests>` a template can listen to with `@`, by name. */
+export interface SvcDataRequestsEvents {
+  'svc-error': SvcDataRequestsErrorEvent;
+  'svc-data-requests-file': SvcDataRequestsFileEvent;
+}
+
 /** Props of `<svc-decision>` in Vue 3: Lets a person make one decision on the service's hosted page, embedded, in a popup or by redirect. */
 export interface SvcDecisionProps {
   /** The decision session token (`dts_...`) that `POST /api/v1/decisions` returned; changing it starts over. */
@@ -116,6 +180,40 @@ export interface SvcDecisionEvents {
   'svc-error': SvcDecisionErrorEvent;
   'svc-resize': SvcResizeEvent;
   'svc-deadline': SvcDeadlineEvent;
+}
+
+/** Props of `<svc-delegations>` in Vue 3: Lists who may act for the signed-in person, with their bounds, and lets them pause, resume or revoke it. */
+export interface SvcDelegationsProps {
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  grantStatus?: string | undefined;
+  /** Grants per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token (scopes `delegations:read`, `delegations:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: DelegationsTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** Attribute form of `grantStatus`: Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  'grant-status'?: string;
+  /** `svc-error` (`@svc-error` in a template): The grants could not be read or a change failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: SvcDelegationsErrorEvent) => void;
+  /** `svc-delegations-change` (`@svc-delegations-change` in a template): The service recorded a change; detail has `delegation_id`, `action` (`suspend`, `resume`, `revoke`) and the updated `delegation`. */
+  onSvcDelegationsChange?: (event: SvcDelegationsChangeEvent) => void;
+}
+
+/** The events of `<svc-delegations>` a template can listen to with `@`, by name. */
+export interface SvcDelegationsEvents {
+  'svc-error': SvcDelegationsErrorEvent;
+  'svc-delegations-change': SvcDelegationsChangeEvent;
 }
 
 /** Props of `<svc-inbox>` in Vue 3: Lists the decisions that wait for the signed-in person and opens each in a popup. */
@@ -230,7 +328,10 @@ export interface SvcRecordsEvents {
 declare module 'vue' {
   interface GlobalComponents {
     'svc-consent-field': SvcVueElement<SvcConsentField, SvcConsentFieldProps, SvcConsentFieldEvents>;
+    'svc-credentials': SvcVueElement<SvcCredentials, SvcCredentialsProps, SvcCredentialsEvents>;
+    'svc-data-requests': SvcVueElement<SvcDataRequests, SvcDataRequestsProps, SvcDataRequestsEvents>;
     'svc-decision': SvcVueElement<SvcDecision, SvcDecisionProps, SvcDecisionEvents>;
+    'svc-delegations': SvcVueElement<SvcDelegations, SvcDelegationsProps, SvcDelegationsEvents>;
     'svc-inbox': SvcVueElement<SvcInbox, SvcInboxProps, SvcInboxEvents>;
     'svc-provider': SvcVueElement<SvcProvider, SvcProviderProps, SvcProviderEvents>;
     'svc-records': SvcVueElement<SvcRecords, SvcRecordsProps, SvcRecordsEvents>;
