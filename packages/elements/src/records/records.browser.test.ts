@@ -307,26 +307,34 @@ describe('<svc-records>', () => {
 
   it('the confirm step traps nothing: Tab leaves it, and Escape cancels without a request, focus back on the button', async () => {
     const { fetch, calls } = api([page([record('cr_1')])]);
-    const el = await records(fetch);
-    const trigger = all(el, '[part=withdraw]')[1]!;
-    trigger.focus();
-    await press('Enter');
-    await el.updateComplete;
-    expect(focused(el)).to.equal(inner(el, '[part=confirm]'));
-    await press('Tab');
-    expect(focused(el)).to.equal(inner(el, '[part=confirm-button]'));
-    await press('Tab');
-    expect(focused(el)).to.equal(inner(el, '[part=cancel-button]'));
-    await press('Tab');
-    expect(focused(el), 'Tab leaves the confirm step').to.equal(null);
-    // Back into the step, then Escape.
-    inner(el, '[part=cancel-button]')!.focus();
-    await press('Escape');
-    await el.updateComplete;
-    expect(inner(el, '[part=confirm]')).to.equal(null);
-    expect(focused(el)).to.equal(all(el, '[part=withdraw]')[1]);
-    expect(text(inner(el, '[part=status]'))).to.equal('Nothing was withdrawn.');
-    expect(calls).to.have.length(1);
+    // Something after the element to Tab to (never out of the page, where a key would reach the browser's own UI).
+    const after = document.createElement('button');
+    after.textContent = 'After';
+    try {
+      const el = await records(fetch);
+      el.after(after);
+      const trigger = all(el, '[part=withdraw]')[1]!;
+      trigger.focus();
+      await press('Enter');
+      await el.updateComplete;
+      expect(focused(el)).to.equal(inner(el, '[part=confirm]'));
+      await press('Tab');
+      expect(focused(el)).to.equal(inner(el, '[part=confirm-button]'));
+      await press('Tab');
+      expect(focused(el)).to.equal(inner(el, '[part=cancel-button]'));
+      await press('Tab');
+      expect(document.activeElement, 'Tab leaves the confirm step').to.equal(after);
+      // Back into the step, then Escape.
+      inner(el, '[part=cancel-button]')!.focus();
+      await press('Escape');
+      await el.updateComplete;
+      expect(inner(el, '[part=confirm]')).to.equal(null);
+      expect(focused(el)).to.equal(all(el, '[part=withdraw]')[1]);
+      expect(text(inner(el, '[part=status]'))).to.equal('Nothing was withdrawn.');
+      expect(calls).to.have.length(1);
+    } finally {
+      after.remove();
+    }
   });
 
   it('works from the keyboard alone: Tab to Withdraw, Enter, Tab, Enter withdraws; Cancel puts focus back', async () => {
