@@ -10,6 +10,7 @@ const EVENTS = [
   'svc-deadline',
   'svc-inbox-open',
   'svc-records-withdraw',
+  'svc-data-requests-file',
   'svc-capture',
   'change',
 ];
