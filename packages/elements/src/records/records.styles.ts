@@ -50,6 +50,11 @@ export const recordsStyles = css`
     outline: none;
   }
 
+  [part=organisation],
+  [part=title] {
+    display: block;
+  }
+
   [part=organisation] {
     font-weight: 600;
   }
