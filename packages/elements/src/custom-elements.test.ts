@@ -231,4 +231,40 @@ describe('custom-elements.json', () => {
     assert.deepEqual(names(delegations.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(delegations.attributes), ['grant-status', 'limit', 'token-url', 'trust-url']);
   });
+
+  it('describes <svc-data-requests>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const requests = element(checkedIn, 'svc-data-requests');
+    assert.equal(requests.customElement, true);
+    assert.ok(requests.summary);
+    assert.deepEqual(names(requests.events), ['svc-data-requests-file', 'svc-error']);
+    assert.deepEqual(names(requests.cssParts), [
+      'base',
+      'cancel-button',
+      'confirm',
+      'confirm-button',
+      'download',
+      'due',
+      'form',
+      'form-title',
+      'list',
+      'meta',
+      'more',
+      'new',
+      'organisation',
+      'request',
+      'retry',
+      'status',
+      'type',
+    ]);
+    assert.deepEqual(names(requests.cssProperties), [
+      '--svc-data-requests-accent',
+      '--svc-data-requests-border',
+      '--svc-data-requests-color',
+      '--svc-data-requests-font',
+      '--svc-data-requests-gap',
+      '--svc-data-requests-radius',
+    ]);
+    assert.deepEqual(names(requests.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(requests.attributes), ['limit', 'token-url', 'trust-url']);
+  });
 });
