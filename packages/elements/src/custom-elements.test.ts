@@ -267,4 +267,45 @@ describe('custom-elements.json', () => {
     assert.deepEqual(names(requests.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(requests.attributes), ['limit', 'token-url', 'trust-url']);
   });
+
+  it('describes <svc-credentials>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const credentials = element(checkedIn, 'svc-credentials');
+    assert.equal(credentials.customElement, true);
+    assert.ok(credentials.summary);
+    assert.deepEqual(names(credentials.events), ['svc-credentials-present', 'svc-error']);
+    assert.deepEqual(names(credentials.cssParts), [
+      'audience',
+      'base',
+      'cancel-button',
+      'choice',
+      'claim',
+      'claims',
+      'confirm-button',
+      'copy',
+      'credential',
+      'heading',
+      'list',
+      'meta',
+      'more',
+      'present',
+      'presentation',
+      'presentation-row',
+      'required',
+      'result',
+      'retry',
+      'status',
+      'step',
+      'summary',
+    ]);
+    assert.deepEqual(names(credentials.cssProperties), [
+      '--svc-credentials-accent',
+      '--svc-credentials-border',
+      '--svc-credentials-color',
+      '--svc-credentials-font',
+      '--svc-credentials-gap',
+      '--svc-credentials-radius',
+    ]);
+    assert.deepEqual(names(credentials.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(credentials.attributes), ['audience', 'limit', 'token-url', 'trust-url', 'view']);
+  });
 });
