@@ -107,6 +107,8 @@ describe('OpenID provider', () => {
       'data_requests:write',
       'delegations:read',
       'delegations:write',
+      'credentials:read',
+      'credentials:write',
     ]);
     for (const field of [
       'agent_claims_supported',
