@@ -26,6 +26,7 @@ const PAGES = [
   ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21 * KB + 86],
   ['both', 'page with both elements (loader + chunks)', ['svc-decision', 'svc-consent-field'], 34 * KB],
   ['inbox', 'page with one <svc-inbox> (loader + chunks; its rows are <svc-decision> popups)', ['svc-inbox'], 25 * KB],
+  ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 13.5 * KB],
   ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 16 * KB],
   // 12.98 kB measured with its first version.
   ['credentials', 'page with one <svc-credentials> (loader + chunks)', ['svc-credentials'], 13.5 * KB],

@@ -17,6 +17,7 @@ function html(service, sandbox, elements, token) {
     if (element === 'svc-decision') return `<svc-decision token="${token}"></svc-decision>`;
     if (element === 'svc-inbox') return '<svc-inbox></svc-inbox>';
     if (element === 'svc-records') return '<svc-records></svc-records>';
+    if (element === 'svc-data-requests') return '<svc-data-requests></svc-data-requests>';
     if (element === 'svc-credentials') return '<svc-credentials></svc-credentials>';
     const control =
       element === 'snippet'
