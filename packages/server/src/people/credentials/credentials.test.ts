@@ -256,3 +256,15 @@ describe('presenting selectively', () => {
     assert.equal(res.body.code, 'credential_not_active');
   });
 });
+
+describe('the pages', () => {
+  it('/credentials and /presentations are people pages of the trust URL: signed out, the sign-in page that comes back to them', async () => {
+    for (const path of ['/credentials', '/presentations']) {
+      const res = await fetch(`${server.url}${path}`);
+      assert.equal(res.status, 200, path);
+      const html = await res.text();
+      assert.match(html, new RegExp(`name="return_to" value="${path}"`));
+      assert.doesNotMatch(html, /svc-credentials/, 'no element before sign-in');
+    }
+  });
+});
