@@ -21,15 +21,16 @@ const PAGES = [
   // 17.2 kB since the field asks a 429 once more after its Retry-After (102 B of gzip; the rate limits need it), and
   // 41 B more since it says origin_not_allowed (with the service's message) rather than `network`.
   ['form', 'form page: one <svc-consent-field> (loader + chunks)', ['svc-consent-field'], 17.2 * KB + 41],
-  // 86 B over 21 kB since the element says at once what is wrong (missing_token, invalid_token, the hosted page's
+  // 117 B over 21 kB since the element says at once what is wrong (missing_token, invalid_token, the hosted page's
   // fatal svc:error ends the spinner) and drops its min-height once the decision is over.
-  ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21 * KB + 86],
+  ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21 * KB + 117],
   ['both', 'page with both elements (loader + chunks)', ['svc-decision', 'svc-consent-field'], 34 * KB],
   ['inbox', 'page with one <svc-inbox> (loader + chunks; its rows are <svc-decision> popups)', ['svc-inbox'], 25 * KB],
+  ['records', 'page with one <svc-records> (loader + chunks)', ['svc-records'], 20 * KB],
   ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 13.5 * KB],
-  ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 16 * KB],
   // 12.98 kB measured with its first version.
   ['credentials', 'page with one <svc-credentials> (loader + chunks)', ['svc-credentials'], 13.5 * KB],
+  ['delegations', 'page with one <svc-delegations> (loader + chunks)', ['svc-delegations'], 20 * KB],
   ['snippet', 'form page with the snippet on its own controls', ['snippet']],
 ];
 

@@ -261,6 +261,24 @@ describe('<svc-decision>', () => {
       });
     }
 
+    it('waits quietly while hidden without a token (a page showing it once it has one), and says so if shown without', async () => {
+      const lines = await consoleErrors(async () => {
+        const el = await fixture<SvcDecision>(html`<svc-decision trust-url=${TRUST} hidden></svc-decision>`);
+        await aTimeout(50);
+        expect(seen.filter((s) => s.type === 'svc-error')).to.deep.equal([]);
+        el.hidden = false;
+        el.token = 'dts_fixture_a';
+        await oneEvent(el, 'svc-ready');
+        expect(el.hasAttribute('hidden')).to.equal(false);
+        const bare = await fixture<SvcDecision>(html`<svc-decision trust-url=${TRUST} hidden></svc-decision>`);
+        const error = oneEvent(bare, 'svc-error');
+        bare.hidden = false;
+        expect((await error).detail.code).to.equal('missing_token');
+      });
+      expect(lines).to.have.length(1);
+      expect(seen.filter((s) => s.type === 'svc-error').map((s) => s.detail.code)).to.deep.equal(['missing_token']);
+    });
+
     it('starts over when a token is set after the missing_token error', async () => {
       const lines = await consoleErrors(async () => {
         const el = await fixture<SvcDecision>(html`<svc-decision trust-url=${TRUST}></svc-decision>`);

@@ -132,6 +132,8 @@ export class SvcDecision extends LitElement {
     mode: {},
     trustUrl: { attribute: 'trust-url' },
     label: {},
+    // Watched so that showing an element still without a token reports it (see #resolve); reflected, as natively.
+    hidden: { type: Boolean, reflect: true },
     // Internal state, rendered but never an attribute (what `state: true` means to Lit, spelled so that the
     // manifest analyzer sees it too).
     phase: { attribute: false },
@@ -273,7 +275,9 @@ export class SvcDecision extends LitElement {
         code: 'invalid_configuration',
       };
     }
-    // Said at once: a spinner that never ends tells the developer nothing. Setting a token later starts over.
+    // Said at once: a spinner that never ends tells the developer nothing. Setting a token later starts over. A page
+    // may keep the element hidden until it has the token: that waits quietly, as nothing is shown.
+    if (!token && this.hidden) return { key: `${mode}|hidden`, mode };
     if (!isSessionToken(token)) {
       return {
         key: `${mode}|${token}`,
