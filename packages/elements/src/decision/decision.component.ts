@@ -132,8 +132,6 @@ export class SvcDecision extends LitElement {
     mode: {},
     trustUrl: { attribute: 'trust-url' },
     label: {},
-    // Watched so that showing an element still without a token reports it (see #resolve); reflected, as natively.
-    hidden: { type: Boolean, reflect: true },
     // Internal state, rendered but never an attribute (what `state: true` means to Lit, spelled so that the
     // manifest analyzer sees it too).
     phase: { attribute: false },
@@ -562,3 +560,7 @@ export class SvcDecision extends LitElement {
     }<p part=status role=status>${this.announcement}</p></div>`;
   }
 }
+
+// `hidden` is watched, so that showing an element still without a token reports it (see #resolve), and reflected,
+// as natively. Declared here rather than in `properties`: it is the platform's attribute, not one to document.
+SvcDecision.createProperty('hidden', { type: Boolean, reflect: true });

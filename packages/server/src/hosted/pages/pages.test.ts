@@ -24,7 +24,7 @@ function csp(res: Response): Map<string, string> {
 /** The frame message page's data block, each message checked against the protocol's schemas. */
 function postedOf(html: string): FrameMessages & { messages: ReturnType<typeof parseMessage>[] } {
   const post = dataOf(html, 'svc-frame-messages') as unknown as FrameMessages;
-  assert.match(html, /<script type="module" src="\/assets\/frame-messages.js"><\/script>/);
+  assert.match(html, /<script type="module" async src="\/assets\/frame-messages.js"><\/script>/);
   return { ...post, messages: post.messages.map((m) => parseMessage(m)) };
 }
 

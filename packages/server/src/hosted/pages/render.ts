@@ -122,8 +122,9 @@ export interface FrameMessages {
  * `post.target_origin` as target origin, never `*`, so a window of any other origin receives nothing.
  */
 export function frameMessagePage(options: { title: string; message: string }, post: FrameMessages): string {
+  // `async`: run as soon as it arrives, without waiting for the stylesheet, so the host hears at once.
   const head = `<script type="application/json" id="svc-frame-messages">${jsonForScript(post)}</script>
-<script type="module" src="/assets/frame-messages.js"></script>
+<script type="module" async src="/assets/frame-messages.js"></script>
 </head>`;
   return messagePage(options).replace('</head>', head);
 }
