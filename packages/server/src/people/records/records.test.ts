@@ -169,6 +169,19 @@ describe('whose records a token sees', () => {
     assert.equal((await call(server, `${API}/${records.bob}`, { token: adaFirstParty })).status, 404);
   });
 
+  it("answers a token of the service's own pages on the service's own origin, and on no other", async () => {
+    const own = await call(server, API, { token: adaFirstParty, headers: { origin: new URL(server.url).origin } });
+    assert.equal(own.status, 200, JSON.stringify(own.body));
+    const elsewhere = await call(server, API, { token: adaFirstParty, headers: { origin: 'https://shop.example' } });
+    assert.deepEqual([elsewhere.status, elsewhere.body.code], [403, 'origin_not_allowed']);
+    const sandboxPage = await call(server, API, { token: ada.token, headers: { origin: 'https://shop.example' } });
+    assert.deepEqual(
+      [sandboxPage.status, sandboxPage.body.code],
+      [403, 'origin_not_allowed'],
+      "an organisation's token keeps its own application's origins",
+    );
+  });
+
   it('reads each record under the terms that govern it: title, labels, bases, what can be withdrawn, the receipt link', async () => {
     const res = await call(server, `${API}/${records.ada1}`, { token: ada.token });
     assert.equal(res.status, 200, JSON.stringify(res.body));

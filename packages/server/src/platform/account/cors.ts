@@ -9,6 +9,7 @@ import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { CAPTURES_PATH } from '../../consent/captures/routes.js';
 import { ApiError, forbidden } from '../../infra/errors.js';
+import { firstPartyScopes } from '../oauth/first-party.js';
 import { isAllowedForAnyApplication, isAllowedOrigin, notAllowedOriginMessage, requestOrigin } from '../origins.js';
 
 /**
@@ -37,6 +38,11 @@ export const preflightAttributors: PreflightAttributor[] = [
 ];
 
 /** The application of the OAuth client a person's token was issued to. */
+/** The service's own origins: its base and trust URLs and every cell's. */
+function serviceOrigins(ctx: ServerContext): Set<string> {
+  return new Set([ctx.baseUrl, ctx.trustUrl, ...ctx.cells.list().map((cell) => cell.base_url)].map((url) => new URL(url).origin));
+}
+
 function personApplication(ctx: ServerContext, clientId: string): string {
   return stmt(ctx.db, 'SELECT application_id FROM oauth_clients WHERE id = ?').pluck().get(clientId) as string;
 }
@@ -161,6 +167,14 @@ export const corsRoutes = routes((app, ctx) => {
     // An agent token is a server's credential too: no CORS, so no browser page can read what it answers.
     if (principal.kind === 'agent') return next();
     const origin = requestOrigin(c);
+    // A token of the service's own pages (the trust center) is answered on the service's own origins only.
+    if (principal.kind === 'person' && firstPartyScopes(ctx, principal.clientId) !== undefined) {
+      if (origin !== undefined && !serviceOrigins(ctx).has(origin)) {
+        ctx.metrics.increment('cors.request_denied_total');
+        throw forbidden(`A token of the service's own pages is answered only on its own pages, not on ${origin}.`, 'origin_not_allowed');
+      }
+      return next();
+    }
     // A person's token is answered on the allowed origins of the application whose client it was issued to.
     const applicationId = principal.kind === 'person' ? personApplication(ctx, principal.clientId) : principal.applicationId;
     if (origin !== undefined && !isAllowedOrigin(ctx, applicationId, origin)) {
