@@ -11,7 +11,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi';
 import { allowedOriginRoutes } from './platform/account/allowed-origins.js';
 import { apiTokenRoutes } from './platform/account/api-tokens.js';
 import { applicationRoutes } from './platform/account/applications.js';
-import { corsRoutes } from './platform/account/cors.js';
+import { corsRoutes, readableRefusal } from './platform/account/cors.js';
 import { meRoutes } from './platform/account/me.js';
 import { systemRoutes } from './platform/account/system.js';
 import { flowRoutes } from './platform/flows/routes.js';
@@ -108,7 +108,11 @@ export function createApp(ctx: ServerContext): OpenAPIHono<Env> {
   const auth = limits ? limits.guard(authenticated) : authenticated;
   app.use('/api/v1/*', async (c, next) => {
     if (c.req.method === 'OPTIONS') return next(); // preflights carry no credentials
-    return auth(c, next);
+    try {
+      return await auth(c, next);
+    } catch (error) {
+      throw readableRefusal(ctx, c, error);
+    }
   });
   if (limits) app.use('/api/v1/*', limits.principal); // before idempotency: a refused request keeps no key
   app.use('/api/v1/*', idempotency(ctx));

@@ -152,6 +152,19 @@ describe('CORS for publishable-key browser calls', () => {
     assert.match(res.headers.get('vary') ?? '', /Origin/);
   });
 
+  it("lets a page on an allowed origin read that its person's token was refused (401, not a network error), and no other page", async () => {
+    const refused = await fetch(`${server.url}/api/v1/inbox`, { headers: { origin: shop, authorization: 'Bearer not-a-token' } });
+    assert.equal(refused.status, 401);
+    assert.equal(refused.headers.get('access-control-allow-origin'), shop);
+    assert.match(refused.headers.get('access-control-expose-headers') ?? '', /WWW-Authenticate/);
+    assert.equal(refused.headers.get('access-control-allow-credentials'), null);
+    const stranger = await fetch(`${server.url}/api/v1/inbox`, {
+      headers: { origin: 'https://stranger.example', authorization: 'Bearer not-a-token' },
+    });
+    assert.equal(stranger.status, 401);
+    assert.equal(stranger.headers.get('access-control-allow-origin'), null);
+  });
+
   it('refuses a publishable key from an origin of another application: preflight passes, request is a readable 403', async () => {
     assert.equal((await preflight(partner)).headers.get('access-control-allow-origin'), partner, 'allowed for some application');
     const res = await fetch(`${server.url}/api/v1/flows`, {

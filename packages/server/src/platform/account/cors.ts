@@ -1,6 +1,7 @@
 // CORS for browser calls made with a publishable key or a person's access token (a single-page app signed in
 // through the OpenID provider). API-token calls get no CORS headers, and one made by a browser page is refused before
 // it does anything: a page must never hold a server credential.
+import type { Context } from 'hono';
 import { cors } from 'hono/cors';
 import { routes } from '../../infra/http/route.js';
 import { recordActivity } from '../../infra/activity.js';
@@ -38,6 +39,23 @@ export const preflightAttributors: PreflightAttributor[] = [
 ];
 
 /** The application of the OAuth client a person's token was issued to. */
+/**
+ * A refused credential (401) made readable by a browser page on an origin the service answers (one an application
+ * allows, or the service's own): the page learns "signed out", not "network". Nothing else is exposed.
+ */
+export function readableRefusal(ctx: ServerContext, c: Context, error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.status !== 401) return error;
+  const origin = requestOrigin(c);
+  if (!origin || origin === 'null' || !(serviceOrigins(ctx).has(origin) || isAllowedForAnyApplication(ctx, origin))) return error;
+  const headers = {
+    ...error.headers,
+    'Access-Control-Allow-Origin': origin,
+    'Access-Control-Expose-Headers': ['WWW-Authenticate', ...CORS_EXPOSED_HEADERS].join(', '),
+    Vary: 'Origin',
+  };
+  return new ApiError(error.status, error.message, { code: error.code, errors: error.errors, headers, cause: error });
+}
+
 /** The service's own origins: its base and trust URLs and every cell's. */
 function serviceOrigins(ctx: ServerContext): Set<string> {
   return new Set([ctx.baseUrl, ctx.trustUrl, ...ctx.cells.list().map((cell) => cell.base_url)].map((url) => new URL(url).origin));
