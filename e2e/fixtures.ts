@@ -6,6 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import type { IncomingMessage } from 'node:http';
 import { startServer, type RunningServer } from '@svc/server';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -248,4 +249,26 @@ export async function signInOnTrustUrl(page: Page, svc: Service, email: string):
   await page.getByLabel('Code').fill((await page.locator('svc-oauth-page .sandbox code').textContent())!);
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(page).toHaveURL(`${svc.origin}/inbox`);
+}
+
+let organisations = 0;
+
+/**
+ * Another organisation of the service (its own account, development application and read/write API token, all named
+ * `name`), written straight into storage: the API has no signup.
+ */
+export function otherOrganisation(svc: Service, name: string): { token: string; accountId: string; applicationId: string } {
+  const db = svc.server.context.db;
+  const now = new Date().toISOString();
+  const suffix = `e2e${(organisations += 1)}${createHash('sha256').update(name).digest('hex').slice(0, 8)}`;
+  const token = createHash('sha256').update(`${svc.server.url} ${suffix}`).digest('base64url');
+  const [accountId, applicationId] = [`acct_${suffix}`, `tp_dev_${suffix}`];
+  db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, name, now);
+  db.prepare(
+    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, ?, 'development', ?, ?)`,
+  ).run(applicationId, accountId, name, now, now);
+  db.prepare(
+    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, ?, '["read","write"]', ?, ?)`,
+  ).run(`api_token_${suffix}`, accountId, `${name} e2e`, createHash('sha256').update(token).digest('hex'), now);
+  return { token, accountId, applicationId };
 }

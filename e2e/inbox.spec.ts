@@ -6,11 +6,10 @@
 // under the strict CSP with no violation; the retired `/oap/escalations` answers 301 to `/inbox`.
 import { createClient, exchangeDelegationGrant } from '@svc/client';
 import type { Page } from '@playwright/test';
-import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
-import { audit, confirmByCode, expect, problems, test, type Service } from './fixtures.js';
+import { audit, confirmByCode, expect, otherOrganisation, problems, test, type Service } from './fixtures.js';
 
 const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
@@ -151,22 +150,6 @@ async function escalations(svc: Service, email: string): Promise<void> {
   expect(scope.outcome).toBe('escalated');
 }
 
-/** Another organisation (its own account, application and API token), written straight into storage: the API has no signup. */
-function otherOrganisation(svc: Service): { token: string; applicationId: string } {
-  const db = svc.server.context.db;
-  const now = new Date().toISOString();
-  const suffix = randomBytes(6).toString('hex');
-  const token = randomBytes(32).toString('base64url');
-  db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(`acct_inbox${suffix}`, 'Hardware store', now);
-  db.prepare(
-    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Hardware store', 'development', ?, ?)`,
-  ).run(`tp_dev_inbox${suffix}`, `acct_inbox${suffix}`, now, now);
-  db.prepare(
-    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'inbox e2e', '["read","write"]', ?, ?)`,
-  ).run(`api_token_inbox${suffix}`, `acct_inbox${suffix}`, createHash('sha256').update(token).digest('hex'), now);
-  return { token, applicationId: `tp_dev_inbox${suffix}` };
-}
-
 const rowTitles = (page: Page) => page.locator('.inbox-row h3').allTextContents();
 
 test.describe('the Trust Inbox', () => {
@@ -177,7 +160,7 @@ test.describe('the Trust Inbox', () => {
     test.setTimeout(90_000);
     const seen = problems(page);
     const email = 'inbox.ada@example.com';
-    const other = otherOrganisation(svc);
+    const other = otherOrganisation(svc, 'Hardware store');
 
     // What organisations ask of the person, oldest first: a consent, another organisation's approval, two escalations.
     const consent = await svc.createDecision({

@@ -1,0 +1,148 @@
+// A person's own trust center in Chromium against the reference server: at `/decisions` a signed-out visitor is
+// sent through the service's own sign-in and back; the page (no script of its own, the script tag's `<svc-records>`
+// with a same-origin `token-url`) shows the person's consent records from two organisations and never another
+// person's; withdrawing one purpose there takes effect at once and the organisation learns where it happened
+// (`person_records` on the receipt's appended event and in its `consent.purpose_revoked` webhook). Axe-clean under
+// the strict CSP, at 375 px too.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { audit, expect, otherOrganisation, problems, test, type Service } from './fixtures.js';
+
+const FLOW = {
+  locale: 'en',
+  policy_url: 'https://shop.example/privacy',
+  consent_duration: 'P1Y',
+  purposes: [
+    { key: 'newsletter', label: 'Email newsletter', description: 'A monthly email about offers.', basis: 'consent', mechanism: 'explicit' },
+    { key: 'offers', label: 'Partner offers', description: 'Offers from our partners.', basis: 'consent', mechanism: 'explicit' },
+  ],
+};
+const GRANTED = { newsletter: { decision: 'granted' }, offers: { decision: 'granted' } };
+
+/** Calls the API with `token` (JSON in and out). */
+async function call<T>(svc: Service, token: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(svc.server.url + path, {
+    method: json === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${token}`, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(json === undefined ? {} : { body: JSON.stringify(json) }),
+  });
+  return { status: res.status, body: (await res.json()) as T };
+}
+
+/** An active flow titled `title` in the organisation of `token`, and a record on it for each email; the records' ids. */
+async function recordsIn(svc: Service, token: string, title: string, emails: string[]): Promise<string[]> {
+  const flow = await call<{ flow: { id: string } }>(svc, token, '/api/v1/flows', {
+    flow: { pattern: 'standard', title, description: `${title}.`, config: FLOW },
+  });
+  expect(flow.status, JSON.stringify(flow.body)).toBe(201);
+  expect((await call(svc, token, `/api/v1/flows/${flow.body.flow.id}/activate`, {})).status).toBe(200);
+  const ids: string[] = [];
+  for (const email of emails) {
+    const made = await call<{ consent_record: { id: string } }>(svc, token, '/api/v1/consent_records', {
+      flow_id: flow.body.flow.id,
+      subject: { email },
+      decisions: GRANTED,
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    ids.push(made.body.consent_record.id);
+  }
+  return ids;
+}
+
+/** A webhook receiver on loopback that keeps each event's type and data (the sandbox is a development application). */
+async function webhookReceiver(): Promise<{
+  url: string;
+  events: { type: string; data: Record<string, unknown> }[];
+  close(): Promise<void>;
+}> {
+  const events: { type: string; data: Record<string, unknown> }[] = [];
+  const read = async (req: IncomingMessage) => {
+    let body = '';
+    for await (const chunk of req) body += chunk;
+    return JSON.parse(body) as { type: string; data: Record<string, unknown> };
+  };
+  const http = createServer((req, res) => {
+    void read(req).then((event) => {
+      events.push({ type: event.type, data: event.data });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/hooks`,
+    events,
+    close: () => new Promise((resolve) => http.close(() => resolve())),
+  };
+}
+
+test.describe("a person's trust center", () => {
+  test('sign in at /decisions, see records from two organisations, withdraw one purpose: person_records on the receipt and the webhook', async ({
+    page,
+    svc,
+  }) => {
+    test.setTimeout(90_000);
+    const seen = problems(page);
+    const email = 'centre.ada@example.com';
+    const hardware = otherOrganisation(svc, 'Hardware store');
+    const admin = svc.server.sandbox.api_token;
+    const [shopRecord, othersRecord] = await recordsIn(svc, admin, 'Shop newsletter', [email, 'centre.bob@example.com']);
+    await recordsIn(svc, hardware.token, 'Hardware club', [email]);
+    const receiver = await webhookReceiver();
+    const endpoint = await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/webhook_endpoints`, {
+      json: { webhook_endpoint: { url: receiver.url, events: ['consent.purpose_revoked'] } },
+    });
+    expect(endpoint.status, JSON.stringify(endpoint.body)).toBe(201);
+
+    try {
+      // Signed out: what the page is, and one button; the provider's own pages; back on /decisions.
+      const landing = await page.goto(`${svc.origin}/decisions`);
+      const csp = landing!.headers()['content-security-policy'] ?? '';
+      expect(csp).toContain("frame-ancestors 'none'");
+      await audit(page, 'signed-out page');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByLabel('Email address').fill(email);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('Code').fill((await page.locator('svc-oauth-page .sandbox code').textContent())!);
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await expect(page).toHaveURL(`${svc.origin}/decisions`);
+
+      // The person's records from both organisations, and nobody else's.
+      const records = page.locator('svc-records [part=record]');
+      await expect(records).toHaveCount(2);
+      const sandbox = (await svc.api<{ account: { name: string } }>('/api/v1/me')).body.account.name;
+      await expect(page.locator('svc-records [part=organisation]')).toHaveText(['Hardware store', sandbox]);
+      await expect(page.getByText('Hardware club')).toBeVisible();
+      await expect(page.getByText('Shop newsletter')).toBeVisible();
+      expect(await page.content()).not.toContain(othersRecord!);
+      await audit(page, 'records page');
+
+      // Withdraw one purpose of the shop's record, with its confirm step.
+      const shop = records.filter({ hasText: 'Shop newsletter' });
+      await shop.getByRole('button', { name: 'Withdraw: Email newsletter' }).click();
+      const answered = page.waitForResponse((res) => res.url().includes('/withdraw'));
+      await page.getByRole('button', { name: 'Yes, withdraw' }).click();
+      const answer = await answered;
+      expect(answer.status(), await answer.text()).toBe(200);
+      await expect(page.getByRole('status').filter({ hasText: 'Withdrawn from' })).toContainText('Email newsletter');
+      await expect(shop.getByText('You withdrew your consent.')).toBeVisible();
+
+      // The organisation sees where it happened: on the receipt, and in its webhook.
+      const receipt = await svc.api<{ consent_receipt: { event: { event_state: string; purpose_id?: string; event_channel?: string }[] } }>(
+        `/api/v1/consent_receipts/${shopRecord}`,
+      );
+      expect(receipt.status).toBe(200);
+      const appended = receipt.body.consent_receipt.event.filter((e) => e.event_channel !== undefined);
+      expect(appended.map((e) => [e.purpose_id, e.event_channel])).toEqual([['newsletter', 'person_records']]);
+      await expect
+        .poll(() => receiver.events.map((e) => [e.type, e.data.record_id, e.data.purpose, e.data.event_channel]), { timeout: 15_000 })
+        .toEqual([['consent.purpose_revoked', shopRecord, 'newsletter', 'person_records']]);
+
+      // A narrow screen keeps everything reachable.
+      await page.setViewportSize({ width: 375, height: 740 });
+      await audit(page, 'records page at 375 px');
+      expect(seen).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+});
