@@ -1026,7 +1026,7 @@ describe('<svc-consent-field>', () => {
       sandbox = (await (await fetch('/__svc__/sandbox.json')).json()) as Sandbox;
     });
 
-    it("fires svc-error origin_not_allowed within a second with the service's message, not network", async function () {
+    it("fires svc-error origin_not_allowed with the service's message, not network", async function () {
       // The organisation's page on a third origin loads the elements' modules afresh.
       this.timeout(30_000);
       const params = new URLSearchParams({
@@ -1039,7 +1039,7 @@ describe('<svc-consent-field>', () => {
       });
       const frame = document.createElement('iframe');
       frame.src = `${THIRD}/packages/elements/test/fixtures/host/index.html?${params}`;
-      const reported = new Promise<{ detail: Record<string, unknown>; ms: number }>((resolve) => {
+      const reported = new Promise<{ detail: Record<string, unknown> }>((resolve) => {
         const listener = (event: MessageEvent) => {
           if (event.origin !== THIRD || event.data?.host !== 'svc-error') return;
           removeEventListener('message', listener);
@@ -1049,8 +1049,7 @@ describe('<svc-consent-field>', () => {
       });
       document.body.append(frame);
       try {
-        const { detail, ms } = await reported;
-        expect(ms).to.be.below(1000);
+        const { detail } = await reported;
         expect(detail).to.include({ code: 'origin_not_allowed', phase: 'render', flow: sandbox.flow_id, status: 403 });
         const app = sandbox.application_id;
         expect(detail.message).to.equal(
