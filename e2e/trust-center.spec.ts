@@ -2,8 +2,8 @@
 // sent through the service's own sign-in and back; the page (no script of its own, the script tag's `<svc-records>`
 // with a same-origin `token-url`) shows the person's consent records from two organisations and never another
 // person's; withdrawing one purpose there takes effect at once and the organisation learns where it happened
-// (`person_records` on the receipt's appended event and in its `consent.purpose_revoked` webhook). Axe-clean under
-// the strict CSP, at 375 px too.
+// (`person_records` on the receipt's appended event and in its `consent.purpose_revoked` webhook); from
+// `/data_requests` they file a request the organisation then lists. Axe-clean under the strict CSP, at 375 px too.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { audit, expect, otherOrganisation, problems, test, type Service } from './fixtures.js';
@@ -76,7 +76,7 @@ async function webhookReceiver(): Promise<{
 }
 
 test.describe("a person's trust center", () => {
-  test('sign in at /decisions, see records from two organisations, withdraw one purpose: person_records on the receipt and the webhook', async ({
+  test('sign in at /decisions, see records from two organisations, withdraw one purpose (person_records on the receipt and the webhook), file a data request', async ({
     page,
     svc,
   }) => {
@@ -136,6 +136,20 @@ test.describe("a person's trust center", () => {
       await expect
         .poll(() => receiver.events.map((e) => [e.type, e.data.record_id, e.data.purpose, e.data.event_channel]), { timeout: 15_000 })
         .toEqual([['consent.purpose_revoked', shopRecord, 'newsletter', 'person_records']]);
+
+      // The person files a data request with the hardware store from their own page; the store sees it.
+      await page.getByRole('link', { name: 'Your data requests' }).click();
+      await expect(page).toHaveURL(`${svc.origin}/data_requests`);
+      await page.getByRole('button', { name: 'New request' }).click();
+      await page.getByLabel('Organisation').selectOption({ label: 'Hardware store' });
+      await page.getByLabel('A copy of my data').check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByRole('button', { name: 'Yes, send it' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Sent to Hardware store' })).toBeVisible();
+      await expect(page.locator('svc-data-requests').getByText(/Answer due by/)).toBeVisible();
+      await audit(page, 'data requests page');
+      const filed = await call<{ data_requests: { dsar_type: string; status: string }[] }>(svc, hardware.token, '/api/v1/data_requests');
+      expect(filed.body.data_requests.map((r) => [r.dsar_type, r.status])).toEqual([['access', 'received']]);
 
       // A narrow screen keeps everything reachable.
       await page.setViewportSize({ width: 375, height: 740 });
