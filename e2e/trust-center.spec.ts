@@ -3,10 +3,13 @@
 // with a same-origin `token-url`) shows the person's consent records from two organisations and never another
 // person's; withdrawing one purpose there takes effect at once and the organisation learns where it happened
 // (`person_records` on the receipt's appended event and in its `consent.purpose_revoked` webhook); from
-// `/data_requests` they file a request the organisation then lists. Axe-clean under the strict CSP, at 375 px too.
+// `/delegations` they revoke an agent's grant (the agent's next call is 401), and from `/data_requests` they file a
+// request the organisation then lists. Axe-clean under the strict CSP, at 375 px too.
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createClient } from '@svc/client';
 import { audit, expect, otherOrganisation, problems, test, type Service } from './fixtures.js';
+import { agentGrant } from './people.fixtures.js';
 
 const FLOW = {
   locale: 'en',
@@ -76,7 +79,7 @@ async function webhookReceiver(): Promise<{
 }
 
 test.describe("a person's trust center", () => {
-  test('sign in at /decisions, see records from two organisations, withdraw one purpose (person_records on the receipt and the webhook), file a data request', async ({
+  test('sign in at /decisions, see records from two organisations, withdraw one purpose (person_records on the receipt and the webhook), revoke an agent, file a data request', async ({
     page,
     svc,
   }) => {
@@ -87,6 +90,10 @@ test.describe("a person's trust center", () => {
     const admin = svc.server.sandbox.api_token;
     const [shopRecord, othersRecord] = await recordsIn(svc, admin, 'Shop newsletter', [email, 'centre.bob@example.com']);
     await recordsIn(svc, hardware.token, 'Hardware club', [email]);
+    const { agentToken } = await agentGrant(svc, email);
+    const asAgent = createClient({ baseUrl: svc.server.url, agentToken });
+    const pay = { scope: 'payments:write', action: 'write', value: 20, currency: 'EUR', description: 'Pay the window cleaner' };
+    expect((await asAgent.authority.check(pay)).outcome).toBe('allowed');
     const receiver = await webhookReceiver();
     const endpoint = await svc.api(`/api/v1/applications/${svc.server.sandbox.application_id}/webhook_endpoints`, {
       json: { webhook_endpoint: { url: receiver.url, events: ['consent.purpose_revoked'] } },
@@ -136,6 +143,16 @@ test.describe("a person's trust center", () => {
       await expect
         .poll(() => receiver.events.map((e) => [e.type, e.data.record_id, e.data.purpose, e.data.event_channel]), { timeout: 15_000 })
         .toEqual([['consent.purpose_revoked', shopRecord, 'newsletter', 'person_records']]);
+
+      // The person revokes what their agent may do: its next call is refused.
+      await page.getByRole('link', { name: 'Who may act for you' }).click();
+      await expect(page).toHaveURL(`${svc.origin}/delegations`);
+      await expect(page.locator('svc-delegations').getByText('Up to 100.00 EUR per action')).toBeVisible();
+      await audit(page, 'delegations page');
+      await page.getByRole('button', { name: 'Revoke: Errand agent' }).click();
+      await page.getByRole('button', { name: 'Yes, revoke' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Errand agent may no longer act for you.' })).toBeVisible();
+      await expect(asAgent.authority.check(pay)).rejects.toMatchObject({ status: 401 });
 
       // The person files a data request with the hardware store from their own page; the store sees it.
       await page.getByRole('link', { name: 'Your data requests' }).click();
