@@ -1,7 +1,7 @@
 // The end-to-end subset in the engine SVC_ENGINE names (firefox or webkit; Chromium runs the whole Playwright
 // suite): the decision completed by a person, embedded and in a popup, the consent field submitted in a form, the
-// snippet with the service down, both elements under a strict Content-Security-Policy, and the script tag fetching
-// only what a page shows. Each test drives the browser with real clicks and keys (./driver.ts) against the reference
+// snippet with the service down, both elements under a strict Content-Security-Policy, a person withdrawing in their
+// trust center, and the script tag fetching only what a page shows. Each test drives the browser with real clicks and keys (./driver.ts) against the reference
 // server and the organisation's site of ../pages. Run, after `pnpm run build`:
 //   SVC_ENGINE=webkit node --import tsx --test e2e/engines/engines.test.ts
 import assert from 'node:assert/strict';
@@ -174,6 +174,51 @@ describe(`${engine}: end to end`, () => {
     assert.deepEqual(
       (await recorded(tab)).map((e) => e.type),
       ['svc-complete', 'svc-capture'],
+    );
+  });
+
+  it('a person signs in to their trust center and withdraws one purpose in <svc-records>: the receipt says person_records', async () => {
+    const config = {
+      locale: 'en',
+      policy_url: 'https://shop.example/privacy',
+      consent_duration: 'P1Y',
+      purposes: [
+        { key: 'letters', label: 'Monthly letter', description: 'A letter a month.', basis: 'consent', mechanism: 'explicit' },
+        { key: 'offers', label: 'Partner offers', description: 'Offers from partners.', basis: 'consent', mechanism: 'explicit' },
+      ],
+    };
+    const flow = await world.api<{ flow: { id: string } }>('/api/v1/flows', {
+      flow: { pattern: 'standard', title: 'Engine letters', description: 'Letters.', config },
+    });
+    assert.equal(flow.status, 201);
+    assert.equal((await world.api(`/api/v1/flows/${flow.body.flow.id}/activate`, {})).status, 200);
+    const made = await world.api<{ consent_record: { id: string } }>('/api/v1/consent_records', {
+      flow_id: flow.body.flow.id,
+      subject: { email: `${engine}.grace@example.com` },
+      decisions: { letters: { decision: 'granted' }, offers: { decision: 'granted' } },
+    });
+    assert.equal(made.status, 201);
+
+    await tab.goto(`${world.service.url}/decisions`);
+    await tab.click((q) => q.button('Sign in'));
+    await tab.type(`${engine}.grace@example.com`, (q) => q.field('Email address'));
+    await tab.click((q) => q.button('Continue'));
+    const code = (await tab.text((q) => q.all('.sandbox code')[0])).trim();
+    await tab.type(code, (q) => q.field('Code'));
+    await tab.click((q) => q.button('Verify'));
+    await tab.waitFor('the trust center', async () => new URL(location.href).pathname === '/decisions');
+    await tab.click((q) => q.button('Withdraw: Monthly letter'));
+    await tab.click((q) => q.button('Yes, withdraw'));
+    const said = await tab.text((q) => q.all('[part=status]').find((el) => el.textContent?.includes('Withdrawn from')));
+    assert.match(said, /Monthly letter/);
+
+    const receipt = await world.api<{ consent_receipt: { event: { purpose_id?: string; event_channel?: string }[] } }>(
+      `/api/v1/consent_receipts/${made.body.consent_record.id}`,
+    );
+    const appended = receipt.body.consent_receipt.event.filter((e) => e.event_channel !== undefined);
+    assert.deepEqual(
+      appended.map((e) => [e.purpose_id, e.event_channel]),
+      [['letters', 'person_records']],
     );
   });
 
