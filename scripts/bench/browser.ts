@@ -7,7 +7,8 @@
 //   1. script tag -> consent field rendered: the page inserts <script src=".../sdk/v1/svc.js"> and a field,
 //      until the field shows its purpose checkboxes (script download from the HTTP cache after the first run,
 //      parse, define, the render fetch, first render);
-//   2. <svc-decision> connected -> svc-ready (the hosted frame loaded and said hello);
+//   2. <svc-decision> connected -> svc-ready (the hosted frame loaded and said hello), and -> svc-error for a token the
+//      service does not know (the hosted page says so at once, never the element's 8 s frame timeout);
 //   3. form submit -> capture token written (the capture POST and the hidden input filled).
 // Chromium only (they need CDP), when SVC_ENGINE includes chromium:
 //   4. mount + unmount each element 1,000 times: heap growth after forced GC (CDP HeapProfiler.collectGarbage +
@@ -159,6 +160,38 @@ async function main(): Promise<void> {
     }
   };
 
+  /** `<svc-decision>` for the token `tokenOf` answers, timed from its insertion to its first `event`. */
+  const decisionUntil = (label: string, event: string, tokenOf: () => Promise<string>) => ({
+    label,
+    async once(tab: TabLike) {
+      if (!(await tab.evaluate(() => location.pathname.startsWith('/loaded')))) await tab.goto(`${origin}/loaded`);
+      const token = await tokenOf();
+      return tab.evaluate(
+        (t: string, name: string, timeout: number) =>
+          new Promise<number>((resolve, reject) => {
+            const el = document.createElement('svc-decision');
+            el.setAttribute('token', t);
+            const timer = setTimeout(() => reject(new Error(`no ${name}`)), timeout);
+            el.addEventListener(
+              name,
+              () => {
+                const elapsed = performance.now() - start;
+                clearTimeout(timer);
+                el.remove();
+                resolve(elapsed);
+              },
+              { once: true },
+            );
+            const start = performance.now();
+            document.getElementById('slot')!.append(el);
+          }),
+        token,
+        event,
+        RUN_TIMEOUT_MS,
+      );
+    },
+  });
+
   // The measurements, one path for every engine: each run answers milliseconds measured inside the page.
   const measurements: Array<{ label: string; once: (tab: TabLike) => Promise<number> }> = [
     {
@@ -212,35 +245,9 @@ async function main(): Promise<void> {
         );
       },
     },
-    {
-      label: '<svc-decision> connected -> svc-ready',
-      async once(tab) {
-        if (!(await tab.evaluate(() => location.pathname.startsWith('/loaded')))) await tab.goto(`${origin}/loaded`);
-        const token = await newDecision();
-        return tab.evaluate(
-          (t: string, timeout: number) =>
-            new Promise<number>((resolve, reject) => {
-              const el = document.createElement('svc-decision');
-              el.setAttribute('token', t);
-              const timer = setTimeout(() => reject(new Error('no svc-ready')), timeout);
-              el.addEventListener(
-                'svc-ready',
-                () => {
-                  const elapsed = performance.now() - start;
-                  clearTimeout(timer);
-                  el.remove();
-                  resolve(elapsed);
-                },
-                { once: true },
-              );
-              const start = performance.now();
-              document.getElementById('slot')!.append(el);
-            }),
-          token,
-          RUN_TIMEOUT_MS,
-        );
-      },
-    },
+    decisionUntil('<svc-decision> connected -> svc-ready', 'svc-ready', newDecision),
+    // A developer's mistake answered at once: the hosted page says the token is unknown, no 8 s frame timeout.
+    decisionUntil('<svc-decision> unknown token -> svc-error', 'svc-error', async () => `dts_${'u'.repeat(43)}`),
     {
       label: 'form submit -> capture token written',
       async once(tab) {
