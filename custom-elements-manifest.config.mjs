@@ -16,6 +16,8 @@ function svcDefine() {
         tags.set(klass.text, { tag: tag.text, module: moduleDoc.path });
     },
     packageLinkPhase({ customElementsManifest }) {
+      // Modules in path order, whatever order the file system lists them in: the checked-in manifest is compared whole.
+      customElementsManifest.modules.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       for (const mod of customElementsManifest.modules) {
         // Locals the analyzer picks up from inside methods are not part of the module's API.
         const exported = new Set((mod.exports ?? []).map((e) => e.declaration?.name ?? e.name));

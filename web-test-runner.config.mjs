@@ -9,10 +9,7 @@ import * as puppeteerCore from 'puppeteer-core';
 import { firefoxLaunchOptions, paths, selectedEngines, startWebKitDriver, webkitCapabilities } from './scripts/engines.mjs';
 import { frameworksPlugin } from './frameworks/wtr-frameworks-plugin.mjs';
 import { svcSandboxPlugin } from './packages/client/test/wtr-sandbox-plugin.mjs';
-import { svcRecordsPlugin } from './packages/elements/test/wtr-records-plugin.mjs';
-import { svcCredentialsPlugin } from './packages/elements/test/wtr-credentials-plugin.mjs';
-import { svcDataRequestsPlugin } from './packages/elements/test/wtr-data-requests-plugin.mjs';
-import { svcDelegationsPlugin } from './packages/elements/test/wtr-delegations-plugin.mjs';
+import { personServerPlugin } from './packages/elements/test/wtr-person-servers.mjs';
 import { countReporter } from './scripts/wtr-count-reporter.mjs';
 import { keysPlugin } from './scripts/wtr-keys-plugin.mjs';
 
@@ -78,14 +75,9 @@ export default {
     frameworksPlugin(),
     // Serves /__svc__/sandbox.json, starting a reference server with the page's origin allowed on first use.
     svcSandboxPlugin(),
-    // `svc-records-person`: a signed-in person with consent records, from a reference server of its own.
-    svcRecordsPlugin(),
-    // `svc-credentials-person`: a signed-in person with a credential, from a reference server of its own.
-    svcCredentialsPlugin(),
-    // `svc-data-requests-person`: a signed-in person with an extended data request, from a reference server of its own.
-    svcDataRequestsPlugin(),
-    // `svc-delegations-person`: a signed-in person who made delegation grants, from a reference server of its own.
-    svcDelegationsPlugin(),
+    // `svc-<name>-person`: a new signed-in person with consent records, a credential, data requests or delegation
+    // grants, from a reference server of its own per element.
+    ...['records', 'credentials', 'data-requests', 'delegations'].map(personServerPlugin),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],

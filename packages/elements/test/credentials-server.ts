@@ -1,4 +1,4 @@
-// Child process of wtr-credentials-plugin.mjs: a reference server for <svc-credentials>'s browser tests, with the test
+// Child process of wtr-person-servers.mjs: a reference server for <svc-credentials>'s browser tests, with the test
 // page's origin allowed. Each line on stdin names a person (`{"email": ...}`); the answer, one JSON line on stdout, is
 // their access token (credentials:read, credentials:write, signed in through the sandbox organisation's client) after
 // the organisation issued them a credential of a consent they gave. Runs until SIGTERM.

@@ -1,4 +1,4 @@
-// Child process of wtr-data-requests-plugin.mjs: a reference server for <svc-data-requests>'s browser tests, with the
+// Child process of wtr-person-servers.mjs: a reference server for <svc-data-requests>'s browser tests, with the
 // test page's origin allowed. Each line on stdin names a person (`{"email": ...}`); the answer, one JSON line on
 // stdout, is their access token (data_requests:read, data_requests:write, signed in on the hosted pages through the
 // sandbox organisation's client), the organisation's id and name, and the id of an access request they filed that the

@@ -1,4 +1,4 @@
-// Child process of wtr-delegations-plugin.mjs: a reference server for <svc-delegations>'s browser tests, with the
+// Child process of wtr-person-servers.mjs: a reference server for <svc-delegations>'s browser tests, with the
 // test page's origin allowed. Each line on stdin names a person (`{"email": ...}`); the answer, one JSON line on
 // stdout, is their access token (delegations:read, delegations:write, signed in through the sandbox organisation's
 // client) after they made two grants: to an agent identity (with bounds) and to another person. Runs until SIGTERM.

@@ -1,4 +1,4 @@
-// Child process of wtr-records-plugin.mjs: a reference server for <svc-records>'s browser tests, with the test
+// Child process of wtr-person-servers.mjs: a reference server for <svc-records>'s browser tests, with the test
 // page's origin allowed and a capturable flow. Each line on stdin names a person (`{"email": ...}`); the answer, one
 // JSON line on stdout, is their access token (records:read, records:write, signed in on the hosted pages through the
 // sandbox organisation's client) after the organisation recorded two consents of theirs. Runs until SIGTERM.

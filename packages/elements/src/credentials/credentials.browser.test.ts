@@ -1,4 +1,4 @@
-// <svc-credentials> in every engine. First against the reference server (test/wtr-credentials-plugin.mjs: a person
+// <svc-credentials> in every engine. First against the reference server (test/wtr-person-servers.mjs: a person
 // signed in with credentials:read and credentials:write, to whom the sandbox organisation issued a credential):
 // choosing two of three claims, presenting, and the presentation itself disclosing exactly those. Then with a fetch
 // double (the shapes @svc/schemas types) for the states, refusals and the keyboard.
@@ -56,10 +56,8 @@ interface Person {
 }
 
 async function person(): Promise<Person> {
-  const email = `person-${Math.random().toString(36).slice(2, 10)}@example.com`;
   for (let attempt = 0; attempt < 8; attempt += 1) {
-    const answer = await executeServerCommand<Person | { starting: true }, { email: string; origin: string }>('svc-credentials-person', {
-      email,
+    const answer = await executeServerCommand<Person | { starting: true }, { origin: string }>('svc-credentials-person', {
       origin: location.origin,
     });
     if (!('starting' in answer)) return answer;

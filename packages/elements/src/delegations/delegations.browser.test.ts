@@ -1,4 +1,4 @@
-// <svc-delegations> in every engine. First against the reference server (test/wtr-delegations-plugin.mjs: a person
+// <svc-delegations> in every engine. First against the reference server (test/wtr-person-servers.mjs: a person
 // signed in with delegations:read and delegations:write who made two grants, one to a bounded agent): the grants and
 // their bounds in plain words, pausing and resuming, revoking through the confirm step. Then with a fetch double for
 // the states a real service will not take on cue: empty, refused tokens, failures.
@@ -23,10 +23,8 @@ interface Person {
 
 /** A new person who made two grants at the reference server, and their access token (asked again while it starts). */
 async function person(): Promise<Person> {
-  const email = `person-${Math.random().toString(36).slice(2, 10)}@example.com`;
   for (let attempt = 0; attempt < 8; attempt += 1) {
-    const answer = await executeServerCommand<Person | { starting: true }, { email: string; origin: string }>('svc-delegations-person', {
-      email,
+    const answer = await executeServerCommand<Person | { starting: true }, { origin: string }>('svc-delegations-person', {
       origin: location.origin,
     });
     if (!('starting' in answer)) return answer;

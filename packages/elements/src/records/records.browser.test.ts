@@ -1,4 +1,4 @@
-// <svc-records> in every engine. First against the reference server (test/wtr-records-plugin.mjs: a person signed in
+// <svc-records> in every engine. First against the reference server (test/wtr-person-servers.mjs: a person signed in
 // with records:read and records:write, whose consents the sandbox organisation recorded): reading, withdrawing one
 // purpose and all of a record, token-url. Then with a fetch double (the shapes of
 // `/api/v1/me/consent_records` as @svc/schemas types them) for what a real service will not do on cue: 429s,
@@ -106,10 +106,8 @@ interface Person {
 
 /** A new person with two consent records at the reference server, and their access token (asked again while it starts). */
 async function person(): Promise<Person> {
-  const email = `person-${Math.random().toString(36).slice(2, 10)}@example.com`;
   for (let attempt = 0; attempt < 8; attempt += 1) {
-    const answer = await executeServerCommand<Person | { starting: true }, { email: string; origin: string }>('svc-records-person', {
-      email,
+    const answer = await executeServerCommand<Person | { starting: true }, { origin: string }>('svc-records-person', {
       origin: location.origin,
     });
     if (!('starting' in answer)) return answer;
