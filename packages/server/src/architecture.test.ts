@@ -14,7 +14,7 @@ const FOLDERS: Record<string, string> = {
   consent: 'decisions and their kinds, captures, render, records, receipts, audit trail, credentials, form platforms',
   authority: 'agents, delegations, the model-context gateway, disclosures, transparency',
   surfaces: 'the product surfaces: connect, verify, agree, comply, protect',
-  people: "a person's own pages: the Trust Inbox",
+  people: "a person's own: the trust center's pages, their APIs, withdrawal links, mail, the Trust Inbox",
   hosted: 'hosted decision pages, the playground, the script-tag SDK',
 };
 /** Files at the root: the app's assembly (app.ts), the server around it, the package entry and the test harness. */
