@@ -216,14 +216,16 @@ describe('<svc-decision>', () => {
 
   describe('developer errors, said at once', () => {
     /** Captures console.error lines while `run` runs. */
+    /** The console lines `run` writes, each as `error: …` or `warn: …`. */
     async function consoleErrors(run: () => Promise<void>): Promise<string[]> {
       const lines: string[] = [];
-      const original = console.error;
-      console.error = (...args: unknown[]) => lines.push(args.map(String).join(' '));
+      const { error, warn } = console;
+      console.error = (...args: unknown[]) => lines.push(`error: ${args.map(String).join(' ')}`);
+      console.warn = (...args: unknown[]) => lines.push(`warn: ${args.map(String).join(' ')}`);
       try {
         await run();
       } finally {
-        console.error = original;
+        Object.assign(console, { error, warn });
       }
       return lines;
     }
@@ -234,7 +236,7 @@ describe('<svc-decision>', () => {
       ['a token that is not dts_', '../../etc', 'invalid_token', /The token attribute must be a decision session token \(dts_/],
       ['a token that is not dts_, without a trust URL either', 'abc', 'invalid_token', /token attribute/],
     ] as const) {
-      it(`fires svc-error ${code} at once for ${name}, with one console.error line naming the attribute, and no spinner`, async () => {
+      it(`fires svc-error ${code} at once for ${name}, with one console line naming the attribute (a warning while no token is set), and no spinner`, async () => {
         let detail: Record<string, unknown> | undefined;
         const lines = await consoleErrors(async () => {
           const el = document.createElement('svc-decision');
@@ -253,7 +255,9 @@ describe('<svc-decision>', () => {
         expect(detail).to.include({ code, fatal: true, recoverable_via: null });
         expect(detail!.message).to.match(message);
         expect(lines).to.have.length(1);
-        expect(lines[0]).to.match(/^\[svc\] <svc-decision>: .*token attribute/);
+        expect(lines[0]).to.match(
+          new RegExp(`^${code === 'missing_token' ? 'warn' : 'error'}: \\[svc\\] <svc-decision>: .*token attribute`),
+        );
       });
     }
 

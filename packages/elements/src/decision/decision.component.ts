@@ -245,7 +245,8 @@ export class SvcDecision extends LitElement {
     const problem = this.#problem;
     if (problem) {
       this.#problem = undefined;
-      console.error(`[svc] <svc-decision>: ${problem.message}`);
+      // No token yet may be the page still asking its backend for one (set later, it starts over): a warning.
+      console[problem.code === 'missing_token' ? 'warn' : 'error'](`[svc] <svc-decision>: ${problem.message}`);
       this.#emit('svc-error', problem);
     }
     const { mode, urls } = this.#resolved;
