@@ -48,11 +48,14 @@ export default [
     },
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.
-    // What only the people's elements share (their access token, asking again after a 429) is its own chunk, so the
+    // What only the people's elements share (their list base: access token, asking again after a 429, paging, styles) is its own chunk, so the
     // decision's and the consent field's pages never download it.
     output: {
       ...chunked,
-      manualChunks: (id) => (/[\\/]elements[\\/]dist[\\/]internal[\\/](access-token|ask-again)\.js$/.test(id) ? 'svc-people' : undefined),
+      manualChunks: (id) =>
+        /[\\/]elements[\\/]dist[\\/]internal[\\/](access-token|ask-again|person-list|person-list\.styles)\.js$/.test(id)
+          ? 'svc-people'
+          : undefined,
       chunkFileNames: (chunk) => `${chunk.name === 'svc-people' ? 'svc-people' : 'svc-lit'}-[hash:6].js`,
       experimentalMinChunkSize: 4000,
     },

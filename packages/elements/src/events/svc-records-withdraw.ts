@@ -1,6 +1,7 @@
 // The events of `<svc-records>`: `svc-records-withdraw` (the person withdrew consent, and the service recorded it)
 // and its own `svc-error` (the records could not be read, or a withdrawal failed).
 import type { PersonConsentRecord, PersonRecordPurpose } from '@svc/schemas';
+import type { PersonListErrorDetail } from '../internal/person-list.js';
 
 /** One of the person's consent records, as `GET /api/v1/me/consent_records` answers it (`PersonConsentRecord` of `@svc/schemas`). */
 export type RecordRow = PersonConsentRecord;
@@ -21,17 +22,8 @@ export interface SvcRecordsWithdrawDetail {
 /** Fired (bubbles, composed) once the service has recorded a withdrawal the person confirmed. */
 export type SvcRecordsWithdrawEvent = CustomEvent<SvcRecordsWithdrawDetail>;
 
-/** Detail of an `svc-error` from `<svc-records>` itself. */
-export interface RecordsErrorDetail {
-  /** `unauthorized` (the token was refused), `forbidden` (no `records:read`/`records:write`), `network`, `http` or `invalid_configuration`. */
-  code: 'unauthorized' | 'forbidden' | 'network' | 'http' | 'invalid_configuration';
-  /** Human-readable explanation, for logs rather than people. */
-  message: string;
-  /** True when trying again cannot help (the person must sign in again, or the token lacks the scope). */
-  fatal: boolean;
-  /** The way out (`retry`, `sign_in`), or null when there is none. */
-  recoverable_via: string | null;
-}
+/** Detail of an `svc-error` from `<svc-records>` itself: `code` `unauthorized`, `forbidden` (no `records:read`/`records:write`), `network`, `http` or `invalid_configuration`. */
+export type RecordsErrorDetail = PersonListErrorDetail;
 
 /** Fired (bubbles, composed) by `<svc-records>` when the records could not be read or a withdrawal failed. */
 export type SvcRecordsErrorEvent = CustomEvent<RecordsErrorDetail>;

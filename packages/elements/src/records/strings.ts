@@ -1,18 +1,10 @@
 // What <svc-records> says, in one map, so other languages can follow as maps of the same shape.
 import { html, type TemplateResult } from 'lit';
 import type { RecordPurpose, RecordRow } from '../events/svc-records-withdraw.js';
+import type { PersonListStrings } from '../internal/person-list.js';
 
 /** Every sentence and label of `<svc-records>`. */
-export interface RecordsStrings {
-  loading: string;
-  signedOut: string;
-  signInAgain: string;
-  empty: string;
-  error: string;
-  retry: string;
-  more: string;
-  moreShown: (count: number) => string;
-  shown: (count: number, more: boolean) => string;
+export interface RecordsStrings extends PersonListStrings {
   status: Record<RecordRow['status'], string>;
   /** "Given" and "until" around a date (a `<time>`), in the language's order. */
   given: (date: TemplateResult) => TemplateResult;
@@ -25,11 +17,8 @@ export interface RecordsStrings {
   confirmOne: (purpose: string, organisation: string) => string;
   confirmAll: (purposes: string[], organisation: string) => string;
   confirm: string;
-  cancel: string;
   withdrawing: string;
   withdrawn: (purposes: string[], organisation: string) => string;
-  cancelled: string;
-  failed: string;
 }
 
 const list = (items: string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
