@@ -31,6 +31,7 @@ export * from './my-records.js';
 export * from './my-credentials.js';
 export * from './my-data-requests.js';
 export * from './my-delegations.js';
+export * from './my-data-offers.js';
 export * from './transparency.js';
 export * from './cross-border.js';
 export * from './breach-scope.js';

@@ -36,6 +36,7 @@ import { personRecordRoutes } from './people/records/routes.js';
 import { personCredentialRoutes } from './people/credentials/routes.js';
 import { personDataRequestRoutes } from './people/data-requests/routes.js';
 import { personDelegationRoutes } from './people/delegations/routes.js';
+import { personDataOfferRoutes } from './people/data-offers/routes.js';
 import { complyRoutes } from './surfaces/comply/evidence/routes.js';
 import { countryGate, countryRoutes } from './infra/cells/routes.js';
 import { credentialRoutes } from './consent/credentials/routes.js';
@@ -76,6 +77,7 @@ const modules: RouteModule[] = [
   personCredentialRoutes, // a person's own credentials: GET /api/v1/me/credentials, present one selectively, GET /api/v1/me/presentations
   personDataRequestRoutes, // a person's own data requests: GET/POST /api/v1/me/data_requests, one request, its export
   personDelegationRoutes, // the delegation grants a person made: GET /api/v1/me/delegations, one grant, suspend / resume / revoke
+  personDataOfferRoutes, // a person's data deals: GET /api/v1/me/data_offers (accept / decline), GET /api/v1/me/data_licenses (revoke)
   complyRoutes, // Comply: transfer register, residency posture, breach scope, their signed evidence packages, GET /api/v1/evidence_packages/{id}
   credentialRoutes, // credentials (SD-JWT VC) of fulfilled consents, their status lists, presentations verified against the issuing cell's key
   verifyRoutes, // Verify: trust scores of persons and agents (the reputation bound's function), vouches

@@ -46,6 +46,8 @@ export const TRUST_SIGN_IN: SignInClient = {
     DELEGATIONS_WRITE_SCOPE,
     'credentials:read',
     'credentials:write',
+    'data_offers:read',
+    'data_offers:write',
   ],
   callbackPath: '/session/callback',
   cookie: { name: 'svc_trust_sign_in', path: '/session' },

@@ -144,6 +144,8 @@ describe('POST /session/access_token', () => {
     assert.deepEqual(body.scope.split(' ').sort(), [
       'credentials:read',
       'credentials:write',
+      'data_offers:read',
+      'data_offers:write',
       'data_requests:read',
       'data_requests:write',
       'delegations:read',

@@ -45,6 +45,8 @@ const SCOPE_TEXT: Record<string, string> = {
   'delegations:write': 'Pause, resume or revoke who you let act for you at this organisation',
   'credentials:read': 'See the credentials this organisation issued you and what you presented of them',
   'credentials:write': 'Present your credentials, sharing only the claims you choose',
+  'data_offers:read': 'See the offers you negotiate for your data and the licences organisations hold over it',
+  'data_offers:write': 'Accept or decline offers for your data, and revoke licences over it, in your name',
 };
 
 interface SignIn {

@@ -109,6 +109,8 @@ describe('OpenID provider', () => {
       'delegations:write',
       'credentials:read',
       'credentials:write',
+      'data_offers:read',
+      'data_offers:write',
     ]);
     for (const field of [
       'agent_claims_supported',

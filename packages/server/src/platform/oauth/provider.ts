@@ -37,6 +37,8 @@ export const OAUTH_SCOPES = [
   'delegations:write',
   'credentials:read',
   'credentials:write',
+  'data_offers:read',
+  'data_offers:write',
 ] as const;
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
