@@ -12,6 +12,9 @@ import {
   type InboxSort,
 } from '@svc/schemas';
 import { escapeHtml } from '../../hosted/pages/render.js';
+import { NAV } from '../pages/families.js';
+import { peopleHeader } from '../pages/page.js';
+import { PEOPLE_CSS_PATH } from '../pages/paths.js';
 
 /** The page's query: filters, order and page, each ignored when it is not one the page knows. */
 export interface PageQuery {
@@ -88,6 +91,7 @@ function head(title: string): string {
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="/assets/page.css">
+<link rel="stylesheet" href="${PEOPLE_CSS_PATH}">
 <link rel="stylesheet" href="${INBOX_CSS_PATH}">
 </head>
 `;
@@ -161,10 +165,7 @@ export function inboxPage(options_: {
     ? `<nav aria-label="More decisions"><a href="/inbox${escapeHtml(queryStringOf({ ...query, cursor: nextCursor }))}">Next page</a></nav>`
     : '';
   return `${head(title)}<body class="inbox">
-<header class="inbox-header">
-<p>Signed in as <strong>${escapeHtml(email)}</strong></p>
-<form method="post" action="/inbox/sign_out"><button type="submit">Sign out</button></form>
-</header>
+${peopleHeader({ email, nav: NAV, current: '/inbox', signOut: '/inbox/sign_out' })}
 <main>
 <h1>Trust Inbox</h1>
 <p>The consents, approvals and signatures that organisations ask of you, addressed to ${escapeHtml(email)}.</p>
@@ -195,9 +196,7 @@ export const INBOX_CSS_PATH = '/inbox/inbox.css';
 
 /** The page's own layout, beside the hosted pages' `/assets/page.css` (whose tokens and buttons it uses). */
 export const INBOX_CSS = `body.inbox { display: block; }
-body.inbox > main, body.inbox > .inbox-header { width: min(48rem, calc(100% - 2rem)); margin: 1rem auto; }
-.inbox-header { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; }
-.inbox-header p { margin: 0; }
+body.inbox > main, body.inbox > .people-header { width: min(48rem, calc(100% - 2rem)); margin: 1rem auto; }
 .inbox h1 { margin: 0.5rem 0; font-size: 1.75rem; }
 .inbox h2 { font-size: 1.25rem; margin: 1.5rem 0 0.5rem; }
 .inbox-filters { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; padding: var(--svc-space-3); border: 1px solid var(--svc-border); border-radius: var(--svc-radius); }

@@ -49,6 +49,23 @@ function navOf(entries: readonly NavEntry[], current: string): string {
   return `<nav class="people-nav" aria-label="Your pages">\n<ul>\n${items.join('\n')}\n</ul>\n</nav>`;
 }
 
+/**
+ * Who is signed in, their sign-out button and the nav of the people's pages, at the top of each of them (the Trust
+ * Inbox's too, which signs out through its own `signOut` path).
+ */
+export function peopleHeader(options: { email: string; nav: readonly NavEntry[]; current: string; signOut?: string }): string {
+  return `<header class="people-header">
+<div class="people-who">
+<p>Signed in as <strong>${escapeHtml(options.email)}</strong></p>
+<form method="post" action="${escapeHtml(options.signOut ?? SIGN_OUT_PATH)}">
+${hidden('return_to', options.current)}
+<button type="submit">Sign out</button>
+</form>
+</div>
+${navOf(options.nav, options.current)}
+</header>`;
+}
+
 /** A family's page for the signed-in person: the element with its attributes, loaded by `script` (the loader's tag). */
 export function familyPage(options: {
   family: Family;
@@ -65,16 +82,7 @@ export function familyPage(options: {
     .join('');
   return `${head(family.title, script)}<body class="people">
 ${SKIP}
-<header class="people-header">
-<div class="people-who">
-<p>Signed in as <strong>${escapeHtml(email)}</strong></p>
-<form method="post" action="${SIGN_OUT_PATH}">
-${hidden('return_to', family.path)}
-<button type="submit">Sign out</button>
-</form>
-</div>
-${navOf(options.nav, family.path)}
-</header>
+${peopleHeader({ email, nav: options.nav, current: family.path })}
 <main id="main" tabindex="-1">
 <h1>${escapeHtml(family.title)}</h1>
 <p>${escapeHtml(family.intro)}</p>
