@@ -36,6 +36,10 @@ import { personRecordRoutes } from './people/records/routes.js';
 import { personCredentialRoutes } from './people/credentials/routes.js';
 import { personDataRequestRoutes } from './people/data-requests/routes.js';
 import { personDelegationRoutes } from './people/delegations/routes.js';
+import { personAgreementRoutes } from './people/agreements/routes.js';
+import { personConnectionRoutes, personDeviceRoutes } from './people/connections/routes.js';
+import { personVouchRoutes } from './people/vouches/routes.js';
+import { personReceiptRoutes } from './people/receipts/routes.js';
 import { personDataOfferRoutes } from './people/data-offers/routes.js';
 import { complyRoutes } from './surfaces/comply/evidence/routes.js';
 import { countryGate, countryRoutes } from './infra/cells/routes.js';
@@ -77,6 +81,11 @@ const modules: RouteModule[] = [
   personCredentialRoutes, // a person's own credentials: GET /api/v1/me/credentials, present one selectively, GET /api/v1/me/presentations
   personDataRequestRoutes, // a person's own data requests: GET/POST /api/v1/me/data_requests, one request, its export
   personDelegationRoutes, // the delegation grants a person made: GET /api/v1/me/delegations, one grant, suspend / resume / revoke
+  personAgreementRoutes, // a person's agreements (sign, decline; multi_party=true) and collaborations (sign, leave): /api/v1/me/agreements, /api/v1/me/collaborations
+  personConnectionRoutes, // a person's own connections: GET /api/v1/me/connections, one, disconnect
+  personDeviceRoutes, // a person's own device links (claim a code, cancel) and trust pairings (unpair): /api/v1/me/device_links, /api/v1/me/trust_pairings
+  personVouchRoutes, // a person's own trust scores and vouches: GET /api/v1/me/trust_scores, GET|POST /api/v1/me/vouches, revoke one
+  personReceiptRoutes, // a person's receipts: GET /api/v1/me/authorization_receipts (in their name), GET /api/v1/me/disclosure_receipts (agents disclosed to them)
   personDataOfferRoutes, // a person's data deals: GET /api/v1/me/data_offers (accept / decline), GET /api/v1/me/data_licenses (revoke)
   complyRoutes, // Comply: transfer register, residency posture, breach scope, their signed evidence packages, GET /api/v1/evidence_packages/{id}
   credentialRoutes, // credentials (SD-JWT VC) of fulfilled consents, their status lists, presentations verified against the issuing cell's key

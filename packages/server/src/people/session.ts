@@ -7,7 +7,15 @@
 // Signing out ends the provider's session.
 import { createHash, randomBytes } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
-import { DELEGATIONS_READ_SCOPE, DELEGATIONS_WRITE_SCOPE, RECORDS_READ_SCOPE, RECORDS_WRITE_SCOPE } from '@svc/schemas';
+import {
+  CONNECTIONS_READ_SCOPE,
+  CONNECTIONS_WRITE_SCOPE,
+  DELEGATIONS_READ_SCOPE,
+  DELEGATIONS_WRITE_SCOPE,
+  RECEIPTS_READ_SCOPE,
+  RECORDS_READ_SCOPE,
+  RECORDS_WRITE_SCOPE,
+} from '@svc/schemas';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Env, ServerContext } from '../infra/context.js';
@@ -46,6 +54,13 @@ export const TRUST_SIGN_IN: SignInClient = {
     DELEGATIONS_WRITE_SCOPE,
     'credentials:read',
     'credentials:write',
+    'agreements:read',
+    'agreements:write',
+    CONNECTIONS_READ_SCOPE,
+    CONNECTIONS_WRITE_SCOPE,
+    RECEIPTS_READ_SCOPE,
+    'vouches:read',
+    'vouches:write',
     'data_offers:read',
     'data_offers:write',
   ],

@@ -37,6 +37,13 @@ export const OAUTH_SCOPES = [
   'delegations:write',
   'credentials:read',
   'credentials:write',
+  'agreements:read',
+  'agreements:write',
+  'connections:read',
+  'connections:write',
+  'receipts:read',
+  'vouches:read',
+  'vouches:write',
   'data_offers:read',
   'data_offers:write',
 ] as const;
