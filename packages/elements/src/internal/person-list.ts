@@ -15,8 +15,11 @@ export type PersonListStatus = 'idle' | 'loading' | 'ready' | 'empty' | 'signed-
 
 /** Detail of an `svc-error` from a person-facing list element itself. */
 export interface PersonListErrorDetail {
-  /** `unauthorized` (the token was refused), `forbidden` (the token lacks the scope), `network`, `http` or `invalid_configuration`. */
-  code: 'unauthorized' | 'forbidden' | 'network' | 'http' | 'invalid_configuration';
+  /**
+   * `unauthorized` (the token was refused), `forbidden` (the token lacks the scope), `network`, `http` or
+   * `invalid_configuration`; `not_found` and `invalid` only from an element whose {@link PersonList.refusal} says so.
+   */
+  code: 'unauthorized' | 'forbidden' | 'network' | 'http' | 'invalid_configuration' | 'not_found' | 'invalid';
   /** Human-readable explanation, for logs rather than people. */
   message: string;
   /** True when trying again cannot help (the person must sign in again, or the token lacks the scope). */
@@ -110,6 +113,14 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
   /** Adds the element's filters (`status`, …) to the list's query. */
   protected filters(_params: URLSearchParams): void {}
 
+  /** Reads what else a page of the list carries (the organisations one may ask, say); called before it is shown. */
+  protected received(_page: Record<string, unknown>): void {}
+
+  /** The failure an HTTP status stands for; an element whose service says more (404, 422) overrides it. */
+  protected refusal(status: number, message: string | undefined): { failed: PersonListErrorDetail; signedOut: boolean } {
+    return httpFailure(status, message);
+  }
+
   /** What is shown above the list when it is ready or empty (a form to add one, say). */
   protected renderTop(): unknown {
     return nothing;
@@ -191,7 +202,7 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
     try {
       token = await this.#token();
     } catch (error) {
-      return tokenUrlFailure(error);
+      return tokenUrlFailure(error, (status, message) => this.refusal(status, message));
     }
     if (!token) return { idle: true };
     if (!api) {
@@ -217,7 +228,7 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
     }
     if (answer.ok) return { body };
     if (answer.status === 401) this.#tokens.forget();
-    return httpFailure(answer.status, typeof body.message === 'string' ? body.message : undefined);
+    return this.refusal(answer.status, typeof body.message === 'string' ? body.message : undefined);
   }
 
   /**
@@ -230,7 +241,7 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
     const outcome = await this.call(path, init);
     this.pending = undefined;
     if ('idle' in outcome) {
-      this.#show([], null, 'idle', '');
+      this.showIdle();
       return undefined;
     }
     const answered = 'body' in outcome ? outcome.body[envelope] : undefined;
@@ -244,6 +255,11 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
     this.error(failed.failed);
     await this.focusKey(from);
     return undefined;
+  }
+
+  /** Shows the signed-out state without a failure: the token is gone (an action whose outcome was `idle`). */
+  protected showIdle(): void {
+    this.#show([], null, 'idle', '');
   }
 
   /** Puts `row` in place of the shown row with its id. */
@@ -277,6 +293,7 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
       const failed = 'failed' in outcome ? outcome : httpFailure(502, `The service answered without ${this.listKey}.`);
       return this.fail(failed.failed, failed.signedOut);
     }
+    this.received(page);
     const rows = cursor ? [...this.rows, ...(list as Row[])] : (list as Row[]);
     const next = typeof page.next_cursor === 'string' ? page.next_cursor : null;
     const said = cursor ? this.strings.moreShown(list.length) : this.strings.shown(rows.length, !!next);
@@ -302,8 +319,8 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
     this.dispatchEvent(new CustomEvent('svc-error', { bubbles: true, composed: true, detail }));
   }
 
-  /** Opens the confirm step of `ask` on `row` (unless one is under way) and moves focus to it. */
-  protected async confirm(row: Row, ask: Ask, from: string): Promise<void> {
+  /** Opens the confirm step of `ask` on `row` (`{id: ''}` for one not listed yet) unless one is under way; focus moves to it. */
+  protected async confirm(row: Pick<Row, 'id'>, ask: Ask, from: string): Promise<void> {
     if (this.pending?.busy) return;
     this.pending = { row: row.id, ask, from, busy: false };
     await this.updateComplete;
@@ -396,7 +413,7 @@ export function httpFailure(status: number, message: string | undefined): { fail
 }
 
 /** The token URL's failure: no session (401, 403) signs out; another origin is a configuration error. */
-function tokenUrlFailure(error: unknown): { failed: PersonListErrorDetail; signedOut: boolean } {
+function tokenUrlFailure(error: unknown, refusal: typeof httpFailure): { failed: PersonListErrorDetail; signedOut: boolean } {
   if (!(error instanceof TokenUrlError)) {
     return {
       failed: { code: 'network', message: `The token URL could not be reached: ${String(error)}`, fatal: false, recoverable_via: 'retry' },
@@ -405,5 +422,5 @@ function tokenUrlFailure(error: unknown): { failed: PersonListErrorDetail; signe
   }
   if (error.status === 0)
     return { failed: { code: 'invalid_configuration', message: error.message, fatal: true, recoverable_via: null }, signedOut: false };
-  return httpFailure(error.status === 403 ? 401 : error.status, error.message);
+  return refusal(error.status === 403 ? 401 : error.status, error.message);
 }
