@@ -49,7 +49,7 @@ function listen<T>(type: string) {
   return { seen, stop: () => document.removeEventListener(type, listener) };
 }
 
-const grantOf = (el: SvcDelegations, id: string) => inner(el, `[data-key="grant ${id}"]`)!;
+const grantOf = (el: SvcDelegations, id: string) => inner(el, `[part=grant][data-key="row ${id}"]`)!;
 
 describe('<svc-delegations> against the reference server', function () {
   this.timeout(60_000);

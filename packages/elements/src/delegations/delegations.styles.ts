@@ -1,66 +1,17 @@
 import { css } from 'lit';
 
 /**
- * Styles of `<svc-delegations>`; the colours and sizes a page may change are `--svc-delegations-*` properties. Unset, they
- * follow the hosted pages' design tokens (`--svc-accent`, `--svc-radius`, `--svc-font-family`…), with the same values
- * as fallbacks, as `<svc-inbox>` does, and keep their own font rather than the page's. Logical properties only, so a
- * right-to-left page mirrors it; rows wrap, so 375 px is enough. The buttons are the hosted pages' (as `<svc-records>`'s).
+ * What only `<svc-delegations>` adds to the people's list styles (`personListStyles('delegations')`, whose
+ * `--svc-delegations-*` properties a page may set): the delegate first, the organisation under it, the bounds as a
+ * list, and the grant's smaller buttons.
  */
 export const delegationsStyles = css`
-  :host {
-    display: block;
-    position: relative;
-    color: var(--svc-delegations-color, inherit);
-    font: var(--svc-delegations-font, 400 100%/1.5 var(--svc-font-family, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif));
-    --_accent: var(--svc-delegations-accent, var(--svc-accent, #2f4fb5));
-    --_accent-text: var(--svc-accent-text, #fff);
-    --_radius: var(--svc-delegations-radius, var(--svc-radius, 0.6rem));
-    --_button-radius: var(--svc-delegations-radius, var(--svc-button-radius, 0.45rem));
-    --_border: var(--svc-delegations-border, 1px solid color-mix(in srgb, currentColor 20%, transparent));
-  }
-
-  :host([hidden]) {
-    display: none;
-  }
-
-  ul {
-    list-style: none;
-    margin: 0;
-    padding: 0;
-  }
-
-  p {
-    margin: 0;
-  }
-
-  [part=list] {
-    display: grid;
-    gap: var(--svc-delegations-gap, .75rem);
-  }
-
-  [part=grant] {
-    padding-block: .75rem;
-    padding-inline: 1rem;
-    border: var(--_border);
-    border-radius: var(--_radius);
-    overflow-wrap: anywhere;
-  }
-
-  [part=grant]:focus {
-    outline: none;
-  }
-
   [part=delegate] {
     font-weight: 600;
   }
 
   [part=organisation] {
-    display: block;
-  }
-
-  [part=meta] {
-    margin-block-start: .25rem;
-    opacity: .8;
+    font-weight: 400;
   }
 
   [part=bounds] {
@@ -71,82 +22,8 @@ export const delegationsStyles = css`
     list-style: disc;
   }
 
-  [part=confirm] {
-    margin-block-start: .75rem;
-    padding-block: .75rem;
-    padding-inline: 1rem;
-    border: 1px solid var(--_accent);
-    border-radius: var(--_radius);
-  }
-
-  [part=confirm]:focus-visible {
-    outline: 3px solid var(--_accent);
-    outline-offset: 2px;
-  }
-
-  [part=actions],
-  [part=confirm-actions] {
-    display: flex;
-    flex-wrap: wrap;
-    gap: .5rem;
-    margin-block-start: .75rem;
-  }
-
-  /* The hosted pages' buttons: outlined by default, the one that does what the step is for filled. */
-  button {
-    font: inherit;
-    font-weight: 600;
-    line-height: 1.5;
-    cursor: pointer;
-    padding-block: .55rem;
-    padding-inline: 1.1rem;
-    border: 1px solid var(--_accent);
-    border-radius: var(--_button-radius);
-    background: transparent;
-    color: var(--_accent);
-  }
-
-  [part=actions] button {
+  [part=grant] > [part=actions] button {
     padding-block: .3rem;
     padding-inline: .8rem;
-  }
-
-  button.primary {
-    background: var(--_accent);
-    color: var(--_accent-text);
-  }
-
-  button[disabled] {
-    opacity: .6;
-    cursor: progress;
-  }
-
-  [part=more],
-  [part=retry] {
-    margin-block-start: .75rem;
-  }
-
-  button:focus-visible {
-    outline: 3px solid var(--_accent);
-    outline-offset: 2px;
-  }
-
-  [part=status] {
-    margin-block-start: .5rem;
-  }
-
-  [part=status]:empty {
-    margin: 0;
-  }
-
-  .vh,
-  :is(.idle, .empty, .signed-out, .error) [part=status] {
-    position: absolute;
-    width: 1px;
-    height: 1px;
-    margin: -1px;
-    overflow: hidden;
-    clip: rect(0 0 0 0);
-    white-space: nowrap;
   }
 `;

@@ -2,18 +2,10 @@
 // come as the API's machine shape and are said here in plain words.
 import { html, type TemplateResult } from 'lit';
 import type { DelegationChange, DelegationRow } from '../events/svc-delegations-change.js';
+import type { PersonListStrings } from '../internal/person-list.js';
 
 /** Every sentence and label of `<svc-delegations>`. */
-export interface DelegationsStrings {
-  loading: string;
-  signedOut: string;
-  signInAgain: string;
-  empty: string;
-  error: string;
-  retry: string;
-  more: string;
-  moreShown: (count: number) => string;
-  shown: (count: number, more: boolean) => string;
+export interface DelegationsStrings extends PersonListStrings {
   status: Record<DelegationRow['status'], string>;
   kind: (row: DelegationRow) => string;
   /** "Since" and "until" around a date (a `<time>`), in the language's order. */
@@ -25,11 +17,8 @@ export interface DelegationsStrings {
   actionNamed: (action: DelegationChange, delegate: string) => string;
   confirmRevoke: (delegate: string, organisation: string) => string;
   confirm: string;
-  cancel: string;
   working: Record<DelegationChange, string>;
   done: Record<DelegationChange, (delegate: string) => string>;
-  cancelled: string;
-  failed: string;
 }
 
 const list = (items: string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);

@@ -1,6 +1,7 @@
 // The events of `<svc-delegations>`: `svc-delegations-change` (the person suspended, resumed or revoked a grant they
 // made, and the service recorded it) and its own `svc-error` (the grants could not be read, or a change failed).
 import type { PersonDelegation } from '@svc/schemas';
+import type { PersonListErrorDetail } from '../internal/person-list.js';
 
 /** One grant the person made, as `GET /api/v1/me/delegations` answers it (`PersonDelegation` of `@svc/schemas`). */
 export type DelegationRow = PersonDelegation;
@@ -21,17 +22,8 @@ export interface SvcDelegationsChangeDetail {
 /** Fired (bubbles, composed) once the service has recorded a change the person asked for (and confirmed, to revoke). */
 export type SvcDelegationsChangeEvent = CustomEvent<SvcDelegationsChangeDetail>;
 
-/** Detail of an `svc-error` from `<svc-delegations>` itself. */
-export interface DelegationsErrorDetail {
-  /** `unauthorized` (the token was refused), `forbidden` (no `delegations:read`/`delegations:write`), `network`, `http` or `invalid_configuration`. */
-  code: 'unauthorized' | 'forbidden' | 'network' | 'http' | 'invalid_configuration';
-  /** Human-readable explanation, for logs rather than people. */
-  message: string;
-  /** True when trying again cannot help (the person must sign in again, or the token lacks the scope). */
-  fatal: boolean;
-  /** The way out (`retry`, `sign_in`), or null when there is none. */
-  recoverable_via: string | null;
-}
+/** Detail of an `svc-error` from `<svc-delegations>` itself: `code` `unauthorized`, `forbidden` (no `delegations:read`/`delegations:write`), `network`, `http` or `invalid_configuration`. */
+export type DelegationsErrorDetail = PersonListErrorDetail;
 
 /** Fired (bubbles, composed) by `<svc-delegations>` when the grants could not be read or a change failed. */
 export type SvcDelegationsErrorEvent = CustomEvent<DelegationsErrorDetail>;
