@@ -3,11 +3,15 @@
 // with a same-origin `token-url`) shows the person's consent records from two organisations and never another
 // person's; withdrawing one purpose there takes effect at once and the organisation learns where it happened
 // (`person_records` on the receipt's appended event and in its `consent.purpose_revoked` webhook); from
-// `/delegations` they revoke an agent's grant (the agent's next call is 401), and from `/data_requests` they file a
-// request the organisation then lists. Axe-clean under the strict CSP, at 375 px too.
+// `/delegations` they revoke an agent's grant (the agent's next call is 401); at `/credentials` they present a
+// credential the organisation issued them with only the claims they chose, by keyboard, and a verifier finds exactly
+// those claims under the service's signature (`/presentations` lists it); from `/data_requests` they file a request
+// the organisation then lists. Axe-clean under the strict CSP, at 375 px too.
+import type { Page } from '@playwright/test';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createClient } from '@svc/client';
+import { checkPresentation, issueConsentCredential } from './credentials.fixtures.js';
 import { audit, expect, otherOrganisation, problems, test, type Service } from './fixtures.js';
 import { agentGrant } from './people.fixtures.js';
 
@@ -78,12 +82,68 @@ async function webhookReceiver(): Promise<{
   };
 }
 
+/**
+ * The organisation issues `email` a consent credential; on `/credentials` the person presents it to "Corner bank" by
+ * keyboard, sharing their email and the newsletter but not the ids; a verifier finds exactly those under the
+ * service's signature, and `/presentations` lists what was shared with whom.
+ */
+async function presentsACredential(page: Page, svc: Service, email: string, organisation: string): Promise<void> {
+  const issuer = { baseUrl: svc.server.url, apiToken: svc.server.sandbox.api_token, flowId: svc.server.sandbox.flow_id! };
+  const credential = await issueConsentCredential(issuer, email);
+  await page.getByRole('link', { name: 'Your credentials' }).click();
+  await expect(page).toHaveURL(`${svc.origin}/credentials`);
+  const wallet = page.locator('svc-credentials');
+  const present = wallet.getByRole('button', { name: `Present: Consent credential from ${organisation}` });
+  await expect(present).toBeVisible();
+  await audit(page, 'credentials page');
+
+  // The step opens with focus on it; the person names the verifier and ticks two claims, all by keyboard.
+  await present.press('Enter');
+  await expect(wallet.getByRole('form', { name: 'Choose what to share from your Consent credential.' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(wallet.getByLabel('Who is it for?')).toBeFocused();
+  await page.keyboard.type('Corner bank');
+  await wallet.getByRole('checkbox', { name: 'Email', exact: true }).press('Space');
+  await wallet.getByRole('checkbox', { name: 'Purpose: Email newsletter' }).press('Space');
+  await expect(wallet.getByRole('checkbox', { name: /Home country/ })).toBeDisabled();
+  await expect(wallet.locator('[part=summary]')).toHaveText(
+    'Corner bank will see Purpose: Email newsletter and Email, and Home country (always shared). Nothing else.',
+  );
+  await audit(page, 'selective disclosure step');
+  const answered = page.waitForResponse((res) => res.url().endsWith(`/api/v1/me/credentials/${credential.id}/presentations`));
+  await wallet.getByRole('button', { name: 'Present', exact: true }).press('Enter');
+  expect((await answered).status()).toBe(201);
+  await expect(wallet.locator('[part=result]')).toBeFocused();
+  await expect(wallet.getByText('Verified: the signature holds and the credential is not revoked.')).toBeVisible();
+  const presentation = await wallet.getByLabel('The presentation to hand over').inputValue();
+
+  // As a verifier: exactly the chosen claims, of this credential, under the service's key; its verifier agrees.
+  const checked = await checkPresentation(issuer, presentation);
+  expect(presentation.split('~')[0]).toBe(credential.credential.split('~')[0]);
+  expect(checked).toEqual({
+    disclosed: ['email', 'purposes.newsletter'],
+    signedByService: true,
+    verification: { valid: true, revoked: false, claims: ['email', 'home_country', 'purposes'], undisclosed: 5 },
+  });
+  await page.keyboard.press('Escape');
+  await expect(present).toBeFocused();
+
+  // What was shared, with whom, is on the person's own record of presentations.
+  await page.getByRole('link', { name: 'What you presented' }).click();
+  await expect(page).toHaveURL(`${svc.origin}/presentations`);
+  const row = page.locator('svc-credentials [part=presentation-row]');
+  await expect(row).toHaveCount(1);
+  await expect(row.locator('[part=heading]')).toHaveText('Shared with Corner bank');
+  await expect(row.locator('[part=claim-label]')).toHaveText(['Home country', 'Purpose: Email newsletter', 'Email']);
+  await audit(page, 'presentations page');
+}
+
 test.describe("a person's trust center", () => {
-  test('sign in at /decisions, see records from two organisations, withdraw one purpose (person_records on the receipt and the webhook), revoke an agent, file a data request', async ({
+  test('sign in at /decisions, see records from two organisations, withdraw one purpose (person_records on the receipt and the webhook), revoke an agent, present a credential selectively, file a data request', async ({
     page,
     svc,
   }) => {
-    test.setTimeout(90_000);
+    test.setTimeout(240_000); // Eight axe audits on a loaded machine.
     const seen = problems(page);
     const email = 'centre.ada@example.com';
     const hardware = otherOrganisation(svc, 'Hardware store');
@@ -153,6 +213,8 @@ test.describe("a person's trust center", () => {
       await page.getByRole('button', { name: 'Yes, revoke' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'Errand agent may no longer act for you.' })).toBeVisible();
       await expect(asAgent.authority.check(pay)).rejects.toMatchObject({ status: 401 });
+
+      await presentsACredential(page, svc, email, sandbox);
 
       // The person files a data request with the hardware store from their own page; the store sees it.
       await page.getByRole('link', { name: 'Your data requests' }).click();
