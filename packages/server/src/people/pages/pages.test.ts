@@ -154,6 +154,8 @@ describe('POST /session/access_token', () => {
       'openid',
       'records:read',
       'records:write',
+      'vouches:read',
+      'vouches:write',
     ]);
     assert.equal(typeof body.access_token, 'string');
 

@@ -109,6 +109,8 @@ describe('OpenID provider', () => {
       'delegations:write',
       'credentials:read',
       'credentials:write',
+      'vouches:read',
+      'vouches:write',
       'data_offers:read',
       'data_offers:write',
     ]);

@@ -37,6 +37,8 @@ export const OAUTH_SCOPES = [
   'delegations:write',
   'credentials:read',
   'credentials:write',
+  'vouches:read',
+  'vouches:write',
   'agreements:read',
   'agreements:write',
   'connections:read',
