@@ -142,6 +142,8 @@ describe('POST /session/access_token', () => {
     assert.equal(body.token_type, 'Bearer');
     assert.equal(body.expires_in, 600);
     assert.deepEqual(body.scope.split(' ').sort(), [
+      'agreements:read',
+      'agreements:write',
       'credentials:read',
       'credentials:write',
       'data_offers:read',

@@ -109,6 +109,8 @@ describe('OpenID provider', () => {
       'delegations:write',
       'credentials:read',
       'credentials:write',
+      'agreements:read',
+      'agreements:write',
       'vouches:read',
       'vouches:write',
       'data_offers:read',
