@@ -12,7 +12,7 @@ import {
   type InboxSort,
 } from '@svc/schemas';
 import { escapeHtml } from '../../hosted/pages/render.js';
-import { NAV } from '../pages/families.js';
+import { NAV_GROUPS } from '../pages/families.js';
 import { peopleHeader } from '../pages/page.js';
 import { PEOPLE_CSS_PATH } from '../pages/paths.js';
 
@@ -165,7 +165,7 @@ export function inboxPage(options_: {
     ? `<nav aria-label="More decisions"><a href="/inbox${escapeHtml(queryStringOf({ ...query, cursor: nextCursor }))}">Next page</a></nav>`
     : '';
   return `${head(title)}<body class="inbox">
-${peopleHeader({ email, nav: NAV, current: '/inbox', signOut: '/inbox/sign_out' })}
+${peopleHeader({ email, nav: NAV_GROUPS, current: '/inbox', signOut: '/inbox/sign_out' })}
 <main>
 <h1>Trust Inbox</h1>
 <p>The consents, approvals and signatures that organisations ask of you, addressed to ${escapeHtml(email)}.</p>

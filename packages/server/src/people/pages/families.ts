@@ -72,4 +72,32 @@ export interface NavEntry {
   title: string;
 }
 
+/** A heading of the nav and its pages, in the order a person looks for them. */
+export interface NavGroup {
+  title: string;
+  entries: NavEntry[];
+}
+
+// The nav's headings: the spec's surfaces in a person's words. A family missing here is listed under "More".
+const GROUPS: readonly [title: string, paths: readonly string[]][] = [
+  ['Consent', ['/decisions', '/inbox']],
+  ['Your data', ['/data_requests', '/data_offers', '/data_licenses']],
+  ['Acting for you', ['/delegations', '/authorization_receipts', '/disclosure_receipts']],
+  ['Apps and devices', ['/connections', '/device_links', '/trust_pairings']],
+  ['Identity and trust', ['/credentials', '/presentations', '/trust_scores', '/vouches']],
+  ['Agreements', ['/agreements', '/multi_party_agreements', '/collaborations']],
+];
+
 export const NAV: readonly NavEntry[] = [...FAMILIES.map(({ path, title }) => ({ path, title })), { path: '/inbox', title: 'Inbox' }];
+
+/** The nav under its headings; a heading with no page yet is left out. */
+export const NAV_GROUPS: readonly NavGroup[] = (() => {
+  const byPath = new Map(NAV.map((entry) => [entry.path, entry]));
+  const grouped = GROUPS.map(([title, paths]) => ({
+    title,
+    entries: paths.flatMap((path) => byPath.get(path) ?? []),
+  }));
+  const placed = new Set(GROUPS.flatMap(([, paths]) => paths));
+  const more = NAV.filter((entry) => !placed.has(entry.path));
+  return [...grouped, { title: 'More', entries: more }].filter((group) => group.entries.length);
+})();

@@ -2,7 +2,7 @@
 // family's page for the signed-in person: who is signed in and a sign-out button, the nav of the people's pages, and
 // the family's element, which the SDK's loader defines. No inline script or style: the CSP allows the SDK alone.
 import { escapeHtml } from '../../hosted/pages/render.js';
-import type { Family, NavEntry } from './families.js';
+import type { Family, NavEntry, NavGroup } from './families.js';
 import { PEOPLE_CSS_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from './paths.js';
 
 function head(title: string, script = ''): string {
@@ -41,19 +41,22 @@ ${hidden('return_to', family.path)}
 `;
 }
 
-/** The nav of the people's pages, the current one marked for assistive technology and by its look. */
-function navOf(entries: readonly NavEntry[], current: string): string {
-  const items = entries.map(
-    (e) => `<li><a href="${escapeHtml(e.path)}"${e.path === current ? ' aria-current="page"' : ''}>${escapeHtml(e.title)}</a></li>`,
+/** The nav of the people's pages under their headings, the current one marked for assistive technology and by its look. */
+function navOf(groups: readonly NavGroup[], current: string): string {
+  const link = (e: NavEntry) =>
+    `<li><a href="${escapeHtml(e.path)}"${e.path === current ? ' aria-current="page"' : ''}>${escapeHtml(e.title)}</a></li>`;
+  const sections = groups.map(
+    (group, i) =>
+      `<li><span class="people-nav-heading" id="nav-${i}">${escapeHtml(group.title)}</span>\n<ul aria-labelledby="nav-${i}">\n${group.entries.map(link).join('\n')}\n</ul></li>`,
   );
-  return `<nav class="people-nav" aria-label="Your pages">\n<ul>\n${items.join('\n')}\n</ul>\n</nav>`;
+  return `<nav class="people-nav" aria-label="Your pages">\n<ul>\n${sections.join('\n')}\n</ul>\n</nav>`;
 }
 
 /**
  * Who is signed in, their sign-out button and the nav of the people's pages, at the top of each of them (the Trust
  * Inbox's too, which signs out through its own `signOut` path).
  */
-export function peopleHeader(options: { email: string; nav: readonly NavEntry[]; current: string; signOut?: string }): string {
+export function peopleHeader(options: { email: string; nav: readonly NavGroup[]; current: string; signOut?: string }): string {
   return `<header class="people-header">
 <div class="people-who">
 <p>Signed in as <strong>${escapeHtml(options.email)}</strong></p>
@@ -71,7 +74,7 @@ export function familyPage(options: {
   family: Family;
   attributes: Record<string, string>;
   email: string;
-  nav: readonly NavEntry[];
+  nav: readonly NavGroup[];
   script: { src: string; integrity: string | undefined };
 }): string {
   const { family, email } = options;
@@ -100,8 +103,10 @@ body.people > main, body.people > .people-header { width: min(48rem, calc(100% -
 .people-header { display: flex; flex-direction: column; gap: var(--svc-space-2); }
 .people-who { display: flex; flex-wrap: wrap; gap: 0.5rem 1rem; align-items: center; justify-content: space-between; }
 .people-who p { margin: 0; overflow-wrap: anywhere; }
-.people-nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: var(--svc-space-1) var(--svc-space-3); border-bottom: 1px solid var(--svc-border); }
-.people-nav a { display: inline-block; padding: var(--svc-space-2) 0; color: var(--svc-accent); text-decoration: none; border-bottom: 3px solid transparent; }
+.people-nav ul { list-style: none; margin: 0; padding: 0; }
+.people-nav > ul { display: grid; grid-template-columns: repeat(auto-fill, minmax(10.5rem, 1fr)); gap: var(--svc-space-2) var(--svc-space-3); padding-block-end: var(--svc-space-2); border-bottom: 1px solid var(--svc-border); }
+.people-nav-heading { display: block; font-size: 0.875rem; font-weight: 600; color: var(--svc-muted); }
+.people-nav a { display: inline-block; padding: var(--svc-space-1) 0; color: var(--svc-accent); text-decoration: none; border-bottom: 3px solid transparent; }
 .people-nav a:hover { text-decoration: underline; }
 .people-nav a[aria-current="page"] { color: CanvasText; font-weight: 600; border-bottom-color: var(--svc-accent); }
 .people h1 { margin: 0.5rem 0; font-size: 1.75rem; line-height: 1.25; }

@@ -8,7 +8,7 @@ import { routes } from '../../infra/http/route.js';
 import { sameOrigin } from '../../infra/http/same-origin.js';
 import { messagePage, PAGE_HEADERS, pageCsp } from '../../hosted/pages/render.js';
 import { finishSignIn, mintPageToken, signedInPerson, signOut, startSignIn, TRUST_SIGN_IN } from '../session.js';
-import { FAMILIES, NAV, type Family } from './families.js';
+import { FAMILIES, NAV, NAV_GROUPS, type Family } from './families.js';
 import { familyPage, PEOPLE_CSS, signInPage } from './page.js';
 import { PEOPLE_CSS_PATH, SIGN_IN_PATH, SIGN_OUT_PATH, TOKEN_PATH } from './paths.js';
 import { LOADER_PATH, loaderIntegrity, SDK_DIR } from './sdk.js';
@@ -52,7 +52,7 @@ function familyRoute(ctx: ServerContext, family: Family) {
       family,
       attributes: family.attributes(ctx),
       email: person.email,
-      nav: NAV,
+      nav: NAV_GROUPS,
       script: { src: LOADER_PATH, integrity: loaderIntegrity() },
     });
     return send(c, html, familyCsp(origin));
