@@ -1,6 +1,7 @@
 // The events of `<svc-data-requests>`: `svc-data-requests-file` (the person filed a request, and the service received
 // it) and its own `svc-error` (the requests could not be read, or filing failed).
 import type { DsarType, PersonDataRequest, RequestableOrganisation } from '@svc/schemas';
+import type { PersonListErrorDetail } from '../internal/person-list.js';
 
 /** One of the person's data requests, as `GET /api/v1/me/data_requests` answers it (`PersonDataRequest` of `@svc/schemas`). */
 export type DataRequestRow = PersonDataRequest;
@@ -19,16 +20,10 @@ export interface SvcDataRequestsFileDetail {
 /** Fired (bubbles, composed) once the service has received a request the person confirmed. */
 export type SvcDataRequestsFileEvent = CustomEvent<SvcDataRequestsFileDetail>;
 
-/** Detail of an `svc-error` from `<svc-data-requests>` itself. */
-export interface DataRequestsErrorDetail {
+/** Detail of an `svc-error` from `<svc-data-requests>` itself: `message`, `fatal` (trying again cannot help) and `recoverable_via` (`retry`, `sign_in` or null). */
+export interface DataRequestsErrorDetail extends PersonListErrorDetail {
   /** `unauthorized` (the token was refused), `forbidden` (no `data_requests:read`/`:write`), `not_found`, `invalid`, `network`, `http` or `invalid_configuration`. */
   code: 'unauthorized' | 'forbidden' | 'not_found' | 'invalid' | 'network' | 'http' | 'invalid_configuration';
-  /** Human-readable explanation, for logs rather than people. */
-  message: string;
-  /** True when trying again cannot help. */
-  fatal: boolean;
-  /** The way out (`retry`, `sign_in`), or null when there is none. */
-  recoverable_via: string | null;
 }
 
 /** Fired (bubbles, composed) by `<svc-data-requests>` when the requests could not be read or filing failed. */

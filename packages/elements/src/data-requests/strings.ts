@@ -1,19 +1,12 @@
 // What <svc-data-requests> says, in one map, so other languages can follow as maps of the same shape.
 import { html, type TemplateResult } from 'lit';
+import type { PersonListStrings } from '../internal/person-list.js';
 import type { DataRequestRow, DataRequestType } from './events.js';
 
 /** Every sentence and label of `<svc-data-requests>`. */
-export interface DataRequestsStrings {
+export interface DataRequestsStrings extends PersonListStrings {
   /** The locale dates are written in. */
   locale: string;
-  loading: string;
-  signedOut: string;
-  signInAgain: string;
-  empty: string;
-  error: string;
-  retry: string;
-  more: string;
-  shown: (count: number, more: boolean) => string;
   type: Record<DataRequestType, { label: string; explanation: string }>;
   status: Record<DataRequestRow['status'], string>;
   sent: (date: TemplateResult) => TemplateResult;
@@ -30,14 +23,11 @@ export interface DataRequestsStrings {
   details: string;
   detailsHint: string;
   next: string;
-  cancel: string;
   noOrganisations: string;
   confirm: (type: string, organisation: string) => string;
   confirmButton: string;
   filing: string;
   filed: (type: string, organisation: string) => string;
-  cancelled: string;
-  failed: string;
 }
 
 /** English. */
@@ -50,6 +40,7 @@ export const EN: DataRequestsStrings = {
   error: 'Your data requests cannot be shown right now.',
   retry: 'Try again',
   more: 'Show more',
+  moreShown: (count) => `${count} more shown.`,
   shown: (count, more) => (more ? `${count} or more requests.` : count === 1 ? 'One request.' : `${count} requests.`),
   type: {
     access: { label: 'A copy of my data', explanation: 'They send you a copy of the data they hold about you.' },
