@@ -45,6 +45,7 @@ export default [
       'svc-data-requests': 'packages/elements/dist/sdk/data-requests.js',
       'svc-delegations': 'packages/elements/dist/sdk/delegations.js',
       'svc-credentials': 'packages/elements/dist/sdk/credentials.js',
+      'svc-data-offers': 'packages/elements/dist/sdk/data-offers.js',
     },
     plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.

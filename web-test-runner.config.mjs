@@ -77,7 +77,7 @@ export default {
     svcSandboxPlugin(),
     // `svc-<name>-person`: a new signed-in person with consent records, a credential, data requests or delegation
     // grants, from a reference server of its own per element.
-    ...['records', 'credentials', 'data-requests', 'delegations'].map(personServerPlugin),
+    ...['records', 'credentials', 'data-requests', 'delegations', 'data-offers'].map(personServerPlugin),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],

@@ -91,6 +91,19 @@ export type {
   SvcDataRequestsFileEvent,
 } from './data-requests/events.js';
 
+// Data offers: the offers for the signed-in person's data (accept, decline) and the licences over it (revoke)
+export { SvcDataOffers } from './data-offers/data-offers.js';
+export type { DataOffersStatus, DataOffersTokenProvider } from './data-offers/data-offers.component.js';
+export type {
+  DataDealAnswer,
+  DataLicenseRow,
+  DataOfferRow,
+  DataOffersErrorDetail,
+  SvcDataOffersAnswerDetail,
+  SvcDataOffersAnswerEvent,
+  SvcDataOffersErrorEvent,
+} from './data-offers/events.js';
+
 // Consent field
 export { SvcConsentField } from './consent-field/consent-field.js';
 export { ConsentFieldError, ConsentFieldErrorCode } from './consent-field/consent-field-error.js';

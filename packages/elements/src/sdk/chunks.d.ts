@@ -11,6 +11,7 @@ declare module 'svc:chunks' {
       | 'svc-delegations'
       | 'svc-data-requests'
       | 'svc-credentials'
+      | 'svc-data-offers'
       | 'svc-capture',
       readonly string[]
     >

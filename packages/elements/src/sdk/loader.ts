@@ -1,6 +1,7 @@
 /**
  * The script tag `/sdk/v1/svc.js`: a small classic script that defines each element only when the page uses it.
- * It watches the document for `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>`, `<svc-records>`,
+ * It watches the document for `<svc-decision>`, `<svc-consent-field>`, `<svc-inbox>`, `<svc-records>`, the people's
+ * other elements (`<svc-data-offers>`, …),
  * `<svc-provider>` and `<form data-svc-flow>` (present now or added later) and then imports that element's ES module chunk, plus the chunks
  * it shares with the others, from the directory it was loaded from; a page pays for what it shows and nothing else.
  * Elements inside another component's shadow root are out of its sight: `Svc.load('svc-decision')` defines one by
