@@ -77,7 +77,9 @@ export default {
     svcSandboxPlugin(),
     // `svc-<name>-person`: a new signed-in person with consent records, a credential, data requests or delegation
     // grants, from a reference server of its own per element.
-    ...['records', 'credentials', 'data-requests', 'delegations', 'data-offers'].map(personServerPlugin),
+    ...['records', 'connections', 'credentials', 'data-requests', 'delegations', 'data-offers', 'vouches'].map(personServerPlugin),
+    personServerPlugin('agreements'),
+    personServerPlugin('receipts'),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],

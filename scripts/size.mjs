@@ -35,6 +35,11 @@ const PAGES = [
   ['credentials', 'page with one <svc-credentials> (loader + chunks)', ['svc-credentials'], 13.5 * KB],
   // 12.53 kB measured with its first version.
   ['delegations', 'page with one <svc-delegations> (loader + chunks)', ['svc-delegations'], 13 * KB],
+  // Measured at the end of its first version (three views: agreements, multi-party, collaborations).
+  ['agreements', 'page with one <svc-agreements> (loader + chunks)', ['svc-agreements'], 14 * KB],
+  // Measured at the end of its first version.
+  ['connections', 'page with one <svc-connections> (loader + chunks)', ['svc-connections'], 14 * KB],
+  ['vouches', 'page with one <svc-vouches> (loader + chunks)', ['svc-vouches'], 13.5 * KB],
   ['snippet', 'form page with the snippet on its own controls', ['snippet']],
 ];
 

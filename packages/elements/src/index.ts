@@ -78,6 +78,33 @@ export type {
   SvcDelegationsErrorEvent,
 } from './events/svc-delegations-change.js';
 
+// Agreements: the agreements the signed-in person is a party of (sign, decline), multi-party ones, their collaborations (sign, leave)
+export { SvcAgreements } from './agreements/agreements.js';
+export type { AgreementsStatus, AgreementsTokenProvider, AgreementsView } from './agreements/agreements.component.js';
+export type {
+  AgreementRow,
+  AgreementsAction,
+  AgreementsErrorDetail,
+  CollaborationRow,
+  SvcAgreementsChangeDetail,
+  SvcAgreementsChangeEvent,
+  SvcAgreementsErrorEvent,
+} from './agreements/events.js';
+
+// Connections: the applications and devices the signed-in person is connected to; disconnect, link a device, unpair
+export { SvcConnections } from './connections/connections.js';
+export type { ConnectionsStatus, ConnectionsTokenProvider } from './connections/connections.component.js';
+export type {
+  ConnectionRow,
+  ConnectionsAction,
+  ConnectionsErrorDetail,
+  DeviceLinkRow,
+  SvcConnectionsChangeDetail,
+  SvcConnectionsChangeEvent,
+  SvcConnectionsErrorEvent,
+  TrustPairingRow,
+} from './connections/events.js';
+
 // Data requests: the signed-in person's requests (access, erasure, ...) to organisations, and a form to file one
 export { SvcDataRequests } from './data-requests/data-requests.js';
 export type { DataRequestsStatus, DataRequestsTokenProvider } from './data-requests/data-requests.component.js';
@@ -103,6 +130,19 @@ export type {
   SvcDataOffersAnswerEvent,
   SvcDataOffersErrorEvent,
 } from './data-offers/events.js';
+
+// Vouches: the vouches the signed-in person gave and received (vouch for someone, withdraw one), or their trust scores
+export { SvcVouches } from './vouches/vouches.js';
+export type { VouchesStatus, VouchesTokenProvider } from './vouches/vouches.component.js';
+export type {
+  SvcVouchesChangeDetail,
+  SvcVouchesChangeEvent,
+  SvcVouchesErrorEvent,
+  TrustScoreRow,
+  VouchChange,
+  VouchesErrorDetail,
+  VouchRow,
+} from './vouches/events.js';
 
 // Consent field
 export { SvcConsentField } from './consent-field/consent-field.js';

@@ -8,10 +8,13 @@ declare module 'svc:chunks' {
       | 'svc-consent-field'
       | 'svc-inbox'
       | 'svc-records'
+      | 'svc-connections'
       | 'svc-delegations'
+      | 'svc-agreements'
       | 'svc-data-requests'
       | 'svc-credentials'
       | 'svc-data-offers'
+      | 'svc-vouches'
       | 'svc-capture',
       readonly string[]
     >
