@@ -41,6 +41,22 @@ export const FAMILIES: readonly Family[] = [
     noscript: 'Your data requests are shown with JavaScript: turn it on to see them and make a new one.',
   },
   {
+    path: '/data_offers',
+    title: 'Offers for your data',
+    intro: 'The terms you offered organisations for your data, and their answers. Accept or decline their terms here.',
+    element: 'svc-data-offers',
+    attributes: personElement,
+    noscript: 'The offers for your data are shown with JavaScript: turn it on to see and answer them.',
+  },
+  {
+    path: '/data_licenses',
+    title: 'Who may use your data',
+    intro: 'The licences organisations hold over your data: what for, how often, under which agreement. Revoke any of them here.',
+    element: 'svc-data-offers',
+    attributes: (ctx) => ({ ...personElement(ctx), view: 'licenses' }),
+    noscript: 'Who may use your data is shown with JavaScript: turn it on to see and revoke it.',
+  },
+  {
     path: '/delegations',
     title: 'Who may act for you',
     intro: 'The people and agents you let act in your name, and within what bounds. Pause, resume or revoke any of them here.',
