@@ -144,6 +144,8 @@ describe('POST /session/access_token', () => {
     assert.deepEqual(body.scope.split(' ').sort(), [
       'agreements:read',
       'agreements:write',
+      'connections:read',
+      'connections:write',
       'credentials:read',
       'credentials:write',
       'data_offers:read',
@@ -154,6 +156,7 @@ describe('POST /session/access_token', () => {
       'delegations:write',
       'inbox:read',
       'openid',
+      'receipts:read',
       'records:read',
       'records:write',
       'vouches:read',
@@ -294,6 +297,6 @@ describe('GET /decisions', () => {
   });
 
   it('has no placeholder for a family not built yet', async () => {
-    for (const path of ['/connections']) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
+    for (const path of ['/clean_rooms']) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
   });
 });
