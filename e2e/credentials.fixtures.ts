@@ -50,8 +50,8 @@ export interface Checked {
   disclosed: string[];
   /** Whether the issuer's signature verifies against the service's published keys (`/.well-known/jwks.json`). */
   signedByService: boolean;
-  /** The service's verifier (`POST /api/v1/presentations`): valid, and the claims it reads, sorted by name. */
-  verification: { valid: boolean; revoked: boolean; claims: string[]; undisclosed: number };
+  /** The service's verifier (`POST /api/v1/presentations`): valid, and the claims it reads. */
+  verification: { valid: boolean; revoked: boolean; claims: Record<string, unknown>; undisclosed: number };
 }
 
 /**
@@ -74,7 +74,7 @@ export async function checkPresentation(issuer: Issuer, presentation: string): P
     verification: {
       valid: verified.valid,
       revoked: verified.revoked,
-      claims: Object.keys(verified.disclosed_claims).sort(),
+      claims: verified.disclosed_claims,
       undisclosed: verified.undisclosed_count,
     },
   };

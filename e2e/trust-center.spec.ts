@@ -123,7 +123,7 @@ async function presentsACredential(page: Page, svc: Service, email: string, orga
   expect(checked).toEqual({
     disclosed: ['email', 'purposes.newsletter'],
     signedByService: true,
-    verification: { valid: true, revoked: false, claims: ['email', 'home_country', 'purposes'], undisclosed: 5 },
+    verification: { valid: true, revoked: false, claims: { email, home_country: 'US', purposes: { newsletter: true } }, undisclosed: 5 },
   });
   await page.keyboard.press('Escape');
   await expect(present).toBeFocused();

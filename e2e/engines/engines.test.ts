@@ -1,14 +1,16 @@
 // The end-to-end subset in the engine SVC_ENGINE names (firefox or webkit; Chromium runs the whole Playwright
 // suite): the decision completed by a person, embedded and in a popup, the consent field submitted in a form, the
-// snippet with the service down, both elements under a strict Content-Security-Policy, a person withdrawing in their
-// trust center, and the script tag fetching only what a page shows. Each test drives the browser with real clicks and keys (./driver.ts) against the reference
-// server and the organisation's site of ../pages. Run, after `pnpm run build`:
+// snippet with the service down, both elements under a strict Content-Security-Policy, a person in their trust center
+// (signed in, records from two organisations, one purpose withdrawn, a credential presented with one chosen claim),
+// and the script tag fetching only what a page shows. Each test drives the browser with real clicks and keys
+// (./driver.ts) against the reference server and the organisation's site of ../pages. Run, after `pnpm run build`:
 //   SVC_ENGINE=webkit node --import tsx --test e2e/engines/engines.test.ts
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createCaptureFlow, startOrgSite, startOwnService } from '../pages/org-site.js';
+import { checkPresentation, issueConsentCredential } from '../credentials.fixtures.js';
 import { openTab, type Engine, type Tab } from './driver.js';
-import { grantConsent, recorded, startWorld, type World } from './world.js';
+import { type Api, grantConsent, recorded, startWorld, type World } from './world.js';
 
 const engine = process.env.SVC_ENGINE as Engine;
 if (engine !== 'firefox' && engine !== 'webkit') throw new Error('SVC_ENGINE must be firefox or webkit');
@@ -28,6 +30,32 @@ const eventsUntil = (tab: Tab, type: string) =>
     },
     type,
   );
+
+/**
+ * An active flow titled `title` in the organisation `api` calls for, its purposes `letters` (labelled `letter`) and
+ * `offers`, and a record on it for `email` with both granted; the record's id.
+ */
+async function recordIn(api: Api, title: string, letter: string, email: string): Promise<string> {
+  const purpose = (key: string, label: string) => ({ key, label, description: `${label}.`, basis: 'consent', mechanism: 'explicit' });
+  const config = {
+    locale: 'en',
+    policy_url: 'https://shop.example/privacy',
+    consent_duration: 'P1Y',
+    purposes: [purpose('letters', letter), purpose('offers', 'Partner offers')],
+  };
+  const flow = await api<{ flow: { id: string } }>('/api/v1/flows', {
+    flow: { pattern: 'standard', title, description: `${title}.`, config },
+  });
+  assert.equal(flow.status, 201, JSON.stringify(flow.body));
+  assert.equal((await api(`/api/v1/flows/${flow.body.flow.id}/activate`, {})).status, 200);
+  const made = await api<{ consent_record: { id: string } }>('/api/v1/consent_records', {
+    flow_id: flow.body.flow.id,
+    subject: { email },
+    decisions: { letters: { decision: 'granted' }, offers: { decision: 'granted' } },
+  });
+  assert.equal(made.status, 201, JSON.stringify(made.body));
+  return made.body.consent_record.id;
+}
 
 const detailOf = (seen: Seen[], type: string) => seen.find((e) => e.type === type)?.detail ?? {};
 
@@ -177,49 +205,63 @@ describe(`${engine}: end to end`, () => {
     );
   });
 
-  it('a person signs in to their trust center and withdraws one purpose in <svc-records>: the receipt says person_records', async () => {
-    const config = {
-      locale: 'en',
-      policy_url: 'https://shop.example/privacy',
-      consent_duration: 'P1Y',
-      purposes: [
-        { key: 'letters', label: 'Monthly letter', description: 'A letter a month.', basis: 'consent', mechanism: 'explicit' },
-        { key: 'offers', label: 'Partner offers', description: 'Offers from partners.', basis: 'consent', mechanism: 'explicit' },
-      ],
-    };
-    const flow = await world.api<{ flow: { id: string } }>('/api/v1/flows', {
-      flow: { pattern: 'standard', title: 'Engine letters', description: 'Letters.', config },
-    });
-    assert.equal(flow.status, 201);
-    assert.equal((await world.api(`/api/v1/flows/${flow.body.flow.id}/activate`, {})).status, 200);
-    const made = await world.api<{ consent_record: { id: string } }>('/api/v1/consent_records', {
-      flow_id: flow.body.flow.id,
-      subject: { email: `${engine}.grace@example.com` },
-      decisions: { letters: { decision: 'granted' }, offers: { decision: 'granted' } },
-    });
-    assert.equal(made.status, 201);
+  it('a person signs in to their trust center, sees records from two organisations, withdraws one purpose (person_records on the receipt) and presents a credential with the claims they chose', async () => {
+    const email = `${engine}.grace@example.com`;
+    const letters = await recordIn(world.api, 'Engine letters', 'Monthly letter', email);
+    await recordIn(world.organisation(`${engine} hardware store`), 'Hardware club', 'Club letter', email);
 
     await tab.goto(`${world.service.url}/decisions`);
     await tab.click((q) => q.button('Sign in'));
-    await tab.type(`${engine}.grace@example.com`, (q) => q.field('Email address'));
+    await tab.type(email, (q) => q.field('Email address'));
     await tab.click((q) => q.button('Continue'));
     const code = (await tab.text((q) => q.all('.sandbox code')[0])).trim();
     await tab.type(code, (q) => q.field('Code'));
     await tab.click((q) => q.button('Verify'));
     await tab.waitFor('the trust center', async () => new URL(location.href).pathname === '/decisions');
+    const organisations = await tab.waitFor('both organisations’ records', () => {
+      const names = [...(document.querySelector('svc-records')?.shadowRoot?.querySelectorAll('[part=organisation]') ?? [])];
+      return names.length === 2 && names.map((el) => el.textContent?.trim() ?? '');
+    });
+    const sandbox = (await world.api<{ account: { name: string } }>('/api/v1/me')).body.account.name;
+    assert.deepEqual([...organisations].sort(), [`${engine} hardware store`, sandbox].sort());
     await tab.click((q) => q.button('Withdraw: Monthly letter'));
     await tab.click((q) => q.button('Yes, withdraw'));
     const said = await tab.text((q) => q.all('[part=status]').find((el) => el.textContent?.includes('Withdrawn from')));
     assert.match(said, /Monthly letter/);
 
     const receipt = await world.api<{ consent_receipt: { event: { purpose_id?: string; event_channel?: string }[] } }>(
-      `/api/v1/consent_receipts/${made.body.consent_record.id}`,
+      `/api/v1/consent_receipts/${letters}`,
     );
     const appended = receipt.body.consent_receipt.event.filter((e) => e.event_channel !== undefined);
     assert.deepEqual(
       appended.map((e) => [e.purpose_id, e.event_channel]),
       [['letters', 'person_records']],
     );
+
+    // The organisation issues a credential; the person presents their email only, and a verifier finds just that.
+    const { sandbox: own } = world.service;
+    const issuer = { baseUrl: world.service.url, apiToken: own.api_token, flowId: own.flow_id! };
+    await issueConsentCredential(issuer, email);
+    await tab.click((q) => q.all('a').find((a) => a.textContent?.trim() === 'Your credentials'));
+    await tab.click((q, name) => q.button(name), `Present: Consent credential from ${sandbox}`);
+    await tab.type('Corner bank', (q) => q.field('Who is it for?'));
+    await tab.click((q) =>
+      q
+        .all('[part=choice]')
+        .find((label) => label.textContent?.trim() === 'Email')
+        ?.querySelector('input'),
+    );
+    await tab.click((q) => q.button('Present'));
+    const presentation = await tab.waitFor(
+      'the presentation',
+      () => document.querySelector('svc-credentials')?.shadowRoot?.querySelector<HTMLTextAreaElement>('[part=presentation]')?.value,
+    );
+    const checked = await checkPresentation(issuer, presentation);
+    assert.deepEqual(checked, {
+      disclosed: ['email'],
+      signedByService: true,
+      verification: { valid: true, revoked: false, claims: { email, home_country: 'US', purposes: {} }, undisclosed: 6 },
+    });
   });
 
   it('the script tag fetches only what a page shows: a form page the field and Lit, a checkout the decision and Lit', async () => {
