@@ -104,6 +104,22 @@ export const FAMILIES: readonly Family[] = [
     attributes: (ctx) => ({ ...personElement(ctx), view: 'presentations' }),
     noscript: 'What you presented is shown with JavaScript: turn it on to see it.',
   },
+  {
+    path: '/vouches',
+    title: 'Who vouches for you',
+    intro: 'The people who vouch for you, and the people and agents you vouch for. Vouch for someone you know, or withdraw a vouch you gave.',
+    element: 'svc-vouches',
+    attributes: personElement,
+    noscript: 'Your vouches are shown with JavaScript: turn it on to see them and vouch for someone.',
+  },
+  {
+    path: '/trust_scores',
+    title: 'Your trust score',
+    intro: 'How much each organisation that knows you can trust you, from 0 to 100, and what moved it.',
+    element: 'svc-vouches',
+    attributes: (ctx) => ({ ...personElement(ctx), view: 'trust_scores' }),
+    noscript: 'Your trust score is shown with JavaScript: turn it on to see it.',
+  },
 ];
 
 /** A people's page in the nav: the families, and the pages that are built their own way (the Trust Inbox). */
