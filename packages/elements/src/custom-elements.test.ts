@@ -127,6 +127,7 @@ describe('custom-elements.json', () => {
       .map((e) => e.name)
       .sort();
     assert.deepEqual(definitions, [
+      'svc-agreements',
       'svc-consent-field',
       'svc-credentials',
       'svc-data-requests',
@@ -230,6 +231,49 @@ describe('custom-elements.json', () => {
     ]);
     assert.deepEqual(names(delegations.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(delegations.attributes), ['grant-status', 'limit', 'token-url', 'trust-url']);
+  });
+
+  it('describes <svc-agreements>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const agreements = element(checkedIn, 'svc-agreements');
+    assert.equal(agreements.customElement, true);
+    assert.ok(agreements.summary);
+    assert.deepEqual(names(agreements.events), ['svc-agreements-change', 'svc-error']);
+    assert.deepEqual(names(agreements.cssParts), [
+      'actions',
+      'agreement',
+      'base',
+      'cancel-button',
+      'collaboration',
+      'confirm',
+      'confirm-button',
+      'decline',
+      'document',
+      'document-text',
+      'fingerprint',
+      'heading',
+      'leave',
+      'list',
+      'meta',
+      'more',
+      'organisation',
+      'parties',
+      'retry',
+      'sign',
+      'status',
+      'terms',
+      'title',
+      'you',
+    ]);
+    assert.deepEqual(names(agreements.cssProperties), [
+      '--svc-agreements-accent',
+      '--svc-agreements-border',
+      '--svc-agreements-color',
+      '--svc-agreements-font',
+      '--svc-agreements-gap',
+      '--svc-agreements-radius',
+    ]);
+    assert.deepEqual(names(agreements.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(agreements.attributes), ['limit', 'token-url', 'trust-url', 'view']);
   });
 
   it('describes <svc-data-requests>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
