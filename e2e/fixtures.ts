@@ -240,15 +240,19 @@ export async function confirmByCode(ui: Page | ReturnType<Page['frameLocator']>)
   await ui.getByRole('button', { name: 'Verify' }).click();
 }
 
-/** Signs `email` in on the trust URL in this browser, through `/inbox`'s sign-in (the service's own provider). */
+/**
+ * Signs `email` in on the trust URL in this browser as a person does: on their trust center's first page
+ * (`/decisions`), through the service's own provider, and back there signed in.
+ */
 export async function signInOnTrustUrl(page: Page, svc: Service, email: string): Promise<void> {
-  await page.goto(`${svc.origin}/inbox`);
+  await page.goto(`${svc.origin}/decisions`);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await page.getByLabel('Code').fill((await page.locator('svc-oauth-page .sandbox code').textContent())!);
   await page.getByRole('button', { name: 'Verify' }).click();
-  await expect(page).toHaveURL(`${svc.origin}/inbox`);
+  await expect(page).toHaveURL(`${svc.origin}/decisions`);
+  await expect(page.getByText(`Signed in as ${email}`)).toBeVisible();
 }
 
 let organisations = 0;
