@@ -210,9 +210,10 @@ function personExists(ctx: ServerContext, accountId: string, personId: string): 
  * Makes a grant. A person makes one as principal with their own access token; the delegate of a grant that allows
  * sub-delegation (a person with their own token, or the agent with its token) makes one under it, never wider.
  * Activation makes the grant's authorization record (frozen receipt) and appends `delegation.granted` to the
- * application's audit chain, in one transaction.
+ * application's audit chain, in one transaction. `forApplication` names the organisation's application the grant is
+ * for when the person's token is not that organisation's (the service's own pages: people/delegations).
  */
-export function createGrant(ctx: ServerContext, caller: Principal, request: CreateDelegationRequest): GrantRecord {
+export function createGrant(ctx: ServerContext, caller: Principal, request: CreateDelegationRequest, forApplication?: string): GrantRecord {
   const body = request.delegation_grant;
   const now = ctx.clock.now();
   const nowIso = isoNow(ctx.clock);
@@ -244,10 +245,10 @@ export function createGrant(ctx: ServerContext, caller: Principal, request: Crea
     principalId = parent.principal_id;
     applicationId = parent.application_id;
   } else if (caller.kind === 'person') {
-    const client = findClient(ctx, caller.clientId);
-    if (!client) throw forbidden("The access token's client no longer exists.", 'client_missing');
+    const client = forApplication ? undefined : findClient(ctx, caller.clientId);
+    if (!forApplication && !client) throw forbidden("The access token's client no longer exists.", 'client_missing');
     principalId = caller.personId;
-    applicationId = client.application_id;
+    applicationId = forApplication ?? client!.application_id;
   } else if (caller.kind === 'agent') {
     throw forbidden(
       'An agent cannot grant authority it was not given: name the grant it narrows with parent_grant_id.',

@@ -224,3 +224,161 @@ describe('changing a grant', () => {
     assert.equal(seen.body.delegation_grant.status, 'revoked');
   });
 });
+
+describe('making a grant', () => {
+  const make = (token: string | undefined, json: Json, headers: Record<string, string> = {}) =>
+    call(server, API, { method: 'POST', json, headers, ...(token ? { token } : {}) });
+  const peer = (scopes = ['records:read']) => ({ delegation_type: 'peer', delegated_scopes: scopes });
+  /** The sandbox organisation's id, as an organisation's client lists it (its own only). */
+  const sandboxAccount = async () => {
+    const { organisations } = await list(ada.token);
+    assert.equal(organisations.length, 1);
+    return organisations[0]!.name === 'Sandbox' ? organisations[0]!.id : '';
+  };
+  /** Every grant the organisation `token` (default: the sandbox's API token) holds, by id. */
+  const held = async (headers: Record<string, string> = {}) =>
+    ((await call(server, '/api/v1/delegations?limit=100', { headers })).body.delegation_grants as Json[]).map((g) => g.id as string);
+
+  it('refuses an API token, a token without delegations:write, and a delegate acting for the person; nothing is made', async () => {
+    const before = await held();
+    const api = await make(undefined, { delegate_email: 'bob@example.com', delegation_grant: peer() });
+    assert.equal(api.status, 403);
+    assert.equal(api.body.code, 'person_token_required');
+    const readOnly = await signIn('ada@example.com', 'openid delegations:read');
+    const narrow = await make(readOnly.token, { delegate_email: 'bob@example.com', delegation_grant: peer() });
+    assert.equal(narrow.status, 403);
+    assert.equal(narrow.body.code, 'insufficient_scope');
+    assert.equal(narrow.headers.get('www-authenticate'), 'Bearer error="insufficient_scope", scope="delegations:write"');
+    // Bob may act for Ada, even with delegations:write delegated: he still cannot grant in her name.
+    const toBob = await grant(server, ada, bob.id, {
+      delegation_type: 'peer',
+      delegated_scopes: ['delegations:read', 'delegations:write'],
+    });
+    const asAda = await make(
+      bob.token,
+      { delegate_email: 'mallory@example.com', delegation_grant: peer(['payments:write']) },
+      { 'x-delegation-grant-id': toBob.id },
+    );
+    assert.equal(asAda.status, 403, JSON.stringify(asAda.body));
+    assert.equal(asAda.body.code, 'delegate_cannot_delegate');
+    assert.deepEqual(await held(), [...before, toBob.id]);
+  });
+
+  it("makes no grant in anyone else's name: no principal in the body, never to oneself", async () => {
+    const named = await make(bob.token, { principal_id: ada.id, delegate_email: 'ada@example.com', delegation_grant: peer() });
+    assert.equal(named.status, 422);
+    for (const delegate of [{ delegate_email: 'ADA@example.com' }, { delegate_id: ada.id }]) {
+      const self = await make(ada.token, { ...delegate, delegation_grant: peer() });
+      assert.equal(self.status, 422, JSON.stringify(self.body));
+      assert.equal(self.body.code, 'self_delegation');
+    }
+    const sub = await make(bob.token, {
+      delegate_email: 'ada@example.com',
+      delegation_grant: { ...peer(), parent_grant_id: grants.toAda.id },
+    });
+    assert.equal(sub.status, 422, 'a sub-delegation is made on the organisation API only');
+  });
+
+  it("keeps an organisation's client to its own organisation: another one is 404 and nothing is made", async () => {
+    const before = await held();
+    for (const where of [{ organisation_id: await sandboxAccount() }, { application_id: server.sandbox.application_id }]) {
+      const res = await make(adaElsewhere.token, { ...where, delegate_email: 'bob@example.com', delegation_grant: peer() });
+      assert.equal(res.status, 404, JSON.stringify(where));
+    }
+    assert.deepEqual(await held(), before);
+  });
+
+  it("checks bounds with the organisation API's own schema and rules", async () => {
+    const bad = await make(ada.token, {
+      delegate_id: agent.id,
+      delegation_grant: {
+        delegation_type: 'ai_agent',
+        delegated_scopes: ['mail.send'],
+        bounds: { value: { max_per_transaction: -1, currency: 'eur' } },
+      },
+    });
+    assert.equal(bad.status, 422);
+    assert.deepEqual(bad.body.errors.map((e: Json) => e.path).sort(), [
+      'delegation_grant.bounds.value.currency',
+      'delegation_grant.bounds.value.max_per_transaction',
+    ]);
+    const bounded = await make(ada.token, {
+      delegate_email: 'bob@example.com',
+      delegation_grant: { ...peer(), bounds: { value: { max_per_transaction: 5, currency: 'EUR' } } },
+    });
+    assert.equal(bounded.body.errors[0].code, 'bounds_for_agents');
+    const unknown = await make(ada.token, { delegate_email: 'nobody@example.com', delegation_grant: peer() });
+    assert.equal(unknown.status, 422);
+    assert.equal(unknown.body.errors[0].code, 'unknown_delegate');
+    const both = await make(ada.token, { delegate_email: 'bob@example.com', delegate_id: bob.id, delegation_grant: peer() });
+    assert.equal(both.status, 422);
+    const past = await make(ada.token, {
+      delegate_email: 'bob@example.com',
+      delegation_grant: { ...peer(), expires_at: '2020-01-01T00:00:00Z' },
+    });
+    assert.equal(past.body.errors[0].code, 'in_the_past');
+  });
+
+  it('makes a bounded grant to an agent as the organisation API does: listed first, audited once, the agent acts within it', async () => {
+    const helper = await newAgent(server, 'Shopping helper');
+    const key = { 'idempotency-key': 'ada-shopping-helper-1' };
+    const body = {
+      delegate_id: helper.id,
+      delegation_grant: {
+        delegation_type: 'ai_agent',
+        delegated_scopes: ['bookings:read'],
+        expires_at: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        bounds: { value: { max_per_transaction: 50, currency: 'EUR' } },
+      },
+    };
+    const made = await make(ada.token, body, key);
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const d = personDelegation.parse(made.body.delegation);
+    assert.equal(made.headers.get('location'), `${API}/${d.id}`);
+    assert.deepEqual(d.delegate, { type: 'agent', id: helper.id, name: 'Shopping helper' });
+    assert.deepEqual(d.bounds, { value: { max_per_transaction: 50, currency: 'EUR' } });
+    assert.equal(d.status, 'active');
+    const replay = await make(ada.token, body, key);
+    assert.equal(replay.status, 201);
+    assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+    assert.equal(replay.body.delegation.id, d.id);
+    assert.equal(await audited('delegation.granted', d.id), 1);
+    assert.equal((await list(ada.token)).delegations[0]?.id, d.id);
+    const org = (await call(server, `/api/v1/delegations/${d.id}`)).body.delegation_grant;
+    assert.equal(org.principal_id, ada.id);
+    assert.equal(org.application_id, server.sandbox.application_id);
+    const token = await agentToken(server, d.id, helper);
+    assert.equal((await check(server, token, { ...action, value: 20 })).status, 200);
+  });
+
+  it("with the service's own client, makes it in the organisation the body names, as the person's row there", async () => {
+    const orgs = (await list(adaFirstParty)).organisations;
+    assert.deepEqual(
+      orgs.map((o) => o.id).sort(),
+      [await sandboxAccount(), other.accountId].sort(),
+      "the person's organisations, never the service's own",
+    );
+    assert.deepEqual((await list(adaElsewhere.token)).organisations, [{ id: other.accountId, name: 'Other organisation' }]);
+    const nowhere = await make(adaFirstParty, { delegate_email: 'bob@example.com', delegation_grant: peer() });
+    assert.equal(nowhere.status, 404, "the service itself is nobody's organisation");
+    const made = await make(adaFirstParty, {
+      organisation_id: other.accountId,
+      delegate_email: 'bob@example.com',
+      delegation_grant: peer(),
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    assert.deepEqual(made.body.delegation.organisation, { id: other.accountId, name: 'Other organisation' });
+    const seen = await call(server, `/api/v1/delegations/${made.body.delegation.id}`, {
+      headers: { authorization: `Bearer ${other.token}` },
+    });
+    assert.equal(seen.body.delegation_grant.principal_id, adaElsewhere.id);
+    assert.equal(seen.body.delegation_grant.application_id, other.applicationId);
+    const third = otherOrganisation();
+    const stranger = await make(adaFirstParty, {
+      organisation_id: third.accountId,
+      delegate_email: 'bob@example.com',
+      delegation_grant: peer(),
+    });
+    assert.equal(stranger.status, 404, 'an organisation the person has no relationship with');
+  });
+});

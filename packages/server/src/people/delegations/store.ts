@@ -1,13 +1,16 @@
 // The delegation grants a person made: which a signed-in person may see, and how each reads for them. A grant belongs
 // to the person row of one organisation, so a person's grants are found by their verified email (people/reader.ts);
 // what an organisation's client sees stops at that organisation. Grants made under a grant by its delegate (a
-// sub-delegation) have the same principal and are listed too: the person can stop them as well.
-import type { DelegationBounds, DelegationStatus, PersonDelegation } from '@svc/schemas';
+// sub-delegation) have the same principal and are listed too: the person can stop them as well. A person makes a grant
+// as their person row of one organisation, for one of its applications.
+import type { DelegatingOrganisation, DelegationBounds, DelegationStatus, PersonDelegation } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
+import { unprocessable } from '../../infra/errors.js';
 import { DEFAULT_LIMIT, decodeCursor, toPage } from '../../infra/pagination.js';
 import { statusAt } from '../../authority/delegations/grants.js';
+import { normaliseEmail } from '../../consent/records/person.js';
 import { type PersonReader, readerParams, readerPersons } from '../reader.js';
 
 /** A stored grant with the names the person reads: its organisation's, and its delegate's email or display name. */
@@ -95,4 +98,73 @@ export function toPersonDelegation(ctx: ServerContext, row: PersonGrantRow): Per
     suspended_at: row.suspended_at,
     revoked_at: row.revoked_at,
   };
+}
+
+/** Who makes a grant, and (a token of one of the service's own clients) the service's own account, which is nobody's organisation. */
+export interface GrantingReader extends PersonReader {
+  serviceAccountId: string | undefined;
+}
+
+/** The reader's person row in an organisation they may make a grant in: one with an active application, never the service's own. */
+type Standing = DelegatingOrganisation & { person_id: string };
+const standings = (ctx: ServerContext, reader: GrantingReader, accountId: string | null): Standing[] =>
+  stmt<unknown[], Standing>(
+    ctx.db,
+    `SELECT a.id, a.name, p.id AS person_id FROM persons p JOIN accounts a ON a.id = p.account_id
+      WHERE ${readerPersons('p.id')} AND (? IS NULL OR a.id = ?) AND (? IS NULL OR a.id <> ?)
+        AND EXISTS (SELECT 1 FROM applications ap WHERE ap.account_id = a.id AND ap.active = 1)
+      ORDER BY a.name, a.id`,
+  ).all(...readerParams(reader), accountId, accountId, reader.serviceAccountId ?? null, reader.serviceAccountId ?? null);
+
+/** The organisations the reader may make a grant in, by name. */
+export function delegatingOrganisations(ctx: ServerContext, reader: GrantingReader): DelegatingOrganisation[] {
+  return standings(ctx, reader, null).map(({ id, name }) => ({ id, name }));
+}
+
+/** Where a grant is made: the organisation, the reader's person row there, and the application it is for. */
+export interface GrantPlace {
+  accountId: string;
+  name: string;
+  personId: string;
+  applicationId: string;
+}
+
+/**
+ * Where the reader's grant goes: the application named (active, in an organisation of theirs), or the organisation
+ * named and its first active application; `own` (an organisation's client) is the only place its token reaches.
+ * Undefined when the reader has no person row there, or names another organisation than `own`'s (nothing is made).
+ */
+export function grantPlace(
+  ctx: ServerContext,
+  reader: GrantingReader,
+  named: { organisation_id?: string | undefined; application_id?: string | undefined },
+  own: { accountId: string; applicationId: string } | undefined,
+): GrantPlace | undefined {
+  const application = named.application_id ?? own?.applicationId;
+  const found = application
+    ? stmt<[string], { id: string; account_id: string }>(ctx.db, 'SELECT id, account_id FROM applications WHERE id = ? AND active = 1').get(
+        application,
+      )
+    : undefined;
+  const accountId = found?.account_id ?? named.organisation_id;
+  if (!accountId || (application && !found) || (named.organisation_id && named.organisation_id !== accountId)) return undefined;
+  if (own && (accountId !== own.accountId || found?.id !== own.applicationId)) return undefined;
+  const [standing] = standings(ctx, reader, accountId);
+  if (!standing) return undefined;
+  const applicationId =
+    found?.id ??
+    (stmt<[string], string>(ctx.db, 'SELECT id FROM applications WHERE account_id = ? AND active = 1 ORDER BY created_at, id LIMIT 1')
+      .pluck()
+      .get(accountId) as unknown as string);
+  return { accountId, name: standing.name, personId: standing.person_id, applicationId };
+}
+
+/** The person of the organisation with `email`, or 422 `unknown_delegate` (as the organisation's API answers an unknown id). */
+export function delegateByEmail(ctx: ServerContext, place: GrantPlace, email: string): string {
+  const id = stmt<[string, string], string>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND email = ?')
+    .pluck()
+    .get(place.accountId, normaliseEmail(email)) as unknown as string | undefined;
+  if (id) return id;
+  const message = `Nobody with this email is known to ${place.name}: the person must have signed in there once.`;
+  throw unprocessable(message, 'validation_failed', [{ path: 'delegate_email', code: 'unknown_delegate', message }]);
 }
