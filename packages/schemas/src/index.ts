@@ -31,7 +31,6 @@ export * from './my-records.js';
 export * from './my-credentials.js';
 export * from './my-data-requests.js';
 export * from './my-delegations.js';
-export * from './my-vouches.js';
 export * from './my-data-offers.js';
 export * from './my-vouches.js';
 export * from './my-connections.js';

@@ -36,7 +36,6 @@ import { personRecordRoutes } from './people/records/routes.js';
 import { personCredentialRoutes } from './people/credentials/routes.js';
 import { personDataRequestRoutes } from './people/data-requests/routes.js';
 import { personDelegationRoutes } from './people/delegations/routes.js';
-import { personVouchRoutes } from './people/vouches/routes.js';
 import { personAgreementRoutes } from './people/agreements/routes.js';
 import { personConnectionRoutes, personDeviceRoutes } from './people/connections/routes.js';
 import { personVouchRoutes } from './people/vouches/routes.js';
@@ -82,7 +81,6 @@ const modules: RouteModule[] = [
   personCredentialRoutes, // a person's own credentials: GET /api/v1/me/credentials, present one selectively, GET /api/v1/me/presentations
   personDataRequestRoutes, // a person's own data requests: GET/POST /api/v1/me/data_requests, one request, its export
   personDelegationRoutes, // the delegation grants a person made: GET /api/v1/me/delegations, one grant, suspend / resume / revoke
-  personVouchRoutes, // a person's own trust scores and vouches: GET /api/v1/me/trust_scores, GET|POST /api/v1/me/vouches, revoke one
   personAgreementRoutes, // a person's agreements (sign, decline; multi_party=true) and collaborations (sign, leave): /api/v1/me/agreements, /api/v1/me/collaborations
   personConnectionRoutes, // a person's own connections: GET /api/v1/me/connections, one, disconnect
   personDeviceRoutes, // a person's own device links (claim a code, cancel) and trust pairings (unpair): /api/v1/me/device_links, /api/v1/me/trust_pairings

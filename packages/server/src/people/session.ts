@@ -54,8 +54,6 @@ export const TRUST_SIGN_IN: SignInClient = {
     DELEGATIONS_WRITE_SCOPE,
     'credentials:read',
     'credentials:write',
-    'vouches:read',
-    'vouches:write',
     'agreements:read',
     'agreements:write',
     CONNECTIONS_READ_SCOPE,

@@ -45,8 +45,6 @@ const SCOPE_TEXT: Record<string, string> = {
   'delegations:write': 'Pause, resume or revoke who you let act for you at this organisation',
   'credentials:read': 'See the credentials this organisation issued you and what you presented of them',
   'credentials:write': 'Present your credentials, sharing only the claims you choose',
-  'vouches:read': 'See your trust score and the vouches you gave and received',
-  'vouches:write': 'Vouch for someone in your name, or withdraw a vouch you gave',
   'agreements:read': 'See the agreements you are asked to sign and the collaborations you are part of',
   'agreements:write': 'Sign or decline agreements, and sign or leave collaborations, yourself',
   'connections:read': 'See the applications you are connected to at this organisation, and your paired devices',

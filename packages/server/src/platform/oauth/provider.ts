@@ -37,8 +37,6 @@ export const OAUTH_SCOPES = [
   'delegations:write',
   'credentials:read',
   'credentials:write',
-  'vouches:read',
-  'vouches:write',
   'agreements:read',
   'agreements:write',
   'connections:read',
