@@ -167,6 +167,11 @@ export abstract class PersonList<Row extends { id: string }, Ask = unknown> exte
     await this.#read(undefined);
   }
 
+  /** The service's URL (no trailing slash), for what an element reads that is not the person's (its JWKS, say). */
+  protected get serviceUrl(): string | undefined {
+    return this.#api();
+  }
+
   /** The service: own attribute, then the provider, then the script tag's default. */
   #api(): string | undefined {
     const provider = this.closest('svc-provider');

@@ -18,6 +18,7 @@ export const systemRoutes = routes((app, ctx) => {
     },
     (c) => {
       c.header('Cache-Control', 'public, max-age=300');
+      c.header('Access-Control-Allow-Origin', '*'); // public keys: a page checks receipts offline against them
       return c.json(ctx.keys.jwks);
     },
   );
