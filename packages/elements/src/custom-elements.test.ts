@@ -136,6 +136,7 @@ describe('custom-elements.json', () => {
       'svc-inbox',
       'svc-provider',
       'svc-records',
+      'svc-vouches',
     ]);
   });
 
@@ -274,6 +275,52 @@ describe('custom-elements.json', () => {
     ]);
     assert.deepEqual(names(agreements.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(agreements.attributes), ['limit', 'token-url', 'trust-url', 'view']);
+  });
+
+  it('describes <svc-vouches>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const vouches = element(checkedIn, 'svc-vouches');
+    assert.equal(vouches.customElement, true);
+    assert.ok(vouches.summary);
+    assert.deepEqual(names(vouches.events), ['svc-error', 'svc-vouches-change']);
+    assert.deepEqual(names(vouches.cssParts), [
+      'actions',
+      'base',
+      'cancel-button',
+      'confirm',
+      'confirm-button',
+      'factor',
+      'factors',
+      'field-error',
+      'form',
+      'form-title',
+      'heading',
+      'intro',
+      'list',
+      'meta',
+      'more',
+      'new',
+      'organisation',
+      'retry',
+      'score',
+      'statement',
+      'status',
+      'subject',
+      'submit',
+      'trust-score',
+      'vouch',
+      'withdraw',
+    ]);
+    assert.deepEqual(names(vouches.cssProperties), [
+      '--svc-vouches-accent',
+      '--svc-vouches-border',
+      '--svc-vouches-color',
+      '--svc-vouches-error',
+      '--svc-vouches-font',
+      '--svc-vouches-gap',
+      '--svc-vouches-radius',
+    ]);
+    assert.deepEqual(names(vouches.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(vouches.attributes), ['limit', 'token-url', 'trust-url', 'view']);
   });
 
   it('describes <svc-data-requests>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
