@@ -51,6 +51,7 @@ const ERROR_ID = 'svc-vouches-vouchee-error';
  * @csspart form-title - The form's heading.
  * @csspart field-error - Why the id cannot be vouched for (tied to its field).
  * @csspart submit - The form's Vouch button.
+ * @csspart actions - The buttons of the form, and of the confirm step.
  * @csspart cancel-button - The buttons that close the form or the confirm step.
  * @csspart list - The list of vouches or scores.
  * @csspart vouch - One vouch.
