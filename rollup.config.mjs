@@ -45,6 +45,7 @@ export default [
       'svc-connections': 'packages/elements/dist/sdk/connections.js',
       'svc-data-requests': 'packages/elements/dist/sdk/data-requests.js',
       'svc-delegations': 'packages/elements/dist/sdk/delegations.js',
+      'svc-receipts': 'packages/elements/dist/sdk/receipts.js',
       'svc-agreements': 'packages/elements/dist/sdk/agreements.js',
       'svc-credentials': 'packages/elements/dist/sdk/credentials.js',
       'svc-vouches': 'packages/elements/dist/sdk/vouches.js',

@@ -128,6 +128,7 @@ describe('custom-elements.json', () => {
       .sort();
     assert.deepEqual(definitions, [
       'svc-agreements',
+      'svc-connections',
       'svc-consent-field',
       'svc-credentials',
       'svc-data-requests',
@@ -135,6 +136,7 @@ describe('custom-elements.json', () => {
       'svc-delegations',
       'svc-inbox',
       'svc-provider',
+      'svc-receipts',
       'svc-records',
       'svc-vouches',
     ]);
@@ -196,6 +198,42 @@ describe('custom-elements.json', () => {
     assert.deepEqual(names(records.attributes), ['limit', 'record-status', 'token-url', 'trust-url']);
   });
 
+  it('describes <svc-receipts>: its events, parts, custom properties, slots and attributes (the token and the JWKS never attributes)', () => {
+    const receipts = element(checkedIn, 'svc-receipts');
+    assert.equal(receipts.customElement, true);
+    assert.ok(receipts.summary);
+    assert.deepEqual(names(receipts.events), ['svc-error', 'svc-receipts-verify']);
+    assert.deepEqual(names(receipts.cssParts), [
+      'actions',
+      'agents',
+      'base',
+      'bound',
+      'bounds',
+      'check',
+      'drop',
+      'file',
+      'file-verdict',
+      'heading',
+      'list',
+      'meta',
+      'more',
+      'organisation',
+      'receipt',
+      'retry',
+      'status',
+    ]);
+    assert.deepEqual(names(receipts.cssProperties), [
+      '--svc-receipts-accent',
+      '--svc-receipts-border',
+      '--svc-receipts-color',
+      '--svc-receipts-font',
+      '--svc-receipts-gap',
+      '--svc-receipts-radius',
+    ]);
+    assert.deepEqual(names(receipts.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(receipts.attributes), ['limit', 'token-url', 'trust-url', 'view']);
+  });
+
   it('describes <svc-delegations>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
     const delegations = element(checkedIn, 'svc-delegations');
     assert.equal(delegations.customElement, true);
@@ -232,6 +270,50 @@ describe('custom-elements.json', () => {
     ]);
     assert.deepEqual(names(delegations.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(delegations.attributes), ['grant-status', 'limit', 'token-url', 'trust-url']);
+  });
+
+  it('describes <svc-connections>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const connections = element(checkedIn, 'svc-connections');
+    assert.equal(connections.customElement, true);
+    assert.ok(connections.summary);
+    assert.deepEqual(names(connections.events), ['svc-connections-change', 'svc-error']);
+    assert.deepEqual(names(connections.cssParts), [
+      'actions',
+      'application',
+      'base',
+      'cancel-button',
+      'cancel-link',
+      'claim',
+      'claim-button',
+      'claim-form',
+      'confirm',
+      'confirm-button',
+      'connection',
+      'device',
+      'device-link',
+      'disconnect',
+      'heading',
+      'list',
+      'meta',
+      'more',
+      'organisation',
+      'policies',
+      'retry',
+      'status',
+      'trust-pairing',
+      'unpair',
+      'warnings',
+    ]);
+    assert.deepEqual(names(connections.cssProperties), [
+      '--svc-connections-accent',
+      '--svc-connections-border',
+      '--svc-connections-color',
+      '--svc-connections-font',
+      '--svc-connections-gap',
+      '--svc-connections-radius',
+    ]);
+    assert.deepEqual(names(connections.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(connections.attributes), ['limit', 'token-url', 'trust-url', 'view']);
   });
 
   it('describes <svc-agreements>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {

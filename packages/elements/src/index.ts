@@ -78,6 +78,17 @@ export type {
   SvcDelegationsErrorEvent,
 } from './events/svc-delegations-change.js';
 
+// Receipts: what was done in the signed-in person's name (or the agents disclosed to them), each checked offline
+export { SvcReceipts } from './receipts/receipts.js';
+export type { ReceiptsJwks, ReceiptsStatus, ReceiptsTokenProvider } from './receipts/receipts.component.js';
+export type {
+  AuthorizationReceiptRow,
+  DisclosureReceiptRow,
+  ReceiptVerdict,
+  SvcReceiptsVerifyDetail,
+  SvcReceiptsVerifyEvent,
+} from './receipts/events.js';
+
 // Agreements: the agreements the signed-in person is a party of (sign, decline), multi-party ones, their collaborations (sign, leave)
 export { SvcAgreements } from './agreements/agreements.js';
 export type { AgreementsStatus, AgreementsTokenProvider, AgreementsView } from './agreements/agreements.component.js';

@@ -49,6 +49,7 @@ const keySets = new Map<string, Promise<ReceiptsJwks | undefined>>();
  * @csspart list - The list of receipts.
  * @csspart receipt - One receipt.
  * @csspart heading - Who acted (or the organisation that disclosed).
+ * @csspart organisation - The organisation the receipt is with.
  * @csspart meta - What kind of receipt and when.
  * @csspart check - The receipt's offline check, in plain words.
  * @csspart bounds - The eight bounds of an authorization.

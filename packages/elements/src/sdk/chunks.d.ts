@@ -10,6 +10,7 @@ declare module 'svc:chunks' {
       | 'svc-records'
       | 'svc-connections'
       | 'svc-delegations'
+      | 'svc-receipts'
       | 'svc-agreements'
       | 'svc-data-requests'
       | 'svc-credentials'

@@ -89,6 +89,24 @@ export const FAMILIES: readonly Family[] = [
     noscript: 'Who may act for you is shown with JavaScript: turn it on to see and revoke it.',
   },
   {
+    path: '/authorization_receipts',
+    title: 'What was done in your name',
+    intro:
+      'The signed receipts of what agents and people did for you: within which bounds, and each action they took. Each receipt is checked on your device; drop any receipt file to check it too.',
+    element: 'svc-receipts',
+    attributes: personElement,
+    noscript: 'What was done in your name is shown with JavaScript: turn it on to see and check the receipts.',
+  },
+  {
+    path: '/disclosure_receipts',
+    title: 'Agents disclosed to you',
+    intro:
+      'The signed receipts in which organisations told you an agent takes part, and which one. Each receipt is checked on your device.',
+    element: 'svc-receipts',
+    attributes: (ctx) => ({ ...personElement(ctx), view: 'disclosure' }),
+    noscript: 'The agents disclosed to you are shown with JavaScript: turn it on to see and check the receipts.',
+  },
+  {
     path: '/credentials',
     title: 'Your credentials',
     intro: 'The credentials organisations issued you. Present one to anyone, sharing only the claims you choose.',
@@ -103,6 +121,23 @@ export const FAMILIES: readonly Family[] = [
     element: 'svc-credentials',
     attributes: (ctx) => ({ ...personElement(ctx), view: 'presentations' }),
     noscript: 'What you presented is shown with JavaScript: turn it on to see it.',
+  },
+  {
+    path: '/vouches',
+    title: 'Who vouches for you',
+    intro:
+      'The people who vouch for you, and the people and agents you vouch for. Vouch for someone you know, or withdraw a vouch you gave.',
+    element: 'svc-vouches',
+    attributes: personElement,
+    noscript: 'Your vouches are shown with JavaScript: turn it on to see them and vouch for someone.',
+  },
+  {
+    path: '/trust_scores',
+    title: 'Your trust score',
+    intro: 'How much each organisation that knows you can trust you, from 0 to 100, and what moved it.',
+    element: 'svc-vouches',
+    attributes: (ctx) => ({ ...personElement(ctx), view: 'trust_scores' }),
+    noscript: 'Your trust score is shown with JavaScript: turn it on to see it.',
   },
   {
     path: '/agreements',
@@ -127,22 +162,6 @@ export const FAMILIES: readonly Family[] = [
     element: 'svc-agreements',
     attributes: (ctx) => ({ ...personElement(ctx), view: 'collaborations' }),
     noscript: 'Your collaborations are shown with JavaScript: turn it on to see and leave them.',
-  },
-  {
-    path: '/vouches',
-    title: 'Who vouches for you',
-    intro: 'The people who vouch for you, and the people and agents you vouch for. Vouch for someone you know, or withdraw a vouch you gave.',
-    element: 'svc-vouches',
-    attributes: personElement,
-    noscript: 'Your vouches are shown with JavaScript: turn it on to see them and vouch for someone.',
-  },
-  {
-    path: '/trust_scores',
-    title: 'Your trust score',
-    intro: 'How much each organisation that knows you can trust you, from 0 to 100, and what moved it.',
-    element: 'svc-vouches',
-    attributes: (ctx) => ({ ...personElement(ctx), view: 'trust_scores' }),
-    noscript: 'Your trust score is shown with JavaScript: turn it on to see it.',
   },
 ];
 

@@ -229,6 +229,11 @@ describe('what a receipt says', () => {
     );
   });
 
+  it("serves the JWKS to any page (public keys), so a page checks receipts offline without the service's help", async () => {
+    const res = await fetch(`${server.url}/.well-known/jwks.json`, { headers: { origin: 'https://anywhere.example' } });
+    assert.equal(res.headers.get('access-control-allow-origin'), '*');
+  });
+
   it('carries the signed receipt, which verifies against the JWKS alone and fails once a byte changes', async () => {
     const res = await call(server, `${AUTHORIZATIONS}/${grants.agent.authorization_record_id}`, { token: ada.token });
     const signed = res.body.authorization_receipt.signed_receipt;
