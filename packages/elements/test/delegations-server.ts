@@ -1,7 +1,8 @@
 // Child process of wtr-person-servers.mjs: a reference server for <svc-delegations>'s browser tests, with the
 // test page's origin allowed. Each line on stdin names a person (`{"email": ...}`); the answer, one JSON line on
 // stdout, is their access token (delegations:read, delegations:write, signed in through the sandbox organisation's
-// client) after they made two grants: to an agent identity (with bounds) and to another person. Runs until SIGTERM.
+// client) after they made two grants: to an agent identity (with bounds) and to another person; and a friend (signed in
+// there once) and an agent nobody delegated to yet, for the person to make a grant to. Runs until SIGTERM.
 import { createInterface } from 'node:readline';
 import { call, grant, newAgent, signIn } from '../../server/src/authority/delegations/test-support.js';
 import { personAccessToken } from '../../server/src/platform/oauth/test-support.js';
@@ -37,7 +38,18 @@ async function person(email: string) {
       jurisdiction: { allowed: ['DE', 'FR'] },
     },
   });
-  return { base_url: server.url, access_token: accessToken, agent: toAgent.id, peer: toPeer.id, peer_email: `peer-${email}` };
+  const friend = `friend-${email}`;
+  await signIn(server, friend);
+  const free = await newAgent(server, `Helper ${email.split('@')[0]}`);
+  return {
+    base_url: server.url,
+    access_token: accessToken,
+    agent: toAgent.id,
+    peer: toPeer.id,
+    peer_email: `peer-${email}`,
+    friend_email: friend,
+    free_agent: free.id,
+  };
 }
 
 let queue = Promise.resolve();

@@ -1,9 +1,10 @@
 // <svc-delegations> in every engine. First against the reference server (test/wtr-person-servers.mjs: a person
 // signed in with delegations:read and delegations:write who made two grants, one to a bounded agent): the grants and
-// their bounds in plain words, pausing and resuming, revoking through the confirm step. Then with a fetch double for
+// their bounds in plain words, pausing and resuming, revoking through the confirm step, letting someone else act for
+// them (by keyboard alone, with the form's problems tied to its fields). Then with a fetch double for
 // the states a real service will not take on cue: empty, refused tokens, failures.
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
-import { executeServerCommand } from '@web/test-runner-commands';
+import { executeServerCommand, sendKeys } from '@web/test-runner-commands';
 import type { SvcDelegationsChangeDetail } from '../events/svc-delegations-change.js';
 import { SvcDelegations } from './delegations.js';
 
@@ -19,6 +20,8 @@ interface Person {
   agent: string;
   peer: string;
   peer_email: string;
+  friend_email: string;
+  free_agent: string;
 }
 
 /** A new person who made two grants at the reference server, and their access token (asked again while it starts). */
@@ -131,6 +134,151 @@ describe('<svc-delegations> against the reference server', function () {
       // The service says so too: read again, the grant is revoked.
       await el.refresh();
       expect(el.delegations.find((d) => d.id === ada.agent)?.status).to.equal('revoked');
+    } finally {
+      changes.stop();
+    }
+  });
+});
+
+/** Types `value` into the form's field `id` (or chooses it, in a select) as a person would, by its events. */
+function fill(el: SvcDelegations, id: string, value: string): void {
+  const control = inner<HTMLInputElement | HTMLSelectElement>(el, `#${id}`)!;
+  control.value = value;
+  control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+}
+
+/** A day `days` from now, as a date input's value. */
+function dayFromNow(days: number): string {
+  const d = new Date(Date.now() + days * 86_400_000);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+describe('<svc-delegations> letting someone act for the person', function () {
+  this.timeout(60_000);
+
+  it('by keyboard alone: opens the form, says the bounds before making the grant, then shows it first', async () => {
+    const ada = await person();
+    const el = await delegations(ada.base_url, ada.access_token);
+    const changes = listen<SvcDelegationsChangeDetail>('svc-delegations-change');
+    try {
+      const add = inner<HTMLButtonElement>(el, '[part=add]')!;
+      expect(add.getAttribute('aria-expanded')).to.equal('false');
+      add.focus();
+      await press('Enter');
+      await el.updateComplete;
+      expect(add.getAttribute('aria-expanded')).to.equal('true');
+      expect(focused(el)?.id).to.equal('kind');
+      expect(text(inner(el, 'label[for=kind]'))).to.equal('Who they are');
+      await press('Tab');
+      expect(focused(el)?.id).to.equal('delegate');
+      expect(text(inner(el, 'label[for=delegate]'))).to.equal('Their email');
+      await sendKeys({ type: ada.friend_email });
+      await press('Tab');
+      expect(focused(el)?.id).to.equal('scopes');
+      await sendKeys({ type: 'records:read' });
+      await press('Enter');
+      await el.updateComplete;
+      const confirm = inner(el, '[part=confirm]')!;
+      expect(focused(el)).to.equal(confirm);
+      expect(text(confirm.querySelector('p'))).to.match(
+        new RegExp(
+          `^A person: let ${ada.friend_email.replace(/[.]/g, '\\.')} act for you at .+\\? Only: records:read\\. Until you revoke it\\.$`,
+        ),
+      );
+      await press('Tab');
+      expect(focused(el)?.getAttribute('part')).to.equal('confirm-button');
+      await press('Enter');
+      await waitUntil(() => changes.seen.length === 1, 'no change event');
+      await el.updateComplete;
+      const made = changes.seen[0]!;
+      expect(made.action).to.equal('create');
+      expect(made.delegation.delegate).to.include({ type: 'person', name: ada.friend_email });
+      expect(el.delegations.map((d) => d.id)).to.deep.equal([made.delegation_id, ada.agent, ada.peer]);
+      const grant = grantOf(el, made.delegation_id);
+      expect(focused(el)).to.equal(grant);
+      expect([...grant.querySelectorAll('[part=bound]')].map(text)).to.deep.equal(['Only: records:read']);
+      expect(inner(el, '[part=form]')).to.equal(null);
+      expect(text(inner(el, '[part=status]'))).to.equal(`${ada.friend_email} may now act for you, within these bounds.`);
+    } finally {
+      changes.stop();
+    }
+  });
+
+  it('ties each problem to its field, then says why the service refused, and makes nothing', async () => {
+    const ada = await person();
+    const el = await delegations(ada.base_url, ada.access_token);
+    const errors = listen<{ code: string }>('svc-error');
+    try {
+      inner<HTMLButtonElement>(el, '[part=add]')!.click();
+      await el.updateComplete;
+      inner<HTMLButtonElement>(el, '[data-key="continue new"]')!.click();
+      await el.updateComplete;
+      const delegate = inner(el, '#delegate')!;
+      expect(focused(el)).to.equal(delegate);
+      expect(delegate.getAttribute('aria-invalid')).to.equal('true');
+      expect(delegate.getAttribute('aria-describedby')).to.equal('delegate-error');
+      expect(text(inner(el, '#delegate-error'))).to.equal('Enter their email, such as name@example.com.');
+      expect(inner(el, '#scopes')!.getAttribute('aria-describedby')).to.equal('scopes-hint scopes-error');
+      expect(text(inner(el, '#scopes-error'))).to.equal('Name at least one thing they may do.');
+      expect(inner(el, '#until')!.getAttribute('aria-invalid')).to.equal('false');
+      expect(inner(el, '[part=confirm]')).to.equal(null);
+
+      fill(el, 'delegate', 'nobody-here@example.com');
+      fill(el, 'scopes', 'records:read');
+      inner<HTMLButtonElement>(el, '[data-key="continue new"]')!.click();
+      await el.updateComplete;
+      expect(inner(el, '#delegate-error')).to.equal(null);
+      inner<HTMLButtonElement>(el, '[part=confirm-button]')!.click();
+      await waitUntil(() => inner(el, '[part=form-error]'), 'no refusal shown');
+      expect(text(inner(el, '[part=form-error]'))).to.match(/^Nothing was made\. Nobody with this email is known to /);
+      const next = inner(el, '[data-key="continue new"]')!;
+      expect(next.getAttribute('aria-describedby')).to.equal('form-error');
+      expect(focused(el)).to.equal(next);
+      expect(errors.seen.at(-1)?.code).to.equal('http');
+      expect(el.delegations).to.have.length(2);
+    } finally {
+      errors.stop();
+    }
+  });
+
+  it('to an agent, with a value limit and a last day: Escape goes back to the form, confirming makes it', async () => {
+    const ada = await person();
+    const el = await delegations(ada.base_url, ada.access_token);
+    const changes = listen<SvcDelegationsChangeDetail>('svc-delegations-change');
+    try {
+      inner<HTMLButtonElement>(el, '[part=add]')!.click();
+      await el.updateComplete;
+      fill(el, 'kind', 'ai_agent');
+      await el.updateComplete;
+      expect(text(inner(el, 'label[for=delegate]'))).to.equal('The agent’s ID');
+      fill(el, 'delegate', ada.free_agent);
+      fill(el, 'scopes', 'calendar.read, calendar.read');
+      fill(el, 'amount', '50');
+      fill(el, 'currency', 'eur');
+      fill(el, 'until', dayFromNow(30));
+      const next = inner<HTMLButtonElement>(el, '[data-key="continue new"]')!;
+      next.click();
+      await el.updateComplete;
+      const question = text(inner(el, '[part=confirm] p'));
+      expect(question).to.match(
+        /^An agent: let agt_\S+ act for you at .+\? Only: calendar\.read\. Up to 50\.00 EUR per action\. Until the end of .+\.$/,
+      );
+      await press('Escape');
+      await el.updateComplete;
+      expect(inner(el, '[part=confirm]')).to.equal(null);
+      expect(focused(el)).to.equal(next);
+      expect(text(inner(el, '[part=status]'))).to.equal('Nothing was made.');
+      expect(changes.seen).to.have.length(0);
+
+      next.click();
+      await el.updateComplete;
+      inner<HTMLButtonElement>(el, '[part=confirm-button]')!.click();
+      await waitUntil(() => changes.seen.length === 1, 'no change event');
+      await el.updateComplete;
+      const grant = grantOf(el, changes.seen[0]!.delegation_id);
+      expect([...grant.querySelectorAll('[part=bound]')].map(text)).to.deep.equal(['Only: calendar.read', 'Up to 50.00 EUR per action']);
+      expect(text(grant.querySelector('[part=meta]'))).to.match(/^An agent · Active · Since .+ · until .+$/);
+      expect(changes.seen[0]!.delegation.expires_at).to.be.a('string');
     } finally {
       changes.stop();
     }

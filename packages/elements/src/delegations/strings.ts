@@ -3,6 +3,7 @@
 import { html, type TemplateResult } from 'lit';
 import type { DelegationChange, DelegationRow } from '../events/svc-delegations-change.js';
 import type { PersonListStrings } from '../internal/person-list.js';
+import type { MakeProblem } from './make.js';
 
 /** Every sentence and label of `<svc-delegations>`. */
 export interface DelegationsStrings extends PersonListStrings {
@@ -19,6 +20,34 @@ export interface DelegationsStrings extends PersonListStrings {
   confirm: string;
   working: Record<DelegationChange, string>;
   done: Record<DelegationChange, (delegate: string) => string>;
+  /** The button that opens (and closes) the form to make a grant. */
+  add: string;
+  labels: {
+    organisation: string;
+    kind: string;
+    email: string;
+    agent: string;
+    scopes: string;
+    amount: string;
+    currency: string;
+    until: string;
+  };
+  /** How a field is filled in, said after its label. */
+  hints: { scopes: string; amount: string };
+  chooseOrganisation: string;
+  kindOption: Record<DelegationRow['delegation_type'], string>;
+  invalid: Record<MakeProblem, string>;
+  /** Said when Continue found fields to fix. */
+  fix: (count: number) => string;
+  continue: string;
+  close: string;
+  /** The confirm step of a new grant: who, where, and its bounds in plain words. */
+  confirmCreate: (delegate: string, organisation: string, kind: string, bounds: string[], until: string | undefined) => string;
+  confirmMake: string;
+  creating: string;
+  made: (delegate: string) => string;
+  notMade: string;
+  notMadeFailed: string;
 }
 
 const list = (items: string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
@@ -84,4 +113,45 @@ export const EN: DelegationsStrings = {
   },
   cancelled: 'Nothing was revoked.',
   failed: 'Nothing changed: the service could not be reached or refused. Try again.',
+  add: 'Let someone act for you',
+  labels: {
+    organisation: 'Where',
+    kind: 'Who they are',
+    email: 'Their email',
+    agent: 'The agent’s ID',
+    scopes: 'What they may do',
+    amount: 'Most per action (optional)',
+    currency: 'Currency',
+    until: 'Until (optional)',
+  },
+  hints: { scopes: 'Scopes, separated by spaces, such as records:read', amount: 'An amount, such as 50' },
+  chooseOrganisation: 'Choose…',
+  kindOption: {
+    peer: 'A person you trust',
+    caregiver: 'Your caregiver',
+    guardian: 'Your guardian',
+    power_of_attorney: 'Power of attorney',
+    it_admin: 'IT administrator',
+    ai_agent: 'An agent (software)',
+  },
+  invalid: {
+    organisation: 'Choose where they may act for you.',
+    email: 'Enter their email, such as name@example.com.',
+    agent: 'Enter the agent’s ID: it starts with agt_.',
+    scopes: 'Name at least one thing they may do.',
+    scope: 'Scopes are words such as records:read, separated by spaces.',
+    amount: 'Enter an amount above 0.',
+    currency: 'Enter a three-letter currency code, such as EUR.',
+    until: 'Choose a day after today.',
+  },
+  fix: (count) => (count === 1 ? 'Check the field marked below.' : `Check the ${count} fields marked below.`),
+  continue: 'Continue',
+  close: 'Cancel',
+  confirmCreate: (delegate, organisation, kind, bounds, until) =>
+    `${kind}: let ${delegate} act for you${organisation ? ` at ${organisation}` : ''}? ${[...bounds, until ? `Until the end of ${until}` : 'Until you revoke it'].join('. ')}.`,
+  confirmMake: 'Yes, let them act for me',
+  creating: 'Making the grant…',
+  made: (delegate) => `${delegate} may now act for you, within these bounds.`,
+  notMade: 'Nothing was made.',
+  notMadeFailed: 'Nothing was made: the service could not be reached or refused. Try again.',
 };
