@@ -1,7 +1,9 @@
-// <svc-delegations> in every state. The element is the real one; the service's answers (`GET /api/v1/me/delegations`
-// and `POST .../{suspend|resume|revoke}`) come from a story stand-in (the element's `fetch`) that keeps its grants
-// for the story, so pausing or revoking in the story updates the grant and shows `svc-delegations-change` in the log.
+// <svc-delegations> in every state. The element is the real one; the service's answers (`GET /api/v1/me/delegations`,
+// `POST /api/v1/me/delegations` and `POST .../{suspend|resume|revoke}`) come from a story stand-in (the element's
+// `fetch`) that keeps its grants for the story, so making, pausing or revoking in the story updates the list and shows
+// `svc-delegations-change` in the log. The stand-in refuses a grant to any email starting with "nobody".
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
+import type { StoryContext } from '@storybook/web-components-vite';
 import { html, nothing } from 'lit';
 import '@svc/elements';
 import type { DelegationRow } from '@svc/elements';
@@ -70,6 +72,32 @@ const GRANTS: DelegationRow[] = [
 ];
 
 const NEXT = { suspend: 'suspended', resume: 'active', revoke: 'revoked' } as const;
+const ORGANISATIONS = [
+  { id: 'acct_story_bank', name: 'City Bank' },
+  { id: 'acct_story_clinic', name: 'Health clinic' },
+];
+
+/** The grant the stand-in makes of a `POST /api/v1/me/delegations` body, or its refusal. */
+function made(count: number, body: Record<string, any>): DelegationRow | { message: string; code: string } {
+  const email = body.delegate_email as string | undefined;
+  if (email?.startsWith('nobody'))
+    return {
+      message: 'Nobody with this email is known to City Bank: the person must have signed in there once.',
+      code: 'validation_failed',
+    };
+  const terms = body.delegation_grant;
+  return grant(`dlg_story_new_${count}`, {
+    delegation_type: terms.delegation_type,
+    organisation: ORGANISATIONS.find((o) => o.id === body.organisation_id) ?? ORGANISATIONS[0]!,
+    delegate: email
+      ? { type: 'person', id: 'prs_story_new', name: email }
+      : { type: 'agent', id: body.delegate_id, name: 'Your new agent' },
+    delegated_scopes: terms.delegated_scopes,
+    bounds: terms.bounds ?? {},
+    created_at: days(0),
+    expires_at: terms.expires_at ?? null,
+  });
+}
 
 /** The story's stand-in for the person's delegations API: the answer the story names; changes change its copy. */
 function storyApi(answer: Answer): typeof fetch {
@@ -82,7 +110,13 @@ function storyApi(answer: Answer): typeof fetch {
     if (answer === 'unauthorized')
       return reply({ message: 'The bearer token is not valid: not an API token, nor a current access token.', code: 'unauthorized' }, 401);
     if (answer === 'error') return reply({ message: 'Internal server error.', code: 'internal_error' }, 500);
-    if (answer === 'empty') return reply({ delegations: [], next_cursor: null });
+    if (answer === 'empty') return reply({ delegations: [], next_cursor: null, organisations: ORGANISATIONS });
+    if (url.pathname.endsWith('/me/delegations') && init?.method === 'POST') {
+      const grant = made(grants.length, JSON.parse(String(init.body)));
+      if (!('id' in grant)) return reply(grant, 422);
+      grants.unshift(grant);
+      return reply({ delegation: grant }, 201);
+    }
     const change = /\/delegations\/([^/]+)\/(suspend|resume|revoke)$/.exec(url.pathname);
     if (change && init?.method === 'POST') {
       const index = grants.findIndex((g) => g.id === decodeURIComponent(change[1]!));
@@ -90,7 +124,7 @@ function storyApi(answer: Answer): typeof fetch {
       grants[index] = { ...grants[index]!, status: NEXT[action], [`${action === 'resume' ? 'suspended' : `${action}d`}_at`]: days(0) };
       return reply({ delegation: grants[index] });
     }
-    return reply({ delegations: grants, next_cursor: null });
+    return reply({ delegations: grants, next_cursor: null, organisations: ORGANISATIONS });
   };
 }
 
@@ -124,8 +158,9 @@ const meta: Meta<Args> = {
     docs: {
       description: {
         component:
-          'Answers come from a story stand-in for `GET /api/v1/me/delegations` and `POST .../{suspend|resume|revoke}`; pausing acts at ' +
-          'once, revoking asks first (Escape cancels); each updates the grant in place and shows `svc-delegations-change` in the event log.',
+          'Answers come from a story stand-in for `GET /api/v1/me/delegations`, `POST /api/v1/me/delegations` and `POST .../{suspend|resume|revoke}`; ' +
+          'pausing acts at once, revoking and making a grant ask first (Escape cancels); each updates the list and shows `svc-delegations-change` ' +
+          'in the event log. "Let someone act for you" opens the form; an email starting with "nobody" is refused.',
       },
     },
   },
@@ -148,3 +183,58 @@ export const SignedOut: Story = { name: 'Signed out', args: { signedIn: false } 
 export const Unauthorized: Story = { name: 'Error: token refused', args: { answer: 'unauthorized' } };
 /** The service failed (500): `svc-error` `http`, the `error` slot and a retry button. */
 export const ErrorFromService: Story = { name: 'Error: service failed', args: { answer: 'error' } };
+
+/** The element of the story, once its grants show. */
+async function shown(canvas: HTMLElement): Promise<HTMLElement & { updateComplete: Promise<boolean> }> {
+  const el = canvas.querySelector('svc-delegations') as (HTMLElement & { updateComplete: Promise<boolean> }) | null;
+  for (let tries = 0; tries < 50 && !el?.shadowRoot?.querySelector('[part=add]'); tries += 1)
+    await new Promise((r) => requestAnimationFrame(r));
+  if (!el) throw new Error('no <svc-delegations>');
+  return el;
+}
+
+/** Opens the form and fills it as `values` say (`id` of a field: its value). */
+async function openForm({ canvasElement }: StoryContext<Args>, values: Record<string, string> = {}): Promise<void> {
+  const el = await shown(canvasElement);
+  el.shadowRoot!.querySelector<HTMLButtonElement>('[part=add]')!.click();
+  await el.updateComplete;
+  for (const [id, value] of Object.entries(values)) {
+    const control = el.shadowRoot!.querySelector<HTMLInputElement | HTMLSelectElement>(`#${id}`)!;
+    control.value = value;
+    control.dispatchEvent(new Event(control instanceof HTMLSelectElement ? 'change' : 'input', { bubbles: true }));
+    await el.updateComplete;
+  }
+}
+
+const continued = async (context: StoryContext<Args>) => {
+  const el = await shown(context.canvasElement);
+  el.shadowRoot!.querySelector<HTMLButtonElement>('[data-key="continue new"]')!.click();
+  await el.updateComplete;
+};
+
+/** "Let someone act for you": the form, open (where, who, what, until when). */
+export const MakeForm: Story = { name: 'Make a grant: the form', play: (context) => openForm(context) };
+/** Continue with nothing filled in: each problem under its field, tied to it. */
+export const MakeProblems: Story = {
+  name: 'Make a grant: problems',
+  play: async (context) => {
+    await openForm(context);
+    await continued(context);
+  },
+};
+/** An agent with a value limit and a last day: the confirm step says the bounds in plain words. */
+export const MakeConfirm: Story = {
+  name: 'Make a grant: confirm an agent’s bounds',
+  play: async (context) => {
+    await openForm(context, {
+      organisation: 'acct_story_bank',
+      kind: 'ai_agent',
+      delegate: 'agt_story_helper',
+      scopes: 'payments:write calendar.read',
+      amount: '50',
+      currency: 'EUR',
+      until: days(30).slice(0, 10),
+    });
+    await continued(context);
+  },
+};

@@ -70,6 +70,7 @@ export type {
 export { SvcDelegations } from './delegations/delegations.js';
 export type { DelegationsStatus, DelegationsTokenProvider } from './delegations/delegations.component.js';
 export type {
+  DelegationAction,
   DelegationChange,
   DelegationRow,
   DelegationsErrorDetail,
