@@ -241,6 +241,7 @@ describe('custom-elements.json', () => {
     assert.deepEqual(names(delegations.events), ['svc-delegations-change', 'svc-error']);
     assert.deepEqual(names(delegations.cssParts), [
       'actions',
+      'add',
       'base',
       'bound',
       'bounds',
@@ -248,6 +249,10 @@ describe('custom-elements.json', () => {
       'confirm',
       'confirm-button',
       'delegate',
+      'field',
+      'field-error',
+      'form',
+      'form-error',
       'grant',
       'heading',
       'list',
