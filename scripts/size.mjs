@@ -41,8 +41,8 @@ const PAGES = [
   ['data-offers', 'page with one <svc-data-offers> (loader + chunks)', ['svc-data-offers'], 14 * KB],
   // Measured at the end of its first version (three views: agreements, multi-party, collaborations).
   ['agreements', 'page with one <svc-agreements> (loader + chunks)', ['svc-agreements'], 14 * KB],
-  // Measured at the end of its first version.
-  ['connections', 'page with one <svc-connections> (loader + chunks)', ['svc-connections'], 14 * KB],
+  // Its own chunk is 3.74 kB (gzip -9, first version): about 14.1 kB with the loader and the shared chunks as <svc-records> measured them.
+  ['connections', 'page with one <svc-connections> (loader + chunks)', ['svc-connections'], 14.5 * KB],
   ['vouches', 'page with one <svc-vouches> (loader + chunks)', ['svc-vouches'], 13.5 * KB],
   ['snippet', 'form page with the snippet on its own controls', ['snippet']],
 ];
