@@ -131,6 +131,7 @@ describe('custom-elements.json', () => {
       'svc-connections',
       'svc-consent-field',
       'svc-credentials',
+      'svc-data-offers',
       'svc-data-requests',
       'svc-decision',
       'svc-delegations',
@@ -241,7 +242,6 @@ describe('custom-elements.json', () => {
     assert.deepEqual(names(delegations.events), ['svc-delegations-change', 'svc-error']);
     assert.deepEqual(names(delegations.cssParts), [
       'actions',
-      'add',
       'base',
       'bound',
       'bounds',
@@ -249,10 +249,6 @@ describe('custom-elements.json', () => {
       'confirm',
       'confirm-button',
       'delegate',
-      'field',
-      'field-error',
-      'form',
-      'form-error',
       'grant',
       'heading',
       'list',
@@ -408,6 +404,46 @@ describe('custom-elements.json', () => {
     ]);
     assert.deepEqual(names(vouches.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(vouches.attributes), ['limit', 'token-url', 'trust-url', 'view']);
+  });
+
+  it('describes <svc-data-offers>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {
+    const offers = element(checkedIn, 'svc-data-offers');
+    assert.equal(offers.customElement, true);
+    assert.ok(offers.summary);
+    assert.deepEqual(names(offers.events), ['svc-data-offers-answer', 'svc-error']);
+    assert.deepEqual(names(offers.cssParts), [
+      'accept',
+      'actions',
+      'application',
+      'base',
+      'cancel-button',
+      'categories',
+      'confirm',
+      'confirm-button',
+      'decline',
+      'heading',
+      'license',
+      'list',
+      'meta',
+      'more',
+      'note',
+      'offer',
+      'organisation',
+      'retry',
+      'revoke',
+      'status',
+      'terms',
+    ]);
+    assert.deepEqual(names(offers.cssProperties), [
+      '--svc-data-offers-accent',
+      '--svc-data-offers-border',
+      '--svc-data-offers-color',
+      '--svc-data-offers-font',
+      '--svc-data-offers-gap',
+      '--svc-data-offers-radius',
+    ]);
+    assert.deepEqual(names(offers.slots), ['empty', 'error', 'signed-out']);
+    assert.deepEqual(names(offers.attributes), ['limit', 'token-url', 'trust-url', 'view']);
   });
 
   it('describes <svc-data-requests>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {

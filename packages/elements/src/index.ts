@@ -26,6 +26,7 @@ export { DecisionErrorCode } from './events/svc-error.js';
 export type { DecisionMode, DecisionStatus } from './decision/decision.component.js';
 export type { RedirectResult } from './decision/redirect-result.js';
 export type { SvcConfig } from './internal/config.js';
+export type { AccessTokenProvider } from './internal/access-token.js';
 export type { WithKind } from './events/detail.js';
 export type { SvcReadyDetail, SvcReadyEvent } from './events/svc-ready.js';
 export type { SvcStateDetail, SvcStateEvent } from './events/svc-state.js';

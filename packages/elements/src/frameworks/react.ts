@@ -12,7 +12,7 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type { Appearance, CredentialsTokenProvider, DataRequestsTokenProvider, DecisionMode, DelegationsTokenProvider, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataRequests, SvcDataRequestsErrorEvent, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcDelegationsErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
+import type { AccessTokenProvider, Appearance, CredentialsTokenProvider, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /** Props of `<svc-consent-field>` in React 19: The rendered consent field of one flow, form-associated. */
@@ -85,28 +85,54 @@ export interface SvcCredentialsProps extends Omit<HTMLAttributes<SvcCredentials>
   'onsvc-credentials-present'?: (event: SvcCredentialsPresentEvent) => void;
 }
 
-/** Props of `<svc-data-requests>` in React 19: Lists the signed-in person's data requests and lets them file a new one. */
-export interface SvcDataRequestsProps extends Omit<HTMLAttributes<SvcDataRequests>, 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcDataRequests> {
-  /** Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+/** Props of `<svc-data-offers>` in React 19: Lists the offers for the signed-in person's data and the licences over it, to accept, decline or revoke. */
+export interface SvcDataOffersProps extends Omit<HTMLAttributes<SvcDataOffers>, 'view' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcDataOffers> {
+  /** What is listed: `offers` (the default), or `licenses` (the licences over the person's data). */
+  view?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   trustUrl?: string | undefined;
   /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   tokenUrl?: string | undefined;
-  /** Requests per page, 1 to 100 (default 20). */
+  /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `data_requests:read`, `data_requests:write`). Never an attribute. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
-  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
-  getAccessToken?: DataRequestsTokenProvider | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
-  /** Attribute form of `trustUrl`: Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** `svc-error`: The requests could not be read or filing failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
-  'onsvc-error'?: (event: SvcDataRequestsErrorEvent) => void;
+  /** `svc-data-offers-answer`: The service recorded the person's answer; detail has `action` (`accept`, `decline`, `revoke`), `id` and the updated `data_offer` or `data_license`. */
+  'onsvc-data-offers-answer'?: (event: SvcDataOffersAnswerEvent) => void;
+  /** `svc-error`: The list could not be read or an answer failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
+
+/** Props of `<svc-data-requests>` in React 19: Lists the signed-in person's data requests and lets them file a new one. */
+export interface SvcDataRequestsProps extends Omit<HTMLAttributes<SvcDataRequests>, 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcDataRequests> {
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
   /** `svc-data-requests-file`: The service received a request the person confirmed; detail has the `data_request`. */
   'onsvc-data-requests-file'?: (event: SvcDataRequestsFileEvent) => void;
+  /** `svc-error`: The requests could not be read or filing failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
 }
 
 /** Props of `<svc-decision>` in React 19: Lets a person make one decision on the service's hosted page, embedded, in a popup or by redirect. */
@@ -138,31 +164,31 @@ export interface SvcDecisionProps extends Omit<HTMLAttributes<SvcDecision>, 'tok
 }
 
 /** Props of `<svc-delegations>` in React 19: Lists who may act for the signed-in person, with their bounds, and lets them pause, resume or revoke it. */
-export interface SvcDelegationsProps extends Omit<HTMLAttributes<SvcDelegations>, 'trustUrl' | 'tokenUrl' | 'grantStatus' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url' | 'grant-status'>, ClassAttributes<SvcDelegations> {
+export interface SvcDelegationsProps extends Omit<HTMLAttributes<SvcDelegations>, 'grantStatus' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'grant-status' | 'trust-url' | 'token-url'>, ClassAttributes<SvcDelegations> {
+  /** Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  grantStatus?: string | undefined;
   /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   trustUrl?: string | undefined;
   /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   tokenUrl?: string | undefined;
-  /** Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
-  grantStatus?: string | undefined;
-  /** Grants per page, 1 to 100 (default 20). */
+  /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `delegations:read`, `delegations:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
   /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
-  getAccessToken?: DelegationsTokenProvider | undefined;
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
+  /** Attribute form of `grantStatus`: Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  'grant-status'?: string;
   /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** Attribute form of `grantStatus`: Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
-  'grant-status'?: string;
-  /** `svc-error`: The grants could not be read or a change failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
-  'onsvc-error'?: (event: SvcDelegationsErrorEvent) => void;
-  /** `svc-delegations-change`: The service recorded a change; detail has `delegation_id`, `action` (`suspend`, `resume`, `revoke`) and the updated `delegation`. */
+  /** `svc-delegations-change`: The service recorded a change; detail has `delegation_id`, `action` (`create`, `suspend`, `resume`, `revoke`) and the new or updated `delegation`. */
   'onsvc-delegations-change'?: (event: SvcDelegationsChangeEvent) => void;
+  /** `svc-error`: The grants could not be read or a change failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
 }
 
 /** Props of `<svc-inbox>` in React 19: Lists the decisions that wait for the signed-in person and opens each in a popup. */
@@ -232,31 +258,57 @@ export interface SvcProviderProps extends Omit<HTMLAttributes<SvcProvider>, 'tru
 }
 
 /** Props of `<svc-records>` in React 19: Lists the signed-in person's consent records and lets them withdraw any purpose. */
-export interface SvcRecordsProps extends Omit<HTMLAttributes<SvcRecords>, 'trustUrl' | 'tokenUrl' | 'recordStatus' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url' | 'record-status'>, ClassAttributes<SvcRecords> {
+export interface SvcRecordsProps extends Omit<HTMLAttributes<SvcRecords>, 'recordStatus' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'record-status' | 'trust-url' | 'token-url'>, ClassAttributes<SvcRecords> {
+  /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  recordStatus?: string | undefined;
   /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   trustUrl?: string | undefined;
   /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   tokenUrl?: string | undefined;
-  /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
-  recordStatus?: string | undefined;
-  /** Records per page, 1 to 100 (default 20). */
+  /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `records:read`, `records:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
   /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
-  getAccessToken?: RecordsTokenProvider | undefined;
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `recordStatus`: Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  'record-status'?: string;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-records-withdraw`: The service recorded a withdrawal; detail has `record_id`, `purposes` and the updated `consent_record`. */
+  'onsvc-records-withdraw'?: (event: SvcRecordsWithdrawEvent) => void;
+  /** `svc-error`: The records could not be read or a withdrawal failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
+
+/** Props of `<svc-vouches>` in React 19: Lists the signed-in person's vouches (or trust scores) and lets them vouch for someone or withdraw a vouch. */
+export interface SvcVouchesProps extends Omit<HTMLAttributes<SvcVouches>, 'view' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcVouches> {
+  /** `vouches` (default): what the person gave and received; `trust_scores`: their score at each organisation. */
+  view?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
   /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** Attribute form of `recordStatus`: Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
-  'record-status'?: string;
-  /** `svc-error`: The records could not be read or a withdrawal failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
-  'onsvc-error'?: (event: SvcRecordsErrorEvent) => void;
-  /** `svc-records-withdraw`: The service recorded a withdrawal; detail has `record_id`, `purposes` and the updated `consent_record`. */
-  'onsvc-records-withdraw'?: (event: SvcRecordsWithdrawEvent) => void;
+  /** `svc-vouches-change`: The service recorded a vouch the person gave or a withdrawal they confirmed; detail has `vouch_id`, `action` (`vouch`, `revoke`) and the `vouch`. */
+  'onsvc-vouches-change'?: (event: SvcVouchesChangeEvent) => void;
+  /** `svc-error`: The list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
 }
 
 declare module 'react' {
@@ -264,12 +316,14 @@ declare module 'react' {
     interface IntrinsicElements {
       'svc-consent-field': SvcConsentFieldProps;
       'svc-credentials': SvcCredentialsProps;
+      'svc-data-offers': SvcDataOffersProps;
       'svc-data-requests': SvcDataRequestsProps;
       'svc-decision': SvcDecisionProps;
       'svc-delegations': SvcDelegationsProps;
       'svc-inbox': SvcInboxProps;
       'svc-provider': SvcProviderProps;
       'svc-records': SvcRecordsProps;
+      'svc-vouches': SvcVouchesProps;
     }
   }
 }

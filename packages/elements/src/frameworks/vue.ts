@@ -12,7 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { Appearance, CredentialsTokenProvider, DataRequestsTokenProvider, DecisionMode, DelegationsTokenProvider, InboxTokenProvider, RecordsTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataRequests, SvcDataRequestsErrorEvent, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcDelegationsErrorEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsErrorEvent, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent } from '../index.js';
+import type { AccessTokenProvider, Appearance, CredentialsTokenProvider, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
@@ -113,34 +113,66 @@ export interface SvcCredentialsEvents {
   'svc-credentials-present': SvcCredentialsPresentEvent;
 }
 
-/** Props of `<svc-data-requests>` in Vue 3: Lists the signed-in person's data requests and lets them file a new one. */
-export interface SvcDataRequestsProps {
-  /** Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+/** Props of `<svc-data-offers>` in Vue 3: Lists the offers for the signed-in person's data and the licences over it, to accept, decline or revoke. */
+export interface SvcDataOffersProps {
+  /** What is listed: `offers` (the default), or `licenses` (the licences over the person's data). */
+  view?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   trustUrl?: string | undefined;
   /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   tokenUrl?: string | undefined;
-  /** Requests per page, 1 to 100 (default 20). */
+  /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `data_requests:read`, `data_requests:write`). Never an attribute. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
-  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
-  getAccessToken?: DataRequestsTokenProvider | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
-  /** Attribute form of `trustUrl`: Where the service lives (its API); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** `svc-error` (`@svc-error` in a template): The requests could not be read or filing failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
-  onSvcError?: (event: SvcDataRequestsErrorEvent) => void;
+  /** `svc-data-offers-answer` (`@svc-data-offers-answer` in a template): The service recorded the person's answer; detail has `action` (`accept`, `decline`, `revoke`), `id` and the updated `data_offer` or `data_license`. */
+  onSvcDataOffersAnswer?: (event: SvcDataOffersAnswerEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The list could not be read or an answer failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-data-offers>` a template can listen to with `@`, by name. */
+export interface SvcDataOffersEvents {
+  'svc-data-offers-answer': SvcDataOffersAnswerEvent;
+  'svc-error': CustomEvent;
+}
+
+/** Props of `<svc-data-requests>` in Vue 3: Lists the signed-in person's data requests and lets them file a new one. */
+export interface SvcDataRequestsProps {
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
   /** `svc-data-requests-file` (`@svc-data-requests-file` in a template): The service received a request the person confirmed; detail has the `data_request`. */
   onSvcDataRequestsFile?: (event: SvcDataRequestsFileEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The requests could not be read or filing failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
 }
 
 /** The events of `<svc-data-requests>` a template can listen to with `@`, by name. */
 export interface SvcDataRequestsEvents {
-  'svc-error': SvcDataRequestsErrorEvent;
   'svc-data-requests-file': SvcDataRequestsFileEvent;
+  'svc-error': CustomEvent;
 }
 
 /** Props of `<svc-decision>` in Vue 3: Lets a person make one decision on the service's hosted page, embedded, in a popup or by redirect. */
@@ -184,36 +216,36 @@ export interface SvcDecisionEvents {
 
 /** Props of `<svc-delegations>` in Vue 3: Lists who may act for the signed-in person, with their bounds, and lets them pause, resume or revoke it. */
 export interface SvcDelegationsProps {
+  /** Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  grantStatus?: string | undefined;
   /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   trustUrl?: string | undefined;
   /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   tokenUrl?: string | undefined;
-  /** Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
-  grantStatus?: string | undefined;
-  /** Grants per page, 1 to 100 (default 20). */
+  /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `delegations:read`, `delegations:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
   /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
-  getAccessToken?: DelegationsTokenProvider | undefined;
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
+  /** Attribute form of `grantStatus`: Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
+  'grant-status'?: string;
   /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** Attribute form of `grantStatus`: Only grants that read with this status now: `active`, `suspended`, `revoked` or `expired`. */
-  'grant-status'?: string;
-  /** `svc-error` (`@svc-error` in a template): The grants could not be read or a change failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
-  onSvcError?: (event: SvcDelegationsErrorEvent) => void;
-  /** `svc-delegations-change` (`@svc-delegations-change` in a template): The service recorded a change; detail has `delegation_id`, `action` (`suspend`, `resume`, `revoke`) and the updated `delegation`. */
+  /** `svc-delegations-change` (`@svc-delegations-change` in a template): The service recorded a change; detail has `delegation_id`, `action` (`create`, `suspend`, `resume`, `revoke`) and the new or updated `delegation`. */
   onSvcDelegationsChange?: (event: SvcDelegationsChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The grants could not be read or a change failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
 }
 
 /** The events of `<svc-delegations>` a template can listen to with `@`, by name. */
 export interface SvcDelegationsEvents {
-  'svc-error': SvcDelegationsErrorEvent;
   'svc-delegations-change': SvcDelegationsChangeEvent;
+  'svc-error': CustomEvent;
 }
 
 /** Props of `<svc-inbox>` in Vue 3: Lists the decisions that wait for the signed-in person and opens each in a popup. */
@@ -293,47 +325,81 @@ export interface SvcProviderEvents {}
 
 /** Props of `<svc-records>` in Vue 3: Lists the signed-in person's consent records and lets them withdraw any purpose. */
 export interface SvcRecordsProps {
+  /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  recordStatus?: string | undefined;
   /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   trustUrl?: string | undefined;
   /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   tokenUrl?: string | undefined;
-  /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
-  recordStatus?: string | undefined;
-  /** Records per page, 1 to 100 (default 20). */
+  /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `records:read`, `records:write`). Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
   /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
-  getAccessToken?: RecordsTokenProvider | undefined;
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `recordStatus`: Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
+  'record-status'?: string;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-records-withdraw` (`@svc-records-withdraw` in a template): The service recorded a withdrawal; detail has `record_id`, `purposes` and the updated `consent_record`. */
+  onSvcRecordsWithdraw?: (event: SvcRecordsWithdrawEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The records could not be read or a withdrawal failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-records>` a template can listen to with `@`, by name. */
+export interface SvcRecordsEvents {
+  'svc-records-withdraw': SvcRecordsWithdrawEvent;
+  'svc-error': CustomEvent;
+}
+
+/** Props of `<svc-vouches>` in Vue 3: Lists the signed-in person's vouches (or trust scores) and lets them vouch for someone or withdraw a vouch. */
+export interface SvcVouchesProps {
+  /** `vouches` (default): what the person gave and received; `trust_scores`: their score at each organisation. */
+  view?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
   /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** Attribute form of `recordStatus`: Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
-  'record-status'?: string;
-  /** `svc-error` (`@svc-error` in a template): The records could not be read or a withdrawal failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
-  onSvcError?: (event: SvcRecordsErrorEvent) => void;
-  /** `svc-records-withdraw` (`@svc-records-withdraw` in a template): The service recorded a withdrawal; detail has `record_id`, `purposes` and the updated `consent_record`. */
-  onSvcRecordsWithdraw?: (event: SvcRecordsWithdrawEvent) => void;
+  /** `svc-vouches-change` (`@svc-vouches-change` in a template): The service recorded a vouch the person gave or a withdrawal they confirmed; detail has `vouch_id`, `action` (`vouch`, `revoke`) and the `vouch`. */
+  onSvcVouchesChange?: (event: SvcVouchesChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
 }
 
-/** The events of `<svc-records>` a template can listen to with `@`, by name. */
-export interface SvcRecordsEvents {
-  'svc-error': SvcRecordsErrorEvent;
-  'svc-records-withdraw': SvcRecordsWithdrawEvent;
+/** The events of `<svc-vouches>` a template can listen to with `@`, by name. */
+export interface SvcVouchesEvents {
+  'svc-vouches-change': SvcVouchesChangeEvent;
+  'svc-error': CustomEvent;
 }
 
 declare module 'vue' {
   interface GlobalComponents {
     'svc-consent-field': SvcVueElement<SvcConsentField, SvcConsentFieldProps, SvcConsentFieldEvents>;
     'svc-credentials': SvcVueElement<SvcCredentials, SvcCredentialsProps, SvcCredentialsEvents>;
+    'svc-data-offers': SvcVueElement<SvcDataOffers, SvcDataOffersProps, SvcDataOffersEvents>;
     'svc-data-requests': SvcVueElement<SvcDataRequests, SvcDataRequestsProps, SvcDataRequestsEvents>;
     'svc-decision': SvcVueElement<SvcDecision, SvcDecisionProps, SvcDecisionEvents>;
     'svc-delegations': SvcVueElement<SvcDelegations, SvcDelegationsProps, SvcDelegationsEvents>;
     'svc-inbox': SvcVueElement<SvcInbox, SvcInboxProps, SvcInboxEvents>;
     'svc-provider': SvcVueElement<SvcProvider, SvcProviderProps, SvcProviderEvents>;
     'svc-records': SvcVueElement<SvcRecords, SvcRecordsProps, SvcRecordsEvents>;
+    'svc-vouches': SvcVueElement<SvcVouches, SvcVouchesProps, SvcVouchesEvents>;
   }
 }
