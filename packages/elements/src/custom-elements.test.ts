@@ -242,6 +242,7 @@ describe('custom-elements.json', () => {
     assert.deepEqual(names(delegations.events), ['svc-delegations-change', 'svc-error']);
     assert.deepEqual(names(delegations.cssParts), [
       'actions',
+      'add',
       'base',
       'bound',
       'bounds',
@@ -249,6 +250,10 @@ describe('custom-elements.json', () => {
       'confirm',
       'confirm-button',
       'delegate',
+      'field',
+      'field-error',
+      'form',
+      'form-error',
       'grant',
       'heading',
       'list',
