@@ -1,6 +1,7 @@
 // The events of `<svc-credentials>`: `svc-credentials-present` (the person presented a credential, sharing the claims
 // they chose) and its own `svc-error` (the credentials could not be read, or presenting failed).
 import type { CreatedPersonPresentation, PersonCredential, PersonCredentialClaim, PersonPresentation } from '@svc/schemas';
+import type { PersonListErrorDetail } from '../internal/person-list.js';
 
 /** One of the person's credentials, as `GET /api/v1/me/credentials` answers it (`PersonCredential` of `@svc/schemas`). */
 export type CredentialRow = PersonCredential;
@@ -26,16 +27,10 @@ export interface SvcCredentialsPresentDetail {
 /** Fired (bubbles, composed) once the service has made a presentation the person chose. */
 export type SvcCredentialsPresentEvent = CustomEvent<SvcCredentialsPresentDetail>;
 
-/** Detail of an `svc-error` from `<svc-credentials>` itself. */
-export interface CredentialsErrorDetail {
+/** Detail of an `svc-error` from `<svc-credentials>` itself: `message`, `fatal` (trying again cannot help) and `recoverable_via` (`retry`, `sign_in` or null). */
+export interface CredentialsErrorDetail extends PersonListErrorDetail {
   /** `unauthorized` (the token was refused), `forbidden` (no `credentials:read`/`:write`), `invalid` (the service refused the presentation), `network`, `http` or `invalid_configuration`. */
   code: 'unauthorized' | 'forbidden' | 'invalid' | 'network' | 'http' | 'invalid_configuration';
-  /** Human-readable explanation, for logs rather than people. */
-  message: string;
-  /** True when trying again cannot help. */
-  fatal: boolean;
-  /** The way out (`retry`, `sign_in`), or null when there is none. */
-  recoverable_via: string | null;
 }
 
 /** Fired (bubbles, composed) by `<svc-credentials>` when the credentials could not be read or presenting failed. */

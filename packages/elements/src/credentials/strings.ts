@@ -1,18 +1,11 @@
 // What <svc-credentials> says, in one map, so other languages can follow as maps of the same shape.
 import { html, type TemplateResult } from 'lit';
+import type { PersonListStrings } from '../internal/person-list.js';
 import type { CredentialRow } from './events.js';
 
-/** Every sentence and label of `<svc-credentials>`. */
-export interface CredentialsStrings {
-  loading: string;
-  signedOut: string;
-  signInAgain: string;
-  empty: string;
+/** Every sentence and label of `<svc-credentials>`: the list's (saying which view it counts), and its own. */
+export interface CredentialsStrings extends Omit<PersonListStrings, 'shown' | 'failed'> {
   emptyPresentations: string;
-  error: string;
-  retry: string;
-  more: string;
-  moreShown: (count: number) => string;
   shown: (count: number, more: boolean, presentations: boolean) => string;
   status: Record<CredentialRow['status'], string>;
   from: (organisation: string) => string;
@@ -27,9 +20,7 @@ export interface CredentialsStrings {
   claims: string;
   summary: (chosen: string[], always: string[], audience: string) => string;
   confirm: string;
-  cancel: string;
   presenting: string;
-  cancelled: string;
   presented: (audience: string, labels: string[]) => string;
   verified: string;
   unverified: string;
