@@ -12,8 +12,34 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type { AccessTokenProvider, Appearance, CredentialsTokenProvider, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
+
+/** Props of `<svc-connections>` in React 19: Lists the applications and devices the signed-in person is connected to, and lets them disconnect, link and unpair. */
+export interface SvcConnectionsProps extends Omit<HTMLAttributes<SvcConnections>, 'view' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcConnections> {
+  /** `connections` (default), `device_links` or `trust_pairings`. */
+  view?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-connections-change`: The service recorded an action; detail has `action` (`disconnect`, `claim`, `cancel`, `revoke`), `id` and the row as it reads now (`connection` with `warnings`, `device_link`, `trust_pairing`). */
+  'onsvc-connections-change'?: (event: SvcConnectionsChangeEvent) => void;
+  /** `svc-error`: The list could not be read or an action failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
 
 /** Props of `<svc-consent-field>` in React 19: The rendered consent field of one flow, form-associated. */
 export interface SvcConsentFieldProps extends Omit<HTMLAttributes<SvcConsentField>, 'name' | 'flow' | 'locale' | 'appearance' | 'purposes' | 'theme' | 'publishableKey' | 'baseUrl' | 'trustUrl' | 'commit' | 'disabled' | 'timeoutMs' | 'subject' | 'fetch' | 'publishable-key' | 'base-url' | 'trust-url'>, ClassAttributes<SvcConsentField> {
@@ -58,31 +84,31 @@ export interface SvcConsentFieldProps extends Omit<HTMLAttributes<SvcConsentFiel
 }
 
 /** Props of `<svc-credentials>` in React 19: Lists the signed-in person's credentials and lets them present one, sharing only the claims they choose. */
-export interface SvcCredentialsProps extends Omit<HTMLAttributes<SvcCredentials>, 'trustUrl' | 'tokenUrl' | 'view' | 'audience' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcCredentials> {
-  /** Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
-  trustUrl?: string | undefined;
-  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
-  tokenUrl?: string | undefined;
+export interface SvcCredentialsProps extends Omit<HTMLAttributes<SvcCredentials>, 'view' | 'audience' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcCredentials> {
   /** `credentials` (default: the person's credentials, each presentable) or `presentations` (what they presented). */
   view?: string | undefined;
   /** Who presentations are for, filled in for the person (an organisation embedding the element names itself). */
   audience?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
   /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `credentials:read`, `credentials:write`). Never an attribute. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
-  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
-  getAccessToken?: CredentialsTokenProvider | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
-  /** Attribute form of `trustUrl`: Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** `svc-error`: The credentials could not be read or presenting failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
-  'onsvc-error'?: (event: SvcCredentialsErrorEvent) => void;
   /** `svc-credentials-present`: The service made a presentation; detail has `credential_id`, `audience`, `disclosed` (paths) and `presentation`. */
   'onsvc-credentials-present'?: (event: SvcCredentialsPresentEvent) => void;
+  /** `svc-error`: The credentials could not be read or presenting failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
 }
 
 /** Props of `<svc-data-offers>` in React 19: Lists the offers for the signed-in person's data and the licences over it, to accept, decline or revoke. */
@@ -314,6 +340,7 @@ export interface SvcVouchesProps extends Omit<HTMLAttributes<SvcVouches>, 'view'
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
+      'svc-connections': SvcConnectionsProps;
       'svc-consent-field': SvcConsentFieldProps;
       'svc-credentials': SvcCredentialsProps;
       'svc-data-offers': SvcDataOffersProps;

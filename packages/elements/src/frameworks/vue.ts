@@ -12,7 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { AccessTokenProvider, Appearance, CredentialsTokenProvider, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsErrorEvent, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
@@ -25,6 +25,38 @@ export type SvcVueElement<E extends HTMLElement, Props, Events> = new () => E & 
   /** @deprecated For template type checking only: not a method of the element. */
   $emit: EmitFn<{ [K in keyof Events]: (event: Events[K]) => void }>;
 };
+
+/** Props of `<svc-connections>` in Vue 3: Lists the applications and devices the signed-in person is connected to, and lets them disconnect, link and unpair. */
+export interface SvcConnectionsProps {
+  /** `connections` (default), `device_links` or `trust_pairings`. */
+  view?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-connections-change` (`@svc-connections-change` in a template): The service recorded an action; detail has `action` (`disconnect`, `claim`, `cancel`, `revoke`), `id` and the row as it reads now (`connection` with `warnings`, `device_link`, `trust_pairing`). */
+  onSvcConnectionsChange?: (event: SvcConnectionsChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The list could not be read or an action failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-connections>` a template can listen to with `@`, by name. */
+export interface SvcConnectionsEvents {
+  'svc-connections-change': SvcConnectionsChangeEvent;
+  'svc-error': CustomEvent;
+}
 
 /** Props of `<svc-consent-field>` in Vue 3: The rendered consent field of one flow, form-associated. */
 export interface SvcConsentFieldProps {
@@ -81,36 +113,36 @@ export interface SvcConsentFieldEvents {
 
 /** Props of `<svc-credentials>` in Vue 3: Lists the signed-in person's credentials and lets them present one, sharing only the claims they choose. */
 export interface SvcCredentialsProps {
-  /** Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
-  trustUrl?: string | undefined;
-  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
-  tokenUrl?: string | undefined;
   /** `credentials` (default: the person's credentials, each presentable) or `presentations` (what they presented). */
   view?: string | undefined;
   /** Who presentations are for, filled in for the person (an organisation embedding the element names itself). */
   audience?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
   /** Rows per page, 1 to 100 (default 20). */
   limit?: number | undefined;
-  /** The person's access token (scopes `credentials:read`, `credentials:write`). Never an attribute. */
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
   accessToken?: string | undefined;
-  /** Asked for the access token before every request; wins over `accessToken` and `token-url`. */
-  getAccessToken?: CredentialsTokenProvider | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
   /** The `fetch` the element calls the API and the token URL with (default: the page's). */
   fetch?: typeof fetch | undefined;
-  /** Attribute form of `trustUrl`: Where the service lives; defaults to the `<svc-provider>`'s, then the script tag's service. */
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
   'trust-url'?: string;
   /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
   'token-url'?: string;
-  /** `svc-error` (`@svc-error` in a template): The credentials could not be read or presenting failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
-  onSvcError?: (event: SvcCredentialsErrorEvent) => void;
   /** `svc-credentials-present` (`@svc-credentials-present` in a template): The service made a presentation; detail has `credential_id`, `audience`, `disclosed` (paths) and `presentation`. */
   onSvcCredentialsPresent?: (event: SvcCredentialsPresentEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The credentials could not be read or presenting failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
 }
 
 /** The events of `<svc-credentials>` a template can listen to with `@`, by name. */
 export interface SvcCredentialsEvents {
-  'svc-error': SvcCredentialsErrorEvent;
   'svc-credentials-present': SvcCredentialsPresentEvent;
+  'svc-error': CustomEvent;
 }
 
 /** Props of `<svc-data-offers>` in Vue 3: Lists the offers for the signed-in person's data and the licences over it, to accept, decline or revoke. */
@@ -391,6 +423,7 @@ export interface SvcVouchesEvents {
 
 declare module 'vue' {
   interface GlobalComponents {
+    'svc-connections': SvcVueElement<SvcConnections, SvcConnectionsProps, SvcConnectionsEvents>;
     'svc-consent-field': SvcVueElement<SvcConsentField, SvcConsentFieldProps, SvcConsentFieldEvents>;
     'svc-credentials': SvcVueElement<SvcCredentials, SvcCredentialsProps, SvcCredentialsEvents>;
     'svc-data-offers': SvcVueElement<SvcDataOffers, SvcDataOffersProps, SvcDataOffersEvents>;
