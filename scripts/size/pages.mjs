@@ -20,6 +20,7 @@ function html(service, sandbox, elements, token) {
     if (element === 'svc-data-requests') return '<svc-data-requests></svc-data-requests>';
     if (element === 'svc-credentials') return '<svc-credentials></svc-credentials>';
     if (element === 'svc-delegations') return '<svc-delegations></svc-delegations>';
+    if (element === 'svc-agreements') return '<svc-agreements></svc-agreements>';
     const control =
       element === 'snippet'
         ? '<label><input type="checkbox" name="news" data-svc-purpose="newsletter"> Send me the newsletter</label>'

@@ -12,8 +12,34 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type { AccessTokenProvider, Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
+
+/** Props of `<svc-agreements>` in React 19: Lists the signed-in person's agreements (or multi-party agreements, or collaborations) and lets them sign, decline or leave. */
+export interface SvcAgreementsProps extends Omit<HTMLAttributes<SvcAgreements>, 'view' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcAgreements> {
+  /** Which list: `agreements` (default), `multi_party` or `collaborations`. */
+  view?: AgreementsView;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-agreements-change`: The service recorded an action; detail has `kind` (`agreement`, `collaboration`), `id`, `action` (`sign`, `decline`, `leave`) and the updated `agreement` or `collaboration`. */
+  'onsvc-agreements-change'?: (event: SvcAgreementsChangeEvent) => void;
+  /** `svc-error`: The list could not be read or an action failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
 
 /** Props of `<svc-connections>` in React 19: Lists the applications and devices the signed-in person is connected to, and lets them disconnect, link and unpair. */
 export interface SvcConnectionsProps extends Omit<HTMLAttributes<SvcConnections>, 'view' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcConnections> {
@@ -340,6 +366,7 @@ export interface SvcVouchesProps extends Omit<HTMLAttributes<SvcVouches>, 'view'
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
+      'svc-agreements': SvcAgreementsProps;
       'svc-connections': SvcConnectionsProps;
       'svc-consent-field': SvcConsentFieldProps;
       'svc-credentials': SvcCredentialsProps;

@@ -12,7 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { AccessTokenProvider, Appearance, DecisionMode, InboxTokenProvider, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
@@ -25,6 +25,38 @@ export type SvcVueElement<E extends HTMLElement, Props, Events> = new () => E & 
   /** @deprecated For template type checking only: not a method of the element. */
   $emit: EmitFn<{ [K in keyof Events]: (event: Events[K]) => void }>;
 };
+
+/** Props of `<svc-agreements>` in Vue 3: Lists the signed-in person's agreements (or multi-party agreements, or collaborations) and lets them sign, decline or leave. */
+export interface SvcAgreementsProps {
+  /** Which list: `agreements` (default), `multi_party` or `collaborations`. */
+  view?: AgreementsView;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-agreements-change` (`@svc-agreements-change` in a template): The service recorded an action; detail has `kind` (`agreement`, `collaboration`), `id`, `action` (`sign`, `decline`, `leave`) and the updated `agreement` or `collaboration`. */
+  onSvcAgreementsChange?: (event: SvcAgreementsChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The list could not be read or an action failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-agreements>` a template can listen to with `@`, by name. */
+export interface SvcAgreementsEvents {
+  'svc-agreements-change': SvcAgreementsChangeEvent;
+  'svc-error': CustomEvent;
+}
 
 /** Props of `<svc-connections>` in Vue 3: Lists the applications and devices the signed-in person is connected to, and lets them disconnect, link and unpair. */
 export interface SvcConnectionsProps {
@@ -423,6 +455,7 @@ export interface SvcVouchesEvents {
 
 declare module 'vue' {
   interface GlobalComponents {
+    'svc-agreements': SvcVueElement<SvcAgreements, SvcAgreementsProps, SvcAgreementsEvents>;
     'svc-connections': SvcVueElement<SvcConnections, SvcConnectionsProps, SvcConnectionsEvents>;
     'svc-consent-field': SvcVueElement<SvcConsentField, SvcConsentFieldProps, SvcConsentFieldEvents>;
     'svc-credentials': SvcVueElement<SvcCredentials, SvcCredentialsProps, SvcCredentialsEvents>;
