@@ -46,7 +46,11 @@ function svcDefine() {
 
 // Run from packages/elements (its `cem` script does), so module paths in the manifest are the package's own (`src/...`).
 export default {
-  globs: ['src/**/*.component.ts', 'src/internal/person-list.ts', 'src/{decision,consent-field,inbox,records,data-requests,delegations,credentials,vouches,data-offers,connections,agreements,provider}/*.ts'],
+  globs: [
+    'src/**/*.component.ts',
+    'src/internal/person-list.ts',
+    'src/{decision,consent-field,inbox,records,data-requests,delegations,credentials,vouches,data-offers,connections,agreements,provider}/*.ts',
+  ],
   exclude: [
     '**/*.test.ts',
     '**/*.styles.ts',
