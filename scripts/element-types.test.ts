@@ -53,6 +53,7 @@ describe('scripts/element-types.mjs', () => {
 
   it('gives React every element, its attributes and properties as the manifest types them, and a handler per custom event', () => {
     assert.deepEqual(elements.map((e) => e.tagName).sort(), [
+      'svc-agreements',
       'svc-consent-field',
       'svc-credentials',
       'svc-data-requests',
