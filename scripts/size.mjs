@@ -33,8 +33,8 @@ const PAGES = [
   ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 13.5 * KB],
   // 12.98 kB measured with its first version.
   ['credentials', 'page with one <svc-credentials> (loader + chunks)', ['svc-credentials'], 13.5 * KB],
-  // 12.53 kB measured with its first version.
-  ['delegations', 'page with one <svc-delegations> (loader + chunks)', ['svc-delegations'], 13 * KB],
+  // 16.70 kB estimated with its grant form (gzip -9 of the loader, its 5.50 kB chunk and the people's shared chunk).
+  ['delegations', 'page with one <svc-delegations> (loader + chunks)', ['svc-delegations'], 17 * KB],
   // The list only: the offline verifier (@svc/client's, with jose and the receipt schema) is a chunk of its own that
   // the element imports on its first check, so a page pays for it once the receipts are shown.
   ['receipts', 'page with one <svc-receipts> (loader + chunks, before the first check)', ['svc-receipts'], 14 * KB],
