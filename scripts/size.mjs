@@ -44,7 +44,8 @@ const PAGES = [
   ['agreements', 'page with one <svc-agreements> (loader + chunks)', ['svc-agreements'], 14.25 * KB],
   // Its own chunk is 3.74 kB (gzip -9, first version): about 14.1 kB with the loader and the shared chunks as <svc-records> measured them.
   ['connections', 'page with one <svc-connections> (loader + chunks)', ['svc-connections'], 14.5 * KB],
-  ['vouches', 'page with one <svc-vouches> (loader + chunks)', ['svc-vouches'], 13.5 * KB],
+  // 14.58 kB measured with its first version (the vouch form and the trust scores view).
+  ['vouches', 'page with one <svc-vouches> (loader + chunks)', ['svc-vouches'], 14.75 * KB],
   ['snippet', 'form page with the snippet on its own controls', ['snippet']],
 ];
 

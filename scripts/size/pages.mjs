@@ -21,6 +21,8 @@ function html(service, sandbox, elements, token) {
     if (element === 'svc-credentials') return '<svc-credentials></svc-credentials>';
     if (element === 'svc-delegations') return '<svc-delegations></svc-delegations>';
     if (element === 'svc-agreements') return '<svc-agreements></svc-agreements>';
+    // Every other people's element (<svc-vouches>, …) is an empty tag of its own name, as these are.
+    if (element !== 'svc-consent-field' && element !== 'snippet') return `<${element}></${element}>`;
     const control =
       element === 'snippet'
         ? '<label><input type="checkbox" name="news" data-svc-purpose="newsletter"> Send me the newsletter</label>'
