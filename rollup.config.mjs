@@ -5,6 +5,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import { chunkManifest, chunksModule } from './scripts/size/sdk-chunks.mjs';
 import { minifyCssLiterals } from './scripts/size/minify-css.mjs';
+import { selfContained } from './scripts/size/self-contained.mjs';
 
 /** @type {{input: string, file: string, name?: string}[]} */
 const bundles = [
@@ -51,7 +52,12 @@ export default [
       'svc-vouches': 'packages/elements/dist/sdk/vouches.js',
       'svc-data-offers': 'packages/elements/dist/sdk/data-offers.js',
     },
-    plugins: [...plugins(), chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true })],
+    // <svc-receipts>' verifier (jose, the receipt schema) is imported on its first check, as a chunk sharing nothing.
+    plugins: [
+      selfContained(/[\\/]elements[\\/]dist[\\/]receipts[\\/]check\.js$/),
+      ...plugins(),
+      chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true }),
+    ],
     // What the elements share (Lit, the context consumer, the configuration) is one chunk: a smaller one costs a request.
     // What only the people's elements share (their list base: access token, asking again after a 429, paging, styles) is its own chunk, so the
     // decision's and the consent field's pages never download it.
@@ -61,7 +67,8 @@ export default [
         /[\\/]elements[\\/]dist[\\/]internal[\\/](access-token|ask-again|person-list|person-list\.styles)\.js$/.test(id)
           ? 'svc-people'
           : undefined,
-      chunkFileNames: (chunk) => `${chunk.name === 'svc-people' ? 'svc-people' : 'svc-lit'}-[hash:6].js`,
+      chunkFileNames: (chunk) =>
+        `${chunk.name === 'svc-people' ? 'svc-people' : chunk.name === 'check' ? 'svc-receipts-check' : 'svc-lit'}-[hash:6].js`,
       experimentalMinChunkSize: 4000,
     },
   },
@@ -84,7 +91,8 @@ export default [
   {
     input: 'packages/elements/dist/svc.js',
     plugins: plugins(),
-    output: { file: `${SDK}/svc.mjs`, format: 'es', sourcemap: 'hidden' },
+    // One file: <svc-receipts>'s verifier, a lazy chunk for the script tag, is inlined here.
+    output: { file: `${SDK}/svc.mjs`, format: 'es', sourcemap: 'hidden', inlineDynamicImports: true },
   },
   ...bundles.map(({ input, file, name }) => ({
     input,
