@@ -49,7 +49,7 @@ export default {
   globs: [
     'src/**/*.component.ts',
     'src/internal/person-list.ts',
-    'src/{decision,consent-field,inbox,records,data-requests,delegations,credentials,vouches,data-offers,connections,agreements,provider}/*.ts',
+    'src/{decision,consent-field,inbox,records,data-requests,delegations,credentials,vouches,data-offers,connections,agreements,receipts,provider}/*.ts',
   ],
   exclude: [
     '**/*.test.ts',

@@ -61,6 +61,7 @@ describe('scripts/element-types.mjs', () => {
       'svc-delegations',
       'svc-inbox',
       'svc-provider',
+      'svc-receipts',
       'svc-records',
     ]);
     for (const element of elements) {

@@ -12,7 +12,7 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, ReceiptsJwks, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcReceipts, SvcReceiptsVerifyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /** Props of `<svc-agreements>` in React 19: Lists the signed-in person's agreements (or multi-party agreements, or collaborations) and lets them sign, decline or leave. */
@@ -309,6 +309,34 @@ export interface SvcProviderProps extends Omit<HTMLAttributes<SvcProvider>, 'tru
   'trust-urls'?: string;
 }
 
+/** Props of `<svc-receipts>` in React 19: Lists what was done in the signed-in person's name (or the agents disclosed to them), each receipt checked offline. */
+export interface SvcReceiptsProps extends Omit<HTMLAttributes<SvcReceipts>, 'view' | 'jwks' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcReceipts> {
+  /** `authorization` (what was done in the person's name; the default) or `disclosure` (agents disclosed to them). */
+  view?: 'authorization' | 'disclosure';
+  /** The service's JWK Set; when unset, `/.well-known/jwks.json` of the service is fetched once. */
+  jwks?: ReceiptsJwks | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-receipts-verify`: A receipt was checked offline; detail has `source` (`list` or `file`), `verdict` (`valid`, `tampered`, `not_this_service`, `malformed`, `unchecked`), `record_id` and, for a file, `file_name`. */
+  'onsvc-receipts-verify'?: (event: SvcReceiptsVerifyEvent) => void;
+  /** `svc-error`: The receipts could not be read; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
+
 /** Props of `<svc-records>` in React 19: Lists the signed-in person's consent records and lets them withdraw any purpose. */
 export interface SvcRecordsProps extends Omit<HTMLAttributes<SvcRecords>, 'recordStatus' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'record-status' | 'trust-url' | 'token-url'>, ClassAttributes<SvcRecords> {
   /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
@@ -376,6 +404,7 @@ declare module 'react' {
       'svc-delegations': SvcDelegationsProps;
       'svc-inbox': SvcInboxProps;
       'svc-provider': SvcProviderProps;
+      'svc-receipts': SvcReceiptsProps;
       'svc-records': SvcRecordsProps;
       'svc-vouches': SvcVouchesProps;
     }

@@ -12,7 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, ReceiptsJwks, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcReceipts, SvcReceiptsVerifyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
@@ -387,6 +387,40 @@ export interface SvcProviderProps {
 /** The events of `<svc-provider>` a template can listen to with `@`, by name. */
 export interface SvcProviderEvents {}
 
+/** Props of `<svc-receipts>` in Vue 3: Lists what was done in the signed-in person's name (or the agents disclosed to them), each receipt checked offline. */
+export interface SvcReceiptsProps {
+  /** `authorization` (what was done in the person's name; the default) or `disclosure` (agents disclosed to them). */
+  view?: 'authorization' | 'disclosure';
+  /** The service's JWK Set; when unset, `/.well-known/jwks.json` of the service is fetched once. */
+  jwks?: ReceiptsJwks | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-receipts-verify` (`@svc-receipts-verify` in a template): A receipt was checked offline; detail has `source` (`list` or `file`), `verdict` (`valid`, `tampered`, `not_this_service`, `malformed`, `unchecked`), `record_id` and, for a file, `file_name`. */
+  onSvcReceiptsVerify?: (event: SvcReceiptsVerifyEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): The receipts could not be read; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-receipts>` a template can listen to with `@`, by name. */
+export interface SvcReceiptsEvents {
+  'svc-receipts-verify': SvcReceiptsVerifyEvent;
+  'svc-error': CustomEvent;
+}
+
 /** Props of `<svc-records>` in Vue 3: Lists the signed-in person's consent records and lets them withdraw any purpose. */
 export interface SvcRecordsProps {
   /** Only records that read with this status now: `fulfilled`, `revoked` or `expired`. */
@@ -465,6 +499,7 @@ declare module 'vue' {
     'svc-delegations': SvcVueElement<SvcDelegations, SvcDelegationsProps, SvcDelegationsEvents>;
     'svc-inbox': SvcVueElement<SvcInbox, SvcInboxProps, SvcInboxEvents>;
     'svc-provider': SvcVueElement<SvcProvider, SvcProviderProps, SvcProviderEvents>;
+    'svc-receipts': SvcVueElement<SvcReceipts, SvcReceiptsProps, SvcReceiptsEvents>;
     'svc-records': SvcVueElement<SvcRecords, SvcRecordsProps, SvcRecordsEvents>;
     'svc-vouches': SvcVueElement<SvcVouches, SvcVouchesProps, SvcVouchesEvents>;
   }
