@@ -279,6 +279,18 @@ describe('making a grant', () => {
     assert.equal(sub.status, 422, 'a sub-delegation is made on the organisation API only');
   });
 
+  it("answers alike whether the organisation knows the delegate's email or not: no one learns who deals with whom", async () => {
+    const known = await make(ada.token, { delegate_email: 'bob@example.com', delegation_grant: peer() });
+    const unknown = await make(ada.token, { delegate_email: 'Newcomer@Example.com', delegation_grant: peer() });
+    assert.deepEqual([known.status, unknown.status], [201, 201]);
+    assert.deepEqual(Object.keys(unknown.body.delegation).sort(), Object.keys(known.body.delegation).sort());
+    // The newcomer is that delegate once they sign in with the address.
+    const newcomer = await signIn('newcomer@example.com', 'openid records:read');
+    const asOrganisation = await call(server, '/api/v1/delegations?limit=100');
+    const made = (asOrganisation.body.delegation_grants as Json[]).find((g) => g.id === unknown.body.delegation.id);
+    assert.equal(made?.delegate_id, newcomer.id);
+  });
+
   it("keeps an organisation's client to its own organisation: another one is 404 and nothing is made", async () => {
     const before = await held();
     for (const where of [{ organisation_id: await sandboxAccount() }, { application_id: server.sandbox.application_id }]) {
@@ -307,9 +319,6 @@ describe('making a grant', () => {
       delegation_grant: { ...peer(), bounds: { value: { max_per_transaction: 5, currency: 'EUR' } } },
     });
     assert.equal(bounded.body.errors[0].code, 'bounds_for_agents');
-    const unknown = await make(ada.token, { delegate_email: 'nobody@example.com', delegation_grant: peer() });
-    assert.equal(unknown.status, 422);
-    assert.equal(unknown.body.errors[0].code, 'unknown_delegate');
     const both = await make(ada.token, { delegate_email: 'bob@example.com', delegate_id: bob.id, delegation_grant: peer() });
     assert.equal(both.status, 422);
     const past = await make(ada.token, {

@@ -18,6 +18,7 @@ import { requires } from '../../infra/auth.js';
 import type { Env } from '../../infra/context.js';
 import { forbidden, notFound } from '../../infra/errors.js';
 import { route, routes } from '../../infra/http/route.js';
+import { transaction } from '../../infra/transaction.js';
 import { findClient } from '../../platform/oauth/clients.js';
 import { firstPartyScopes } from '../../platform/oauth/first-party.js';
 import { holding, personOf, readerOf } from '../reader.js';
@@ -130,9 +131,12 @@ export const personDelegationRoutes = routes((app, ctx) => {
       const place = reader && grantPlace(ctx, reader, body, own);
       if (!place) throw notFound('No such organisation: the person has no relationship with it.');
       const { organisation_id: _o, application_id: _a, delegate_email: email, delegate_id: id, delegation_grant } = body;
-      const delegateId = email === undefined ? id! : delegateByEmail(ctx, place, email);
       const granter = { ...principal, accountId: place.accountId, personId: place.personId };
-      const made = createGrant(ctx, granter, { delegate_id: delegateId, delegation_grant }, place.applicationId);
+      // The delegate's person row (made for an email the organisation does not know yet) stands only with the grant.
+      const made = transaction(ctx.db, () => {
+        const delegateId = email === undefined ? id! : delegateByEmail(ctx, place, email);
+        return createGrant(ctx, granter, { delegate_id: delegateId, delegation_grant }, place.applicationId);
+      });
       c.header('Location', `${API}/${made.id}`);
       return c.json({ delegation: toPersonDelegation(ctx, findPersonGrant(ctx, reader, made.id)!) }, 201);
     },

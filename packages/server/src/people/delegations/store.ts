@@ -7,10 +7,9 @@ import type { DelegatingOrganisation, DelegationBounds, DelegationStatus, Person
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
-import { unprocessable } from '../../infra/errors.js';
 import { DEFAULT_LIMIT, decodeCursor, toPage } from '../../infra/pagination.js';
 import { statusAt } from '../../authority/delegations/grants.js';
-import { normaliseEmail } from '../../consent/records/person.js';
+import { normaliseEmail, personFor } from '../../consent/records/person.js';
 import { type PersonReader, readerParams, readerPersons } from '../reader.js';
 
 /** A stored grant with the names the person reads: its organisation's, and its delegate's email or display name. */
@@ -159,12 +158,11 @@ export function grantPlace(
   return { accountId, name: standing.name, personId: standing.person_id, applicationId };
 }
 
-/** The person of the organisation with `email`, or 422 `unknown_delegate` (as the organisation's API answers an unknown id). */
+/**
+ * The person of the organisation with `email`, made when the organisation does not know them yet (they are that person
+ * once they sign in with it): the answer is the same whoever the email belongs to, so the form can never tell a
+ * person who else has dealt with an organisation.
+ */
 export function delegateByEmail(ctx: ServerContext, place: GrantPlace, email: string): string {
-  const id = stmt<[string, string], string>(ctx.db, 'SELECT id FROM persons WHERE account_id = ? AND email = ?')
-    .pluck()
-    .get(place.accountId, normaliseEmail(email)) as unknown as string | undefined;
-  if (id) return id;
-  const message = `Nobody with this email is known to ${place.name}: the person must have signed in there once.`;
-  throw unprocessable(message, 'validation_failed', [{ path: 'delegate_email', code: 'unknown_delegate', message }]);
+  return personFor(ctx, place.accountId, email, isoNow(ctx.clock));
 }
