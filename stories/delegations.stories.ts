@@ -1,7 +1,7 @@
 // <svc-delegations> in every state. The element is the real one; the service's answers (`GET /api/v1/me/delegations`,
 // `POST /api/v1/me/delegations` and `POST .../{suspend|resume|revoke}`) come from a story stand-in (the element's
 // `fetch`) that keeps its grants for the story, so making, pausing or revoking in the story updates the list and shows
-// `svc-delegations-change` in the log. The stand-in refuses a grant to any email starting with "nobody".
+// `svc-delegations-change` in the log. The stand-in refuses a grant to the person's own email, as the service does.
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import type { StoryContext } from '@storybook/web-components-vite';
 import { html, nothing } from 'lit';
@@ -72,6 +72,9 @@ const GRANTS: DelegationRow[] = [
 ];
 
 const NEXT = { suspend: 'suspended', resume: 'active', revoke: 'revoked' } as const;
+/** The signed-in person's own email: a grant to it is refused. */
+const SELF = 'you@example.com';
+
 const ORGANISATIONS = [
   { id: 'acct_story_bank', name: 'City Bank' },
   { id: 'acct_story_clinic', name: 'Health clinic' },
@@ -80,11 +83,7 @@ const ORGANISATIONS = [
 /** The grant the stand-in makes of a `POST /api/v1/me/delegations` body, or its refusal. */
 function made(count: number, body: Record<string, any>): DelegationRow | { message: string; code: string } {
   const email = body.delegate_email as string | undefined;
-  if (email?.startsWith('nobody'))
-    return {
-      message: 'Nobody with this email is known to City Bank: the person must have signed in there once.',
-      code: 'validation_failed',
-    };
+  if (email === SELF) return { message: 'A person cannot delegate to themselves.', code: 'self_delegation' };
   const terms = body.delegation_grant;
   return grant(`dlg_story_new_${count}`, {
     delegation_type: terms.delegation_type,
@@ -160,7 +159,7 @@ const meta: Meta<Args> = {
         component:
           'Answers come from a story stand-in for `GET /api/v1/me/delegations`, `POST /api/v1/me/delegations` and `POST .../{suspend|resume|revoke}`; ' +
           'pausing acts at once, revoking and making a grant ask first (Escape cancels); each updates the list and shows `svc-delegations-change` ' +
-          'in the event log. "Let someone act for you" opens the form; an email starting with "nobody" is refused.',
+          'in the event log. "Let someone act for you" opens the form; your own email (you@example.com) is refused.',
       },
     },
   },

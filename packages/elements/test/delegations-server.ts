@@ -44,6 +44,7 @@ async function person(email: string) {
   return {
     base_url: server.url,
     access_token: accessToken,
+    email,
     agent: toAgent.id,
     peer: toPeer.id,
     peer_email: `peer-${email}`,
