@@ -33,6 +33,23 @@ const plugins = (minify = {}) => [
   terser({ format: { comments: false }, compress: { passes: 2 }, ...minify }),
 ];
 
+// What only the people's elements share (their list base), and what every element shares (Lit's core, the context
+// consumer, the configuration; not the provider's context provider, nor a directive one element uses).
+const PEOPLE = /[\\/]elements[\\/]dist[\\/]internal[\\/](access-token|ask-again)\.js$/;
+const PEOPLE_LIST = /[\\/]elements[\\/]dist[\\/]internal[\\/]person-list(\.styles)?\.js$/;
+const LIT =
+  /[\\/]node_modules[\\/](@lit[\\/]reactive-element[\\/](css-tag|reactive-element)|lit-html[\\/]lit-html|lit-element[\\/]lit-element|lit[\\/]index|@lit[\\/]context[\\/]lib[\\/](context-request-event|controllers[\\/]context-consumer))\.js$|[\\/]elements[\\/]dist[\\/]internal[\\/]config\.js$/;
+
+const PROVIDER = /[\\/]node_modules[\\/]@lit[\\/]context[\\/]lib[\\/](value-notifier|controllers[\\/]context-provider)\.js$/;
+
+/** The file names of the chunks that are not Lit's and what every element shares, by chunk name. */
+const NAMED = {
+  'svc-people': 'svc-people',
+  'svc-people-list': 'svc-people-list',
+  'svc-provider-context': 'svc-provider-context',
+  check: 'svc-receipts-check',
+};
+
 export default [
   // The script tag's element chunks, under content-hashed names: one per element, and Lit with what the elements
   // share in one chunk, `svc-lit`, loaded once.
@@ -63,12 +80,17 @@ export default [
     // decision's and the consent field's pages never download it.
     output: {
       ...chunked,
-      manualChunks: (id) =>
-        /[\\/]elements[\\/]dist[\\/]internal[\\/](access-token|ask-again|person-list|person-list\.styles)\.js$/.test(id)
-          ? 'svc-people'
-          : undefined,
-      chunkFileNames: (chunk) =>
-        `${chunk.name === 'svc-people' ? 'svc-people' : chunk.name === 'check' ? 'svc-receipts-check' : 'svc-lit'}-[hash:6].js`,
+      manualChunks: (id) => {
+        if (PEOPLE.test(id)) return 'svc-people';
+        // The list base the people's nine elements share (not <svc-inbox>, which needs only their token helpers).
+        if (PEOPLE_LIST.test(id)) return 'svc-people-list';
+        // Named too, or the people's base (which imports Lit) would pull Lit into svc-people for every page.
+        if (LIT.test(id)) return 'svc-lit';
+        // Only <svc-provider> provides a context: its own small chunk, so no other page loads it.
+        if (PROVIDER.test(id)) return 'svc-provider-context';
+        return undefined;
+      },
+      chunkFileNames: (chunk) => `${NAMED[chunk.name] ?? 'svc-lit'}-[hash:6].js`,
       experimentalMinChunkSize: 4000,
     },
   },
