@@ -32,7 +32,8 @@ interface Manifest {
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Manifest;
 const scope = readTypeScope();
 const generated = elementTypes(manifest, scope);
-const elements = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement);
+// The elements with a tag (the people's list base is a custom element class with none).
+const elements = manifest.modules.flatMap((m) => m.declarations ?? []).filter((d) => d.customElement && d.tagName);
 const copy = (): Manifest => JSON.parse(JSON.stringify(manifest)) as Manifest;
 const decisionOf = (m: Manifest) => m.modules.flatMap((x) => x.declarations ?? []).find((d) => d.tagName === 'svc-decision')!;
 /** The body of `export interface <name> ... { ... }` in `text`. */
@@ -54,8 +55,10 @@ describe('scripts/element-types.mjs', () => {
   it('gives React every element, its attributes and properties as the manifest types them, and a handler per custom event', () => {
     assert.deepEqual(elements.map((e) => e.tagName).sort(), [
       'svc-agreements',
+      'svc-connections',
       'svc-consent-field',
       'svc-credentials',
+      'svc-data-offers',
       'svc-data-requests',
       'svc-decision',
       'svc-delegations',
@@ -63,6 +66,7 @@ describe('scripts/element-types.mjs', () => {
       'svc-provider',
       'svc-receipts',
       'svc-records',
+      'svc-vouches',
     ]);
     for (const element of elements) {
       assert.match(generated.react, new RegExp(`'${element.tagName}': ${element.name}Props;`));
