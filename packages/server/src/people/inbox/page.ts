@@ -201,6 +201,7 @@ body.inbox > main, body.inbox > .people-header { width: min(48rem, calc(100% - 2
 .inbox h2 { font-size: 1.25rem; margin: 1.5rem 0 0.5rem; }
 .inbox-filters { display: flex; flex-wrap: wrap; gap: 0.75rem 1rem; align-items: flex-end; padding: var(--svc-space-3); border: 1px solid var(--svc-border); border-radius: var(--svc-radius); }
 .inbox-filters .field { display: flex; flex-direction: column; gap: var(--svc-space-1); }
+.inbox-filters .field, .inbox-filters select { max-width: 100%; }
 .inbox-filters .actions { margin-top: 0; }
 .inbox-list { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.75rem; }
 .inbox-row { padding: 0.75rem 1rem; border: 1px solid var(--svc-border); border-radius: var(--svc-radius); }
