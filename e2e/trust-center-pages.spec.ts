@@ -1,6 +1,7 @@
 // Every page of a person's trust center, as the nav lists it, in Chromium against the reference server: signed in,
 // each page's element settles (its list or its empty state, never an error or a sign-in prompt), nothing is logged or
-// refused by the strict CSP, and at 375 px the page is axe-clean and never scrolls sideways.
+// refused by the strict CSP, and at 375 px the page is axe-clean and never scrolls sideways, left to right or right
+// to left.
 import { audit, expect, problems, signInOnTrustUrl, test } from './fixtures.js';
 
 test('every page of the trust center works for a signed-in person, axe-clean at 375 px', async ({ page, svc }) => {
@@ -27,6 +28,10 @@ test('every page of the trust center works for a signed-in person, axe-clean at 
     const sideways = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(sideways, `${path} scrolls sideways at 375 px`).toBeLessThanOrEqual(0);
     await audit(page, `${path} at 375 px`);
+    // Right to left, as a page in Arabic or Hebrew embeds it: still no sideways scroll.
+    await page.evaluate(() => document.documentElement.setAttribute('dir', 'rtl'));
+    const mirrored = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(mirrored, `${path} scrolls sideways right to left`).toBeLessThanOrEqual(0);
   }
   expect(seen).toEqual([]);
 });
