@@ -199,6 +199,28 @@ describe('the attacker', () => {
     assert.equal(carolScore.factors.find((f) => f.name === 'vouches_revoked')?.value, 1);
   });
 
+  it("a delegate reads the person's vouches when the grant delegates vouches:read, and never vouches nor withdraws in their name", async () => {
+    const adaGrants = await personAccessToken(server, 'ada@example.com', 'openid email delegations:read delegations:write');
+    const made = await call(server, '/api/v1/me/delegations', {
+      token: adaGrants,
+      json: { delegate_id: ids.bob, delegation_grant: { delegation_type: 'peer', delegated_scopes: ['vouches:read', 'vouches:write'] } },
+    });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+    const asAda = { 'x-delegation-grant-id': made.body.delegation.id as string };
+    const given = await vouch(ada, { vouchee_id: ids.carol, statement: 'We worked together.' });
+    const read = await call(server, `${API}?direction=given`, { token: bob, headers: asAda });
+    assert.equal(read.status, 200, JSON.stringify(read.body));
+    assert.ok(
+      personVouchList.parse(read.body).vouches.some((v) => v.id === given.id),
+      "Ada's vouch, read by Bob for her",
+    );
+    const before = count(ids.ada);
+    refused(await call(server, API, { token: bob, headers: asAda, json: { vouchee_id: ids.bob } }), 403, 'delegate_not_allowed');
+    refused(await call(server, `${API}/${given.id}/revoke`, { token: bob, headers: asAda, json: {} }), 403, 'delegate_not_allowed');
+    assert.equal(count(ids.ada), before);
+    assert.equal((await call(server, `${API}/${given.id}`, { token: ada })).body.vouch.status, given.status);
+  });
+
   it('cannot withdraw a vouch they received (403 not_your_vouch)', async () => {
     const given = await vouch(bob, { vouchee_id: ids.ada });
     refused(await call(server, `${API}/${given.id}/revoke`, { token: ada, method: 'POST' }), 403, 'not_your_vouch');
