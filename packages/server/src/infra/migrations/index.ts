@@ -27,6 +27,7 @@ import { recordIndexes } from './026-record-indexes.js';
 import { recordList } from './027-record-list.js';
 import { mailOutbox } from './028-mail-outbox.js';
 import { personPresentations } from './029-person-presentations.js';
+import { personsEmail } from './030-persons-email.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -69,4 +70,5 @@ export const migrations: Migration[] = [
   recordList,
   mailOutbox,
   personPresentations,
+  personsEmail,
 ];
