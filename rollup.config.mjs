@@ -40,13 +40,13 @@ const PEOPLE_LIST = /[\\/]elements[\\/]dist[\\/]internal[\\/]person-list(\.style
 const LIT =
   /[\\/]node_modules[\\/](@lit[\\/]reactive-element[\\/](css-tag|reactive-element)|lit-html[\\/]lit-html|lit-element[\\/]lit-element|lit[\\/]index|@lit[\\/]context[\\/]lib[\\/](context-request-event|controllers[\\/]context-consumer))\.js$|[\\/]elements[\\/]dist[\\/]internal[\\/]config\.js$/;
 
-const PROVIDER = /[\\/]node_modules[\\/]@lit[\\/]context[\\/]lib[\\/](value-notifier|controllers[\\/]context-provider)\.js$/;
+const PROVIDER =
+  /[\\/]node_modules[\\/]@lit[\\/]context[\\/]lib[\\/](value-notifier|controllers[\\/]context-provider)\.js$|[\\/]elements[\\/]dist[\\/](sdk[\\/]provider|provider[\\/]provider\.(component|styles))\.js$/;
 
 /** The file names of the chunks that are not Lit's and what every element shares, by chunk name. */
 const NAMED = {
   'svc-people': 'svc-people',
   'svc-people-list': 'svc-people-list',
-  'svc-provider-context': 'svc-provider-context',
   check: 'svc-receipts-check',
 };
 
@@ -86,8 +86,9 @@ export default [
         if (PEOPLE_LIST.test(id)) return 'svc-people-list';
         // Named too, or the people's base (which imports Lit) would pull Lit into svc-people for every page.
         if (LIT.test(id)) return 'svc-lit';
-        // Only <svc-provider> provides a context: its own small chunk, so no other page loads it.
-        if (PROVIDER.test(id)) return 'svc-provider-context';
+        // Only <svc-provider> provides a context: with its entry in the same manual chunk, that code stays in the
+        // provider's chunk, off every other page.
+        if (PROVIDER.test(id)) return 'svc-provider';
         return undefined;
       },
       chunkFileNames: (chunk) => `${NAMED[chunk.name] ?? 'svc-lit'}-[hash:6].js`,
