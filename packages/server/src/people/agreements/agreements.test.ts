@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { personAgreementList, personAgreementEnvelope, personCollaborationEnvelope, personCollaborationList } from '@svc/schemas';
-import { hashSecret, newId, newSecret } from '../../infra/ids.js';
 import { call, grant, type Json, type Person } from '../../authority/delegations/test-support.js';
 import { firstPartyClient } from '../../platform/oauth/first-party.js';
 import { Browser, personAccessToken } from '../../platform/oauth/test-support.js';
 import { createEndpoint, delivered, startReceiver, type Receiver } from '../../platform/webhooks/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
+import { otherOrganisation as anotherOrganisation } from '../test-support.js';
 
 const SCOPES = 'openid email agreements:read agreements:write';
 const API = '/api/v1/me/agreements';
@@ -32,22 +32,8 @@ let adaFirstParty: string;
 let other: { token: string; accountId: string; applicationId: string };
 const ids: Record<string, string> = {};
 
-/** A second organisation (account, application, admin token), written straight into storage: the API has no signup. */
-function otherOrganisation() {
-  const db = server.context.db;
-  const now = new Date().toISOString();
-  const accountId = newId('acct_');
-  const applicationId = newId('tp_dev_');
-  const token = newSecret();
-  db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, 'Other organisation', now);
-  db.prepare(
-    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other shop', 'development', ?, ?)`,
-  ).run(applicationId, accountId, now, now);
-  db.prepare(
-    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`,
-  ).run(newId('api_token_'), accountId, hashSecret(token), now);
-  return { token, applicationId, accountId };
-}
+/** A second organisation, written straight into storage. */
+const otherOrganisation = () => anotherOrganisation(server);
 
 async function signIn(email: string, scope = SCOPES): Promise<Person> {
   const token = await personAccessToken(server, email, scope);

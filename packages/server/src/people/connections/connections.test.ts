@@ -12,12 +12,12 @@ import {
   personTrustPairing,
   personTrustPairingList,
 } from '@svc/schemas';
-import { hashSecret, newId, newSecret } from '../../infra/ids.js';
 import { call, grant, type Json, type Person } from '../../authority/delegations/test-support.js';
 import { createActiveFlow, createRecord, fetchReceipt, grantAll } from '../../consent/records/test-support.js';
 import { firstPartyClient } from '../../platform/oauth/first-party.js';
 import { Browser, personAccessToken } from '../../platform/oauth/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
+import { otherOrganisation as anotherOrganisation } from '../test-support.js';
 
 const SCOPES = 'openid email connections:read connections:write';
 const ME = '/api/v1/me';
@@ -33,22 +33,8 @@ const connections = {} as Record<'ada' | 'bob' | 'other', string>;
 const links = {} as Record<'ada' | 'bob' | 'other', { id: string; code: string }>;
 let adaRecord: string;
 
-/** A second organisation (its account, application and admin token), written straight into storage: the API has no signup. */
-function otherOrganisation(): { token: string; applicationId: string; accountId: string } {
-  const db = server.context.db;
-  const now = new Date().toISOString();
-  const accountId = newId('acct_');
-  const applicationId = newId('tp_dev_');
-  const token = newSecret();
-  db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, 'Other organisation', now);
-  db.prepare(
-    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other shop', 'development', ?, ?)`,
-  ).run(applicationId, accountId, now, now);
-  db.prepare(
-    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`,
-  ).run(newId('api_token_'), accountId, hashSecret(token), now);
-  return { token, applicationId, accountId };
-}
+/** A second organisation, written straight into storage. */
+const otherOrganisation = () => anotherOrganisation(server);
 
 /** A person signed in through the sandbox organisation's client (or `client`) with `scope`. */
 async function signIn(email: string, scope = SCOPES, client?: { id: string; secret?: string; redirectUri: string }): Promise<Person> {

@@ -8,10 +8,10 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { personDataLicenseList, personDataOfferList, type PersonDataLicenseList, type PersonDataOfferList } from '@svc/schemas';
 import { call, type Json, type Person } from '../../authority/delegations/test-support.js';
-import { hashSecret, newId, newSecret } from '../../infra/ids.js';
 import { firstPartyClient } from '../../platform/oauth/first-party.js';
 import { Browser, personAccessToken } from '../../platform/oauth/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
+import { otherOrganisation as anotherOrganisation } from '../test-support.js';
 
 const SCOPES = 'openid email data_offers:read data_offers:write';
 const OFFERS = '/api/v1/me/data_offers';
@@ -28,22 +28,8 @@ const offers = {} as Record<'ada' | 'adaSecond' | 'adaWaiting' | 'other' | 'bob'
 /** Licences: under an agreement Ada signed here and elsewhere, and under one only Lena signed. */
 const licenses = {} as Record<'ada' | 'other' | 'lena', string>;
 
-/** A second organisation (its account, application and admin token), written straight into storage. */
-function otherOrganisation(): { token: string; applicationId: string; accountId: string } {
-  const db = server.context.db;
-  const now = new Date().toISOString();
-  const accountId = newId('acct_');
-  const applicationId = newId('tp_dev_');
-  const token = newSecret();
-  db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').run(accountId, 'Other organisation', now);
-  db.prepare(
-    `INSERT INTO applications (id, account_id, name, environment, created_at, updated_at) VALUES (?, ?, 'Other shop', 'development', ?, ?)`,
-  ).run(applicationId, accountId, now, now);
-  db.prepare(
-    `INSERT INTO api_tokens (id, account_id, name, permissions, token_hash, created_at) VALUES (?, ?, 'other', '["read","write","admin"]', ?, ?)`,
-  ).run(newId('api_token_'), accountId, hashSecret(token), now);
-  return { token, applicationId, accountId };
-}
+/** A second organisation, written straight into storage. */
+const otherOrganisation = () => anotherOrganisation(server);
 
 async function signIn(email: string, scope = SCOPES, client?: { id: string; secret?: string; redirectUri: string }): Promise<Person> {
   const sandbox = client
