@@ -62,6 +62,7 @@ export {
 } from './resources/consent-records.js';
 export { getDpvReceipt, getJwks, getReceipt, getSignedReceipt } from './resources/receipts.js';
 export { getConsentStatus } from './resources/consent-status.js';
+export { getConsentActivity, type ConsentActivityQuery } from './resources/consent-activity.js';
 export {
   fetchAuditTrail,
   getAuditAnchor,
@@ -78,6 +79,7 @@ export {
   getWebhookEndpoint,
   listWebhookDeliveries,
   listWebhookEndpoints,
+  redeliverWebhookDelivery,
   rotateWebhookEndpointSecret,
   testWebhookEndpoint,
   updateWebhookEndpoint,
@@ -125,6 +127,7 @@ export {
   getTransferRegisterEvidence,
   listTransferRegister,
 } from './resources/cross-border.js';
+export { listEvidencePackages } from './resources/evidence-packages.js';
 export { getBreachScopeEvidence, reportBreachScope } from './resources/breach-scope.js';
 export { createCredential, getCredential, listCredentials, revokeCredential, verifyPresentation } from './resources/credentials.js';
 export {

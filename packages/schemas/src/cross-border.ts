@@ -63,6 +63,24 @@ export const evidencePackage = z.object({
 });
 export type EvidencePackage = z.infer<typeof evidencePackage>;
 
+/**
+ * One evidence package drawn before, as `GET /api/v1/evidence_packages` lists it: what it is and when it was drawn,
+ * the signing key's `kid` and the SHA-256 of the signed payload (hex), never the package itself (`GET
+ * /api/v1/evidence_packages/{id}` answers that, exactly as it was drawn).
+ */
+export const evidencePackageSummary = z.object({
+  id: z.string(),
+  format_type: z.string(),
+  kid: z.string(),
+  payload_sha256: z.string(),
+  created_at: dateTime(),
+});
+export type EvidencePackageSummary = z.infer<typeof evidencePackageSummary>;
+
+/** `{evidence_packages: [...], next_cursor}`: a page of the packages drawn in the answering cell, newest first. */
+export const evidencePackageList = listOf('evidence_packages', evidencePackageSummary);
+export type EvidencePackageList = z.infer<typeof evidencePackageList>;
+
 /** Format types of the packages this service draws. */
 export const EVIDENCE_FORMAT_TYPES = {
   transferRegister: 'svc.transfer_register.v1',

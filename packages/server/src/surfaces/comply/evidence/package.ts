@@ -8,6 +8,7 @@ import { isoNow } from '../../../infra/clock.js';
 import type { ServerContext } from '../../../infra/context.js';
 import { stmt } from '../../../infra/db.js';
 import { homedId } from '../../../infra/ids.js';
+import { decodeCursor, toPage } from '../../../infra/pagination.js';
 
 /** The JWS `typ` of every evidence package. */
 export const EVIDENCE_PACKAGE_TYP = 'svc-evidence+jwt';
@@ -127,4 +128,29 @@ export function findEvidencePackage(ctx: ServerContext, accountId: string, id: s
     'SELECT id, format_type, package FROM evidence_packages WHERE id = ? AND account_id = ?',
   ).get(id, accountId);
   return row && { evidence_package_id: row.id, format_type: row.format_type, package: row.package };
+}
+
+/** A package as `GET /api/v1/evidence_packages` lists it: no package, only what it is, when, and its key and digest. */
+export interface EvidencePackageSummary {
+  id: string;
+  format_type: string;
+  kid: string;
+  payload_sha256: string;
+  created_at: string;
+}
+
+/** A page of the packages this cell drew for the account, newest first; the cursor is the last row's `seq`. */
+export function listEvidencePackages(
+  ctx: ServerContext,
+  accountId: string,
+  page: { limit: number; cursor?: string | undefined },
+): { evidence_packages: EvidencePackageSummary[]; next_cursor: string | null } {
+  const before = page.cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(page.cursor);
+  const rows = stmt<[string, number, number], EvidencePackageSummary & { seq: number }>(
+    ctx.db,
+    `SELECT seq, id, format_type, kid, payload_sha256, drawn_at AS created_at FROM evidence_packages
+      WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?`,
+  ).all(accountId, before, page.limit + 1);
+  const { items, next_cursor } = toPage(rows, page.limit, (r) => r.seq);
+  return { evidence_packages: items.map(({ seq: _seq, ...summary }) => summary), next_cursor };
 }

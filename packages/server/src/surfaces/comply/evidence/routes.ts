@@ -1,17 +1,34 @@
 // The Comply surface's evidence: the transfer register, the residency posture and breach scope (each with its signed
-// evidence package), and `GET /api/v1/evidence_packages/{id}`, a package drawn before, as it was answered.
-import { evidencePackage } from '@svc/schemas';
+// evidence package), `GET /api/v1/evidence_packages` (the packages drawn before, newest first) and
+// `GET /api/v1/evidence_packages/{id}`, a package drawn before, as it was answered.
+import { evidencePackage, evidencePackageList, listQuery } from '@svc/schemas';
 import { route, routes } from '../../../infra/http/route.js';
 import { breachScopeRoutes } from '../breach/routes.js';
 import { assertHomedHere } from '../../../infra/cells/routing.js';
 import { notFound } from '../../../infra/errors.js';
 import { residencyRoutes } from '../residency/routes.js';
 import { transferRegisterRoutes } from '../transfers/routes.js';
-import { findEvidencePackage } from './package.js';
+import { DEFAULT_LIMIT } from '../../../infra/pagination.js';
+import { findEvidencePackage, listEvidencePackages } from './package.js';
 
 const BASE = '/api/v1/evidence_packages';
 
 const evidencePackageRoutes = routes((app, ctx) => {
+  route(
+    app,
+    {
+      method: 'get',
+      path: BASE,
+      summary:
+        'List the evidence packages this cell drew for the account, newest first: id, format type, drawn at, signing kid and payload digest (the package itself at GET …/{id})',
+      tag: 'Cross-border',
+      permission: 'read',
+      query: listQuery,
+      response: { status: 200, description: 'A page of evidence package summaries', schema: evidencePackageList },
+      errors: [400],
+    },
+    (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => c.json(listEvidencePackages(ctx, c.get('principal').accountId, { limit, cursor })),
+  );
   route(
     app,
     {
