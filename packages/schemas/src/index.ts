@@ -21,6 +21,7 @@ export * from './records.js';
 export * from './imports.js';
 export * from './receipts.js';
 export * from './consent-status.js';
+export * from './consent-activity.js';
 export * from './audit.js';
 export * from './agent-identities.js';
 export * from './delegations.js';

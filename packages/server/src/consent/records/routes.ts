@@ -25,6 +25,7 @@ import { readJson } from '../../infra/validate.js';
 import { isAuthorizationRecord } from '../authorizations/store.js';
 import { signatureEvidenceFor } from '../../surfaces/agree/agreements/store.js';
 import { getImport, runImport } from './imports.js';
+import { consentActivityRoute } from './activity.js';
 import { recordListRoute } from './list.js';
 import { createConsentRecord, findPerson, getConsentRecord, termsResolver, withdrawConsentRecord } from './service.js';
 import type { FlowTermsResolver } from './terms.js';
@@ -96,6 +97,7 @@ const tag = 'Consent records';
 /** Mounts the record (list included), import and consent status routes. */
 export function recordRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   recordListRoute(app, ctx, tag);
+  consentActivityRoute(app, ctx, tag);
   route(
     app,
     {
