@@ -376,7 +376,8 @@ export type WebhookAttempt = z.infer<typeof webhookAttempt>;
 /**
  * One event's delivery to one endpoint. `pending` until it is `acknowledged` or `failed` (`failure_reason`:
  * `rejected` on a 4xx, `attempts_exhausted` after five attempts, `endpoint_deleted`). `attempt_count` counts
- * the attempts that had an outcome (interrupted ones excluded).
+ * the attempts that had an outcome (interrupted ones excluded) since it was last queued: a redelivery (`POST
+ * .../redeliver`) queues it again from 0, and `attempts` keeps every attempt.
  */
 export const webhookDelivery = z.object({
   id: z.string(),

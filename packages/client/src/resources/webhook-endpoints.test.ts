@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
-import { SvcNotFoundError, SvcValidationError, type SvcError } from '../lib/errors.js';
+import { SvcHttpError, SvcNotFoundError, SvcValidationError, type SvcError } from '../lib/errors.js';
 import { json, loopback, startTestServer, type Loopback, type Received, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { SvcWebhookSignatureError, verifyWebhook } from '../verify/webhook.js';
@@ -143,6 +143,23 @@ describe('webhookEndpoints against the reference server', () => {
       acknowledged.push(delivery.id);
     assert.deepEqual(acknowledged, ids);
     assert.deepEqual((await svc.webhookEndpoints.deliveries(app, endpoint.id, { status: 'failed' }).page()).items, []);
+  });
+
+  it('redelivers a finished delivery: pending again, then sent with the same event id; a test delivery is refused', async () => {
+    const { items } = await svc.webhookEndpoints.deliveries(app, endpoint.id, { status: 'acknowledged' }).page();
+    const done = items.find((d) => !d.test)!;
+    const queued = await svc.webhookEndpoints.redeliver(app, endpoint.id, done.id);
+    assert.deepEqual([queued.id, queued.status, queued.event_id, queued.attempt_count], [done.id, 'pending', done.event_id, 0]);
+    await waitFor('the redelivery acknowledged', async () => {
+      const again = await svc.webhookEndpoints.getDelivery(app, endpoint.id, done.id);
+      return again.status === 'acknowledged' ? again : undefined;
+    });
+    const sent = receiver.requests.filter((r) => r.headers['x-svc-event-id'] === done.event_id);
+    assert.equal(sent.length, 2, 'the event went out again');
+    await verifyWebhook(sent[1]!.body, sent[1]!.headers, endpoint.secret);
+    const test = items.find((d) => d.test)!;
+    const refused = await rejection<SvcError>(svc.webhookEndpoints.redeliver(app, endpoint.id, test.id), SvcHttpError);
+    assert.deepEqual([refused.status, refused.reason], [409, 'test_delivery']);
   });
 
   it('lists, updates and deletes endpoints, one page each', async () => {

@@ -173,6 +173,30 @@ export function getWebhookDelivery(
     .then((body) => body.delivery);
 }
 
+/**
+ * Queues a finished delivery again, due now (`POST .../webhook_endpoints/{id}/deliveries/{delivery_id}/redeliver`):
+ * the same event id and body, signed when sent and retried like a new delivery; answers it, `pending`. The service
+ * answers 409 while it is still pending, for a test delivery, and while the endpoint is disabled.
+ */
+export function redeliverWebhookDelivery(
+  connection: SvcConnection<'bearer'>,
+  applicationId: string,
+  endpointId: string,
+  deliveryId: string,
+  options?: WriteOptions,
+): Promise<WebhookDelivery> {
+  return connection
+    .request(
+      {
+        method: 'POST',
+        path: path(applicationId, endpointId, `/deliveries/${encodeURIComponent(deliveryId)}/redeliver`),
+        schema: webhookDeliveryEnvelope,
+      },
+      options,
+    )
+    .then((body) => body.delivery);
+}
+
 /** The webhook endpoints (subscriptions) of each application and their deliveries. */
 export interface WebhookEndpointsResource {
   /** Lists an application's endpoints; see {@link listWebhookEndpoints}. */
@@ -202,6 +226,8 @@ export interface WebhookEndpointsResource {
   deliveries(applicationId: string, endpointId: string, query?: WebhookDeliveryQuery, options?: CallOptions): SvcList<WebhookDelivery>;
   /** Reads one delivery; see {@link getWebhookDelivery}. */
   getDelivery(applicationId: string, endpointId: string, deliveryId: string, options?: CallOptions): Promise<WebhookDelivery>;
+  /** Queues a finished delivery again; see {@link redeliverWebhookDelivery}. */
+  redeliver(applicationId: string, endpointId: string, deliveryId: string, options?: WriteOptions): Promise<WebhookDelivery>;
 }
 
 /** Binds the webhook endpoint functions to a connection. */
@@ -217,5 +243,7 @@ export function webhookEndpointsResource(connection: SvcConnection<'bearer'>): W
     deliveries: (applicationId, endpointId, query, options) => listWebhookDeliveries(connection, applicationId, endpointId, query, options),
     getDelivery: (applicationId, endpointId, deliveryId, options) =>
       getWebhookDelivery(connection, applicationId, endpointId, deliveryId, options),
+    redeliver: (applicationId, endpointId, deliveryId, options) =>
+      redeliverWebhookDelivery(connection, applicationId, endpointId, deliveryId, options),
   };
 }

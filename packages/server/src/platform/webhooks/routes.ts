@@ -13,7 +13,7 @@ import type { Context } from 'hono';
 import { route, routes } from '../../infra/http/route.js';
 import { getApplication, type ApplicationRecord } from '../application-store.js';
 import type { Env, ServerContext } from '../../infra/context.js';
-import { notFound, unprocessable } from '../../infra/errors.js';
+import { ApiError, notFound, unprocessable } from '../../infra/errors.js';
 import { checkDestination, policyOf } from '../../infra/outbound/index.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { webhookService, type WebhookService } from './service.js';
@@ -28,6 +28,7 @@ import {
   listDeliveries,
   listEndpoints,
   MAX_ENDPOINTS_PER_APPLICATION,
+  redeliver,
   rotateSecret,
   toEndpoint,
   updateEndpoint,
@@ -65,7 +66,8 @@ const base = '/api/v1/applications/{id}/webhook_endpoints';
 
 /**
  * `GET|POST /api/v1/applications/{id}/webhook_endpoints`, `GET|PATCH|DELETE .../webhook_endpoints/{endpoint_id}`,
- * `POST .../rotate_secret`, `POST .../test`, `GET .../deliveries`, `GET .../deliveries/{delivery_id}`.
+ * `POST .../rotate_secret`, `POST .../test`, `GET .../deliveries`, `GET .../deliveries/{delivery_id}`,
+ * `POST .../deliveries/{delivery_id}/redeliver`.
  */
 export const webhookRoutes = routes((app, ctx) => {
   const service = webhookService(ctx);
@@ -78,6 +80,7 @@ export const webhookRoutes = routes((app, ctx) => {
   };
   endpointRoutes(app, ctx, service, applicationOf, endpointOf);
   deliveryRoutes(app, ctx, service, endpointOf);
+  redeliverRoute(app, ctx, service, endpointOf);
 });
 
 type ApplicationOf = (c: Context<Env>) => ApplicationRecord;
@@ -254,6 +257,39 @@ function deliveryRoutes(app: OpenAPIHono<Env>, ctx: ServerContext, service: Webh
       const delivery = getDelivery(ctx, endpointOf(c).row.id, c.req.param('delivery_id')!);
       if (!delivery) throw notFound('No such delivery.');
       return c.json({ delivery });
+    },
+  );
+}
+
+const REDELIVERY_REFUSALS = {
+  delivery_pending: 'This delivery is still pending: wait for it to finish before redelivering it.',
+  test_delivery: 'A test delivery is not sent again: send a new test event instead.',
+} as const;
+
+/** Sends a finished delivery again, through the outbox and the worker like every delivery. */
+function redeliverRoute(app: OpenAPIHono<Env>, ctx: ServerContext, service: WebhookService, endpointOf: EndpointOf): void {
+  route(
+    app,
+    {
+      method: 'post',
+      path: `${base}/{endpoint_id}/deliveries/{delivery_id}/redeliver`,
+      summary:
+        'Queue a finished delivery again, due now (same event id and body, signed when sent, retried like a new one); 409 while it is pending or the endpoint is disabled',
+      tag,
+      permission: 'write',
+      response: { status: 202, description: 'The delivery, pending again', schema: webhookDeliveryEnvelope },
+      errors: [404, 409],
+    },
+    (c) => {
+      const { row } = endpointOf(c);
+      if (row.status !== 'enabled') {
+        throw new ApiError(409, 'This webhook endpoint is disabled: enable it before redelivering.', 'webhook_endpoint_disabled');
+      }
+      const outcome = redeliver(ctx, row.id, c.req.param('delivery_id')!);
+      if (!outcome) throw notFound('No such delivery.');
+      if ('refused' in outcome) throw new ApiError(409, REDELIVERY_REFUSALS[outcome.refused], outcome.refused);
+      service.worker.kick();
+      return c.json({ delivery: outcome.delivery }, 202);
     },
   );
 }

@@ -360,3 +360,30 @@ export function listDeliveries(
   const { items, next_cursor } = toPage(rows, query.limit, (r) => r.seq);
   return { deliveries: toDeliveries(ctx, items), next_cursor };
 }
+
+/** Why a delivery cannot be sent again: it is still pending, or it was a test. */
+export type RedeliveryRefusal = 'delivery_pending' | 'test_delivery';
+
+/**
+ * Queues the endpoint's finished delivery `id` again, due now: the worker sends it (same event id and body, signed
+ * when sent) and retries it on the schedule from the start, as for a new delivery; `attempt_count` starts again
+ * at 0 and `attempts` keeps every earlier one. Undefined when the endpoint has no such delivery.
+ */
+export function redeliver(
+  ctx: ServerContext,
+  endpointId: string,
+  id: string,
+): { delivery: WebhookDelivery } | { refused: RedeliveryRefusal } | undefined {
+  return transaction(ctx.db, () => {
+    const row = stmt<[string, string], DeliveryRow>(ctx.db, `${deliverySelect} WHERE d.id = ? AND d.endpoint_id = ?`).get(id, endpointId);
+    if (!row) return undefined;
+    if (row.test) return { refused: 'test_delivery' as const };
+    if (row.status === 'pending' || row.in_flight) return { refused: 'delivery_pending' as const };
+    stmt(
+      ctx.db,
+      `UPDATE webhook_deliveries SET status = 'pending', failure_reason = NULL, attempt_count = 0, next_attempt_ms = ?, completed_at = NULL
+        WHERE id = ?`,
+    ).run(ctx.clock.now(), id);
+    return { delivery: getDelivery(ctx, endpointId, id)! };
+  });
+}
