@@ -1,0 +1,119 @@
+// Child process of wtr-person-servers.mjs: a reference server for <svc-agents>' browser tests. Each line on stdin asks
+// for a new case (`{"email": ...}`, the email naming its person); the answer, one JSON line on stdout, is the
+// organisation's API tokens (an admin's and a viewer's: `read` and `audit:verify`), a new agent identity with a pinned
+// capability manifest, a grant the person made to it (value bound 100 EUR, escalation allowed) and two escalations
+// of that agent: one the person approved, one pending. Runs until SIGTERM.
+//
+// The console calls the API from its own origin (the trust URL), where an API token is answered; the service refuses
+// one from another site's page and sends it no CORS headers. The test page is on another origin, so the element
+// reaches the reference server through a same-origin stand-in here: a pass-through that forwards the call as a
+// server would (no Fetch Metadata) and lets the test page read the answer. It adds nothing else.
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createInterface } from 'node:readline';
+import {
+  agentToken,
+  approveAsPrincipal,
+  call,
+  check,
+  grant,
+  newAgent,
+  signIn,
+} from '../../server/src/authority/delegations/test-support.js';
+import { startTestServer } from '../../server/src/testing.js';
+
+const origin = process.argv[2];
+if (!origin) throw new Error('usage: agents-server.ts <page origin>');
+
+const server = await startTestServer();
+const console_ = await consoleOrigin(server.url, origin);
+
+/** The pass-through: the request's method, path, body and bearer token, to `target`; the answer readable by `page`. */
+async function consoleOrigin(target: string, page: string): Promise<string> {
+  const cors = {
+    'access-control-allow-origin': page,
+    'access-control-allow-methods': 'GET, POST',
+    'access-control-allow-headers': 'authorization, content-type',
+    'access-control-expose-headers': 'retry-after',
+    vary: 'origin',
+  };
+  const body = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return chunks.length ? Buffer.concat(chunks) : undefined;
+  };
+  const proxy = createServer(async (req, res) => {
+    if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (req.headers.authorization) headers.authorization = req.headers.authorization;
+    if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
+    let answer: Response;
+    try {
+      answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: await body(req) });
+    } catch {
+      return void res.writeHead(502, cors).end();
+    }
+    const retry = answer.headers.get('retry-after');
+    res.writeHead(answer.status, { ...cors, 'content-type': 'application/json', ...(retry ? { 'retry-after': retry } : {}) });
+    res.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+}
+
+async function apiToken(name: string, permissions: string[]): Promise<string> {
+  const made = await call(server, '/api/v1/api_tokens', { json: { api_token: { name, permissions } } });
+  if (made.status !== 201) throw new Error(`no API token: ${JSON.stringify(made.body)}`);
+  return made.body.api_token.token as string;
+}
+
+let cases = 0;
+
+/** A new agent, granted by `email`'s person, with two escalations (one approved, one pending); the console's tokens. */
+async function newCase(email: string) {
+  cases += 1;
+  const principal = await signIn(server, email);
+  const name = `Booking agent ${cases}`;
+  const agent = await newAgent(server, name);
+  const pinned = await call(server, `/api/v1/agent_identities/${agent.id}/manifests`, { json: { delegated_scopes: ['payments:write'] } });
+  if (pinned.status !== 201) throw new Error(`no manifest: ${JSON.stringify(pinned.body)}`);
+  const made = await grant(server, principal, agent.id, {
+    delegation_type: 'ai_agent',
+    delegated_scopes: ['payments:write'],
+    max_actions_per_day: 20,
+    bounds: { value: { max_per_transaction: 100, currency: 'EUR' }, escalation: { allowed: true } },
+  });
+  const token = await agentToken(server, made.id, agent);
+  const pay = (value: number, description: string) =>
+    check(server, token, { scope: 'payments:write', action: 'write', value, currency: 'EUR', description });
+  const approved = (await pay(240, 'Pay the hotel')).body.authority_check.escalation.id as string;
+  await approveAsPrincipal(server, approved, principal);
+  const pending = (await pay(300, 'Pay the flight')).body.authority_check.escalation.id as string;
+  return {
+    base_url: console_,
+    admin_token: await apiToken(`Console admin ${cases}`, ['admin']),
+    viewer_token: await apiToken(`Console viewer ${cases}`, ['read', 'audit:verify']),
+    principal: principal.id,
+    agent: agent.id,
+    agent_name: name,
+    grant: made.id,
+    approved,
+    pending,
+  };
+}
+
+let queue = Promise.resolve();
+createInterface({ input: process.stdin }).on('line', (line) => {
+  queue = queue.then(async () => {
+    try {
+      process.stdout.write(`${JSON.stringify(await newCase(JSON.parse(line).email))}\n`);
+    } catch (error) {
+      process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`);
+    }
+  });
+});
+process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
+
+const stop = () => void server.dispose().then(() => process.exit(0));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
