@@ -83,6 +83,7 @@ export default {
     personServerPlugin('agents'),
     personServerPlugin('applications'),
     personServerPlugin('governance'),
+    personServerPlugin('webhooks'),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],
