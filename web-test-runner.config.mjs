@@ -80,6 +80,7 @@ export default {
     ...['records', 'connections', 'credentials', 'data-requests', 'delegations', 'data-offers', 'vouches'].map(personServerPlugin),
     personServerPlugin('agreements'),
     personServerPlugin('receipts'),
+    personServerPlugin('evidence'),
     personServerPlugin('agents'),
     personServerPlugin('applications'),
     personServerPlugin('governance'),
