@@ -85,6 +85,7 @@ export default {
     personServerPlugin('applications'),
     personServerPlugin('governance'),
     personServerPlugin('webhooks'),
+    personServerPlugin('policies'),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],
