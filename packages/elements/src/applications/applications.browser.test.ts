@@ -306,6 +306,30 @@ describe('<svc-applications>', () => {
     await expect(el).to.be.accessible();
   });
 
+  it('fits 375 px, a long origin and a token form included', async () => {
+    const long = `https://${'checkout-'.repeat(12)}shop.example`;
+    const { fetch } = api((_m, path) => {
+      if (path.endsWith('/applications')) return json({ applications: [app], next_cursor: null });
+      if (path.endsWith('/oauth_clients')) return json({ oauth_clients: [], next_cursor: null });
+      if (path.endsWith('/api_tokens'))
+        return json({ api_tokens: [{ ...token('api_token_1'), name: 'x'.repeat(100) }], next_cursor: null });
+      return json({ allowed_origins: [{ origin: long, last_seen_at: null, created_at: app.created_at }], next_cursor: null });
+    });
+    const narrow = async (view: string) => {
+      const el = await fixture<SvcApplications>(
+        html`<svc-applications style="inline-size: 375px" view=${view} trust-url=${TRUST} .fetch=${fetch} .accessToken=${'tok'}></svc-applications>`,
+      );
+      await waitUntil(() => el.status === 'ready' && (view === 'api_tokens' || inner(el, '[part=origin]')), 'the list did not load');
+      return el;
+    };
+    const apps = await narrow('applications');
+    expect(inner(apps, '[part=base]')!.scrollWidth).to.be.at.most(375);
+    const tokens = await narrow('api_tokens');
+    inner(tokens, '[part=new]')?.click();
+    await tokens.updateComplete;
+    expect(inner(tokens, '[part=base]')!.scrollWidth).to.be.at.most(375);
+  });
+
   it('says the service’s refusal (403) of the list in place of the generic error, and fires svc-error', async () => {
     const errors = listen<ApplicationsErrorDetail>('svc-error');
     const { fetch } = api(() => json({ message: 'This API token lacks the "read" permission.', code: 'insufficient_permissions' }, 403));
