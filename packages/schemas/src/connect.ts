@@ -9,10 +9,16 @@ const name = () => z.string().check(z.minLength(1), z.maxLength(100));
 
 // ---- Accounts ---------------------------------------------------------------------------------------------------
 
-/** A person added to an account as one of its users (`user_id` is the person's id, `prs_…`). */
+/** What an account user may do in the organisation's console: `admin` changes keys, tokens and settings; `viewer` reads. */
+export const ACCOUNT_USER_ROLES = ['admin', 'viewer'] as const;
+export const accountUserRole = z.enum(ACCOUNT_USER_ROLES);
+export type AccountUserRole = z.infer<typeof accountUserRole>;
+
+/** A person added to an account as one of its users (`user_id` is the person's id, `prs_…`), with their console role. */
 export const accountUser = z.object({
   id: z.string(),
   user_id: z.string(),
+  role: accountUserRole,
   created_at: dateTime(),
 });
 export type AccountUser = z.infer<typeof accountUser>;
@@ -49,9 +55,16 @@ export const updateAccountRequest = z.strictObject({
 });
 export type UpdateAccountRequest = z.input<typeof updateAccountRequest>;
 
-/** `POST /api/v1/accounts/{id}/account_users`: a person of the account (`prs_…`, from their home cell) as a user. */
-export const createAccountUserRequest = z.strictObject({ user_id: id() });
+/**
+ * `POST /api/v1/accounts/{id}/account_users`: a person of the account (`prs_…`, from their home cell) as a user, a
+ * `viewer` unless `role` says `admin` (which needs the `admin` permission).
+ */
+export const createAccountUserRequest = z.strictObject({ user_id: id(), role: z.optional(accountUserRole) });
 export type CreateAccountUserRequest = z.input<typeof createAccountUserRequest>;
+
+/** `PATCH /api/v1/accounts/{id}/account_users/{account_user_id}`: a new console role (`admin` permission). */
+export const updateAccountUserRequest = z.strictObject({ account_user: z.strictObject({ role: accountUserRole }) });
+export type UpdateAccountUserRequest = z.input<typeof updateAccountUserRequest>;
 
 /** `{account_user}`. */
 export const accountUserEnvelope = z.object({ account_user: accountUser });

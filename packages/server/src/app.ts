@@ -49,6 +49,9 @@ import { agreeRoutes } from './surfaces/agree/routes.js';
 import { complySurfaceRoutes } from './surfaces/comply/routes.js';
 import { protectRoutes } from './surfaces/protect/routes.js';
 import { connectRoutes } from './surfaces/connect/routes.js';
+import { consoleRoutes } from './console/routes.js';
+import { consolePrincipal } from './console/tokens.js';
+import { consoleAudit } from './console/audit.js';
 
 /** Route modules in mounting order. Add a module with one line here. */
 const modules: RouteModule[] = [
@@ -94,6 +97,7 @@ const modules: RouteModule[] = [
   complySurfaceRoutes, // Comply: modules, governance and its change log, clean rooms and their queries, meeting consents
   protectRoutes, // Protect: policy templates, policies, data requests (DSAR), data licenses, data offers (the data deal), portability transfers
   connectRoutes, // Connect: accounts and their users, connections (a person and an application), device links and trust pairings
+  consoleRoutes, // the organisation's console: /applications, /agent_identities, … for account users (403 for anyone else), POST /console/access_token
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */
@@ -115,6 +119,7 @@ export function createApp(ctx: ServerContext): OpenAPIHono<Env> {
     accessTokens: (token) => personOfAccessToken(ctx, token),
     agentTokens: (token) => resolveAgentToken(ctx, token),
     delegates: (person, grantId) => delegateOf(ctx, person, grantId),
+    consoleTokens: (token) => consolePrincipal(ctx, token),
   });
   const auth = limits ? limits.guard(authenticated) : authenticated;
   app.use('/api/v1/*', async (c, next) => {
@@ -127,6 +132,7 @@ export function createApp(ctx: ServerContext): OpenAPIHono<Env> {
   });
   if (limits) app.use('/api/v1/*', limits.principal); // before idempotency: a refused request keeps no key
   app.use('/api/v1/*', idempotency(ctx));
+  app.use('/api/v1/*', consoleAudit(ctx)); // a change made in the console lands on the audit trail with its account user
   for (const mount of modules) app.route('/', mount(ctx));
   serveOpenApi(app, ctx);
   return app;

@@ -16,6 +16,7 @@ const FOLDERS: Record<string, string> = {
   surfaces: 'the product surfaces: connect, verify, agree, comply, protect',
   people: "a person's own: the trust center's pages, their APIs, withdrawal links, mail, the Trust Inbox",
   hosted: 'hosted decision pages, the playground, the script-tag SDK',
+  console: "an organisation's console: its account users' pages, their sign-in and tokens, the audit of their changes",
 };
 /** Files at the root: the app's assembly (app.ts), the server around it, the package entry and the test harness. */
 const ASSEMBLY = new Set(['app.ts', 'server.ts', 'index.ts', 'bin.ts']);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createApp } from './app.js';
 import { FAMILIES } from './people/pages/families.js';
+import { CONSOLE_FAMILIES } from './console/families.js';
 import { startTestServer, type TestServer } from './testing.js';
 
 type Doc = {
@@ -32,6 +33,8 @@ const PAGES = [
   /^(get|post) \/inbox(\/|$)/,
   /^(get|post) \/(session|people)\//,
   ...FAMILIES.map((family) => new RegExp(`^get ${family.path}$`)),
+  ...CONSOLE_FAMILIES.map((family) => new RegExp(`^get ${family.path}$`)),
+  /^post \/console\/access_token$/,
   /^(get|post) \/(withdraw|manage)\//,
 ];
 const isPage = (route: string) => PAGES.some((page) => page.test(route));

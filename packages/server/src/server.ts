@@ -14,6 +14,7 @@ import { Metrics } from './infra/metrics.js';
 import { demoFlowSeeder } from './platform/flows/sandbox.js';
 import { ensureSandbox, type Sandbox, type SandboxSeeder } from './platform/account/sandbox.js';
 import { oauthSandboxSeeder } from './platform/oauth/sandbox.js';
+import { consoleSandboxSeeder } from './console/sandbox.js';
 import { Cells } from './infra/cells/directory.js';
 import { DEFAULT_COUNTRIES, parseCountries } from './infra/cells/config.js';
 import { createRateLimits, rateLimitsFromEnv, type RateLimitOptions } from './infra/limits/policies.js';
@@ -161,7 +162,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // Once every cell listens (a failed start closes the databases): the receipt listener and the mail worker.
   for (const ctx of contexts) startMail(ctx);
   const first = contexts[0]!;
-  const sandbox = ensureSandbox(first, [demoFlowSeeder, oauthSandboxSeeder, ...sandboxSeeders]);
+  const sandbox = ensureSandbox(first, [demoFlowSeeder, oauthSandboxSeeder, consoleSandboxSeeder, ...sandboxSeeders]);
 
   let closed: Promise<void> | undefined;
   return {

@@ -54,6 +54,11 @@ export interface CredentialResolvers {
   accessTokens?: (token: string) => Promise<Principal | undefined>;
   /** An agent token (`ra_agent_…`) against its grant, or the 401/403 that says why it cannot act. */
   agentTokens?: (token: string) => Principal;
+  /**
+   * A console token (`svc_console_…`): an account user of the organisation's console, as an API token of their role;
+   * undefined when it is not a current one.
+   */
+  consoleTokens?: (token: string) => Principal | undefined;
   /** A person calling with `X-Delegation-Grant-Id`, as the principal's delegate, or the 403. */
   delegates?: (person: Extract<Principal, { kind: 'person' }>, grantId: string) => Principal;
 }
@@ -97,6 +102,11 @@ export function authenticate(ctx: ServerContext, resolvers: CredentialResolvers 
     if (token.startsWith(AGENT_TOKEN_PREFIX)) {
       if (!resolvers.agentTokens) throw invalidToken('Agent tokens are not accepted by this server.');
       return { principal: resolvers.agentTokens(token), deferred: false };
+    }
+    if (token.startsWith(CONSOLE_TOKEN_PREFIX)) {
+      const principal = resolvers.consoleTokens?.(token);
+      if (!principal) throw invalidToken('The console token is not valid: sign in to the console again.');
+      return { principal, deferred: false };
     }
     const row = findToken.get(hashSecret(token));
     if (!row) {
@@ -172,6 +182,9 @@ export function authenticate(ctx: ServerContext, resolvers: CredentialResolvers 
 
 /** The prefix of an AI agent token. */
 export const AGENT_TOKEN_PREFIX = 'ra_agent_';
+
+/** The prefix of a console token, which a console page's elements call the API with for an account user. */
+export const CONSOLE_TOKEN_PREFIX = 'svc_console_';
 
 /** Who besides API tokens a route admits, and the scope a delegate needs for it. */
 export interface RouteAccess {

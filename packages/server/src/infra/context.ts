@@ -49,7 +49,14 @@ export type Permission = 'read' | 'write' | 'admin' | 'audit:verify' | 'disclosu
 
 /** Who is calling, resolved from the request's credential. */
 export type Principal =
-  | { kind: 'api_token'; accountId: string; tokenId: string; permissions: Permission[] }
+  | {
+      kind: 'api_token';
+      accountId: string;
+      tokenId: string;
+      permissions: Permission[];
+      /** Set for a console token: the account user of the organisation's console it acts for (the audit's actor). */
+      accountUser?: { id: string; userId: string };
+    }
   | {
       /** A person signed in to the service, through an OAuth client of one of the account's applications. */
       kind: 'person';

@@ -27,6 +27,7 @@ import { firstPartyClient, type FirstPartyClient } from '../platform/oauth/first
 import { isPersonOf } from '../platform/oauth/people.js';
 import { OAUTH_SCOPES } from '../platform/oauth/provider.js';
 import { oauthProvider } from '../platform/oauth/routes.js';
+import { endConsoleTokens } from '../console/tokens.js';
 import { inboxEmailOf } from './inbox/store.js';
 
 /** A first-party client a people's page signs in with: where the provider sends the browser back, and its cookie. */
@@ -78,6 +79,8 @@ export interface SignedInPerson {
   email: string;
   /** When the person signed in (the provider's session `auth_time`). */
   authenticatedAt: string;
+  /** The browser session's id: what the tokens minted for its pages die with. */
+  sessionUid: string;
 }
 
 const koaOf = (ctx: ServerContext, c: Context<Env>) => {
@@ -96,7 +99,9 @@ export async function signedInPerson(ctx: ServerContext, c: Context<Env>): Promi
   if (!personId) return undefined;
   const email = inboxEmailOf(ctx, personId);
   const authTime = session.authTime();
-  return email && authTime ? { personId, email, authenticatedAt: new Date(authTime * 1000).toISOString() } : undefined;
+  return email && authTime
+    ? { personId, email, authenticatedAt: new Date(authTime * 1000).toISOString(), sessionUid: session.uid }
+    : undefined;
 }
 
 const secure = (ctx: ServerContext) => ctx.baseUrl.startsWith('https:');
@@ -167,6 +172,7 @@ export async function signOut(ctx: ServerContext, c: Context<Env>): Promise<void
   if (session.accountId) {
     const trustGrant = session.grantIdFor(signInClient(ctx).client_id);
     for (const grantId of [trustGrant, mappedGrantId(session.uid)]) if (grantId) await provider.AccessToken.revokeByGrantId(grantId);
+    endConsoleTokens(ctx, session.uid);
     await session.destroy();
   }
   const name = provider.cookieName('session');

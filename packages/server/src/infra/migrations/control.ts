@@ -9,6 +9,7 @@ import {
   sequenceOf,
   tablesOf,
 } from '../cells/control-plane.js';
+import { consoleAccountUsers } from './control-console.js';
 import { oauthClientIdTokenAlg } from './control-oauth-clients.js';
 
 /** A CREATE statement SQLite keeps (normalised: `CREATE TABLE name …`, no schema), made in the control database. */
@@ -56,4 +57,4 @@ export const apiTokenRateLimits: Migration = {
 };
 
 /** The control database's migrations, recorded in its own `schema_migrations`. */
-export const controlMigrations: Migration[] = [adoptFirstReplica, apiTokenRateLimits, oauthClientIdTokenAlg];
+export const controlMigrations: Migration[] = [adoptFirstReplica, apiTokenRateLimits, oauthClientIdTokenAlg, consoleAccountUsers];

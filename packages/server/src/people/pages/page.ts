@@ -5,7 +5,8 @@ import { escapeHtml } from '../../hosted/pages/render.js';
 import type { Family, NavEntry, NavGroup } from './families.js';
 import { PEOPLE_CSS_PATH, SIGN_IN_PATH, SIGN_OUT_PATH } from './paths.js';
 
-function head(title: string, script = ''): string {
+/** A page's head: its title, the hosted pages' and the people's stylesheets, and `script` (the loader's tag). */
+export function head(title: string, script = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -20,11 +21,11 @@ ${script}</head>
 `;
 }
 
-const SKIP = '<a class="skip-link" href="#main">Skip to the content</a>';
-const hidden = (name: string, value: string) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+export const SKIP = '<a class="skip-link" href="#main">Skip to the content</a>';
+export const hidden = (name: string, value: string) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
 
 /** The page of a visitor who is not signed in: what the page is, and a button that signs them in and back here. */
-export function signInPage(family: Family, signedOut: boolean): string {
+export function signInPage(family: Pick<Family, 'path' | 'title' | 'intro'>, signedOut: boolean): string {
   return `${head(`Sign in · ${family.title}`)}<body class="people">
 ${SKIP}
 <main id="main" tabindex="-1">
@@ -42,14 +43,14 @@ ${hidden('return_to', family.path)}
 }
 
 /** The nav of the people's pages under their headings, the current one marked for assistive technology and by its look. */
-function navOf(groups: readonly NavGroup[], current: string): string {
+export function navOf(groups: readonly NavGroup[], current: string, label = 'Your pages'): string {
   const link = (e: NavEntry) =>
     `<li><a href="${escapeHtml(e.path)}"${e.path === current ? ' aria-current="page"' : ''}>${escapeHtml(e.title)}</a></li>`;
   const sections = groups.map(
     (group, i) =>
       `<li><span class="people-nav-heading" id="nav-${i}">${escapeHtml(group.title)}</span>\n<ul aria-labelledby="nav-${i}">\n${group.entries.map(link).join('\n')}\n</ul></li>`,
   );
-  return `<nav class="people-nav" aria-label="Your pages">\n<ul>\n${sections.join('\n')}\n</ul>\n</nav>`;
+  return `<nav class="people-nav" aria-label="${escapeHtml(label)}">\n<ul>\n${sections.join('\n')}\n</ul>\n</nav>`;
 }
 
 /**

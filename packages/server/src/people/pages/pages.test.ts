@@ -296,7 +296,7 @@ describe('GET /decisions', () => {
     assert.match(inbox, /Signed in as <strong>frank@example\.com<\/strong>/);
   });
 
-  it('has no placeholder for a family not built yet', async () => {
-    for (const path of ['/clean_rooms']) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
+  it('has no page for a path that is no family', async () => {
+    for (const path of ['/clean_room', '/decisions/', '/consoles']) assert.equal((await fetch(`${server.url}${path}`)).status, 404, path);
   });
 });

@@ -12,9 +12,10 @@ import { FAMILIES, NAV, NAV_GROUPS, type Family } from './families.js';
 import { familyPage, PEOPLE_CSS, signInPage } from './page.js';
 import { PEOPLE_CSS_PATH, SIGN_IN_PATH, SIGN_OUT_PATH, TOKEN_PATH } from './paths.js';
 import { LOADER_PATH, loaderIntegrity, SDK_DIR } from './sdk.js';
+import { CONSOLE_FAMILIES } from '../../console/families.js';
 
-/** Where a sign-in may come back to: the people's pages, nothing else. */
-const KNOWN = new Set(NAV.map((entry) => entry.path));
+/** Where a sign-in may come back to: the people's pages and the organisations' console, nothing else. */
+const KNOWN = new Set([...NAV.map((entry) => entry.path), ...CONSOLE_FAMILIES.map((family) => family.path)]);
 const HOME = FAMILIES[0]!.path;
 
 /**
@@ -33,10 +34,10 @@ export function returnToOf(value: unknown, origin: string): string {
 }
 
 /** The CSP of a family's page: scripts from the SDK's directory only (the loader and its chunks). */
-const familyCsp = (origin: string) => pageCsp([]).replace("script-src 'self'", `script-src ${origin}${SDK_DIR}`);
+export const familyCsp = (origin: string) => pageCsp([]).replace("script-src 'self'", `script-src ${origin}${SDK_DIR}`);
 
-/** Sends a people's page: the hosted pages' headers, never framed. */
-function send(c: Context<Env>, html: string, csp: string, status: 200 | 400 | 403 = 200) {
+/** Sends a people's page (or the console's): the hosted pages' headers, never framed. */
+export function send(c: Context<Env>, html: string, csp: string, status: 200 | 400 | 403 = 200) {
   return c.body(html, status, { ...PAGE_HEADERS, 'Content-Security-Policy': csp, 'X-Frame-Options': 'DENY' });
 }
 

@@ -25,6 +25,8 @@ export interface Sandbox {
   oauth_client_secret?: string;
   /** Its redirect URI, the playground's callback page. */
   oauth_redirect_uri?: string | null;
+  /** The email of the sandbox account's admin in the organisation's console (`/applications`, …), when seeded. */
+  console_email?: string;
 }
 
 /** The fields of `sandbox.json` that are secrets: never stored in the database in clear. */

@@ -82,7 +82,8 @@ interface ModuleRow {
 function actorOf(principal: Principal): { kind: string; id: string } {
   switch (principal.kind) {
     case 'api_token':
-      return { kind: 'api_token', id: principal.tokenId };
+      // A change made in the console is its account user's, not the short-lived token's.
+      return principal.accountUser ? { kind: 'account_user', id: principal.accountUser.id } : { kind: 'api_token', id: principal.tokenId };
     case 'person':
       return { kind: 'person', id: principal.personId };
     case 'agent':

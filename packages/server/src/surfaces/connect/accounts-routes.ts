@@ -1,8 +1,16 @@
 // Connect's `/api/v1/accounts`: the caller's account and its users (API tokens).
-import { accountEnvelope, accountList, accountUserEnvelope, createAccountUserRequest, listQuery, updateAccountRequest } from '@svc/schemas';
+import {
+  accountEnvelope,
+  accountList,
+  accountUserEnvelope,
+  createAccountUserRequest,
+  listQuery,
+  updateAccountRequest,
+  updateAccountUserRequest,
+} from '@svc/schemas';
 import { route, routes } from '../../infra/http/route.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
-import { addAccountUser, getAccount, listAccounts, removeAccountUser, updateAccount } from './accounts.js';
+import { addAccountUser, getAccount, listAccounts, removeAccountUser, updateAccount, updateAccountUserRole } from './accounts.js';
 
 const ACCOUNTS = '/api/v1/accounts';
 const tag = 'Accounts';
@@ -59,7 +67,7 @@ export const accountRoutes = routes((app, ctx) => {
       method: 'post',
       path: `${ACCOUNTS}/{id}/account_users`,
       summary:
-        "Add a person of the account (prs_…, at their home cell) as one of its users. 409 account_user_exists; 422 user_not_found, too_many_account_users; 421 for another cell's person",
+        "Add a person of the account (prs_…, at their home cell) as one of its users, a viewer of the console unless role is admin. 409 account_user_exists; 422 user_not_found, too_many_account_users; 421 for another cell's person",
       tag,
       permission: 'admin',
       body: createAccountUserRequest,
@@ -68,9 +76,28 @@ export const accountRoutes = routes((app, ctx) => {
     },
     (c, { body }) => {
       const id = c.req.param('id')!;
-      const accountUser = addAccountUser(ctx, c.get('principal').accountId, id, body.user_id);
+      const accountUser = addAccountUser(ctx, c.get('principal').accountId, id, body.user_id, body.role);
       c.header('Location', `${ACCOUNTS}/${id}/account_users/${accountUser.id}`);
       return c.json({ account_user: accountUser }, 201);
+    },
+  );
+
+  route(
+    app,
+    {
+      method: 'patch',
+      path: `${ACCOUNTS}/{id}/account_users/{account_user_id}`,
+      summary: "Change an account user's console role (admin or viewer). 409 owner_stays_admin for the owner",
+      tag,
+      permission: 'admin',
+      body: updateAccountUserRequest,
+      response: { status: 200, description: 'The account user', schema: accountUserEnvelope },
+      errors: [404, 409],
+    },
+    (c, { body }) => {
+      const { id, account_user_id } = c.req.param() as { id: string; account_user_id: string };
+      const accountUser = updateAccountUserRole(ctx, c.get('principal').accountId, id, account_user_id, body.account_user.role);
+      return c.json({ account_user: accountUser });
     },
   );
 

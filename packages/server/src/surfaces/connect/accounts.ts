@@ -1,7 +1,7 @@
 // Accounts and their users. Both are control plane (organisation configuration, one file every cell attaches): an account
 // user row holds only the person's id, never their email, which stays in the person's home cell. Adding a person
 // therefore happens at their home cell (another cell's person id is the 421), where the person is known.
-import type { Account, AccountUser } from '@svc/schemas';
+import type { Account, AccountUser, AccountUserRole } from '@svc/schemas';
 import { assertHomedHere } from '../../infra/cells/routing.js';
 import { holds } from '../../infra/auth.js';
 import { isoNow } from '../../infra/clock.js';
@@ -30,15 +30,17 @@ interface AccountUserRow {
   id: string;
   account_id: string;
   user_id: string;
+  role: AccountUserRole;
   created_at: string;
 }
 
 const SELECT_ACCOUNT = 'SELECT rowid AS seq, id, name, owner_id, personal, created_at, updated_at FROM accounts';
 
 function usersOf(ctx: ServerContext, accountId: string): AccountUser[] {
-  return stmt<[string], AccountUser>(ctx.db, 'SELECT id, user_id, created_at FROM account_users WHERE account_id = ? ORDER BY seq').all(
-    accountId,
-  );
+  return stmt<[string], AccountUser>(
+    ctx.db,
+    'SELECT id, user_id, role, created_at FROM account_users WHERE account_id = ? ORDER BY seq',
+  ).all(accountId);
 }
 
 function toAccount(ctx: ServerContext, row: AccountRow): Account {
@@ -115,7 +117,13 @@ export function updateAccount(
  * Adds a person of the account as one of its users. The person must be homed in this cell (another cell's id is the
  * 421) and belong to the account; an anonymous record's stand-in principal is no person. 409 when already a user.
  */
-export function addAccountUser(ctx: ServerContext, accountId: string, id: string, userId: string): AccountUser {
+export function addAccountUser(
+  ctx: ServerContext,
+  accountId: string,
+  id: string,
+  userId: string,
+  role: AccountUserRole = 'viewer',
+): AccountUser {
   if (!findAccount(ctx, accountId, id)) throw notFound('No such account.');
   assertHomedHere(ctx, userId);
   return transaction(ctx.db, () => {
@@ -143,14 +151,44 @@ export function addAccountUser(ctx: ServerContext, accountId: string, id: string
       throw unprocessable(`An account can have at most ${MAX_ACCOUNT_USERS} users.`, 'too_many_account_users');
     const now = isoNow(ctx.clock);
     const accountUserId = newId('au_', 20);
-    stmt(ctx.db, 'INSERT INTO account_users (id, account_id, user_id, created_at) VALUES (?, ?, ?, ?)').run(
+    stmt(ctx.db, 'INSERT INTO account_users (id, account_id, user_id, role, created_at) VALUES (?, ?, ?, ?, ?)').run(
       accountUserId,
       accountId,
       userId,
+      role,
       now,
     );
     stmt(ctx.db, 'UPDATE accounts SET updated_at = ? WHERE id = ?').run(now, accountId);
-    return { id: accountUserId, user_id: userId, created_at: now };
+    return { id: accountUserId, user_id: userId, role, created_at: now };
+  });
+}
+
+/** Gives an account user another console role; the owner stays an admin (409), so an account always has one. */
+export function updateAccountUserRole(
+  ctx: ServerContext,
+  accountId: string,
+  id: string,
+  accountUserId: string,
+  role: AccountUserRole,
+): AccountUser {
+  const account = findAccount(ctx, accountId, id);
+  if (!account) throw notFound('No such account.');
+  return transaction(ctx.db, () => {
+    const user = stmt<[string, string], AccountUserRow>(ctx.db, 'SELECT * FROM account_users WHERE id = ? AND account_id = ?').get(
+      accountUserId,
+      accountId,
+    );
+    if (!user) throw notFound('No such account user.');
+    if (account.owner_id === user.user_id && role !== 'admin') {
+      throw new ApiError(
+        409,
+        `${user.user_id} owns this account and stays an admin: make another user its owner first.`,
+        'owner_stays_admin',
+      );
+    }
+    stmt(ctx.db, 'UPDATE account_users SET role = ? WHERE id = ?').run(role, user.id);
+    stmt(ctx.db, 'UPDATE accounts SET updated_at = ? WHERE id = ?').run(isoNow(ctx.clock), accountId);
+    return { id: user.id, user_id: user.user_id, role, created_at: user.created_at };
   });
 }
 
