@@ -364,6 +364,27 @@ describe('<svc-webhooks>', () => {
     expect(inner(el, '[data-key="redeliver d1"]')).to.equal(null);
   });
 
+  it('fits 375 px, left to right and right to left, with a long URL, the chart table and a delivery error', async () => {
+    const long = endpoint('we_a', { url: `https://hooks.example/${'very-long-path-segment/'.repeat(8)}` });
+    const { fetch } = api((call) =>
+      call.url.pathname.endsWith('/webhook_endpoints')
+        ? json({ webhook_endpoints: [long], next_cursor: null })
+        : json({ deliveries: [delivery('d3', 'failed', daysAgo(0))], next_cursor: null }),
+    );
+    for (const dir of ['ltr', 'rtl']) {
+      const wrapper = await fixture<HTMLDivElement>(
+        html`<div dir=${dir} style="inline-size: 375px"><svc-webhooks trust-url=${TRUST} application=tp_dev_shop .accessToken=${'tok'} .fetch=${fetch}></svc-webhooks></div>`,
+      );
+      const el = wrapper.querySelector('svc-webhooks')!;
+      await waitUntil(() => inner(el, '[data-key="redeliver d3"]'), 'the deliveries did not load');
+      await el.updateComplete;
+      const base = inner(el, '[part=base]')!;
+      expect(base.scrollWidth, dir).to.be.at.most(base.clientWidth + 1);
+      expect(el.getBoundingClientRect().width, dir).to.be.at.most(375);
+      fixtureCleanup();
+    }
+  });
+
   it("says the service's 409 when a redelivery is refused, and fires svc-error; nothing changes", async () => {
     const { fetch } = api((call) => {
       if (call.method === 'POST')
