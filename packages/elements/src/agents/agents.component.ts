@@ -96,6 +96,7 @@ const SOURCES: Record<AgentsView, { path: string; key: string }> = {
  * @csspart confirm - The confirm step (a group named by its question).
  * @csspart confirm-button - The button that confirms the revocation (the one filled button).
  * @csspart cancel-button - The button that closes the confirm step.
+ * @csspart overview - The chart and its table (a region that scrolls sideways when narrower than the table).
  * @csspart chart - The chart of escalations per day (hidden from assistive technology: the table says the same).
  * @csspart chart-table - The chart's numbers as a table, always shown.
  * @csspart more - The button that loads the next page.
@@ -134,7 +135,9 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
   /** A change under way outside a confirm step (suspend, resume): a second press does nothing. */
   #changing = false;
   #chart: DrawnChart | undefined;
+  /** The numbers drawn (or being drawn), and where. */
   #charted = '';
+  #frame: HTMLElement | undefined;
   #draws = 0;
 
   /** The agents shown (empty in the other views). */
@@ -208,9 +211,11 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
     if (!target) return this.#forgetChart();
     const data = this.chartData;
     const key = JSON.stringify(data);
-    if (key === this.#charted && target.firstChild) return;
+    // Drawn, or being drawn, with these numbers in this frame: nothing to do.
+    if (key === this.#charted && target === this.#frame) return;
     this.#forgetChart();
     this.#charted = key;
+    this.#frame = target;
     const draw = ++this.#draws;
     drawChart(target, data).then(
       (chart) => (draw === this.#draws && this.isConnected ? (this.#chart = chart) : chart.destroy()),
@@ -223,6 +228,7 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
     this.#chart?.destroy();
     this.#chart = undefined;
     this.#charted = '';
+    this.#frame = undefined;
   }
 
   async #readDetails(agents: AgentRow[]): Promise<void> {
@@ -302,7 +308,8 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
   protected override renderTop(): unknown {
     if (this.#view() !== 'authorities') return nothing;
     const data = this.chartData;
-    return html`<div part=overview>${chartFrame(true)}${chartTable(data)}</div>`;
+    // Focusable, so the table can be scrolled by keyboard where it is wider than the page (375 px).
+    return html`<div part=overview role=region tabindex=0 aria-label=${data.label}>${chartFrame(true)}${chartTable(data)}</div>`;
   }
 
   protected override renderRow(row: Row): TemplateResult {

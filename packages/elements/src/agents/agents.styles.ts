@@ -75,6 +75,11 @@ export const agentsStyles = css`
     overflow-x: auto;
   }
 
+  [part=overview]:focus-visible {
+    outline: 3px solid var(--_accent);
+    outline-offset: 2px;
+  }
+
   code {
     font-family: ui-monospace, monospace;
     overflow-wrap: anywhere;
