@@ -88,7 +88,7 @@ function tamper(json: string): string {
 }
 
 describe('<svc-evidence> against the reference server', function () {
-  this.timeout(60_000); // the first test waits for the reference server to start
+  this.timeout(120_000); // the first test waits for the reference server to start (a loaded machine is slow)
   // The verifier (jose and @svc/client) is loaded on the first Verify; loading it here keeps that out of the waits.
   before(() => import('./check.js'));
   afterEach(() => fixtureCleanup());
