@@ -81,6 +81,7 @@ describe('redelivering a webhook delivery', () => {
     const refused = await redeliver(endpoint.id, delivery.id);
     assert.equal(refused.status, 409);
     assert.equal(((await refused.json()) as { code: string }).code, 'webhook_endpoint_disabled');
+    assert.equal((await redeliver(endpoint.id, 'whd_doesnotexist0000')).status, 404, 'no such delivery, even when disabled');
     assert.equal(await pendingCount(endpoint.id), 0, 'nothing was queued by a refusal');
   });
 

@@ -282,10 +282,12 @@ function redeliverRoute(app: OpenAPIHono<Env>, ctx: ServerContext, service: Webh
     },
     (c) => {
       const { row } = endpointOf(c);
+      const deliveryId = c.req.param('delivery_id')!;
+      if (!getDelivery(ctx, row.id, deliveryId)) throw notFound('No such delivery.');
       if (row.status !== 'enabled') {
         throw new ApiError(409, 'This webhook endpoint is disabled: enable it before redelivering.', 'webhook_endpoint_disabled');
       }
-      const outcome = redeliver(ctx, row.id, c.req.param('delivery_id')!);
+      const outcome = redeliver(ctx, row.id, deliveryId);
       if (!outcome) throw notFound('No such delivery.');
       if ('refused' in outcome) throw new ApiError(409, REDELIVERY_REFUSALS[outcome.refused], outcome.refused);
       service.worker.kick();
