@@ -201,6 +201,42 @@ describe('<svc-policies> with a fetch double', () => {
     await waitUntil(() => el.status === 'signed-out', 'not signed out');
   });
 
+  it('fits 375 px, right to left too, in every view', async () => {
+    const room = {
+      id: 'clr_us_narrow',
+      agreement_id: 'agr_us_a_rather_long_agreement_identifier',
+      participants: ['tp_dev_first_participant_application', 'tp_dev_second_participant_application'],
+      status: 'active',
+      created_at: '2026-03-01T10:00:00.000Z',
+      expires_at: null,
+      ended_at: null,
+      home_country: 'US',
+      min_cohort: 10,
+      privacy_budget: { epsilon_total: 2, epsilon_spent: 0.5, epsilon_remaining: 1.5 },
+    };
+    const days = [{ date: '2026-03-02', purpose: 'newsletter_and_partner_offers', granted: 12, denied: 3, withdrawn: 1 }];
+    const answer = (url: string) => {
+      if (url.endsWith('/clean_rooms')) return json({ clean_rooms: [room], next_cursor: null });
+      if (url.includes('/consent_activity'))
+        return json({ consent_activity: { application_id: 'tp_a', from: '2026-03-01', to: '2026-03-30', days } });
+      return json({ applications: [{ id: 'tp_a', name: 'A shop with a long name' }], next_cursor: null });
+    };
+    const fetch = (async (input: RequestInfo | URL) => answer(String(input))) as typeof globalThis.fetch;
+    for (const dir of ['ltr', 'rtl']) {
+      for (const view of ['clean_rooms', 'consent_activity']) {
+        const box = await fixture<HTMLDivElement>(html`<div dir=${dir} style="inline-size: 375px">
+          <svc-policies view=${view} trust-url=${TRUST} .fetch=${fetch} .accessToken=${'tok'}></svc-policies></div>`);
+        const el = box.querySelector('svc-policies')!;
+        await waitUntil(() => el.status === 'ready' && (view !== 'consent_activity' || el.consentActivity), `${view} did not load`);
+        await el.updateComplete;
+        const base = inner(el, '[part=base]')!;
+        expect(base.scrollWidth, `${view} ${dir}`).to.be.at.most(base.clientWidth);
+        expect(box.scrollWidth, `${view} ${dir}`).to.be.at.most(375);
+        fixtureCleanup();
+      }
+    }
+  });
+
   it('waits the Retry-After of a 429 and asks once more', async () => {
     const { fetch, calls } = api([
       json({ message: 'Too many requests.', code: 'rate_limited' }, 429, { 'retry-after': '1' }),
