@@ -91,7 +91,9 @@ export async function startWebKitDriver(display) {
   const port = await freePort();
   const driver = spawn(paths.webkitDriver, [`--port=${port}`], {
     stdio: ['ignore', 'ignore', 'inherit'],
-    env: { ...process.env, DISPLAY: screen.display },
+    // A machine under the C locale makes MiniBrowser's navigator.language "C", which no browser a person runs
+    // reports and Intl refuses; the browser's language is named as a person's is.
+    env: { ...process.env, DISPLAY: screen.display, LANG: 'en_US.UTF-8' },
   });
   await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/status`)).ok, 'WebKitWebDriver');
   return {

@@ -96,15 +96,21 @@ export async function drawChart(target: HTMLElement, data: ChartData): Promise<D
   const { default: UPlot } = await import('uplot');
   const ink = getComputedStyle(target).color;
   const axis: uPlot.Axis = { stroke: ink, grid: { stroke: 'rgba(127,127,127,0.25)' }, ticks: { stroke: 'rgba(127,127,127,0.4)' } };
+  // Days are written here (ISO month-day), never by uPlot's own date formatting: that asks Intl for the browser's
+  // language, which a browser started under the C locale names "C", an invalid tag that throws.
+  const days = (_u: uPlot, splits: number[]) => splits.map((s) => dateOf(s).slice(5));
   const options: uPlot.Options = {
     width: Math.max(target.clientWidth, 240),
     height: 192,
     legend: { show: true },
     cursor: { show: false },
     scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
-    axes: [axis, { ...axis, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }],
+    axes: [
+      { ...axis, values: days },
+      { ...axis, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] },
+    ],
     series: [
-      {},
+      { value: (_u, v) => (v == null ? '' : dateOf(v)) },
       ...data.series.map((s, i) => ({ label: s.label, stroke: colourOf(target, i), width: 2, dash: DASHES[i % DASHES.length] })),
     ],
   };
