@@ -29,13 +29,23 @@ const days = (d: number) => new Date(Date.now() + d * 86_400_000).toISOString();
 
 const base = { active: true, application_type: 'web', visibility: 'private', browser_commit_enabled: false, home_country: 'US' };
 const APPS: ApplicationRow[] = [
-  { ...base, id: 'app_story_shop', name: 'Shop', environment: 'production', region: 'us', created_at: days(-200), updated_at: days(-3) },
+  {
+    ...base,
+    id: 'app_story_shop',
+    name: 'Shop',
+    environment: 'production',
+    region: 'us',
+    publishable_keys: [{ key: 'pk_live_story_shop', created_at: days(-200) }],
+    created_at: days(-200),
+    updated_at: days(-3),
+  },
   {
     ...base,
     id: 'app_story_dev',
     name: 'Shop (development)',
     environment: 'development',
     region: 'dev',
+    publishable_keys: [{ key: 'pk_test_story_shop', created_at: days(-210) }],
     created_at: days(-210),
     updated_at: days(-1),
   },

@@ -17,6 +17,8 @@ export const application = z.object({
   browser_commit_enabled: z.boolean(),
   /** Where the personal data the application collects is homed when a capture or record names no subject country. */
   home_country: countryCode,
+  /** The application's publishable keys (public by design: they sit in page source), revoked ones left out. */
+  publishable_keys: z.array(z.object({ key: z.string(), created_at: dateTime() })),
   created_at: dateTime(),
   updated_at: dateTime(),
 });

@@ -271,7 +271,7 @@ describe('<svc-applications>', () => {
     home_country: 'US',
     created_at: '2026-03-01T10:00:00.000Z',
     updated_at: '2026-03-01T10:00:00.000Z',
-    publishable_keys: ['pk_live_shop'],
+    publishable_keys: [{ key: 'pk_live_shop', created_at: '2026-03-01T10:00:00.000Z' }],
   };
 
   /** A fetch that answers by `route(method, path)`, recording the calls. */

@@ -43,8 +43,7 @@ const APPS = '/api/v1/applications';
 const TOKENS = '/api/v1/api_tokens';
 const PERMISSIONS: readonly Permission[] = ['read', 'write', 'admin', 'audit:verify', 'disclosures:write'];
 const appPath = (id: string, rest: string) => `${APPS}/${encodeURIComponent(id)}/${rest}`;
-const keys = (app: ApplicationRow) =>
-  (app.publishable_keys ?? []).map((key) => (typeof key === 'string' ? key : key.key)).filter((key) => typeof key === 'string');
+const keys = (app: ApplicationRow) => (app.publishable_keys ?? []).map((key) => key.key);
 
 /**
  * An organisation's applications and API tokens, for the console's `/applications` page or an organisation's own

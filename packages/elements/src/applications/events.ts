@@ -4,11 +4,8 @@
 import type { AllowedOrigin, ApiToken, Application, OAuthClient } from '@svc/schemas';
 import type { PersonListErrorDetail } from '../internal/person-list.js';
 
-/**
- * An application as `GET /api/v1/applications` answers it (`Application` of `@svc/schemas`); `publishable_keys`
- * are shown, read-only, when the service answers them with the application.
- */
-export type ApplicationRow = Application & { publishable_keys?: readonly (string | { key: string })[] };
+/** An application as `GET /api/v1/applications` answers it (`Application` of `@svc/schemas`), its publishable keys with it. */
+export type ApplicationRow = Application;
 
 /** An allowed origin of an application, as `GET /api/v1/applications/{id}/allowed_origins` answers it. */
 export type AllowedOriginRow = AllowedOrigin;

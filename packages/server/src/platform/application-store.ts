@@ -24,7 +24,7 @@ interface ApplicationRow {
 }
 
 /** An application with the account that owns it (server-side view). */
-export type ApplicationRecord = Application & { account_id: string };
+export type ApplicationRecord = Omit<Application, 'publishable_keys'> & { account_id: string };
 
 function toRecord(ctx: ServerContext, row: ApplicationRow): ApplicationRecord {
   return {
@@ -43,9 +43,13 @@ function toRecord(ctx: ServerContext, row: ApplicationRow): ApplicationRecord {
   };
 }
 
-/** The wire shape of an application (without its owner). */
-export function toApplication({ account_id: _a, ...application }: ApplicationRecord): Application {
-  return application;
+/** The wire shape of an application (without its owner), with its publishable keys in force. */
+export function toApplication(ctx: ServerContext, { account_id: _a, ...application }: ApplicationRecord): Application {
+  const keys = stmt<[string], { key: string; created_at: string }>(
+    ctx.db,
+    'SELECT key, created_at FROM publishable_keys WHERE application_id = ? AND revoked_at IS NULL ORDER BY rowid',
+  ).all(application.id);
+  return { ...application, publishable_keys: keys };
 }
 
 /** Any application by id, whatever its account (for credential and origin checks); undefined when absent. */
@@ -155,5 +159,5 @@ export function listApplications(
     'SELECT rowid, * FROM applications WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?',
   ).all(accountId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.rowid);
-  return { applications: items.map((r) => toApplication(toRecord(ctx, r))), next_cursor };
+  return { applications: items.map((r) => toApplication(ctx, toRecord(ctx, r))), next_cursor };
 }

@@ -57,7 +57,7 @@ export const applicationRoutes = routes((app, ctx) => {
     (c, { body: { application } }) => {
       assertCountryCell(ctx, application.home_country);
       const created = createApplication(ctx, c.get('principal').accountId, application);
-      return c.json({ application: toApplication(created.application), publishable_key: created.publishable_key }, 201);
+      return c.json({ application: toApplication(ctx, created.application), publishable_key: created.publishable_key }, 201);
     },
   );
 
@@ -75,7 +75,7 @@ export const applicationRoutes = routes((app, ctx) => {
     (c) => {
       const found = getApplication(ctx, c.get('principal').accountId, c.req.param('id')!);
       if (!found) throw noSuchApplication();
-      return c.json({ application: toApplication(found) });
+      return c.json({ application: toApplication(ctx, found) });
     },
   );
 
@@ -95,7 +95,7 @@ export const applicationRoutes = routes((app, ctx) => {
       assertCountryCell(ctx, application.home_country);
       const updated = updateApplication(ctx, c.get('principal').accountId, c.req.param('id')!, application);
       if (!updated) throw noSuchApplication();
-      return c.json({ application: toApplication(updated) });
+      return c.json({ application: toApplication(ctx, updated) });
     },
   );
 
