@@ -68,6 +68,12 @@ export default [
       'svc-credentials': 'packages/elements/dist/sdk/credentials.js',
       'svc-vouches': 'packages/elements/dist/sdk/vouches.js',
       'svc-data-offers': 'packages/elements/dist/sdk/data-offers.js',
+      'svc-applications': 'packages/elements/dist/sdk/applications.js',
+      'svc-webhooks': 'packages/elements/dist/sdk/webhooks.js',
+      'svc-agents': 'packages/elements/dist/sdk/agents.js',
+      'svc-policies': 'packages/elements/dist/sdk/policies.js',
+      'svc-evidence': 'packages/elements/dist/sdk/evidence.js',
+      'svc-governance': 'packages/elements/dist/sdk/governance.js',
     },
     // <svc-receipts>' verifier (jose, the receipt schema) is imported on its first check, as a chunk sharing nothing.
     plugins: [

@@ -75,10 +75,11 @@ describe('@svc/elements entry', () => {
       for (const [statement, type] of source.matchAll(/^(?:import|export) (type )?[^;]*?from '@svc\/schemas'/gm)) {
         assert.ok(type, `${file} imports values from @svc/schemas: ${statement}`);
       }
-      // @svc/client's main entry is browser code (its command line is a bin of its own, never imported from it).
+      // @svc/client's main entry is browser code (its command line is a bin of its own, never imported from it);
+      // uPlot draws the console's charts.
       for (const [, specifier] of source.matchAll(/\bfrom\s+'([^']+)'/g)) {
         assert.ok(
-          /^(lit(\/[a-z/-]+\.js)?|@lit\/context|@svc\/(protocol|capture|schemas|client)|svc:chunks|\.{1,2}\/[a-z/.-]+\.js)$/.test(
+          /^(lit(\/[a-z/-]+\.js)?|@lit\/context|@svc\/(protocol|capture|schemas|client)|uplot|svc:chunks|\.{1,2}\/[a-z/.-]+\.js)$/.test(
             specifier!,
           ),
           `${file} imports ${specifier}`,

@@ -157,6 +157,105 @@ export type {
   VouchRow,
 } from './vouches/events.js';
 
+// The organisation's console: each element calls the organisation's API with a console token (an API token of the
+// account user's role); `readonly` shows a viewer no change controls.
+
+// Applications: publishable keys, allowed origins (add, remove), OAuth clients; or the account's API tokens (shown once)
+export { SvcApplications } from './applications/applications.js';
+export type { ApplicationsStatus, ApplicationsTokenProvider } from './applications/applications.component.js';
+export type {
+  AllowedOriginRow,
+  ApiTokenRow,
+  ApplicationRow,
+  ApplicationsChange,
+  ApplicationsErrorDetail,
+  OAuthClientRow,
+  SvcApplicationsChangeDetail,
+  SvcApplicationsChangeEvent,
+  SvcApplicationsErrorEvent,
+} from './applications/events.js';
+
+// Webhooks: an application's endpoints (secret rotation shown once), their deliveries (redeliver), delivery health
+export { SvcWebhooks } from './webhooks/webhooks.js';
+export type { WebhooksStatus, WebhooksTokenProvider } from './webhooks/webhooks.component.js';
+export type {
+  DeliveryFilter,
+  SvcWebhooksChangeDetail,
+  SvcWebhooksChangeEvent,
+  SvcWebhooksErrorEvent,
+  WebhookApplication,
+  WebhookDeliveryRow,
+  WebhookEndpointRow,
+  WebhooksChange,
+  WebhooksErrorDetail,
+} from './webhooks/events.js';
+
+// Agents: the organisation's agents (manifests, trust scores), their delegation grants, escalations by outcome
+export { SvcAgents } from './agents/agents.js';
+export type { AgentsStatus, AgentsTokenProvider } from './agents/agents.component.js';
+export type {
+  AgentDetails,
+  AgentRow,
+  AgentsAction,
+  AgentsErrorDetail,
+  AgentsView,
+  EscalationRow,
+  GrantRow,
+  SvcAgentsChangeDetail,
+  SvcAgentsChangeEvent,
+  SvcAgentsErrorEvent,
+} from './agents/events.js';
+
+// Policies: policies and data licences, clean rooms (privacy budget left), consent activity per purpose
+export { SvcPolicies } from './policies/policies.js';
+export type { PoliciesStatus, PoliciesView } from './policies/policies.component.js';
+export type {
+  ActivityApplication,
+  CleanRoomQueryRow,
+  CleanRoomRow,
+  DataLicenseRow as PolicyDataLicenseRow,
+  PoliciesChangeKind,
+  PoliciesConsentActivity,
+  PoliciesErrorDetail,
+  PolicyRow,
+  PolicyTemplateRow,
+  SvcPoliciesChangeDetail,
+  SvcPoliciesChangeEvent,
+  SvcPoliciesErrorEvent,
+} from './policies/events.js';
+
+// Evidence: the transfer register, residency posture and signed evidence packages (download, verify offline)
+export { SvcEvidence } from './evidence/evidence.js';
+export type { EvidenceStatus, EvidenceTokenProvider } from './evidence/evidence.component.js';
+export type {
+  EvidenceErrorDetail,
+  EvidencePackageAnswer,
+  EvidencePackageRow,
+  EvidenceVerdict,
+  EvidenceView,
+  ResidencyCountryRow,
+  SvcEvidenceChangeDetail,
+  SvcEvidenceChangeEvent,
+  SvcEvidenceErrorEvent,
+  TransferRow,
+} from './evidence/events.js';
+
+// Governance: modules, governance settings and their change log, the audit trail and its offline chain check
+export { SvcGovernance } from './governance/governance.js';
+export type { GovernanceStatus, GovernanceTokenProvider } from './governance/governance.component.js';
+export type {
+  AuditEventRow,
+  GovernanceApplication,
+  GovernanceChangeRow,
+  GovernanceErrorDetail,
+  GovernanceVerdict,
+  GovernanceView,
+  ModuleRow,
+  SvcGovernanceChangeDetail,
+  SvcGovernanceChangeEvent,
+  SvcGovernanceErrorEvent,
+} from './governance/events.js';
+
 // Consent field
 export { SvcConsentField } from './consent-field/consent-field.js';
 export { ConsentFieldError, ConsentFieldErrorCode } from './consent-field/consent-field-error.js';

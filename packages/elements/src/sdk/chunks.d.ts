@@ -16,6 +16,12 @@ declare module 'svc:chunks' {
       | 'svc-credentials'
       | 'svc-data-offers'
       | 'svc-vouches'
+      | 'svc-applications'
+      | 'svc-webhooks'
+      | 'svc-agents'
+      | 'svc-policies'
+      | 'svc-evidence'
+      | 'svc-governance'
       | 'svc-capture',
       readonly string[]
     >
