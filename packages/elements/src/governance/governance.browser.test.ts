@@ -20,6 +20,7 @@ const all = (el: Element, selector: string) => [...el.shadowRoot!.querySelectorA
 const text = (node: Element | null) => node?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
 const said = (el: Element) => text(inner(el, '[part=status]'));
 const focused = (el: SvcGovernance) => el.shadowRoot!.activeElement as HTMLElement | null;
+const press = (key: string) => executeServerCommand('svc-press', key);
 
 /** Collects the events of `type` on the document until `stop()`. */
 function listen<T>(type: string) {
@@ -48,10 +49,38 @@ async function mount(view: string, token: string, base: string, options: { reado
   return el;
 }
 
+/** Waits for Verify the chain's verdict, failing with what the element said when it has none. */
+async function verified(el: SvcGovernance): Promise<void> {
+  await waitUntil(() => el.verification || said(el).startsWith('The chain could not'), 'Verify said nothing', { timeout: 20_000 });
+  expect(el.verification, said(el)).to.not.equal(undefined);
+}
+
+/**
+ * What sticks out of `box` sideways: each element of `el` drawn beyond its inline edges, or whose text runs past its
+ * own box.
+ */
+function outside(el: Element, box: Element): string[] {
+  const { left, right } = box.getBoundingClientRect();
+  // The live region is visually hidden (1 px, clipped): nothing a person sees or scrolls to.
+  const out = (e: Element) => {
+    const drawn = e.getBoundingClientRect();
+    if (drawn.width <= 1) return false;
+    // Text runs past its box (scrollWidth); a form control scrolls its own (a select's is its longest option in WebKit).
+    const control = e.closest('input, select, textarea');
+    const spills = !control && e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1;
+    return spills || drawn.left < left - 0.5 || drawn.right > right + 0.5;
+  };
+  return all(el, '*')
+    .filter(out)
+    .map((e) => `${e.tagName.toLowerCase()}[part=${e.getAttribute('part')}] ${e.scrollWidth}`);
+}
+
 const moduleRow = (el: Element, key: string) => inner(el, `[data-key="row ${key}"]`)!;
 
 describe('<svc-governance> against the reference server', function () {
   this.timeout(60_000); // the first test waits for the reference server to start
+  // The verifier (jose, @svc/client) is loaded on the first press; here once, before the clock of any test runs.
+  before(() => import('./verify.js'));
   afterEach(() => fixtureCleanup());
 
   it('disables a module after the confirm step, enables it again, and the change log says who did it, from what to what', async () => {
@@ -66,6 +95,14 @@ describe('<svc-governance> against the reference server', function () {
     moduleRow(el, 'comply').querySelector<HTMLElement>('[part=disable]')!.click();
     await el.updateComplete;
     expect(focused(el)?.getAttribute('part')).to.equal('confirm');
+    await press('Escape');
+    await el.updateComplete;
+    expect(inner(el, '[part=confirm]')).to.equal(null);
+    expect(said(el)).to.equal('Nothing was changed.');
+    expect(focused(el)?.dataset.key).to.equal('disable comply');
+    focused(el)!.click();
+    await el.updateComplete;
+    expect(text(inner(el, '[part=confirm] p'))).to.match(/^Disable Comply\? /);
     expect(changes.seen).to.deep.equal([]);
     el.shadowRoot!.querySelector<HTMLElement>('[part=confirm-button]')!.click();
     await waitUntil(() => changes.seen.length === 1, 'no svc-governance-change', { timeout: 10_000 });
@@ -85,8 +122,8 @@ describe('<svc-governance> against the reference server', function () {
     const log = await mount('governance', svc.admin_token, svc.base_url);
     const entries = all(log, '[part=change]').map(text);
     const disabled = [...entries].reverse().find((e) => e.startsWith('Module disabled'));
-    expect(disabled).to.match(/by API token api_token_\S+ modules\.comply\.enabled from yes to no$/);
-    expect(entries.at(-1)).to.match(/^Module enabled .* modules\.comply\.enabled from no to yes$/);
+    expect(disabled).to.match(/, by API token api_token_\S+ Comply: from enabled to disabled$/);
+    expect(entries.at(-1)).to.match(/^Module enabled .* Comply: from disabled to enabled$/);
     await expect(log).to.be.accessible();
   });
 
@@ -120,7 +157,7 @@ describe('<svc-governance> against the reference server', function () {
     expect(inner(el, '[part=form]')).to.equal(null);
     expect(focused(el)?.dataset.key).to.equal('edit');
     const last = all(el, '[part=change]').map(text).at(-1);
-    expect(last).to.match(new RegExp(`^Settings changed .* Days a data subject request is due in from ${before} to ${after}$`));
+    expect(last).to.match(new RegExp(`^Settings changed .* Days a data subject request is due in: from ${before} to ${after}$`));
   });
 
   it("lists the sandbox application's audit trail and says its chain verifies", async () => {
@@ -137,7 +174,7 @@ describe('<svc-governance> against the reference server', function () {
     await expect(el).to.be.accessible();
 
     inner(el, '[part=verify]')!.click();
-    await waitUntil(() => el.verification, 'Verify said nothing', { timeout: 20_000 });
+    await verified(el);
     expect(el.verification!.ok, JSON.stringify(el.verification)).to.equal(true);
     await el.updateComplete;
     expect(text(inner(el, '[part~=verdict]'))).to.match(/^The chain of \d+ events verifies/);
@@ -155,7 +192,7 @@ describe('<svc-governance> against the reference server', function () {
     };
     const el = await mount('audit', svc.admin_token, svc.base_url, { fetch: altering });
     inner(el, '[part=verify]')!.click();
-    await waitUntil(() => el.verification, 'Verify said nothing', { timeout: 20_000 });
+    await verified(el);
     await el.updateComplete;
     expect(el.verification).to.include({ ok: false, sequence: 2, reason: 'hash_mismatch' });
     expect(text(inner(el, '[part~=verdict]'))).to.equal('The chain breaks at event 2: its data was changed after it was recorded.');
@@ -166,7 +203,7 @@ describe('<svc-governance> against the reference server', function () {
     const svc = await service();
     const audit = await mount('audit', svc.viewer_token, svc.base_url, { readonly: true });
     inner(audit, '[part=verify]')!.click();
-    await waitUntil(() => audit.verification, 'Verify said nothing', { timeout: 20_000 });
+    await verified(audit);
     expect(audit.verification!.ok).to.equal(true);
 
     const modules = await mount('modules', svc.viewer_token, svc.base_url, { readonly: true });
@@ -194,6 +231,36 @@ describe('<svc-governance> against the reference server', function () {
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
 
+const MODULE = {
+  id: 'comply',
+  key: 'comply',
+  name: 'Comply',
+  description: 'Transfer register, residency posture, modules, governance, evidence packages and clean rooms.',
+  enabled: true,
+  enabled_at: '2026-01-01T00:00:00.000Z',
+  disabled_at: null,
+  surfaces: [],
+};
+const SETTINGS = {
+  api_token_approvals_required: 0,
+  default_retention_days: null,
+  allowed_countries: ['US', 'DE'],
+  dsar_due_days: 30,
+  clean_room_min_cohort: 10,
+  clean_room_epsilon_budget: 10,
+  clean_room_require_noise: false,
+  default_meeting_template: 'flw_dev_a_rather_long_flow_identifier_that_must_wrap_0123456789',
+  updated_at: '2026-02-01T00:00:00.000Z',
+  updated_by: 'account_user:usr_a_rather_long_account_user_identifier_0123456789',
+};
+const CHANGE = {
+  id: 'gch_1',
+  type: 'governance.updated',
+  changes: { allowed_countries: { from: null, to: ['US', 'DE'] } },
+  actor: { kind: 'account_user', id: 'usr_a_rather_long_account_user_identifier_0123456789' },
+  created_at: '2026-02-01T00:00:00.000Z',
+};
+
 describe('<svc-governance> with a fetch double', () => {
   afterEach(() => fixtureCleanup());
 
@@ -213,6 +280,60 @@ describe('<svc-governance> with a fetch double', () => {
     inner(el, '[part=retry]')!.click();
     await waitUntil(() => el.status === 'empty', 'the retry did not read again');
     expect(text(inner(el, '[part=base]'))).to.contain('This account has no modules.');
+  });
+
+  it('asks again after a 429 with a short Retry-After', async () => {
+    let calls = 0;
+    const fetch = (async () => {
+      calls += 1;
+      if (calls === 1) return json({ message: 'Slow down.', code: 'rate_limited' }, 429, { 'retry-after': '0' });
+      return json({ modules: [MODULE], next_cursor: null });
+    }) as typeof globalThis.fetch;
+    const el = await mount('modules', 'tok', 'https://svc.example', { fetch });
+    expect(el.status).to.equal('ready');
+    expect(calls).to.equal(2);
+    expect(text(inner(el, '[part=heading]'))).to.equal('Comply');
+  });
+
+  it('fits 375 px with the settings form open, right to left too', async () => {
+    const fetch = (async (input: RequestInfo | URL) => {
+      const path = new URL(String(input)).pathname;
+      if (path.endsWith('/governance')) return json({ governance: SETTINGS });
+      return json({ governance_changes: [CHANGE], next_cursor: null });
+    }) as typeof globalThis.fetch;
+    for (const dir of ['ltr', 'rtl']) {
+      const box = await fixture<HTMLDivElement>(html`<div dir=${dir} style="inline-size: 375px"></div>`);
+      const el = document.createElement('svc-governance');
+      Object.assign(el, { trustUrl: 'https://svc.example', accessToken: 'tok', fetch });
+      box.append(el);
+      await waitUntil(() => el.status === 'ready' && el.governance, 'the settings did not load');
+      inner(el, '[part=edit]')!.click();
+      await el.updateComplete;
+      expect(inner(el, '[part=form]')).to.not.equal(null);
+      expect(outside(el, box), dir).to.deep.equal([]);
+      await expect(el).to.be.accessible();
+      fixtureCleanup();
+    }
+  });
+
+  it('fits 375 px in the audit view, with a long application name and a verdict', async () => {
+    const app = { id: 'tp_dev_a_rather_long_application_identifier', name: 'The organisation’s rather long application name' };
+    const fetch = (async (input: RequestInfo | URL) => {
+      const path = new URL(String(input)).pathname;
+      if (path.endsWith('/applications')) return json({ applications: [app], next_cursor: null });
+      return json({ [path.endsWith('/anchors') ? 'anchors' : 'audit_events']: [], next_cursor: null });
+    }) as typeof globalThis.fetch;
+    const box = await fixture<HTMLDivElement>(html`<div style="inline-size: 375px"></div>`);
+    const el = document.createElement('svc-governance');
+    Object.assign(el, { view: 'audit', trustUrl: 'https://svc.example', accessToken: 'tok', fetch });
+    box.append(el);
+    await waitUntil(() => el.status === 'empty' && inner(el, 'select'), 'the audit view did not load');
+    inner(el, '[part=verify]')!.click();
+    await waitUntil(() => el.verification, 'Verify said nothing');
+    await el.updateComplete;
+    expect(text(inner(el, '[part~=verdict]'))).to.equal('There are no events to verify yet.');
+    expect(outside(el, box)).to.deep.equal([]);
+    await expect(el).to.be.accessible();
   });
 
   it('signs out when the token is refused', async () => {

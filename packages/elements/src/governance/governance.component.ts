@@ -409,9 +409,7 @@ export class SvcGovernance extends PersonList<Row, 'disable'> {
     return html`<li part=change tabindex=-1 data-key=${`row ${row.id}`}>
       <p part=heading>${EN.changeType[row.type] ?? row.type}</p>
       <p part=meta>${EN.by(at(row.created_at), EN.actor(row.actor))}</p>
-      <ul part=changes>${Object.entries(row.changes).map(
-        ([name, { from, to }]) => html`<li><span class=setting>${EN.labels[name] ?? name}</span> ${EN.fromTo(from, to)}</li>`,
-      )}</ul>
+      <ul part=changes>${Object.entries(row.changes).map(([name, { from, to }]) => html`<li>${EN.changed(name, from, to)}</li>`)}</ul>
     </li>`;
   }
 

@@ -10,6 +10,10 @@ export const governanceStyles = css`
     margin-block-start: .75rem;
   }
 
+  [part=base] {
+    overflow-wrap: anywhere;
+  }
+
   [part~=title] {
     font-weight: 700;
     margin-block-start: 1rem;
@@ -51,6 +55,7 @@ export const governanceStyles = css`
 
   [part=form] {
     display: grid;
+    grid-template-columns: minmax(0, 1fr);
     gap: .35rem;
     margin-block-start: .75rem;
     padding-block: .75rem;
@@ -113,10 +118,14 @@ export const governanceStyles = css`
     margin-block-start: .5rem;
   }
 
+  /*
+   * A grid of one 0-minimum track, and a paint-contained select: WebKit sizes a select to its longest option and
+   * passes that width on to its ancestors' overflow, which would scroll a 375 px page sideways.
+   */
   [part=toolbar] {
-    display: flex;
-    flex-wrap: wrap;
-    align-items: center;
+    display: grid;
+    grid-template-columns: minmax(0, 1fr);
+    justify-items: start;
     gap: .5rem;
   }
 
@@ -125,18 +134,15 @@ export const governanceStyles = css`
   }
 
   [part=toolbar] select {
-    flex: 1 1 12rem;
-    min-inline-size: 0;
+    inline-size: 100%;
+    max-inline-size: 32rem;
+    contain: paint;
   }
 
   [part=changes] {
     display: grid;
     gap: .25rem;
     margin-block-start: .4rem;
-  }
-
-  .setting {
-    font-weight: 600;
   }
 
   [part~=broken] {

@@ -35,7 +35,7 @@ function shown(name: string, value: unknown): string {
 
 /** The settings, each with its label and value (or what its default means). */
 export function settingsList(settings: Settings): TemplateResult {
-  const changed = settings.updated_at ? EN.lastChanged(at(settings.updated_at), settings.updated_by ?? '') : EN.neverChanged;
+  const changed = settings.updated_at ? EN.lastChanged(at(settings.updated_at), EN.updatedBy(settings.updated_by)) : EN.neverChanged;
   return html`<dl>${FIELDS.map(
     ([name]) => html`<div><dt>${EN.labels[name]}</dt><dd>${shown(name, settings[name])}</dd></div>`,
   )}</dl><p part=meta>${changed}</p>`;

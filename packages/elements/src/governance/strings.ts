@@ -82,6 +82,11 @@ export const EN = {
     default_meeting_template: "not set: the account's oldest active flow",
   } as Record<string, string>,
   lastChanged: (at: TemplateResult, by: string) => html`Last changed ${at} by ${by}.`,
+  /** `updated_by` as the service stores it (`api_token:api_token_…`, `account_user:…`), said like the log's actor. */
+  updatedBy: (by: string | null) => {
+    const [kind, ...id] = (by ?? '').split(':');
+    return id.length ? EN.actor({ kind: kind!, id: id.join(':') }) : (by ?? '');
+  },
   neverChanged: 'Never changed: every setting has its default.',
   edit: 'Change settings',
   save: 'Save',
@@ -100,7 +105,13 @@ export const EN = {
   } as Record<GovernanceChangeRow['type'], string>,
   actor: (actor: { kind: string; id: string }) => `${actorKind(actor.kind)} ${actor.id}`,
   by: (at: TemplateResult, actor: string) => html`${at}, by ${actor}`,
-  fromTo: (from: unknown, to: unknown) => `from ${value(from)} to ${value(to)}`,
+  /** One setting's change: `Countries data may be processed in: from every country to US, DE`; a module's by its name. */
+  changed: (name: string, from: unknown, to: unknown) => {
+    const module = /^modules\.(\w+)\.enabled$/.exec(name)?.[1];
+    if (module) return `${module[0]!.toUpperCase()}${module.slice(1)}: from ${onOff(from)} to ${onOff(to)}`;
+    const said = (v: unknown) => (v === null && EN.defaults[name] ? EN.defaults[name] : value(v));
+    return `${EN.labels[name] ?? name}: from ${said(from)} to ${said(to)}`;
+  },
   // audit
   application: 'Application',
   applicationsError: 'The applications cannot be listed right now.',
@@ -124,6 +135,8 @@ export const EN = {
   } as Record<string, string>,
   cannotVerify: (message: string) => `The chain could not be read to verify it: ${message}`,
 };
+
+const onOff = (v: unknown) => (v ? 'enabled' : 'disabled');
 
 function actorKind(kind: string): string {
   const kinds: Record<string, string> = {
