@@ -352,11 +352,14 @@ describe('<svc-governance> with a fetch double', () => {
       return reads === 1 ? json({ audit_events: [], next_cursor: null }) : json({ message: 'Slow down.', code: 'rate_limited' }, 503);
     }) as typeof globalThis.fetch;
     const el = await mount('audit', 'tok', 'https://svc.example', { fetch });
+    const errors = listen<GovernanceErrorDetail>('svc-error');
     expect(el.status).to.equal('empty');
     expect(text(inner(el, 'select option'))).to.equal('Shop (tp_dev_a)');
     inner(el, '[part=verify]')!.click();
     await waitUntil(() => said(el).startsWith('The chain could not be read'), said(el));
+    errors.stop();
     expect(said(el)).to.equal('The chain could not be read to verify it: Slow down.');
+    expect(errors.seen.map((e) => [e.code, e.message])).to.deep.equal([['http', 'Slow down.']]);
     expect(el.verification).to.equal(undefined);
   });
 });

@@ -300,6 +300,7 @@ export class SvcGovernance extends PersonList<Row, 'disable'> {
     const read = async (path: string) => {
       const outcome: Outcome = await this.call(path);
       if ('body' in outcome) return { body: outcome.body };
+      if ('failed' in outcome) this.error(outcome.failed);
       return { failed: 'failed' in outcome ? outcome.failed.message : EN.lists.audit.signedOut };
     };
     const jwks = async () => {
