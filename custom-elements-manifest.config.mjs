@@ -49,7 +49,7 @@ export default {
   globs: [
     'src/**/*.component.ts',
     'src/internal/person-list.ts',
-    'src/{decision,consent-field,inbox,records,data-requests,delegations,credentials,vouches,data-offers,connections,agreements,receipts,provider}/*.ts',
+    'src/{decision,consent-field,inbox,records,data-requests,delegations,credentials,vouches,data-offers,connections,agreements,receipts,provider,applications,webhooks,agents,policies,evidence,governance}/*.ts',
   ],
   exclude: [
     '**/*.test.ts',

@@ -47,8 +47,23 @@ const PROVIDER =
 const NAMED = {
   'svc-people': 'svc-people',
   'svc-people-list': 'svc-people-list',
-  check: 'svc-receipts-check',
 };
+
+/** Chunks loaded on first use, named for what they hold: by a module each holds. */
+const LAZY = [
+  [/[\\/]elements[\\/]dist[\\/]receipts[\\/]check\.js$/, 'svc-receipts-check'],
+  [/[\\/]elements[\\/]dist[\\/]evidence[\\/]check\.js$/, 'svc-evidence-check'],
+  [/[\\/]elements[\\/]dist[\\/]governance[\\/]verify\.js$/, 'svc-audit-check'],
+  [/[\\/]node_modules[\\/]uplot[\\/]/, 'svc-uplot'],
+  [/[\\/]elements[\\/]dist[\\/]internal[\\/]chart\.js$/, 'svc-chart'],
+];
+
+/** A chunk's file name: a named or lazy chunk's own, else Lit's (what every element shares). */
+function chunkName(chunk) {
+  if (NAMED[chunk.name]) return NAMED[chunk.name];
+  const lazy = LAZY.find(([test]) => chunk.moduleIds.some((id) => test.test(id)));
+  return lazy ? lazy[1] : 'svc-lit';
+}
 
 export default [
   // The script tag's element chunks, under content-hashed names: one per element, and Lit with what the elements
@@ -75,9 +90,11 @@ export default [
       'svc-evidence': 'packages/elements/dist/sdk/evidence.js',
       'svc-governance': 'packages/elements/dist/sdk/governance.js',
     },
-    // <svc-receipts>' verifier (jose, the receipt schema) is imported on its first check, as a chunk sharing nothing.
+    // The offline verifiers (<svc-receipts>' of receipts, <svc-evidence>'s of evidence packages, <svc-governance>'s of
+    // the audit chain: jose and @svc/client's checks) are imported on a first check, each a chunk sharing nothing: what
+    // they share with <svc-decision> (the client's errors, say) would otherwise move to a chunk every decision loads.
     plugins: [
-      selfContained(/[\\/]elements[\\/]dist[\\/]receipts[\\/]check\.js$/),
+      selfContained(/[\\/]elements[\\/]dist[\\/](receipts[\\/]check|evidence[\\/]check|governance[\\/]verify)\.js$/),
       ...plugins(),
       chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true }),
     ],
@@ -97,7 +114,7 @@ export default [
         if (PROVIDER.test(id)) return 'svc-provider';
         return undefined;
       },
-      chunkFileNames: (chunk) => `${NAMED[chunk.name] ?? 'svc-lit'}-[hash:6].js`,
+      chunkFileNames: (chunk) => `${chunkName(chunk)}-[hash:6].js`,
       experimentalMinChunkSize: 4000,
     },
   },

@@ -54,7 +54,9 @@ describe('scripts/element-types.mjs', () => {
 
   it('gives React every element, its attributes and properties as the manifest types them, and a handler per custom event', () => {
     assert.deepEqual(elements.map((e) => e.tagName).sort(), [
+      'svc-agents',
       'svc-agreements',
+      'svc-applications',
       'svc-connections',
       'svc-consent-field',
       'svc-credentials',
@@ -62,11 +64,15 @@ describe('scripts/element-types.mjs', () => {
       'svc-data-requests',
       'svc-decision',
       'svc-delegations',
+      'svc-evidence',
+      'svc-governance',
       'svc-inbox',
+      'svc-policies',
       'svc-provider',
       'svc-receipts',
       'svc-records',
       'svc-vouches',
+      'svc-webhooks',
     ]);
     for (const element of elements) {
       assert.match(generated.react, new RegExp(`'${element.tagName}': ${element.name}Props;`));
@@ -75,7 +81,8 @@ describe('scripts/element-types.mjs', () => {
         const field = attribute.fieldName ?? attribute.name;
         // The property, as typed; the attribute form when its name differs.
         assert.ok(props.includes(`  ${field}?: ${attribute.type!.text};`), `${element.tagName} ${field}: ${attribute.type!.text}`);
-        if (attribute.name !== field) assert.match(props, new RegExp(`  '${attribute.name}'\\?: (string|boolean|number);`));
+        // Quoted where the name is no identifier (`'trust-url'`).
+        if (attribute.name !== field) assert.match(props, new RegExp(`  '?${attribute.name}'?\\?: (string|boolean|number);`));
       }
       for (const event of (element.events ?? []).filter((e) => e.name.includes('-'))) {
         assert.ok(props.includes(`  'on${event.name}'?: (event: ${event.type!.text}) => void;`), `${element.tagName} on${event.name}`);

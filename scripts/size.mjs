@@ -21,33 +21,43 @@ const PAGES = [
   // 17.2 kB since the field asks a 429 once more after its Retry-After (102 B of gzip; the rate limits need it), and
   // 41 B more since it says origin_not_allowed (with the service's message) rather than `network`; 129 B more since
   // the loader lists the people's nine elements and their shared chunks (tags and chunk files) that it loads lazily.
-  ['form', 'form page: one <svc-consent-field> (loader + chunks)', ['svc-consent-field'], 17.2 * KB + 170],
+  ['form', 'form page: one <svc-consent-field> (loader + chunks)', ['svc-consent-field'], 17.49 * KB],
   // 21.36 kB measured: 138 B since the element says at once what is wrong (missing_token, a console warning while no
   // token is set; invalid_token; the hosted page's fatal svc:error ends the spinner; a hidden element waits for its
   // token) and drops its min-height once the decision is over, and 222 B since the loader lists the people's
   // elements and chunks that it loads lazily (thirteen elements now).
-  ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21 * KB + 362],
+  ['decision', 'page with one <svc-decision> (loader + chunks)', ['svc-decision'], 21.48 * KB],
   ['both', 'page with both elements (loader + chunks)', ['svc-decision', 'svc-consent-field'], 34 * KB],
   // 25.05 kB measured: the inbox loads the people's token helpers (svc-people), never their list base.
-  ['inbox', 'page with one <svc-inbox> (loader + chunks; its rows are <svc-decision> popups)', ['svc-inbox'], 25.1 * KB],
+  ['inbox', 'page with one <svc-inbox> (loader + chunks; its rows are <svc-decision> popups)', ['svc-inbox'], 25.17 * KB],
   // The people's pages (measured): each is the loader, its own chunk, svc-lit, the people's token helpers (0.65 kB)
   // and the list base the nine elements share (svc-people-list, 3.48 kB: token, calls, paging, states, the confirm
   // step, the shared styles), which a person's browser keeps from one trust-center page to the next.
-  ['records', 'page with one <svc-records> (loader + chunks)', ['svc-records'], 13.3 * KB],
-  ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 14.9 * KB],
-  ['credentials', 'page with one <svc-credentials> (loader + chunks)', ['svc-credentials'], 15.1 * KB],
+  ['records', 'page with one <svc-records> (loader + chunks)', ['svc-records'], 13.39 * KB],
+  ['data-requests', 'page with one <svc-data-requests> (loader + chunks)', ['svc-data-requests'], 14.98 * KB],
+  ['credentials', 'page with one <svc-credentials> (loader + chunks)', ['svc-credentials'], 15.17 * KB],
   // With its grant form.
-  ['delegations', 'page with one <svc-delegations> (loader + chunks)', ['svc-delegations'], 17 * KB],
+  ['delegations', 'page with one <svc-delegations> (loader + chunks)', ['svc-delegations'], 17.02 * KB],
   // The list only: the offline verifier (@svc/client's, with jose and the receipt schema; 18.56 kB) is a chunk
   // sharing nothing that the element imports on its first check.
-  ['receipts', 'page with one <svc-receipts> (loader + chunks, before the first check)', ['svc-receipts'], 14.75 * KB],
+  ['receipts', 'page with one <svc-receipts> (loader + chunks, before the first check)', ['svc-receipts'], 14.81 * KB],
   ['data-offers', 'page with one <svc-data-offers> (loader + chunks)', ['svc-data-offers'], 14.5 * KB],
   // Three views: agreements, multi-party, collaborations.
-  ['agreements', 'page with one <svc-agreements> (loader + chunks)', ['svc-agreements'], 14.5 * KB],
+  ['agreements', 'page with one <svc-agreements> (loader + chunks)', ['svc-agreements'], 14.56 * KB],
   // Three views: connections, device links, trust pairings.
-  ['connections', 'page with one <svc-connections> (loader + chunks)', ['svc-connections'], 15.2 * KB],
+  ['connections', 'page with one <svc-connections> (loader + chunks)', ['svc-connections'], 15.26 * KB],
   // The vouch form and the trust scores view.
-  ['vouches', 'page with one <svc-vouches> (loader + chunks)', ['svc-vouches'], 14.9 * KB],
+  ['vouches', 'page with one <svc-vouches> (loader + chunks)', ['svc-vouches'], 14.95 * KB],
+  // Every page above grew by the loader's list of the six console elements and their chunks (+0.12 kB, 1.36 kB now).
+  // The console's elements: each page the loader, its own chunk, svc-lit, the people's token helpers and list base.
+  // A chart is drawn by uPlot (svc-uplot, 22 kB) and the chart's helpers (svc-chart), loaded only when shown.
+  ['applications', 'page with one <svc-applications> (loader + chunks)', ['svc-applications'], 17.35 * KB],
+  ['webhooks', 'page with one <svc-webhooks> (loader + chunks, before its chart)', ['svc-webhooks'], 19.84 * KB],
+  ['agents', 'page with one <svc-agents> (loader + chunks, before its chart)', ['svc-agents'], 17.71 * KB],
+  ['policies', 'page with one <svc-policies> (loader + chunks, before its chart)', ['svc-policies'], 17.87 * KB],
+  // The list only: the offline verifier (jose's, in svc-jose and svc-evidence-check) loads on the first check.
+  ['evidence', 'page with one <svc-evidence> (loader + chunks, before the first check)', ['svc-evidence'], 16.58 * KB],
+  ['governance', 'page with one <svc-governance> (loader + chunks, before the first chain check)', ['svc-governance'], 17.71 * KB],
   ['snippet', 'form page with the snippet on its own controls', ['snippet']],
 ];
 

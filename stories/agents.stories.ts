@@ -6,7 +6,7 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import type { AgentIdentity, DelegationGrant, Escalation, PinnedCapabilityManifest } from '@svc/schemas';
 import { html, nothing } from 'lit';
-import '../packages/elements/src/agents/agents.js';
+import '@svc/elements';
 import { storyService } from './support/service.js';
 import './support/event-log.js';
 

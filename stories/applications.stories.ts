@@ -6,8 +6,8 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import type { AllowedOrigin, ApiToken, OAuthClient } from '@svc/schemas';
 import { html, nothing } from 'lit';
-import '../packages/elements/src/applications/applications.js';
-import type { ApplicationRow } from '../packages/elements/src/applications/events.js';
+import '@svc/elements';
+import type { ApplicationRow } from '@svc/elements';
 import { storyService } from './support/service.js';
 import './support/event-log.js';
 

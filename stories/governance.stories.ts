@@ -6,7 +6,7 @@
 // them (or, in the tampered story, finds the event altered after it was hashed).
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html, nothing } from 'lit';
-import '../packages/elements/src/governance/governance.js';
+import '@svc/elements';
 import { canonicalBytes, sha256Hex } from '../packages/client/src/verify/jcs.js';
 import { AUDIT_GENESIS_HASH, type AuditEvent, type GovernanceChange, type ProductModule, auditHashInput } from '@svc/schemas';
 import { storyService } from './support/service.js';

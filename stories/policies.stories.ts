@@ -6,8 +6,8 @@
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html, nothing } from 'lit';
 // Until the element is registered in @svc/elements, its own module defines it.
-import '../packages/elements/src/policies/policies.js';
-import type { CleanRoomRow, DataLicenseRow, PoliciesConsentActivity, PolicyRow } from '../packages/elements/src/policies/events.js';
+import '@svc/elements';
+import type { CleanRoomRow, PoliciesConsentActivity, PolicyDataLicenseRow as DataLicenseRow, PolicyRow } from '@svc/elements';
 import { storyService } from './support/service.js';
 import './support/event-log.js';
 

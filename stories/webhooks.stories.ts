@@ -5,8 +5,8 @@
 // `svc-webhooks-change` in the log. A signing secret is made up here, and shown once.
 import type { Meta, StoryObj } from '@storybook/web-components-vite';
 import { html, nothing } from 'lit';
-import '../packages/elements/src/webhooks/webhooks.js';
-import type { WebhookDeliveryRow, WebhookEndpointRow } from '../packages/elements/src/webhooks/events.js';
+import '@svc/elements';
+import type { WebhookDeliveryRow, WebhookEndpointRow } from '@svc/elements';
 import { storyService } from './support/service.js';
 import './support/event-log.js';
 

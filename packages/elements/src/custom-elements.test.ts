@@ -127,7 +127,9 @@ describe('custom-elements.json', () => {
       .map((e) => e.name)
       .sort();
     assert.deepEqual(definitions, [
+      'svc-agents',
       'svc-agreements',
+      'svc-applications',
       'svc-connections',
       'svc-consent-field',
       'svc-credentials',
@@ -135,11 +137,15 @@ describe('custom-elements.json', () => {
       'svc-data-requests',
       'svc-decision',
       'svc-delegations',
+      'svc-evidence',
+      'svc-governance',
       'svc-inbox',
+      'svc-policies',
       'svc-provider',
       'svc-receipts',
       'svc-records',
       'svc-vouches',
+      'svc-webhooks',
     ]);
   });
 
@@ -363,6 +369,26 @@ describe('custom-elements.json', () => {
     ]);
     assert.deepEqual(names(agreements.slots), ['empty', 'error', 'signed-out']);
     assert.deepEqual(names(agreements.attributes), ['limit', 'token-url', 'trust-url', 'view']);
+  });
+
+  it("describes the console's elements: their events, a view where they have several, readonly, never the token as an attribute", () => {
+    const own: Record<string, string[]> = {
+      'svc-agents': ['limit', 'readonly', 'token-url', 'trust-url', 'view'],
+      'svc-applications': ['limit', 'readonly', 'token-url', 'trust-url', 'view'],
+      'svc-evidence': ['limit', 'readonly', 'token-url', 'trust-url', 'view'],
+      'svc-governance': ['application-id', 'limit', 'readonly', 'token-url', 'trust-url', 'view'],
+      'svc-policies': ['application-id', 'days', 'limit', 'readonly', 'token-url', 'trust-url', 'view'],
+      'svc-webhooks': ['application', 'limit', 'readonly', 'token-url', 'trust-url'],
+    };
+    for (const [tag, attributes] of Object.entries(own)) {
+      const described = element(checkedIn, tag);
+      assert.equal(described.customElement, true, tag);
+      assert.ok(described.summary, tag);
+      assert.deepEqual(names(described.events), [`${tag}-change`, 'svc-error'].sort(), tag);
+      assert.deepEqual(names(described.attributes), attributes, tag);
+      assert.ok(names(described.cssParts).includes('status'), `${tag} has a live region part`);
+      assert.ok(names(described.cssProperties).includes(`--${tag}-accent`), tag);
+    }
   });
 
   it('describes <svc-vouches>: its events, parts, custom properties, slots and attributes (the token never an attribute)', () => {

@@ -12,8 +12,38 @@
  * @module @svc/elements/react
  */
 import type { ClassAttributes, HTMLAttributes } from 'react';
-import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, ReceiptsJwks, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcReceipts, SvcReceiptsVerifyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, ReceiptsJwks, SvcAgents, SvcAgentsChangeEvent, SvcAgreements, SvcAgreementsChangeEvent, SvcApplications, SvcApplicationsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcEvidence, SvcEvidenceChangeEvent, SvcGovernance, SvcGovernanceChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcPolicies, SvcPoliciesChangeEvent, SvcProvider, SvcReadyEvent, SvcReceipts, SvcReceiptsVerifyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent, SvcWebhooks, SvcWebhooksChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
+
+/** Props of `<svc-agents>` in React 19: Lists an organisation's agents, what they may do, and the authority they asked for; suspends, resumes and revokes. */
+export interface SvcAgentsProps extends Omit<HTMLAttributes<SvcAgents>, 'view' | 'readOnly' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'readonly' | 'trust-url' | 'token-url'>, ClassAttributes<SvcAgents> {
+  /** `agent_identities` (default), `application_agents` (the grants) or `authorities` (the escalations). */
+  view?: string | undefined;
+  /** No change controls (a viewer's console): the attribute `readonly`. */
+  readOnly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `readOnly`: No change controls (a viewer's console): the attribute `readonly`. */
+  readonly?: boolean;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-agents-change`: The service recorded a change; detail has `kind` (`agent_identity`, `delegation_grant`), `id`, `action` (`suspend`, `resume`, `revoke`) and `status`. */
+  'onsvc-agents-change'?: (event: SvcAgentsChangeEvent) => void;
+  /** `svc-error`: A list could not be read or a change failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
 
 /** Props of `<svc-agreements>` in React 19: Lists the signed-in person's agreements (or multi-party agreements, or collaborations) and lets them sign, decline or leave. */
 export interface SvcAgreementsProps extends Omit<HTMLAttributes<SvcAgreements>, 'view' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcAgreements> {
@@ -38,6 +68,34 @@ export interface SvcAgreementsProps extends Omit<HTMLAttributes<SvcAgreements>, 
   /** `svc-agreements-change`: The service recorded an action; detail has `kind` (`agreement`, `collaboration`), `id`, `action` (`sign`, `decline`, `leave`) and the updated `agreement` or `collaboration`. */
   'onsvc-agreements-change'?: (event: SvcAgreementsChangeEvent) => void;
   /** `svc-error`: The list could not be read or an action failed; detail has `code` (`unauthorized`, `forbidden`, `network`, `http`, `invalid_configuration`), `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
+
+/** Props of `<svc-applications>` in React 19: Lists an organisation's applications (allowed origins, OAuth clients) or API tokens, and changes them. */
+export interface SvcApplicationsProps extends Omit<HTMLAttributes<SvcApplications>, 'view' | 'readonly' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcApplications> {
+  /** `applications` (default): the applications, their origins and OAuth clients; `api_tokens`: the account's API tokens. */
+  view?: string | undefined;
+  /** No change controls (a viewer's console). */
+  readonly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-applications-change`: The service recorded a change; detail has `action` (`add`, `remove`, `create`, `rotate`, `revoke`), `status` and the ids (`application_id` and `origin`, or `api_token_id`), never a token's value. */
+  'onsvc-applications-change'?: (event: SvcApplicationsChangeEvent) => void;
+  /** `svc-error`: A list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
   'onsvc-error'?: (event: CustomEvent) => void;
 }
 
@@ -243,6 +301,66 @@ export interface SvcDelegationsProps extends Omit<HTMLAttributes<SvcDelegations>
   'onsvc-error'?: (event: CustomEvent) => void;
 }
 
+/** Props of `<svc-evidence>` in React 19: The console's transfer register, residency posture and signed evidence packages, verified in the browser. */
+export interface SvcEvidenceProps extends Omit<HTMLAttributes<SvcEvidence>, 'view' | 'readonly' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcEvidence> {
+  /** `evidence_packages` (default), `transfer_register` or `residency_posture`. */
+  view?: string | undefined;
+  /** A viewer's page: no Draw button. Download and Verify stay (they only read). */
+  readonly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-evidence-change`: The service drew an evidence package; detail has `evidence_package_id`, `format_type` and `action` (`draw`), never the package. */
+  'onsvc-evidence-change'?: (event: SvcEvidenceChangeEvent) => void;
+  /** `svc-error`: A list could not be read, or drawing or reading a package failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
+
+/** Props of `<svc-governance>` in React 19: The console's modules, governance settings and change log, and an application's verifiable audit trail. */
+export interface SvcGovernanceProps extends Omit<HTMLAttributes<SvcGovernance>, 'view' | 'readonly' | 'applicationId' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'application-id' | 'trust-url' | 'token-url'>, ClassAttributes<SvcGovernance> {
+  /** `governance` (default): settings and change log; `modules`; `audit`: an application's audit trail. */
+  view?: string | undefined;
+  /** A viewer's page: no change controls at all. */
+  readonly?: boolean;
+  /** The application whose audit trail is shown (default: the account's first). */
+  applicationId?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `applicationId`: The application whose audit trail is shown (default: the account's first). */
+  'application-id'?: string;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-governance-change`: The service recorded a module enabled or disabled (`{kind: 'module', key, enabled}`) or settings changed (`{kind: 'governance', settings}`, their names). */
+  'onsvc-governance-change'?: (event: SvcGovernanceChangeEvent) => void;
+  /** `svc-error`: A list could not be read or a change failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
+
 /** Props of `<svc-inbox>` in React 19: Lists the decisions that wait for the signed-in person and opens each in a popup. */
 export interface SvcInboxProps extends Omit<HTMLAttributes<SvcInbox>, 'baseUrl' | 'trustUrl' | 'kind' | 'trigger' | 'applicationId' | 'sort' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'base-url' | 'trust-url' | 'application-id'>, ClassAttributes<SvcInbox> {
   /** Where the service's REST API lives; defaults to the `<svc-provider>`'s `base-url`, then the trust URL. */
@@ -275,6 +393,40 @@ export interface SvcInboxProps extends Omit<HTMLAttributes<SvcInbox>, 'baseUrl' 
   'onsvc-error'?: (event: SvcInboxErrorEvent) => void;
   /** `svc-inbox-open`: A row is about to open (cancelable: `preventDefault()` keeps the popup shut); detail is the row. */
   'onsvc-inbox-open'?: (event: SvcInboxOpenEvent) => void;
+}
+
+/** Props of `<svc-policies>` in React 19: The organisation's policies and data licenses, clean rooms, or consent activity chart. */
+export interface SvcPoliciesProps extends Omit<HTMLAttributes<SvcPolicies>, 'view' | 'readonly' | 'applicationId' | 'days' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'application-id' | 'trust-url' | 'token-url'>, ClassAttributes<SvcPolicies> {
+  /** `policies` (default), `clean_rooms` or `consent_activity`. */
+  view?: string | undefined;
+  /** A viewer: no change controls at all. */
+  readonly?: boolean;
+  /** The application whose consent activity is shown first (default: the account's first). */
+  applicationId?: string | undefined;
+  /** Days of consent activity, 1 to 90 (default 30). */
+  days?: number | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `applicationId`: The application whose consent activity is shown first (default: the account's first). */
+  'application-id'?: string;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-policies-change`: A policy or data license was revoked, or a clean room closed; detail has `kind`, `id` and `status`. */
+  'onsvc-policies-change'?: (event: SvcPoliciesChangeEvent) => void;
+  /** `svc-error`: A list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
 }
 
 /** Props of `<svc-provider>` in React 19: Configures the svc elements inside it: trust URL (and one per country), base URL, publishable key, locale and theme. */
@@ -391,10 +543,40 @@ export interface SvcVouchesProps extends Omit<HTMLAttributes<SvcVouches>, 'view'
   'onsvc-error'?: (event: CustomEvent) => void;
 }
 
+/** Props of `<svc-webhooks>` in React 19: Lists an application's webhook endpoints and their deliveries, and changes them. */
+export interface SvcWebhooksProps extends Omit<HTMLAttributes<SvcWebhooks>, 'application' | 'readonly' | 'trustUrl' | 'tokenUrl' | 'limit' | 'accessToken' | 'getAccessToken' | 'fetch' | 'trust-url' | 'token-url'>, ClassAttributes<SvcWebhooks> {
+  /** The application whose endpoints are shown; without it, a select of the account's applications. */
+  application?: string | undefined;
+  /** No change controls (a viewer's console). */
+  readonly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-webhooks-change`: The service recorded a change; detail has `action` (`create`, `enable`, `disable`, `delete`, `rotate`, `test`, `redeliver`), `application_id`, `webhook_endpoint_id`, `delivery_id` and the new `status`, never a secret. */
+  'onsvc-webhooks-change'?: (event: SvcWebhooksChangeEvent) => void;
+  /** `svc-error`: A list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  'onsvc-error'?: (event: CustomEvent) => void;
+}
+
 declare module 'react' {
   namespace JSX {
     interface IntrinsicElements {
+      'svc-agents': SvcAgentsProps;
       'svc-agreements': SvcAgreementsProps;
+      'svc-applications': SvcApplicationsProps;
       'svc-connections': SvcConnectionsProps;
       'svc-consent-field': SvcConsentFieldProps;
       'svc-credentials': SvcCredentialsProps;
@@ -402,11 +584,15 @@ declare module 'react' {
       'svc-data-requests': SvcDataRequestsProps;
       'svc-decision': SvcDecisionProps;
       'svc-delegations': SvcDelegationsProps;
+      'svc-evidence': SvcEvidenceProps;
+      'svc-governance': SvcGovernanceProps;
       'svc-inbox': SvcInboxProps;
+      'svc-policies': SvcPoliciesProps;
       'svc-provider': SvcProviderProps;
       'svc-receipts': SvcReceiptsProps;
       'svc-records': SvcRecordsProps;
       'svc-vouches': SvcVouchesProps;
+      'svc-webhooks': SvcWebhooksProps;
     }
   }
 }

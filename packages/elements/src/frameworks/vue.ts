@@ -12,7 +12,7 @@
  * @module @svc/elements/vue
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
-import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, ReceiptsJwks, SvcAgreements, SvcAgreementsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcProvider, SvcReadyEvent, SvcReceipts, SvcReceiptsVerifyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent } from '../index.js';
+import type { AccessTokenProvider, AgreementsView, Appearance, DecisionMode, InboxTokenProvider, ReceiptsJwks, SvcAgents, SvcAgentsChangeEvent, SvcAgreements, SvcAgreementsChangeEvent, SvcApplications, SvcApplicationsChangeEvent, SvcCancelEvent, SvcCompleteEvent, SvcConnections, SvcConnectionsChangeEvent, SvcConsentField, SvcConsentFieldErrorEvent, SvcCredentials, SvcCredentialsPresentEvent, SvcDataOffers, SvcDataOffersAnswerEvent, SvcDataRequests, SvcDataRequestsFileEvent, SvcDeadlineEvent, SvcDecision, SvcDecisionErrorEvent, SvcDelegations, SvcDelegationsChangeEvent, SvcEvidence, SvcEvidenceChangeEvent, SvcGovernance, SvcGovernanceChangeEvent, SvcInbox, SvcInboxErrorEvent, SvcInboxOpenEvent, SvcPolicies, SvcPoliciesChangeEvent, SvcProvider, SvcReadyEvent, SvcReceipts, SvcReceiptsVerifyEvent, SvcRecords, SvcRecordsWithdrawEvent, SvcResizeEvent, SvcStateEvent, SvcVouches, SvcVouchesChangeEvent, SvcWebhooks, SvcWebhooksChangeEvent } from '../index.js';
 import type { CaptureSubject, FetchLike, SvcCaptureEvent } from '@svc/capture';
 
 /**
@@ -25,6 +25,42 @@ export type SvcVueElement<E extends HTMLElement, Props, Events> = new () => E & 
   /** @deprecated For template type checking only: not a method of the element. */
   $emit: EmitFn<{ [K in keyof Events]: (event: Events[K]) => void }>;
 };
+
+/** Props of `<svc-agents>` in Vue 3: Lists an organisation's agents, what they may do, and the authority they asked for; suspends, resumes and revokes. */
+export interface SvcAgentsProps {
+  /** `agent_identities` (default), `application_agents` (the grants) or `authorities` (the escalations). */
+  view?: string | undefined;
+  /** No change controls (a viewer's console): the attribute `readonly`. */
+  readOnly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `readOnly`: No change controls (a viewer's console): the attribute `readonly`. */
+  readonly?: boolean;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-agents-change` (`@svc-agents-change` in a template): The service recorded a change; detail has `kind` (`agent_identity`, `delegation_grant`), `id`, `action` (`suspend`, `resume`, `revoke`) and `status`. */
+  onSvcAgentsChange?: (event: SvcAgentsChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): A list could not be read or a change failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-agents>` a template can listen to with `@`, by name. */
+export interface SvcAgentsEvents {
+  'svc-agents-change': SvcAgentsChangeEvent;
+  'svc-error': CustomEvent;
+}
 
 /** Props of `<svc-agreements>` in Vue 3: Lists the signed-in person's agreements (or multi-party agreements, or collaborations) and lets them sign, decline or leave. */
 export interface SvcAgreementsProps {
@@ -55,6 +91,40 @@ export interface SvcAgreementsProps {
 /** The events of `<svc-agreements>` a template can listen to with `@`, by name. */
 export interface SvcAgreementsEvents {
   'svc-agreements-change': SvcAgreementsChangeEvent;
+  'svc-error': CustomEvent;
+}
+
+/** Props of `<svc-applications>` in Vue 3: Lists an organisation's applications (allowed origins, OAuth clients) or API tokens, and changes them. */
+export interface SvcApplicationsProps {
+  /** `applications` (default): the applications, their origins and OAuth clients; `api_tokens`: the account's API tokens. */
+  view?: string | undefined;
+  /** No change controls (a viewer's console). */
+  readonly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-applications-change` (`@svc-applications-change` in a template): The service recorded a change; detail has `action` (`add`, `remove`, `create`, `rotate`, `revoke`), `status` and the ids (`application_id` and `origin`, or `api_token_id`), never a token's value. */
+  onSvcApplicationsChange?: (event: SvcApplicationsChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): A list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-applications>` a template can listen to with `@`, by name. */
+export interface SvcApplicationsEvents {
+  'svc-applications-change': SvcApplicationsChangeEvent;
   'svc-error': CustomEvent;
 }
 
@@ -312,6 +382,78 @@ export interface SvcDelegationsEvents {
   'svc-error': CustomEvent;
 }
 
+/** Props of `<svc-evidence>` in Vue 3: The console's transfer register, residency posture and signed evidence packages, verified in the browser. */
+export interface SvcEvidenceProps {
+  /** `evidence_packages` (default), `transfer_register` or `residency_posture`. */
+  view?: string | undefined;
+  /** A viewer's page: no Draw button. Download and Verify stay (they only read). */
+  readonly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-evidence-change` (`@svc-evidence-change` in a template): The service drew an evidence package; detail has `evidence_package_id`, `format_type` and `action` (`draw`), never the package. */
+  onSvcEvidenceChange?: (event: SvcEvidenceChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): A list could not be read, or drawing or reading a package failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-evidence>` a template can listen to with `@`, by name. */
+export interface SvcEvidenceEvents {
+  'svc-evidence-change': SvcEvidenceChangeEvent;
+  'svc-error': CustomEvent;
+}
+
+/** Props of `<svc-governance>` in Vue 3: The console's modules, governance settings and change log, and an application's verifiable audit trail. */
+export interface SvcGovernanceProps {
+  /** `governance` (default): settings and change log; `modules`; `audit`: an application's audit trail. */
+  view?: string | undefined;
+  /** A viewer's page: no change controls at all. */
+  readonly?: boolean;
+  /** The application whose audit trail is shown (default: the account's first). */
+  applicationId?: string | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `applicationId`: The application whose audit trail is shown (default: the account's first). */
+  'application-id'?: string;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-governance-change` (`@svc-governance-change` in a template): The service recorded a module enabled or disabled (`{kind: 'module', key, enabled}`) or settings changed (`{kind: 'governance', settings}`, their names). */
+  onSvcGovernanceChange?: (event: SvcGovernanceChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): A list could not be read or a change failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-governance>` a template can listen to with `@`, by name. */
+export interface SvcGovernanceEvents {
+  'svc-governance-change': SvcGovernanceChangeEvent;
+  'svc-error': CustomEvent;
+}
+
 /** Props of `<svc-inbox>` in Vue 3: Lists the decisions that wait for the signed-in person and opens each in a popup. */
 export interface SvcInboxProps {
   /** Where the service's REST API lives; defaults to the `<svc-provider>`'s `base-url`, then the trust URL. */
@@ -350,6 +492,46 @@ export interface SvcInboxProps {
 export interface SvcInboxEvents {
   'svc-error': SvcInboxErrorEvent;
   'svc-inbox-open': SvcInboxOpenEvent;
+}
+
+/** Props of `<svc-policies>` in Vue 3: The organisation's policies and data licenses, clean rooms, or consent activity chart. */
+export interface SvcPoliciesProps {
+  /** `policies` (default), `clean_rooms` or `consent_activity`. */
+  view?: string | undefined;
+  /** A viewer: no change controls at all. */
+  readonly?: boolean;
+  /** The application whose consent activity is shown first (default: the account's first). */
+  applicationId?: string | undefined;
+  /** Days of consent activity, 1 to 90 (default 30). */
+  days?: number | undefined;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `applicationId`: The application whose consent activity is shown first (default: the account's first). */
+  'application-id'?: string;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-policies-change` (`@svc-policies-change` in a template): A policy or data license was revoked, or a clean room closed; detail has `kind`, `id` and `status`. */
+  onSvcPoliciesChange?: (event: SvcPoliciesChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): A list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-policies>` a template can listen to with `@`, by name. */
+export interface SvcPoliciesEvents {
+  'svc-policies-change': SvcPoliciesChangeEvent;
+  'svc-error': CustomEvent;
 }
 
 /** Props of `<svc-provider>` in Vue 3: Configures the svc elements inside it: trust URL (and one per country), base URL, publishable key, locale and theme. */
@@ -487,9 +669,45 @@ export interface SvcVouchesEvents {
   'svc-error': CustomEvent;
 }
 
+/** Props of `<svc-webhooks>` in Vue 3: Lists an application's webhook endpoints and their deliveries, and changes them. */
+export interface SvcWebhooksProps {
+  /** The application whose endpoints are shown; without it, a select of the account's applications. */
+  application?: string | undefined;
+  /** No change controls (a viewer's console). */
+  readonly?: boolean;
+  /** Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  trustUrl?: string | undefined;
+  /** A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  tokenUrl?: string | undefined;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number | undefined;
+  /** The person's access token. Never an attribute: set the property, `getAccessToken` or `token-url`. */
+  accessToken?: string | undefined;
+  /** Asked for the access token before every request (e.g. the OAuth helper's, which refreshes it); wins over `accessToken` and `token-url`. */
+  getAccessToken?: AccessTokenProvider | undefined;
+  /** The `fetch` the element calls the API and the token URL with (default: the page's). */
+  fetch?: typeof fetch | undefined;
+  /** Attribute form of `trustUrl`: Where the service lives (its API and trust URL); defaults to the `<svc-provider>`'s, then the script tag's service. */
+  'trust-url'?: string;
+  /** Attribute form of `tokenUrl`: A same-origin URL that answers a POST (with the page's cookies) with `{access_token, expires_in}`. */
+  'token-url'?: string;
+  /** `svc-webhooks-change` (`@svc-webhooks-change` in a template): The service recorded a change; detail has `action` (`create`, `enable`, `disable`, `delete`, `rotate`, `test`, `redeliver`), `application_id`, `webhook_endpoint_id`, `delivery_id` and the new `status`, never a secret. */
+  onSvcWebhooksChange?: (event: SvcWebhooksChangeEvent) => void;
+  /** `svc-error` (`@svc-error` in a template): A list could not be read or an action failed; detail has `code`, `message`, `fatal`, `recoverable_via`. */
+  onSvcError?: (event: CustomEvent) => void;
+}
+
+/** The events of `<svc-webhooks>` a template can listen to with `@`, by name. */
+export interface SvcWebhooksEvents {
+  'svc-webhooks-change': SvcWebhooksChangeEvent;
+  'svc-error': CustomEvent;
+}
+
 declare module 'vue' {
   interface GlobalComponents {
+    'svc-agents': SvcVueElement<SvcAgents, SvcAgentsProps, SvcAgentsEvents>;
     'svc-agreements': SvcVueElement<SvcAgreements, SvcAgreementsProps, SvcAgreementsEvents>;
+    'svc-applications': SvcVueElement<SvcApplications, SvcApplicationsProps, SvcApplicationsEvents>;
     'svc-connections': SvcVueElement<SvcConnections, SvcConnectionsProps, SvcConnectionsEvents>;
     'svc-consent-field': SvcVueElement<SvcConsentField, SvcConsentFieldProps, SvcConsentFieldEvents>;
     'svc-credentials': SvcVueElement<SvcCredentials, SvcCredentialsProps, SvcCredentialsEvents>;
@@ -497,10 +715,14 @@ declare module 'vue' {
     'svc-data-requests': SvcVueElement<SvcDataRequests, SvcDataRequestsProps, SvcDataRequestsEvents>;
     'svc-decision': SvcVueElement<SvcDecision, SvcDecisionProps, SvcDecisionEvents>;
     'svc-delegations': SvcVueElement<SvcDelegations, SvcDelegationsProps, SvcDelegationsEvents>;
+    'svc-evidence': SvcVueElement<SvcEvidence, SvcEvidenceProps, SvcEvidenceEvents>;
+    'svc-governance': SvcVueElement<SvcGovernance, SvcGovernanceProps, SvcGovernanceEvents>;
     'svc-inbox': SvcVueElement<SvcInbox, SvcInboxProps, SvcInboxEvents>;
+    'svc-policies': SvcVueElement<SvcPolicies, SvcPoliciesProps, SvcPoliciesEvents>;
     'svc-provider': SvcVueElement<SvcProvider, SvcProviderProps, SvcProviderEvents>;
     'svc-receipts': SvcVueElement<SvcReceipts, SvcReceiptsProps, SvcReceiptsEvents>;
     'svc-records': SvcVueElement<SvcRecords, SvcRecordsProps, SvcRecordsEvents>;
     'svc-vouches': SvcVueElement<SvcVouches, SvcVouchesProps, SvcVouchesEvents>;
+    'svc-webhooks': SvcVueElement<SvcWebhooks, SvcWebhooksProps, SvcWebhooksEvents>;
   }
 }
