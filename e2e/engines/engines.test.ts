@@ -264,6 +264,46 @@ describe(`${engine}: end to end`, () => {
     });
   });
 
+  it("an organisation's console admin signs in, creates an API token shown once, allows an origin and verifies the audit chain", async () => {
+    const { url, sandbox } = world.service;
+    await tab.goto(`${url}/applications`);
+    // Another test may have signed a person in: the console refuses them, and they sign out here.
+    const signedIn = await tab.evaluate(() => [...document.querySelectorAll('button')].some((b) => b.textContent?.trim() === 'Sign out'));
+    if (signedIn) await tab.click((q) => q.button('Sign out'));
+    await tab.click((q) => q.button('Sign in'));
+    await tab.type(sandbox.console_email!, (q) => q.field('Email address'));
+    await tab.click((q) => q.button('Continue'));
+    const code = (await tab.text((q) => q.all('.sandbox code')[0])).trim();
+    await tab.type(code, (q) => q.field('Code'));
+    await tab.click((q) => q.button('Verify'));
+    await tab.waitFor('the console', async () => new URL(location.href).pathname === '/applications');
+
+    await tab.click((q) => q.button('Create an API token'));
+    await tab.type(`${engine} deploy`, (q) => q.field('Name'));
+    // `read` is chosen to begin with.
+    await tab.click((q) => q.button('Create token'));
+    const value = (await tab.text((q) => q.all('[part~=secret-value]')[0])).trim();
+    assert.equal((await fetch(`${url}/api/v1/me`, { headers: { authorization: `Bearer ${value}` } })).status, 200);
+    await tab.click((q) => q.button('I have copied it'));
+    await tab.waitFor(
+      'the value forgotten',
+      () => !document.querySelector('svc-applications[view=api_tokens]')?.shadowRoot?.querySelector('[part~=secret-value]'),
+    );
+
+    await tab.type(`https://${engine}.shop.example`, (q) => q.field('Origin to allow'));
+    await tab.click((q) => q.button('Allow origin'));
+    const said = await tab.text((q) => q.all('[part=status]').find((el) => el.textContent?.includes('may now call the service')));
+    assert.match(said, new RegExp(`https://${engine}\\.shop\\.example may now call the service`));
+
+    await tab.goto(`${url}/governance`);
+    await tab.click((q) => q.button('Verify the chain'));
+    const verdict = await tab.waitFor('the chain check', () => {
+      const found = document.querySelector('svc-governance[view=audit]')?.shadowRoot?.querySelector('[part~=verdict]')?.textContent ?? '';
+      return /verifies|breaks|could not/.test(found) && found;
+    });
+    assert.match(String(verdict), /^The chain of \d+ events verifies/);
+  });
+
   it('the script tag fetches only what a page shows: a form page the field and Lit, a checkout the decision and Lit', async () => {
     await tab.goto(world.site.page('consent-field.html', { flow: world.flowId }));
     await tab.waitFor(

@@ -13,6 +13,8 @@ export const evidenceStyles = css`
   [part~=drawn],
   [part=check] {
     display: grid;
+    /* A column never wider than the box: a file input's own minimum width would push it past 375 px. */
+    grid-template-columns: minmax(0, 1fr);
     gap: .35rem;
     margin-block-start: .75rem;
     padding-block: .75rem;
@@ -47,6 +49,7 @@ export const evidenceStyles = css`
   input[type=file] {
     font: inherit;
     max-inline-size: 100%;
+    min-inline-size: 0;
   }
 
   input[type=file]:focus-visible {
