@@ -15,6 +15,7 @@ export * from './captures.js';
 export * from './render.js';
 export * from './authorize.js';
 export * from './form-connections.js';
+export * from './mailing-connections.js';
 export * from './oauth-clients.js';
 export * from './webhooks.js';
 export * from './records.js';

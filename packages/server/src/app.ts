@@ -52,6 +52,7 @@ import { connectRoutes } from './surfaces/connect/routes.js';
 import { consoleRoutes } from './console/routes.js';
 import { consolePrincipal } from './console/tokens.js';
 import { consoleAudit } from './console/audit.js';
+import { mailingRoutes } from './consent/mailing/routes.js';
 
 /** Route modules in mounting order. Add a module with one line here. */
 const modules: RouteModule[] = [
@@ -98,6 +99,7 @@ const modules: RouteModule[] = [
   protectRoutes, // Protect: policy templates, policies, data requests (DSAR), data licenses, data offers (the data deal), portability transfers
   connectRoutes, // Connect: accounts and their users, connections (a person and an application), device links and trust pairings
   consoleRoutes, // the organisation's console: /applications, /agent_identities, … for account users (403 for anyone else), POST /console/access_token
+  mailingRoutes, // mailing-audience connections (Mailchimp, Brevo): /api/v1/mailing_connections, their outbox and /hooks/mailing
 ];
 
 /** Default limit for request bodies; routes that take more (imports) set their own. */

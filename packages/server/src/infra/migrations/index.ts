@@ -28,6 +28,7 @@ import { recordList } from './027-record-list.js';
 import { mailOutbox } from './028-mail-outbox.js';
 import { personPresentations } from './029-person-presentations.js';
 import { personsEmail } from './030-persons-email.js';
+import { mailingConnections } from './031-mailing-connections.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -71,4 +72,5 @@ export const migrations: Migration[] = [
   mailOutbox,
   personPresentations,
   personsEmail,
+  mailingConnections,
 ];
