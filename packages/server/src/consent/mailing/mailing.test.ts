@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../../testing.js';
-import { createActiveFlow, createRecord, fetchReceipt, grantAll } from '../records/test-support.js';
+import { createActiveFlow, createRecord, fetchReceipt, grantAll, recordFlowConfig } from '../records/test-support.js';
 import { createEndpoint, delivered, startReceiver, type Receiver } from '../../platform/webhooks/test-support.js';
 import { subscriberHash } from './providers.js';
 import { mailingWorker } from './routes.js';
@@ -293,5 +293,55 @@ describe('mailing connections: Brevo', () => {
     assert.equal(await purposeOf(server, record.id)('newsletter'), 'revoked');
     await drain(server);
     assert.deepEqual(brevo.members.get('fay@example.com')!.listIds, [], 'the withdrawal is written back');
+  });
+
+  it('refuses a list the provider does not know, a purpose the flow does not ask consent for, and for production an api_base_url that is not public https', async () => {
+    const connect = (extra: Json, flow = flowId) =>
+      call(server, '/api/v1/mailing_connections', {
+        method: 'POST',
+        json: {
+          mailing_connection: {
+            provider: 'brevo',
+            api_key: 'xkeysib-secret',
+            api_base_url: brevo.url,
+            list_id: '7',
+            flow_id: flow,
+            purpose: 'newsletter',
+            ...extra,
+          },
+        },
+      });
+    const unknownList = await connect({ list_id: '99' });
+    assert.equal(unknownList.status, 422, unknownList.text);
+    assert.match(unknownList.body.message, /Contact does not exist|not found/i);
+    assert.equal((await connect({ purpose: 'analytics' })).body.code, 'unknown_purpose');
+    assert.equal((await connect({ purpose: 'nope' })).body.code, 'unknown_purpose');
+    assert.equal((await connect({ flow_id: 'flw_nope' })).status, 404);
+
+    const app = await call(server, '/api/v1/applications', {
+      method: 'POST',
+      json: { application: { name: 'Prod', environment: 'production' } },
+    });
+    assert.equal(app.status, 201, app.text);
+    const flow = await call(server, '/api/v1/flows', {
+      method: 'POST',
+      json: {
+        flow: {
+          pattern: 'standard',
+          title: 'Prod',
+          description: 'Prod.',
+          config: recordFlowConfig,
+          application_id: app.body.application.id,
+        },
+      },
+    });
+    assert.equal((await call(server, `/api/v1/flows/${flow.body.flow.id}/activate`, { method: 'POST' })).status, 200);
+    const webhooks = brevo.webhooks.size;
+    const plain = await connect({}, flow.body.flow.id);
+    assert.equal(plain.body.code, 'insecure_api_base_url', plain.text);
+    for (const url of ['https://127.0.0.1:9/v3', 'https://10.0.0.8/v3', 'https://[::1]/v3', 'https://169.254.169.254/v3']) {
+      assert.equal((await connect({ api_base_url: url }, flow.body.flow.id)).body.code, 'non_public_api_base_url', url);
+    }
+    assert.equal(brevo.webhooks.size, webhooks, 'nothing registered');
   });
 });

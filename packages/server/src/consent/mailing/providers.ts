@@ -91,6 +91,26 @@ async function mailchimpCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Mailchimp's member as read back: `off` when unsubscribed, cleaned or the connection's permission is off. */
+async function mailchimpReadBack(
+  lists: MailchimpLists,
+  list: string,
+  permission: string | null,
+  email: string,
+): Promise<'on' | 'off' | 'absent'> {
+  let member: MailchimpMember;
+  try {
+    member = await mailchimpCall(() => lists.getListMember(list, subscriberHash(email)));
+  } catch (err) {
+    if (err instanceof ProviderError && err.status === 404) return 'absent';
+    throw err;
+  }
+  if (member.status === 'unsubscribed' || member.status === 'cleaned') return 'off';
+  if (permission === null) return 'on';
+  const p = member.marketing_permissions?.find((m) => m.marketing_permission_id === permission);
+  return p?.enabled === false ? 'off' : 'on';
+}
+
 function mailchimpClient(config: ClientConfig): MailingClient {
   const ApiClient = require('@mailchimp/mailchimp_marketing/src/ApiClient.js') as new () => MailchimpApiClient;
   const client = new ApiClient();
@@ -140,19 +160,7 @@ function mailchimpClient(config: ClientConfig): MailingClient {
             };
       await mailchimpCall(() => lists.setListMember(list, subscriberHash(email), body));
     },
-    async readBack(email) {
-      let member: MailchimpMember;
-      try {
-        member = await mailchimpCall(() => lists.getListMember(list, subscriberHash(email)));
-      } catch (err) {
-        if (err instanceof ProviderError && err.status === 404) return 'absent';
-        throw err;
-      }
-      if (member.status === 'unsubscribed' || member.status === 'cleaned') return 'off';
-      if (permission === null) return 'on';
-      const p = member.marketing_permissions?.find((m) => m.marketing_permission_id === permission);
-      return p?.enabled === false ? 'off' : 'on';
-    },
+    readBack: (email) => mailchimpReadBack(lists, list, permission, email),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   mailingConnectionList,
   mailingHookResult,
 } from '@svc/schemas';
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import type { z } from 'zod/mini';
 import type { Env, ServerContext } from '../../infra/context.js';
@@ -162,7 +163,9 @@ async function receive(ctx: ServerContext, c: Context): Promise<Response> {
 const tag = 'Mailing connections';
 const base = '/api/v1/mailing_connections';
 
-export const mailingRoutes = routes((app, ctx) => {
+/** Starts the context's worker and its record-event listener once, however many apps are built on the context. */
+function startSync(ctx: ServerContext): void {
+  if (workers.has(ctx)) return;
   const worker = new MailingWorker(ctx);
   workers.set(ctx, worker);
   worker.start();
@@ -170,6 +173,16 @@ export const mailingRoutes = routes((app, ctx) => {
   for (const type of ['consent.granted', 'consent.revoked', 'consent.purpose_revoked']) {
     ctx.events.on(type, (context, event) => onRecordEvent(context, event, () => worker.kick()));
   }
+}
+
+export const mailingRoutes = routes((app, ctx) => {
+  startSync(ctx);
+  apiRoutes(app, ctx);
+  hookRoutes(app, ctx);
+});
+
+/** The connections API. */
+function apiRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   const owned = (c: Context<Env>) => {
     const row = findAccountConnection(ctx, c.get('principal').accountId, c.req.param('id') ?? '');
     if (!row) throw notFound('No such mailing connection.');
@@ -234,6 +247,10 @@ export const mailingRoutes = routes((app, ctx) => {
       return c.body(null, 204);
     },
   );
+}
+
+/** The providers' inbound hook: the URL check and the event. */
+function hookRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
   route(
     app,
     {
@@ -265,4 +282,4 @@ export const mailingRoutes = routes((app, ctx) => {
     },
     (c) => receive(ctx, c),
   );
-});
+}
