@@ -344,4 +344,60 @@ describe('mailing connections: Brevo', () => {
     }
     assert.equal(brevo.webhooks.size, webhooks, 'nothing registered');
   });
+
+  it('writes the permission off when a granted term ends, unless a newer record grants it', async () => {
+    await createRecord(server, { flow_id: flowId, subject: { email: 'gus@example.com' }, decisions: grantAll });
+    await createRecord(server, { flow_id: flowId, subject: { email: 'hal@example.com' }, decisions: grantAll });
+    await drain(server);
+    assert.deepEqual(brevo.members.get('gus@example.com')!.listIds, [7]);
+    server.advance(200 * 24 * 3600);
+    await createRecord(server, { flow_id: flowId, subject: { email: 'hal@example.com' }, decisions: grantAll }); // renewed
+    await drain(server);
+    server.advance(200 * 24 * 3600); // past the first records' one-year term
+    await drain(server);
+    assert.deepEqual(brevo.members.get('gus@example.com')!.listIds, [], 'the term ended');
+    assert.deepEqual(brevo.members.get('hal@example.com')!.listIds, [7], 'the newer record still grants');
+    const writes = () => server.context.db.prepare('SELECT count(*) FROM mailing_outbox').pluck().get() as number;
+    const count = writes();
+    server.advance(120);
+    await drain(server);
+    assert.equal(writes(), count, 'an ended term is written once');
+  });
+});
+
+describe('mailing connections: a restart loses nothing', () => {
+  it('delivers after a restart the writes a stopped server still owed', async () => {
+    const mc = await startMailchimp('aud1', PERMISSION);
+    let server = await startTestServer();
+    const dataDir = server.dataDir;
+    try {
+      const flowId = await createActiveFlow(server);
+      const made = await call(server, '/api/v1/mailing_connections', {
+        method: 'POST',
+        json: {
+          mailing_connection: {
+            provider: 'mailchimp',
+            api_key: KEY,
+            api_base_url: mc.url,
+            list_id: 'aud1',
+            flow_id: flowId,
+            purpose: 'newsletter',
+          },
+        },
+      });
+      assert.equal(made.status, 201, made.text);
+      mc.down = true;
+      await createRecord(server, { flow_id: flowId, subject: { email: 'ivy@example.com' }, decisions: grantAll });
+      await drain(server);
+      await server.close();
+      mc.down = false;
+      server = await startTestServer({ dataDir });
+      server.advance(30);
+      await drain(server);
+      assert.equal(mc.members.get('ivy@example.com')!.status, 'subscribed');
+    } finally {
+      await server.dispose();
+      await mc.close();
+    }
+  });
 });

@@ -29,6 +29,8 @@ export interface MailingConnectionRow {
   status: 'active' | 'disconnected';
   created_at: string;
   disconnected_at: string | null;
+  /** Records of the flow whose term ended up to this time have had their permission written off. */
+  expired_through: string | null;
 }
 
 /** One permission write owed to the provider. */
@@ -76,7 +78,10 @@ export function toMailingConnection(ctx: ServerContext, row: MailingConnectionRo
 /** Stores a connection whose webhook the provider has registered. */
 export function insertMailingConnection(
   ctx: ServerContext,
-  input: Omit<MailingConnectionRow, 'seq' | 'api_key_enc' | 'webhook_secret_hash' | 'status' | 'created_at' | 'disconnected_at'> & {
+  input: Omit<
+    MailingConnectionRow,
+    'seq' | 'api_key_enc' | 'webhook_secret_hash' | 'status' | 'created_at' | 'disconnected_at' | 'expired_through'
+  > & {
     api_key: string;
     secret: string;
   },

@@ -56,7 +56,7 @@ export function readInbound(provider: MailingConnectionRow['provider'], body: un
 }
 
 /** The person's records of the flow on which the purpose is still granted. */
-function grantedRecords(ctx: ServerContext, row: MailingConnectionRow, personId: string): RecordRow[] {
+export function grantedRecords(ctx: ServerContext, row: MailingConnectionRow, personId: string): RecordRow[] {
   const now = isoNow(ctx.clock);
   return stmt<[string, string, string], RecordRow>(
     ctx.db,

@@ -10,6 +10,7 @@ import { checkDestination, policyOf } from '../../infra/outbound/index.js';
 import { nextAttemptMs } from '../../infra/retry.js';
 import { findApplication } from '../../platform/application-store.js';
 import { sealerOf } from '../form-platforms/store.js';
+import { EXPIRY_SWEEP_MS, sweepExpired } from './expiry.js';
 import { mailingClient, ProviderError, type MailingClient } from './providers.js';
 import { apiKeyOf, findMailingConnection, rememberWrite, type MailingConnectionRow, type MailingOutboxRow } from './store.js';
 
@@ -42,6 +43,7 @@ export class MailingWorker {
   private readonly inFlight = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private lastSweepMs = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly ctx: ServerContext,
@@ -63,6 +65,11 @@ export class MailingWorker {
   /** Starts due writes, oldest first, up to the concurrency limit. */
   poll(): void {
     if (this.stopped) return;
+    const nowMs = this.ctx.clock.now();
+    if (nowMs - this.lastSweepMs >= EXPIRY_SWEEP_MS) {
+      this.lastSweepMs = nowMs;
+      sweepExpired(this.ctx);
+    }
     const free = this.settings.concurrency - this.inFlight.size;
     if (free <= 0) return;
     const due = stmt<[number, number], string>(

@@ -5,7 +5,8 @@ import type { Migration } from '../db.js';
  * flow. The provider's API key is sealed at rest (bound to the connection id); the inbound webhook's secret is kept
  * as its SHA-256 only. `mailing_outbox` holds the permission writes owed to the provider (the member's email sealed
  * until sent), retried on the outboxes' schedule; `mailing_writes` remembers the last state the service itself wrote
- * for each member (by a hash of the email), so the provider's echo of it is never applied back. Cell tables, with no
+ * for each member (by a hash of the email), so the provider's echo of it is never applied back; `expired_through` is
+ * how far the sweep that writes off consents ending at the end of their term has read. Cell tables, with no
  * foreign key to control tables.
  */
 export const mailingConnections: Migration = {
@@ -28,10 +29,12 @@ export const mailingConnections: Migration = {
       provider_webhook_id TEXT,
       status TEXT NOT NULL CHECK (status IN ('active', 'disconnected')),
       created_at TEXT NOT NULL,
-      disconnected_at TEXT
+      disconnected_at TEXT,
+      expired_through TEXT
     );
     CREATE INDEX mailing_connections_account ON mailing_connections(account_id, seq);
     CREATE INDEX mailing_connections_flow ON mailing_connections(flow_id, purpose) WHERE status = 'active';
+    CREATE INDEX consent_records_flow_expiry ON consent_records(flow_id, expires_at) WHERE expires_at IS NOT NULL;
     CREATE TABLE mailing_outbox (
       seq INTEGER PRIMARY KEY AUTOINCREMENT,
       id TEXT NOT NULL UNIQUE,
