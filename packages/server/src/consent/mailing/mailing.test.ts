@@ -183,6 +183,18 @@ describe('mailing connections: Mailchimp', () => {
     assert.equal((mc.members.get('di@example.com')!.marketing_permissions as Json[])[0]!.enabled, true);
   });
 
+  it('a withdrawal changes only a member that exists: nobody is added to be told no', async () => {
+    const record = await createRecord(server, { flow_id: flowId, subject: { email: 'jo@example.com' }, decisions: grantAll });
+    await drain(server);
+    mc.members.delete('jo@example.com'); // removed from the audience in Mailchimp meanwhile
+    const withdrawn = await call(server, `/api/v1/consent_records/${record.id}/withdraw`, { method: 'POST', json: {} });
+    assert.equal(withdrawn.status, 200, withdrawn.text);
+    await drain(server);
+    assert.equal(mc.members.has('jo@example.com'), false);
+    assert.equal(outbox(server).at(-1)!.status, 'sent');
+    assert.equal(mc.requests.at(-1)!.method, 'PATCH');
+  });
+
   it('a subscribe or a permission turned on never creates or restores consent', async () => {
     const before = (server.context.db.prepare('SELECT count(*) AS n FROM consent_records').get() as Json).n;
     const res = await hook(connection.webhook_url, unsubscribe('new@example.com', 'subscribe'));
@@ -234,6 +246,11 @@ describe('mailing connections: Mailchimp', () => {
   });
 
   it('disconnects: unregisters the webhook; the hook answers 404 after', async () => {
+    mc.down = true;
+    const unreachable = await call(server, `/api/v1/mailing_connections/${connection.id}`, { method: 'DELETE' });
+    assert.equal(unreachable.status, 503, unreachable.text);
+    assert.equal((await call(server, `/api/v1/mailing_connections/${connection.id}`)).body.mailing_connection.status, 'active');
+    mc.down = false;
     const res = await call(server, `/api/v1/mailing_connections/${connection.id}`, { method: 'DELETE' });
     assert.equal(res.status, 204, res.text);
     assert.equal(mc.webhooks.size, 0);

@@ -56,6 +56,7 @@ interface MailchimpLists {
   getListMembersInfo(listId: string, opts?: object): Promise<{ members: MailchimpMember[] }>;
   getListMember(listId: string, hash: string, opts?: object): Promise<MailchimpMember>;
   setListMember(listId: string, hash: string, body: object, opts?: object): Promise<MailchimpMember>;
+  updateListMember(listId: string, hash: string, body: object, opts?: object): Promise<MailchimpMember>;
   createListWebhook(listId: string, body: object): Promise<{ id: string }>;
   deleteListWebhook(listId: string, webhookId: string): Promise<unknown>;
 }
@@ -146,19 +147,21 @@ function mailchimpClient(config: ClientConfig): MailingClient {
     },
     async write(email, enabled) {
       // A permission of its own when the audience has one; else the subscription status carries the purpose.
-      const body =
+      const state =
         permission === null
-          ? {
-              email_address: email,
-              status_if_new: enabled ? 'subscribed' : 'unsubscribed',
-              status: enabled ? 'subscribed' : 'unsubscribed',
-            }
-          : {
-              email_address: email,
-              status_if_new: 'subscribed',
-              marketing_permissions: [{ marketing_permission_id: permission, enabled }],
-            };
-      await mailchimpCall(() => lists.setListMember(list, subscriberHash(email), body));
+          ? { status: enabled ? 'subscribed' : 'unsubscribed' }
+          : { marketing_permissions: [{ marketing_permission_id: permission, enabled }] };
+      const hash = subscriberHash(email);
+      if (enabled) {
+        await mailchimpCall(() => lists.setListMember(list, hash, { email_address: email, status_if_new: 'subscribed', ...state }));
+        return;
+      }
+      // A withdrawal only changes a member that exists: nobody is added to an audience to be told no.
+      try {
+        await mailchimpCall(() => lists.updateListMember(list, hash, state));
+      } catch (err) {
+        if (!(err instanceof ProviderError && err.status === 404)) throw err;
+      }
     },
     readBack: (email) => mailchimpReadBack(lists, list, permission, email),
   };

@@ -120,7 +120,13 @@ async function disconnect(ctx: ServerContext, row: MailingConnectionRow): Promis
     try {
       await (await clientOf(ctx, row)).unregisterWebhook(row.provider_webhook_id);
     } catch (err) {
-      if (!(err instanceof ProviderError && err.status === 404)) throw providerRefused(err);
+      // A provider that no longer knows the webhook or the key has nothing left to unregister; one that cannot be
+      // reached is asked again later (the connection stays active until then).
+      const gone = err instanceof ProviderError && (err.status === 401 || err.status === 403 || err.status === 404);
+      if (!gone) {
+        const reason = err instanceof Error ? err.message : 'no answer';
+        throw new ApiError(503, `The mailing tool could not unregister the webhook (${reason}); try again later.`, 'provider_unavailable');
+      }
     }
   }
   if (row.status === 'active') markDisconnected(ctx, row.id);
@@ -240,7 +246,7 @@ function apiRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
       tag,
       permission: 'admin',
       response: { status: 204, description: 'Disconnected' },
-      errors: [404, 422],
+      errors: [404, 503],
     },
     async (c) => {
       await disconnect(ctx, owned(c));

@@ -78,9 +78,9 @@ export function startMailchimp(listId: string, permissionId: string): Promise<St
     if (kind === 'members' && !id) return [200, { members: [...s.members.values()].slice(0, 1) }];
     if (kind !== 'members') return mcMissing;
     const found = [...s.members.entries()].find(([, m]) => m.id === id);
-    if (method === 'GET') return found ? [200, found[1]] : mcMissing;
-    const b = body as { email_address: string; status?: string; status_if_new?: string; marketing_permissions?: object[] };
-    const email = b.email_address.toLowerCase();
+    if (method === 'GET' || (method === 'PATCH' && !found)) return found ? [200, found[1]] : mcMissing;
+    const b = body as { email_address?: string; status?: string; status_if_new?: string; marketing_permissions?: object[] };
+    const email = found?.[0] ?? b.email_address!.toLowerCase();
     const member = found?.[1] ?? {
       id,
       email_address: email,
