@@ -90,6 +90,10 @@ describe('mailing connections: Mailchimp', () => {
     assert.equal(missing.status, 422, missing.text);
     assert.match(missing.body.message, /requested resource could not be found/);
 
+    const noDataCentre = await create({ api_key: 'key-without-data-centre', api_base_url: undefined });
+    assert.equal(noDataCentre.status, 422, noDataCentre.text);
+    assert.match(noDataCentre.body.message, /data centre/);
+
     const made = await create();
     assert.equal(made.status, 201, made.text);
     connection = made.body.mailing_connection;

@@ -21,7 +21,7 @@ import { checkDestination, policyOf } from '../../infra/outbound/index.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { getApplication } from '../../platform/application-store.js';
 import { getActiveFlowVersion, getFlow } from '../../platform/flows/store.js';
-import { mailingClient, ProviderError } from './providers.js';
+import { mailingClient, ProviderError, type MailingClient } from './providers.js';
 import {
   findAccountConnection,
   findMailingConnection,
@@ -77,14 +77,19 @@ async function checkInput(ctx: ServerContext, accountId: string, input: Input) {
 async function connect(ctx: ServerContext, c: Context<Env>, input: Input): Promise<Response> {
   const accountId = c.get('principal').accountId;
   const application = await checkInput(ctx, accountId, input);
-  const client = mailingClient({
-    provider: input.provider,
-    apiKey: input.api_key,
-    apiBaseUrl: input.api_base_url ?? null,
-    listId: input.list_id,
-    marketingPermissionId: input.marketing_permission_id ?? null,
-    timeoutMs: PROVIDER_TIMEOUT_MS,
-  });
+  let client: MailingClient;
+  try {
+    client = mailingClient({
+      provider: input.provider,
+      apiKey: input.api_key,
+      apiBaseUrl: input.api_base_url ?? null,
+      listId: input.list_id,
+      marketingPermissionId: input.marketing_permission_id ?? null,
+      timeoutMs: PROVIDER_TIMEOUT_MS,
+    });
+  } catch (err) {
+    throw providerRefused(err); // e.g. a Mailchimp key without its data centre
+  }
   await client.verify().catch((err: unknown) => {
     throw providerRefused(err);
   });
