@@ -230,6 +230,7 @@ describe('mailing connections: Mailchimp', () => {
     assert.equal(pending().status, 'pending');
     assert.equal(pending().attempt_count, 1);
     assert.match(pending().last_error, /Down for maintenance/);
+    assert.equal(pending().last_error, 'Down for maintenance. <member> was not changed.', 'no address kept in the error');
     server.advance(30);
     await drain(server);
     assert.equal(pending().attempt_count, 2);

@@ -29,6 +29,12 @@ export interface StandIn {
 
 type Handler = (s: StandIn, method: string, parts: string[], body: unknown) => [number, unknown];
 
+/** The outage message; like some real refusals, it names the address the request carried. */
+const down = (body: unknown) => {
+  const email = (body as { email_address?: string; email?: string } | undefined)?.email_address;
+  return `Down for maintenance.${email ? ` ${email} was not changed.` : ''}`;
+};
+
 async function start(root: string, handle: Handler): Promise<StandIn> {
   const state = { requests: [], members: new Map(), webhooks: new Map(), down: false } as unknown as StandIn;
   const server = createServer((req, res) => {
@@ -42,7 +48,7 @@ async function start(root: string, handle: Handler): Promise<StandIn> {
       const write = req.method !== 'GET' && req.method !== 'DELETE' && /members|contacts$|contacts\/[^/]+@/.test(path);
       const [status, answer] =
         state.down === true || (state.down === 'writes' && write)
-          ? [503, { title: 'Service Unavailable', detail: 'Down for maintenance.', message: 'Down for maintenance.' }]
+          ? [503, { title: 'Service Unavailable', detail: down(body), message: down(body) }]
           : handle(state, req.method ?? '', path.split('/').filter(Boolean).map(decodeURIComponent), body);
       if (answer === undefined) res.writeHead(status).end();
       else res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));

@@ -129,7 +129,8 @@ export class MailingWorker {
       try {
         await (await clientOf(this.ctx, connection)).write(email, row.enabled === 1);
       } catch (err) {
-        error = (err instanceof Error ? err.message : String(err)).slice(0, MAX_ERROR);
+        // Providers name the address in some refusals; the outbox keeps no address once a write is done.
+        error = (err instanceof Error ? err.message : String(err)).split(email).join('<member>').slice(0, MAX_ERROR);
       }
     }
     if (this.stopped) return; // recovered as in flight on the next start
