@@ -217,6 +217,7 @@ export {
   revokeTrustPairing,
   suspendConnection,
   updateAccount,
+  updateAccountUser,
 } from './resources/connect.js';
 export { authorizeCapture, createCapture, renderFlow } from './resources/captures.js';
 export {

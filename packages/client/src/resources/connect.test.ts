@@ -33,8 +33,11 @@ describe('connect against the reference server', () => {
     const me = await laptop.me();
     assert.equal(me.kind, 'person');
     const personId = me.kind === 'person' ? me.person.id : '';
+    const before = account.account_users; // the sandbox's console admin
     const user = await svc.accounts.addUser(account.id, { user_id: personId });
     assert.equal(user.user_id, personId);
+    assert.equal(user.role, 'viewer', 'a user reads the console unless made an admin');
+    assert.equal((await svc.accounts.updateUser(account.id, user.id, { role: 'admin' })).role, 'admin');
     const owned = await svc.accounts.update(account.id, { name: "Ada's shop", owner_id: personId });
     assert.equal(owned.owner_id, personId);
     assert.equal(owned.name, "Ada's shop");
@@ -43,7 +46,7 @@ describe('connect against the reference server', () => {
     assert.equal(refused.reason, 'owner_cannot_be_removed');
     await svc.accounts.update(account.id, { owner_id: account.id });
     await svc.accounts.removeUser(account.id, user.id);
-    assert.deepEqual((await svc.accounts.get(account.id)).account_users, []);
+    assert.deepEqual((await svc.accounts.get(account.id)).account_users, before);
     const denied = await rejection(laptop.accounts.list().page(), SvcPermissionError);
     assert.equal(denied.reason, 'person_token_not_allowed');
   });

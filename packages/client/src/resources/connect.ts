@@ -24,6 +24,7 @@ import {
   type SuspendConnectionRequest,
   type TrustPairing,
   type UpdateAccountRequest,
+  type UpdateAccountUserRequest,
 } from '@svc/schemas';
 import type { CallOptions, SvcConnection, WriteOptions } from '../lib/connection.js';
 import { SvcResponseValidationError } from '../lib/errors.js';
@@ -77,6 +78,30 @@ export function addAccountUser(
 ): Promise<AccountUser> {
   return connection
     .request({ method: 'POST', path: at(ACCOUNTS, accountId, '/account_users'), body: request, schema: accountUserEnvelope }, options)
+    .then((body) => body.account_user);
+}
+
+/**
+ * Gives an account user another console role, `admin` or `viewer` (`PATCH /api/v1/accounts/{id}/account_users/
+ * {account_user_id}`, `admin`); the owner stays an admin (409 `owner_stays_admin`).
+ */
+export function updateAccountUser(
+  connection: SvcConnection<'bearer'>,
+  accountId: string,
+  accountUserId: string,
+  changes: UpdateAccountUserRequest['account_user'],
+  options?: WriteOptions,
+): Promise<AccountUser> {
+  return connection
+    .request(
+      {
+        method: 'PATCH',
+        path: at(ACCOUNTS, accountId, `/account_users/${encodeURIComponent(accountUserId)}`),
+        body: { account_user: changes } satisfies UpdateAccountUserRequest,
+        schema: accountUserEnvelope,
+      },
+      options,
+    )
     .then((body) => body.account_user);
 }
 
@@ -248,6 +273,13 @@ export interface AccountsResource {
   update(id: string, changes: UpdateAccountRequest['account'], options?: WriteOptions): Promise<Account>;
   /** Adds a person as an account user; see {@link addAccountUser}. */
   addUser(accountId: string, request: CreateAccountUserRequest, options?: WriteOptions): Promise<AccountUser>;
+  /** Changes an account user's console role; see {@link updateAccountUser}. */
+  updateUser(
+    accountId: string,
+    accountUserId: string,
+    changes: UpdateAccountUserRequest['account_user'],
+    options?: WriteOptions,
+  ): Promise<AccountUser>;
   /** Removes an account user; see {@link removeAccountUser}. */
   removeUser(accountId: string, accountUserId: string, options?: CallOptions): Promise<void>;
 }
@@ -299,6 +331,7 @@ export function accountsResource(connection: SvcConnection<'bearer'>): AccountsR
     get: (id, options) => getAccount(connection, id, options),
     update: (id, changes, options) => updateAccount(connection, id, changes, options),
     addUser: (accountId, request, options) => addAccountUser(connection, accountId, request, options),
+    updateUser: (accountId, accountUserId, changes, options) => updateAccountUser(connection, accountId, accountUserId, changes, options),
     removeUser: (accountId, accountUserId, options) => removeAccountUser(connection, accountId, accountUserId, options),
   };
 }
