@@ -48,7 +48,9 @@ function listen<T>(type: string) {
 async function shown(el: SvcApplications): Promise<SvcApplications> {
   await waitUntil(() => el.status !== 'loading' && el.status !== 'idle', 'the list did not load', { timeout: 10_000 });
   if (!el.apiTokens.length && el.applications.length) {
-    await waitUntil(() => inner(el, '[part=application] section'), 'the origins did not load', { timeout: 10_000 });
+    // Each application's origins and clients are read after the list (its keys come with it).
+    const loaded = () => el.applications.every((a) => inner(el, `[data-key="row ${a.id}"] section[aria-labelledby="origins-${a.id}"]`));
+    await waitUntil(loaded, 'the origins did not load', { timeout: 10_000 });
   }
   await el.updateComplete;
   return el;
