@@ -122,6 +122,13 @@ export {
 } from './resources/agreements.js';
 export { listInbox } from './resources/inbox.js';
 export {
+  createMailingConnection,
+  deleteMailingConnection,
+  getMailingConnection,
+  listMailingConnections,
+} from './resources/mailing-connections.js';
+export type { MailingConnectionsResource } from './resources/mailing-connections.js';
+export {
   getResidencyPosture,
   getResidencyPostureEvidence,
   getTransferRegisterEvidence,

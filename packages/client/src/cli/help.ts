@@ -4,7 +4,7 @@ import type { Command } from './commands.js';
 /** The surfaces and the first words of their commands, in the order `svc --help` shows them. */
 const GROUPS: readonly { title: string; words: readonly string[] }[] = [
   { title: 'Account', words: ['me', 'login', 'logout', 'tokens', 'apps', 'origins', 'accounts', 'clock'] },
-  { title: 'Consent', words: ['flows', 'decisions', 'verify', 'records', 'receipts', 'status', 'webhooks', 'audit'] },
+  { title: 'Consent', words: ['flows', 'decisions', 'verify', 'records', 'receipts', 'status', 'webhooks', 'mailing', 'audit'] },
   { title: 'Connect', words: ['connections', 'devices', 'device-links', 'pairings', 'trust-pairings'] },
   { title: 'Verify', words: ['credentials', 'presentations', 'trust-scores', 'trust', 'vouches'] },
   {

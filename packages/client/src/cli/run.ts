@@ -10,6 +10,7 @@ import { transparencyCommands } from './transparency.js';
 import { groupLines, topicLines } from './help.js';
 import { crossBorderCommands } from './cross-border.js';
 import { connectCommands } from './connect.js';
+import { mailingCommands } from './mailing.js';
 import { protectCommands } from './protect.js';
 import { complyCommands } from './comply.js';
 import { verifyCommands } from './verify.js';
@@ -38,6 +39,7 @@ const allCommands: Record<string, Command | SessionCommand> = {
   ...commands,
   ...crossBorderCommands,
   ...connectCommands,
+  ...mailingCommands,
   ...protectCommands,
   ...complyCommands,
   ...verifyCommands,

@@ -13,6 +13,7 @@ import { receiptsResource, type ReceiptsResource } from '../resources/receipts.j
 import { consentStatusResource, type ConsentStatusResource } from '../resources/consent-status.js';
 import { auditResource, type AuditResource } from '../resources/audit.js';
 import { webhookEndpointsResource, type WebhookEndpointsResource } from '../resources/webhook-endpoints.js';
+import { mailingConnectionsResource, type MailingConnectionsResource } from '../resources/mailing-connections.js';
 import { agentIdentitiesResource, type AgentIdentitiesResource } from '../resources/agent-identities.js';
 import { delegationsResource, type DelegationsResource } from '../resources/delegations.js';
 import { authorityResource, type AuthorityResource } from '../resources/authority.js';
@@ -99,6 +100,8 @@ export interface SvcClient extends SvcConnection<'bearer'> {
   readonly audit: AuditResource;
   /** Webhook endpoints (subscriptions) of each application and their deliveries. */
   readonly webhookEndpoints: WebhookEndpointsResource;
+  /** Mailchimp audiences and Brevo lists connected to a flow's purpose: their unsubscribes withdraw it. */
+  readonly mailingConnections: MailingConnectionsResource;
   /** The software agents the account operates: register, suspend, resume, revoke, and their trust scores. */
   readonly agentIdentities: AgentIdentitiesResource;
   /** Delegation grants (a person's authority handed to a person or an agent) and their exchange for an agent token. */
@@ -228,6 +231,7 @@ export function createClient(options: ClientOptions): SvcClient | SvcPublishable
     consentStatus: consentStatusResource(bearer),
     audit: auditResource(bearer),
     webhookEndpoints: webhookEndpointsResource(bearer),
+    mailingConnections: mailingConnectionsResource(bearer),
     agentIdentities: agentIdentitiesResource(bearer),
     delegations: delegationsResource(bearer, { fetch: options.fetch, timeoutMs: options.timeoutMs }),
     authority: authorityResource(bearer),
