@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Account, ConnectionDetail, DeviceLink, DisconnectResult, TrustPairing } from '@svc/schemas';
+import type { Account, AccountUser, ConnectionDetail, DeviceLink, DisconnectResult, TrustPairing } from '@svc/schemas';
 import { runSvc, storeSignIn } from '../testing/cli.test.helper.js';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { EXIT } from './run.js';
@@ -57,6 +57,24 @@ describe('svc connect commands against the reference server', () => {
     const refused = await svc(['accounts', 'list'], laptop);
     assert.equal(refused.code, EXIT.api, "a person's token reads no account");
     assert.match(refused.stderr, /403/);
+  });
+
+  it("adds a user in a console role, changes the role, and shows each user's role", async () => {
+    const admin = { SVC_API_TOKEN: server.sandbox.api_token };
+    const [account] = await json<Account[]>(['accounts', 'list'], laptop, admin);
+    const me = await json<{ person: { id: string } }>(['me'], laptop);
+    const added = await json<AccountUser>(['accounts', 'add-user', account!.id, me.person.id, '--role', 'admin'], laptop, admin);
+    assert.equal(added.role, 'admin');
+    const wrong = await svc(['accounts', 'set-role', account!.id, added.id, 'owner'], laptop, admin);
+    assert.equal(wrong.code, EXIT.usage);
+    assert.match(wrong.stderr, /the role is one of admin, viewer/);
+    const lowered = await svc(['accounts', 'set-role', account!.id, added.id, 'viewer'], laptop, admin);
+    assert.equal(lowered.code, EXIT.ok, lowered.stderr);
+    assert.match(lowered.stdout, /^role\s+viewer$/m);
+    const shown = await svc(['accounts', 'show'], laptop, admin);
+    assert.match(shown.stdout, new RegExp(`^  ${added.id}  ${me.person.id}  viewer$`, 'm'));
+    assert.match(shown.stdout, /^ {2}au_\w+ {2}prs_\w+ {2}admin$/m, "the sandbox's console admin");
+    assert.equal((await svc(['accounts', 'remove-user', account!.id, added.id], laptop, admin)).code, EXIT.ok);
   });
 
   it('connects the signed-in person, suspends, resumes and disconnects, printing what stopped', async () => {

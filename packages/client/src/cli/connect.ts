@@ -2,9 +2,11 @@
 // take an API token; connections, device links and pairings are a person's own (sign in with `svc login`), and an
 // API token lists and manages the account's connections and pairings too.
 import {
+  ACCOUNT_USER_ROLES,
   CONNECTION_STATUSES,
   DEVICE_LINK_STATUSES,
   type Account,
+  type AccountUser,
   type Connection,
   type ConnectionDetail,
   type ConnectionStatus,
@@ -14,11 +16,19 @@ import {
 } from '@svc/schemas';
 import type { Command } from './commands.js';
 import { CliUsageError } from './config.js';
-import { collect, flag, limitOption, oneOf } from './flags.js';
+import { collect, flag, limitOption, oneOf, oneOfValues } from './flags.js';
 import { lines, show, table, type Cell } from './output.js';
 
+const userLines = (user: AccountUser) =>
+  lines([
+    ['account user', user.id],
+    ['person', user.user_id],
+    ['role', user.role],
+    ['added', user.created_at],
+  ]);
+
 function accountLines(account: Account): string {
-  const users = account.account_users.map((u) => `  ${u.id}  ${u.user_id}${u.user_id === account.owner_id ? '  (owner)' : ''}`);
+  const users = account.account_users.map((u) => `  ${u.id}  ${u.user_id}  ${u.role}${u.user_id === account.owner_id ? '  (owner)' : ''}`);
   return `${lines([
     ['account', `${account.name} (${account.id})`],
     ['owner', account.owner_id === account.id ? 'the organisation itself' : account.owner_id],
@@ -151,19 +161,24 @@ export const connectCommands: Record<string, Command> = {
     },
   },
   'accounts add-user': {
-    usage: 'accounts add-user <account_id> <user_id>',
-    summary: 'Add a person of the account (prs_…) as one of its users (admin)',
+    usage: 'accounts add-user <account_id> <user_id> [--role admin|viewer]',
+    summary: 'Add a person of the account (prs_…) as one of its users, a console viewer unless --role admin (admin)',
+    options: { role: { type: 'string' } },
     args: ['account_id', 'user_id'],
-    async run(svc, { args: [id, userId] }) {
-      const user = await svc.accounts.addUser(id!, { user_id: userId! });
-      return {
-        json: user,
-        human: lines([
-          ['account user', user.id],
-          ['person', user.user_id],
-          ['added', user.created_at],
-        ]),
-      };
+    async run(svc, { args: [id, userId], flags }) {
+      const role = oneOf(flags, 'role', ACCOUNT_USER_ROLES);
+      const user = await svc.accounts.addUser(id!, { user_id: userId!, ...(role ? { role } : {}) });
+      return { json: user, human: userLines(user) };
+    },
+  },
+  'accounts set-role': {
+    usage: 'accounts set-role <account_id> <account_user_id> admin|viewer',
+    summary: "Change an account user's console role (admin)",
+    args: ['account_id', 'account_user_id', 'role'],
+    async run(svc, { args: [id, accountUserId, role] }) {
+      const chosen = oneOfValues(role, 'the role', ACCOUNT_USER_ROLES);
+      const user = await svc.accounts.updateUser(id!, accountUserId!, { role: chosen! });
+      return { json: user, human: userLines(user) };
     },
   },
   'accounts remove-user': {
