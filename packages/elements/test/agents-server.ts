@@ -8,8 +8,6 @@
 // one from another site's page and sends it no CORS headers. The test page is on another origin, so the element
 // reaches the reference server through a same-origin stand-in here: a pass-through that forwards the call as a
 // server would (no Fetch Metadata) and lets the test page read the answer. It adds nothing else.
-import { createServer, type IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import {
   agentToken,
@@ -21,45 +19,13 @@ import {
   signIn,
 } from '../../server/src/authority/delegations/test-support.js';
 import { startTestServer } from '../../server/src/testing.js';
+import { startConsoleRelay } from './console-relay.js';
 
 const origin = process.argv[2];
 if (!origin) throw new Error('usage: agents-server.ts <page origin>');
 
 const server = await startTestServer();
-const console_ = await consoleOrigin(server.url, origin);
-
-/** The pass-through: the request's method, path, body and bearer token, to `target`; the answer readable by `page`. */
-async function consoleOrigin(target: string, page: string): Promise<string> {
-  const cors = {
-    'access-control-allow-origin': page,
-    'access-control-allow-methods': 'GET, POST',
-    'access-control-allow-headers': 'authorization, content-type',
-    'access-control-expose-headers': 'retry-after',
-    vary: 'origin',
-  };
-  const body = async (req: IncomingMessage) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    return chunks.length ? Buffer.concat(chunks) : undefined;
-  };
-  const proxy = createServer(async (req, res) => {
-    if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (req.headers.authorization) headers.authorization = req.headers.authorization;
-    if (req.headers['content-type']) headers['content-type'] = req.headers['content-type'];
-    let answer: Response;
-    try {
-      answer = await fetch(`${target}${req.url}`, { method: req.method, headers, body: await body(req) });
-    } catch {
-      return void res.writeHead(502, cors).end();
-    }
-    const retry = answer.headers.get('retry-after');
-    res.writeHead(answer.status, { ...cors, 'content-type': 'application/json', ...(retry ? { 'retry-after': retry } : {}) });
-    res.end(Buffer.from(await answer.arrayBuffer()));
-  });
-  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-}
+const relay = await startConsoleRelay(server.url, origin);
 
 async function apiToken(name: string, permissions: string[]): Promise<string> {
   const made = await call(server, '/api/v1/api_tokens', { json: { api_token: { name, permissions } } });
@@ -90,7 +56,7 @@ async function newCase(email: string) {
   await approveAsPrincipal(server, approved, principal);
   const pending = (await pay(300, 'Pay the flight')).body.authority_check.escalation.id as string;
   return {
-    base_url: console_,
+    base_url: relay.url,
     admin_token: await apiToken(`Console admin ${cases}`, ['admin']),
     viewer_token: await apiToken(`Console viewer ${cases}`, ['read', 'audit:verify']),
     principal: principal.id,

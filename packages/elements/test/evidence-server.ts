@@ -7,11 +7,10 @@
 // origin, whose browser call with an API token the service rightly refuses (no CORS, `api_token_in_browser`); so the
 // base URL answered is a small relay here that stands in for "same origin": it adds CORS for the page's origin and
 // passes every request on to the reference server as a server-side call. Everything else is the service's own.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
 import { adequacyOf, lawfulBasisFor, recordTransfer } from '../../server/src/surfaces/comply/transfers/register.js';
 import { startTestServer } from '../../server/src/testing.js';
+import { startConsoleRelay } from './console-relay.js';
 
 const origin = process.argv[2];
 if (!origin) throw new Error('usage: evidence-server.ts <page origin>');
@@ -41,45 +40,8 @@ async function token(name: string, permissions: string[]): Promise<string> {
   return ((await made.json()) as { api_token: { token: string } }).api_token.token;
 }
 
-const CORS = {
-  'access-control-allow-origin': origin,
-  'access-control-allow-methods': 'GET, POST',
-  'access-control-allow-headers': 'authorization, content-type, accept',
-  'access-control-expose-headers': 'retry-after, ratelimit, ratelimit-policy',
-  vary: 'Origin',
-};
-
-/** Passes one request on to the reference server as a server's call, and its answer back with CORS for the page. */
-async function relay(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  if (request.method === 'OPTIONS') {
-    response.writeHead(204, CORS).end();
-    return;
-  }
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const headers: Record<string, string> = {};
-  for (const name of ['authorization', 'content-type', 'accept']) {
-    const value = request.headers[name];
-    if (typeof value === 'string') headers[name] = value;
-  }
-  const answer = await fetch(`${server.url}${request.url}`, {
-    method: request.method,
-    headers,
-    ...(chunks.length ? { body: Buffer.concat(chunks) } : {}),
-  });
-  const passed: Record<string, string> = { ...CORS };
-  for (const name of ['content-type', 'retry-after', 'ratelimit', 'ratelimit-policy']) {
-    const value = answer.headers.get(name);
-    if (value) passed[name] = value;
-  }
-  response.writeHead(answer.status, passed).end(Buffer.from(await answer.arrayBuffer()));
-}
-
-const relayServer = createServer((request, response) => {
-  relay(request, response).catch((error) => response.writeHead(502, CORS).end(JSON.stringify({ message: String(error), code: 'relay' })));
-});
-await new Promise<void>((resolve) => relayServer.listen(0, '127.0.0.1', resolve));
-const baseUrl = `http://127.0.0.1:${(relayServer.address() as AddressInfo).port}`;
+const relay = await startConsoleRelay(server.url, origin);
+const baseUrl = relay.url;
 
 async function console_() {
   return {
@@ -102,7 +64,7 @@ createInterface({ input: process.stdin }).on('line', () => {
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
 const stop = () => {
-  relayServer.close();
+  relay.close();
   void server.dispose().then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);

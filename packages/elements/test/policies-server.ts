@@ -7,45 +7,17 @@
 // The console calls the API from its own origin (the trust URL), where an API token is answered; the test page is on
 // another origin, where the service rightly refuses one (no CORS). So the element is given `base_url`, a pass-through
 // on this process that forwards every request as a same-origin one and adds the page's CORS headers.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
 import { activeAgreement, createApplication, createCapturableFlow, expect } from '../../server/src/surfaces/comply/test-support.js';
 import { startTestServer } from '../../server/src/testing.js';
+import { startConsoleRelay } from './console-relay.js';
 
 const origin = process.argv[2];
 if (!origin) throw new Error('usage: policies-server.ts <page origin>');
 
 const server = await startTestServer();
 
-/** Headers forwarded to the service: what the element sends, never the page's Origin or Fetch Metadata. */
-const FORWARDED = ['authorization', 'content-type', 'accept'];
-
-async function pass(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const cors = { 'access-control-allow-origin': origin!, 'access-control-expose-headers': 'Retry-After', vary: 'Origin' };
-  if (request.method === 'OPTIONS') {
-    const allow = { 'access-control-allow-methods': 'GET, POST', 'access-control-allow-headers': 'Authorization, Content-Type' };
-    response.writeHead(204, { ...cors, ...allow });
-    return void response.end();
-  }
-  const headers = Object.fromEntries(FORWARDED.flatMap((name) => (request.headers[name] ? [[name, String(request.headers[name])]] : [])));
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  const body = chunks.length ? Buffer.concat(chunks) : undefined;
-  const answer = await fetch(new URL(request.url ?? '/', server.url), { method: request.method, headers, body });
-  const type = answer.headers.get('content-type');
-  response.writeHead(answer.status, { ...cors, ...(type ? { 'content-type': type } : {}) });
-  response.end(Buffer.from(await answer.arrayBuffer()));
-}
-
-const proxy = createServer((request, response) => {
-  pass(request, response).catch((error) => {
-    response.writeHead(502, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ message: String(error), code: 'proxy_error' }));
-  });
-});
-await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-const address = proxy.address();
-if (!address || typeof address === 'string') throw new Error('the pass-through did not listen');
+const relay = await startConsoleRelay(server.url, origin);
 
 const token = async (name: string, permissions: string[]) =>
   (await expect(server, '/api/v1/api_tokens', 201, { method: 'POST', json: { api_token: { name, permissions } } })).api_token
@@ -85,7 +57,7 @@ async function set(email: string) {
     json: { computation_type: 'count', query_definition: {}, privacy_parameters: { epsilon: 0.5 } },
   });
   return {
-    base_url: `http://127.0.0.1:${address.port}`,
+    base_url: relay.url,
     admin_token: await token(`admin ${name}`, ['admin']),
     viewer_token: await token(`viewer ${name}`, ['read', 'audit:verify']),
     policy_id: policy.policy.id as string,
@@ -110,7 +82,7 @@ createInterface({ input: process.stdin }).on('line', (line) => {
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
 const stop = () => {
-  proxy.close();
+  relay.close();
   void server.dispose().then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);

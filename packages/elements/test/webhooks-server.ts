@@ -8,54 +8,18 @@
 // another origin, where the service rightly refuses one (403 api_token_in_browser). So the element is given
 // `base_url`, a pass-through on this process that forwards every request as a same-origin one and adds the page's
 // CORS headers, as applications-server.ts does.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createInterface } from 'node:readline';
 import { closedPortUrl, drain, emit, listDeliveries } from '../../server/src/platform/webhooks/test-support.js';
 import { RETRY_DELAYS_SECONDS } from '../../server/src/platform/webhooks/worker.js';
 import { startTestServer } from '../../server/src/testing.js';
+import { startConsoleRelay } from './console-relay.js';
 
 const origin = process.argv[2];
 if (!origin) throw new Error('usage: webhooks-server.ts <page origin>');
 
 const server = await startTestServer();
 
-/** Headers forwarded to the service: what the element sends, never the page's Origin or Fetch Metadata. */
-const FORWARDED = ['authorization', 'content-type', 'accept'];
-
-async function body(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return chunks.length ? Buffer.concat(chunks) : undefined;
-}
-
-async function pass(request: IncomingMessage, response: ServerResponse): Promise<void> {
-  const cors = { 'access-control-allow-origin': origin!, 'access-control-expose-headers': 'Retry-After', vary: 'Origin' };
-  if (request.method === 'OPTIONS') {
-    response.writeHead(204, {
-      ...cors,
-      'access-control-allow-methods': 'GET, POST, PATCH, DELETE',
-      'access-control-allow-headers': 'Authorization, Content-Type',
-    });
-    return void response.end();
-  }
-  const headers = Object.fromEntries(FORWARDED.flatMap((name) => (request.headers[name] ? [[name, String(request.headers[name])]] : [])));
-  const sent = await body(request);
-  const answer = await fetch(new URL(request.url ?? '/', server.url), { method: request.method, headers, body: sent });
-  const type = answer.headers.get('content-type');
-  const retry = answer.headers.get('retry-after');
-  response.writeHead(answer.status, { ...cors, ...(type ? { 'content-type': type } : {}), ...(retry ? { 'retry-after': retry } : {}) });
-  response.end(Buffer.from(await answer.arrayBuffer()));
-}
-
-const proxy = createServer((request, response) => {
-  pass(request, response).catch((error) => {
-    response.writeHead(502, { 'content-type': 'application/json' });
-    response.end(JSON.stringify({ message: String(error), code: 'proxy_error' }));
-  });
-});
-await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-const address = proxy.address();
-if (!address || typeof address === 'string') throw new Error('the pass-through did not listen');
+const relay = await startConsoleRelay(server.url, origin);
 
 async function apiToken(name: string, permissions: string[]): Promise<string> {
   const made = await server.api('/api/v1/api_tokens', { method: 'POST', json: { api_token: { name, permissions } } });
@@ -87,7 +51,7 @@ async function setting() {
   const [delivery] = await listDeliveries(server, endpoint.id, application.id);
   if (delivery?.status !== 'failed') throw new Error(`the delivery did not fail: ${JSON.stringify(delivery)}`);
   return {
-    base_url: `http://127.0.0.1:${address!.port}`,
+    base_url: relay.url,
     admin_token: await apiToken(`Console admin ${made}`, ['admin']),
     viewer_token: await apiToken(`Console viewer ${made}`, ['read', 'audit:verify']),
     application_id: application.id,
@@ -109,7 +73,7 @@ createInterface({ input: process.stdin }).on('line', () => {
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
 const stop = () => {
-  proxy.close();
+  relay.close();
   void server.dispose().then(() => process.exit(0));
 };
 process.on('SIGTERM', stop);
