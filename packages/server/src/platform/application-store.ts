@@ -43,13 +43,28 @@ function toRecord(ctx: ServerContext, row: ApplicationRow): ApplicationRecord {
   };
 }
 
-/** The wire shape of an application (without its owner), with its publishable keys in force. */
-export function toApplication(ctx: ServerContext, { account_id: _a, ...application }: ApplicationRecord): Application {
-  const keys = stmt<[string], { key: string; created_at: string }>(
+type KeyRow = { application_id: string; key: string; created_at: string };
+
+/** The publishable keys in force of `ids`, in one read, by application. */
+function keysOf(ctx: ServerContext, ids: readonly string[]): Map<string, { key: string; created_at: string }[]> {
+  const rows = stmt<[string], KeyRow>(
     ctx.db,
-    'SELECT key, created_at FROM publishable_keys WHERE application_id = ? AND revoked_at IS NULL ORDER BY rowid',
-  ).all(application.id);
-  return { ...application, publishable_keys: keys };
+    `SELECT application_id, key, created_at FROM publishable_keys
+      WHERE application_id IN (SELECT value FROM json_each(?)) AND revoked_at IS NULL ORDER BY rowid`,
+  ).all(JSON.stringify(ids));
+  const byApplication = new Map(ids.map((id) => [id, [] as { key: string; created_at: string }[]]));
+  for (const { application_id, ...key } of rows) byApplication.get(application_id)?.push(key);
+  return byApplication;
+}
+
+const wire = ({ account_id: _a, ...application }: ApplicationRecord, keys: { key: string; created_at: string }[]): Application => ({
+  ...application,
+  publishable_keys: keys,
+});
+
+/** The wire shape of an application (without its owner), with its publishable keys in force. */
+export function toApplication(ctx: ServerContext, record: ApplicationRecord): Application {
+  return wire(record, keysOf(ctx, [record.id]).get(record.id)!);
 }
 
 /** Any application by id, whatever its account (for credential and origin checks); undefined when absent. */
@@ -159,5 +174,9 @@ export function listApplications(
     'SELECT rowid, * FROM applications WHERE account_id = ? AND rowid > ? ORDER BY rowid LIMIT ?',
   ).all(accountId, decodeCursor(page.cursor), page.limit + 1);
   const { items, next_cursor } = toPage(rows, page.limit, (r) => r.rowid);
-  return { applications: items.map((r) => toApplication(ctx, toRecord(ctx, r))), next_cursor };
+  const keys = keysOf(
+    ctx,
+    items.map((r) => r.id),
+  );
+  return { applications: items.map((r) => wire(toRecord(ctx, r), keys.get(r.id)!)), next_cursor };
 }
