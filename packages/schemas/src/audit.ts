@@ -85,23 +85,58 @@ export const auditListQuery = z.strictObject({
   cursor: z.optional(z.string().check(z.maxLength(200))),
 });
 
-/** `/.well-known/witness-configuration`: the local witness and its keys. */
-export const witnessConfiguration = z.object({
+/** The reference server's local witness: a key inside the service, for development only (not external). */
+export const localWitnessDescription = z.object({
   witness_id: z.string(),
+  kind: z.literal('local'),
+  external: z.literal(false),
   description: z.string(),
   algorithms: z.array(z.string()),
   key_version: z.string(),
   jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())) }),
+  /** `svc-witness-receipt/1`: `witness_signature` is a compact JWS with detached payload. */
   receipt_format: z.string(),
+});
+
+/**
+ * An RFC 3161 time-stamping authority the operator does not control: `witness_signature` is the base64 DER
+ * TimeStampToken over the SHA-256 of the UTF-8 bytes of the anchor's `signature`.
+ */
+export const timestampAuthorityDescription = z.object({
+  witness_id: z.string(),
+  kind: z.literal('rfc3161'),
+  external: z.literal(true),
+  description: z.string(),
+  /** Where time-stamp requests go (without credentials). */
+  url: z.string(),
+  hash_algorithm: z.literal('sha-256'),
+  /** `rfc3161-timestamp-token` ({@link TIMESTAMP_TOKEN_FORMAT}). */
+  receipt_format: z.string(),
+});
+
+/** `/.well-known/witness-configuration`: every witness each anchor is sent to. */
+export const witnessConfiguration = z.object({
+  /** True when every witness is outside the service (RFC 3161 authorities), false with the local witness. */
+  external: z.boolean(),
+  witnesses: z.array(z.discriminatedUnion('kind', [localWitnessDescription, timestampAuthorityDescription])),
   anchor_format: z.string(),
   anchor_interval_seconds: z.int(),
 });
 export type WitnessConfiguration = z.infer<typeof witnessConfiguration>;
+export type LocalWitnessDescription = z.infer<typeof localWitnessDescription>;
+export type TimestampAuthorityDescription = z.infer<typeof timestampAuthorityDescription>;
+
+/** The keys of the local witnesses a configuration names, as one JWKS (empty when every witness is external). */
+export function localWitnessKeys(config: Pick<WitnessConfiguration, 'witnesses'>): { keys: Record<string, unknown>[] } {
+  return { keys: config.witnesses.flatMap((w) => (w.kind === 'local' ? w.jwks.keys : [])) };
+}
 
 /** Format of what an issuer signs for an anchor (`format_version`). */
 export const AUDIT_ANCHOR_FORMAT = 'svc-audit-anchor/1';
 /** Format of what a witness signs for an anchor. */
 export const WITNESS_RECEIPT_FORMAT = 'svc-witness-receipt/1';
+/** Format of an RFC 3161 authority's receipt: `witness_signature` is a base64 DER TimeStampToken. */
+export const TIMESTAMP_TOKEN_FORMAT = 'rfc3161-timestamp-token';
 
 /** The object whose JCS bytes an audit event's `hash` is the SHA-256 of. */
 export function auditHashInput(

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { SvcNotFoundError } from '../lib/errors.js';
-import type { AuditEvent } from '@svc/schemas';
+import { localWitnessKeys, type AuditEvent } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
 import { verifyAuditChain } from '../verify/audit-chain.js';
@@ -94,7 +94,7 @@ describe('audit against the reference server', () => {
     assert.equal(receipts.length, 1);
     assert.equal(receipts[0]?.status, 'witnessed');
     const witness = await svc.audit.witnessConfiguration();
-    assert.equal(receipts[0]?.witness_id, witness.witness_id);
+    assert.equal(receipts[0]?.witness_id, witness.witnesses[0]?.witness_id);
     assert.equal(witness.anchor_interval_seconds, 900);
     assert.ok((await allEvents()).every((e) => e.anchor_id === anchor.id));
   });
@@ -179,7 +179,7 @@ describe('audit against the reference server', () => {
     const issuer = await svc.receipts.jwks();
     const verdict = await svc.audit.verify({ keys: { issuer }, requireWitness: true });
     assert.deepEqual(verdict.ok ? undefined : verdict.reason, 'witness_missing');
-    const wrong = await svc.audit.verify({ keys: { issuer: (await svc.audit.witnessConfiguration()).jwks as typeof issuer } });
+    const wrong = await svc.audit.verify({ keys: { issuer: localWitnessKeys(await svc.audit.witnessConfiguration()) as typeof issuer } });
     assert.deepEqual(wrong.ok ? undefined : wrong.reason, 'anchor_signature_invalid');
   });
 

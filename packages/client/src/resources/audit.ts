@@ -4,6 +4,7 @@ import {
   auditAnchorEnvelope,
   auditAnchorList,
   auditEventList,
+  localWitnessKeys,
   witnessConfiguration,
   type AnchorReceipt,
   type AuditAnchor,
@@ -108,7 +109,7 @@ export async function fetchAuditTrail(connection: SvcConnection<'bearer'>, optio
   const keys = given
     ? Promise.resolve(given)
     : Promise.all([getJwks(connection, callOptions), getWitnessConfiguration(connection, callOptions)]).then(
-        ([issuer, witness]): AuditChainKeys => ({ issuer, witness: witness.jwks as JSONWebKeySet }),
+        ([issuer, witness]): AuditChainKeys => ({ issuer, witness: localWitnessKeys(witness) as JSONWebKeySet }),
       );
   const anchors = await mapLimited(
     await all(listAuditAnchors(connection, query, callOptions)),

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import { verifyAuditChain, type AuditEvent } from '@svc/client';
-import type { WitnessConfiguration } from '@svc/schemas';
+import { localWitnessKeys, type WitnessConfiguration } from '@svc/schemas';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { createEndpoint, delivered as deliveredEvents, startReceiver, type Receiver } from '../../platform/webhooks/test-support.js';
 import { agentToken, answer, call, check, grant, newAgent, signIn, type Agent, type Person } from './test-support.js';
@@ -135,7 +135,7 @@ describe('audit trail and webhooks', () => {
     assert.ok(!JSON.stringify(mine).includes('ada@example.com'), 'nor an email');
     const witness = (await (await fetch(`${server.url}/.well-known/witness-configuration`)).json()) as WitnessConfiguration;
     const jwks = await (await fetch(`${server.url}/.well-known/jwks.json`)).json();
-    const verified = await verifyAuditChain(events, [], { issuer: jwks as never, witness: witness.jwks as never });
+    const verified = await verifyAuditChain(events, [], { issuer: jwks as never, witness: localWitnessKeys(witness) as never });
     assert.equal(verified.ok, true, JSON.stringify(verified));
   });
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { merkleTreeHash, verifyAuditChain, type AnchorWithReceipts } from '@svc/client';
-import type { AnchorReceipt, AuditAnchor, AuditEvent, WitnessConfiguration } from '@svc/schemas';
+import { localWitnessKeys, type AnchorReceipt, type AuditAnchor, type AuditEvent, type WitnessConfiguration } from '@svc/schemas';
 import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
 import { createConsentRecord } from '../records/service.js';
 import { startTestServer, type TestServer } from '../../testing.js';
@@ -72,7 +72,10 @@ describe('the audit trail', () => {
     server = await startTestServer();
     flowId = await createActiveFlow(server);
     const config = (await (await fetch(`${server.url}/.well-known/witness-configuration`)).json()) as WitnessConfiguration;
-    keys = { issuer: (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as never, witness: config.jwks as never };
+    keys = {
+      issuer: (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as never,
+      witness: localWitnessKeys(config) as never,
+    };
   });
   after(() => server.dispose());
 
@@ -240,13 +243,18 @@ describe('the audit trail', () => {
 
   it('describes the local witness at /.well-known/witness-configuration, with a key kept in the data directory', async () => {
     const config = (await (await fetch(`${server.url}/.well-known/witness-configuration`)).json()) as WitnessConfiguration;
-    assert.equal(config.witness_id, 'svc-local-witness');
-    assert.deepEqual(config.algorithms, ['ES256']);
+    assert.equal(config.external, false, 'the local witness says it is not external');
     assert.equal(config.anchor_interval_seconds, 900);
-    assert.equal(config.jwks.keys.length, 1);
-    assert.equal('d' in config.jwks.keys[0]!, false, 'no private key material');
+    const [local] = config.witnesses;
+    assert.equal(config.witnesses.length, 1);
+    assert.ok(local?.kind === 'local');
+    assert.equal(local.witness_id, 'svc-local-witness');
+    assert.match(local.description, /local witness, for development/);
+    assert.deepEqual(local.algorithms, ['ES256']);
+    assert.equal(local.jwks.keys.length, 1);
+    assert.equal('d' in local.jwks.keys[0]!, false, 'no private key material');
     const issuer = keys.issuer.keys.map((k: { kid?: string }) => k.kid);
-    assert.equal(issuer.includes(config.jwks.keys[0]!.kid as string), false, 'the witness key is its own');
+    assert.equal(issuer.includes(local.jwks.keys[0]!.kid as string), false, 'the witness key is its own');
   });
 
   it('answers 404 for unknown anchors and applications, 400 for bad list queries', async () => {
@@ -275,7 +283,7 @@ describe('anchoring across a restart and on close', () => {
       const [a2] = await anchorNow(second.context);
       assert.equal(a2!.previous_anchor_id, a1!.id);
       const again = (await (await fetch(`${second.url}/.well-known/witness-configuration`)).json()) as WitnessConfiguration;
-      assert.deepEqual(again.jwks, witnessKey.jwks);
+      assert.deepEqual(localWitnessKeys(again), localWitnessKeys(witnessKey));
     } finally {
       await second.dispose();
     }

@@ -9,7 +9,7 @@ import { notFound } from '../../infra/errors.js';
 import { route } from '../../infra/http/route.js';
 import { anchorReceipts, findAnchor, listAnchors } from './anchor.js';
 import { listAuditEvents } from './chain.js';
-import { localWitness } from './witness.js';
+import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS, localWitness } from './witness.js';
 
 const DEFAULT_AUDIT_LIMIT = 100;
 
@@ -103,7 +103,13 @@ export function auditRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
     },
     async (c) => {
       c.header('Cache-Control', 'public, max-age=300');
-      return c.json((await localWitness(ctx)).configuration());
+      const witnesses = [(await localWitness(ctx)).configuration()];
+      return c.json({
+        external: witnesses.every((w) => w.external),
+        witnesses,
+        anchor_format: ANCHOR_FORMAT,
+        anchor_interval_seconds: ANCHOR_INTERVAL_SECONDS,
+      });
     },
   );
 }

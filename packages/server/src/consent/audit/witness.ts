@@ -9,7 +9,8 @@ import {
   WITNESS_RECEIPT_FORMAT,
   witnessSigningInput,
   type AuditAnchor,
-  type WitnessConfiguration,
+  type LocalWitnessDescription,
+  type TimestampAuthorityDescription,
 } from '@svc/schemas';
 import { calculateJwkThumbprint, compactVerify, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import { isoNow } from '../../infra/clock.js';
@@ -39,7 +40,7 @@ export interface WitnessAnswer {
 export interface Witness {
   readonly id: string;
   countersign(anchor: AuditAnchor): Promise<WitnessAnswer>;
-  configuration(): WitnessConfiguration;
+  configuration(): LocalWitnessDescription | TimestampAuthorityDescription;
 }
 
 interface StoredWitnessKey {
@@ -86,14 +87,14 @@ async function makeLocalWitness(ctx: ServerContext): Promise<Witness> {
     id: LOCAL_WITNESS_ID,
     configuration: () => ({
       witness_id: LOCAL_WITNESS_ID,
+      kind: 'local',
+      external: false,
       description:
-        "The reference server's local witness: it checks each audit anchor's signature against /.well-known/jwks.json and countersigns it with its own key.",
+        "A local witness, for development: a key inside this server, so it proves nothing to an auditor. It checks each audit anchor's signature against /.well-known/jwks.json and countersigns it. Set SVC_WITNESS_TSA_URL to an RFC 3161 time-stamping authority for an external witness.",
       algorithms: ['ES256'],
       key_version: keyVersion,
       jwks,
       receipt_format: WITNESS_RECEIPT_FORMAT,
-      anchor_format: ANCHOR_FORMAT,
-      anchor_interval_seconds: ANCHOR_INTERVAL_SECONDS,
     }),
     async countersign(anchor) {
       // A witness vouches only for what the issuer really signed.

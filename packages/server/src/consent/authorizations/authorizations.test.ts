@@ -19,6 +19,7 @@ import {
   type AuditEvent,
   type AuthorizationReceiptRecord,
   type Decision,
+  localWitnessKeys,
   type WitnessConfiguration,
 } from '@svc/schemas';
 import { anchorNow } from '../audit/anchor.js';
@@ -48,7 +49,10 @@ const OUTCOMES = [
 /** The verification keys: the JWKS and the witness's keys. */
 async function keysOf(server: TestServer): Promise<Keys> {
   const witness = (await (await fetch(`${server.url}/.well-known/witness-configuration`)).json()) as WitnessConfiguration;
-  return { issuer: (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as never, witness: witness.jwks as never };
+  return {
+    issuer: (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as never,
+    witness: localWitnessKeys(witness) as never,
+  };
 }
 
 /** An approval decision in `mode` on the server's own (allowed) origin. */

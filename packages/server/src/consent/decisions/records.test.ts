@@ -13,6 +13,7 @@ import {
   type ConsentReceiptRecord,
   type ConsentRecord,
   type Decision,
+  localWitnessKeys,
   type WitnessConfiguration,
 } from '@svc/schemas';
 import { createActiveFlow, fetchReceipt, signedReceiptsVerified } from '../records/test-support.js';
@@ -36,7 +37,10 @@ describe('hosted decisions make consent records, receipts and audit events', () 
     receiver = await startReceiver(200);
     secret = (await createEndpoint(server, receiver.url, ['*'])).secret;
     const witness = (await (await fetch(`${server.url}/.well-known/witness-configuration`)).json()) as WitnessConfiguration;
-    keys = { issuer: (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as never, witness: witness.jwks as never };
+    keys = {
+      issuer: (await (await fetch(`${server.url}/.well-known/jwks.json`)).json()) as never,
+      witness: localWitnessKeys(witness) as never,
+    };
   });
   after(async () => {
     await server.dispose();
