@@ -29,6 +29,7 @@ import { mailOutbox } from './028-mail-outbox.js';
 import { personPresentations } from './029-person-presentations.js';
 import { personsEmail } from './030-persons-email.js';
 import { mailingConnections } from './031-mailing-connections.js';
+import { consentSessionAlias } from './032-consent-session-alias.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -73,4 +74,5 @@ export const migrations: Migration[] = [
   personPresentations,
   personsEmail,
   mailingConnections,
+  consentSessionAlias,
 ];
