@@ -33,8 +33,10 @@ export const capturedPurposeOutcome = z.object({
 });
 
 /**
- * A committed capture as the decision it became: `status` is `fulfilled` and `record_id` names the consent record
- * (its receipt is at `/api/v1/consent_receipts/{record_id}`).
+ * A committed capture as the decision it became, and the spec's ConsentAuthorized: `status` is `fulfilled`,
+ * `consent_token` is the single-use consent token (verify it once within 5 minutes at
+ * `POST /api/v1/consent_tokens/verify`; it expires at `consent_token_expires_at`), and `record_id` names the consent
+ * record (its receipt is at `/api/v1/consent_receipts/{record_id}`).
  */
 export const authorizedDecision = z.object({
   /** The capture's attestation id (`att_...`). */
@@ -49,6 +51,10 @@ export const authorizedDecision = z.object({
   flow_version: z.int(),
   channel: captureChannel,
   record_id: z.string(),
+  /** ConsentAuthorized: the consent token (32 bytes, URL-safe base64), single use. */
+  consent_token: z.string(),
+  /** ConsentAuthorized: when the consent token expires (5 minutes after the commit). */
+  consent_token_expires_at: dateTime(),
   subject: z.object({ email: z.string(), external_id: z.nullable(z.string()) }),
   purposes: z.array(capturedPurposeOutcome),
   wording_verdict: wordingVerdict,

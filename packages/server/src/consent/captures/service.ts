@@ -19,6 +19,7 @@ import { FlowTermsResolver } from '../records/terms.js';
 import type { ConsentRecordInput } from '../records/types.js';
 import { noticeDigest } from '../receipts/notice.js';
 import { verifyRenderProof } from '../render/proof.js';
+import { issueCaptureConsentToken } from '../decisions/kinds/consent/token.js';
 import {
   CAPTURE_TOKEN_LIFETIME_SECONDS,
   findCaptureByToken,
@@ -283,6 +284,8 @@ export function authorizeCapture(ctx: ServerContext, accountId: string, token: s
     const suppressReceipt = request.suppress_receipt ?? false;
     const { record } = createConsentRecord(ctx, recordInput(row, parsed, channel, request.subject, suppressReceipt));
     markCommitted(ctx, row.id, record.id, channel, now);
+    // ConsentAuthorized: the commit issues the consent token, as a hosted decision's fulfilment does.
+    const consentToken = issueCaptureConsentToken(ctx, { ...row, record_id: record.id }, now);
     ctx.metrics.increment('captures.committed_total', { channel });
     return {
       id: row.id,
@@ -294,6 +297,7 @@ export function authorizeCapture(ctx: ServerContext, accountId: string, token: s
       flow_version: row.flow_version,
       channel,
       record_id: record.id,
+      ...consentToken,
       subject: { email: record.subject.email, external_id: record.subject.external_id },
       purposes: parsed.outcomes.map(({ key, outcome, basis }) => ({ key, outcome, basis })),
       wording_verdict: row.wording_verdict,

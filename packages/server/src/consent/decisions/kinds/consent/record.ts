@@ -36,14 +36,18 @@ export function consentWithdrawalOf(
   ctx: ServerContext,
   row: Pick<DecisionRow, 'id' | 'application_id' | 'account_id'>,
 ): 'none' | 'some' | 'all' {
-  const recordId = consentRecordIdOf(ctx, row);
+  return recordWithdrawalOf(ctx, row.account_id, consentRecordIdOf(ctx, row));
+}
+
+/** How much of a consent record's consent was withdrawn since it was made (see {@link consentWithdrawalOf}). */
+export function recordWithdrawalOf(ctx: ServerContext, accountId: string, recordId: string | null): 'none' | 'some' | 'all' {
   if (!recordId) return 'none';
   const withdrawn =
     stmt<[string], number>(ctx.db, "SELECT 1 FROM consent_withdrawals WHERE record_id = ? AND outcome = 'revoked' LIMIT 1")
       .pluck()
       .get(recordId) !== undefined;
   if (!withdrawn) return 'none';
-  return getConsentRecord(ctx, row.account_id, recordId)?.status === 'revoked' ? 'all' : 'some';
+  return getConsentRecord(ctx, accountId, recordId)?.status === 'revoked' ? 'all' : 'some';
 }
 
 /**

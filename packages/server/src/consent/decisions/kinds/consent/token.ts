@@ -7,7 +7,7 @@ import { stmt } from '../../../../infra/db.js';
 import { hashSecret, newSecret } from '../../../../infra/ids.js';
 import { transaction } from '../../../../infra/transaction.js';
 import { plusSeconds, SECRET, TOKEN_LIFETIME_SECONDS, type DecisionRow } from '../../row.js';
-import { consentWithdrawalOf } from './record.js';
+import { consentWithdrawalOf, recordWithdrawalOf } from './record.js';
 import { seal, unseal } from './seal.js';
 
 /** Issues the consent token of a fulfilled decision, sealed into the row under the exchange token; its value. */
@@ -31,6 +31,40 @@ export function issueConsentToken(ctx: ServerContext, row: DecisionRow, exchange
     plusSeconds(now, TOKEN_LIFETIME_SECONDS),
   );
   return consentToken;
+}
+
+/** A consent token issued to a committed capture (ConsentAuthorized): its value and end of life. */
+export interface CaptureConsentToken {
+  consent_token: string;
+  consent_token_expires_at: string;
+}
+
+/**
+ * Issues the consent token of a committed capture, bound to its consent record (withdrawing the record stops its use):
+ * verified once within 5 minutes, like a decision's.
+ */
+export function issueCaptureConsentToken(
+  ctx: ServerContext,
+  capture: { account_id: string; application_id: string; flow_id: string; flow_version: number; record_id: string },
+  now: string,
+): CaptureConsentToken {
+  const consentToken = newSecret();
+  const expiresAt = plusSeconds(now, TOKEN_LIFETIME_SECONDS);
+  stmt(
+    ctx.db,
+    `INSERT INTO consent_tokens (token_hash, record_id, account_id, application_id, flow_id, flow_version, issued_at, expires_at)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    hashSecret(consentToken),
+    capture.record_id,
+    capture.account_id,
+    capture.application_id,
+    capture.flow_id,
+    capture.flow_version,
+    now,
+    expiresAt,
+  );
+  return { consent_token: consentToken, consent_token_expires_at: expiresAt };
 }
 
 /**
@@ -58,12 +92,14 @@ export function redeemConsentToken(
 
 interface ConsentTokenRow {
   token_hash: string;
-  decision_id: string;
+  /** The hosted decision that issued the token, or null for a committed capture's (then `record_id`). */
+  decision_id: string | null;
+  record_id: string | null;
   account_id: string;
   application_id: string;
   flow_id: string;
   flow_version: number;
-  consent_transaction_id: string;
+  consent_transaction_id: string | null;
   expires_at: string;
   verified_at: string | null;
 }
@@ -85,9 +121,7 @@ export function verifyConsentToken(ctx: ServerContext, accountId: string, consen
   const checked = transaction(ctx.db, () => {
     const known = stmt<[string], ConsentTokenRow>(ctx.db, 'SELECT * FROM consent_tokens WHERE token_hash = ?').get(hash);
     if (!known || known.account_id !== accountId) return undefined;
-    if (
-      consentWithdrawalOf(ctx, { id: known.decision_id, application_id: known.application_id, account_id: known.account_id }) !== 'none'
-    ) {
+    if (withdrawalOf(ctx, known) !== 'none') {
       return { row: known, status: 'revoked' as const };
     }
     // The first verification clears the token: only one conditional update can move it.
@@ -106,6 +140,12 @@ export function verifyConsentToken(ctx: ServerContext, accountId: string, consen
     flow_id: row.flow_id,
     expires_at: row.expires_at,
     flow_version: row.flow_version,
-    consent_transaction_id: row.consent_transaction_id,
+    ...(row.consent_transaction_id ? { consent_transaction_id: row.consent_transaction_id } : {}),
   };
+}
+
+/** How much of the consent behind a token was withdrawn: through its decision, or its capture's record. */
+function withdrawalOf(ctx: ServerContext, token: ConsentTokenRow): 'none' | 'some' | 'all' {
+  if (token.decision_id === null) return recordWithdrawalOf(ctx, token.account_id, token.record_id);
+  return consentWithdrawalOf(ctx, { id: token.decision_id, application_id: token.application_id, account_id: token.account_id });
 }
