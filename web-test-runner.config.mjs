@@ -86,6 +86,8 @@ export default {
     personServerPlugin('governance'),
     personServerPlugin('webhooks'),
     personServerPlugin('policies'),
+    // `svc-decisions-person`: consent decisions open, expired, closing and declined, for <svc-decision>'s lifecycle tests.
+    personServerPlugin('decisions'),
     // `svc-press`: key chords (Shift+Tab) in every engine.
     keysPlugin(),
   ],

@@ -215,7 +215,7 @@ test.describe('hosted decision page, embedded', () => {
     const all = await messages(page);
     expectValidMessages(all, svc, 'consent');
     expect(ofTypes(all, 'svc:error').map((m) => m.data.payload)).toEqual([
-      { code: 'decision_expired', message: 'This decision has expired.', fatal: true, recoverable_via: null },
+      { code: 'decision_expired', message: 'This decision has expired.', fatal: true, recoverable_via: 'new_decision' },
     ]);
   });
 

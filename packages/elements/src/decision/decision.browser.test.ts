@@ -366,7 +366,7 @@ describe('<svc-decision>', () => {
       it('says decision_not_found, never the 8 s frame timeout, for a token the service does not know, and stops the spinner', async () => {
         const { el, detail } = await errorOf(`dts_${'u'.repeat(43)}`);
         try {
-          expect(detail).to.include({ code: 'decision_not_found', fatal: true, recoverable_via: null });
+          expect(detail).to.include({ code: 'decision_not_found', fatal: true, recoverable_via: 'new_decision' });
           expect(detail.message).to.match(/No decision has this session token/);
           expect(el.status).to.equal('error');
           expect(part(el, 'loading')).to.equal(null);
@@ -450,7 +450,7 @@ describe('<svc-decision>', () => {
         fixtureCleanup();
         const { el, detail } = await errorOf(token);
         try {
-          expect(detail).to.include({ code: 'decision_completed', fatal: true, recoverable_via: null, kind: 'consent' });
+          expect(detail).to.include({ code: 'decision_completed', fatal: true, recoverable_via: 'new_decision', kind: 'consent' });
           expect(detail.message).to.match(/already cancelled/);
           expect(getComputedStyle(part(el, 'base')!).minHeight).to.equal('0px');
         } finally {

@@ -190,7 +190,7 @@ describe('hosted decision pages', () => {
           code: 'decision_not_found',
           message: undefined,
           fatal: true,
-          recoverable_via: null,
+          recoverable_via: 'new_decision',
         },
       );
       assert.match((error!.payload as { message: string }).message, /session token.*token attribute/);

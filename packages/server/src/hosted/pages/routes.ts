@@ -179,7 +179,8 @@ function notFoundPage(c: Context<Env>, frame: boolean, from: string | undefined)
       'No decision has this session token. Check the token attribute: it is the session_token that POST /api/v1/decisions ' +
       'returned, and the element must load it from the service (trust URL) that created it.',
     fatal: true,
-    recoverable_via: null,
+    // The host's way out is a new decision (its server creates one); the origin refused below needs the developer.
+    recoverable_via: 'new_decision',
   });
   const html = frameMessagePage(NOT_FOUND, { target_origin: from, mode: frame ? 'embed' : 'popup', messages: [error] });
   return sendPage(c, html, ancestors, 404);

@@ -143,15 +143,15 @@ export class DecisionPage extends LitElement {
   private postEnded(status: PageStatus, deadlineAt: string): void {
     if (status === 'expired') {
       this.post('svc:deadline', { remaining_seconds: 0, level: 'expired', deadline_at: deadlineAt });
-      this.post('svc:error', { code: 'decision_expired', message: 'This decision has expired.', fatal: true, recoverable_via: null });
+      this.postFatal('decision_expired', 'This decision has expired.');
       return;
     }
-    this.post('svc:error', {
-      code: 'decision_completed',
-      message: `This decision is already ${status}: create a new decision to ask again.`,
-      fatal: true,
-      recoverable_via: null,
-    });
+    this.postFatal('decision_completed', `This decision is already ${status}: create a new decision to ask again.`);
+  }
+
+  /** A fatal `svc:error`: this decision cannot go on, so the host's way out is a new decision. */
+  private postFatal(code: string, message: string): void {
+    this.post('svc:error', { code, message, fatal: true, recoverable_via: 'new_decision' });
   }
 
   /** Posts a protocol message through the frame port (redirect mode has no window to post to). */
@@ -195,6 +195,8 @@ export class DecisionPage extends LitElement {
     this.progress = { ...progress, status: 'expired', step_index: last };
     this.remaining = null;
     this.announcement = 'This request has expired.';
+    // Said as an error too, as when the page is loaded late, so a host with no clock of its own knows it is over.
+    this.postFatal('decision_expired', 'This decision has expired.');
   }
 
   /** What the kind's view may use of the page. */
@@ -294,7 +296,8 @@ export class DecisionPage extends LitElement {
     this.error = e.message;
     if (local.includes(e.code)) return;
     const fatal = ['decision_expired', 'decision_completed', 'not_found'].includes(e.code);
-    this.post('svc:error', { code: e.code, message: e.message, fatal, recoverable_via: fatal ? null : 'retry' });
+    if (fatal) this.postFatal(e.code, e.message);
+    else this.post('svc:error', { code: e.code, message: e.message, fatal, recoverable_via: 'retry' });
     if (e.code === 'decision_expired') {
       this.progress = { ...this.progress!, status: 'expired', step_index: this.progress!.total_steps - 1 };
     }
