@@ -11,6 +11,7 @@ import {
 } from '../cells/control-plane.js';
 import { consoleAccountUsers } from './control-console.js';
 import { oauthClientIdTokenAlg } from './control-oauth-clients.js';
+import { webhookAttemptLeases } from './control-webhook-leases.js';
 
 /** A CREATE statement SQLite keeps (normalised: `CREATE TABLE name …`, no schema), made in the control database. */
 const inControl = (sql: string): string =>
@@ -57,4 +58,10 @@ export const apiTokenRateLimits: Migration = {
 };
 
 /** The control database's migrations, recorded in its own `schema_migrations`. */
-export const controlMigrations: Migration[] = [adoptFirstReplica, apiTokenRateLimits, oauthClientIdTokenAlg, consoleAccountUsers];
+export const controlMigrations: Migration[] = [
+  adoptFirstReplica,
+  apiTokenRateLimits,
+  oauthClientIdTokenAlg,
+  consoleAccountUsers,
+  webhookAttemptLeases,
+];

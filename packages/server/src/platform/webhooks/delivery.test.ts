@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import type { ActivityEvent, AuditEvent, WebhookDelivery } from '@svc/schemas';
 import { verifyWebhook } from '@svc/client';
-import { startTestServer, type TestServer } from '../../testing.js';
+import { startTestCells, startTestServer, type TestServer } from '../../testing.js';
 import { webhookService } from './service.js';
 import {
   advanceAndDrain,
@@ -368,6 +368,65 @@ describe('webhook delivery', () => {
     assert.equal(r.received.length, before + 1);
   });
 
+  it('stops at five when eight deliveries to an endpoint that always refuses are queued together; the rest are held', async () => {
+    const r = await receiver(410);
+    const endpoint = await createEndpoint(server, r.url);
+    for (let i = 0; i < 8; i += 1) emit(server, 'consent.granted');
+    await drain(server);
+    assert.equal(r.received.length, 5, 'exactly five attempts reach the receiver');
+    let read = await readEndpoint(server, endpoint.id);
+    assert.deepEqual([read.status, read.consecutive_failures, read.disabled_reason], ['disabled', 5, 'consecutive_failures']);
+    assert.equal((await activity('webhook_endpoint.disabled')).length, 1);
+    const deliveries = await listDeliveries(server, endpoint.id);
+    const held = deliveries.filter((d) => d.status === 'pending');
+    assert.equal(deliveries.filter((d) => d.status === 'failed').length, 5);
+    assert.deepEqual(
+      held.map((d) => d.attempts.length),
+      [0, 0, 0],
+      'the other three are held, never attempted',
+    );
+
+    await advanceAndDrain(server, 2 * 60 * 60);
+    assert.equal(r.received.length, 5, 'nothing goes out while disabled, however long');
+    r.behave(200);
+    const path = `/api/v1/applications/${server.sandbox.application_id}/webhook_endpoints/${endpoint.id}`;
+    assert.equal((await server.api(path, { method: 'PATCH', json: { webhook_endpoint: { status: 'enabled' } } })).status, 200);
+    await drain(server);
+    assert.equal(r.received.length, 8, 're-enabling sends the held deliveries');
+    read = await readEndpoint(server, endpoint.id);
+    assert.deepEqual([read.status, read.consecutive_failures], ['enabled', 0]);
+  });
+
+  it('lets a success before the fifth failure reset the count when deliveries are queued together', async () => {
+    // The fifth request succeeds, every other one is refused.
+    const r = await receiver((_req, index) => (index === 4 ? 200 : 410));
+    const endpoint = await createEndpoint(server, r.url);
+    for (let i = 0; i < 4; i += 1) emit(server, 'consent.granted');
+    await drain(server);
+    assert.equal((await readEndpoint(server, endpoint.id)).consecutive_failures, 4);
+    for (let i = 0; i < 8; i += 1) emit(server, 'consent.granted');
+    await drain(server);
+    // At four failures one attempt goes out alone; its success resets the count; five more failures disable.
+    assert.equal(r.received.length, 10);
+    const read = await readEndpoint(server, endpoint.id);
+    assert.deepEqual([read.status, read.consecutive_failures], ['disabled', 5]);
+    assert.equal((await listDeliveries(server, endpoint.id)).filter((d) => d.status === 'pending').length, 2);
+  });
+
+  it('holds the limit when the deliveries are retried 5xx whose last attempts fall due together', async () => {
+    const r = await receiver(503);
+    const endpoint = await createEndpoint(server, r.url);
+    for (let i = 0; i < 8; i += 1) emit(server, 'consent.granted');
+    await drain(server);
+    for (const wait of [30, 120, 900, 3600]) await advanceAndDrain(server, wait);
+    const read = await readEndpoint(server, endpoint.id);
+    assert.deepEqual([read.status, read.consecutive_failures], ['disabled', 5]);
+    const deliveries = await listDeliveries(server, endpoint.id);
+    assert.equal(deliveries.filter((d) => d.status === 'failed').length, 5);
+    assert.equal(deliveries.filter((d) => d.status === 'pending').length, 3);
+    assert.equal(r.received.length, 8 * 4 + 5, 'four attempts each, and the fifth of only five of them');
+  });
+
   it('counts a delivery that exhausts its retries once, not per attempt', async () => {
     const r = await receiver(503);
     const endpoint = await createEndpoint(server, r.url);
@@ -517,5 +576,27 @@ describe('webhook delivery', () => {
     const row = server.context.db.prepare('SELECT status, failure_reason FROM webhook_deliveries WHERE id = ?').get(before!.id);
     assert.deepEqual(row, { status: 'failed', failure_reason: 'endpoint_deleted' });
     assert.equal((await auditTrail()).length, 0);
+  });
+});
+
+describe('webhook auto-disable across cells', () => {
+  it('counts every cell against one limit: eight deliveries from two cells, five attempts', async () => {
+    const cells = await startTestCells(['US', 'DE']);
+    const r = await startReceiver(410);
+    try {
+      const { US: us, DE: de } = cells.cells as Record<'US' | 'DE', TestServer>;
+      const endpoint = await createEndpoint(us, r.url);
+      for (let i = 0; i < 4; i += 1) {
+        emit(us, 'consent.granted');
+        emit(de, 'consent.granted');
+      }
+      await Promise.all([drain(us), drain(de)]);
+      assert.equal(r.received.length, 5);
+      const read = await readEndpoint(de, endpoint.id);
+      assert.deepEqual([read.status, read.consecutive_failures], ['disabled', 5]);
+    } finally {
+      await cells.dispose();
+      await r.close();
+    }
   });
 });

@@ -7,6 +7,12 @@
 // Delivery is at least once. An attempt is marked in flight in the database before the request goes out; if the
 // server stops (or crashes) before the answer is recorded, the attempt is marked `interrupted` and the delivery is
 // sent again, with the same event id and body. Once an answer is recorded as acknowledged it is never sent again.
+//
+// The limit of five is exact however many deliveries are due together, in every cell: each attempt first takes a
+// lease in the control database, beside the endpoint's failure count, and takes it only while the failures plus the
+// leases out are below five (any attempt may end its delivery as failed: a 4xx does). So after the fifth failure no
+// attempt is in flight and none starts; deliveries still queued stay pending (held, never attempted, never lost)
+// until the endpoint is enabled again, which resets the count and sends them.
 import { setMaxListeners } from 'node:events';
 import type { LookupFunction } from 'node:net';
 import { recordActivity } from '../../infra/activity.js';
@@ -23,6 +29,14 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS } from '../../infra/retry.js';
 export { MAX_ATTEMPTS, RETRY_DELAYS_SECONDS };
 /** Consecutive failed deliveries that disable an endpoint. */
 export const DISABLE_AFTER_FAILURES = 5;
+
+/** Room for one more attempt: an endpoint's failures plus its attempts in flight (leases) stay below the limit. */
+const HAS_ROOM = `e.consecutive_failures + (SELECT count(*) FROM webhook_attempt_leases l WHERE l.endpoint_id = e.id) < ${DISABLE_AFTER_FAILURES}`;
+
+/** Takes an attempt's lease in one statement: none when the endpoint is disabled, deleted or has no room. */
+const TAKE_LEASE = `INSERT INTO webhook_attempt_leases (delivery_id, endpoint_id, country, started_ms)
+  SELECT ?, e.id, ?, ? FROM webhook_endpoints e
+   WHERE e.id = ? AND e.status = 'enabled' AND e.deleted_at IS NULL AND ${HAS_ROOM}`;
 
 /** Tunables of the worker; the defaults are the spec's limits. Tests shorten the timeouts. */
 export interface WebhookSettings {
@@ -149,7 +163,7 @@ export class WebhookWorker {
       this.ctx.db,
       `SELECT d.id, d.endpoint_id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
         WHERE d.status = 'pending' AND d.next_attempt_ms <= ? AND d.in_flight = 0 AND d.test = 0
-          AND e.status = 'enabled' AND e.deleted_at IS NULL
+          AND e.status = 'enabled' AND e.deleted_at IS NULL AND ${HAS_ROOM}
         ORDER BY d.next_attempt_ms, d.seq LIMIT ?`,
     ).all(this.ctx.clock.now(), Math.min(free * 4, 1000));
     for (const { id, endpoint_id: endpointId } of due) {
@@ -219,6 +233,8 @@ export class WebhookWorker {
     const nowMs = this.ctx.clock.now();
     const now = iso(nowMs);
     this.ctx.db.transaction(() => {
+      // Nothing of this cell is in flight before its worker starts: its leases are a previous run's.
+      stmt(this.ctx.db, 'DELETE FROM webhook_attempt_leases WHERE country = ?').run(this.ctx.country);
       stmt(
         this.ctx.db,
         `UPDATE webhook_attempts SET outcome = 'interrupted', error = 'interrupted', finished_at = ?,
@@ -264,6 +280,10 @@ export class WebhookWorker {
         row.endpoint_id,
       );
       if (!endpoint || (endpoint.status !== 'enabled' && !row.test)) return undefined;
+      // A real delivery goes out only with a lease (test deliveries never count, so they need none).
+      if (!row.test && !stmt(db, TAKE_LEASE).run(deliveryId, this.ctx.country, this.ctx.clock.now(), endpoint.id).changes) {
+        return undefined;
+      }
       const number =
         (stmt(db, 'SELECT coalesce(max(number), 0) FROM webhook_attempts WHERE delivery_id = ?').pluck().get(deliveryId) as number) + 1;
       stmt(db, `INSERT INTO webhook_attempts (delivery_id, number, started_at, outcome) VALUES (?, ?, ?, 'in_flight')`).run(
@@ -315,6 +335,7 @@ export class WebhookWorker {
     const { outcome, error } = classify(result);
     const endpointId = claimed.endpoint.id;
     db.transaction(() => {
+      if (!claimed.test) stmt(db, 'DELETE FROM webhook_attempt_leases WHERE delivery_id = ?').run(claimed.deliveryId);
       stmt(
         db,
         `UPDATE webhook_attempts SET outcome = ?, finished_at = ?, status_code = ?, error = ?, error_message = ?, duration_ms = ?, response_body = ?
