@@ -32,7 +32,7 @@ export interface DecisionErrorDetail {
   message: string;
   /** True when the decision cannot go on in this element. */
   fatal: boolean;
-  /** The way out (`retry`, `link`, `reload`), or null when there is none. */
+  /** The way out (`new_decision`: create a new decision; `retry`, `link`, `reload`), or null when there is none. */
   recoverable_via: string | null;
   /** The decision's kind, once the hosted page told it. */
   kind?: Kind;

@@ -83,12 +83,21 @@ describe([
   [signatureCompletePayloadSchema.shape.outcome, 'The signing outcome.'],
   [consentCompletePayloadSchema.shape.exchange_token, 'One-time token the host server exchanges for the result.'],
   [consentCompletePayloadSchema.shape.completed_at, 'When the user finished, ISO 8601 in UTC.'],
-  [cancelPayloadSchema.shape.reason, 'Why the decision was cancelled.'],
-  [cancelPayloadSchema.shape.cancelled_by, 'Who cancelled: the host page, the frame, or the user.'],
-  [errorPayloadSchema.shape.code, 'A stable error code.'],
+  [
+    cancelPayloadSchema.shape.reason,
+    'Why the decision was cancelled: user_cancelled when the person chose "Decide later", or the reason the host gave.',
+  ],
+  [cancelPayloadSchema.shape.cancelled_by, 'Who cancelled: the host page, the frame, or the user (the person, in the frame).'],
+  [
+    errorPayloadSchema.shape.code,
+    'A stable error code: decision_not_found, origin_not_allowed, decision_expired or decision_completed (fatal), network_error, or the code of a refusal of the service.',
+  ],
   [errorPayloadSchema.shape.message, 'A human-readable description.'],
   [errorPayloadSchema.shape.fatal, 'Whether the session cannot continue.'],
-  [errorPayloadSchema.shape.recoverable_via, 'How the error can be recovered from, or null.'],
+  [
+    errorPayloadSchema.shape.recoverable_via,
+    'What the host can do: new_decision (create a new decision), retry (the step may succeed again), or null when nothing on the host side helps.',
+  ],
   [resizePayloadSchema.shape.height, 'The content height in CSS pixels.'],
   [deadlineWarning.remaining_seconds, 'Whole seconds left until the deadline.'],
   [deadlineExpired.remaining_seconds, 'No time left.'],
@@ -110,8 +119,10 @@ const payloadDescriptions: Record<(typeof MESSAGE_TYPES)[number], string> = {
     'Frame to host on a state transition: step_index and total_steps for consent, kind_payload for approval and signature_request.',
   'svc:complete':
     'Frame to host when the user finished: outcome granted|declined (consent), approved|denied|countered (approval) or signed|declined|countered (signature_request).',
-  'svc:cancel': 'Either direction, when the user declines or the host cancels.',
-  'svc:error': 'Frame to host on an error.',
+  'svc:cancel':
+    'Either direction, when a decision ends unanswered: the person leaves it (cancelled_by user) or the host cancels (cancelled_by host). Declining is an answer, svc:complete.',
+  'svc:error':
+    'Frame to host on an error; a fatal one when the decision cannot go on (unknown, expired or already completed, at load or when the deadline passes).',
   'svc:resize': 'Frame to host when the content height changes.',
   'svc:deadline': 'Frame to host at T-30 s, T-15 s and T-5 s (warning) and T-0 (expired).',
 };
