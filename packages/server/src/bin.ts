@@ -11,6 +11,7 @@ async function main(): Promise<void> {
   }
   // Loaded after the note above: oidc-provider prints its warning as it loads.
   const { startServer } = await import('./server.js');
+  const { witnessLine, witnessOptionsFromEnv, witnessSettingsOf } = await import('./consent/audit/witnesses.js');
   const server = await startServer();
   const { sandbox } = server;
   console.log(`svc reference server on ${server.url}
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   oauth client      ${sandbox.oauth_client_id ?? '(none)'} (confidential; sign in at ${server.url}/.well-known/openid-configuration)
   sandbox file      ${server.context.dataDir}/sandbox.json (holds the admin API token and the OAuth client secret)
   mail              ${mailLine(server.url)}
+  audit witness     ${witnessLine(witnessSettingsOf(witnessOptionsFromEnv(process.env)))}
 ${server.context.testClock ? '  test clock        on (POST /api/v1/test_clock/advance)\n' : ''}`);
 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {

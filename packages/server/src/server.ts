@@ -20,6 +20,7 @@ import { DEFAULT_COUNTRIES, parseCountries } from './infra/cells/config.js';
 import { createRateLimits, rateLimitsFromEnv, type RateLimitOptions } from './infra/limits/policies.js';
 import { configureMail, mailOptionsFromEnv, mailSettingsOf, type MailOptions } from './infra/mail/index.js';
 import { startMail } from './people/mail/index.js';
+import { configureWitnesses, witnessOptionsFromEnv, witnessSettingsOf, type WitnessOptions } from './consent/audit/witnesses.js';
 
 /** Options of {@link startServer}. */
 export interface StartServerOptions {
@@ -48,6 +49,12 @@ export interface StartServerOptions {
    * Without `smtpUrl` mail stays in the sandbox mailbox (`/playground/mailbox`). Default `SVC_SMTP_URL`, `SVC_MAIL_FROM`.
    */
   mail?: MailOptions;
+  /**
+   * The audit trail's external witnesses: `{tsaUrls: ['https://freetsa.org/tsr']}`, RFC 3161 time-stamping
+   * authorities (http or https; credentials in a URL become Basic authentication), each anchor sent to every one.
+   * None: the local witness (development only). Default `SVC_WITNESS_TSA_URL` (comma-separated).
+   */
+  witness?: WitnessOptions;
 }
 
 /** One country cell of a running server. */
@@ -123,6 +130,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const cells = new Cells();
   const rateLimits = createRateLimits(options.rateLimits ?? rateLimitsFromEnv(process.env));
   const mail = mailSettingsOf(options.mail ?? mailOptionsFromEnv(process.env));
+  const tsaUrls = witnessSettingsOf(options.witness ?? witnessOptionsFromEnv(process.env));
 
   const contexts: ServerContext[] = [];
   for (const [index, country] of countries.entries()) {
@@ -144,6 +152,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       ...(rateLimits ? { rateLimits } : {}),
     });
     configureMail(contexts.at(-1)!, mail);
+    configureWitnesses(contexts.at(-1)!, tsaUrls);
   }
   const listening: { server: ServerType; ctx: ServerContext }[] = [];
   try {

@@ -25,6 +25,8 @@ export async function startTestServer(
     countries?: readonly string[];
     rateLimits?: StartServerOptions['rateLimits'];
     mail?: StartServerOptions['mail'];
+    /** The audit trail's RFC 3161 authorities (`{tsaUrls}`); default none: the local witness. */
+    witness?: StartServerOptions['witness'];
   } = {},
 ): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-test-'));
@@ -35,6 +37,7 @@ export async function startTestServer(
     countries: options.countries ?? ['US'],
     ...(options.rateLimits === undefined ? {} : { rateLimits: options.rateLimits }),
     ...(options.mail === undefined ? {} : { mail: options.mail }),
+    witness: options.witness ?? { tsaUrls: [] },
   });
   return testServer(server, dataDir, !options.dataDir);
 }

@@ -11,7 +11,9 @@ import { stmt } from '../../infra/db.js';
 import { transaction } from '../../infra/transaction.js';
 import { unanchoredEvents } from './chain.js';
 import { auditMerkleRoot } from './merkle.js';
-import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS, localWitness, type Witness } from './witness.js';
+import { hasDueReceipts, nextAttemptAt, retryDueReceipts } from './retry.js';
+import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS, type Witness, type WitnessAnswer } from './witness.js';
+import { witnessesOf } from './witnesses.js';
 
 /** The anchor `type`: a Merkle root over event hashes. */
 export const ANCHOR_TYPE = 'rfc6962_merkle_root';
@@ -48,20 +50,28 @@ export function keyVersionOf(ctx: ServerContext, kid: string): string {
   return String(index < 0 ? 1 : keys.length - index);
 }
 
-// One anchoring run at a time per server: a run signs asynchronously between reading the head and writing.
-const running = new WeakMap<ServerContext, Promise<AuditAnchor[]>>();
+// One anchoring or retry run at a time per server: a run signs and asks witnesses between reading and writing.
+const running = new WeakMap<ServerContext, Promise<unknown>>();
 
-/** Anchors every application's unanchored events now (a no-op for applications without new events). */
-export function anchorNow(ctx: ServerContext, witness?: Witness): Promise<AuditAnchor[]> {
-  const previous = running.get(ctx) ?? Promise.resolve([]);
-  const next = previous.catch(() => []).then(() => runAnchoring(ctx, witness));
+function serialized<T>(ctx: ServerContext, run: () => Promise<T>): Promise<T> {
+  const next = (running.get(ctx) ?? Promise.resolve()).catch(() => undefined).then(run);
   running.set(ctx, next);
   return next;
 }
 
+/** Anchors every application's unanchored events now (a no-op for applications without new events). */
+export function anchorNow(ctx: ServerContext, witness?: Witness): Promise<AuditAnchor[]> {
+  return serialized(ctx, () => runAnchoring(ctx, witness));
+}
+
+/** Asks the configured witnesses again for every `failed` receipt whose retry is due; gives how many turned `witnessed`. */
+export function retryWitnessesNow(ctx: ServerContext): Promise<number> {
+  return serialized(ctx, () => retryDueReceipts(ctx));
+}
+
 async function runAnchoring(ctx: ServerContext, witnessOverride?: Witness): Promise<AuditAnchor[]> {
   if (!ctx.db.open) return [];
-  const witness = witnessOverride ?? (await localWitness(ctx));
+  const witnesses = witnessOverride ? [witnessOverride] : await witnessesOf(ctx);
   const applications = stmt<[], { application_id: string }>(
     ctx.db,
     'SELECT DISTINCT application_id FROM audit_events WHERE anchor_id IS NULL',
@@ -69,13 +79,13 @@ async function runAnchoring(ctx: ServerContext, witnessOverride?: Witness): Prom
   const made: AuditAnchor[] = [];
   for (const { application_id } of applications) {
     if (!ctx.db.open) break;
-    const anchor = await anchorApplication(ctx, application_id, witness);
+    const anchor = await anchorApplication(ctx, application_id, witnesses);
     if (anchor) made.push(anchor);
   }
   return made;
 }
 
-async function anchorApplication(ctx: ServerContext, applicationId: string, witness: Witness): Promise<AuditAnchor | undefined> {
+async function anchorApplication(ctx: ServerContext, applicationId: string, witnesses: Witness[]): Promise<AuditAnchor | undefined> {
   const last = stmt<[string], AnchorRow>(ctx.db, 'SELECT * FROM audit_anchors WHERE application_id = ? ORDER BY seq DESC LIMIT 1').get(
     applicationId,
   );
@@ -98,84 +108,113 @@ async function anchorApplication(ctx: ServerContext, applicationId: string, witn
     created_at: isoNow(ctx.clock),
   };
   anchor.signature = await signJcs(anchorSigningInput(anchor), ctx.keys.privateKey, ctx.keys.kid);
-  let answer: Awaited<ReturnType<Witness['countersign']>>;
+  // Every witness at once; a failure is stored as a `failed` receipt (retried later), never a lost anchor.
+  const answers = await Promise.all(witnesses.map((w) => askWitness(w, anchor)));
+  if (!ctx.db.open) return undefined; // the server closed while the witnesses answered
+  transaction(ctx.db, () => {
+    insertAnchor(ctx, anchor);
+    for (const answer of answers) insertReceipt(ctx, anchor.id, answer);
+  });
+  return anchor;
+}
+
+/** The witness's answer; a throw counts as a refusal. */
+async function askWitness(witness: Witness, anchor: AuditAnchor): Promise<WitnessAnswer> {
   try {
-    answer = await witness.countersign(anchor);
-  } catch {
-    answer = {
+    return await witness.countersign(anchor);
+  } catch (error) {
+    return {
       status: 'failed',
       receipt_id: null,
       witness_id: witness.id,
       witness_key_version: null,
       witness_signature: null,
       witnessed_at: null,
+      error: error instanceof Error ? error.message : String(error),
     };
   }
-  if (!ctx.db.open) return undefined; // the server closed while the witness answered
-  transaction(ctx.db, () => {
-    const a = anchor;
-    stmt(
-      ctx.db,
-      `INSERT INTO audit_anchors (id, application_id, type, format_version, merkle_root, signature, key_version, issuer_id,
-                  issuer_key_fingerprint, previous_anchor_id, record_count, sequence_from, sequence_to, created_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      a.id,
-      a.application_id,
-      a.type,
-      a.format_version,
-      a.merkle_root,
-      a.signature,
-      a.key_version,
-      a.issuer_id ?? null,
-      a.issuer_key_fingerprint ?? null,
-      a.previous_anchor_id ?? null,
-      a.record_count,
-      a.sequence_from,
-      a.sequence_to,
-      a.created_at,
-    );
-    stmt(ctx.db, 'UPDATE audit_events SET anchor_id = ? WHERE application_id = ? AND sequence BETWEEN ? AND ?').run(
-      a.id,
-      applicationId,
-      a.sequence_from,
-      a.sequence_to,
-    );
-    stmt(
-      ctx.db,
-      `INSERT INTO audit_anchor_receipts (id, anchor_id, status, receipt_id, witness_id, witness_key_version, witness_signature, witnessed_at, created_at)
-                  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      newId('arc_', 20),
-      a.id,
-      answer.status,
-      answer.receipt_id,
-      answer.witness_id,
-      answer.witness_key_version,
-      answer.witness_signature,
-      answer.witnessed_at,
-      isoNow(ctx.clock),
-    );
-  });
-  return anchor;
+}
+
+function insertAnchor(ctx: ServerContext, a: AuditAnchor): void {
+  stmt(
+    ctx.db,
+    `INSERT INTO audit_anchors (id, application_id, type, format_version, merkle_root, signature, key_version, issuer_id,
+                issuer_key_fingerprint, previous_anchor_id, record_count, sequence_from, sequence_to, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    a.id,
+    a.application_id!,
+    a.type!,
+    a.format_version ?? null,
+    a.merkle_root,
+    a.signature,
+    a.key_version,
+    a.issuer_id ?? null,
+    a.issuer_key_fingerprint ?? null,
+    a.previous_anchor_id ?? null,
+    a.record_count ?? 0,
+    a.sequence_from ?? null,
+    a.sequence_to ?? null,
+    a.created_at!,
+  );
+  stmt(ctx.db, 'UPDATE audit_events SET anchor_id = ? WHERE application_id = ? AND sequence BETWEEN ? AND ?').run(
+    a.id,
+    a.application_id!,
+    a.sequence_from ?? 0,
+    a.sequence_to ?? 0,
+  );
+}
+
+function insertReceipt(ctx: ServerContext, anchorId: string, answer: WitnessAnswer): void {
+  const failed = answer.status !== 'witnessed';
+  stmt(
+    ctx.db,
+    `INSERT INTO audit_anchor_receipts (id, anchor_id, status, receipt_id, witness_id, witness_key_version, witness_signature,
+                witnessed_at, created_at, attempts, next_attempt_at, last_error)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+  ).run(
+    newId('arc_', 20),
+    anchorId,
+    answer.status,
+    answer.receipt_id,
+    answer.witness_id,
+    answer.witness_key_version,
+    answer.witness_signature,
+    answer.witnessed_at,
+    isoNow(ctx.clock),
+    failed ? nextAttemptAt(ctx, 1) : null,
+    failed ? (answer.error ?? 'the witness refused the anchor') : null,
+  );
 }
 
 /**
  * Starts the anchoring timer: it looks at the server clock every second (so a test clock moved forward is noticed
- * at once) and anchors when a fifteen-minute boundary has passed. The timer stops when the server closes.
+ * at once), anchors when a fifteen-minute boundary has passed, and retries failed witness receipts that are due.
+ * The timer stops when the server closes.
  */
 export function startAnchoring(ctx: ServerContext, options: { checkEveryMs?: number } = {}): () => void {
   const period = ANCHOR_INTERVAL_SECONDS * 1000;
   const boundaryAfter = (ms: number) => (Math.floor(ms / period) + 1) * period;
   let nextAt = boundaryAfter(ctx.clock.now());
+  let retrying = false;
+  const report = (what: string) => (err: unknown) => {
+    if (ctx.db.open) console.error(`[svc-server] audit ${what} failed`, err);
+  };
   const timer = setInterval(() => {
     if (!ctx.db.open) return stop();
     const now = ctx.clock.now();
-    if (now < nextAt) return;
-    nextAt = boundaryAfter(now);
-    anchorNow(ctx).catch((err: unknown) => {
-      if (ctx.db.open) console.error('[svc-server] audit anchoring failed', err);
-    });
+    if (now >= nextAt) {
+      nextAt = boundaryAfter(now);
+      anchorNow(ctx).catch(report('anchoring'));
+    }
+    if (!retrying && hasDueReceipts(ctx)) {
+      retrying = true;
+      retryWitnessesNow(ctx)
+        .catch(report('witness retry'))
+        .finally(() => {
+          retrying = false;
+        });
+    }
   }, options.checkEveryMs ?? 1000);
   timer.unref();
   function stop() {

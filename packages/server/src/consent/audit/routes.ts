@@ -9,7 +9,8 @@ import { notFound } from '../../infra/errors.js';
 import { route } from '../../infra/http/route.js';
 import { anchorReceipts, findAnchor, listAnchors } from './anchor.js';
 import { listAuditEvents } from './chain.js';
-import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS, localWitness } from './witness.js';
+import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS } from './witness.js';
+import { witnessesOf } from './witnesses.js';
 
 const DEFAULT_AUDIT_LIMIT = 100;
 
@@ -97,13 +98,13 @@ export function auditRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
     {
       method: 'get',
       path: '/.well-known/witness-configuration',
-      summary: "The audit trail's witness: its key and how anchors are checked",
+      summary: "The audit trail's witnesses (an RFC 3161 authority each, or the local witness) and how anchors are checked",
       tag,
       response: { status: 200, description: 'The witness configuration' },
     },
     async (c) => {
       c.header('Cache-Control', 'public, max-age=300');
-      const witnesses = [(await localWitness(ctx)).configuration()];
+      const witnesses = (await witnessesOf(ctx)).map((w) => w.configuration());
       return c.json({
         external: witnesses.every((w) => w.external),
         witnesses,

@@ -34,6 +34,8 @@ export interface WitnessAnswer {
   witness_key_version: string | null;
   witness_signature: string | null;
   witnessed_at: string | null;
+  /** Why a `failed` answer failed (kept for retries and operators, never on the wire). */
+  error?: string;
 }
 
 /** Something that countersigns anchors. The reference server has one local witness; others would speak HTTP. */

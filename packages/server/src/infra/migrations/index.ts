@@ -30,6 +30,7 @@ import { personPresentations } from './029-person-presentations.js';
 import { personsEmail } from './030-persons-email.js';
 import { mailingConnections } from './031-mailing-connections.js';
 import { consentSessionAlias } from './032-consent-session-alias.js';
+import { anchorReceiptRetries } from './033-anchor-receipt-retries.js';
 export { controlMigrations } from './control.js';
 
 /**
@@ -75,4 +76,5 @@ export const migrations: Migration[] = [
   personsEmail,
   mailingConnections,
   consentSessionAlias,
+  anchorReceiptRetries,
 ];
