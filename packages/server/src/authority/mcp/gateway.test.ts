@@ -20,6 +20,7 @@ import {
 } from '../delegations/test-support.js';
 import { createActiveFlow, createRecord, grantAll, recordFlowConfig } from '../../consent/records/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
+import { openStreamCount } from './stream.js';
 
 let server: TestServer;
 let ada: Person;
@@ -58,11 +59,22 @@ async function connect(token: string | undefined, headers: Record<string, string
   return client;
 }
 
+/** A fresh grant's agent token, no client connected with it (an SDK client listens on the token's one stream). */
+async function freshToken(): Promise<string> {
+  return agentToken(server, (await grant(server, ada, agent.id, paymentGrant())).id, agent);
+}
+
 /** A fresh grant, its agent token and a client connected with it. */
 async function session(extra: Json = {}) {
   const g = await grant(server, ada, agent.id, paymentGrant(extra));
   const token = await agentToken(server, g.id, agent);
   return { grant: g, token, client: await connect(token) };
+}
+
+/** Waits (20 ms at a time, 5 s at most) until `check` holds. */
+async function waitUntil(check: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 250 && !check(); i += 1) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(check(), `timed out waiting for ${what}`);
 }
 
 const text = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
@@ -81,9 +93,10 @@ const callTool = async (client: Client, name: string, args: Json = {}) =>
   (await client.callTool({ name, arguments: args })) as CallToolResult;
 
 /** An initialize request as raw HTTP, for the answers the SDK client hides. */
-function rawInitialize(headers: Record<string, string>, method = 'POST') {
+function rawInitialize(headers: Record<string, string>, method = 'POST', signal?: AbortSignal) {
   return fetch(`${server.url}${GATEWAY}`, {
     method,
+    ...(signal ? { signal } : {}),
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     ...(method === 'POST'
       ? {
@@ -421,21 +434,86 @@ describe('refusals', () => {
     assert.match((await refusedRaw(later.token, 401, 'invalid_token')).message, /expired/);
   });
 
-  it('answers GET and DELETE 405 (stateless), and a browser page of another origin 403', async () => {
-    const { token } = await session();
-    for (const method of ['GET', 'DELETE']) {
-      const res = await rawInitialize({ authorization: `Bearer ${token}` }, method);
-      assert.equal(res.status, 405, method);
-      assert.equal(res.headers.get('allow'), 'POST');
-      assert.equal(((await res.json()) as Json).code, 'method_not_allowed');
+  it('serves GET as the server-to-client event stream for an agent token, one per token; DELETE answers 405', async () => {
+    const token = await freshToken();
+    const open = openStreamCount(server.context);
+    const listen = new AbortController();
+    const stream = await rawInitialize({ authorization: `Bearer ${token}`, accept: 'text/event-stream' }, 'GET', listen.signal);
+    assert.equal(stream.status, 200);
+    assert.equal(stream.headers.get('content-type'), 'text/event-stream');
+    assert.match(stream.headers.get('cache-control') ?? '', /no-cache/);
+    assert.equal(openStreamCount(server.context), open + 1);
+
+    const second = await rawInitialize({ authorization: `Bearer ${token}`, accept: 'text/event-stream' }, 'GET');
+    assert.equal(second.status, 409, 'one stream per token');
+    assert.equal(((await second.json()) as Json).code, 'stream_already_open');
+    listen.abort();
+    await waitUntil(() => openStreamCount(server.context) === open, 'the stream the client left to end');
+    const again = new AbortController();
+    const reopened = await rawInitialize({ authorization: `Bearer ${token}`, accept: 'text/event-stream' }, 'GET', again.signal);
+    assert.equal(reopened.status, 200, 'a client that went away can listen again');
+    again.abort();
+    await waitUntil(() => openStreamCount(server.context) === open, 'the second stream to end');
+
+    const jsonOnly = await rawInitialize({ authorization: `Bearer ${token}`, accept: 'application/json' }, 'GET');
+    assert.equal(jsonOnly.status, 406);
+    assert.equal(((await jsonOnly.json()) as Json).code, 'not_acceptable');
+    const deleted = await rawInitialize({ authorization: `Bearer ${token}` }, 'DELETE');
+    assert.equal(deleted.status, 405, 'no session to end');
+    assert.equal(deleted.headers.get('allow'), 'GET, POST');
+    assert.equal(((await deleted.json()) as Json).code, 'method_not_allowed');
+    assert.equal(openStreamCount(server.context), open);
+  });
+
+  it('answers GET without an agent token as it answers POST: the challenge, whatever else the request carries', async () => {
+    const sse = { accept: 'text/event-stream' };
+    const open = openStreamCount(server.context);
+    for (const method of ['GET', 'POST']) {
+      const unauthenticated = await rawInitialize(sse, method);
+      assert.equal(unauthenticated.status, 401, `${method}: the challenge comes first`);
+      assert.equal(unauthenticated.headers.get('www-authenticate'), challenge());
+      for (const bearer of [server.sandbox.api_token, ada.token]) {
+        const res = await rawInitialize({ ...sse, authorization: `Bearer ${bearer}` }, method);
+        assert.equal(res.status, 401, method);
+        assert.equal(((await res.json()) as Json).code, 'invalid_token', method);
+        assert.match(res.headers.get('www-authenticate') ?? '', /error="invalid_token"/);
+      }
     }
-    const unauthenticated = await rawInitialize({}, 'GET');
-    assert.equal(unauthenticated.status, 401, 'the challenge comes first, whatever the method');
-    assert.equal(unauthenticated.headers.get('www-authenticate'), challenge());
-    const page = await rawInitialize({ authorization: `Bearer ${token}`, origin: 'https://evil.example' });
-    assert.equal(page.status, 403);
-    assert.equal(((await page.json()) as Json).code, 'origin_not_allowed');
+    assert.equal(openStreamCount(server.context), open, 'no stream opened');
+  });
+
+  it('refuses a browser page of another origin (403), on POST and GET alike', async () => {
+    const token = await freshToken();
+    for (const method of ['POST', 'GET']) {
+      const page = await rawInitialize(
+        { authorization: `Bearer ${token}`, origin: 'https://evil.example', accept: 'text/event-stream' },
+        method,
+      );
+      assert.equal(page.status, 403, method);
+      assert.equal(((await page.json()) as Json).code, 'origin_not_allowed');
+    }
     assert.equal((await rawInitialize({ authorization: `Bearer ${token}`, origin: new URL(server.url).origin })).status, 200);
+  });
+
+  it('lets the SDK client listen after initialize, and ends the stream when the client closes', async () => {
+    const open = openStreamCount(server.context);
+    const { client } = await session();
+    await waitUntil(() => openStreamCount(server.context) === open + 1, "the SDK client's stream");
+    await client.close();
+    await waitUntil(() => openStreamCount(server.context) === open, 'the stream to end with the client');
+  });
+
+  it('closes a stream when its agent token expires', async () => {
+    const token = await freshToken();
+    const open = openStreamCount(server.context);
+    server.advance(3600 - 1); // the token has a second left
+    const res = await rawInitialize({ authorization: `Bearer ${token}`, accept: 'text/event-stream' }, 'GET');
+    assert.equal(res.status, 200);
+    await res.body!.pipeTo(new WritableStream()); // ends: the server closed it
+    assert.equal(openStreamCount(server.context), open);
+    server.advance(1);
+    const expired = await rawInitialize({ authorization: `Bearer ${token}`, accept: 'text/event-stream' }, 'GET');
+    assert.equal(expired.status, 401);
   });
 
   it("transport errors keep their JSON-RPC error and carry the service's {message, code}", async () => {
@@ -457,6 +535,28 @@ describe('refusals', () => {
     });
     assert.equal(notAcceptable.status, 406);
     assert.equal(((await notAcceptable.json()) as Json).code, 'not_acceptable');
+  });
+});
+
+describe('the event stream when the server stops', () => {
+  it('ends every open stream, so that the server closes rather than waiting on them', async () => {
+    const other = await startTestServer();
+    let stream: Response | undefined;
+    try {
+      const person = await signIn(other, 'grace@example.com');
+      const a = await newAgent(other, 'Listening agent');
+      const g = await grant(other, person, a.id, paymentGrant());
+      const token = await agentToken(other, g.id, a);
+      stream = await fetch(`${other.url}${GATEWAY}`, { headers: { authorization: `Bearer ${token}`, accept: 'text/event-stream' } });
+      assert.equal(stream.status, 200);
+      assert.equal(openStreamCount(other.context), 1);
+    } finally {
+      const closed = other.dispose();
+      const cutOff = new Promise((_, reject) => setTimeout(() => reject(new Error('the server did not close')), 5000).unref());
+      await Promise.race([closed, cutOff]);
+    }
+    await stream.body!.pipeTo(new WritableStream()); // the server ended it
+    assert.equal(openStreamCount(other.context), 0);
   });
 });
 

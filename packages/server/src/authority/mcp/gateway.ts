@@ -107,7 +107,7 @@ const transportCodes: Record<number, string> = {
  * Gives a transport's own HTTP error (a JSON-RPC error object with a 4xx) the service's `{message, code}` beside
  * its JSON-RPC members, so it reads like every other error of the server and stays a JSON-RPC error for MCP clients.
  */
-async function withErrorBody(res: Response): Promise<Response> {
+export async function withErrorBody(res: Response): Promise<Response> {
   if (res.status < 400 || !res.headers.get('content-type')?.includes('application/json')) return res;
   const text = await res.text();
   let body: { error?: { code?: number; message?: string } } & Record<string, unknown>;

@@ -95,11 +95,24 @@ const cases: HostileCase[] = [
   },
   // Methods
   {
-    name: 'GET (no server stream)',
+    name: 'GET of the stream without text/event-stream in Accept',
     path: PATH,
-    headers: { ...agent, accept: 'text/event-stream' },
-    status: 405,
-    code: 'method_not_allowed',
+    headers: { ...agent, accept: 'application/json' },
+    status: 406,
+    code: 'not_acceptable',
+  },
+  {
+    name: 'GET of the stream with an API token',
+    path: PATH,
+    headers: { accept: 'text/event-stream', authorization: 'Bearer {{admin}}' },
+    status: 401,
+    code: 'invalid_token',
+  },
+  {
+    name: 'GET of the stream with an unsupported protocol version header',
+    path: PATH,
+    headers: { ...agent, accept: 'text/event-stream', 'mcp-protocol-version': '1999-01-01' },
+    status: 400,
   },
   { name: 'DELETE (no session)', method: 'DELETE', path: PATH, headers: agent, status: 405, code: 'method_not_allowed' },
   { name: 'PUT', method: 'PUT', path: PATH, headers: mcp, json: initialize, status: 405, code: 'method_not_allowed' },

@@ -1,6 +1,7 @@
 // The model-context gateway over HTTP: `/mcp/v1/agent` (MCP streamable HTTP, agent tokens only), its OAuth 2.0
 // Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource/mcp/v1/agent`, which MCP's
-// authorization rules point clients to, and `/.well-known/mcp-configuration`, which describes the gateway.
+// authorization rules point clients to, and `/.well-known/mcp-configuration`, which describes the gateway. POST takes
+// one JSON-RPC message; GET opens the server-to-client event stream (./stream.ts); DELETE has no session to end (405).
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { ACCESS_TOKEN_TYPE, DELEGATION_GRANT_TOKEN_TYPE, TOKEN_EXCHANGE_GRANT_TYPE } from '@svc/schemas';
 import type { Context } from 'hono';
@@ -10,7 +11,8 @@ import { AGENT_TOKEN_PREFIX, invalidTokenChallenge } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, errorResponse, forbidden } from '../../infra/errors.js';
-import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest } from './gateway.js';
+import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest, withErrorBody } from './gateway.js';
+import { openGatewayStream } from './stream.js';
 import { agentToolNames, type AgentPrincipal } from './tools.js';
 import { resolveAgentToken } from '../delegations/tokens.js';
 
@@ -50,9 +52,9 @@ export function mcpConfiguration(ctx: Pick<ServerContext, 'baseUrl'>) {
     version: GATEWAY_INFO.version,
     endpoint: `${ctx.baseUrl}${MCP_PATH}`,
     transport: 'streamable-http',
-    // No Mcp-Session-Id: every POST stands alone; GET (a server stream) and DELETE (ending a session) answer 405.
+    // No Mcp-Session-Id: every POST stands alone; GET opens the event stream; DELETE (ending a session) answers 405.
     stateless: true,
-    methods: ['POST'],
+    methods: ['POST', 'GET'],
     protocol_versions_supported: [...SUPPORTED_PROTOCOL_VERSIONS],
     latest_protocol_version: LATEST_PROTOCOL_VERSION,
     auth: {
@@ -161,7 +163,7 @@ const tag = 'Model-context gateway';
 
 /**
  * One answer for every method: the gateway's own credential check (an agent token, MCP's challenge on a 401), then
- * a 405 for anything but POST, which the MCP transport answers from the raw request.
+ * POST (the MCP transport answers from the raw request), GET (the event stream), or a 405 naming those two.
  */
 async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
   checkOrigin(ctx, c);
@@ -182,15 +184,16 @@ async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
     const sentBearer = authorization !== undefined && /^Bearer(\s|$)/i.test(authorization);
     return errorResponse(c, err, { 'WWW-Authenticate': sentBearer ? invalidTokenChallenge(err.message, challenge(ctx)) : challenge(ctx) });
   }
+  if (c.req.method === 'GET') return openGatewayStream(ctx, agent, c.req.raw, withErrorBody);
   if (c.req.method !== 'POST') {
     return errorResponse(
       c,
       new ApiError(
         405,
-        `${c.req.method} is not served: the gateway is stateless (no server-sent stream, no session to end); POST each JSON-RPC message to ${MCP_PATH}.`,
+        `${c.req.method} is not served: the gateway is stateless (no session to end); POST each JSON-RPC message to ${MCP_PATH}, GET it for the event stream.`,
         'method_not_allowed',
       ),
-      { Allow: 'POST' },
+      { Allow: 'GET, POST' },
     );
   }
   return handleGatewayRequest(ctx, agent, c.req.raw);
@@ -207,13 +210,27 @@ export const mcpRoutes = routes((app, ctx) => {
       path: MCP_PATH,
       tag,
       summary:
-        'MCP streamable HTTP (stateless, JSON answers): one JSON-RPC message per POST with an agent token (401 with WWW-Authenticate: Bearer resource_metadata=… without one); GET and DELETE answer 405',
+        'MCP streamable HTTP (stateless, JSON answers): one JSON-RPC message per POST with an agent token (401 with WWW-Authenticate: Bearer resource_metadata=… without one); DELETE answers 405',
       auth: ['agent_token'],
       rawBody: jsonRpcMessage,
       middleware: [limitBody(GATEWAY_BODY_LIMIT)],
       response: { status: 200, description: 'The JSON-RPC response', schema: jsonRpcResponse },
       alsoResponds: [{ status: 202, description: 'Accepted, no body: the message was a notification or a response' }],
       errors: [400, 405, 406, 413, 415],
+    },
+    (c) => gateway(ctx, c),
+  );
+  route(
+    app,
+    {
+      method: 'get',
+      path: MCP_PATH,
+      tag,
+      summary:
+        "MCP streamable HTTP's server-to-client stream (Accept: text/event-stream) for an agent token: keep-alive comments only (the gateway sends no request or notification of its own), one per token (409), closed by the server when the token expires or after 10 minutes (reconnect)",
+      auth: ['agent_token'],
+      response: { status: 200, description: 'A text/event-stream held open' },
+      errors: [400, 406, 409],
     },
     (c) => gateway(ctx, c),
   );
