@@ -537,14 +537,16 @@ export type {
   TransparencyRecord,
   TransparencyRecordType,
 } from '@svc/schemas';
-export { merkleTreeHash, verifyAuditChain } from './verify/audit-chain.js';
+export { merkleTreeHash, verifyAuditChain, verifyTimestampToken } from './verify/audit-chain.js';
 export type {
   AnchorWithReceipts,
   AuditChainFailureReason,
   AuditChainKeys,
   AuditChainVerification,
+  VerifiedWitnessReceipt,
   VerifyAuditChainOptions,
 } from './verify/audit-chain.js';
+export type { TimestampFailureReason, TimestampTrustAnchors, TimestampVerification } from './verify/timestamp.js';
 export type {
   AnchorReceipt,
   AuditAnchor,

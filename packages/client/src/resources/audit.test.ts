@@ -101,12 +101,16 @@ describe('audit against the reference server', () => {
 
   it('verifies the whole chain through the client, witness included', async () => {
     const events = await allEvents();
+    const [anchor] = (await svc.audit.anchors().page()).items;
+    const [receipt] = await svc.audit.anchorReceipts(anchor!.id);
     assert.deepEqual(await svc.audit.verify({ requireWitness: true }), {
       ok: true,
       events: events.length,
       anchors: 1,
       anchored_through: events.length,
       witnessed: 1,
+      externally_witnessed: 0,
+      witnesses: [{ anchor_id: anchor!.id, witness_id: receipt!.witness_id, external: false, witnessed_at: receipt!.witnessed_at }],
     });
     assert.deepEqual(await svc.audit.verify({ applicationId: server.sandbox.application_id }), await svc.audit.verify());
   });
@@ -123,13 +127,19 @@ describe('audit against the reference server', () => {
     const anchors = [];
     for await (const anchor of svc.audit.anchors({ limit: 1 })) anchors.push(anchor.id);
     assert.deepEqual(anchors, [first!.id, second.id], 'both anchors, one page each');
-    assert.deepEqual(await svc.audit.verify({ requireWitness: true }), {
+    const verdict = await svc.audit.verify({ requireWitness: true });
+    assert.deepEqual(verdict.ok && { ...verdict, witnesses: verdict.witnesses.map((w) => w.anchor_id) }, {
       ok: true,
       events: second.sequence_to,
       anchors: 2,
       anchored_through: second.sequence_to,
       witnessed: 2,
+      externally_witnessed: 0,
+      witnesses: [first!.id, second.id],
     });
+    // The local witness is no external one: requiring one fails on the first anchor.
+    const external = await svc.audit.verify({ requireExternalWitness: true });
+    assert.deepEqual(external.ok ? null : [external.reason, external.anchor_id], ['witness_missing', first!.id]);
   });
 
   it('hands out the trail for offline verification, which names an event changed after the fact', async () => {
@@ -192,6 +202,8 @@ describe('audit against the reference server', () => {
       anchors: 0,
       anchored_through: null,
       witnessed: 0,
+      externally_witnessed: 0,
+      witnesses: [],
     });
     await rejection(svc.audit.events({ application_id: 'tp_dev_nothing' }).page(), SvcNotFoundError);
     await rejection(svc.audit.getAnchor('anc_nothing'), SvcNotFoundError);

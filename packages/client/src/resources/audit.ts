@@ -14,6 +14,7 @@ import {
 import type { CallOptions, SvcConnection } from '../lib/connection.js';
 import { listEndpoint, type ListQuery, type SvcList } from '../lib/pagination.js';
 import type { AnchorWithReceipts, AuditChainKeys, AuditChainVerification, VerifyAuditChainOptions } from '../verify/audit-chain.js';
+import type { TimestampTrustAnchors } from '../verify/timestamp.js';
 import { getJwks } from './receipts.js';
 
 /** Query of the audit lists: the application (default: the account's first) and a page of up to 1,000 items. */
@@ -31,6 +32,12 @@ export interface AuditTrailOptions extends CallOptions {
    * itself. Default: the service's `/.well-known/jwks.json` and the `jwks` of its `/.well-known/witness-configuration`.
    */
   keys?: AuditChainKeys | undefined;
+  /**
+   * CA certificates of the RFC 3161 authorities the operator names in `/.well-known/witness-configuration` (PEM text
+   * or DER), obtained from the authorities themselves: with them each time-stamp receipt is checked offline. They
+   * join `keys` (and the trail's keys).
+   */
+  timestampAuthorities?: TimestampTrustAnchors | undefined;
 }
 
 /** Everything `verifyAuditChain` needs, as {@link fetchAuditTrail} collects it: keep it to re-verify later, offline. */
@@ -104,13 +111,15 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, map: (item: 
  * store it as evidence to verify again later without the service.
  */
 export async function fetchAuditTrail(connection: SvcConnection<'bearer'>, options: AuditTrailOptions = {}): Promise<AuditTrail> {
-  const { applicationId, keys: given, ...callOptions } = options;
+  const { applicationId, keys: given, timestampAuthorities, ...callOptions } = options;
   const query = { application_id: applicationId, limit: PAGE };
-  const keys = given
-    ? Promise.resolve(given)
-    : Promise.all([getJwks(connection, callOptions), getWitnessConfiguration(connection, callOptions)]).then(
-        ([issuer, witness]): AuditChainKeys => ({ issuer, witness: localWitnessKeys(witness) as JSONWebKeySet }),
-      );
+  const keys = (
+    given
+      ? Promise.resolve(given)
+      : Promise.all([getJwks(connection, callOptions), getWitnessConfiguration(connection, callOptions)]).then(
+          ([issuer, witness]): AuditChainKeys => ({ issuer, witness: localWitnessKeys(witness) as JSONWebKeySet }),
+        )
+  ).then((k): AuditChainKeys => (timestampAuthorities === undefined ? k : { ...k, timestampAuthorities }));
   const anchors = await mapLimited(
     await all(listAuditAnchors(connection, query, callOptions)),
     RECEIPT_REQUESTS_IN_FLIGHT,
@@ -125,22 +134,24 @@ export async function fetchAuditTrail(connection: SvcConnection<'bearer'>, optio
 
 /**
  * Fetches an application's audit trail ({@link fetchAuditTrail}) and verifies it with `verifyAuditChain`: every
- * event's hash and link, every anchor's Merkle root, signature and link, and the witness countersignatures. Resolves
- * to the verdict, which names the first event that does not fit; it rejects only when the trail cannot be fetched.
+ * event's hash and link, every anchor's Merkle root, signature and link, the witness countersignatures and, with
+ * `timestampAuthorities`, the RFC 3161 time-stamps. Resolves to the verdict, which names the first event that does
+ * not fit and lists which anchors are witnessed externally; it rejects only when the trail cannot be fetched.
  *
  * @example
  * const verdict = await svc.audit.verify({ applicationId: 'tp_dev_...', requireWitness: true });
+ * const external = await svc.audit.verify({ timestampAuthorities: caPem, requireExternalWitness: true });
  * if (!verdict.ok) alert(`audit event ${verdict.sequence}: ${verdict.reason}`);
  */
 export async function verifyAuditTrail(
   connection: SvcConnection<'bearer'>,
   options: AuditTrailOptions & VerifyAuditChainOptions = {},
 ): Promise<AuditChainVerification> {
-  const { requireWitness, ...fetchOptions } = options;
+  const { requireWitness, requireExternalWitness, ...fetchOptions } = options;
   const trail = await fetchAuditTrail(connection, fetchOptions);
   // Loaded on first use, so a browser bundle of createClient carries the verifier (and jose) only when it verifies.
   const { verifyAuditChain } = await import('../verify/audit-chain.js');
-  return verifyAuditChain(trail.events, trail.anchors, trail.keys, { requireWitness });
+  return verifyAuditChain(trail.events, trail.anchors, trail.keys, { requireWitness, requireExternalWitness });
 }
 
 /** The tamper-evident audit trail of each application. */

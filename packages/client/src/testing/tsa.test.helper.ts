@@ -44,6 +44,7 @@ dir = ${dir}
 serial = ${dir}/serial
 crypto_device = builtin
 signer_cert = ${dir}/tsa.pem
+certs = ${dir}/ca.pem
 signer_key = ${dir}/tsa.key
 signer_digest = sha256
 default_policy = 1.3.6.1.4.1.99999.1
@@ -122,13 +123,20 @@ export async function startTestAuthority(name = 'Test Time-Stamping CA'): Promis
   await openssl('pkey', '-in', tsa.keyFile, '-out', at('tsa.key'));
   writeFileSync(at('serial'), '0a00\n');
   writeFileSync(at('tsa.cnf'), tsConfig(dir));
+  // Each call its own files (calls may run side by side); the serial file is OpenSSL's, one call at a time.
   let n = 0;
-  const stamp = async (data: string | Uint8Array) => {
-    n++;
-    writeFileSync(at(`data${n}`), data);
-    await openssl('ts', '-query', '-data', at(`data${n}`), '-sha256', '-cert', '-out', at(`q${n}.tsq`));
-    await openssl('ts', '-reply', '-queryfile', at(`q${n}.tsq`), '-config', at('tsa.cnf'), '-token_out', '-out', at(`t${n}.der`));
-    return readFileSync(at(`t${n}.der`)).toString('base64');
+  let queue: Promise<unknown> = Promise.resolve();
+  const stampOnce = async (data: string | Uint8Array) => {
+    const i = ++n;
+    writeFileSync(at(`data${i}`), data);
+    await openssl('ts', '-query', '-data', at(`data${i}`), '-sha256', '-cert', '-out', at(`q${i}.tsq`));
+    await openssl('ts', '-reply', '-queryfile', at(`q${i}.tsq`), '-config', at('tsa.cnf'), '-token_out', '-out', at(`t${i}.der`));
+    return readFileSync(at(`t${i}.der`)).toString('base64');
+  };
+  const stamp = (data: string | Uint8Array) => {
+    const next = queue.then(() => stampOnce(data));
+    queue = next.catch(() => undefined);
+    return next;
   };
   return {
     caPem: readFileSync(at('ca.pem'), 'utf8'),

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { CompactSign, exportJWK, generateKeyPair } from 'jose';
 import {
   anchorSigningInput,
@@ -9,7 +9,8 @@ import {
   type AuditAnchor,
   type AuditEvent,
 } from '@svc/schemas';
-import { merkleTreeHash, verifyAuditChain, type AnchorWithReceipts } from './audit-chain.js';
+import { startTestAuthority, type TestAuthority } from '../testing/tsa.test.helper.js';
+import { merkleTreeHash, verifyAuditChain, verifyTimestampToken, type AnchorWithReceipts } from './audit-chain.js';
 import { canonicalBytes, sha256Hex } from './jcs.js';
 
 async function signDetached(value: unknown, key: CryptoKey, kid: string): Promise<string> {
@@ -96,6 +97,8 @@ describe('verifyAuditChain', () => {
       anchors: 2,
       anchored_through: 7,
       witnessed: 2,
+      externally_witnessed: 0,
+      witnesses: anchors.map((a) => ({ anchor_id: a.id, witness_id: 'w', external: false, witnessed_at: '2026-01-01T00:15:01.000Z' })),
     });
   });
 
@@ -132,7 +135,15 @@ describe('verifyAuditChain', () => {
       'anchor_signature_invalid',
     );
     const noWitnessKeys = await verifyAuditChain(events, anchors, { issuer: issuer.jwks });
-    assert.deepEqual(noWitnessKeys, { ok: true, events: 7, anchors: 2, anchored_through: 7, witnessed: 0 });
+    assert.deepEqual(noWitnessKeys, {
+      ok: true,
+      events: 7,
+      anchors: 2,
+      anchored_through: 7,
+      witnessed: 0,
+      externally_witnessed: 0,
+      witnesses: [],
+    });
     assert.equal(
       ((await verifyAuditChain(events, anchors, { issuer: issuer.jwks }, { requireWitness: true })) as { reason: string }).reason,
       'witness_missing',
@@ -147,5 +158,102 @@ describe('verifyAuditChain', () => {
     const mixed = structuredClone(events);
     mixed[3]!.application_id = 'tp_dev_y';
     assert.equal(((await verifyAuditChain(mixed, [], keys())) as { reason: string }).reason, 'application_mismatch');
+  });
+
+  describe('with RFC 3161 time-stamps', () => {
+    let authority: TestAuthority;
+    let other: TestAuthority;
+    let stamped: AnchorWithReceipts[];
+    const TSA = 'https://tsa.example/tsr';
+
+    /** The receipt an RFC 3161 authority gives for the anchor, as the server stores it. */
+    async function timestampReceipt(a: AuditAnchor, by: TestAuthority, ca = by.caPem): Promise<AnchorReceipt> {
+      const token = await by.stamp(a.signature);
+      const read = await verifyTimestampToken(token, a.signature, ca);
+      assert.ok(read.ok, JSON.stringify(read));
+      return {
+        id: `arc_tsa_${a.id}`,
+        status: 'witnessed',
+        receipt_id: read.serial_number,
+        witness_id: TSA,
+        witness_key_version: read.signer_certificate_sha256,
+        witness_signature: token,
+        witnessed_at: read.gen_time,
+      };
+    }
+
+    before(async () => {
+      [authority, other] = await Promise.all([startTestAuthority(), startTestAuthority('Another CA')]);
+      stamped = await Promise.all(
+        anchors.map(async (a) => ({ ...a, receipts: [...(a.receipts ?? []), await timestampReceipt(a, authority)] })),
+      );
+    });
+    after(() => {
+      authority.dispose();
+      other.dispose();
+    });
+
+    it('checks every token against the CA and says which anchors are witnessed externally', async () => {
+      const verdict = await verifyAuditChain(
+        events,
+        stamped,
+        { ...keys(), timestampAuthorities: authority.caPem },
+        { requireExternalWitness: true },
+      );
+      assert.ok(verdict.ok, JSON.stringify(verdict));
+      assert.equal(verdict.witnessed, 4);
+      assert.equal(verdict.externally_witnessed, 2);
+      assert.deepEqual(
+        verdict.witnesses.filter((w) => w.external),
+        stamped.map((a) => ({ anchor_id: a.id, witness_id: TSA, external: true, witnessed_at: a.receipts![1]!.witnessed_at })),
+      );
+      // Without the CA the tokens are not checked, and an external witness cannot be required.
+      const unchecked = await verifyAuditChain(events, stamped, keys());
+      assert.deepEqual(unchecked.ok && [unchecked.witnessed, unchecked.externally_witnessed], [2, 0]);
+      const required = await verifyAuditChain(events, stamped, keys(), { requireExternalWitness: true });
+      assert.deepEqual(required.ok ? null : [required.reason, required.anchor_id], ['witness_missing', 'anc_1']);
+      // The local witness alone is no external witness.
+      const local = await verifyAuditChain(
+        events,
+        anchors,
+        { ...keys(), timestampAuthorities: authority.caPem },
+        { requireExternalWitness: true },
+      );
+      assert.deepEqual(local.ok ? null : [local.reason, local.anchor_id], ['witness_missing', 'anc_1']);
+    });
+
+    it('fails an anchor rewritten and re-signed by the operator after it was time-stamped', async () => {
+      const rewritten = structuredClone(stamped).map((a) => ({ ...a, receipts: a.receipts!.slice(1) }));
+      const second = rewritten[1]!;
+      second.created_at = '2026-01-01T00:29:00.000Z';
+      second.signature = await signDetached(anchorSigningInput(second), issuer.key, 'issuer');
+      // The issuer's key alone cannot tell: the anchor is signed by the service's own key.
+      assert.equal((await verifyAuditChain(events, rewritten, { issuer: issuer.jwks })).ok, true);
+      const verdict = await verifyAuditChain(events, rewritten, { issuer: issuer.jwks, timestampAuthorities: authority.caPem });
+      assert.equal(verdict.ok, false);
+      assert.deepEqual(verdict.ok ? null : [verdict.reason, verdict.anchor_id, verdict.sequence], [
+        'witness_signature_invalid',
+        'anc_2',
+        5,
+      ]);
+      assert.match(
+        verdict.ok ? '' : verdict.message,
+        /time-stamp receipt arc_tsa_anc_2 of anchor anc_2 by https:\/\/tsa\.example\/tsr does not verify: .*imprint_mismatch/,
+      );
+    });
+
+    it('fails a receipt whose witnessed_at is not the token’s genTime, or whose token another CA signed', async () => {
+      const ca = { issuer: issuer.jwks, timestampAuthorities: authority.caPem };
+      const moved = structuredClone(stamped);
+      moved[0]!.receipts![1]!.witnessed_at = '2026-01-01T00:15:01.000Z';
+      const a = await verifyAuditChain(events, moved, ca);
+      assert.deepEqual(a.ok ? null : [a.reason, a.anchor_id], ['witness_signature_invalid', 'anc_1']);
+      assert.match(a.ok ? '' : a.message, /witnessed_at 2026-01-01T00:15:01.000Z is not the token's genTime/);
+      const foreign = structuredClone(stamped);
+      foreign[1]!.receipts = [await timestampReceipt(foreign[1]!, other)];
+      const b = await verifyAuditChain(events, foreign, ca);
+      assert.deepEqual(b.ok ? null : [b.reason, b.anchor_id], ['witness_signature_invalid', 'anc_2']);
+      assert.match(b.ok ? '' : b.message, /untrusted_signer/);
+    });
   });
 });

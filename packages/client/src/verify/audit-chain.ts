@@ -1,6 +1,7 @@
 // Offline verification of an application's audit trail: every event's hash and link to the one before, every
 // anchor's RFC 6962 Merkle root, its signature and its link to the previous anchor, and the witness
-// countersignatures. Web Crypto and jose only, so it runs unchanged in Node 20+ and browsers.
+// countersignatures and RFC 3161 time-stamp tokens. Web Crypto, jose and (for tokens only, loaded when there is one)
+// pkijs, so it runs unchanged in Node 20+ and browsers.
 import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import {
   AUDIT_GENESIS_HASH,
@@ -12,6 +13,7 @@ import {
   type AuditEvent,
 } from '@svc/schemas';
 import { base64url, canonicalBytes, sha256Hex } from './jcs.js';
+import type { TimestampTrustAnchors, TimestampVerification } from './timestamp.js';
 
 /** The keys to check signatures with: the service's JWKS (`/.well-known/jwks.json`) and the witness's. */
 export interface AuditChainKeys {
@@ -19,6 +21,11 @@ export interface AuditChainKeys {
   issuer: JSONWebKeySet;
   /** Keys of the witness: `jwks` of `/.well-known/witness-configuration`; without it witness receipts are not checked. */
   witness?: JSONWebKeySet;
+  /**
+   * CA certificates of the RFC 3161 time-stamping authorities (PEM text, one or several, or DER): the receipts whose
+   * `witness_signature` is a TimeStampToken are checked against them; without them tokens are not checked.
+   */
+  timestampAuthorities?: TimestampTrustAnchors;
 }
 
 /** An anchor, optionally with its witness receipts (`GET /api/v1/audit/anchors/{id}/receipts`). */
@@ -28,6 +35,19 @@ export type AnchorWithReceipts = AuditAnchor & { receipts?: readonly AnchorRecei
 export interface VerifyAuditChainOptions {
   /** Fail when an anchor has no witnessed receipt. Default false. */
   requireWitness?: boolean;
+  /** Fail when an anchor has no verified RFC 3161 time-stamp (needs `keys.timestampAuthorities`). Default false. */
+  requireExternalWitness?: boolean;
+}
+
+/** A witness receipt that verified. */
+export interface VerifiedWitnessReceipt {
+  anchor_id: string;
+  /** The witness: an RFC 3161 authority's URL, or the local witness's id. */
+  witness_id: string | null;
+  /** True for an RFC 3161 time-stamp from an authority outside the service; false for the local witness. */
+  external: boolean;
+  /** When the witness saw the anchor (for a time-stamp, its genTime). */
+  witnessed_at: string | null;
 }
 
 /** Why the chain does not verify. */
@@ -55,8 +75,12 @@ export type AuditChainVerification =
       anchors: number;
       /** The last anchored sequence, or null when nothing is anchored yet. */
       anchored_through: number | null;
-      /** Witness receipts whose countersignature verified. */
+      /** Witness receipts whose countersignature (or time-stamp) verified. */
       witnessed: number;
+      /** Anchors with a verified RFC 3161 time-stamp from an external authority. */
+      externally_witnessed: number;
+      /** Every witness receipt that verified, anchor by anchor. */
+      witnesses: VerifiedWitnessReceipt[];
     }
   | {
       ok: false;
@@ -121,15 +145,89 @@ async function verifyDetached(signature: string | null | undefined, signed: unkn
   }
 }
 
+type TimestampModule = typeof import('./timestamp.js');
+let timestampModule: Promise<TimestampModule> | undefined;
+
+/**
+ * Verifies an RFC 3161 time-stamp token offline (see `verify/timestamp.ts`): its CMS signature, its signer's chain
+ * to one of `trustAnchors` at genTime, the signer's critical id-kp-timeStamping, and its SHA-256 imprint of `data`.
+ * The verifier (with pkijs) loads on the first call, so a bundle that never checks a token does not carry it.
+ */
+export async function verifyTimestampToken(
+  tokenBase64: string,
+  data: Uint8Array | string,
+  trustAnchors: TimestampTrustAnchors,
+): Promise<TimestampVerification> {
+  timestampModule ??= import('./timestamp.js');
+  return (await timestampModule).verifyTimestampToken(tokenBase64, data, trustAnchors);
+}
+
+/** Leading zeros aside, two hex serial numbers are the same. */
+const sameSerial = (a: string | null, b: string) => (a ?? '').toLowerCase().replace(/^0+/, '') === b.replace(/^0+/, '');
+
+/** Checks an RFC 3161 receipt: the token time-stamps the anchor's `signature`, and the receipt's fields are the token's. */
+async function checkTimestampReceipt(
+  anchor: AuditAnchor,
+  receipt: AnchorReceipt,
+  trustAnchors: TimestampTrustAnchors,
+): Promise<string | null> {
+  const verdict = await verifyTimestampToken(receipt.witness_signature ?? '', anchor.signature, trustAnchors);
+  if (!verdict.ok) return `${verdict.message} (${verdict.reason})`;
+  if (receipt.witnessed_at === null || Date.parse(receipt.witnessed_at) !== Date.parse(verdict.gen_time))
+    return `its witnessed_at ${receipt.witnessed_at} is not the token's genTime ${verdict.gen_time}`;
+  if (!sameSerial(receipt.receipt_id, verdict.serial_number))
+    return `its receipt_id is not the token's serial number ${verdict.serial_number}`;
+  if (receipt.witness_key_version !== null && receipt.witness_key_version !== verdict.signer_certificate_sha256)
+    return "its witness_key_version is not the SHA-256 of the token's signer certificate";
+  return null;
+}
+
+/** Whether a receipt's `witness_signature` is an RFC 3161 token (base64 DER) rather than a JWS with detached payload. */
+const isTimestampToken = (signature: string | null): signature is string => typeof signature === 'string' && !signature.includes('.');
+
+/** The anchor's witness receipts that verify, or the failure of the first that does not. */
+async function checkReceipts(
+  anchor: AnchorWithReceipts,
+  keys: AuditChainKeys,
+  from: number,
+): Promise<VerifiedWitnessReceipt[] | AuditChainVerification> {
+  const verified: VerifiedWitnessReceipt[] = [];
+  for (const receipt of anchor.receipts ?? []) {
+    if (receipt.status !== 'witnessed') continue;
+    const external = isTimestampToken(receipt.witness_signature);
+    let problem: string | null;
+    if (external) {
+      if (!keys.timestampAuthorities) continue;
+      problem = await checkTimestampReceipt(anchor, receipt, keys.timestampAuthorities);
+    } else {
+      if (!keys.witness) continue;
+      problem = (await verifyDetached(receipt.witness_signature, witnessSigningInput(anchor, receipt), keys.witness))
+        ? null
+        : 'does not verify';
+    }
+    if (problem) {
+      const what = external
+        ? `time-stamp receipt ${receipt.id} of anchor ${anchor.id} by ${receipt.witness_id}`
+        : `witness receipt ${receipt.id} of anchor ${anchor.id}`;
+      return fail('witness_signature_invalid', from, `${what} ${external ? `does not verify: ${problem}` : problem}`, anchor.id);
+    }
+    verified.push({ anchor_id: anchor.id, witness_id: receipt.witness_id, external, witnessed_at: receipt.witnessed_at });
+  }
+  return verified;
+}
+
 /**
  * Verifies an application's audit trail offline: events in sequence order (from `GET /api/v1/audit/events`), anchors
  * oldest first (from `GET /api/v1/audit/anchors`, each optionally with its `receipts`), and the keys. It recomputes
  * each event's hash (SHA-256 over the JCS event including the previous hash), checks each link, recomputes each
  * anchor's Merkle root over the hashes it covers, checks the anchor signatures and links, and the witness
- * countersignatures. It names the first event that does not fit.
+ * countersignatures. With `keys.timestampAuthorities` it checks each RFC 3161 receipt's token against those CAs: it
+ * must time-stamp the anchor's `signature` (SHA-256 of its UTF-8 bytes), and `witnessed_at` must be its genTime. It
+ * names the first event that does not fit; the verdict lists every receipt that verified, and whether it is external.
+ * Throws a TypeError when `timestampAuthorities` hold no certificate and there is a token to check.
  *
  * @example
- * const result = await verifyAuditChain(events, anchors, { issuer: jwks, witness: witnessConfig.jwks });
+ * const result = await verifyAuditChain(events, anchors, { issuer: jwks, timestampAuthorities: caPem }, { requireExternalWitness: true });
  * if (!result.ok) console.error(`audit event ${result.sequence}: ${result.reason}`);
  */
 export async function verifyAuditChain(
@@ -178,7 +276,8 @@ export async function verifyAuditChain(
   }
 
   let previousAnchor: AnchorWithReceipts | undefined;
-  let witnessed = 0;
+  const witnesses: VerifiedWitnessReceipt[] = [];
+  let externallyWitnessed = 0;
   for (const anchor of anchors) {
     const from = anchor.sequence_from ?? null;
     const to = anchor.sequence_to ?? null;
@@ -211,18 +310,25 @@ export async function verifyAuditChain(
     if (!(await verifyDetached(anchor.signature, anchorSigningInput(anchor), keys.issuer))) {
       return fail('anchor_signature_invalid', from, `anchor ${anchor.id}'s signature does not verify with the issuer's keys`, anchor.id);
     }
-    let anchorWitnessed = false;
-    for (const receipt of anchor.receipts ?? []) {
-      if (receipt.status !== 'witnessed' || !keys.witness) continue;
-      if (!(await verifyDetached(receipt.witness_signature, witnessSigningInput(anchor, receipt), keys.witness))) {
-        return fail('witness_signature_invalid', from, `witness receipt ${receipt.id} of anchor ${anchor.id} does not verify`, anchor.id);
-      }
-      anchorWitnessed = true;
-      witnessed++;
-    }
-    if (options.requireWitness && !anchorWitnessed)
+    const checked = await checkReceipts(anchor, keys, from);
+    if (!Array.isArray(checked)) return checked;
+    witnesses.push(...checked);
+    if (options.requireWitness && checked.length === 0)
       return fail('witness_missing', from, `anchor ${anchor.id} has no verified witness receipt`, anchor.id);
+    if (checked.some((w) => w.external)) externallyWitnessed++;
+    else if (options.requireExternalWitness) {
+      const hint = keys.timestampAuthorities ? '' : ' (give the authorities’ CA certificates to check RFC 3161 receipts)';
+      return fail('witness_missing', from, `anchor ${anchor.id} has no verified RFC 3161 time-stamp${hint}`, anchor.id);
+    }
     previousAnchor = anchor;
   }
-  return { ok: true, events: events.length, anchors: anchors.length, anchored_through: previousAnchor?.sequence_to ?? null, witnessed };
+  return {
+    ok: true,
+    events: events.length,
+    anchors: anchors.length,
+    anchored_through: previousAnchor?.sequence_to ?? null,
+    witnessed: witnesses.length,
+    externally_witnessed: externallyWitnessed,
+    witnesses,
+  };
 }

@@ -149,6 +149,8 @@ describe('offline verification in the browser', () => {
       anchors: 1,
       anchored_through: 3,
       witnessed: 0,
+      externally_witnessed: 0,
+      witnesses: [],
     });
     const changed = structuredClone(vector.events);
     changed[1]!.data = { decision: 'denied', record_id: 'cr_b2' };
