@@ -7,6 +7,7 @@ export * from './common.js';
 export * from './flows.js';
 export * from './decisions.js';
 export * from './consent-tokens.js';
+export * from './consent-sessions.js';
 export * from './api-tokens.js';
 export * from './applications.js';
 export * from './allowed-origins.js';

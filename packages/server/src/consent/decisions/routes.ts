@@ -2,6 +2,8 @@
 // `/api/v1/consent_sessions` alias of all of it.
 import {
   consentExchange,
+  consentSessionEnvelope,
+  createConsentSessionRequest,
   consentVerification,
   createDecisionRequest,
   decisionEnvelope,
@@ -11,8 +13,11 @@ import {
 } from '@svc/schemas';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context, MiddlewareHandler } from 'hono';
+import { z } from 'zod/mini';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { route } from '../../infra/http/route.js';
+import { jsonBody } from '../../infra/validate.js';
+import { consentSessionOf, createConsentSession, originOf, readAliasCreate } from './alias.js';
 import { exchangeDecision } from './exchange.js';
 import { verifyConsentToken } from './kinds/consent/token.js';
 import { createDecision, findOwnedDecision } from './store.js';
@@ -77,41 +82,8 @@ function decisionsAt(app: OpenAPIHono<Env>, ctx: ServerContext, base: string): v
   const note = deprecatedAlias ? ' (deprecated alias of /api/v1/decisions; answers carry Deprecation, Sunset and Link headers)' : '';
   const token = (c: Context<Env>) => c.req.param('session_token') ?? '';
 
-  route(
-    app,
-    {
-      method: 'post',
-      path: base,
-      tag,
-      deprecated: deprecatedAlias,
-      summary: `Create a decision: a consent (subject_ref = flow id) or an approval (subject_ref = escalation id)${note}`,
-      permission: 'write',
-      access: { publishable: true },
-      body: createDecisionRequest,
-      response: { status: 201, description: 'The kind-uniform decision session', schema: decisionEnvelope },
-      errors: [400, 404, 422],
-    },
-    (c, { body }) => {
-      const row = createDecision(ctx, c.get('principal'), body, { atApplicationHome: true });
-      c.header('Location', `${DECISIONS}/${row.session_token}`);
-      return c.json({ decision: toWire(ctx, row) }, 201);
-    },
-  );
-
-  route(
-    app,
-    {
-      method: 'get',
-      path: `${base}/{session_token}`,
-      tag,
-      deprecated: deprecatedAlias,
-      summary: `Read a decision of the caller's account${note}`,
-      permission: 'read',
-      response: { status: 200, description: 'The decision', schema: decisionEnvelope },
-      errors: [404],
-    },
-    (c) => c.json({ decision: toWire(ctx, findOwnedDecision(ctx, c.get('principal'), token(c))) }),
-  );
+  if (deprecatedAlias) aliasCreateAndRead(app, ctx, note);
+  else createAndRead(app, ctx);
 
   // 404 before reading a body for someone else's decision.
   const owned: MiddlewareHandler<Env> = async (c, next) => {
@@ -133,5 +105,101 @@ function decisionsAt(app: OpenAPIHono<Env>, ctx: ServerContext, base: string): v
       errors: [400, 404, 422],
     },
     (c, { body }) => c.json(exchangeDecision(ctx, c.get('principal'), token(c), body.exchange_token)),
+  );
+}
+
+/** Create and read under `/api/v1/decisions`. */
+function createAndRead(app: OpenAPIHono<Env>, ctx: ServerContext): void {
+  route(
+    app,
+    {
+      method: 'post',
+      path: DECISIONS,
+      tag,
+      summary: 'Create a decision: a consent (subject_ref = flow id) or an approval (subject_ref = escalation id)',
+      permission: 'write',
+      access: { publishable: true },
+      body: createDecisionRequest,
+      response: { status: 201, description: 'The kind-uniform decision session', schema: decisionEnvelope },
+      errors: [400, 404, 422],
+    },
+    (c, { body }) => {
+      const row = createDecision(ctx, c.get('principal'), body, { atApplicationHome: true });
+      c.header('Location', `${DECISIONS}/${row.session_token}`);
+      return c.json({ decision: toWire(ctx, row) }, 201);
+    },
+  );
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${DECISIONS}/{session_token}`,
+      tag,
+      summary: "Read a decision of the caller's account",
+      permission: 'read',
+      response: { status: 200, description: 'The decision', schema: decisionEnvelope },
+      errors: [404],
+    },
+    (c) => c.json({ decision: toWire(ctx, findOwnedDecision(ctx, c.get('principal'), c.req.param('session_token') ?? '')) }),
+  );
+}
+
+/**
+ * Create and read under the deprecated alias: the spec's Consent session request is answered `{consent_session}`
+ * (and read back so), a Decision creation request `{decision}` as under `/api/v1/decisions`.
+ */
+function aliasCreateAndRead(app: OpenAPIHono<Env>, ctx: ServerContext, note: string): void {
+  route(
+    app,
+    {
+      method: 'post',
+      path: ALIAS,
+      tag,
+      deprecated: true,
+      summary: `Create a consent session (the spec's Consent session request; delivery_mode iframe, popup or redirect; inline is refused with 422 delivery_mode_unsupported) or a decision (a Decision creation request)${note}`,
+      permission: 'write',
+      access: { publishable: true },
+      middleware: [jsonBody()],
+      rawBody: z.union([createConsentSessionRequest, createDecisionRequest]),
+      response: {
+        status: 201,
+        description: 'The Consent session ({consent_session}) or, for a Decision request, the decision ({decision})',
+        schema: z.union([consentSessionEnvelope, decisionEnvelope]),
+      },
+      errors: [400, 404, 413, 422],
+    },
+    async (c) => {
+      const created = await readAliasCreate(c);
+      if (created.shape === 'consent_session') {
+        const session = createConsentSession(ctx, c.get('principal'), created.request, originOf(c));
+        c.header('Location', `${ALIAS}/${session.session_token}`);
+        return c.json({ consent_session: session }, 201);
+      }
+      const row = createDecision(ctx, c.get('principal'), created.request, { atApplicationHome: true });
+      c.header('Location', `${DECISIONS}/${row.session_token}`);
+      return c.json({ decision: toWire(ctx, row) }, 201);
+    },
+  );
+  route(
+    app,
+    {
+      method: 'get',
+      path: `${ALIAS}/{session_token}`,
+      tag,
+      deprecated: true,
+      summary: `Read a consent session ({consent_session}, when created with the Consent session request) or a decision ({decision})${note}`,
+      permission: 'read',
+      response: {
+        status: 200,
+        description: 'The Consent session or the decision',
+        schema: z.union([consentSessionEnvelope, decisionEnvelope]),
+      },
+      errors: [404],
+    },
+    (c) => {
+      const row = findOwnedDecision(ctx, c.get('principal'), c.req.param('session_token') ?? '');
+      const session = consentSessionOf(ctx, row);
+      return session ? c.json({ consent_session: session }) : c.json({ decision: toWire(ctx, row) });
+    },
   );
 }
