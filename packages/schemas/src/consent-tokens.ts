@@ -13,7 +13,10 @@ export type VerifyConsentTokenRequest = z.infer<typeof verifyConsentTokenRequest
  * already verified once (verifying clears the token); `revoked`: the person's consent was withdrawn since it was issued
  * (use stops, whatever the token's age); `invalid`: never issued to the caller's account.
  */
-export const consentTokenStatus = z.enum(['fulfilled', 'expired', 'revoked', 'invalid']);
+export const consentTokenStatus = z.enum(['fulfilled', 'expired', 'revoked', 'invalid']).register(z.globalRegistry, {
+  description:
+    'fulfilled, expired and revoked are consent token statuses of the spec; invalid is an addition (a token never issued to the caller), always with valid false.',
+});
 
 /**
  * ConsentVerification. `flow_id`, `flow_version` and `consent_transaction_id` are present whenever the token is

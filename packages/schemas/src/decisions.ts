@@ -29,23 +29,39 @@ export type DeliveryMode = z.infer<typeof deliveryMode>;
  * until its deadline. A `fulfilled` consent moves to `revoked` once no consent of its record is in force any more
  * (withdrawn, through any channel).
  */
-export const decisionStatus = z.enum([
-  'pending',
-  'authenticating',
-  'verifying',
-  'reviewing',
-  'informed',
-  'evidenced',
-  'fulfilled',
-  'declined',
-  'approved',
-  'denied',
-  'countered',
-  'signed',
-  'cancelled',
-  'expired',
-  'revoked',
-]);
+export const decisionStatus = z
+  .enum([
+    'pending',
+    'authenticating',
+    'verifying',
+    'reviewing',
+    'informed',
+    'evidenced',
+    'fulfilled',
+    'declined',
+    'approved',
+    'denied',
+    'countered',
+    'signed',
+    'cancelled',
+    'expired',
+    'revoked',
+  ])
+  .register(z.globalRegistry, {
+    description:
+      "A decision's status. A consent decision moves through the spec's nine consent token statuses (pending, authenticating, verifying, reviewing, informed, evidenced, fulfilled, expired, revoked), listed in x-svc-consent-token-statuses, and may also end in two additions: declined (the person completed the flow without consenting; outcome declined) and cancelled (the person or the host gave up without deciding). Neither counts as consented: a client that knows only the nine treats both as expired (no consent token will verify), which is how the deprecated /api/v1/consent_sessions shape answers them. Approvals add approved, denied and countered; signing sessions add signed, declined and countered.",
+    'x-svc-consent-token-statuses': [
+      'pending',
+      'authenticating',
+      'verifying',
+      'reviewing',
+      'informed',
+      'evidenced',
+      'fulfilled',
+      'expired',
+      'revoked',
+    ],
+  });
 export type DecisionStatus = z.infer<typeof decisionStatus>;
 
 /**
