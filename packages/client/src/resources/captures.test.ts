@@ -96,6 +96,17 @@ describe('captures with the client', () => {
       assert.deepEqual(decision.subject, { email: 'ada@example.com', external_id: 'c-1' });
     });
 
+    it("answers the spec's ConsentAuthorized: a consent token that verifies once, with its expiry", async () => {
+      const capture = await page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'granted' } } });
+      const authorized = await svc.decisions.authorize(capture.session_token, { subject: { email: 'cy@example.com' } });
+      assert.equal(authorized.status, 'fulfilled');
+      assert.match(authorized.consent_token, /^[A-Za-z0-9_-]{43}$/);
+      assert.ok(Date.parse(authorized.consent_token_expires_at) > Date.parse(authorized.committed_at));
+      const first = await svc.consentTokens.verify(authorized.consent_token);
+      assert.deepEqual([first.valid, first.status, first.expires_at], [true, 'fulfilled', authorized.consent_token_expires_at]);
+      assert.equal((await svc.consentTokens.verify(authorized.consent_token)).status, 'expired');
+    });
+
     it('captures without a proof (form_capture)', async () => {
       const capture = await page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'declined' } } });
       const decision = await svc.decisions.authorize(capture.session_token, {
