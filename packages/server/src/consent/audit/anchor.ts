@@ -12,7 +12,7 @@ import { transaction } from '../../infra/transaction.js';
 import { unanchoredEvents } from './chain.js';
 import { auditMerkleRoot } from './merkle.js';
 import { hasDueReceipts, nextAttemptAt, retryDueReceipts } from './retry.js';
-import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS, type Witness, type WitnessAnswer } from './witness.js';
+import { ANCHOR_FORMAT, ANCHOR_INTERVAL_SECONDS, askWitness, type Witness, type WitnessAnswer } from './witness.js';
 import { witnessesOf } from './witnesses.js';
 
 /** The anchor `type`: a Merkle root over event hashes. */
@@ -116,23 +116,6 @@ async function anchorApplication(ctx: ServerContext, applicationId: string, witn
     for (const answer of answers) insertReceipt(ctx, anchor.id, answer);
   });
   return anchor;
-}
-
-/** The witness's answer; a throw counts as a refusal. */
-async function askWitness(witness: Witness, anchor: AuditAnchor): Promise<WitnessAnswer> {
-  try {
-    return await witness.countersign(anchor);
-  } catch (error) {
-    return {
-      status: 'failed',
-      receipt_id: null,
-      witness_id: witness.id,
-      witness_key_version: null,
-      witness_signature: null,
-      witnessed_at: null,
-      error: error instanceof Error ? error.message : String(error),
-    };
-  }
 }
 
 function insertAnchor(ctx: ServerContext, a: AuditAnchor): void {

@@ -5,7 +5,7 @@ import type { AuditAnchor } from '@svc/schemas';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
-import type { Witness, WitnessAnswer } from './witness.js';
+import { askWitness, type Witness } from './witness.js';
 import { witnessesOf } from './witnesses.js';
 
 /** Tries of one witness for one anchor, the first included. */
@@ -54,12 +54,7 @@ export async function retryDueReceipts(ctx: ServerContext): Promise<number> {
 
 async function retryOne(ctx: ServerContext, witness: Witness, row: DueRow): Promise<boolean> {
   const { receipt_row_id, receipt_witness_id: _w, attempts: previous, seq: _seq, ...anchor } = row as DueRow & { seq: number };
-  let answer: WitnessAnswer;
-  try {
-    answer = await witness.countersign(anchor);
-  } catch (error) {
-    answer = { ...failedAnswer(witness), error: error instanceof Error ? error.message : String(error) };
-  }
+  const answer = await askWitness(witness, anchor);
   if (!ctx.db.open) return false;
   const attempts = previous + 1;
   if (answer.status === 'witnessed') {
@@ -77,15 +72,4 @@ async function retryOne(ctx: ServerContext, witness: Witness, row: DueRow): Prom
     receipt_row_id,
   );
   return false;
-}
-
-function failedAnswer(witness: Witness): WitnessAnswer {
-  return {
-    status: 'failed',
-    receipt_id: null,
-    witness_id: witness.id,
-    witness_key_version: null,
-    witness_signature: null,
-    witnessed_at: null,
-  };
 }

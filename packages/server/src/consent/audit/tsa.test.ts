@@ -256,6 +256,7 @@ describe('a forged answer', () => {
     replay: 'an earlier token: other imprint and nonce',
     'other-imprint': 'a token for another imprint, same nonce',
     'other-nonce': 'a token for the same imprint, another nonce',
+    rejected: 'the authority rejects the request',
   } as const;
   for (const [mode, what] of Object.entries(cases) as [keyof typeof cases, string][]) {
     it(`is refused (${what})`, async () => {
@@ -275,7 +276,10 @@ describe('a forged answer', () => {
           .prepare('SELECT last_error FROM audit_anchor_receipts WHERE anchor_id = ?')
           .pluck()
           .get(second.id) as string;
-        assert.match(error, { replay: /imprint|nonce/, 'other-imprint': /message imprint/, 'other-nonce': /nonce/ }[mode]);
+        assert.match(
+          error,
+          { replay: /imprint|nonce/, 'other-imprint': /message imprint/, 'other-nonce': /nonce/, rejected: /PKIStatus 2/ }[mode],
+        );
       } finally {
         await server.dispose();
       }
@@ -309,9 +313,10 @@ describe('the witness option', () => {
 /**
  * A small HTTP front before an authority: `forward` passes requests on (and records their headers); `replay`
  * forwards the first and answers every later request with that first answer; `other-imprint` forwards a request
- * for other data, with the caller's nonce; `other-nonce` forwards the caller's imprint with another nonce.
+ * for other data, with the caller's nonce; `other-nonce` forwards the caller's imprint with another nonce;
+ * `rejected` forwards a SHA-1 imprint, which the authority does not accept (PKIStatus rejection).
  */
-async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint' | 'other-nonce') {
+async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint' | 'other-nonce' | 'rejected') {
   const headers: IncomingHttpHeaders[] = [];
   let first: Buffer | undefined;
   const send = async (body: Uint8Array<ArrayBuffer>) =>
@@ -325,7 +330,8 @@ async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint
     if (mode === 'other-nonce') {
       const nonce = request.nonce!;
       request.nonce = (nonce.constructor as unknown as { fromBigInt(n: bigint): typeof nonce }).fromBigInt(nonce.toBigInt() + 1n);
-    } else request.messageImprint = await MessageImprint.create('SHA-256', new TextEncoder().encode('something else'));
+    } else if (mode === 'rejected') request.messageImprint = await MessageImprint.create('SHA-1', new TextEncoder().encode('x'));
+    else request.messageImprint = await MessageImprint.create('SHA-256', new TextEncoder().encode('something else'));
     return send(new Uint8Array(request.toSchema().toBER()));
   };
   const server: Server = createServer((req, res) => {

@@ -3,7 +3,7 @@
 // auditor can check with `openssl ts -verify` that the anchor existed at the authority's time. ASN.1 is pkijs's.
 import { createHash, randomBytes } from 'node:crypto';
 import { TIMESTAMP_TOKEN_FORMAT, type AuditAnchor, type TimestampAuthorityDescription } from '@svc/schemas';
-import { Certificate, ContentInfo, MessageImprint, SignedData, TimeStampReq, TimeStampResp, TSTInfo, id_eContentType_TSTInfo } from 'pkijs';
+import { ContentInfo, MessageImprint, SignedData, TimeStampReq, TimeStampResp, TSTInfo, id_eContentType_TSTInfo } from 'pkijs';
 import type { Witness, WitnessAnswer } from './witness.js';
 
 /** id-kp-timeStamping: the extended key usage an authority's signer certificate must carry. */
@@ -102,26 +102,14 @@ async function checkResponse(der: ArrayBuffer, sent: SentRequest) {
     throw new Error('the token is for another message imprint');
   }
   if (!info.nonce || info.nonce.toBigInt() !== sent.nonce.toBigInt()) throw new Error('the token does not echo the nonce');
-  const signer = signerCertificate(signed);
+  // The signature is checked with the signer certificate the token carries (certReq); the chain is the auditor's
+  // to check against the authority's CA, which the server does not need to know.
   const verified = await signed.verify({ signer: 0, data: sent.data, checkChain: false, extendedMode: true });
-  if (!verified.signatureVerified) throw new Error('the token signature does not verify');
-  return { token, signer, info };
-}
-
-/** The certificate that signed the token (carried in it: certReq), which must be for time-stamping. */
-function signerCertificate(signed: SignedData): Certificate {
-  const sid = signed.signerInfos[0]?.sid;
-  const certificates = (signed.certificates ?? []).filter((c): c is Certificate => c instanceof Certificate);
-  const signer = certificates.find((c) =>
-    'serialNumber' in (sid ?? {})
-      ? c.issuer.isEqual((sid as { issuer: Certificate['issuer'] }).issuer) &&
-        c.serialNumber.isEqual((sid as { serialNumber: Certificate['serialNumber'] }).serialNumber)
-      : certificates.length === 1,
-  );
-  if (!signer) throw new Error('the token does not carry its signer certificate');
+  if (!verified.signatureVerified || !verified.signerCertificate) throw new Error('the token signature does not verify');
+  const signer = verified.signerCertificate;
   const eku = signer.extensions?.find((e) => e.extnID === ID_CE_EXT_KEY_USAGE)?.parsedValue as { keyPurposes?: string[] } | undefined;
   if (!eku?.keyPurposes?.includes(ID_KP_TIME_STAMPING)) throw new Error('the signer certificate is not for time-stamping');
-  return signer;
+  return { token, signer, info };
 }
 
 /** The token's serial number as lower-case hex of even length (`01`, `1f2e`): the number, without a sign byte. */

@@ -45,6 +45,23 @@ export interface Witness {
   configuration(): LocalWitnessDescription | TimestampAuthorityDescription;
 }
 
+/** The witness's answer to an anchor; a throw counts as a refusal (a `failed` answer with the reason). */
+export async function askWitness(witness: Witness, anchor: AuditAnchor): Promise<WitnessAnswer> {
+  try {
+    return await witness.countersign(anchor);
+  } catch (error) {
+    return {
+      status: 'failed',
+      receipt_id: null,
+      witness_id: witness.id,
+      witness_key_version: null,
+      witness_signature: null,
+      witnessed_at: null,
+      error: error instanceof Error ? error.message : String(error),
+    };
+  }
+}
+
 interface StoredWitnessKey {
   version: number;
   kid: string;
