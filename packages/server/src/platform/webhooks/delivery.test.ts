@@ -427,6 +427,30 @@ describe('webhook delivery', () => {
     assert.equal(r.received.length, 8 * 4 + 5, 'four attempts each, and the fifth of only five of them');
   });
 
+  it('releases the lease of an attempt that failed unexpectedly, so the endpoint keeps its room', async () => {
+    const r = await receiver(200);
+    await createEndpoint(server, r.url);
+    const worker = webhookService(server.context).worker as unknown as { complete: (...args: unknown[]) => void };
+    const complete = worker.complete;
+    worker.complete = () => {
+      throw new Error('recording the outcome failed');
+    };
+    const logged = console.error;
+    console.error = () => {};
+    try {
+      for (let i = 0; i < 5; i += 1) emit(server, 'consent.granted');
+      await drain(server);
+    } finally {
+      worker.complete = complete;
+      console.error = logged;
+    }
+    assert.equal(r.received.length, 5);
+    assert.equal(server.context.db.prepare('SELECT count(*) FROM webhook_attempt_leases').pluck().get(), 0);
+    emit(server, 'consent.granted');
+    await drain(server);
+    assert.equal(r.received.length, 6, 'later deliveries still go out');
+  });
+
   it('counts a delivery that exhausts its retries once, not per attempt', async () => {
     const r = await receiver(503);
     const endpoint = await createEndpoint(server, r.url);

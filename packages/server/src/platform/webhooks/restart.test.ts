@@ -144,10 +144,16 @@ describe('webhook deliveries across restarts', () => {
     child.kill('SIGKILL');
     await exited;
 
+    const control = new Database(join(dataDir, 'control.sqlite'), { readonly: true });
+    assert.equal(control.prepare('SELECT count(*) FROM webhook_attempt_leases').pluck().get(), 1, 'the killed attempt left its lease');
+    control.close();
+
     hang.behave(200);
     const server = await startTestServer({ dataDir });
     try {
       await drain(server);
+      const leases = server.context.db.prepare('SELECT count(*) FROM webhook_attempt_leases').pluck().get();
+      assert.equal(leases, 0, "the restart dropped the killed run's lease, and the new attempt's was released");
       assert.deepEqual(
         hang.received.map((x) => [x.headers['x-svc-event-id'], x.status]),
         [

@@ -214,7 +214,10 @@ export class WebhookWorker {
 
   private run(deliveryId: string, endpointId?: string): Promise<void> {
     const promise = this.deliver(deliveryId)
-      .catch((err: unknown) => console.error('[svc-server] webhook delivery failed unexpectedly', deliveryId, err))
+      .catch((err: unknown) => {
+        console.error('[svc-server] webhook delivery failed unexpectedly', deliveryId, err);
+        this.releaseLease(deliveryId);
+      })
       .finally(() => {
         this.inFlight.delete(deliveryId);
         if (endpointId !== undefined) {
@@ -226,6 +229,18 @@ export class WebhookWorker {
       });
     this.inFlight.set(deliveryId, promise);
     return promise;
+  }
+
+  /**
+   * Drops the lease of an attempt whose outcome could not be recorded: the delivery stays in flight until the next
+   * start, but the endpoint keeps room for its other deliveries.
+   */
+  private releaseLease(deliveryId: string): void {
+    try {
+      stmt(this.ctx.db, 'DELETE FROM webhook_attempt_leases WHERE delivery_id = ?').run(deliveryId);
+    } catch (err) {
+      console.error('[svc-server] could not release a webhook attempt lease', deliveryId, err);
+    }
   }
 
   /** Marks attempts a stopped or crashed run left in flight as interrupted; their deliveries go out again at once. */
