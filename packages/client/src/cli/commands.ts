@@ -31,6 +31,7 @@ import {
 } from '@svc/schemas';
 import type { ConsentStatusQuery } from '../resources/consent-status.js';
 import { verifyReceipt } from '../verify/receipt.js';
+import { auditVerify } from './audit-verify.js';
 import { CliUsageError, type CliConfig } from './config.js';
 import { appOption, application, collect, flag, jsonObject, limitOption, listOf, oneOf } from './flags.js';
 import { lines, table, type Cell } from './output.js';
@@ -945,17 +946,22 @@ export const commands: Record<string, Command> = {
     },
   },
   'audit verify': {
-    usage: 'audit verify [--app <id>] [--require-witness]',
-    summary: "Fetch an application's audit trail and verify it offline (exit 1 when it does not verify)",
-    options: { ...appOption, 'require-witness': { type: 'boolean' } },
+    usage: 'audit verify [--app <id>] [--require-witness] [--tsa-ca <file.pem>] [--require-external-witness]',
+    summary:
+      "Fetch an application's audit trail and verify it offline, RFC 3161 time-stamps against --tsa-ca (exit 1 when it does not verify)",
+    options: {
+      ...appOption,
+      'require-witness': { type: 'boolean' },
+      'tsa-ca': { type: 'string' },
+      'require-external-witness': { type: 'boolean' },
+    },
     async run(svc, { flags }) {
-      const verdict = await svc.audit.verify({ applicationId: flag(flags, 'app'), requireWitness: flags['require-witness'] === true });
-      if (!verdict.ok) return { json: verdict, human: `Audit trail does NOT verify: ${verdict.message} (${verdict.reason}).`, exitCode: 1 };
-      const through = verdict.anchored_through === null ? 'nothing anchored yet' : `anchored through event ${verdict.anchored_through}`;
-      return {
-        json: verdict,
-        human: `Audit trail verified: ${verdict.events} events, ${verdict.anchors} anchors (${through}), ${verdict.witnessed} witness receipts.`,
-      };
+      return auditVerify(svc, {
+        applicationId: flag(flags, 'app'),
+        requireWitness: flags['require-witness'] === true,
+        requireExternalWitness: flags['require-external-witness'] === true,
+        tsaCa: flag(flags, 'tsa-ca'),
+      });
     },
   },
 

@@ -1,7 +1,7 @@
 // The `svc` command line, spawned as a process against a running reference server.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -420,7 +420,16 @@ describe('svc command line', { concurrency: 4 }, () => {
 
     const verified = await svc(['audit', 'verify', ...app], { env });
     assert.equal(verified.code, 0, verified.stderr);
-    assert.match(verified.stdout, /^Audit trail verified: \d+ events, \d+ anchors \(.+\), \d+ witness receipts\.\n$/);
+    assert.match(verified.stdout, /^Audit trail verified: \d+ events, \d+ anchors \(.+\), \d+ witness receipts\.\n/);
+    // The local witness is not external: requiring an external one fails; a CA file that is not one is refused.
+    const external = await svc(['audit', 'verify', ...app, '--require-external-witness', '--json'], { env });
+    assert.equal(external.code, JSON.parse(anchors.stdout).length ? 1 : 0, external.stderr);
+    const missing = await svc(['audit', 'verify', ...app, '--tsa-ca', join(empty, 'none.pem')], { env });
+    assert.deepEqual([missing.code, missing.stderr.includes(`--tsa-ca: cannot read ${join(empty, 'none.pem')}`)], [2, true]);
+    const notCa = join(empty, 'not-a-ca.pem');
+    writeFileSync(notCa, 'hello\n');
+    const refused = await svc(['audit', 'verify', ...app, '--tsa-ca', notCa], { env });
+    assert.deepEqual([refused.code, refused.stderr.includes(`--tsa-ca: ${notCa} is not a CA certificate file`)], [2, true], refused.stderr);
 
     const db = (
       server as unknown as {
