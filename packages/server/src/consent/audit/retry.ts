@@ -6,7 +6,7 @@ import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
 import { askWitness, type Witness } from './witness.js';
-import { witnessesOf } from './witnesses.js';
+import { witnessesOf, witnessIdsOf } from './witnesses.js';
 
 /** Tries of one witness for one anchor, the first included. */
 export const MAX_WITNESS_ATTEMPTS = 20;
@@ -27,14 +27,17 @@ interface DueRow extends AuditAnchor {
   attempts: number;
 }
 
-const dueSql = (where: string) =>
+/** Due failed receipts of these witnesses (a witness no longer configured is not asked). */
+const dueSql = (witnessIds: readonly string[]) =>
   `FROM audit_anchor_receipts r JOIN audit_anchors a ON a.id = r.anchor_id
-   WHERE r.status = 'failed' AND r.next_attempt_at IS NOT NULL AND r.next_attempt_at <= ? ${where}`;
+   WHERE r.status = 'failed' AND r.next_attempt_at IS NOT NULL AND r.next_attempt_at <= ?
+     AND r.witness_id IN (${witnessIds.map(() => '?').join(', ')})`;
 
 /** Whether any failed receipt is due (cheap: the timer asks every second). */
 export function hasDueReceipts(ctx: ServerContext): boolean {
   if (!ctx.db.open) return false;
-  return stmt<[string], { one: number }>(ctx.db, `SELECT 1 AS one ${dueSql('')} LIMIT 1`).get(isoNow(ctx.clock)) !== undefined;
+  const ids = witnessIdsOf(ctx);
+  return ctx.db.prepare(`SELECT 1 ${dueSql(ids)} LIMIT 1`).get(isoNow(ctx.clock), ...ids) !== undefined;
 }
 
 /** Retries the due failed receipts of the configured witnesses; gives how many turned `witnessed`. */
@@ -45,7 +48,7 @@ export async function retryDueReceipts(ctx: ServerContext): Promise<number> {
   const due = ctx.db
     .prepare(
       `SELECT a.*, r.id AS receipt_row_id, r.witness_id AS receipt_witness_id, r.attempts AS attempts
-       ${dueSql(`AND r.witness_id IN (${ids.map(() => '?').join(', ')})`)} ORDER BY r.next_attempt_at LIMIT ${BATCH}`,
+       ${dueSql(ids)} ORDER BY r.next_attempt_at LIMIT ${BATCH}`,
     )
     .all(isoNow(ctx.clock), ...ids) as DueRow[];
   const results = await Promise.all(due.map((row) => retryOne(ctx, witnesses.get(row.receipt_witness_id)!, row)));

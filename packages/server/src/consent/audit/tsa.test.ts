@@ -17,7 +17,7 @@ import { signJcs } from '../receipts/sign.js';
 import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
 import { retryWitnessesNow } from './anchor.js';
 import { startTimestampAuthority, type TestTimestampAuthority } from './tsa-test-support.js';
-import { witnessSettingsOf } from './witnesses.js';
+import { witnessLine, witnessSettingsOf } from './witnesses.js';
 
 const run = promisify(execFile);
 const work = mkdtempSync(join(tmpdir(), 'svc-tsa-test-'));
@@ -301,6 +301,14 @@ describe('the witness option', () => {
     assert.throws(
       () => witnessSettingsOf({ tsaUrls: ['//user:hunter2@'] }),
       (e: Error) => !e.message.includes('hunter2'),
+    );
+  });
+
+  it('the startup banner names the authorities without credentials, or says the witness is local', () => {
+    assert.equal(witnessLine([]), 'local witness (development only; set SVC_WITNESS_TSA_URL)');
+    assert.equal(
+      witnessLine(witnessSettingsOf({ tsaUrls: ['https://u:hunter2@tsa.example/tsr?k=1', 'http://127.0.0.1:9/t'] })),
+      'RFC 3161 https://tsa.example/tsr, http://127.0.0.1:9/t (SVC_WITNESS_TSA_URL)',
     );
   });
 

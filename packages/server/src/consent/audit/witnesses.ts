@@ -2,7 +2,7 @@
 // (`SVC_WITNESS_TSA_URL`, comma-separated), each anchor to every one of them; without any, the local witness.
 import type { ServerContext } from '../../infra/context.js';
 import { parseTsaUrls, publicTsaUrl, timestampAuthorityWitness } from './tsa.js';
-import { localWitness, type Witness } from './witness.js';
+import { LOCAL_WITNESS_ID, localWitness, type Witness } from './witness.js';
 
 /** The witness option of `startServer`: the time-stamping authorities' URLs (credentials allowed, never published). */
 export interface WitnessOptions {
@@ -36,4 +36,9 @@ export function configureWitnesses(ctx: ServerContext, tsaUrls: readonly URL[]):
 /** The witnesses each of this cell's anchors goes to. */
 export async function witnessesOf(ctx: ServerContext): Promise<Witness[]> {
   return configured.get(ctx) ?? [await localWitness(ctx)];
+}
+
+/** The ids of the witnesses of this cell, without making the local witness's key. */
+export function witnessIdsOf(ctx: ServerContext): string[] {
+  return configured.get(ctx)?.map((w) => w.id) ?? [LOCAL_WITNESS_ID];
 }
