@@ -32,10 +32,15 @@ export interface TestServer {
 // include the server's sources; the reference server is loaded at run time instead (tsx resolves the .ts).
 const serverTesting = '../../../server/src/testing.js';
 
+/** Options of the reference server's `startTestServer`: `witness.tsaUrls` names the audit trail's RFC 3161 authorities. */
+export interface TestServerOptions {
+  witness?: { tsaUrls: string[] };
+}
+
 /** Starts a real reference server on a free loopback port with a fresh data directory and a test clock. */
-export async function startTestServer(): Promise<TestServer> {
-  const module = (await import(serverTesting)) as { startTestServer(): Promise<TestServer> };
-  return module.startTestServer();
+export async function startTestServer(options?: TestServerOptions): Promise<TestServer> {
+  const module = (await import(serverTesting)) as { startTestServer(options?: TestServerOptions): Promise<TestServer> };
+  return module.startTestServer(options);
 }
 
 /** A reference server of several country cells, each a {@link TestServer} on its own URL sharing the sandbox. */

@@ -34,7 +34,7 @@ export type TimestampVerification =
       ok: true;
       /** The authority's time (TSTInfo genTime), as `Date.toISOString()`. */
       gen_time: string;
-      /** TSTInfo serialNumber, lower-case hex. */
+      /** TSTInfo serialNumber, lower-case hex of even length, without a sign byte. */
       serial_number: string;
       /** The authority's policy OID. */
       policy: string;
@@ -175,7 +175,7 @@ export async function verifyTimestampToken(
   return {
     ok: true,
     gen_time: info.genTime.toISOString(),
-    serial_number: hex(new Uint8Array(info.serialNumber.valueBlock.valueHexView)),
+    serial_number: hex(new Uint8Array(info.serialNumber.valueBlock.valueHexView)).replace(/^(00)+(?=..)/, ''),
     policy: info.policy,
     hash_algorithm: 'sha-256',
     signer_certificate_sha256: hex(new Uint8Array(await crypto.subtle.digest('SHA-256', certDer))),
