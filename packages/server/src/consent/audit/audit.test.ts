@@ -113,7 +113,15 @@ describe('the audit trail', () => {
     const text = JSON.stringify(chain);
     assert.equal(text.includes('@example.com'), false, 'no email in the trail');
     assert.equal(text.includes('crm-secret-id'), false, 'no organisation id of the person in the trail');
-    assert.deepEqual(await verifyAuditChain(chain, [], keys), { ok: true, events: 5, anchors: 0, anchored_through: null, witnessed: 0 });
+    assert.deepEqual(await verifyAuditChain(chain, [], keys), {
+      ok: true,
+      events: 5,
+      anchors: 0,
+      anchored_through: null,
+      witnessed: 0,
+      externally_witnessed: 0,
+      witnesses: [],
+    });
   });
 
   it('writes the audit event in the same transaction as the change: a rolled-back change leaves no event', () => {
@@ -168,13 +176,21 @@ describe('the audit trail', () => {
     const chain = await events();
     assert.ok(chain.every((e) => e.anchor_id !== null));
     const anchors = await anchorsWithReceipts();
-    assert.deepEqual(await verifyAuditChain(chain, anchors, keys, { requireWitness: true }), {
+    const verified = await verifyAuditChain(chain, anchors, keys, { requireWitness: true });
+    assert.ok(verified.ok);
+    const { witnesses, ...counts } = verified;
+    assert.deepEqual(counts, {
       ok: true,
       events: chain.length,
       anchors: 2,
       anchored_through: chain.length,
       witnessed: 2,
+      externally_witnessed: 0,
     });
+    assert.deepEqual(
+      witnesses.map((w) => [w.anchor_id, w.witness_id, w.external]),
+      anchors.map((a) => [a.id, 'svc-local-witness', false]),
+    );
   });
 
   it('names the row that was changed directly in SQLite', async () => {
