@@ -51,10 +51,13 @@ export const authorizedDecision = z.object({
   flow_version: z.int(),
   channel: captureChannel,
   record_id: z.string(),
-  /** ConsentAuthorized: the consent token (32 bytes, URL-safe base64), single use. */
-  consent_token: z.string(),
-  /** ConsentAuthorized: when the consent token expires (5 minutes after the commit). */
-  consent_token_expires_at: dateTime(),
+  /**
+   * ConsentAuthorized: the consent token (32 bytes, URL-safe base64), single use. Null when the person granted no
+   * consent purpose (the record's `consent.denied`): there is no consent to verify, as for a declined hosted decision.
+   */
+  consent_token: z.nullable(z.string()),
+  /** ConsentAuthorized: when the consent token expires (5 minutes after the commit); null without a token. */
+  consent_token_expires_at: z.nullable(dateTime()),
   subject: z.object({ email: z.string(), external_id: z.nullable(z.string()) }),
   purposes: z.array(capturedPurposeOutcome),
   wording_verdict: wordingVerdict,

@@ -100,11 +100,13 @@ describe('captures with the client', () => {
       const capture = await page.captures.create({ flow_id: flowId, decisions: { newsletter: { decision: 'granted' } } });
       const authorized = await svc.decisions.authorize(capture.session_token, { subject: { email: 'cy@example.com' } });
       assert.equal(authorized.status, 'fulfilled');
-      assert.match(authorized.consent_token, /^[A-Za-z0-9_-]{43}$/);
-      assert.ok(Date.parse(authorized.consent_token_expires_at) > Date.parse(authorized.committed_at));
-      const first = await svc.consentTokens.verify(authorized.consent_token);
-      assert.deepEqual([first.valid, first.status, first.expires_at], [true, 'fulfilled', authorized.consent_token_expires_at]);
-      assert.equal((await svc.consentTokens.verify(authorized.consent_token)).status, 'expired');
+      const { consent_token: consentToken, consent_token_expires_at: expiresAt } = authorized;
+      assert.ok(consentToken !== null && expiresAt !== null, 'a granted capture carries its consent token');
+      assert.match(consentToken, /^[A-Za-z0-9_-]{43}$/);
+      assert.ok(Date.parse(expiresAt) > Date.parse(authorized.committed_at));
+      const first = await svc.consentTokens.verify(consentToken);
+      assert.deepEqual([first.valid, first.status, first.expires_at], [true, 'fulfilled', expiresAt]);
+      assert.equal((await svc.consentTokens.verify(consentToken)).status, 'expired');
     });
 
     it('captures without a proof (form_capture)', async () => {

@@ -64,6 +64,18 @@ describe('authorize answers ConsentAuthorized', () => {
     assert.deepEqual(Object.values(await verified(consent_token)).slice(0, 2), [false, 'revoked']);
   });
 
+  it('a capture that grants no consent purpose has no consent token to verify (null), as a declined decision', async () => {
+    const token = (
+      await capture(server, { flow_id: flowId, decisions: { newsletter: { decision: 'declined' }, partners: { decision: 'declined' } } })
+    ).session_token;
+    const res = await authorize(server, token, { subject: { email: 'bo@example.com' } });
+    const { decision } = (await res.json()) as { decision: Record<string, unknown> };
+    assert.equal(res.status, 200);
+    assert.deepEqual([decision.status, decision.consent_token, decision.consent_token_expires_at], ['fulfilled', null, null]);
+    const tokens = server.context.db.prepare('SELECT count(*) FROM consent_tokens WHERE record_id = ?').pluck().get(decision.record_id);
+    assert.equal(tokens, 0);
+  });
+
   it('the deprecated alias answers the same fields', async () => {
     const authorized = await commit('/api/v1/consent_sessions');
     assert.equal(authorized.status, 'fulfilled');

@@ -247,6 +247,12 @@ export async function createCapture(ctx: ServerContext, caller: CaptureCaller, r
   return { session_token: token, attestation_id: row.id, committed: true, record_id: recordId, wording_verdict: wording.wording_verdict };
 }
 
+/** Whether a capture denies consent: it has consent purposes and grants none (the records' `consent.denied`). */
+function isDenial(outcomes: readonly { basis: string; outcome: string }[]): boolean {
+  const consent = outcomes.filter((o) => o.basis === 'consent');
+  return consent.length > 0 && consent.every((o) => o.outcome !== 'granted');
+}
+
 /** Whether a session token names a hosted decision of the account (rather than a capture). */
 function isDecisionToken(ctx: ServerContext, accountId: string, token: string): boolean {
   return stmt(ctx.db, 'SELECT 1 FROM decisions WHERE session_token = ? AND account_id = ?').get(token, accountId) !== undefined;
@@ -284,8 +290,11 @@ export function authorizeCapture(ctx: ServerContext, accountId: string, token: s
     const suppressReceipt = request.suppress_receipt ?? false;
     const { record } = createConsentRecord(ctx, recordInput(row, parsed, channel, request.subject, suppressReceipt));
     markCommitted(ctx, row.id, record.id, channel, now);
-    // ConsentAuthorized: the commit issues the consent token, as a hosted decision's fulfilment does.
-    const consentToken = issueCaptureConsentToken(ctx, { ...row, record_id: record.id }, now);
+    // ConsentAuthorized: the commit issues the consent token, as a hosted decision's fulfilment does; a denial (every
+    // consent purpose declined) has no consent to verify, as a declined hosted decision has no token.
+    const consentToken = isDenial(parsed.outcomes)
+      ? { consent_token: null, consent_token_expires_at: null }
+      : issueCaptureConsentToken(ctx, { ...row, record_id: record.id }, now);
     ctx.metrics.increment('captures.committed_total', { channel });
     return {
       id: row.id,
