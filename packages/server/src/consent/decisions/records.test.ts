@@ -178,6 +178,8 @@ describe('hosted decisions make consent records, receipts and audit events', () 
         anchors: 0,
         anchored_through: null,
         witnessed: 0,
+        externally_witnessed: 0,
+        witnesses: [],
       });
 
       const events = await delivered();
