@@ -74,6 +74,13 @@ describe('/api/v1/consent_sessions with the Consent session shape', () => {
     assert.equal((await decisionOf(redirect.session_token)).delivery_mode, 'redirect');
   });
 
+  it('a page with the publishable key creates an iframe session embedded on its own origin', async () => {
+    const [origin] = sandboxOrigins() as string[];
+    const session = await create({ delivery_mode: 'iframe' }, { 'x-publishable-key': server.sandbox.publishable_key, origin: origin! });
+    assert.equal(session.delivery_mode, 'iframe');
+    assert.equal((await decisionOf(session.session_token)).embed_origin, origin);
+  });
+
   it('embeds on the Origin that creates it, checked against the allowed origins', async () => {
     await allowOrigin(server, 'https://shop.example');
     const fromPage = await create({ delivery_mode: 'iframe' }, { origin: 'https://shop.example' });
