@@ -18,8 +18,8 @@ const allowed = await server.api(`/api/v1/applications/${server.sandbox.applicat
 });
 if (!allowed.ok) throw new Error(`could not allow ${origin}: ${allowed.status} ${await allowed.text()}`);
 
-/** Seconds the `closing` decision has left when the set is answered: enough to load its page, few to wait for. */
-const CLOSING_SECONDS = 3;
+/** Seconds the `closing` decision has left when the set is answered: enough to load its page on a busy machine, few to wait for. */
+const CLOSING_SECONDS = 6;
 
 const embedded = async () => (await createConsent(server, { embed_origin: origin })).session_token;
 
