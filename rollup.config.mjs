@@ -54,6 +54,7 @@ const LAZY = [
   [/[\\/]elements[\\/]dist[\\/]receipts[\\/]check\.js$/, 'svc-receipts-check'],
   [/[\\/]elements[\\/]dist[\\/]evidence[\\/]check\.js$/, 'svc-evidence-check'],
   [/[\\/]elements[\\/]dist[\\/]governance[\\/]verify\.js$/, 'svc-audit-check'],
+  [/[\\/]client[\\/]dist[\\/]esm[\\/]verify[\\/]timestamp\.js$/, 'svc-timestamp-check'],
   [/[\\/]node_modules[\\/]uplot[\\/]/, 'svc-uplot'],
   [/[\\/]elements[\\/]dist[\\/]internal[\\/]chart\.js$/, 'svc-chart'],
 ];
@@ -94,7 +95,9 @@ export default [
     // the audit chain: jose and @svc/client's checks) are imported on a first check, each a chunk sharing nothing: what
     // they share with <svc-decision> (the client's errors, say) would otherwise move to a chunk every decision loads.
     plugins: [
-      selfContained(/[\\/]elements[\\/]dist[\\/](receipts[\\/]check|evidence[\\/]check|governance[\\/]verify)\.js$/),
+      selfContained(/[\\/]elements[\\/]dist[\\/](receipts[\\/]check|evidence[\\/]check|governance[\\/]verify)\.js$/, {
+        lazy: /[\\/]client[\\/]dist[\\/]esm[\\/]verify[\\/]timestamp\.js$/,
+      }),
       ...plugins(),
       chunkManifest({ dir: SDK, manifest: MANIFEST, clean: true }),
     ],
