@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { X509Certificate, createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { anchorSigningInput, type AnchorReceipt, type AuditAnchor, type WitnessConfiguration } from '@svc/schemas';
-import { MessageImprint, TimeStampReq } from 'pkijs';
+import { ContentInfo, MessageImprint, TimeStampReq, TimeStampResp } from 'pkijs';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { signJcs } from '../receipts/sign.js';
 import { createActiveFlow, createRecord, grantAll } from '../records/test-support.js';
@@ -257,6 +257,7 @@ describe('a forged answer', () => {
     'other-imprint': 'a token for another imprint, same nonce',
     'other-nonce': 'a token for the same imprint, another nonce',
     rejected: 'the authority rejects the request',
+    'web-signer': 'the right token re-signed by a certificate that is not for time-stamping',
   } as const;
   for (const [mode, what] of Object.entries(cases) as [keyof typeof cases, string][]) {
     it(`is refused (${what})`, async () => {
@@ -278,7 +279,13 @@ describe('a forged answer', () => {
           .get(second.id) as string;
         assert.match(
           error,
-          { replay: /imprint|nonce/, 'other-imprint': /message imprint/, 'other-nonce': /nonce/, rejected: /PKIStatus 2/ }[mode],
+          {
+            replay: /imprint|nonce/,
+            'other-imprint': /message imprint/,
+            'other-nonce': /nonce/,
+            rejected: /PKIStatus 2/,
+            'web-signer': /not for time-stamping/,
+          }[mode],
         );
       } finally {
         await server.dispose();
@@ -324,7 +331,60 @@ describe('the witness option', () => {
  * for other data, with the caller's nonce; `other-nonce` forwards the caller's imprint with another nonce;
  * `rejected` forwards a SHA-1 imprint, which the authority does not accept (PKIStatus rejection).
  */
-async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint' | 'other-nonce' | 'rejected') {
+/**
+ * The authority's token re-signed by a certificate that is not for time-stamping (a web server's, `serverAuth`): the
+ * same TSTInfo, imprint and nonce, a valid CMS signature, only the signer's extended key usage is wrong.
+ */
+async function resignedByWebServer(answer: Buffer): Promise<Buffer> {
+  const n = ++files;
+  const f = (name: string) => join(work, `${name}${n}`);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    f('web.key'),
+    '-out',
+    f('web.pem'),
+    '-days',
+    '30',
+    '-subj',
+    '/CN=www.example',
+    '-addext',
+    'extendedKeyUsage=serverAuth',
+  ]);
+  const response = TimeStampResp.fromBER(answer);
+  writeFileSync(f('token.der'), Buffer.from(response.timeStampToken!.toSchema().toBER()));
+  await run('openssl', ['cms', '-verify', '-noverify', '-inform', 'DER', '-in', f('token.der'), '-out', f('tstinfo.der')]);
+  await run('openssl', [
+    'cms',
+    '-sign',
+    '-binary',
+    '-nodetach',
+    '-md',
+    'sha256',
+    '-econtent_type',
+    '1.2.840.113549.1.9.16.1.4',
+    '-signer',
+    f('web.pem'),
+    '-inkey',
+    f('web.key'),
+    '-in',
+    f('tstinfo.der'),
+    '-outform',
+    'DER',
+    '-out',
+    f('forged.der'),
+  ]);
+  response.timeStampToken = ContentInfo.fromBER(readFileSync(f('forged.der')));
+  return Buffer.from(response.toSchema().toBER());
+}
+
+async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint' | 'other-nonce' | 'rejected' | 'web-signer') {
   const headers: IncomingHttpHeaders[] = [];
   let first: Buffer | undefined;
   const send = async (body: Uint8Array<ArrayBuffer>) =>
@@ -334,6 +394,7 @@ async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint
   const answer = async (body: Uint8Array<ArrayBuffer>): Promise<Buffer> => {
     if (mode === 'forward') return send(body);
     if (mode === 'replay') return first ?? (first = await send(body));
+    if (mode === 'web-signer') return resignedByWebServer(await send(body));
     const request = TimeStampReq.fromBER(body);
     if (mode === 'other-nonce') {
       const nonce = request.nonce!;
