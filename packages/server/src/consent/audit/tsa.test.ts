@@ -357,7 +357,7 @@ async function resignedByWebServer(answer: Buffer): Promise<Buffer> {
     '-addext',
     'extendedKeyUsage=serverAuth',
   ]);
-  const response = TimeStampResp.fromBER(answer);
+  const response = TimeStampResp.fromBER(new Uint8Array(answer));
   writeFileSync(f('token.der'), Buffer.from(response.timeStampToken!.toSchema().toBER()));
   await run('openssl', ['cms', '-verify', '-noverify', '-inform', 'DER', '-in', f('token.der'), '-out', f('tstinfo.der')]);
   await run('openssl', [
@@ -380,7 +380,7 @@ async function resignedByWebServer(answer: Buffer): Promise<Buffer> {
     '-out',
     f('forged.der'),
   ]);
-  response.timeStampToken = ContentInfo.fromBER(readFileSync(f('forged.der')));
+  response.timeStampToken = ContentInfo.fromBER(new Uint8Array(readFileSync(f('forged.der'))));
   return Buffer.from(response.toSchema().toBER());
 }
 
