@@ -209,6 +209,8 @@ export class SvcApplications extends PersonList<Row, Ask> {
   }
 
   async #loadDetails(id: string): Promise<void> {
+    // A read that began before a change was shown (an origin added or removed) must not put back what it changed.
+    const before = this.details.get(id);
     const [origins, clients] = await Promise.all([
       this.call(`${appPath(id, 'allowed_origins')}?limit=100`),
       this.call(`${appPath(id, 'oauth_clients')}?limit=100`),
@@ -217,6 +219,7 @@ export class SvcApplications extends PersonList<Row, Ask> {
       'body' in outcome && Array.isArray(outcome.body[key]) ? (outcome.body[key] as T[]) : undefined;
     const o = list<AllowedOriginRow>(origins, 'allowed_origins');
     const c = list<OAuthClientRow>(clients, 'oauth_clients');
+    if (this.details.get(id) !== before) return;
     this.#setDetails(id, { origins: o ?? [], clients: c ?? [], failed: !o || !c });
   }
 
