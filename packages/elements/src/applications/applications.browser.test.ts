@@ -361,6 +361,35 @@ describe('<svc-applications>', () => {
     expect(inner(el, '[part=retry]')).to.not.equal(null);
   });
 
+  it('a read of the origins that began before a removal and answers after it does not bring the origin back', async () => {
+    const origin = 'https://shop.example';
+    const listed = () => json({ allowed_origins: [{ origin, last_seen_at: null, created_at: app.created_at }], next_cursor: null });
+    let reads = 0;
+    let answerLate: () => void = () => {};
+    let late: Response | undefined;
+    const { fetch } = api((method, path) => {
+      if (path.endsWith('/applications')) return json({ applications: [app], next_cursor: null });
+      if (path.endsWith('/oauth_clients')) return json({ oauth_clients: [], next_cursor: null });
+      if (method === 'DELETE') return new Response(null, { status: 204 });
+      reads += 1;
+      // The second read (after refresh) answers only once the removal is done, with the list as it was before.
+      return reads === 1 ? listed() : new Promise<Response>((resolve) => (answerLate = () => resolve((late = listed()))));
+    });
+    const el = await element(fetch);
+    await waitUntil(() => inner(el, '[part=origin]'), 'the origin did not show');
+    await el.refresh();
+    await waitUntil(() => reads === 2, 'the origins were not read again');
+    inner(el, `[data-key="remove app_shop ${origin}"]`)!.click();
+    await el.updateComplete;
+    inner(el, '[part=confirm-button]')!.click();
+    await waitUntil(() => !inner(el, '[part=origin]'), 'the origin was not removed');
+    answerLate();
+    await waitUntil(() => late?.bodyUsed, 'the late answer was not read');
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve)); // its body is parsed
+    await el.updateComplete;
+    expect(all(el, '[part=origin] code').map(text)).to.deep.equal([]);
+  });
+
   it('Escape cancels a revocation: nothing is sent and focus goes back to its button', async () => {
     const { fetch, calls } = api(() => json({ api_tokens: [token('api_token_1')], next_cursor: null }));
     const el = await element(fetch, 'api_tokens');
