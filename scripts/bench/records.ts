@@ -1,5 +1,6 @@
 // Consent records on loopback: the time of a 5000-row import (dry run and real), records created per second through
-// the Record API, and signed receipts per second. Run: `pnpm bench records` (or tsx --conditions=source
+// the Record API, signed receipts per second, and the storage floor of a record (the SQL a record runs, replayed
+// alone: lib/record-floor.ts). Run: `pnpm bench records` (or tsx --conditions=source
 // scripts/bench/records.ts). BENCH_SECONDS (default 5) and BENCH_CONNECTIONS (default 10) bound the two load runs;
 // the server runs in a child process so autocannon does not share its event loop. BENCH_PROFILE=<dir> writes a CPU
 // profile of the server process there. "target" says whether a figure meets the goal set for it (issue 13); "cpu us"
@@ -8,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { announceReady, cpuPerRequest, loadAutocannon, startChild, type LoadResult } from './lib/child-server.js';
+import { measureRecordFloor, type Floor } from './lib/record-floor.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -15,6 +17,8 @@ const ROWS = 5000;
 /** Goals (issue 13): the real import at most this long, records created at least this fast. */
 const IMPORT_TARGET_MS = 700;
 const RECORDS_TARGET_PER_SECOND = 1500;
+/** Records whose statements the storage floor replays. */
+const FLOOR_RECORDS = Number(process.env.BENCH_FLOOR_RECORDS ?? 2000);
 
 interface Ready {
   url: string;
@@ -24,7 +28,8 @@ interface Ready {
 
 // ---- child: the server under test ----------------------------------------------------------------------------
 
-async function serve(): Promise<void> {
+/** A server with the sandbox and a capturable flow (no verification step, a consent duration), one purpose of each kind. */
+async function startBenchServer() {
   const { startServer } = await import('@svc/server');
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-records-'));
   const server = await startServer({ port: 0, dataDir, clock: true });
@@ -57,11 +62,38 @@ async function serve(): Promise<void> {
     },
   });
   await call(`/api/v1/flows/${flow.id}/activate`);
-  const ready: Ready = { url: server.url, apiToken, flowId: flow.id };
-  announceReady(ready, async () => {
+  const stop = async () => {
     await server.close();
     rmSync(dataDir, { recursive: true, force: true });
-  });
+  };
+  return { server, dataDir, apiToken, flowId: flow.id as string, call, stop };
+}
+
+/** The body of one load record: a new person each time, two purposes granted. */
+function recordBody(flowId: string, n: number) {
+  return {
+    flow_id: flowId,
+    subject: { email: `load-${n}@example.com` },
+    decisions: { newsletter: { decision: 'granted' }, analytics: { decision: 'granted' } },
+  };
+}
+
+async function serve(): Promise<void> {
+  const { server, apiToken, flowId, stop } = await startBenchServer();
+  announceReady({ url: server.url, apiToken, flowId } satisfies Ready, stop);
+}
+
+/** The storage floor of a record (lib/record-floor.ts), announced as this child's READY line. */
+async function floor(): Promise<void> {
+  const { server, dataDir, flowId, call, stop } = await startBenchServer();
+  let n = 0;
+  const result = await measureRecordFloor(
+    server.context.db,
+    dataDir,
+    () => call('/api/v1/consent_records', recordBody(flowId, n++)),
+    FLOOR_RECORDS,
+  );
+  announceReady(result, stop);
 }
 
 // ---- parent: the load ----------------------------------------------------------------------------------------
@@ -118,11 +150,7 @@ async function main(): Promise<void> {
         {
           setupRequest: (request: Record<string, unknown>) => ({
             ...request,
-            body: JSON.stringify({
-              flow_id: ready.flowId,
-              subject: { email: `load-${n++}@example.com` },
-              decisions: { newsletter: { decision: 'granted' }, analytics: { decision: 'granted' } },
-            }),
+            body: JSON.stringify(recordBody(ready.flowId, n++)),
           }),
         },
       ],
@@ -157,7 +185,15 @@ async function main(): Promise<void> {
   line('POST /api/v1/consent_records', records, recordsTarget, 'records created per second (each with receipt, audit event, domain event)');
   line('GET /api/v1/consent_receipts/{id}?flavor=signed', signed, '', 'signed receipts per second (JCS + ES256 detached JWS)');
   await stop();
+  // Alone on the machine once the load runs are over.
+  const measured = await startChild<Floor>(import.meta.url, [], '--floor');
+  await measured.stop();
+  const f = measured.ready;
+  console.log(
+    `${"storage alone: a record's SQL replayed".padEnd(48)}${(1e6 / f.wallUs).toFixed(0).padStart(8)}${''.padStart(14)}${f.cpuUs.toFixed(0).padStart(9)}${(f.wallUs / 1000).toFixed(1).padStart(9)}${''.padStart(9)}${''.padStart(9)}  the floor: ${f.statements.toFixed(1)} statements per record, one at a time, no HTTP and no service code (${FLOOR_RECORDS} records)`,
+  );
 }
 
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--floor')) await floor();
 else await main();

@@ -32,14 +32,15 @@ export function announceReady(ready: unknown, stop: () => Promise<void>): void {
   });
 }
 
-/** In the parent: starts `moduleUrl` with `--serve` in a child process and waits for its `READY` line. */
+/** In the parent: starts `moduleUrl` with `mode` (default `--serve`) in a child process and waits for its `READY` line. */
 export async function startChild<T>(
   moduleUrl: string,
   nodeArgs: string[] = [],
+  mode = '--serve',
 ): Promise<{ ready: T; cpuMs(): number; stop(): Promise<void> }> {
   const child: ChildProcessByStdio<Writable, Readable, null> = spawn(
     process.execPath,
-    [...nodeArgs, '--conditions=source', '--import', 'tsx', fileURLToPath(moduleUrl), '--serve'],
+    [...nodeArgs, '--conditions=source', '--import', 'tsx', fileURLToPath(moduleUrl), mode],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   const ready = await new Promise<T>((resolve, reject) => {
