@@ -1,5 +1,5 @@
 // Builds the workspace, step by step, saying what it does. With --if-stale it builds nothing when no source,
-// configuration or lockfile changed since the last complete build (what `pnpm start` and `pnpm svc` use).
+// configuration or lockfile changed since the last complete build (what `pnpm start`, `pnpm svc` and `pnpm test` use).
 //   node scripts/build.mjs            every step
 //   node scripts/build.mjs --if-stale every step, or nothing when the last build is current
 //   node scripts/build.mjs --check    builds nothing; exits 1 when the last build is not current
@@ -24,12 +24,31 @@ const steps = [
   },
 ];
 
-/** What a build needs to produce for `pnpm start` and `pnpm svc`. */
+/**
+ * What a build produces that `pnpm start`, `pnpm svc`, `pnpm size` and `pnpm test` read: at least one file of each
+ * step per package, so an output deleted since the last build (a `dist/` removed by hand) makes it stale.
+ */
 const outputs = [
+  'packages/protocol/dist/index.js',
+  'packages/capture/dist/index.js',
   'packages/server/dist/bin.js',
+  'packages/server/dist/index.cjs',
+  'packages/server/dist/index.d.ts',
   'packages/client/dist/esm/cli/main.js',
+  'packages/client/dist/cjs/index.cjs',
+  'packages/schemas/dist/cjs/index.cjs',
   'packages/elements/dist/browser/sdk/svc.js',
+  'packages/elements/dist/browser/sdk/svc.mjs',
+  'packages/elements/dist/browser/svc-decision.js',
+  'packages/elements/dist/browser/svc-consent-field.js',
+  'packages/protocol/dist/browser/svc-protocol.js',
+  'packages/capture/dist/browser/svc-capture.js',
+  'packages/schemas/dist/browser/svc-schemas.js',
   'packages/server/dist/public/decision-page.js',
+  'packages/server/dist/public/playground.js',
+  'packages/server/dist/public/oauth-page.js',
+  'dist/size/decisions-create.js',
+  'dist/size/decision-floor.js',
 ];
 
 /** A fingerprint of every input of the build: each tracked or new source file's path, size and modification time. */
