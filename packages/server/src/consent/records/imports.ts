@@ -97,36 +97,44 @@ export function recoverInterruptedImports(ctx: ServerContext): number {
 
 class Rollback extends Error {}
 
-/**
- * Runs an import request: 422 before anything runs when it has more than 5000 rows or its flow cannot take
- * records; then the allowance is checked; then every row is recorded or refused by name in one transaction. A dry
- * run does the same work and rolls it back, so its report is exact and nothing is written. Returns the import and
- * whether it was stored (dry runs are not).
- */
-export function runImport(ctx: ServerContext, accountId: string, body: unknown): { import: ConsentImport; stored: boolean } {
+/** What one import request runs with, once its envelope, flow and allowance are checked. */
+interface ImportPlan {
+  ctx: ServerContext;
+  accountId: string;
+  request: z.infer<typeof importEnvelope>;
+  resolver: FlowTermsResolver;
+  dryRun: boolean;
+  allowance: ImportAllowance;
+  /** The import's row as it is stored while it runs. */
+  base: ImportRowRecord;
+}
+
+/** 422 before anything runs when the request holds more rows than an import may. */
+function checkRowCount(body: unknown): void {
   const rows = (body as { records?: unknown } | null)?.records;
   if (Array.isArray(rows) && rows.length > IMPORT_MAX_ROWS) {
     throw unprocessable(`An import holds at most ${IMPORT_MAX_ROWS} rows; this one has ${rows.length}. Split it.`, 'too_many_rows', [
       { path: 'records', code: 'too_many_rows', message: `at most ${IMPORT_MAX_ROWS} rows` },
     ]);
   }
+}
+
+/** Checks the envelope and that its flow can take records; the import's row as it starts running. */
+function planImport(ctx: ServerContext, accountId: string, body: unknown): ImportPlan {
+  checkRowCount(body);
   const request = validate(importEnvelope, body);
   const resolver = new FlowTermsResolver(ctx, accountId, request.flow_id);
   resolver.check();
-  const dryRun = request.dry_run ?? false;
-  const sendReceipts = request.send_receipts ?? false;
   const allowance = importAllowance(ctx, accountId);
-  const applicationId = resolver.versionFor(isoNow(ctx.clock)).application_id;
-  const id = homedId(ctx.country, 'imp_', 20);
   const startedAt = isoNow(ctx.clock);
   const base: ImportRowRecord = {
     seq: 0,
-    id,
+    id: homedId(ctx.country, 'imp_', 20),
     account_id: accountId,
-    application_id: applicationId,
+    application_id: resolver.versionFor(startedAt).application_id,
     flow_id: request.flow_id,
     status: 'running',
-    send_receipts: sendReceipts ? 1 : 0,
+    send_receipts: request.send_receipts ? 1 : 0,
     row_count: request.records.length,
     accepted_count: 0,
     refused_count: 0,
@@ -137,161 +145,194 @@ export function runImport(ctx: ServerContext, accountId: string, body: unknown):
     allowance: JSON.stringify(allowance),
     results: '[]',
   };
-  const insert = (row: ImportRowRecord) =>
-    stmt(
-      ctx.db,
-      `INSERT INTO consent_imports (id, account_id, application_id, flow_id, status, send_receipts,
-      row_count, accepted_count, refused_count, created_at, started_at, finished_at, error, allowance, results)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(
-      row.id,
-      row.account_id,
-      row.application_id,
-      row.flow_id,
-      row.status,
-      row.send_receipts,
-      row.row_count,
-      row.accepted_count,
-      row.refused_count,
-      row.created_at,
-      row.started_at,
-      row.finished_at,
-      row.error,
-      row.allowance,
-      row.results,
-    );
+  return { ctx, accountId, request, resolver, dryRun: request.dry_run ?? false, allowance, base };
+}
 
-  if (!dryRun && allowance.remaining !== null && request.records.length > allowance.remaining) {
-    const failed: ImportRowRecord = {
-      ...base,
-      status: 'failed',
-      finished_at: startedAt,
-      error: `allowance_exceeded: the import has ${request.records.length} rows and the allowance has ${allowance.remaining} left; nothing was written`,
-    };
-    insert(failed);
-    return { import: toWire(failed), stored: true };
-  }
+function insertImport(ctx: ServerContext, row: ImportRowRecord): void {
+  stmt(
+    ctx.db,
+    `INSERT INTO consent_imports (id, account_id, application_id, flow_id, status, send_receipts,
+    row_count, accepted_count, refused_count, created_at, started_at, finished_at, error, allowance, results)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    row.id,
+    row.account_id,
+    row.application_id,
+    row.flow_id,
+    row.status,
+    row.send_receipts,
+    row.row_count,
+    row.accepted_count,
+    row.refused_count,
+    row.created_at,
+    row.started_at,
+    row.finished_at,
+    row.error,
+    row.allowance,
+    row.results,
+  );
+}
 
-  // The import row is committed first, as running: a crash leaves it behind (failed at the next start), never its rows.
-  if (!dryRun) insert(base);
-  const killAfter = Number(process.env[KILL_AFTER_ROWS_ENV] ?? NaN);
-  const results: ImportResult[] = [];
-  const work = () => {
-    request.records.forEach((raw, index) => {
-      const parsed = importRow.safeParse(raw);
-      const capturedAt =
-        typeof (raw as { captured_at?: unknown } | null)?.captured_at === 'string' ? (raw as { captured_at: string }).captured_at : null;
-      if (!parsed.success) {
-        const errors = fieldErrors(parsed.error.issues as Parameters<typeof fieldErrors>[0], ['records', index]);
-        results.push({
-          index,
-          outcome: 'refused',
-          record_id: null,
-          code: 'invalid_row',
-          purpose: null,
-          errors,
-          captured_at: capturedAt,
-          recorded_at: null,
-        });
-        return;
-      }
-      const row = parsed.data;
-      const outcome = recordDecisions(
-        ctx,
-        {
-          accountId,
-          flowId: request.flow_id,
-          subject: row.subject,
-          decisions: row.decisions,
-          capturedAt: row.captured_at,
-          channel: 'imported',
-          idempotencyKey: row.idempotency_key,
-          locale: row.locale,
-          noticeHash: row.notice_hash,
-          importId: id,
-        },
-        resolver,
-        { sendReceipt: sendReceipts, quiet: dryRun },
-      );
-      if (outcome.kind === 'refused') {
-        const first = outcome.refusals[0];
-        results.push({
-          index,
-          outcome: 'refused',
-          record_id: null,
-          code: first?.code ?? 'invalid_row',
-          purpose: first?.purpose ?? null,
-          errors: outcome.errors.map((e) => ({ ...e, path: `records.${index}.${e.path}` })),
-          captured_at: row.captured_at,
-          recorded_at: null,
-        });
-      } else {
-        results.push({
-          index,
-          outcome: 'accepted',
-          record_id: dryRun && outcome.kind === 'created' ? null : outcome.record.id,
-          ...(outcome.kind === 'existing' ? { existing: true } : {}),
-          code: null,
-          purpose: null,
-          captured_at: outcome.record.captured_at,
-          recorded_at: dryRun && outcome.kind === 'created' ? null : outcome.record.recorded_at,
-        });
-      }
-      if (!dryRun && index + 1 === killAfter) process.kill(process.pid, 'SIGKILL');
-    });
+/** A row refused before it reached the records: its shape is wrong. */
+function invalidRow(raw: unknown, index: number, issues: Parameters<typeof fieldErrors>[0]): ImportResult {
+  const capturedAt = (raw as { captured_at?: unknown } | null)?.captured_at;
+  return {
+    index,
+    outcome: 'refused',
+    record_id: null,
+    code: 'invalid_row',
+    purpose: null,
+    errors: fieldErrors(issues, ['records', index]),
+    captured_at: typeof capturedAt === 'string' ? capturedAt : null,
+    recorded_at: null,
   };
-  const accepted = () => results.filter((r) => r.outcome === 'accepted').length;
-  const finish = (status: 'completed' | 'failed', error: string | null): ImportRowRecord => ({
-    ...base,
-    status,
-    finished_at: isoNow(ctx.clock),
-    error,
-    accepted_count: status === 'completed' ? accepted() : 0,
-    refused_count: status === 'completed' ? results.length - accepted() : 0,
-    results: JSON.stringify(status === 'completed' ? results : []),
-  });
+}
 
-  if (dryRun) {
-    try {
-      transaction(ctx.db, () => {
-        work();
-        throw new Rollback();
-      });
-    } catch (err) {
-      if (!(err instanceof Rollback)) throw err;
-    }
-    return { import: toWire(finish('completed', null), true), stored: false };
+/** Records (or refuses by name) one row, inside the import's transaction. */
+function importOne(plan: ImportPlan, raw: unknown, index: number): ImportResult {
+  const parsed = importRow.safeParse(raw);
+  if (!parsed.success) return invalidRow(raw, index, parsed.error.issues as Parameters<typeof fieldErrors>[0]);
+  const row = parsed.data;
+  const { dryRun } = plan;
+  const outcome = recordDecisions(
+    plan.ctx,
+    {
+      accountId: plan.accountId,
+      flowId: plan.request.flow_id,
+      subject: row.subject,
+      decisions: row.decisions,
+      capturedAt: row.captured_at,
+      channel: 'imported',
+      idempotencyKey: row.idempotency_key,
+      locale: row.locale,
+      noticeHash: row.notice_hash,
+      importId: plan.base.id,
+    },
+    plan.resolver,
+    { sendReceipt: plan.base.send_receipts === 1, quiet: dryRun },
+  );
+  if (outcome.kind === 'refused') {
+    const first = outcome.refusals[0];
+    return {
+      index,
+      outcome: 'refused',
+      record_id: null,
+      code: first?.code ?? 'invalid_row',
+      purpose: first?.purpose ?? null,
+      errors: outcome.errors.map((e) => ({ ...e, path: `records.${index}.${e.path}` })),
+      captured_at: row.captured_at,
+      recorded_at: null,
+    };
   }
+  const unsaved = dryRun && outcome.kind === 'created';
+  return {
+    index,
+    outcome: 'accepted',
+    record_id: unsaved ? null : outcome.record.id,
+    ...(outcome.kind === 'existing' ? { existing: true } : {}),
+    code: null,
+    purpose: null,
+    captured_at: outcome.record.captured_at,
+    recorded_at: unsaved ? null : outcome.record.recorded_at,
+  };
+}
 
-  let done: ImportRowRecord;
+/** Every row in order; the crash test's kill switch fires after its row. */
+function importRows(plan: ImportPlan): ImportResult[] {
+  const killAfter = Number(process.env[KILL_AFTER_ROWS_ENV] ?? NaN);
+  return plan.request.records.map((raw, index) => {
+    const result = importOne(plan, raw, index);
+    if (!plan.dryRun && index + 1 === killAfter) process.kill(process.pid, 'SIGKILL');
+    return result;
+  });
+}
+
+/** The import's row once it ended: a completed one counts and keeps its results, a failed one none. */
+function finished(plan: ImportPlan, results: ImportResult[], status: 'completed' | 'failed', error: string | null): ImportRowRecord {
+  const accepted = results.filter((r) => r.outcome === 'accepted').length;
+  return {
+    ...plan.base,
+    status,
+    finished_at: isoNow(plan.ctx.clock),
+    error,
+    accepted_count: status === 'completed' ? accepted : 0,
+    refused_count: status === 'completed' ? results.length - accepted : 0,
+    results: JSON.stringify(status === 'completed' ? results : []),
+  };
+}
+
+/** A dry run: the same work in a transaction that always rolls back, so its report is exact and nothing is written. */
+function dryRunImport(plan: ImportPlan): ConsentImport {
+  let results: ImportResult[] = [];
   try {
-    done = transaction(ctx.db, () => {
-      work();
-      const completed = finish('completed', null);
-      stmt(
-        ctx.db,
-        `UPDATE consent_imports SET status = ?, finished_at = ?, error = ?, accepted_count = ?, refused_count = ?, results = ? WHERE id = ?`,
-      ).run(
-        completed.status,
-        completed.finished_at,
-        completed.error,
-        completed.accepted_count,
-        completed.refused_count,
-        completed.results,
-        id,
-      );
-      return completed;
+    transaction(plan.ctx.db, () => {
+      results = importRows(plan);
+      throw new Rollback();
     });
   } catch (err) {
+    if (!(err instanceof Rollback)) throw err;
+  }
+  return toWire(finished(plan, results, 'completed', null), true);
+}
+
+/** Every row in one transaction with the import's final row; on failure, none of the rows and a failed import. */
+function storeImport(plan: ImportPlan): ConsentImport {
+  const { ctx, base } = plan;
+  // The import row is committed first, as running: a crash leaves it behind (failed at the next start), never its rows.
+  insertImport(ctx, base);
+  try {
+    return toWire(
+      transaction(ctx.db, () => {
+        const completed = finished(plan, importRows(plan), 'completed', null);
+        stmt(
+          ctx.db,
+          `UPDATE consent_imports SET status = ?, finished_at = ?, error = ?, accepted_count = ?, refused_count = ?, results = ? WHERE id = ?`,
+        ).run(
+          completed.status,
+          completed.finished_at,
+          completed.error,
+          completed.accepted_count,
+          completed.refused_count,
+          completed.results,
+          base.id,
+        );
+        return completed;
+      }),
+    );
+  } catch (err) {
     // The transaction rolled back: no row of this import was written.
-    done = finish('failed', `failed: ${err instanceof Error ? err.message : String(err)}; none of the rows were written`);
+    const failed = finished(
+      plan,
+      [],
+      'failed',
+      `failed: ${err instanceof Error ? err.message : String(err)}; none of the rows were written`,
+    );
     stmt(ctx.db, 'UPDATE consent_imports SET status = ?, finished_at = ?, error = ? WHERE id = ?').run(
-      done.status,
-      done.finished_at,
-      done.error,
-      id,
+      failed.status,
+      failed.finished_at,
+      failed.error,
+      base.id,
     );
     if (!ctx.db.open) throw err;
+    return toWire(failed);
   }
-  return { import: toWire(done), stored: true };
+}
+
+/**
+ * Runs an import request: 422 before anything runs when it has more than 5000 rows or its flow cannot take
+ * records; then the allowance is checked; then every row is recorded or refused by name in one transaction. A dry
+ * run does the same work and rolls it back, so its report is exact and nothing is written. Returns the import and
+ * whether it was stored (dry runs are not).
+ */
+export function runImport(ctx: ServerContext, accountId: string, body: unknown): { import: ConsentImport; stored: boolean } {
+  const plan = planImport(ctx, accountId, body);
+  if (plan.dryRun) return { import: dryRunImport(plan), stored: false };
+  const { allowance, base } = plan;
+  if (allowance.remaining !== null && base.row_count > allowance.remaining) {
+    const error = `allowance_exceeded: the import has ${base.row_count} rows and the allowance has ${allowance.remaining} left; nothing was written`;
+    const failed: ImportRowRecord = { ...base, status: 'failed', finished_at: base.started_at, error };
+    insertImport(ctx, failed);
+    return { import: toWire(failed), stored: true };
+  }
+  return { import: storeImport(plan), stored: true };
 }
