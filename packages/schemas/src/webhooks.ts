@@ -54,9 +54,9 @@ export type WebhookPurposeOutcome = z.infer<typeof webhookPurposeOutcome>;
 
 /**
  * `data` of `consent.granted` and `consent.denied`: a consent completed (a hosted or embedded decision, a
- * committed capture, a record). `consent_token` is the single-use token of a hosted decision that granted
- * (valid 5 minutes, until `consent_token_expires_at`, so a late retry carries an expired one; the signed webhook is
- * itself authoritative) and null otherwise.
+ * committed capture, a record). `consent_token` is the single-use token of a hosted decision or a committed capture
+ * that granted (valid 5 minutes, until `consent_token_expires_at`, so a late retry carries an expired one; the signed
+ * webhook is itself authoritative) and null otherwise.
  */
 export const consentDecisionData = z.looseObject({
   /** The hosted decision (`dec_...`), null when the consent did not come from one. */

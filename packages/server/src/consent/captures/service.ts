@@ -7,6 +7,7 @@ import { findApplication } from '../../platform/application-store.js';
 import { isoNow } from '../../infra/clock.js';
 import type { ServerContext } from '../../infra/context.js';
 import { stmt } from '../../infra/db.js';
+import type { DomainEvent } from '../../infra/events.js';
 import { transaction } from '../../infra/transaction.js';
 import { ApiError, notFound, unprocessable, type FieldError } from '../../infra/errors.js';
 import { newId } from '../../infra/ids.js';
@@ -19,7 +20,7 @@ import { FlowTermsResolver } from '../records/terms.js';
 import type { ConsentRecordInput } from '../records/types.js';
 import { noticeDigest } from '../receipts/notice.js';
 import { verifyRenderProof } from '../render/proof.js';
-import { issueCaptureConsentToken } from '../decisions/kinds/consent/token.js';
+import { issueCaptureConsentToken, type CaptureConsentToken } from '../decisions/kinds/consent/token.js';
 import {
   CAPTURE_TOKEN_LIFETIME_SECONDS,
   findCaptureByToken,
@@ -239,12 +240,37 @@ export async function createCapture(ctx: ServerContext, caller: CaptureCaller, r
         { email: request.subject!.email!, external_id: request.subject?.external_id },
         false,
       ),
+      // The browser's answer never carries the token: the organisation's server gets it from the webhook.
+      { announce: tokenAnnouncer(ctx, row, now).announce },
     );
     markCommitted(ctx, row.id, record.id, committedChannel, now);
     return record.id;
   });
   ctx.metrics.increment('captures.created_total', { channel: committedChannel, committed: 'true' });
   return { session_token: token, attestation_id: row.id, committed: true, record_id: recordId, wording_verdict: wording.wording_verdict };
+}
+
+/**
+ * The `announce` of a capture's record: when the record grants consent, it issues the capture's consent token and
+ * `consent.granted` carries it with its expiry, as a hosted decision's does (one single-use token, whichever of the
+ * authorize answer or the webhook reaches verification first). Any other event is emitted as the record made it.
+ * `issued` is the token, once announced.
+ */
+function tokenAnnouncer(
+  ctx: ServerContext,
+  row: Pick<CaptureRow, 'account_id' | 'application_id' | 'flow_id' | 'flow_version'>,
+  now: string,
+): { announce: (event: DomainEvent) => void; issued: () => CaptureConsentToken | undefined } {
+  let issued: CaptureConsentToken | undefined;
+  const announce = (event: DomainEvent): void => {
+    if (event.type === 'consent.granted' && typeof event.data.record_id === 'string') {
+      issued = issueCaptureConsentToken(ctx, { ...row, record_id: event.data.record_id }, now);
+      ctx.events.emit(ctx, { ...event, data: { ...event.data, ...issued } });
+      return;
+    }
+    ctx.events.emit(ctx, event);
+  };
+  return { announce, issued: () => issued };
 }
 
 /** Whether a capture denies consent: it has consent purposes and grants none (the records' `consent.denied`). */
@@ -288,13 +314,19 @@ export function authorizeCapture(ctx: ServerContext, accountId: string, token: s
     const parsed = parseCapture(row);
     const channel = row.channel as 'embedded_field' | 'form_capture';
     const suppressReceipt = request.suppress_receipt ?? false;
-    const { record } = createConsentRecord(ctx, recordInput(row, parsed, channel, request.subject, suppressReceipt));
+    const tokens = tokenAnnouncer(ctx, row, now);
+    const { record } = createConsentRecord(ctx, recordInput(row, parsed, channel, request.subject, suppressReceipt), {
+      announce: tokens.announce,
+    });
     markCommitted(ctx, row.id, record.id, channel, now);
-    // ConsentAuthorized: the commit issues the consent token, as a hosted decision's fulfilment does; a denial (every
-    // consent purpose declined) has no consent to verify, as a declined hosted decision has no token.
-    const consentToken = isDenial(parsed.outcomes)
-      ? { consent_token: null, consent_token_expires_at: null }
-      : issueCaptureConsentToken(ctx, { ...row, record_id: record.id }, now);
+    // ConsentAuthorized: the commit issues the consent token, as a hosted decision's fulfilment does, and answers the
+    // one `consent.granted` carries; a denial (every consent purpose declined) has no consent to verify, as a
+    // declined hosted decision has no token.
+    const consentToken =
+      tokens.issued() ??
+      (isDenial(parsed.outcomes)
+        ? { consent_token: null, consent_token_expires_at: null }
+        : issueCaptureConsentToken(ctx, { ...row, record_id: record.id }, now));
     ctx.metrics.increment('captures.committed_total', { channel });
     return {
       id: row.id,

@@ -25,7 +25,10 @@ const describe = (pairs: [z.core.$ZodType, string][]) => {
 describe([
   [webhookSubjectReference, 'The person the event is about: the email and external id a server commit or the sign-in supplied.'],
   [webhookPurposeOutcome, 'How one purpose stands after the change: key, outcome and legal basis.'],
-  [consentDecisionData, 'A completed consent: the consent token (hosted decisions), user identifier, flow and per-purpose outcome.'],
+  [
+    consentDecisionData,
+    'A completed consent: the consent token (hosted decisions and committed captures), user identifier, flow and per-purpose outcome.',
+  ],
   [consentRevokedData, "A withdrawn consent: the subject reference and every purpose's outcome after the withdrawal."],
   [consentPurposeRevokedData, 'One purpose withdrawn (purpose, outcome); the same carriage as consent.revoked.'],
   [approvalDecisionData, 'An approval outcome: the escalation decided, how, and any counter-proposal.'],
@@ -36,7 +39,7 @@ describe([
   [webhookTestData, 'A test delivery requested through POST .../webhook_endpoints/{id}/test.'],
   [
     consentDecisionData.shape.consent_token,
-    'The single-use consent token of a hosted decision (valid 5 minutes; null for other channels).',
+    'Optional: the single-use consent token of a hosted decision or a committed capture (browser or server commit) that granted consent, the same token the exchange or the authorize answer hands out; it verifies once, within 5 minutes, whichever copy comes first. Null when none was issued (a denial, the Record API, an import, a form platform).',
   ],
   [consentDecisionData.shape.user_id, "The person's identifier at the service, when it has one."],
   [consentDecisionData.shape.flow_id, 'The flow the consent was given under.'],
