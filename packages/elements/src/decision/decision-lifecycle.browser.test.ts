@@ -179,6 +179,13 @@ describe('<svc-decision> and the hosted page: cancel and errors', () => {
     });
     expect(types()).to.deep.equal(['svc-ready', 'svc-error']);
     expect(details('svc-complete')).to.deep.equal([]);
+    // The decision is over: the status says so, while the frame keeps showing the page's own words.
+    await el.updateComplete;
+    expect(el.status).to.equal('error');
+    expect(el.matches(':state(error)')).to.equal(true);
+    expect(el.shadowRoot!.querySelector('[part~="error"]')).to.equal(null);
+    expect(getComputedStyle(el.shadowRoot!.querySelector('iframe')!).display).to.equal('block');
+    expect(el.cancel()).to.equal(false);
   });
 
   it('a page loaded for no decision: a fatal svc:error decision_not_found, and the error view instead of the spinner', async () => {

@@ -291,6 +291,31 @@ describe('<svc-decision>', () => {
       expect(seen.filter((s) => s.type === 'svc-error').map((s) => s.detail.code)).to.deep.equal(['missing_token']);
     });
 
+    it('says error on a fatal svc:error after svc:ready, keeps the page’s own words in view, and no longer expires', async () => {
+      const el = await embedded('dts_fixture_quiet');
+      await report('loaded');
+      const deadline = inSeconds(900);
+      send(el, 'svc:ready', readyPayload('dts_fixture_quiet', deadline));
+      await oneEvent(el, 'svc-ready');
+      expect(el.status).to.equal('ready');
+      const message = 'This decision is already declined: create a new decision to ask again.';
+      send(el, 'svc:error', { code: 'decision_completed', message, fatal: true, recoverable_via: 'new_decision' });
+      await oneEvent(el, 'svc-error');
+      await el.updateComplete;
+      expect(el.status).to.equal('error');
+      expect(el.matches(':state(error)')).to.equal(true);
+      expect(part(el, 'error')).to.equal(null);
+      expect(getComputedStyle(frameOf(el)!).display).to.equal('block');
+      expect(getComputedStyle(part(el, 'base')!).minHeight).to.equal('0px');
+      // The decision is over: a late deadline from the frame changes nothing (messages arrive in order).
+      send(el, 'svc:deadline', { remaining_seconds: 0, level: 'expired', deadline_at: deadline });
+      send(el, 'svc:resize', { height: 200 });
+      await oneEvent(el, 'svc-resize');
+      expect(el.status).to.equal('error');
+      expect(seen.filter((s) => s.type === 'svc-deadline')).to.deep.equal([]);
+      expect(el.cancel()).to.equal(false);
+    });
+
     it('drops its min-height once complete, so the frame is as tall as the page says and no blank space stays', async () => {
       const el = await embedded();
       const frame = frameOf(el)!;

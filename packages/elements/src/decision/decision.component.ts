@@ -16,7 +16,8 @@ export type DecisionMode = 'embed' | 'popup' | 'redirect';
 
 /**
  * Where the element stands: `idle` (nothing to show yet, or a popup or redirect button waiting to be used),
- * `loading`, `ready`, `complete`, `cancelled`, `expired` or `error`.
+ * `loading`, `ready`, `complete`, `cancelled`, `expired` or `error` (the element cannot show the decision, or the
+ * hosted page said it cannot go on, as for a decision already over: that page stays in view with its own words).
  */
 export type DecisionStatus = 'idle' | 'loading' | 'ready' | 'complete' | 'cancelled' | 'expired' | 'error';
 
@@ -377,10 +378,9 @@ export class SvcDecision extends LitElement {
           session.ended = true;
           // Rendered again either way: `over` drops the min-height.
           this.requestUpdate();
-          if (this.phase === 'loading') {
-            this.phase = 'error';
-            this.announcement = CANNOT_SHOW;
-          }
+          if (this.phase === 'loading') this.announcement = CANNOT_SHOW;
+          // An expiry keeps its own status (the deadline, surfaced below if not yet, sets it).
+          if (this.phase === 'loading' || this.phase === 'ready') this.phase = 'error';
         }
         break;
       case 'svc:resize':
@@ -389,6 +389,8 @@ export class SvcDecision extends LitElement {
     this.#emit(message.type.replace(':', '-') as keyof SvcEventDetails, message.payload, session);
     // The page said the decision expired another way: surface the expired threshold now (once).
     if (expired) session.deadline.expire();
+    // Over: no later deadline may turn the error into an expiry.
+    if (session.ended) session.deadline.stop();
   }
 
   /** Ends the decision (complete or cancelled); the caller fires the event. */
@@ -536,6 +538,9 @@ export class SvcDecision extends LitElement {
     const { mode, urls } = this.#resolved;
     const phase = this.phase;
     const over = this.#session?.ended || phase === 'expired' || phase === 'error';
+    // A fatal error after svc:ready leaves the hosted page's own words in view, laid out as when ready; the error view
+    // is for a page that never got that far.
+    const view = phase === 'error' && this.ready ? 'ready' : phase;
     const body =
       mode === 'embed'
         ? html`${this.#frame ?? nothing}${
@@ -554,10 +559,10 @@ export class SvcDecision extends LitElement {
           }`;
     // The mode, the status and `over` as plain class names, which the styles show and hide the frame by (the shadow root
     // is the element's own: nothing else sets classes here, and classMap would add its code for nothing).
-    return html`<div part=base class=${`${mode} ${phase}${over ? ' over' : ''}`}>${body}${
-      phase === 'expired' ? html`<div part=expired><slot name=expired><p>This request has expired.</p></slot></div>` : nothing
+    return html`<div part=base class=${`${mode} ${view}${over ? ' over' : ''}`}>${body}${
+      view === 'expired' ? html`<div part=expired><slot name=expired><p>This request has expired.</p></slot></div>` : nothing
     }${
-      phase === 'error' ? html`<div part=error><slot name=error><p>This request cannot be shown right now.</p></slot></div>` : nothing
+      view === 'error' ? html`<div part=error><slot name=error><p>This request cannot be shown right now.</p></slot></div>` : nothing
     }<p part=status role=status>${this.announcement}</p></div>`;
   }
 }
