@@ -9,6 +9,8 @@ import { createActiveFlow, createRecord, fetchReceipt, grantAll, recordFlowConfi
 import { createEndpoint, delivered, startReceiver, type Receiver } from '../../platform/webhooks/test-support.js';
 import { subscriberHash } from './providers.js';
 import { mailingWorker } from './routes.js';
+import type { MailingConnectionRow } from './store.js';
+import { clientOf } from './worker.js';
 import { otherAdminToken, startBrevo, startMailchimp, type StandIn } from './test-support.js';
 
 const KEY = 'mc-secret-key-0123456789abcdef-us21';
@@ -361,10 +363,33 @@ describe('mailing connections: Brevo', () => {
     const webhooks = brevo.webhooks.size;
     const plain = await connect({}, flow.body.flow.id);
     assert.equal(plain.body.code, 'insecure_api_base_url', plain.text);
-    for (const url of ['https://127.0.0.1:9/v3', 'https://10.0.0.8/v3', 'https://[::1]/v3', 'https://169.254.169.254/v3']) {
-      assert.equal((await connect({ api_base_url: url }, flow.body.flow.id)).body.code, 'non_public_api_base_url', url);
+    // Only the provider's own API: a host the organisation names could resolve to a private address at call time.
+    for (const url of [
+      'https://127.0.0.1:9/v3',
+      'https://10.0.0.8/v3',
+      'https://[::1]/v3',
+      'https://169.254.169.254/v3',
+      'https://mail.example.com/v3',
+      'https://api.brevo.com.example.com/v3',
+      'https://api.brevo.com:8443/v3',
+      'https://user:pass@api.brevo.com/v3',
+      'https://us21.api.mailchimp.com/3.0',
+    ]) {
+      const refused = await connect({ api_base_url: url }, flow.body.flow.id);
+      assert.equal(refused.status, 422, url);
+      assert.equal(refused.body.code, 'non_provider_api_base_url', url);
+      assert.match(refused.body.message, /https:\/\/api\.brevo\.com\/v3/);
     }
     assert.equal(brevo.webhooks.size, webhooks, 'nothing registered');
+    // A production connection stored before that rule is refused at each use, before any call.
+    const requests = brevo.requests.length;
+    const stored = {
+      provider: 'brevo',
+      application_id: app.body.application.id,
+      api_base_url: 'https://mail.example.com/v3',
+    } as MailingConnectionRow;
+    await assert.rejects(clientOf(server.context, stored), /provider's own API/);
+    assert.equal(brevo.requests.length, requests);
   });
 
   it('writes the permission off when a granted term ends, unless a newer record grants it', async () => {

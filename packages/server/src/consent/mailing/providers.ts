@@ -69,6 +69,32 @@ interface MailchimpApiClient {
 
 const require = createRequire(import.meta.url);
 
+/**
+ * The hosts of each provider's own API. A production application's `api_base_url` must name one: the service then
+ * calls only the provider (a host the organisation controls could resolve to a private address between the check
+ * and the call, and neither official client takes the outbound agent that checks the address it connects to).
+ */
+const PROVIDER_HOSTS: Record<MailingProvider, RegExp> = {
+  mailchimp: /^[a-z]+\d+\.api\.mailchimp\.com$/,
+  brevo: /^api\.brevo\.com$/,
+};
+
+/** Why `url` may not be a production application's `api_base_url` for `provider`, or undefined when it may. */
+export function productionBaseUrlRefusal(provider: MailingProvider, url: string): { code: string; message: string } | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { code: 'invalid_api_base_url', message: 'must be an absolute URL' };
+  }
+  if (parsed.protocol !== 'https:') return { code: 'insecure_api_base_url', message: 'must be an https URL for a production application' };
+  if (parsed.port !== '' || parsed.username !== '' || parsed.password !== '' || !PROVIDER_HOSTS[provider].test(parsed.hostname)) {
+    const example = provider === 'mailchimp' ? 'https://us21.api.mailchimp.com/3.0' : 'https://api.brevo.com/v3';
+    return { code: 'non_provider_api_base_url', message: `must be the provider's own API for a production application (e.g. ${example})` };
+  }
+  return undefined;
+}
+
 /** Mailchimp's subscriber hash: the MD5 of the lower-cased email, as its API requires (not a security use). */
 export function subscriberHash(email: string): string {
   return createHash('md5').update(email.trim().toLowerCase(), 'utf8').digest('hex');

@@ -21,7 +21,7 @@ import { checkDestination, policyOf } from '../../infra/outbound/index.js';
 import { DEFAULT_LIMIT } from '../../infra/pagination.js';
 import { getApplication } from '../../platform/application-store.js';
 import { getActiveFlowVersion, getFlow } from '../../platform/flows/store.js';
-import { mailingClient, ProviderError, type MailingClient } from './providers.js';
+import { mailingClient, productionBaseUrlRefusal, ProviderError, type MailingClient } from './providers.js';
 import {
   findAccountConnection,
   findMailingConnection,
@@ -64,9 +64,8 @@ async function checkInput(ctx: ServerContext, accountId: string, input: Input) {
   const application = getApplication(ctx, accountId, flow.application_id)!;
   const url = input.api_base_url;
   if (url !== undefined) {
-    if (application.environment === 'production' && !url.startsWith('https:')) {
-      throw refused('mailing_connection.api_base_url', 'insecure_api_base_url', 'must be an https URL for a production application');
-    }
+    const own = application.environment === 'production' ? productionBaseUrlRefusal(input.provider, url) : undefined;
+    if (own) throw refused('mailing_connection.api_base_url', own.code, own.message);
     const refusal = await checkDestination(url, policyOf(application.environment));
     if (refusal) throw refused('mailing_connection.api_base_url', 'non_public_api_base_url', refusal.message);
   }

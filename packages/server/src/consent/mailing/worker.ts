@@ -11,7 +11,7 @@ import { nextAttemptMs } from '../../infra/retry.js';
 import { findApplication } from '../../platform/application-store.js';
 import { sealerOf } from '../form-platforms/store.js';
 import { EXPIRY_SWEEP_MS, sweepExpired } from './expiry.js';
-import { mailingClient, ProviderError, type MailingClient } from './providers.js';
+import { mailingClient, productionBaseUrlRefusal, ProviderError, type MailingClient } from './providers.js';
 import { apiKeyOf, findMailingConnection, rememberWrite, type MailingConnectionRow, type MailingOutboxRow } from './store.js';
 
 /** Per-request timeout of provider calls. */
@@ -19,12 +19,15 @@ export const PROVIDER_TIMEOUT_MS = 10_000;
 const MAX_ERROR = 300;
 
 /**
- * The connection's client. A production application's `api_base_url` is checked again before each use (a name that
- * resolved to a public address at connect time may not any more): a private or loopback destination is refused.
+ * The connection's client. A production application's `api_base_url` is checked again before each use: it must be
+ * the provider's own API (a connection stored before that rule is refused here), and a private or loopback
+ * destination is refused.
  */
 export async function clientOf(ctx: ServerContext, row: MailingConnectionRow): Promise<MailingClient> {
   const environment = findApplication(ctx, row.application_id)?.environment ?? 'production';
   if (row.api_base_url) {
+    const own = environment === 'production' ? productionBaseUrlRefusal(row.provider, row.api_base_url) : undefined;
+    if (own) throw new ProviderError(`api_base_url ${own.message}`, undefined);
     const refusal = await checkDestination(row.api_base_url, policyOf(environment));
     if (refusal) throw new ProviderError(refusal.message, undefined);
   }
