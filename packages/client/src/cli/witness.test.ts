@@ -10,17 +10,10 @@ import { anchorSigningInput, type AuditAnchor } from '@svc/schemas';
 import { createClient, type SvcClient } from '../lib/client.js';
 import { runSvc } from '../testing/cli.test.helper.js';
 import { createRecordFlow, freshEmail, grantAll } from '../testing/records.test.helper.js';
-import { startTestServer, type TestServer } from '../testing/servers.test.helper.js';
+import { startTestServer, startTimestampAuthority, type TestServer, type TestTimestampAuthority } from '../testing/servers.test.helper.js';
 
-// The server's pieces, loaded at run time as servers.test.helper.ts loads the server (tsx resolves the .ts).
-const tsaSupport = '../../../server/src/consent/audit/tsa-test-support.js';
+// The server's signing, loaded at run time as servers.test.helper.ts loads the server (tsx resolves the .ts).
 const serverSigning = '../../../server/src/consent/receipts/sign.js';
-
-interface TestTimestampAuthority {
-  url: string;
-  caFile: string;
-  close(): Promise<void>;
-}
 
 interface ServerContext {
   db: { prepare(sql: string): { run(...params: unknown[]): unknown } };
@@ -64,7 +57,6 @@ describe('svc audit verify with an RFC 3161 authority', () => {
   }
 
   before(async () => {
-    const { startTimestampAuthority } = (await import(tsaSupport)) as { startTimestampAuthority(): Promise<TestTimestampAuthority> };
     tsa = await startTimestampAuthority();
     server = await startTestServer({ witness: { tsaUrls: [tsa.url] } });
     svc = createClient({ baseUrl: server.url, apiToken: server.sandbox.api_token });

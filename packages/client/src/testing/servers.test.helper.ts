@@ -43,6 +43,32 @@ export async function startTestServer(options?: TestServerOptions): Promise<Test
   return module.startTestServer(options);
 }
 
+/** The reference server's test RFC 3161 authority (`consent/audit/tsa-test-support.ts`): the part the client's tests use. */
+export interface TestTimestampAuthority {
+  /** Where to POST time-stamp requests. */
+  url: string;
+  /** The CA certificate's path (PEM) and text. */
+  caFile: string;
+  caPem: string;
+  /** The authority's signer certificate, PEM. */
+  tsaPem: string;
+  /** A base64 DER TimeStampToken over SHA-256(`data`) (a string as UTF-8). */
+  stamp(data: string | Uint8Array): Promise<string>;
+  /** `token` (base64 DER) with its TSTInfo re-signed by a web server's certificate of the same CA (not for time-stamping). */
+  resignedByWebServer(token: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+const tsaSupport = '../../../server/src/consent/audit/tsa-test-support.js';
+
+/** Starts an OpenSSL CA and time-stamping authority (`name`: its CA's common name; `key`: RSA 2048 or ECDSA P-256). */
+export async function startTimestampAuthority(options?: { name?: string; key?: 'rsa' | 'ec' }): Promise<TestTimestampAuthority> {
+  const module = (await import(tsaSupport)) as {
+    startTimestampAuthority(options?: { name?: string; key?: 'rsa' | 'ec' }): Promise<TestTimestampAuthority>;
+  };
+  return module.startTimestampAuthority(options);
+}
+
 /** A reference server of several country cells, each a {@link TestServer} on its own URL sharing the sandbox. */
 export interface TestCells {
   cells: Record<string, TestServer>;

@@ -9,7 +9,7 @@ import {
   type AuditAnchor,
   type AuditEvent,
 } from '@svc/schemas';
-import { startTestAuthority, type TestAuthority } from '../testing/tsa.test.helper.js';
+import { startTimestampAuthority, type TestTimestampAuthority } from '../testing/servers.test.helper.js';
 import { merkleTreeHash, verifyAuditChain, verifyTimestampToken, type AnchorWithReceipts } from './audit-chain.js';
 import { canonicalBytes, sha256Hex } from './jcs.js';
 
@@ -161,13 +161,13 @@ describe('verifyAuditChain', () => {
   });
 
   describe('with RFC 3161 time-stamps', () => {
-    let authority: TestAuthority;
-    let other: TestAuthority;
+    let authority: TestTimestampAuthority;
+    let other: TestTimestampAuthority;
     let stamped: AnchorWithReceipts[];
     const TSA = 'https://tsa.example/tsr';
 
     /** The receipt an RFC 3161 authority gives for the anchor, as the server stores it. */
-    async function timestampReceipt(a: AuditAnchor, by: TestAuthority, ca = by.caPem): Promise<AnchorReceipt> {
+    async function timestampReceipt(a: AuditAnchor, by: TestTimestampAuthority, ca = by.caPem): Promise<AnchorReceipt> {
       const token = await by.stamp(a.signature);
       const read = await verifyTimestampToken(token, a.signature, ca);
       assert.ok(read.ok, JSON.stringify(read));
@@ -183,15 +183,15 @@ describe('verifyAuditChain', () => {
     }
 
     before(async () => {
-      [authority, other] = await Promise.all([startTestAuthority(), startTestAuthority('Another CA')]);
+      [authority, other] = await Promise.all([
+        startTimestampAuthority({ key: 'ec' }),
+        startTimestampAuthority({ name: 'Another CA', key: 'ec' }),
+      ]);
       stamped = await Promise.all(
         anchors.map(async (a) => ({ ...a, receipts: [...(a.receipts ?? []), await timestampReceipt(a, authority)] })),
       );
     });
-    after(() => {
-      authority.dispose();
-      other.dispose();
-    });
+    after(() => Promise.all([authority.close(), other.close()]));
 
     it('checks every token against the CA and says which anchors are witnessed externally', async () => {
       const verdict = await verifyAuditChain(

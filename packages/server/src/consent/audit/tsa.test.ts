@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { X509Certificate, createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -203,7 +203,7 @@ describe('several authorities', () => {
 
   before(async () => {
     tsas = await Promise.all([startTimestampAuthority(), startTimestampAuthority()]);
-    front = await relay(tsas[1]!.url, 'forward');
+    front = await relay(tsas[1]!, 'forward');
     const withCredentials = front.url.replace('http://', 'http://auditor:s3cret@') + '?tenant=7#x';
     server = await startTestServer({ witness: { tsaUrls: [tsas[0]!.url, withCredentials] } });
     flowId = await createActiveFlow(server);
@@ -261,7 +261,7 @@ describe('a forged answer', () => {
   } as const;
   for (const [mode, what] of Object.entries(cases) as [keyof typeof cases, string][]) {
     it(`is refused (${what})`, async () => {
-      const front = await relay(tsa.url, mode);
+      const front = await relay(tsa, mode);
       fronts.push(front);
       const server = await startTestServer({ witness: { tsaUrls: [front.url] } });
       try {
@@ -325,66 +325,26 @@ describe('the witness option', () => {
   });
 });
 
+/** The authority's answer with its token re-signed by the fixture's web server certificate. */
+async function resignedByWebServer(tsa: TestTimestampAuthority, answer: Buffer): Promise<Buffer> {
+  const response = TimeStampResp.fromBER(new Uint8Array(answer));
+  const token = Buffer.from(response.timeStampToken!.toSchema().toBER()).toString('base64');
+  response.timeStampToken = ContentInfo.fromBER(new Uint8Array(Buffer.from(await tsa.resignedByWebServer(token), 'base64')));
+  return Buffer.from(response.toSchema().toBER());
+}
+
 /**
  * A small HTTP front before an authority: `forward` passes requests on (and records their headers); `replay`
  * forwards the first and answers every later request with that first answer; `other-imprint` forwards a request
  * for other data, with the caller's nonce; `other-nonce` forwards the caller's imprint with another nonce;
- * `rejected` forwards a SHA-1 imprint, which the authority does not accept (PKIStatus rejection).
+ * `rejected` forwards a SHA-1 imprint, which the authority does not accept (PKIStatus rejection); `web-signer`
+ * answers the authority's token re-signed by a web server's certificate of its CA (not for time-stamping).
  */
-/**
- * The authority's token re-signed by a certificate that is not for time-stamping (a web server's, `serverAuth`): the
- * same TSTInfo, imprint and nonce, a valid CMS signature, only the signer's extended key usage is wrong.
- */
-async function resignedByWebServer(answer: Buffer): Promise<Buffer> {
-  const n = ++files;
-  const f = (name: string) => join(work, `${name}${n}`);
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    f('web.key'),
-    '-out',
-    f('web.pem'),
-    '-days',
-    '30',
-    '-subj',
-    '/CN=www.example',
-    '-addext',
-    'extendedKeyUsage=serverAuth',
-  ]);
-  const response = TimeStampResp.fromBER(new Uint8Array(answer));
-  writeFileSync(f('token.der'), Buffer.from(response.timeStampToken!.toSchema().toBER()));
-  await run('openssl', ['cms', '-verify', '-noverify', '-inform', 'DER', '-in', f('token.der'), '-out', f('tstinfo.der')]);
-  await run('openssl', [
-    'cms',
-    '-sign',
-    '-binary',
-    '-nodetach',
-    '-md',
-    'sha256',
-    '-econtent_type',
-    '1.2.840.113549.1.9.16.1.4',
-    '-signer',
-    f('web.pem'),
-    '-inkey',
-    f('web.key'),
-    '-in',
-    f('tstinfo.der'),
-    '-outform',
-    'DER',
-    '-out',
-    f('forged.der'),
-  ]);
-  response.timeStampToken = ContentInfo.fromBER(new Uint8Array(readFileSync(f('forged.der'))));
-  return Buffer.from(response.toSchema().toBER());
-}
-
-async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint' | 'other-nonce' | 'rejected' | 'web-signer') {
+async function relay(
+  tsa: TestTimestampAuthority,
+  mode: 'forward' | 'replay' | 'other-imprint' | 'other-nonce' | 'rejected' | 'web-signer',
+) {
+  const target = tsa.url;
   const headers: IncomingHttpHeaders[] = [];
   let first: Buffer | undefined;
   const send = async (body: Uint8Array<ArrayBuffer>) =>
@@ -394,7 +354,7 @@ async function relay(target: string, mode: 'forward' | 'replay' | 'other-imprint
   const answer = async (body: Uint8Array<ArrayBuffer>): Promise<Buffer> => {
     if (mode === 'forward') return send(body);
     if (mode === 'replay') return first ?? (first = await send(body));
-    if (mode === 'web-signer') return resignedByWebServer(await send(body));
+    if (mode === 'web-signer') return resignedByWebServer(tsa, await send(body));
     const request = TimeStampReq.fromBER(body);
     if (mode === 'other-nonce') {
       const nonce = request.nonce!;
