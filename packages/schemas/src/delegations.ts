@@ -245,6 +245,8 @@ export const escalationListQuery = z.object({
   ...listQuery.shape,
   status: z.optional(escalationStatus),
   trigger: z.optional(escalationTrigger),
+  /** Escalations created at or after this instant (RFC 3339 with an offset), such as the first of the days a chart shows. */
+  created_since: z.optional(dateTime()),
 });
 
 /**

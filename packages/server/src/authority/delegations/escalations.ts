@@ -127,7 +127,14 @@ export function visibleEscalation(ctx: ServerContext, principal: Principal, id: 
 export function listEscalations(
   ctx: ServerContext,
   principal: Principal,
-  page: { limit: number; cursor?: string | undefined; status?: EscalationStatus | undefined; trigger?: EscalationTrigger | undefined },
+  page: {
+    limit: number;
+    cursor?: string | undefined;
+    status?: EscalationStatus | undefined;
+    trigger?: EscalationTrigger | undefined;
+    /** Only those created at or after this instant (RFC 3339). */
+    createdSince?: string | undefined;
+  },
 ): { escalations: Escalation[]; next_cursor: string | null } {
   let where: string;
   let arg: string;
@@ -136,14 +143,17 @@ export function listEscalations(
   else if (principal.kind === 'agent') [where, arg] = ['grant_id = ?', principal.grantId];
   else return { escalations: [], next_cursor: null };
   const now = ctx.clock.now();
+  // Stored created_at values are all toISOString() (UTC, milliseconds), so the bound is too; the epoch when none.
+  const since = new Date(page.createdSince ?? 0).toISOString();
   const out: EscalationRow[] = [];
   let cursor = decodeCursor(page.cursor);
   let more = true;
   while (out.length <= page.limit && more) {
-    const rows = stmt<[string, string, number, string | null, string | null], EscalationRow>(
+    const rows = stmt<[string, string, number, string | null, string | null, string], EscalationRow>(
       ctx.db,
-      `SELECT * FROM escalations WHERE account_id = ? AND ${where} AND seq > ? AND (? IS NULL OR trigger = ?) ORDER BY seq LIMIT 200`,
-    ).all(principal.accountId, arg, cursor, page.trigger ?? null, page.trigger ?? null);
+      `SELECT * FROM escalations WHERE account_id = ? AND ${where} AND seq > ? AND (? IS NULL OR trigger = ?) AND created_at >= ?
+        ORDER BY seq LIMIT 200`,
+    ).all(principal.accountId, arg, cursor, page.trigger ?? null, page.trigger ?? null, since);
     more = rows.length === 200;
     for (const row of rows) {
       cursor = row.seq;

@@ -274,8 +274,8 @@ function authorityRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
       response: { status: 200, description: 'A page of escalations', schema: escalationList },
       errors: [400],
     },
-    (c, { query: { limit = DEFAULT_LIMIT, cursor, status, trigger } }) =>
-      c.json(listEscalations(ctx, c.get('principal'), { limit, cursor, status, trigger })),
+    (c, { query: { limit = DEFAULT_LIMIT, cursor, status, trigger, created_since } }) =>
+      c.json(listEscalations(ctx, c.get('principal'), { limit, cursor, status, trigger, createdSince: created_since })),
   );
 
   route(
