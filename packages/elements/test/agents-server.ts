@@ -2,7 +2,8 @@
 // for a new case (`{"email": ...}`, the email naming its person); the answer, one JSON line on stdout, is the
 // organisation's API tokens (an admin's and a viewer's: `read` and `audit:verify`), a new agent identity with a pinned
 // capability manifest, a grant the person made to it (value bound 100 EUR, escalation allowed) and two escalations
-// of that agent: one the person approved, one pending. Runs until SIGTERM.
+// of that agent: one the person approved, one pending (and `escalations` more pending ones when the line asks for
+// them). Runs until SIGTERM.
 //
 // The console calls the API from its own origin (the trust URL), where an API token is answered; the service refuses
 // one from another site's page and sends it no CORS headers. The test page is on another origin, so the element
@@ -35,8 +36,11 @@ async function apiToken(name: string, permissions: string[]): Promise<string> {
 
 let cases = 0;
 
-/** A new agent, granted by `email`'s person, with two escalations (one approved, one pending); the console's tokens. */
-async function newCase(email: string) {
+/**
+ * A new agent, granted by `email`'s person, with two escalations (one approved, one pending) and `more` pending
+ * ones; the console's tokens.
+ */
+async function newCase(email: string, more = 0) {
   cases += 1;
   const principal = await signIn(server, email);
   const name = `Booking agent ${cases}`;
@@ -55,6 +59,10 @@ async function newCase(email: string) {
   const approved = (await pay(240, 'Pay the hotel')).body.authority_check.escalation.id as string;
   await approveAsPrincipal(server, approved, principal);
   const pending = (await pay(300, 'Pay the flight')).body.authority_check.escalation.id as string;
+  for (let i = 0; i < more; i += 1) {
+    const asked = await pay(101 + i, `Pay supplier ${i + 1}`);
+    if (asked.status !== 202) throw new Error(`no escalation: ${JSON.stringify(asked.body)}`);
+  }
   return {
     base_url: relay.url,
     admin_token: await apiToken(`Console admin ${cases}`, ['admin']),
@@ -72,7 +80,8 @@ let queue = Promise.resolve();
 createInterface({ input: process.stdin }).on('line', (line) => {
   queue = queue.then(async () => {
     try {
-      process.stdout.write(`${JSON.stringify(await newCase(JSON.parse(line).email))}\n`);
+      const asked = JSON.parse(line) as { email: string; escalations?: number };
+      process.stdout.write(`${JSON.stringify(await newCase(asked.email, Math.min(asked.escalations ?? 0, 500)))}\n`);
     } catch (error) {
       process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`);
     }

@@ -40,7 +40,8 @@ export function personServerPlugin(name) {
       if (!started) return { starting: true };
       const answer = next();
       people += 1;
-      child.stdin.write(`${JSON.stringify({ email: `person-${name}-${people}@example.com` })}\n`);
+      // The test's own options (beside the page's origin) go along: a server may make more for a case that asks.
+      child.stdin.write(`${JSON.stringify({ ...payload, email: `person-${name}-${people}@example.com` })}\n`);
       const person = await answer;
       if (person.error) throw new Error(person.error);
       return person;

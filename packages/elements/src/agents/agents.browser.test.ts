@@ -20,13 +20,14 @@ interface Case {
   pending: string;
 }
 
-/** A new case at the reference server (asked again while it starts). */
-async function newCase(): Promise<Case> {
+/** A new case at the reference server (asked again while it starts), with `escalations` more pending ones. */
+async function newCase(escalations = 0): Promise<Case> {
   for (let attempt = 0; attempt < 8; attempt += 1) {
     let answer: Case | { starting: true };
     try {
-      answer = await executeServerCommand<Case | { starting: true }, { origin: string }>('svc-agents-person', {
+      answer = await executeServerCommand<Case | { starting: true }, { origin: string; escalations: number }>('svc-agents-person', {
         origin: location.origin,
+        escalations,
       });
     } catch {
       continue; // the command outlived its 20 s while the server started: that case goes to no one, ask for the next
@@ -154,6 +155,41 @@ describe('<svc-agents> against the reference server', function () {
       .and.to.be.at.least(1);
     expect(inner(el, '[part=chart]')!.getAttribute('aria-hidden')).to.equal('true');
     await expect(el).to.be.accessible();
+  });
+
+  it("counts every escalation of today in the chart's table, beyond the list's first page of 100 (answered oldest first)", async () => {
+    const one = await newCase(103);
+    /** Today's escalations of the account (every case's), read page by page as the API answers them. */
+    const todays = async () => {
+      let count = 0;
+      let cursor = '';
+      for (let page = 0; page < 50; page += 1) {
+        const url = `${one.base_url}/api/v1/oap/escalations?limit=100${cursor ? `&cursor=${cursor}` : ''}`;
+        const body = await (await fetch(url, { headers: { authorization: `Bearer ${one.admin_token}` } })).json();
+        count += (body.escalations as EscalationRow[]).filter((e) => e.created_at.startsWith(today())).length;
+        if (!body.next_cursor) break;
+        cursor = body.next_cursor;
+      }
+      return count;
+    };
+    const before = await todays();
+    const el = await shown('authorities', one, one.admin_token);
+    expect(el.escalations).to.have.length(100);
+    expect(inner(el, '[part=more]')).not.to.equal(null);
+    const counted = () =>
+      Object.entries(tableRow(el, today()))
+        .filter(([head]) => head !== 'Day')
+        .reduce((sum, [, cell]) => sum + Number(cell), 0);
+    await waitUntil(() => counted() >= before, `today's row counts ${counted()}, not ${before}`, { timeout: 10_000 });
+    // Other engines may add cases meanwhile: never more than the service has by now.
+    expect(counted()).to.be.at.most(await todays());
+    expect(Number(tableRow(el, today()).Pending)).to.be.at.least(104);
+    // Showing more of the list reads its next page and leaves the chart's count as it is.
+    const shownBefore = counted();
+    inner(el, '[part=more]')!.click();
+    await waitUntil(() => el.escalations.length > 100, 'the next page did not come');
+    await el.updateComplete;
+    expect(counted()).to.equal(shownBefore);
   });
 
   it('a viewer sees no controls with readonly, and without it is refused in the service’s words', async () => {
@@ -312,6 +348,34 @@ describe('<svc-agents>', () => {
       await expect(el).to.be.accessible();
       fixtureCleanup();
     }
+  });
+
+  it('counts the chart from its own read of the last 14 days, page by page, when the list has more than one page', async () => {
+    const urls: URL[] = [];
+    const pages = [
+      json({ escalations: [escalation('esc_old', 'denied', -20)], next_cursor: 'list_2' }),
+      json({ escalations: [escalation('esc_a', 'denied', -2)], next_cursor: 'days_2' }),
+      json({ escalations: [escalation('esc_b', 'approved', 0), escalation('esc_c', 'pending', 0)], next_cursor: null }),
+    ];
+    const fetch = async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      if (url.pathname !== '/api/v1/oap/escalations') return json({ agent_identities: [], next_cursor: null });
+      urls.push(url);
+      return pages[Math.min(urls.length - 1, pages.length - 1)]!.clone();
+    };
+    const el = await mount('authorities', fetch as typeof globalThis.fetch);
+    const totals = () => Object.fromEntries(el.chartData.series.map((s) => [s.label, s.values.reduce((a, b) => a + b, 0)]));
+    await waitUntil(() => urls.length === 3 && totals().Approved === 1, 'the chart did not read its days');
+    expect(totals()).to.deep.equal({ Approved: 1, Denied: 1, Countered: 0, Pending: 1, Expired: 0 });
+    expect(el.escalations.map((e) => e.id)).to.deep.equal(['esc_old']);
+    const firstDay = new Date(Date.parse(`${today()}T00:00:00Z`) - 13 * 86_400_000).toISOString();
+    expect(urls.map((u) => [u.searchParams.get('created_since'), u.searchParams.get('cursor')])).to.deep.equal([
+      [null, null],
+      [firstDay, null],
+      [firstDay, 'days_2'],
+    ]);
+    await el.updateComplete;
+    expect(tableRow(el, today()).Pending).to.equal('1');
   });
 
   it('counts only the last 14 days in the chart table, per outcome', async () => {

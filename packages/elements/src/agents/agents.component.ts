@@ -44,6 +44,8 @@ const ESCALATIONS = '/api/v1/oap/escalations';
 const OUTCOMES = ['approved', 'denied', 'countered', 'pending', 'expired'] as const;
 /** Days the authorities chart covers, today included. */
 const CHART_DAYS = 14;
+/** Pages of 100 the chart reads at most for its days (10,000 escalations); beyond, it counts what it read. */
+const CHART_PAGES = 100;
 
 const SOURCES: Record<AgentsView, { path: string; key: string }> = {
   agent_identities: { path: AGENTS, key: 'agent_identities' },
@@ -121,6 +123,7 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
     readOnly: { type: Boolean, attribute: 'readonly', reflect: true },
     details: { attribute: false },
     names: { attribute: false },
+    counted: { attribute: false },
   };
 
   /** `agent_identities` (default), `application_agents` (the grants) or `authorities` (the escalations). */
@@ -130,6 +133,12 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
 
   private details = new Map<string, AgentDetails>();
   private names = new Map<string, string>();
+  /** Every escalation of the chart's days, read for the chart when the list has more than its first page. */
+  private counted: EscalationRow[] | undefined;
+  /** Counts the list's loads, so a chart read that a newer load overtook is dropped. */
+  #counting = 0;
+  /** The load whose chart read began (one per load: the pages after the first come from "Show more"). */
+  #countingFor = -1;
   /** The service's words for its last refusal, said when a change is refused. */
   #refusal = '';
   /** A change under way outside a confirm step (suspend, resume): a second press does nothing. */
@@ -158,7 +167,7 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
   /** The escalations shown, counted per UTC day and outcome over the last 14 days (what the chart and its table show). */
   get chartData(): ChartData {
     const labels = OUTCOMES.map((o) => EN_AUTHORITIES.outcome[o]);
-    return countPerDay(EN_AUTHORITIES.chartLabel, lastDays(CHART_DAYS), labels, this.escalations, (e) => [
+    return countPerDay(EN_AUTHORITIES.chartLabel, lastDays(CHART_DAYS), labels, this.counted ?? this.escalations, (e) => [
       dayOf(e.created_at),
       EN_AUTHORITIES.outcome[e.status],
     ]);
@@ -186,10 +195,42 @@ export class SvcAgents extends PersonList<Row, AgentsAction> {
     if (this.#view() === 'authorities' && !params.has('limit')) params.set('limit', '100');
   }
 
+  /** Reads the list again from its first page, and the chart's days again if they need their own read. */
+  override async refresh(): Promise<void> {
+    this.counted = undefined;
+    this.#counting += 1;
+    await super.refresh();
+  }
+
   /** Reads what a row shows beside itself: each agent's manifests and score, or the agents' names. */
   protected override received(page: Record<string, unknown>): void {
     if (this.#view() === 'agent_identities') void this.#readDetails(page.agent_identities as AgentRow[]);
     else void this.#readNames();
+    // The list answers oldest first: with more than one page, the first misses the latest days, so the chart reads
+    // its own days.
+    if (this.#view() === 'authorities' && typeof page.next_cursor === 'string' && this.#countingFor !== this.#counting) {
+      this.#countingFor = this.#counting;
+      void this.#readChartDays(this.#counting);
+    }
+  }
+
+  /** Reads every escalation created since the chart's first day, page by page (at most {@link CHART_PAGES}). */
+  async #readChartDays(counting: number): Promise<void> {
+    const since = new Date(lastDays(CHART_DAYS)[0]! * 1000).toISOString();
+    const read: EscalationRow[] = [];
+    let cursor = '';
+    for (let page = 0; page < CHART_PAGES; page += 1) {
+      const query = new URLSearchParams({ created_since: since, limit: '100' });
+      if (cursor) query.set('cursor', cursor);
+      const answer = await this.call(`${ESCALATIONS}?${query}`);
+      const list = 'body' in answer ? answer.body.escalations : undefined;
+      // Failed, or overtaken by a newer load: the chart keeps counting the list's rows.
+      if (counting !== this.#counting || !Array.isArray(list)) return;
+      read.push(...(list as EscalationRow[]));
+      cursor = 'body' in answer && typeof answer.body.next_cursor === 'string' ? answer.body.next_cursor : '';
+      if (!cursor) break;
+    }
+    this.counted = read;
   }
 
   /** A 404 or 409 is the change's own (no such agent or grant; not from this status): `not_found`, `invalid`. */
