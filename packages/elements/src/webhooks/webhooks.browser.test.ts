@@ -364,6 +364,33 @@ describe('<svc-webhooks>', () => {
     expect(inner(el, '[data-key="redeliver d1"]')).to.equal(null);
   });
 
+  it('counts every delivery of the 14 days beyond the first 100, reading older pages only while they reach into the days', async () => {
+    // Newest first, as the service answers: 100 today, then 100 three days ago, then 100 older than the chart, then more.
+    const page = (n: number, prefix: string, at: string, next: string | null) =>
+      json({ deliveries: Array.from({ length: n }, (_, i) => delivery(`${prefix}${i}`, 'acknowledged', at)), next_cursor: next });
+    const { fetch, calls } = api((call) => {
+      if (call.url.pathname.endsWith('/webhook_endpoints')) return json({ webhook_endpoints: [endpoint('we_a')], next_cursor: null });
+      const cursor = call.url.searchParams.get('cursor');
+      if (cursor === null) return page(100, 'today', daysAgo(0), 'c2');
+      if (cursor === 'c2') return page(100, 'three', daysAgo(3), 'c3');
+      if (cursor === 'c3') return page(100, 'old', daysAgo(20), 'c4');
+      return page(100, 'older', daysAgo(40), null);
+    });
+    const el = await fixture<SvcWebhooks>(
+      html`<svc-webhooks trust-url=${TRUST} application=tp_dev_shop .accessToken=${'tok'} .fetch=${fetch}></svc-webhooks>`,
+    );
+    await waitUntil(() => el.deliveriesOf('we_a').length === 100, 'the deliveries did not load');
+    await el.updateComplete;
+    const rows = all(el, '[part=chart-table] tbody tr').map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent)));
+    expect(rows.at(-1)).to.deep.equal([100, 0]);
+    expect(rows.at(-4)).to.deep.equal([100, 0]);
+    expect(rows.flat().reduce((a, b) => a + b, 0)).to.equal(200);
+    // The list shows the first page; the page older than the chart's days was the last one read.
+    expect(el.deliveriesOf('we_a')[0]!.id).to.equal('today0');
+    const cursors = calls.filter((c) => c.url.pathname.endsWith('/deliveries')).map((c) => c.url.searchParams.get('cursor'));
+    expect(cursors).to.deep.equal([null, 'c2', 'c3']);
+  });
+
   it('fits 375 px, left to right and right to left, with a long URL, the chart table and a delivery error', async () => {
     const long = endpoint('we_a', { url: `https://hooks.example/${'very-long-path-segment/'.repeat(8)}` });
     const { fetch } = api((call) =>

@@ -59,6 +59,12 @@ const STATUS_OF: Record<DeliveryFilter, string | undefined> = {
 };
 const CHART_DAYS = 14;
 
+/** The deliveries an answer lists, or undefined when it lists none (a failure). */
+const listed = (outcome: Outcome | undefined): WebhookDeliveryRow[] | undefined =>
+  outcome && 'body' in outcome && Array.isArray(outcome.body.deliveries) ? (outcome.body.deliveries as WebhookDeliveryRow[]) : undefined;
+/** Pages of 100 the chart reads at most per endpoint (10,000 deliveries); beyond, it counts the newest it read. */
+const CHART_PAGES = 100;
+
 /** A date and time as the reader's browser writes it, in a `<time>`. */
 function at(iso: string): TemplateResult {
   const date = new Date(iso);
@@ -300,21 +306,40 @@ export class SvcWebhooks extends PersonList<WebhookEndpointRow, Ask> {
     this.#charted = '';
   }
 
-  /** Reads an endpoint's deliveries: every one (the chart's, up to 100) and, filtered, those the filter shows. */
+  /**
+   * Reads an endpoint's deliveries: every one of the chart's days (the chart's) and, filtered, those the filter shows
+   * (a page of 100; unfiltered, the first page of the chart's).
+   */
   async #loadDeliveries(id: string, filter: DeliveryFilter): Promise<void> {
     const app = this.#app();
     const path = `${this.#endpoints(`/${encodeURIComponent(id)}/deliveries`)}?limit=100`;
     const status = STATUS_OF[filter];
-    const [all, shown] = await Promise.all([this.call(path), status ? this.call(`${path}&status=${status}`) : undefined]);
+    const [all, shown] = await Promise.all([this.#chartDays(path), status ? this.call(`${path}&status=${status}`) : undefined]);
     if (app !== this.#app()) return;
     if (this.details.get(id)?.filter !== filter && this.details.has(id)) return; // another filter was chosen since
-    const list = (outcome: Outcome | undefined) =>
-      outcome && 'body' in outcome && Array.isArray(outcome.body.deliveries)
-        ? (outcome.body.deliveries as WebhookDeliveryRow[])
-        : undefined;
-    const everyOne = list(all);
-    const filtered = status ? list(shown) : everyOne;
-    this.#setDetails(id, { filter, all: everyOne ?? [], shown: filtered ?? [], failed: !everyOne || !filtered });
+    const filtered = status ? listed(shown) : all?.first;
+    this.#setDetails(id, { filter, all: all?.days ?? [], shown: filtered ?? [], failed: !all || !filtered });
+  }
+
+  /**
+   * An endpoint's deliveries from the first page of `path` on (newest first), page by page while they reach into the
+   * chart's days (at most {@link CHART_PAGES}): all of them, and the first page; undefined when the first failed.
+   */
+  async #chartDays(path: string): Promise<{ days: WebhookDeliveryRow[]; first: WebhookDeliveryRow[] } | undefined> {
+    const since = lastDays(CHART_DAYS)[0]! * 1000;
+    let outcome = await this.call(path);
+    const first = listed(outcome);
+    if (!first) return undefined;
+    const days = [...first];
+    for (let page = 1; page < CHART_PAGES; page += 1) {
+      const cursor = 'body' in outcome && typeof outcome.body.next_cursor === 'string' ? outcome.body.next_cursor : '';
+      const oldest = days[days.length - 1];
+      if (!cursor || !oldest || Date.parse(oldest.created_at) < since) break;
+      outcome = await this.call(`${path}&cursor=${encodeURIComponent(cursor)}`);
+      // A later page that failed: the chart counts what was read.
+      days.push(...(listed(outcome) ?? []));
+    }
+    return { days, first };
   }
 
   #setDetails(id: string, deliveries: Deliveries): void {
