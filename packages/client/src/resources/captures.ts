@@ -63,7 +63,8 @@ export function createCapture(
  * Commits a capture token (`POST /api/v1/decisions/{session_token}/authorize`): binds the person by email, makes
  * the consent record, queues the receipt email unless suppressed and fires the webhooks. Server-side only. The
  * answer is the spec's ConsentAuthorized beside the record: `status`, a single-use `consent_token` (verify it within
- * 5 minutes with `consentTokens.verify`) and its `consent_token_expires_at`.
+ * 5 minutes with `consentTokens.verify`) and its `consent_token_expires_at`. The `consent.granted` webhook carries the
+ * same token: whichever copy is verified first counts.
  */
 export function authorizeCapture(
   connection: SvcConnection<'bearer'>,
