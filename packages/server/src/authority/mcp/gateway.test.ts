@@ -2,7 +2,7 @@
 // tool; the bounds, escalations and audit trail are exactly the REST API's; anything but a valid agent token is
 // refused with the challenge that points to the resource metadata.
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -32,6 +32,9 @@ before(async () => {
   agent = await newAgent(server, 'Gateway agent');
 });
 after(() => server.dispose());
+// Each connected SDK client listens on a stream, and one agent holds only MAX_STREAMS_PER_AGENT: close them after each test.
+const connected: Client[] = [];
+afterEach(() => Promise.all(connected.splice(0).map((c) => c.close())));
 
 const GATEWAY = '/mcp/v1/agent';
 const challenge = () => `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource/mcp/v1/agent"`;
@@ -56,6 +59,7 @@ async function connect(token: string | undefined, headers: Record<string, string
     requestInit: { headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers } },
   });
   await client.connect(transport);
+  connected.push(client);
   return client;
 }
 

@@ -12,7 +12,7 @@ import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, errorResponse, forbidden } from '../../infra/errors.js';
 import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest, withErrorBody } from './gateway.js';
-import { openGatewayStream } from './stream.js';
+import { MAX_STREAMS_PER_AGENT, openGatewayStream } from './stream.js';
 import { agentToolNames, type AgentPrincipal } from './tools.js';
 import { resolveAgentToken } from '../delegations/tokens.js';
 
@@ -226,11 +226,10 @@ export const mcpRoutes = routes((app, ctx) => {
       method: 'get',
       path: MCP_PATH,
       tag,
-      summary:
-        "MCP streamable HTTP's server-to-client stream (Accept: text/event-stream) for an agent token: keep-alive comments only (the gateway sends no request or notification of its own), one per token (409), closed by the server when the token expires or after 10 minutes (reconnect)",
+      summary: `MCP streamable HTTP's server-to-client stream (Accept: text/event-stream) for an agent token: keep-alive comments only (the gateway sends no request or notification of its own), one per token (409 stream_already_open), at most ${MAX_STREAMS_PER_AGENT} per agent across its tokens (429 too_many_streams, Retry-After: when the server ends one of them), closed by the server when the token expires, when its grant is revoked, or after 10 minutes (reconnect)`,
       auth: ['agent_token'],
       response: { status: 200, description: 'A text/event-stream held open' },
-      errors: [400, 406, 409],
+      errors: [400, 406, 409, 429],
     },
     (c) => gateway(ctx, c),
   );
