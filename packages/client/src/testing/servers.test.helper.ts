@@ -61,10 +61,16 @@ export interface TestTimestampAuthority {
 
 const tsaSupport = '../../../server/src/consent/audit/tsa-test-support.js';
 
-/** Starts an OpenSSL CA and time-stamping authority (`name`: its CA's common name; `key`: RSA 2048 or ECDSA P-256). */
-export async function startTimestampAuthority(options?: { name?: string; key?: 'rsa' | 'ec' }): Promise<TestTimestampAuthority> {
+/** How to make one: its CA's common name, and its keys' algorithm (RSA 2048, the default, or ECDSA P-256). */
+export interface TestTimestampAuthorityOptions {
+  name?: string;
+  key?: 'rsa' | 'ec';
+}
+
+/** Starts an OpenSSL CA and time-stamping authority behind an HTTP front on a free loopback port. */
+export async function startTimestampAuthority(options?: TestTimestampAuthorityOptions): Promise<TestTimestampAuthority> {
   const module = (await import(tsaSupport)) as {
-    startTimestampAuthority(options?: { name?: string; key?: 'rsa' | 'ec' }): Promise<TestTimestampAuthority>;
+    startTimestampAuthority(options?: TestTimestampAuthorityOptions): Promise<TestTimestampAuthority>;
   };
   return module.startTimestampAuthority(options);
 }
