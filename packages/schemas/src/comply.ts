@@ -134,6 +134,11 @@ export const governanceChange = z.object({
 });
 export type GovernanceChange = z.infer<typeof governanceChange>;
 export const governanceChangeList = listOf('governance_changes', governanceChange);
+/**
+ * Query of `GET /api/v1/governance/changes`: `sort` `oldest` (oldest first, the default) or `newest` (newest first,
+ * the latest changes on the first page); pass `next_cursor` with the sort it came from.
+ */
+export const governanceChangeListQuery = z.object({ ...listQuery.shape, sort: z.optional(z.enum(['oldest', 'newest'])) });
 
 // ---- clean rooms --------------------------------------------------------------------------------------------
 

@@ -297,12 +297,18 @@ interface ChangeRow {
   created_at: string;
 }
 
-/** A page of the account's governance change log, oldest first. */
-export function listGovernanceChanges(ctx: ServerContext, accountId: string, limit: number, cursor: string | undefined) {
-  const rows = stmt<[string, number, number], ChangeRow>(
-    ctx.db,
-    'SELECT * FROM governance_changes WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-  ).all(accountId, decodeCursor(cursor), limit + 1);
+/** A page of the account's governance change log, oldest first (newest first when `newest`). */
+export function listGovernanceChanges(ctx: ServerContext, accountId: string, limit: number, cursor: string | undefined, newest = false) {
+  // Newest first pages down from the cursor's change (from the end without one).
+  const rows = newest
+    ? stmt<[string, number, number], ChangeRow>(
+        ctx.db,
+        'SELECT * FROM governance_changes WHERE account_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?',
+      ).all(accountId, cursor === undefined ? Number.MAX_SAFE_INTEGER : decodeCursor(cursor), limit + 1)
+    : stmt<[string, number, number], ChangeRow>(
+        ctx.db,
+        'SELECT * FROM governance_changes WHERE account_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ).all(accountId, decodeCursor(cursor), limit + 1);
   const { items, next_cursor } = toPage(rows, limit, (r) => r.seq);
   return {
     governance_changes: items.map(

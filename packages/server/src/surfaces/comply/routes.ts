@@ -14,6 +14,7 @@ import {
   createCleanRoomRequest,
   createMeetingConsentRequest,
   governanceChangeList,
+  governanceChangeListQuery,
   governanceEnvelope,
   listQuery,
   meetingConsentEnvelope,
@@ -166,14 +167,15 @@ function governanceRoutes(app: OpenAPIHono<Env>, ctx: ServerContext): void {
     {
       method: 'get',
       path: `${GOVERNANCE}/changes`,
-      summary: 'The governance change log (settings and modules), oldest first',
+      summary: 'The governance change log (settings and modules), oldest first, or newest first with sort=newest',
       tag,
       permission: 'read',
-      query: listQuery,
+      query: governanceChangeListQuery,
       response: { status: 200, description: 'A page of changes', schema: governanceChangeList },
       errors: [400],
     },
-    (c, { query: { limit = DEFAULT_LIMIT, cursor } }) => c.json(listGovernanceChanges(ctx, c.get('principal').accountId, limit, cursor)),
+    (c, { query: { limit = DEFAULT_LIMIT, cursor, sort } }) =>
+      c.json(listGovernanceChanges(ctx, c.get('principal').accountId, limit, cursor, sort === 'newest')),
   );
 }
 
