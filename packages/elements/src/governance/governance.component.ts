@@ -48,7 +48,7 @@ function actorOf(data: Record<string, unknown>): string | undefined {
  * An organisation's console view of its governance, with the console's token (an API token of the account user's
  * role). `view="governance"` (the default): the governance settings (`GET /api/v1/governance`), a form to change
  * them (`PATCH`, admin; the service's refusal said at the form) and the change log (`GET
- * /api/v1/governance/changes`): who changed what, when, from what to what. `view="modules"`: the account's modules
+ * /api/v1/governance/changes?sort=newest`): who changed what, when, from what to what, the latest first. `view="modules"`: the account's modules
  * (`GET /api/v1/modules`), enabled or not and since when; Enable, and Disable after a confirm step (`PATCH
  * /api/v1/modules/{key}`). `view="audit"`: an application's audit trail (`GET /api/v1/audit/events`, the application
  * chosen in a labelled select from `GET /api/v1/applications`) and **Verify the chain**: every event and anchor read
@@ -167,6 +167,8 @@ export class SvcGovernance extends PersonList<Row, 'disable'> {
 
   protected override filters(params: URLSearchParams): void {
     if (this.#view === 'audit' && this.applicationId) params.set('application_id', this.applicationId);
+    // The latest changes first: the log answers oldest first by default, whose first page misses them once it is long.
+    if (this.#view === 'governance') params.set('sort', 'newest');
   }
 
   /** A module is keyed in the list by its key. */
