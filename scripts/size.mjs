@@ -7,7 +7,7 @@
 // serves the script tag, plain HTML pages on another loopback origin use it as an organisation would, and the
 // figure is the sum of gzip -9 of every response body the page fetched from `/sdk/v1/`. Budgets are not to be
 // raised to make a run pass; `--budget <key>=<bytes>` sets one for a run, to see the gate fail.
-// `--why` adds what each element bundle is made of (scripts/size/why.mjs).
+// `--why` adds what each element bundle is made of (scripts/size/why.mjs); `--only <key>,<key>` keeps those rows.
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { failures, parseBudgets, table } from './size/gate.mjs';
@@ -91,15 +91,24 @@ const budgets = parseBudgets(
   [...PAGES, ...FILES].filter((row) => row.at(-1) > 0).map((row) => [row[0], row.at(-1)]),
 );
 
+// `--only <key>,<key>` measures and gates those rows alone: the gate's own test needs two pages, not every one.
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt < 0 ? undefined : new Set((process.argv[onlyAt + 1] ?? '').split(','));
+const known = [...PAGES, ...FILES].map((row) => row[0]);
+const unknown = only && [...only].filter((key) => !known.includes(key));
+if (unknown?.length) throw new Error(`--only takes keys among ${known.join(', ')}; got ${unknown.join(', ')}`);
+const pages = PAGES.filter(([key]) => !only || only.has(key));
+const files = FILES.filter(([key]) => !only || only.has(key));
+
 /** @type {{key: string, label: string, gzip?: number, detail?: string, budget?: number}[]} */
 const rows = [];
 let measured;
 try {
-  measured = await measurePages(PAGES.map(([key, , elements]) => ({ key, elements })));
+  measured = await measurePages(pages.map(([key, , elements]) => ({ key, elements })));
 } catch (error) {
   console.error(`The pages could not be measured in Chromium: ${error instanceof Error ? error.message : error}`);
 }
-for (const [key, label] of PAGES) {
+for (const [key, label] of pages) {
   const page = measured?.get(key);
   rows.push({
     key,
@@ -109,7 +118,7 @@ for (const [key, label] of PAGES) {
     budget: budgets.get(key),
   });
 }
-for (const [key, label, file] of FILES) {
+for (const [key, label, file] of files) {
   const gzip = existsSync(file) ? gzipSync(readFileSync(file), { level: 9 }).length : undefined;
   rows.push({ key, label, gzip, detail: gzip === undefined ? 'not built' : 'file', budget: budgets.get(key) });
 }

@@ -43,10 +43,19 @@ describe('pnpm size gate', () => {
     ]);
   });
 
+  // Two pages are enough to see `pnpm size` fail for real; CI's own `pnpm size` step measures every page and bundle
+  // against its budget.
   it('fails the run when a page downloads more than its budget, measured in Chromium', () => {
-    const run = spawnSync(process.execPath, ['scripts/size.mjs', '--budget', 'loader=100'], { cwd: root, encoding: 'utf8' });
+    const args = ['scripts/size.mjs', '--only', 'loader,form', '--budget', 'loader=100'];
+    const run = spawnSync(process.execPath, args, { cwd: root, encoding: 'utf8' });
     assert.equal(run.status, 1, run.stderr);
     assert.match(run.stderr, /1 budget\(s\) not met:\n {2}script tag svc\.js alone \(the loader\): \d\.\d\d kB gzip, budget 0\.10 kB/);
     assert.match(run.stdout, /form page: one <svc-consent-field> \(loader \+ chunks\)\s+\d+\.\d\d kB/);
+  });
+
+  it('refuses an --only key it does not know, so a typo cannot leave a row unmeasured', () => {
+    const run = spawnSync(process.execPath, ['scripts/size.mjs', '--only', 'lodaer'], { cwd: root, encoding: 'utf8' });
+    assert.equal(run.status, 1);
+    assert.match(run.stderr, /--only takes keys among loader, form, .*; got lodaer/);
   });
 });
