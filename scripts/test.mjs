@@ -55,11 +55,14 @@ const runners = {
     ];
     if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
     const file = join(out, 'unit.json');
+    // SVC_TEST_CONCURRENCY=N runs N files at once; unset, Node's default (one fewer than the cores, one on two).
+    const concurrency = process.env.SVC_TEST_CONCURRENCY ? [`--test-concurrency=${process.env.SVC_TEST_CONCURRENCY}`] : [];
     const status = run(process.execPath, [
       '--conditions=source',
       '--import',
       'tsx',
       '--test',
+      ...concurrency,
       '--test-reporter=spec',
       '--test-reporter-destination=stdout',
       '--test-reporter=./scripts/count-reporter.mjs',
