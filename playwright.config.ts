@@ -5,7 +5,9 @@ export default defineConfig({
   testDir: 'e2e',
   testMatch: '**/*.spec.ts',
   fullyParallel: false,
-  workers: 1,
+  // Each worker runs its own reference server (e2e/fixtures.ts, worker-scoped) and Chromium; spec files are shared
+  // out between the two.
+  workers: 2,
   timeout: 30_000,
   forbidOnly: true,
   reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['list'], ['json']] : [['list']],
