@@ -70,8 +70,19 @@ export interface CredentialResolvers {
 export function authenticate(ctx: ServerContext, resolvers: CredentialResolvers = {}): MiddlewareHandler<Env> {
   const findToken = ctx.db.prepare<
     [string],
-    { id: string; account_id: string; permissions: string; expires_at: string | null; revoked_at: string | null }
-  >('SELECT id, account_id, permissions, expires_at, revoked_at FROM api_tokens WHERE token_hash = ?');
+    {
+      id: string;
+      account_id: string;
+      permissions: string;
+      expires_at: string | null;
+      revoked_at: string | null;
+      rate_limit_requests: number | null;
+      rate_limit_window_seconds: number | null;
+    }
+  >(
+    `SELECT id, account_id, permissions, expires_at, revoked_at, rate_limit_requests, rate_limit_window_seconds
+       FROM api_tokens WHERE token_hash = ?`,
+  );
   const touchToken = ctx.db.prepare('UPDATE api_tokens SET last_used_at = ? WHERE id = ?');
   const findKey = ctx.db.prepare<
     [string],
@@ -119,8 +130,13 @@ export function authenticate(ctx: ServerContext, resolvers: CredentialResolvers 
     if (row.revoked_at) throw invalidToken('The API token is not valid.');
     if (row.expires_at && row.expires_at <= new Date(now).toISOString()) throw invalidToken('The API token has expired.');
     const permissions = JSON.parse(row.permissions) as Permission[];
+    // The token's own rate limit rides on the principal: the limiter needs no second read of the row.
+    const rateLimit =
+      row.rate_limit_requests && row.rate_limit_window_seconds
+        ? { requests: row.rate_limit_requests, windowSeconds: row.rate_limit_window_seconds }
+        : undefined;
     return {
-      principal: { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions },
+      principal: { kind: 'api_token', accountId: row.account_id, tokenId: row.id, permissions, ...(rateLimit ? { rateLimit } : {}) },
       deferred: recordUse(method, row.id, now),
     };
   };

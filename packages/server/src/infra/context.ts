@@ -56,6 +56,8 @@ export type Principal =
       permissions: Permission[];
       /** Set for a console token: the account user of the organisation's console it acts for (the audit's actor). */
       accountUser?: { id: string; userId: string };
+      /** The token's own `rate_limit`, read with the token, when the organisation set one. */
+      rateLimit?: { requests: number; windowSeconds: number };
     }
   | {
       /** A person signed in to the service, through an OAuth client of one of the account's applications. */

@@ -46,9 +46,6 @@ export function requestLimits(ctx: ServerContext): RequestLimits | undefined {
   if (!limits) return undefined;
   const address = (c: Context) => clientAddress(c, limits.trustedProxies);
   const publishable = publishableLimits(ctx, limits);
-  const tokenLimit = ctx.db.prepare<[string], { requests: number | null; window: number | null }>(
-    'SELECT rate_limit_requests AS requests, rate_limit_window_seconds AS window FROM api_tokens WHERE id = ?',
-  );
   const flowApplication = ctx.db.prepare<[string], string>('SELECT application_id FROM flows WHERE id = ?').pluck();
 
   return {
@@ -89,10 +86,10 @@ export function requestLimits(ctx: ServerContext): RequestLimits | undefined {
       const principal = c.get('principal');
       if (principal.kind === 'publishable_key') await publishable(c, principal.applicationId, address(c));
       else if (principal.kind === 'api_token' && limits.apiToken) {
-        const own = tokenLimit.get(principal.tokenId);
-        if (own?.requests && own.window) {
-          const limiter = limits.apiToken(own.requests, own.window);
-          const outcome = await limiter.consume(`${principal.tokenId}:${own.requests}/${own.window}`);
+        const own = principal.rateLimit;
+        if (own) {
+          const limiter = limits.apiToken(own.requests, own.windowSeconds);
+          const outcome = await limiter.consume(`${principal.tokenId}:${own.requests}/${own.windowSeconds}`);
           if (!outcome.allowed) throw refused('this API token is over its own rate limit', limiter, outcome);
           describe(c, [[limiter.policy, outcome]]);
         }
