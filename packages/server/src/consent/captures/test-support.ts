@@ -70,6 +70,21 @@ export async function createActiveFlow(
 /** The server's own origin, an allowed origin of the sandbox application. */
 export const originOf = (server: TestServer) => new URL(server.url).origin;
 
+/** An application with browser commit on, the test server's own origin allowed, and an active capture flow of its own. */
+export async function createCommitApplication(server: TestServer): Promise<{ id: string; key: string; flow: string }> {
+  const created = await server.api('/api/v1/applications', {
+    method: 'POST',
+    json: { application: { name: 'Commit shop', browser_commit_enabled: true } },
+  });
+  const { application, publishable_key } = (await created.json()) as { application: { id: string }; publishable_key: string };
+  await server.api(`/api/v1/applications/${application.id}/allowed_origins`, {
+    method: 'POST',
+    json: { allowed_origin: { origin: originOf(server) } },
+  });
+  const flow = await createActiveFlow(server, captureFlowConfig, { application_id: application.id });
+  return { id: application.id, key: publishable_key, flow };
+}
+
 /** Headers of a browser call with the sandbox publishable key from `origin` (default: the allowed one). */
 export function browserHeaders(
   server: TestServer,

@@ -3,7 +3,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { startTestServer, type TestServer } from '../../testing.js';
-import { captureFlowConfig, captureRequest, createActiveFlow, expectError, originOf, recordCount, validDecisions } from './test-support.js';
+import {
+  captureRequest,
+  createActiveFlow,
+  createCommitApplication,
+  expectError,
+  originOf,
+  recordCount,
+  validDecisions,
+} from './test-support.js';
 
 describe('a committing capture from an origin that is not allowed', () => {
   let server: TestServer;
@@ -11,16 +19,8 @@ describe('a committing capture from an origin that is not allowed', () => {
 
   before(async () => {
     server = await startTestServer();
-    const created = await server.api('/api/v1/applications', {
-      method: 'POST',
-      json: { application: { name: 'Commit shop', browser_commit_enabled: true } },
-    });
-    const { application, publishable_key } = (await created.json()) as { application: { id: string }; publishable_key: string };
-    await server.api(`/api/v1/applications/${application.id}/allowed_origins`, {
-      method: 'POST',
-      json: { allowed_origin: { origin: originOf(server) } },
-    });
-    committing = { key: publishable_key, flow: await createActiveFlow(server, captureFlowConfig, { application_id: application.id }) };
+    const { key, flow } = await createCommitApplication(server);
+    committing = { key, flow };
   });
   after(() => server.dispose());
 

@@ -8,7 +8,7 @@ import { verifyWebhook, type WebhookEvent } from '@svc/client';
 import { startTestServer, type TestServer } from '../../testing.js';
 import { verify } from '../decisions/test-support.js';
 import { createEndpoint, drain, startReceiver, type Receiver } from '../../platform/webhooks/test-support.js';
-import { authorize, capture, captureFlowConfig, createActiveFlow, originOf, render, validDecisions } from './test-support.js';
+import { authorize, capture, createActiveFlow, createCommitApplication, originOf, render, validDecisions } from './test-support.js';
 
 interface Hook {
   receiver: Receiver;
@@ -36,20 +36,10 @@ describe('consent.granted carries the consent token of a committed capture', () 
     flowId = await createActiveFlow(server);
     const receiver = await startReceiver(200);
     sandbox = { receiver, secret: (await createEndpoint(server, receiver.url, ['*'])).secret };
-    const created = await server.api('/api/v1/applications', {
-      method: 'POST',
-      json: { application: { name: 'Commit shop', browser_commit_enabled: true } },
-    });
-    const { application, publishable_key } = (await created.json()) as { application: { id: string }; publishable_key: string };
-    await server.api(`/api/v1/applications/${application.id}/allowed_origins`, {
-      method: 'POST',
-      json: { allowed_origin: { origin: originOf(server) } },
-    });
+    const application = await createCommitApplication(server);
     const shopReceiver = await startReceiver(200);
     shop = {
-      id: application.id,
-      key: publishable_key,
-      flow: await createActiveFlow(server, captureFlowConfig, { application_id: application.id }),
+      ...application,
       receiver: shopReceiver,
       secret: (await createEndpoint(server, shopReceiver.url, ['*'], application.id)).secret,
     };
