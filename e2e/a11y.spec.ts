@@ -59,6 +59,8 @@ test.describe('axe at WCAG 2.2 AA', () => {
   });
 
   test('the decision element with its embedded page, at every step (axe scans into the frame)', async ({ page, examples }) => {
+    // Five full scans, each into the frame: on a loaded two-core machine they outlast the default 30 s.
+    test.slow();
     await page.goto(examples.url('/embed.html'));
     const frame = page.frameLocator('svc-decision iframe');
     await expect(frame.getByRole('button', { name: 'Continue' })).toBeVisible();
@@ -80,6 +82,7 @@ test.describe('axe at WCAG 2.2 AA', () => {
   });
 
   test('the hosted pages: /decisions/{token}, /decisions/{token}/embed, /accord/{flow_id} and an unknown token', async ({ page, svc }) => {
+    test.slow(); // four full scans
     const decision = await svc.createDecision({ kind: 'consent', subject_ref: svc.server.sandbox.flow_id, delivery_mode: 'popup' });
     await page.goto(decision.url);
     await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
