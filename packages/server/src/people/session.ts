@@ -17,6 +17,7 @@ import {
   RECORDS_WRITE_SCOPE,
 } from '@svc/schemas';
 import type { Context } from 'hono';
+import type Provider from 'oidc-provider';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Env, ServerContext } from '../infra/context.js';
 import { isoNow } from '../infra/clock.js';
@@ -25,7 +26,7 @@ import { personFor } from '../consent/records/person.js';
 import { findClient } from '../platform/oauth/clients.js';
 import { firstPartyClient, type FirstPartyClient } from '../platform/oauth/first-party.js';
 import { isPersonOf } from '../platform/oauth/people.js';
-import { OAUTH_SCOPES } from '../platform/oauth/provider.js';
+import { OAUTH_SCOPES } from '../platform/oauth/published.js';
 import { oauthProvider } from '../platform/oauth/routes.js';
 import { endConsoleTokens } from '../console/tokens.js';
 import { inboxEmailOf } from './inbox/store.js';
@@ -83,9 +84,9 @@ export interface SignedInPerson {
   sessionUid: string;
 }
 
-const koaOf = (ctx: ServerContext, c: Context<Env>) => {
+const koaOf = (provider: Provider, c: Context<Env>) => {
   const { incoming, outgoing } = c.env as unknown as HttpBindings;
-  return oauthProvider(ctx).createContext(incoming, outgoing);
+  return provider.createContext(incoming, outgoing);
 };
 
 /** The first-party client of `client`, made on first use. */
@@ -94,7 +95,8 @@ export const signInClient = (ctx: ServerContext, client: SignInClient = TRUST_SI
 
 /** The person the provider's session in this browser names, with their verified email; undefined when none. */
 export async function signedInPerson(ctx: ServerContext, c: Context<Env>): Promise<SignedInPerson | undefined> {
-  const session = await oauthProvider(ctx).Session.get(koaOf(ctx, c));
+  const provider = await oauthProvider(ctx);
+  const session = await provider.Session.get(koaOf(provider, c));
   const personId = session.accountId;
   if (!personId) return undefined;
   const email = inboxEmailOf(ctx, personId);
@@ -167,8 +169,8 @@ const mappedGrantId = (sessionUid: string) => `trust_${createHash('sha256').upda
 
 /** Ends the provider's session in this browser (every application's sign-in through it) and the tokens minted for it. */
 export async function signOut(ctx: ServerContext, c: Context<Env>): Promise<void> {
-  const provider = oauthProvider(ctx);
-  const session = await provider.Session.get(koaOf(ctx, c));
+  const provider = await oauthProvider(ctx);
+  const session = await provider.Session.get(koaOf(provider, c));
   if (session.accountId) {
     const trustGrant = session.grantIdFor(signInClient(ctx).client_id);
     for (const grantId of [trustGrant, mappedGrantId(session.uid)]) if (grantId) await provider.AccessToken.revokeByGrantId(grantId);
@@ -195,8 +197,8 @@ export interface PageToken {
  * every first-party page reads by.
  */
 export async function mintPageToken(ctx: ServerContext, c: Context<Env>): Promise<PageToken | undefined> {
-  const provider = oauthProvider(ctx);
-  const session = await provider.Session.get(koaOf(ctx, c));
+  const provider = await oauthProvider(ctx);
+  const session = await provider.Session.get(koaOf(provider, c));
   const email = session.accountId ? inboxEmailOf(ctx, session.accountId) : undefined;
   if (!session.accountId || !email) return undefined;
   const client = signInClient(ctx);
@@ -238,7 +240,7 @@ async function grantFor(
   id: string | undefined,
   want: { accountId: string; clientId: string; scope: string },
 ): Promise<string> {
-  const { Grant } = oauthProvider(ctx);
+  const { Grant } = await oauthProvider(ctx);
   const found = id ? await Grant.find(id) : undefined;
   const usable = found && found.accountId === want.accountId && found.clientId === want.clientId;
   const grant = usable ? found : new Grant({ accountId: want.accountId, clientId: want.clientId });

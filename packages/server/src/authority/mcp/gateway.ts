@@ -17,15 +17,10 @@ import { z } from 'zod/mini';
 import type { ServerContext } from '../../infra/context.js';
 import { ApiError } from '../../infra/errors.js';
 import { jsonOverBudget, validate } from '../../infra/validate.js';
+import { GATEWAY_BODY_LIMIT, GATEWAY_INFO } from './bounds.js';
 import { agentTools, type AgentPrincipal, type AgentTool } from './tools.js';
 
 const toolNames = new Set(agentTools.map((t) => t.name));
-
-/** How the gateway introduces itself in `initialize`. */
-export const GATEWAY_INFO = { name: 'svc-agent-gateway', title: 'svc model-context gateway', version: '1.0.0' } as const;
-
-/** The largest JSON-RPC message the gateway reads (the REST API's default body limit). */
-export const GATEWAY_BODY_LIMIT = 1024 * 1024;
 
 const INSTRUCTIONS =
   'You act for one person (your principal) under a delegation grant with bounds. Call check_authority before every ' +

@@ -11,8 +11,7 @@ import { AGENT_TOKEN_PREFIX, invalidTokenChallenge } from '../../infra/auth.js';
 import { limitBody } from '../../infra/body-limit.js';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { ApiError, errorResponse, forbidden } from '../../infra/errors.js';
-import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, handleGatewayRequest, withErrorBody } from './gateway.js';
-import { MAX_STREAMS_PER_AGENT, openGatewayStream } from './stream.js';
+import { GATEWAY_BODY_LIMIT, GATEWAY_INFO, MAX_STREAMS_PER_AGENT } from './bounds.js';
 import { agentToolNames, type AgentPrincipal } from './tools.js';
 import { resolveAgentToken } from '../delegations/tokens.js';
 
@@ -184,7 +183,9 @@ async function gateway(ctx: ServerContext, c: Context<Env>): Promise<Response> {
     const sentBearer = authorization !== undefined && /^Bearer(\s|$)/i.test(authorization);
     return errorResponse(c, err, { 'WWW-Authenticate': sentBearer ? invalidTokenChallenge(err.message, challenge(ctx)) : challenge(ctx) });
   }
-  if (c.req.method === 'GET') return openGatewayStream(ctx, agent, c.req.raw, withErrorBody);
+  // The SDK's server and transport load on the gateway's first request, not with every start of the service.
+  const { handleGatewayRequest, withErrorBody } = await import('./gateway.js');
+  if (c.req.method === 'GET') return (await import('./stream.js')).openGatewayStream(ctx, agent, c.req.raw, withErrorBody);
   if (c.req.method !== 'POST') {
     return errorResponse(
       c,

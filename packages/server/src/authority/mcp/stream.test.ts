@@ -4,7 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { agentToken, call, grant, newAgent, signIn, type Agent, type Json, type Person } from '../delegations/test-support.js';
 import { startTestServer, type TestServer } from '../../testing.js';
-import { MAX_STREAMS_PER_AGENT, STREAM_MAX_MS, openStreamCount } from './stream.js';
+import { MAX_STREAMS_PER_AGENT, STREAM_MAX_MS } from './bounds.js';
+import { openStreamCount } from './stream.js';
 
 let server: TestServer;
 let ada: Person;

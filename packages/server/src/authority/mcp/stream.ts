@@ -12,16 +12,8 @@ import type { ServerContext } from '../../infra/context.js';
 import { ApiError, tooManyRequests } from '../../infra/errors.js';
 import type { DomainEvent } from '../../infra/events.js';
 import { onClose } from '../../infra/lifecycle.js';
+import { MAX_STREAMS_PER_AGENT, STREAM_MAX_MS } from './bounds.js';
 import type { AgentPrincipal } from './tools.js';
-
-/** The longest a stream stays open before the server closes it (the client reconnects, with its token checked). */
-export const STREAM_MAX_MS = 10 * 60_000;
-
-/**
- * The most streams one agent holds open at once, across all its tokens: each token has one, and an agent could
- * otherwise exchange its grants for as many tokens (and held connections) as it likes.
- */
-export const MAX_STREAMS_PER_AGENT = 5;
 
 /** An open stream: whose it is, when the server will close it, and what ends it. */
 interface OpenStream {

@@ -4,7 +4,6 @@
 // `api_base_url` replaces the client's base path, so a stand-in of the documented API can answer.
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { BrevoClient } from '@getbrevo/brevo';
 import type { MailingProvider } from '@svc/schemas';
 
 /** What the service reads and writes at a mailing tool. */
@@ -205,6 +204,8 @@ async function brevoCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 function brevoClient(config: ClientConfig): MailingClient {
+  // Required on first use: the package is some 580 modules, which every start of the service would otherwise load.
+  const { BrevoClient } = require('@getbrevo/brevo') as typeof import('@getbrevo/brevo');
   const client = new BrevoClient({
     apiKey: config.apiKey,
     ...(config.apiBaseUrl ? { baseUrl: config.apiBaseUrl.replace(/\/+$/, '') } : {}),

@@ -5,13 +5,15 @@
 //
 // Delivery is at least once: a message is marked in flight before it goes out; one a stopped or crashed run left
 // in flight is sent again on the next start.
-import { createTransport, type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type { Transporter } from 'nodemailer';
 import type { ServerContext } from '../context.js';
 import { stmt } from '../db.js';
 import { nextAttemptMs } from '../retry.js';
 import { openMail, type MailContent, type MailRow } from './outbox.js';
 import type { MailSettings, MailWorkerSettings } from './settings.js';
 
+const require = createRequire(import.meta.url);
 const iso = (ms: number) => new Date(ms).toISOString();
 const MAX_ERROR = 500;
 
@@ -31,6 +33,8 @@ export class MailWorker {
     readonly settings: MailWorkerSettings,
   ) {
     const t = settings.timeoutMs;
+    // Required here, when the service has an SMTP server to send to, rather than with every start of the service.
+    const { createTransport } = require('nodemailer') as typeof import('nodemailer');
     this.transport = createTransport({ url: smtp.url, connectionTimeout: t, greetingTimeout: t, socketTimeout: 3 * t });
   }
 

@@ -7,7 +7,7 @@ import { randomInt, timingSafeEqual } from 'node:crypto';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context, Hono } from 'hono';
-import type Provider from 'oidc-provider';
+import type { InteractionResults, default as Provider } from 'oidc-provider';
 import type { Env, ServerContext } from '../../infra/context.js';
 import { isoNow } from '../../infra/clock.js';
 import { stmt } from '../../infra/db.js';
@@ -102,7 +102,7 @@ function redirectTargets(redirectUris: string): string[] {
 }
 
 /** The interaction routes, handing back to `provider` (made on first use, once the server knows its URL). */
-export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: () => Provider): void {
+export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: () => Promise<Provider>): void {
   const node = (c: Context<Env>) => c.env as unknown as HttpBindings;
   // An interaction that is unknown, expired or started in another browser: say so, and how to start again.
   const lost = (c: Context<Env>) =>
@@ -114,9 +114,14 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
       }),
       400,
     );
+  // Ends the interaction with `result`; the provider answers the browser itself.
+  const finish = async (c: Context<Env>, result: InteractionResults, merge = false) => {
+    await (await provider()).interactionFinished(node(c).incoming, node(c).outgoing, result, { mergeWithLastSubmission: merge });
+    return RESPONSE_ALREADY_SENT;
+  };
   const details = async (c: Context<Env>) => {
     try {
-      const found = await provider().interactionDetails(node(c).incoming, node(c).outgoing);
+      const found = await (await provider()).interactionDetails(node(c).incoming, node(c).outgoing);
       return found.uid === c.req.param('uid') ? found : undefined;
     } catch {
       return undefined;
@@ -133,10 +138,9 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
       // signs in instead, as of the same sign-in (the provider ends the other person's session first).
       const accountId = personForClient(ctx, interaction.session.accountId, client.id);
       if (accountId) {
-        const session = interaction.session.uid ? await provider().Session.findByUid(interaction.session.uid) : undefined;
+        const session = interaction.session.uid ? await (await provider()).Session.findByUid(interaction.session.uid) : undefined;
         const login = { accountId, ...(session?.loginTs ? { ts: session.loginTs } : {}), ...(session?.amr ? { amr: session.amr } : {}) };
-        await provider().interactionFinished(node(c).incoming, node(c).outgoing, { login }, { mergeWithLastSubmission: false });
-        return RESPONSE_ALREADY_SENT;
+        return finish(c, { login });
       }
     }
     const signIn = stmt<[string], SignIn>(ctx.db, 'SELECT email, code_hash, attempts, expires_at FROM oauth_sign_ins WHERE uid = ?').get(
@@ -237,8 +241,7 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
       recordVerifiedSignIn(ctx, personId); // a verified sign-in counts in the person's trust score
       return personId;
     });
-    await provider().interactionFinished(node(c).incoming, node(c).outgoing, { login: { accountId } }, { mergeWithLastSubmission: false });
-    return RESPONSE_ALREADY_SENT;
+    return finish(c, { login: { accountId } });
   });
 
   // Consent: allow grants exactly what is missing; deny ends the authorization with access_denied.
@@ -246,17 +249,10 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     const interaction = await details(c);
     if (!interaction || interaction.prompt.name !== 'consent' || !interaction.session?.accountId) return lost(c);
     const form = await c.req.parseBody();
-    const { incoming, outgoing } = node(c);
     if (form.decision !== 'allow') {
-      await provider().interactionFinished(
-        incoming,
-        outgoing,
-        { error: 'access_denied', error_description: 'The person did not allow the request.' },
-        { mergeWithLastSubmission: false },
-      );
-      return RESPONSE_ALREADY_SENT;
+      return finish(c, { error: 'access_denied', error_description: 'The person did not allow the request.' });
     }
-    const { Grant } = provider();
+    const { Grant } = await provider();
     const missing = interaction.prompt.details as {
       missingOIDCScope?: string[];
       missingOIDCClaims?: string[];
@@ -271,8 +267,7 @@ export function interactionRoutes(app: Hono<Env>, ctx: ServerContext, provider: 
     for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
       grant.addResourceScope(indicator, scopes.join(' '));
     const grantId = await grant.save();
-    await provider().interactionFinished(incoming, outgoing, { consent: { grantId } }, { mergeWithLastSubmission: true });
-    return RESPONSE_ALREADY_SENT;
+    return finish(c, { consent: { grantId } }, true);
   });
 }
 

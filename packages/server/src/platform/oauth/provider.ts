@@ -16,37 +16,8 @@ import { providerJwks } from './keys.js';
 import { OTHER_ORGANISATION, personOfAnotherOrganisation } from './people.js';
 import { DEVICE_PATH, deviceCodePage, deviceFormLostPage, deviceLimitedPage, deviceSuccessPage } from './device-pages.js';
 import { EXCHANGE_PARAMETERS, exchangeDelegationGrant } from '../../authority/delegations/exchange.js';
+import { OAUTH_SCOPES, PROVIDER_JWKS_PATH } from './published.js';
 
-/**
- * Every scope the provider grants: OpenID's, the two an API token may also hold as permissions, and `inbox:read` (the
- * person's Trust Inbox, what every organisation asks of them: only a person can allow an application to read it).
- */
-export const OAUTH_SCOPES = [
-  'openid',
-  'profile',
-  'email',
-  'offline_access',
-  'audit:verify',
-  'disclosures:write',
-  'inbox:read',
-  'records:read',
-  'records:write',
-  'data_requests:read',
-  'data_requests:write',
-  'delegations:read',
-  'delegations:write',
-  'credentials:read',
-  'credentials:write',
-  'agreements:read',
-  'agreements:write',
-  'connections:read',
-  'connections:write',
-  'receipts:read',
-  'vouches:read',
-  'vouches:write',
-  'data_offers:read',
-  'data_offers:write',
-] as const;
 export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
 export const DEVICE_CODE = 'urn:ietf:params:oauth:grant-type:device_code';
 /** The grants every client may be allowed. */
@@ -114,9 +85,6 @@ function renderError(ctx: KoaContextWithOIDC, out: { error?: string; error_descr
 
 /** The algorithms an ID token may be signed with: ES256 (the default) and RS256, on a client's request. */
 export const ID_TOKEN_SIGNING_ALGS = ['ES256', 'RS256'] as const;
-
-/** Where the provider publishes the public keys of every key it signs with (its JWKS). */
-export const PROVIDER_JWKS_PATH = '/oauth/jwks';
 
 /**
  * Introspection stays within the caller's organisation: a client learns about a token only when it was issued to

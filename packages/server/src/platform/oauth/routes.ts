@@ -13,14 +13,17 @@ import { findClient } from './clients.js';
 import { noteClientAddress } from './guessing.js';
 import { interactionRoutes } from './interactions.js';
 import { isPersonOf } from './people.js';
-import { createProvider, PROVIDER_JWKS_PATH } from './provider.js';
+import { PROVIDER_JWKS_PATH } from './published.js';
 
-const providers = new WeakMap<ServerContext, Provider>();
+const providers = new WeakMap<ServerContext, Promise<Provider>>();
 
-/** The server's provider, made on first use: its issuer is the base URL, known once the server listens. */
-export function oauthProvider(ctx: ServerContext): Provider {
+/**
+ * The server's provider, made on first use: its issuer is the base URL, known once the server listens, and
+ * oidc-provider (with its Koa stack) loads then rather than with every start of the service.
+ */
+export function oauthProvider(ctx: ServerContext): Promise<Provider> {
   let provider = providers.get(ctx);
-  if (!provider) providers.set(ctx, (provider = createProvider(ctx)));
+  if (!provider) providers.set(ctx, (provider = import('./provider.js').then(({ createProvider }) => createProvider(ctx))));
   return provider;
 }
 
@@ -29,7 +32,7 @@ export function oauthProvider(ctx: ServerContext): Provider {
  * client ends it at once. DPoP-bound tokens need a proof the REST API does not take.
  */
 export async function personOfAccessToken(ctx: ServerContext, value: string): Promise<Principal | undefined> {
-  const token = await oauthProvider(ctx).AccessToken.find(value);
+  const token = await (await oauthProvider(ctx)).AccessToken.find(value);
   if (!token?.accountId || token.jkt || token.isSenderConstrained?.()) return undefined;
   const client = token.clientId ? findClient(ctx, token.clientId) : undefined;
   // The person must be the client's account's: a principal never pairs one organisation with another's person.
@@ -41,11 +44,11 @@ export async function personOfAccessToken(ctx: ServerContext, value: string): Pr
 export const oauthRoutes = routes((app, ctx) => {
   let callback: ReturnType<Provider['callback']> | undefined;
   // Hands the request to oidc-provider, at `path` when it is an alias of one of its own.
-  const handOff = (c: Context<Env>, path?: string) => {
+  const handOff = async (c: Context<Env>, path?: string) => {
     const { incoming, outgoing } = c.env as unknown as HttpBindings;
     noteClientAddress(ctx, c, incoming);
     if (path) incoming.url = path + (incoming.url?.slice(c.req.path.length) ?? '');
-    callback ??= oauthProvider(ctx).callback();
+    callback ??= (await oauthProvider(ctx)).callback();
     void callback(incoming, outgoing);
     return RESPONSE_ALREADY_SENT;
   };

@@ -195,7 +195,7 @@ describe('single sign-on across organisations', () => {
       'ada@example.com',
     );
     // A token of the other organisation's client naming the first organisation's Ada (as single sign-on once issued).
-    const provider = oauthProvider(server.context);
+    const provider = await oauthProvider(server.context);
     const client = await provider.Client.find(other.clientId);
     const grant = new provider.Grant({ accountId: ada.sub, clientId: other.clientId });
     grant.addOIDCScope('openid');
