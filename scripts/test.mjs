@@ -5,6 +5,7 @@
 // Usage: node scripts/test.mjs [format|types|unit|packages|browser|e2e]...
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { selectedEngines } from './engines.mjs';
 
@@ -55,8 +56,9 @@ const runners = {
     ];
     if (files.length === 0) return { passed: 0, failed: 0, skipped: 0 };
     const file = join(out, 'unit.json');
-    // SVC_TEST_CONCURRENCY=N runs N files at once; unset, Node's default (one fewer than the cores, one on two).
-    const concurrency = process.env.SVC_TEST_CONCURRENCY ? [`--test-concurrency=${process.env.SVC_TEST_CONCURRENCY}`] : [];
+    // SVC_TEST_CONCURRENCY=N runs N files at once; unset, one fewer than the cores but at least two: a file spends
+    // much of its time starting (loading the sources through tsx) or waiting on its server, so two share two cores.
+    const concurrency = [`--test-concurrency=${process.env.SVC_TEST_CONCURRENCY || Math.max(2, availableParallelism() - 1)}`];
     const status = run(process.execPath, [
       '--conditions=source',
       '--import',

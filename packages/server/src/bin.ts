@@ -9,7 +9,9 @@ async function main(): Promise<void> {
         `"Unsupported runtime" on Node 20: expected, and harmless here.`,
     );
   }
-  // Loaded after the note above: oidc-provider prints its warning as it loads.
+  // Loaded here, after the note above, rather than at the first sign-in: oidc-provider prints its warning as it
+  // loads, and the service itself loads it on first use.
+  await import('oidc-provider');
   const { startServer } = await import('./server.js');
   const { witnessLine, witnessOptionsFromEnv, witnessSettingsOf } = await import('./consent/audit/witnesses.js');
   const server = await startServer();
