@@ -17,7 +17,6 @@ import {
   RECORDS_WRITE_SCOPE,
 } from '@svc/schemas';
 import type { Context } from 'hono';
-import type Provider from 'oidc-provider';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Env, ServerContext } from '../infra/context.js';
 import { isoNow } from '../infra/clock.js';
@@ -84,10 +83,12 @@ export interface SignedInPerson {
   sessionUid: string;
 }
 
-const koaOf = (provider: Provider, c: Context<Env>) => {
+/** The provider with its session in this browser (an empty one when nobody is signed in). */
+async function sessionOf(ctx: ServerContext, c: Context<Env>) {
+  const provider = await oauthProvider(ctx);
   const { incoming, outgoing } = c.env as unknown as HttpBindings;
-  return provider.createContext(incoming, outgoing);
-};
+  return { provider, session: await provider.Session.get(provider.createContext(incoming, outgoing)) };
+}
 
 /** The first-party client of `client`, made on first use. */
 export const signInClient = (ctx: ServerContext, client: SignInClient = TRUST_SIGN_IN): FirstPartyClient =>
@@ -95,8 +96,7 @@ export const signInClient = (ctx: ServerContext, client: SignInClient = TRUST_SI
 
 /** The person the provider's session in this browser names, with their verified email; undefined when none. */
 export async function signedInPerson(ctx: ServerContext, c: Context<Env>): Promise<SignedInPerson | undefined> {
-  const provider = await oauthProvider(ctx);
-  const session = await provider.Session.get(koaOf(provider, c));
+  const { session } = await sessionOf(ctx, c);
   const personId = session.accountId;
   if (!personId) return undefined;
   const email = inboxEmailOf(ctx, personId);
@@ -169,8 +169,7 @@ const mappedGrantId = (sessionUid: string) => `trust_${createHash('sha256').upda
 
 /** Ends the provider's session in this browser (every application's sign-in through it) and the tokens minted for it. */
 export async function signOut(ctx: ServerContext, c: Context<Env>): Promise<void> {
-  const provider = await oauthProvider(ctx);
-  const session = await provider.Session.get(koaOf(provider, c));
+  const { provider, session } = await sessionOf(ctx, c);
   if (session.accountId) {
     const trustGrant = session.grantIdFor(signInClient(ctx).client_id);
     for (const grantId of [trustGrant, mappedGrantId(session.uid)]) if (grantId) await provider.AccessToken.revokeByGrantId(grantId);
@@ -197,8 +196,7 @@ export interface PageToken {
  * every first-party page reads by.
  */
 export async function mintPageToken(ctx: ServerContext, c: Context<Env>): Promise<PageToken | undefined> {
-  const provider = await oauthProvider(ctx);
-  const session = await provider.Session.get(koaOf(provider, c));
+  const { provider, session } = await sessionOf(ctx, c);
   const email = session.accountId ? inboxEmailOf(ctx, session.accountId) : undefined;
   if (!session.accountId || !email) return undefined;
   const client = signInClient(ctx);

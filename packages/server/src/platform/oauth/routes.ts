@@ -23,7 +23,12 @@ const providers = new WeakMap<ServerContext, Promise<Provider>>();
  */
 export function oauthProvider(ctx: ServerContext): Promise<Provider> {
   let provider = providers.get(ctx);
-  if (!provider) providers.set(ctx, (provider = import('./provider.js').then(({ createProvider }) => createProvider(ctx))));
+  if (!provider) {
+    provider = import('./provider.js').then(({ createProvider }) => createProvider(ctx));
+    // A provider that could not be made is tried again on the next request, not refused for the server's life.
+    provider.catch(() => providers.delete(ctx));
+    providers.set(ctx, provider);
+  }
   return provider;
 }
 
